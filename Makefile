@@ -1,0 +1,52 @@
+# musteach: `make tutor` serves the lessons, `make test` runs every test. Both set up .venv first.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PORT   ?= 8866
+HOST   ?= 127.0.0.1
+STAMP  := $(VENV)/.installed
+
+.PHONY: install tutor lab test lint browser-deps bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[tutor,test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Serve the lessons with Voilà on http://localhost:$(PORT)
+tutor: $(STAMP)
+	@echo ""
+	@echo "  musteach tutor: open http://localhost:$(PORT)/  (Ctrl-C stops it)"
+	@echo ""
+	$(VENV)/bin/musteach serve --port $(PORT) --host $(HOST)
+
+## Open the lessons in JupyterLab
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab lessons/00-welcome.ipynb
+
+## Debian's Chromium for the browser tests (installed with apt when we are root and it is missing)
+browser-deps:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+	  else \
+	    echo "chromium is missing: browser tests will fail under CI=true and skip otherwise"; \
+	  fi; \
+	fi
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check musteach widgets tests benchmarks
+
+## Every test: unit, properties, vectors, doctests, widgets, nbval on the lessons, and the browser tests
+test: $(STAMP) browser-deps lint
+	$(PY) -m pytest -q -p no:randomly tests musteach --nbval-lax lessons
+
+bench: $(STAMP)
+	$(PY) benchmarks/bench_evaluator.py
+
+clean:
+	rm -rf $(VENV) test-artifacts

@@ -1,0 +1,55 @@
+"""musteach: the domain core of the Mus tutor.
+
+Plain Python with no Jupyter import: cards and notation, rules options, the lance evaluator,
+and everything the lessons and widgets show (RULES.md is the reference).
+"""
+
+from .cards import DECK, RANKS, Card, Hand, Suit, deal, parse_card, parse_hand, parse_hands
+from .errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
+from .lances import (
+    LANCES,
+    DealResult,
+    HandInfo,
+    Lance,
+    LanceResult,
+    Pares,
+    analyse,
+    evaluate,
+    speaking_order,
+    team_of,
+    winners,
+)
+from .rules import PRESETS, Rules
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DECK",
+    "RANKS",
+    "Card",
+    "Hand",
+    "Suit",
+    "deal",
+    "parse_card",
+    "parse_hand",
+    "parse_hands",
+    "MusError",
+    "UnknownCardError",
+    "HandSizeError",
+    "DuplicateCardError",
+    "SeatError",
+    "RulesError",
+    "LANCES",
+    "Lance",
+    "LanceResult",
+    "DealResult",
+    "HandInfo",
+    "Pares",
+    "analyse",
+    "evaluate",
+    "speaking_order",
+    "team_of",
+    "winners",
+    "PRESETS",
+    "Rules",
+]

@@ -1,0 +1,42 @@
+"""Errors raised by musteach.
+
+Every error is a :class:`MusError`, itself a :class:`ValueError`, so callers that
+only care about "bad input" can catch ``ValueError``.  Each subclass names the bad
+card, hand, seat or option in its message, so the message can be shown to a
+learner as it is.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "MusError",
+    "UnknownCardError",
+    "HandSizeError",
+    "DuplicateCardError",
+    "SeatError",
+    "RulesError",
+]
+
+
+class MusError(ValueError):
+    """Base class of every error musteach raises on bad input."""
+
+
+class UnknownCardError(MusError):
+    """A card code or name that is not a card of the 40-card Spanish deck (RULES.md §0, §1)."""
+
+
+class HandSizeError(MusError):
+    """A hand that does not hold exactly 4 cards, or a deal that does not hold exactly 4 hands."""
+
+
+class DuplicateCardError(MusError):
+    """The same card appears twice in one hand or one deal (a deck holds each card once)."""
+
+
+class SeatError(MusError):
+    """A seat or mano that is not one of 0, 1, 2, 3 (RULES.md §0)."""
+
+
+class RulesError(MusError):
+    """A rules option with a value outside those RULES.md §13 allows."""

@@ -1,0 +1,527 @@
+"""The five lances: how one hand stands, and who wins each lance of a deal (RULES.md §1, §2, §4, §5).
+
+One hand:
+
+>>> from musteach import Hand, Rules
+>>> info = analyse(Hand("12o 3c 7e 5b"))
+>>> info.grande_str, info.pares.describe(), info.total
+('R-R-7-5', 'par of kings', 32)
+
+A deal of four hands, indexed by seat, and the mano:
+
+>>> deal = [["12o", "3c", "7e", "5b"], ["12c", "11o", "11c", "4e"], ["1o", "1c", "4o", "5o"], ["6c", "6e", "10o", "2b"]]
+>>> result = evaluate(deal, mano=0)
+>>> result.grande.winner, result.grande.explanation
+(0, 'Seat 0 wins Grande: R-R-7-5 beats R-C-C-4 on the second card.')
+>>> result.winners()
+{'grande': 0, 'chica': 2, 'pares': 1, 'juego': 0, 'punto': None}
+
+Ties always go to the seat nearer mano (RULES.md §2): speaking order is mano, mano+1, mano+2, mano+3.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .cards import Card, Hand, Suit, parse_hands
+from .errors import SeatError
+from .rules import Rules
+
+__all__ = [
+    "Lance",
+    "LANCES",
+    "Pares",
+    "HandInfo",
+    "LanceResult",
+    "DealResult",
+    "analyse",
+    "evaluate",
+    "winners",
+    "effective_rank",
+    "point_value",
+    "rank_letter",
+    "team_of",
+    "speaking_order",
+    "check_seat",
+    "JUEGO_ORDER",
+]
+
+
+class Lance(str, enum.Enum):
+    """The lances, in the order they are played and counted (RULES.md §4)."""
+
+    GRANDE = "grande"
+    CHICA = "chica"
+    PARES = "pares"
+    JUEGO = "juego"
+    PUNTO = "punto"
+
+    @property
+    def title(self) -> str:  # type: ignore[override]
+        """The capitalised name: ``"Grande"``."""
+        return self.value.capitalize()
+
+    @classmethod
+    def parse(cls, name: str | Lance) -> Lance:
+        """A lance from its name; raises :class:`~musteach.errors.MusError` for an unknown name."""
+        from .errors import MusError
+
+        try:
+            return cls(str(getattr(name, "value", name)).strip().lower())
+        except ValueError:
+            raise MusError(f"unknown lance {name!r}: grande, chica, pares, juego or punto") from None
+
+    def __str__(self) -> str:
+        return self.value
+
+
+LANCES: tuple[Lance, ...] = tuple(Lance)
+
+#: Juego totals from best to worst (RULES.md §5): 31, 32, 40, 37, 36, 35, 34, 33.
+JUEGO_ORDER: tuple[int, ...] = (31, 32, 40, 37, 36, 35, 34, 33)
+_JUEGO_KEY = {t: len(JUEGO_ORDER) - i for i, t in enumerate(JUEGO_ORDER)}  # 31 -> 8 ... 33 -> 1
+_LA_REAL_KEY = 9
+
+_ORDINALS = ("first", "second", "third", "fourth")
+_LETTERS = {1: "A", 10: "S", 11: "C", 12: "R"}
+_PLURAL = {1: "aces", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s", 7: "7s", 10: "sotas", 11: "caballos", 12: "kings"}
+
+
+def check_seat(seat: object, what: str = "seat") -> int:
+    """Return ``seat`` if it is one of 0, 1, 2, 3; else raise :class:`SeatError` naming it (RULES.md §0)."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+        raise SeatError(f"{what} must be a seat 0, 1, 2 or 3, not {seat!r}")
+    return seat
+
+
+def team_of(seat: int) -> str:
+    """The team of a seat: ``"A"`` for seats 0 and 2, ``"B"`` for seats 1 and 3 (RULES.md §0)."""
+    return "AB"[check_seat(seat) % 2]
+
+
+def speaking_order(mano: int) -> tuple[int, int, int, int]:
+    """Seats in speaking order from mano: mano, mano+1, mano+2, mano+3 (the postre). RULES.md §0, §2."""
+    m = check_seat(mano, "mano")
+    return (m, (m + 1) % 4, (m + 2) % 4, (m + 3) % 4)
+
+
+def effective_rank(rank: int, kings: int = 8) -> int:
+    """The rank a card plays as: in 8 reyes a 3 is a rey (12) and a 2 an as (1). RULES.md §1."""
+    if kings == 8:
+        if rank == 3:
+            return 12
+        if rank == 2:
+            return 1
+    return rank
+
+
+def point_value(rank: int, kings: int = 8) -> int:
+    """Points for Juego/Punto: figures 10, 7…4 face, as 1; in 8 reyes 3 = 10 and 2 = 1. RULES.md §1."""
+    r = effective_rank(rank, kings)
+    return 10 if r >= 10 else r
+
+
+def rank_letter(rank: int) -> str:
+    """The letter shown in hand notation: R, C, S, A or the digit (ranks already effective)."""
+    return _LETTERS.get(rank, str(rank))
+
+
+def _plural(rank: int) -> str:
+    return _PLURAL[rank]
+
+
+@dataclass(frozen=True, slots=True)
+class Pares:
+    """A hand's pares jugada (RULES.md §5).
+
+    kind: "duples" (two pairs, or four of a kind = two equal pairs), "medias" (three of a kind) or "par".
+    high, low: effective ranks: the higher and lower pair of duples, the trio's or the pair's rank (low = high).
+    """
+
+    kind: str
+    high: int
+    low: int
+
+    @property
+    def value(self) -> int:
+        """Stones the jugada is worth to its holder in the count: par 1, medias 2, duples 3 (RULES.md §7)."""
+        return {"par": 1, "medias": 2, "duples": 3}[self.kind]
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        """Comparison key, larger is better: (category, high, low)."""
+        return ({"par": 1, "medias": 2, "duples": 3}[self.kind], self.high, self.low)
+
+    def describe(self) -> str:
+        """Plain words: ``"par of kings"``, ``"medias of 5s"``, ``"duples of kings and sotas"``."""
+        if self.kind == "duples":
+            if self.high == self.low:
+                return f"duples of four {_plural(self.high)}"
+            return f"duples of {_plural(self.high)} and {_plural(self.low)}"
+        return f"{self.kind} of {_plural(self.high)}"
+
+
+@dataclass(frozen=True, slots=True)
+class HandInfo:
+    """How one hand stands in each lance, under some rules.
+
+    ranks: the 4 effective ranks, high to low (the Grande order; reversed, the Chica order).
+    pares: its :class:`Pares`, or None.
+    total: points for Juego/Punto (4..40; 38 and 39 cannot occur in 8 reyes).
+    la_real: True if the hand is la real (only when the rules use it).
+    """
+
+    ranks: tuple[int, int, int, int]
+    pares: Pares | None
+    total: int
+    la_real: bool = False
+
+    @property
+    def is_juego(self) -> bool:
+        """True if the total is 31 or more (RULES.md §5)."""
+        return self.total >= 31
+
+    @property
+    def punto(self) -> int:
+        """The hand's punto (its total; only compared when nobody has juego)."""
+        return self.total
+
+    @property
+    def grande_str(self) -> str:
+        """Ranks high to low, as ``"R-R-7-5"``."""
+        return "-".join(rank_letter(r) for r in self.ranks)
+
+    @property
+    def chica_str(self) -> str:
+        """Ranks low to high, as ``"A-A-7-C"``."""
+        return "-".join(rank_letter(r) for r in reversed(self.ranks))
+
+    @property
+    def juego_value(self) -> int:
+        """Stones a juego is worth to its holder: 31 (or la real) = 3, other juego = 2, else 0 (RULES.md §7)."""
+        if not self.is_juego:
+            return 0
+        return 3 if self.total == 31 else 2
+
+    def key(self, lance: Lance) -> tuple[int, ...]:
+        """Comparison key for a lance, larger is better; () means the hand takes no part (pares, juego)."""
+        if lance is Lance.GRANDE:
+            return self.ranks
+        if lance is Lance.CHICA:
+            return tuple(-r for r in reversed(self.ranks))
+        if lance is Lance.PARES:
+            return self.pares.key if self.pares else ()
+        if lance is Lance.JUEGO:
+            if not self.is_juego:
+                return ()
+            return (_LA_REAL_KEY if self.la_real else _JUEGO_KEY[self.total],)
+        return (self.total,)
+
+    def jugada(self, lance: Lance) -> str:
+        """This hand's standing in a lance, in words: ``"R-R-7-5"``, ``"medias of 5s"``, ``"31"``, ``"no pares"``."""
+        if lance is Lance.GRANDE:
+            return self.grande_str
+        if lance is Lance.CHICA:
+            return self.chica_str
+        if lance is Lance.PARES:
+            return self.pares.describe() if self.pares else "no pares"
+        if lance is Lance.JUEGO:
+            if not self.is_juego:
+                return f"no juego ({self.total})"
+            return f"{self.total} (la real)" if self.la_real else str(self.total)
+        return str(self.total)
+
+
+def _is_la_real(cards: Sequence[Card], rules: Rules) -> bool:
+    if not rules.la_real:
+        return False
+    sevens = [c for c in cards if c.rank == 7]
+    others = [c for c in cards if c.rank != 7]
+    if len(sevens) != 3 or len(others) != 1:
+        return False
+    other = others[0]
+    if rules.la_real_figure == "sota":
+        return other.rank == 10
+    if rules.la_real_figure == "sota_de_oros":
+        return other.rank == 10 and other.suit is Suit.OROS
+    return effective_rank(other.rank, rules.kings) >= 10
+
+
+@lru_cache(maxsize=4096)
+def _info_from_ranks(ranks: tuple[int, ...], kings: int) -> HandInfo:
+    eff = tuple(sorted((effective_rank(r, kings) for r in ranks), reverse=True))
+    counts = Counter(eff)
+    pairs = sorted((r for r, n in counts.items() if n >= 2), reverse=True)
+    pares: Pares | None = None
+    if 4 in counts.values():
+        pares = Pares("duples", pairs[0], pairs[0])
+    elif len(pairs) == 2:
+        pares = Pares("duples", pairs[0], pairs[1])
+    elif 3 in counts.values():
+        pares = Pares("medias", pairs[0], pairs[0])
+    elif pairs:
+        pares = Pares("par", pairs[0], pairs[0])
+    total = sum(10 if r >= 10 else r for r in eff)
+    return HandInfo(eff, pares, total)  # type: ignore[arg-type]
+
+
+def analyse(hand: Hand | str | Sequence[Card | str], rules: Rules | None = None) -> HandInfo:
+    """How one hand stands in every lance (RULES.md §1, §5).
+
+    hand: a :class:`Hand`, a text such as ``"12o 3c 7e 5b"`` or a sequence of 4 cards.
+    Raises :class:`~musteach.errors.UnknownCardError`, :class:`~musteach.errors.HandSizeError`,
+    :class:`~musteach.errors.DuplicateCardError` for bad input.
+    """
+    rules = rules or _DEFAULT_RULES
+    h = hand if isinstance(hand, Hand) else Hand(hand)
+    info = _info_from_ranks(tuple(sorted(c.rank for c in h)), rules.kings)
+    if rules.la_real and _is_la_real(h.cards, rules):
+        info = HandInfo(info.ranks, info.pares, info.total, True)
+    return info
+
+
+_DEFAULT_RULES = Rules()
+
+
+@dataclass(frozen=True, slots=True)
+class LanceResult:
+    """Who wins one lance of a deal, and why.
+
+    lance: the :class:`Lance`.
+    winner: the winning seat 0..3, or None (nobody holds pares / juego; punto when somebody has juego).
+    team: ``"A"`` (seats 0, 2), ``"B"`` (seats 1, 3) or None.
+    jugadas: 4 strings, every seat's standing in this lance, indexed by seat.
+    ranking: the seats taking part, best first (ties ordered by nearness to mano).
+    tie_to_mano: True when another seat held an exactly equal hand and the tie rule decided (RULES.md §2).
+    explanation: one sentence a learner can read.
+    """
+
+    lance: Lance
+    winner: int | None
+    team: str | None
+    jugadas: tuple[str, str, str, str]
+    ranking: tuple[int, ...]
+    tie_to_mano: bool
+    explanation: str
+    mano: int
+
+    @property
+    def played(self) -> bool:
+        """False when the lance has no holder (pares, juego) or is not played (punto when there is juego)."""
+        return self.winner is not None
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The five lances of one deal.
+
+    hands: the 4 :class:`Hand` objects, indexed by seat. infos: their :class:`HandInfo`.
+    """
+
+    hands: tuple[Hand, Hand, Hand, Hand]
+    mano: int
+    rules: Rules
+    infos: tuple[HandInfo, HandInfo, HandInfo, HandInfo]
+    grande: LanceResult
+    chica: LanceResult
+    pares: LanceResult
+    juego: LanceResult
+    punto: LanceResult
+
+    def __getitem__(self, lance: Lance | str) -> LanceResult:
+        return getattr(self, Lance.parse(lance).value)
+
+    def results(self) -> tuple[LanceResult, ...]:
+        """The five results in lance order."""
+        return (self.grande, self.chica, self.pares, self.juego, self.punto)
+
+    def winners(self) -> dict[str, int | None]:
+        """``{"grande": s, "chica": s, "pares": s|None, "juego": s|None, "punto": s|None}``."""
+        return {r.lance.value: r.winner for r in self.results()}
+
+    def explanations(self) -> dict[str, str]:
+        """One sentence per lance, keyed by lance name."""
+        return {r.lance.value: r.explanation for r in self.results()}
+
+
+def _list_seats(seats: Sequence[int]) -> str:
+    names = [f"seat {s}" for s in seats]
+    if len(names) == 2:
+        return f"{names[0].capitalize()} and {names[1]} both hold"
+    return f"{', '.join(names[:-1]).capitalize()} and {names[-1]} all hold"
+
+
+def _tie_sentence(tied: Sequence[int], what: str, mano: int) -> str:
+    w = tied[0]
+    who = f"seat {w} is mano" if w == mano else f"seat {w} is nearer mano"
+    return f"{_list_seats(tied)} {what}; {who}."
+
+
+def _judge(lance: Lance, infos: Sequence[HandInfo], mano: int) -> LanceResult:
+    order = speaking_order(mano)
+    jug = tuple(i.jugada(lance) for i in infos)
+    if lance is Lance.PUNTO:
+        juego_seats = [s for s in order if infos[s].is_juego]
+        if juego_seats:
+            who = " and ".join(f"seat {s}" for s in juego_seats)
+            verb = "has" if len(juego_seats) == 1 else "have"
+            text = f"Punto is not played: {who} {verb} juego."
+            return LanceResult(lance, None, None, jug, (), False, text, mano)  # type: ignore[arg-type]
+    keys = {s: infos[s].key(lance) for s in order}
+    taking_part = [s for s in order if keys[s]]
+    if not taking_part:
+        text = (
+            "Nobody holds pares, so Pares scores nothing."
+            if lance is Lance.PARES
+            else "Nobody has juego (31 or more), so Punto is played instead."
+        )
+        return LanceResult(lance, None, None, jug, (), False, text, mano)  # type: ignore[arg-type]
+    # sorted() is stable: seats with equal keys stay in speaking order, so ties go to the seat nearer mano.
+    ranking = tuple(sorted(taking_part, key=lambda s: keys[s], reverse=True))
+    w = ranking[0]
+    tied = [s for s in ranking if keys[s] == keys[w]]
+    tie = len(tied) > 1
+    team = team_of(w)
+    if tie:
+        text = _tie_sentence(tied, _tie_what(lance, infos[w]), mano)
+    elif len(ranking) == 1:
+        text = f"Seat {w} wins {lance.title}: only seat {w} {_holds(lance, infos[w])}."
+    else:
+        text = f"Seat {w} wins {lance.title}: {_beats(lance, infos[w], infos[ranking[1]], ranking[1])}."
+    return LanceResult(lance, w, team, jug, ranking, tie, text, mano)  # type: ignore[arg-type]
+
+
+def _tie_what(lance: Lance, info: HandInfo) -> str:
+    if lance is Lance.GRANDE:
+        return info.grande_str
+    if lance is Lance.CHICA:
+        return info.chica_str
+    if lance is Lance.PARES:
+        assert info.pares is not None
+        return info.pares.describe()
+    return str(info.total) + (" (la real)" if lance is Lance.JUEGO and info.la_real else "")
+
+
+def _holds(lance: Lance, info: HandInfo) -> str:
+    if lance is Lance.PARES:
+        assert info.pares is not None
+        return f"holds pares ({info.pares.describe()})"
+    return f"has juego ({info.total})"
+
+
+def _beats(lance: Lance, win: HandInfo, lose: HandInfo, lose_seat: int) -> str:
+    if lance in (Lance.GRANDE, Lance.CHICA):
+        a, b = (win.ranks, lose.ranks) if lance is Lance.GRANDE else (win.ranks[::-1], lose.ranks[::-1])
+        i = next(k for k in range(4) if a[k] != b[k])
+        ws, ls = (win.grande_str, lose.grande_str) if lance is Lance.GRANDE else (win.chica_str, lose.chica_str)
+        return f"{ws} beats {ls} on the {_ORDINALS[i]} card"
+    if lance is Lance.PARES:
+        assert win.pares is not None and lose.pares is not None
+        wp, lp = win.pares, lose.pares
+        s = f"{wp.describe()} beats seat {lose_seat}'s {lp.describe()}"
+        if wp.kind != lp.kind:
+            return s
+        if wp.kind == "duples" and wp.high == lp.high:
+            return s + ", on the lower pair"
+        if wp.kind == "medias":
+            return s + " (the fourth card does not count)"
+        if wp.kind == "par":
+            return s + " (the odd cards do not count)"
+        return s
+    if lance is Lance.JUEGO:
+        if win.la_real:
+            return f"la real (7-7-7-sota) beats every other 31, and seat {lose_seat} has {lose.total}"
+        if win.total == 31:
+            return f"31 is the best juego, and seat {lose_seat} has {lose.total}"
+        return f"{win.total} beats {lose.total} (juego order 31, 32, 40, 37, 36, 35, 34, 33)"
+    return f"{win.total} beats {lose.total}"
+
+
+def evaluate(
+    hands: Sequence[Hand | str | Sequence[Card | str]],
+    mano: int,
+    rules: Rules | None = None,
+) -> DealResult:
+    """Judge every lance of one deal (RULES.md §2, §4, §5).
+
+    hands: 4 hands of 4 cards, indexed by seat (cards as :class:`Card` or codes such as ``"12o"``).
+    mano: the seat 0..3 that speaks first; ties go to the seat nearer mano.
+    rules: a :class:`~musteach.rules.Rules`; the default is 8 reyes.
+
+    Returns a :class:`DealResult`. Pares and juego have winner None when nobody holds them; punto has a
+    winner only when nobody has juego.
+    Raises :class:`~musteach.errors.UnknownCardError`, :class:`~musteach.errors.HandSizeError`,
+    :class:`~musteach.errors.DuplicateCardError` (a card dealt twice) or :class:`SeatError` (bad mano).
+    """
+    rules = rules or _DEFAULT_RULES
+    check_seat(mano, "mano")
+    hs = parse_hands(hands)
+    infos = tuple(analyse(h, rules) for h in hs)
+    res = [_judge(lance, infos, mano) for lance in LANCES]
+    return DealResult(hs, mano, rules, infos, *res)  # type: ignore[arg-type]
+
+
+# ----------------------------------------------------------------------------------------------
+# The fast path: winners only, from integer card indexes, through a table of hand keys.
+# ----------------------------------------------------------------------------------------------
+
+_RANK_OF_INDEX = tuple(c.rank for c in __import__("musteach.cards", fromlist=["DECK"]).DECK)
+
+
+@lru_cache(maxsize=8)
+def hand_key_table(kings: int) -> tuple[tuple[int, ...], dict[int, tuple[int, int, int, int, int]]]:
+    """Integer lance keys for every multiset of effective ranks.
+
+    Returns ``(weights, table)``: ``weights[i]`` for card index i (0..39); the sum of a hand's four weights
+    indexes ``table``, whose value is ``(grande, chica, pares, juego, punto)`` keys, each larger-is-better,
+    with 0 meaning "takes no part" for pares and juego. La real is not in the table.
+    """
+    eff_ranks = sorted({effective_rank(r, kings) for r in _RANK_OF_INDEX})
+    pos = {r: i for i, r in enumerate(eff_ranks)}
+    weights = tuple(5 ** pos[effective_rank(r, kings)] for r in _RANK_OF_INDEX)
+    table: dict[int, tuple[int, int, int, int, int]] = {}
+    from itertools import combinations_with_replacement
+
+    for combo in combinations_with_replacement(eff_ranks, 4):
+        info = _info_from_ranks(combo, 4)  # already effective: no further mapping
+        g = info.ranks
+        gk = ((g[0] * 16 + g[1]) * 16 + g[2]) * 16 + g[3]
+        c = g[::-1]
+        ck = 65535 - (((c[0] * 16 + c[1]) * 16 + c[2]) * 16 + c[3])
+        p = info.pares
+        pk = (p.key[0] * 16 + p.key[1]) * 16 + p.key[2] if p else 0
+        jk = _JUEGO_KEY.get(info.total, 0)
+        table[sum(5 ** pos[r] for r in combo)] = (gk, ck, pk, jk, info.total)
+    return weights, table
+
+
+_ORDERS = tuple(speaking_order(m) for m in range(4))
+
+
+def winners(hands: Sequence[Sequence[int]], mano: int, kings: int = 8) -> tuple[int | None, ...]:
+    """Winners only, fast: ``(grande, chica, pares, juego, punto)`` seats (None where nobody).
+
+    hands: 4 sequences of 4 card indexes (0..39, :attr:`Card.index`), indexed by seat; not validated.
+    mano: seat 0..3. La real is not applied (use :func:`evaluate`).
+    """
+    weights, table = hand_key_table(kings)
+    o = _ORDERS[mano]
+    k = [table[weights[h[0]] + weights[h[1]] + weights[h[2]] + weights[h[3]]] for h in hands]
+    k0, k1, k2, k3 = k[o[0]], k[o[1]], k[o[2]], k[o[3]]
+    out: list[int | None] = []
+    for i in range(5):
+        best, bi = k0[i], 0
+        if k1[i] > best:
+            best, bi = k1[i], 1
+        if k2[i] > best:
+            best, bi = k2[i], 2
+        if k3[i] > best:
+            best, bi = k3[i], 3
+        out.append(o[bi] if best else None)
+    if out[3] is not None:
+        out[4] = None
+    return tuple(out)
