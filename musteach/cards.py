@@ -190,6 +190,11 @@ class Card:
 
         return card_svg(self)
 
+    def _repr_html_(self) -> str:
+        from .svg import card_html
+
+        return card_html(self)
+
 
 #: The 40 cards, rank-major: ``DECK[card.index] == card``.
 DECK: tuple[Card, ...] = tuple(Card(r, s) for r in RANKS for s in Suit)
@@ -252,6 +257,11 @@ class Hand:
         from .svg import hand_svg
 
         return hand_svg(self)
+
+    def _repr_html_(self) -> str:
+        from .svg import hand_html
+
+        return hand_html(self)
 
 
 def parse_hand(cards: Hand | str | Iterable[Card | str]) -> Hand:

@@ -46,6 +46,7 @@ __all__ = [
     "rank_letter",
     "team_of",
     "speaking_order",
+    "seat_roles",
     "check_seat",
     "JUEGO_ORDER",
 ]
@@ -107,6 +108,17 @@ def speaking_order(mano: int) -> tuple[int, int, int, int]:
     """Seats in speaking order from mano: mano, mano+1, mano+2, mano+3 (the postre). RULES.md §0, §2."""
     m = check_seat(mano, "mano")
     return (m, (m + 1) % 4, (m + 2) % 4, (m + 3) % 4)
+
+
+def seat_roles(seat: int, mano: int) -> tuple[str, ...]:
+    """Roles of a seat at the table: ``"mano"`` (speaks first), ``"postre"`` (mano+3, the dealer), or neither.
+
+    >>> seat_roles(0, 1), seat_roles(1, 1), seat_roles(2, 1)
+    (('postre',), ('mano',), ())
+    """
+    check_seat(seat)
+    pos = (seat - check_seat(mano, "mano")) % 4
+    return ("mano",) if pos == 0 else ("postre",) if pos == 3 else ()
 
 
 def effective_rank(rank: int, kings: int = 8) -> int:
@@ -346,6 +358,11 @@ class DealResult:
     def explanations(self) -> dict[str, str]:
         """One sentence per lance, keyed by lance name."""
         return {r.lance.value: r.explanation for r in self.results()}
+
+    def _repr_html_(self) -> str:
+        from .svg import deal_html
+
+        return deal_html(self)
 
 
 def _list_seats(seats: Sequence[int]) -> str:

@@ -1,0 +1,1 @@
+"""Subcommands of the ``musteach`` command line (see :mod:`musteach.cli`)."""
