@@ -4,8 +4,19 @@ Plain Python with no Jupyter import: cards and notation, rules options, the lanc
 and everything the lessons and widgets show (RULES.md is the reference).
 """
 
+from .betting import Action, BettingOutcome, LanceBetting, declarations, deje, play_betting, start_betting
 from .cards import DECK, RANKS, Card, Hand, Suit, deal, parse_card, parse_hand, parse_hands
-from .errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
+from .count import CountResult, Match, count_case, count_hand, describe_score, to_amarracos
+from .errors import (
+    BettingError,
+    DuplicateCardError,
+    HandSizeError,
+    IllegalActionError,
+    MusError,
+    RulesError,
+    SeatError,
+    UnknownCardError,
+)
 from .lances import (
     LANCES,
     DealResult,
@@ -39,6 +50,21 @@ __all__ = [
     "DuplicateCardError",
     "SeatError",
     "RulesError",
+    "BettingError",
+    "IllegalActionError",
+    "Action",
+    "BettingOutcome",
+    "LanceBetting",
+    "declarations",
+    "deje",
+    "play_betting",
+    "start_betting",
+    "CountResult",
+    "Match",
+    "count_case",
+    "count_hand",
+    "describe_score",
+    "to_amarracos",
     "LANCES",
     "Lance",
     "LanceResult",

@@ -9,12 +9,14 @@ learner as it is.
 from __future__ import annotations
 
 __all__ = [
-    "MusError",
-    "UnknownCardError",
-    "HandSizeError",
+    "BettingError",
     "DuplicateCardError",
-    "SeatError",
+    "HandSizeError",
+    "IllegalActionError",
+    "MusError",
     "RulesError",
+    "SeatError",
+    "UnknownCardError",
 ]
 
 
@@ -40,3 +42,14 @@ class SeatError(MusError):
 
 class RulesError(MusError):
     """A rules option with a value outside those RULES.md §13 allows."""
+
+
+class BettingError(MusError):
+    """A betting outcome or score that RULES.md §6, §7, §7a do not allow (a stake below 2, an unknown type...)."""
+
+
+class IllegalActionError(BettingError):
+    """A betting action that breaks a rule of RULES.md §6 (quiero with no bet, a raise by 1, out of turn...).
+
+    The message names the seat, the action and the rule.
+    """

@@ -14,7 +14,7 @@ A deal of four hands, indexed by seat, and the mano:
 >>> result.grande.winner, result.grande.explanation
 (0, 'Seat 0 wins Grande: R-R-7-5 beats R-C-C-4 on the second card.')
 >>> result.winners()
-{'grande': 0, 'chica': 2, 'pares': 1, 'juego': 0, 'punto': None}
+{'grande': 0, 'chica': 2, 'pares': 0, 'juego': 0, 'punto': None}
 
 Ties always go to the seat nearer mano (RULES.md §2): speaking order is mano, mano+1, mano+2, mano+3.
 """
@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 
-class Lance(str, enum.Enum):
+class Lance(enum.StrEnum):
     """The lances, in the order they are played and counted (RULES.md §4)."""
 
     GRANDE = "grande"
@@ -384,7 +384,8 @@ def _judge(lance: Lance, infos: Sequence[HandInfo], mano: int) -> LanceResult:
     if lance is Lance.PUNTO:
         juego_seats = [s for s in order if infos[s].is_juego]
         if juego_seats:
-            who = " and ".join(f"seat {s}" for s in juego_seats)
+            names = [f"seat {s}" for s in juego_seats]
+            who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
             verb = "has" if len(juego_seats) == 1 else "have"
             text = f"Punto is not played: {who} {verb} juego."
             return LanceResult(lance, None, None, jug, (), False, text, mano)  # type: ignore[arg-type]
@@ -517,28 +518,53 @@ def hand_key_table(kings: int) -> tuple[tuple[int, ...], dict[int, tuple[int, in
 
 
 _ORDERS = tuple(speaking_order(m) for m in range(4))
+#: _DECODE[mano][x & 3]: the seat whose composite key x won (x & 3 is 3 - distance from mano).
+_DECODE = tuple(tuple((m + 3 - x) % 4 for x in range(4)) for m in range(4))
+_WINNER_TABLES: dict[int, tuple[tuple[int, ...], tuple[tuple[dict[int, tuple[int, ...]], ...], ...]]] = {}
+
+
+def _winner_tables(kings: int) -> tuple[tuple[int, ...], tuple[tuple[dict[int, tuple[int, ...]], ...], ...]]:
+    """``(weights, by_mano)`` for :func:`winners`.
+
+    ``by_mano[mano][seat]`` maps a hand's weight sum to its five composite keys ``dense_key * 4 + 3 - d``,
+    d = the seat's distance from mano: all four seats' composites differ, the largest wins, and an exact
+    tie goes to the seat nearer mano (RULES.md §2). A dense key of 0 means "takes no part".
+    """
+    if kings not in (8, 4) or isinstance(kings, bool):
+        from .errors import RulesError
+
+        raise RulesError(f"kings must be 8 or 4, not {kings!r} (RULES.md §13)")
+    weights, table = hand_key_table(kings)
+    dense = [{k: r for r, k in enumerate(sorted({v[i] for v in table.values()}))} for i in range(5)]
+    by_dist = [{s: tuple(dense[i][v[i]] * 4 + 3 - d for i in range(5)) for s, v in table.items()} for d in range(4)]
+    by_mano = tuple(tuple(by_dist[(seat - m) % 4] for seat in range(4)) for m in range(4))
+    return weights, by_mano
 
 
 def winners(hands: Sequence[Sequence[int]], mano: int, kings: int = 8) -> tuple[int | None, ...]:
     """Winners only, fast: ``(grande, chica, pares, juego, punto)`` seats (None where nobody).
 
     hands: 4 sequences of 4 card indexes (0..39, :attr:`Card.index`), indexed by seat; not validated.
-    mano: seat 0..3. La real is not applied (use :func:`evaluate`).
+    mano: seat 0..3. kings: 8 or 4 (else :class:`~musteach.errors.RulesError`).
+    La real is not applied (use :func:`evaluate`, or :func:`musteach.batch.evaluate_batch`).
+
+    >>> winners([[36, 9, 26, 19], [37, 32, 33, 14], [0, 1, 12, 16], [21, 22, 28, 7]], mano=0)
+    (0, 2, 0, 0, None)
     """
-    weights, table = hand_key_table(kings)
-    o = _ORDERS[mano]
-    k = [table[weights[h[0]] + weights[h[1]] + weights[h[2]] + weights[h[3]]] for h in hands]
-    k0, k1, k2, k3 = k[o[0]], k[o[1]], k[o[2]], k[o[3]]
-    out: list[int | None] = []
-    for i in range(5):
-        best, bi = k0[i], 0
-        if k1[i] > best:
-            best, bi = k1[i], 1
-        if k2[i] > best:
-            best, bi = k2[i], 2
-        if k3[i] > best:
-            best, bi = k3[i], 3
-        out.append(o[bi] if best else None)
-    if out[3] is not None:
-        out[4] = None
-    return tuple(out)
+    try:
+        w, by_mano = _WINNER_TABLES[kings]
+    except (KeyError, TypeError):
+        w, by_mano = _WINNER_TABLES[kings] = _winner_tables(kings)
+    t0, t1, t2, t3 = by_mano[mano]
+    (a0, a1, a2, a3), (b0, b1, b2, b3), (c0, c1, c2, c3), (d0, d1, d2, d3) = hands
+    g, c, p, j, pu = map(
+        max,
+        t0[w[a0] + w[a1] + w[a2] + w[a3]],
+        t1[w[b0] + w[b1] + w[b2] + w[b3]],
+        t2[w[c0] + w[c1] + w[c2] + w[c3]],
+        t3[w[d0] + w[d1] + w[d2] + w[d3]],
+    )
+    dec = _DECODE[mano]
+    if j > 3:  # somebody has juego: punto is not played
+        return (dec[g & 3], dec[c & 3], dec[p & 3] if p > 3 else None, dec[j & 3], None)
+    return (dec[g & 3], dec[c & 3], dec[p & 3] if p > 3 else None, None, dec[pu & 3])

@@ -1,0 +1,973 @@
+"""Betting (*envites*) in one lance: who may say what, and what it is worth (RULES.md §4, §6, §7, §7a).
+
+A :class:`LanceBetting` is a frozen state. For every action there is ``can_x(seat)`` (True/False),
+``verify_x(seat)`` (raises :class:`~musteach.errors.IllegalActionError` naming the broken rule) and
+``x(seat)``, which returns the next state. Every step carries a sentence for learners.
+
+>>> b = LanceBetting.start("grande", mano=0)
+>>> b = b.envido(0).reenvido(1, 3).reenvido(0, 5).no_quiero(1).no_quiero(3)
+>>> b.outcome.to_dict()
+{'type': 'rejected', 'stakes': [2, 5, 10], 'winner_team': 'A'}
+>>> b.outcome.deje
+5
+>>> b.texts()[-1]
+'Seat 3 says no quiero. Team B refuses: team A takes the deje of 5 stones now.'
+>>> b.quiero(1)
+Traceback (most recent call last):
+...
+musteach.errors.IllegalActionError: seat 1 cannot say quiero: the Grande betting is over (team A took the deje of 5) (RULES.md §6)
+
+Pares and Juego are bet only by the holders, and only when both teams hold the jugada (RULES.md §4):
+
+>>> from musteach import evaluate
+>>> deal = evaluate([["12o", "12c", "3o", "7o"], ["1o", "1c", "4o", "5o"],
+...                  ["11o", "11c", "10o", "1e"], ["6o", "6c", "5c", "4c"]], mano=0)
+>>> d = declarations(deal)["pares"]
+>>> d.texts
+('Seat 0: pares sí', 'Seat 1: pares sí', 'Seat 2: pares sí', 'Seat 3: pares sí')
+>>> start_betting(deal, "juego").outcome.type  # only team A has juego
+'no_bet'
+"""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from .errors import BettingError, IllegalActionError
+from .lances import DealResult, Lance, check_seat, speaking_order, team_of
+from .rules import Rules
+
+__all__ = [
+    "ACTION_KINDS",
+    "ORDAGO",
+    "OUTCOME_TYPES",
+    "TEAMS",
+    "Action",
+    "BettingOutcome",
+    "BettingStep",
+    "Declaration",
+    "LanceBetting",
+    "check_stakes",
+    "declarations",
+    "deje",
+    "lances_played",
+    "other_team",
+    "participants",
+    "play_betting",
+    "random_betting",
+    "start_betting",
+]
+
+#: The stake that stands for the whole game (RULES.md §6).
+ORDAGO = "ordago"
+#: The two teams: A = seats 0 and 2, B = seats 1 and 3 (RULES.md §0).
+TEAMS: tuple[str, str] = ("A", "B")
+#: Betting action kinds. "reenvido" is a raise of N more on a bet already made.
+ACTION_KINDS: tuple[str, ...] = ("paso", "envido", "reenvido", "ordago", "quiero", "no_quiero")
+#: Outcome types of a lance's betting, as in ``scoring.json`` (RULES.md §7a).
+OUTCOME_TYPES: tuple[str, ...] = ("paso", "accepted", "rejected", "ordago_accepted", "no_bet")
+
+Stake = int | Literal["ordago"]
+_BETTABLE_BY_HOLDERS = (Lance.PARES, Lance.JUEGO)
+
+
+def other_team(team: str) -> str:
+    """The opposing team: ``other_team("A") == "B"``. Raises :class:`BettingError` for a name not A/B."""
+    if team not in TEAMS:
+        raise BettingError(f"a team is 'A' (seats 0, 2) or 'B' (seats 1, 3), not {team!r} (RULES.md §0)")
+    return "B" if team == "A" else "A"
+
+
+def _fold(text: str) -> str:
+    t = unicodedata.normalize("NFKD", str(text).strip().lower())
+    return " ".join("".join(ch for ch in t if not unicodedata.combining(ch)).split())
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _stake_str(s: Stake) -> str:
+    return "órdago" if s == ORDAGO else str(s)
+
+
+def _stones(n: int) -> str:
+    return f"{n} stone" if n == 1 else f"{n} stones"
+
+
+def check_stakes(stakes: Iterable[object], where: str = "stakes") -> tuple[Stake, ...]:
+    """Validate a chain of successive bet totals and return it as a tuple (RULES.md §6, §7a).
+
+    stakes: bet totals in order, e.g. ``[2, 5, 10]``; ``"ordago"`` (or ``"órdago"``) may stand last.
+    Each total is a whole number of stones: the first at least 2, each raise at least 2 more.
+    Raises :class:`BettingError` naming the bad entry.
+
+    >>> check_stakes([2, 4, "órdago"])
+    (2, 4, 'ordago')
+    >>> check_stakes([2, 3])
+    Traceback (most recent call last):
+    ...
+    musteach.errors.BettingError: stakes: 2 -> 3 raises by 1, but a raise is at least 2 more (RULES.md §6)
+    """
+    if isinstance(stakes, str | bytes | Mapping) or not isinstance(stakes, Iterable):
+        raise BettingError(f"{where} must be a list of bet totals such as [2, 5, 10], not {stakes!r} (RULES.md §7a)")
+    out: list[Stake] = []
+    for i, s in enumerate(stakes):
+        if isinstance(s, str) and _fold(s) == ORDAGO:
+            if out and out[-1] == ORDAGO:
+                raise BettingError(f"{where}: an órdago can only be accepted or refused, not raised (RULES.md §6)")
+            out.append(ORDAGO)
+            continue
+        if not _is_int(s):
+            raise BettingError(f"{where}[{i}] must be a whole number of stones or 'ordago', not {s!r} (RULES.md §7a)")
+        if out and out[-1] == ORDAGO:
+            raise BettingError(f"{where}: an órdago can only be accepted or refused, not raised (RULES.md §6)")
+        if not out and s < 2:
+            raise BettingError(f"{where}: the first bet is at least 2 stones (envido), not {s} (RULES.md §6)")
+        if out and s - out[-1] < 2:  # type: ignore[operator]
+            raise BettingError(
+                f"{where}: {out[-1]} -> {s} raises by {s - out[-1]}, but a raise is at least 2 more (RULES.md §6)"  # type: ignore[operator]
+            )
+        out.append(s)
+    if not out:
+        raise BettingError(f"{where} is empty: a refused or accepted bet needs at least one bet (RULES.md §7a)")
+    return tuple(out)
+
+
+def deje(stakes: Iterable[object]) -> int:
+    """Stones paid at once to the team whose last bet was refused (the *deje*, RULES.md §6).
+
+    stakes: the successive bet totals of the lance, the last one refused.
+    Returns 1 when only one bet was made (this includes a first-bet órdago), otherwise the previous
+    total ``stakes[-2]``: what the refusing team had itself bet or covered. It never exceeds a stake.
+
+    >>> deje([2]), deje([2, 5, 10]), deje([2, 4, 7, 12]), deje([2, "ordago"]), deje(["ordago"])
+    (1, 5, 7, 2, 1)
+    """
+    chain = check_stakes(stakes)
+    return 1 if len(chain) == 1 else int(chain[-2])
+
+
+# ----------------------------------------------------------------------------------------------
+# Actions
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One thing a player says in the betting (RULES.md §6).
+
+    kind: one of :data:`ACTION_KINDS`: ``"paso"``, ``"envido"`` (open a bet of ``amount`` stones, 2 by
+    default), ``"reenvido"`` (raise by ``amount`` more, "N más"), ``"ordago"``, ``"quiero"``, ``"no_quiero"``.
+    amount: stones, for envido and reenvido only. Whether an amount is legal (at least 2) is checked when
+    the action is played, so that :meth:`LanceBetting.verify` can name the rule.
+
+    >>> Action.parse("envido 5"), str(Action.parse("3 más")), str(Action.parse("ÓRDAGO"))
+    (Action(kind='envido', amount=5), '3 más', 'órdago')
+    """
+
+    kind: str
+    amount: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ACTION_KINDS:
+            raise IllegalActionError(f"unknown betting action {self.kind!r}: use {', '.join(ACTION_KINDS)} (RULES.md §6)")
+        if self.kind in ("envido", "reenvido"):
+            if self.amount is None:
+                object.__setattr__(self, "amount", 2)
+            elif not _is_int(self.amount):
+                raise IllegalActionError(f"{self.kind} needs a whole number of stones, not {self.amount!r} (RULES.md §6)")
+        elif self.amount is not None:
+            raise IllegalActionError(f"{self.kind} takes no amount of stones (got {self.amount!r})")
+
+    @classmethod
+    def parse(cls, text: str | Action) -> Action:
+        """Read an action: ``paso``, ``envido``, ``envido 5``, ``reenvido 3``, ``3 más``, ``órdago``,
+        ``quiero``, ``no quiero`` (also ``pass``, ``bet N``, ``raise N``, ``accept``, ``fold``).
+
+        Raises :class:`IllegalActionError` naming the text when it is none of these.
+        """
+        if isinstance(text, Action):
+            return text
+        if not isinstance(text, str):
+            raise IllegalActionError(f"unknown betting action {text!r}: expected text such as 'envido 2' or 'quiero'")
+        t = _fold(text).replace("_", " ").replace("-", " ")
+        words = t.split()
+        simple = {
+            "paso": "paso",
+            "pass": "paso",
+            "check": "paso",
+            "ordago": "ordago",
+            "quiero": "quiero",
+            "accept": "quiero",
+            "call": "quiero",
+            "no quiero": "no_quiero",
+            "no": "no_quiero",
+            "fold": "no_quiero",
+            "refuse": "no_quiero",
+        }
+        if t in simple:
+            return cls(simple[t])
+        if words and words[0] in ("envido", "bet", "envite", "reenvido", "raise") and len(words) <= 2:
+            kind = "reenvido" if words[0] in ("reenvido", "raise") else "envido"
+            if len(words) == 1:
+                return cls(kind, 2)
+            if words[1].lstrip("-").isdigit():
+                return cls(kind, int(words[1]))
+        if len(words) == 2 and words[1] in ("mas", "more") and words[0].lstrip("-").isdigit():
+            return cls("reenvido", int(words[0]))
+        raise IllegalActionError(
+            f"unknown betting action {text!r}: use paso, envido [N], N más, órdago, quiero or no quiero (RULES.md §6)"
+        )
+
+    def __str__(self) -> str:
+        if self.kind == "envido":
+            return f"envido {self.amount}"
+        if self.kind == "reenvido":
+            return f"{self.amount} más"
+        return {"paso": "paso", "ordago": "órdago", "quiero": "quiero", "no_quiero": "no quiero"}[self.kind]
+
+    @property
+    def is_bet(self) -> bool:
+        """True for envido, reenvido and órdago: actions that put up a new stake."""
+        return self.kind in ("envido", "reenvido", "ordago")
+
+
+@dataclass(frozen=True, slots=True)
+class BettingStep:
+    """One action played: the seat, the :class:`Action`, and a sentence for learners.
+
+    seat and action are None for a note that is nobody's action (e.g. "there is no betting").
+    """
+
+    seat: int | None
+    action: Action | None
+    text: str
+
+
+# ----------------------------------------------------------------------------------------------
+# Outcome of a lance's betting (the scoring.json "betting" schema, RULES.md §7a)
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BettingOutcome:
+    """How a lance's betting ended (RULES.md §6, §7a).
+
+    type: one of :data:`OUTCOME_TYPES`:
+      ``"paso"`` everybody passed (the lance is *en paso*); ``"accepted"`` the last bet was seen (quiero)
+      for :attr:`stake` stones; ``"rejected"`` the last bet, made by ``winner_team``, was refused and that
+      team takes the :attr:`deje` at once; ``"ordago_accepted"`` showdown now, the best hand of the lance
+      wins the game; ``"no_bet"`` pares or juego held by at most one team (no betting round).
+    stakes: the successive bet totals (``"ordago"`` may stand last); empty for paso / no_bet.
+    winner_team: for ``"rejected"``, the team whose bet was refused and who takes the deje.
+
+    >>> o = BettingOutcome.from_dict({"type": "rejected", "stakes": [2, "ordago"], "winner_team": "B"})
+    >>> o.deje, o.describe()
+    (2, "team B's bet (2 → órdago) was refused: team B takes the deje of 2 stones")
+    >>> BettingOutcome.from_dict({"type": "accepted", "stake": 1})
+    Traceback (most recent call last):
+    ...
+    musteach.errors.BettingError: betting: stake must be a whole number of stones ≥ 2 (envido is 2), not 1 (RULES.md §6, §7a)
+    """
+
+    type: str
+    stakes: tuple[Stake, ...] = ()
+    winner_team: str | None = None
+
+    def __post_init__(self) -> None:
+        t = self.type
+        if t not in OUTCOME_TYPES:
+            raise BettingError(f"unknown betting type {t!r}: use {', '.join(OUTCOME_TYPES)} (RULES.md §7a)")
+        stakes = tuple(self.stakes)
+        if t in ("paso", "no_bet"):
+            if stakes or self.winner_team is not None:
+                raise BettingError(f"a {t!r} betting has no stakes and no winner team (RULES.md §7a)")
+        elif t == "ordago_accepted":
+            stakes = check_stakes(stakes) if stakes else (ORDAGO,)
+            if stakes[-1] != ORDAGO:
+                raise BettingError("an 'ordago_accepted' betting must end with the órdago (RULES.md §7a)")
+            if self.winner_team is not None:
+                raise BettingError("an accepted órdago has no winner team before the hands are shown (RULES.md §6)")
+        else:
+            stakes = check_stakes(stakes)
+            if t == "accepted":
+                if stakes[-1] == ORDAGO:
+                    raise BettingError("an accepted órdago is the type 'ordago_accepted', not 'accepted' (RULES.md §7a)")
+                if self.winner_team is not None:
+                    raise BettingError("an accepted bet has no winner team: the best hand takes it in the count")
+            else:
+                other_team(self.winner_team)  # type: ignore[arg-type]  # validates A / B
+        object.__setattr__(self, "stakes", stakes)
+
+    # --- constructors -------------------------------------------------------------------------
+    @classmethod
+    def paso(cls) -> BettingOutcome:
+        """Everybody passed."""
+        return cls("paso")
+
+    @classmethod
+    def no_bet(cls) -> BettingOutcome:
+        """No betting round: pares or juego held by at most one team."""
+        return cls("no_bet")
+
+    @classmethod
+    def accepted(cls, stake: int | Sequence[int]) -> BettingOutcome:
+        """A bet of ``stake`` stones accepted (or a whole chain of totals whose last one was accepted)."""
+        return cls("accepted", tuple(stake) if isinstance(stake, Sequence) else (stake,))
+
+    @classmethod
+    def rejected(cls, stakes: Sequence[Stake], winner_team: str) -> BettingOutcome:
+        """The last of ``stakes``, bet by ``winner_team``, was refused."""
+        return cls("rejected", tuple(stakes), winner_team)
+
+    @classmethod
+    def ordago_accepted(cls, stakes: Sequence[Stake] = (ORDAGO,)) -> BettingOutcome:
+        """An órdago was accepted: the best hand of the lance wins the game."""
+        return cls("ordago_accepted", tuple(stakes))
+
+    # --- schema -----------------------------------------------------------------------------
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | BettingOutcome, where: str = "betting") -> BettingOutcome:
+        """Read the ``scoring.json`` form (RULES.md §7a); raises :class:`BettingError` naming the bad field."""
+        if isinstance(data, BettingOutcome):
+            return data
+        if not isinstance(data, Mapping):
+            raise BettingError(f"{where} must be an object such as {{'type': 'paso'}}, not {data!r} (RULES.md §7a)")
+        t = data.get("type")
+        if t not in OUTCOME_TYPES:
+            raise BettingError(f"{where}.type must be one of {', '.join(OUTCOME_TYPES)}, not {t!r} (RULES.md §7a)")
+        allowed = {"type"} | {"accepted": {"stake", "stakes"}, "rejected": {"stakes", "winner_team"}}.get(t, set())
+        extra = sorted(set(data) - allowed)
+        if extra:
+            raise BettingError(f"{where}: unexpected field(s) {', '.join(extra)} for type {t!r} (RULES.md §7a)")
+        try:
+            if t == "accepted":
+                if "stake" not in data and "stakes" not in data:
+                    raise BettingError("an accepted bet needs its stake (RULES.md §7a)")
+                stake = data.get("stake")
+                stakes = list(data["stakes"]) if "stakes" in data else [stake]
+                if stake is not None and stakes[-1] != stake:
+                    raise BettingError(f"stake {stake!r} is not the last of stakes {stakes!r}")
+                if not _is_int(stakes[-1]) or stakes[-1] < 2:
+                    raise BettingError(
+                        f"stake must be a whole number of stones ≥ 2 (envido is 2), not {stakes[-1]!r} (RULES.md §6, §7a)"
+                    )
+                return cls("accepted", tuple(stakes))
+            if t == "rejected":
+                if "stakes" not in data or "winner_team" not in data:
+                    raise BettingError("a rejected bet needs 'stakes' and 'winner_team' (RULES.md §7a)")
+                return cls("rejected", tuple(check_stakes(data["stakes"], "stakes")), data["winner_team"])
+            return cls(t)
+        except BettingError as e:
+            msg = str(e)
+            raise BettingError(msg if msg.startswith(where) else f"{where}: {msg}") from None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``scoring.json`` form: ``{"type": "accepted", "stake": 5}`` etc. (RULES.md §7a)."""
+        if self.type == "accepted":
+            return {"type": "accepted", "stake": self.stake}
+        if self.type == "rejected":
+            return {"type": "rejected", "stakes": list(self.stakes), "winner_team": self.winner_team}
+        return {"type": self.type}
+
+    # --- derived ----------------------------------------------------------------------------
+    @property
+    def stake(self) -> int | None:
+        """The accepted stake in stones (``"accepted"`` only), else None."""
+        return int(self.stakes[-1]) if self.type == "accepted" else None
+
+    @property
+    def deje(self) -> int:
+        """Stones the ``winner_team`` takes at once for a refused bet (``"rejected"`` only), else 0."""
+        return deje(self.stakes) if self.type == "rejected" else 0
+
+    @property
+    def bettors(self) -> str | None:
+        """Alias of ``winner_team``: the team whose refused bet pays the deje."""
+        return self.winner_team
+
+    def describe(self) -> str:
+        """A short phrase: ``"everybody passed (en paso)"``, ``"bet of 5 accepted"``..."""
+        if self.type == "paso":
+            return "everybody passed (en paso)"
+        if self.type == "no_bet":
+            return "no betting (at most one team holds the jugada)"
+        if self.type == "accepted":
+            return f"bet of {self.stake} accepted"
+        if self.type == "ordago_accepted":
+            return "órdago accepted"
+        chain = " → ".join(_stake_str(s) for s in self.stakes)
+        return f"team {self.winner_team}'s bet ({chain}) was refused: team {self.winner_team} takes the deje of {_stones(self.deje)}"
+
+
+# ----------------------------------------------------------------------------------------------
+# Declarations and who takes part (RULES.md §4)
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """Everybody's truthful "pares sí / no" or "juego sí / no" before that lance (RULES.md §4).
+
+    lance: ``Lance.PARES`` or ``Lance.JUEGO``. mano: the seat that declares first.
+    holds: 4 booleans indexed by seat. holder_teams: the teams with at least one holder.
+    participants: the holders in speaking order if both teams hold (they bet), else ().
+    texts: each seat's declaration in speaking order; summary: what follows from them.
+    """
+
+    lance: Lance
+    mano: int
+    holds: tuple[bool, bool, bool, bool]
+    texts: tuple[str, ...]
+    summary: str
+
+    @property
+    def holders(self) -> tuple[int, ...]:
+        """Seats holding the jugada, in speaking order."""
+        return tuple(s for s in speaking_order(self.mano) if self.holds[s])
+
+    @property
+    def holder_teams(self) -> tuple[str, ...]:
+        """Teams with at least one holder, A before B."""
+        return tuple(t for t in TEAMS if any(self.holds[s] for s in range(4) if team_of(s) == t))
+
+    @property
+    def bettable(self) -> bool:
+        """True when both teams hold the jugada, so the holders bet (RULES.md §4)."""
+        return len(self.holder_teams) == 2
+
+    @property
+    def participants(self) -> tuple[int, ...]:
+        """Seats that speak in the betting: the holders if both teams hold, else nobody."""
+        return self.holders if self.bettable else ()
+
+
+def _deal(deal: DealResult | Sequence[Any], mano: int | None, rules: Rules | None) -> DealResult:
+    if isinstance(deal, DealResult):
+        return deal
+    from .lances import evaluate
+
+    if mano is None:
+        raise BettingError("give the mano seat along with the hands (RULES.md §0)")
+    return evaluate(deal, mano, rules)
+
+
+def declarations(
+    deal: DealResult | Sequence[Any], mano: int | None = None, rules: Rules | None = None
+) -> dict[str, Declaration]:
+    """Every seat's "pares sí/no" and "juego sí/no", and who bets in those lances (RULES.md §4).
+
+    deal: a :class:`~musteach.lances.DealResult`, or 4 hands indexed by seat (then give ``mano``, ``rules``).
+    Returns ``{"pares": Declaration, "juego": Declaration}``.
+    """
+    d = _deal(deal, mano, rules)
+    out: dict[str, Declaration] = {}
+    for lance in _BETTABLE_BY_HOLDERS:
+        if lance is Lance.PARES:
+            holds = tuple(i.pares is not None for i in d.infos)
+        else:
+            holds = tuple(i.is_juego for i in d.infos)
+        word = lance.value
+        order = speaking_order(d.mano)
+        texts = tuple(f"Seat {s}: {word} {'sí' if holds[s] else 'no'}" for s in order)
+        holders = [s for s in order if holds[s]]
+        teams = sorted({team_of(s) for s in holders})
+        silent = [s for s in order if not holds[s]]
+        if len(teams) == 2:
+            who = ", ".join(str(s) for s in holders[:-1]) + f" and {holders[-1]}"
+            summary = f"Both teams hold {word}: seats {who} bet"
+            if len(silent) == 1:
+                summary += f"; seat {silent[0]} stays silent"
+            elif silent:
+                summary += f"; seats {', '.join(str(s) for s in silent[:-1])} and {silent[-1]} stay silent"
+            summary += " (RULES.md §4)."
+        elif teams:
+            summary = f"Only team {teams[0]} holds {word}: no betting; team {teams[0]} takes the lance in the count (RULES.md §4)."
+        elif lance is Lance.PARES:
+            summary = "Nobody holds pares: the lance scores nothing (RULES.md §4)."
+        else:
+            summary = "Nobody has juego: Punto is played instead, with all four players (RULES.md §4)."
+        out[word] = Declaration(lance, d.mano, holds, texts, summary)  # type: ignore[arg-type]
+    return out
+
+
+def lances_played(deal: DealResult) -> tuple[Lance, Lance, Lance, Lance]:
+    """The four lances of a deal in order: Grande, Chica, Pares, then Juego, or Punto when nobody has juego."""
+    last = Lance.JUEGO if any(i.is_juego for i in deal.infos) else Lance.PUNTO
+    return (Lance.GRANDE, Lance.CHICA, Lance.PARES, last)
+
+
+def participants(deal: DealResult, lance: Lance | str) -> tuple[int, ...]:
+    """Seats that speak in a lance's betting, in speaking order (RULES.md §4).
+
+    Grande and Chica: all four. Pares and Juego: the holders, when both teams hold it, else ().
+    Punto: all four when nobody has juego, else () (it is not played).
+    """
+    lance = Lance.parse(lance)
+    order = speaking_order(deal.mano)
+    if lance in (Lance.GRANDE, Lance.CHICA):
+        return order
+    if lance is Lance.PUNTO:
+        return () if any(i.is_juego for i in deal.infos) else order
+    return declarations(deal)[lance.value].participants
+
+
+# ----------------------------------------------------------------------------------------------
+# The betting state machine
+# ----------------------------------------------------------------------------------------------
+
+_RULE = "(RULES.md §6)"
+
+
+@dataclass(frozen=True, slots=True)
+class LanceBetting:
+    """The betting of one lance, as a frozen state (RULES.md §6). Build it with :meth:`start`.
+
+    lance, mano, rules: the lance, the seat that speaks first, the table's :class:`~musteach.rules.Rules`.
+    participants: the seats that speak, in speaking order (all four, or the holders in pares/juego).
+    stakes: the successive bet totals so far (``"ordago"`` may stand last).
+    bettor: the seat that made the last bet, or None. declined: seats that refused the current bet.
+    passed: how many participants have passed before any bet (the opening round).
+    outcome: the :class:`BettingOutcome` once the betting is over, else None.
+    steps: the :class:`BettingStep` list so far.
+
+    Speaking order: before any bet, participants speak in turn from mano; each passes or bets. A bet is
+    answered by the other team's participants (either partner may answer for the team): quiero (one is
+    enough), no quiero / paso (the bet is refused only when every opponent taking part has declined),
+    a raise of N ≥ 2 more, or órdago. A raise is answered in the same way by the first team.
+    """
+
+    lance: Lance
+    mano: int
+    participants: tuple[int, ...]
+    rules: Rules = field(default_factory=Rules)
+    stakes: tuple[Stake, ...] = ()
+    bettor: int | None = None
+    declined: frozenset[int] = frozenset()
+    passed: int = 0
+    outcome: BettingOutcome | None = None
+    steps: tuple[BettingStep, ...] = ()
+
+    # --- construction ---------------------------------------------------------------------------
+    @classmethod
+    def start(
+        cls,
+        lance: Lance | str,
+        mano: int,
+        participants: Iterable[int] | None = None,
+        rules: Rules | None = None,
+    ) -> LanceBetting:
+        """A fresh betting round.
+
+        lance: the lance (name or :class:`Lance`). mano: seat 0..3.
+        participants: the seats taking part (default: all four); they are put in speaking order.
+        For Pares and Juego give the holders (see :func:`declarations`); if they are not on both teams
+        the round is closed at once with outcome ``no_bet``. Grande and Chica always take all four.
+        Raises :class:`~musteach.errors.SeatError` for a bad seat, :class:`BettingError` otherwise.
+        """
+        lance = Lance.parse(lance)
+        check_seat(mano, "mano")
+        rules = rules or Rules()
+        order = speaking_order(mano)
+        if participants is None:
+            seats: tuple[int, ...] = order
+        else:
+            given = list(participants)
+            for s in given:
+                check_seat(s)
+            if len(set(given)) != len(given):
+                raise BettingError(f"participants {given!r} name a seat twice")
+            seats = tuple(s for s in order if s in given)
+        if lance in (Lance.GRANDE, Lance.CHICA) and seats != order:
+            raise BettingError(f"all four players take part in {lance.title}, not only seats {list(seats)} (RULES.md §4)")
+        if lance is Lance.PUNTO and seats not in (order, ()):
+            raise BettingError(f"all four players take part in Punto, not only seats {list(seats)} (RULES.md §4)")
+        state = cls(lance, mano, seats, rules)
+        teams = sorted({team_of(s) for s in seats})
+        if len(teams) < 2:
+            if teams:
+                text = f"Only team {teams[0]} holds {lance.value}: there is no betting (RULES.md §4)."
+            else:
+                text = f"Nobody takes part in {lance.title}: there is no betting (RULES.md §4)."
+            return replace(state, outcome=BettingOutcome.no_bet(), steps=(BettingStep(None, None, text),))
+        return state
+
+    # --- where we are -----------------------------------------------------------------------
+    @property
+    def closed(self) -> bool:
+        """True once the betting is over (:attr:`outcome` is set)."""
+        return self.outcome is not None
+
+    @property
+    def facing_bet(self) -> bool:
+        """True while a bet waits for an answer."""
+        return bool(self.stakes) and not self.closed
+
+    @property
+    def current_stake(self) -> Stake | None:
+        """The bet on the table (stones or ``"ordago"``), or None."""
+        return self.stakes[-1] if self.stakes else None
+
+    @property
+    def betting_team(self) -> str | None:
+        """The team that made the last bet, or None."""
+        return None if self.bettor is None else team_of(self.bettor)
+
+    @property
+    def answering_team(self) -> str | None:
+        """The team that must answer the bet on the table, or None."""
+        return None if self.bettor is None or self.closed else other_team(team_of(self.bettor))
+
+    def _answerers(self) -> tuple[int, ...]:
+        assert self.bettor is not None
+        b = self.bettor
+        after = [(b + k) % 4 for k in range(1, 4)]
+        return tuple(s for s in after if s in self.participants and team_of(s) != team_of(b) and s not in self.declined)
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that may speak now; the first is the one whose turn it naturally is. () once closed.
+
+        Before a bet: the next participant in speaking order. Facing a bet: the answering team's
+        participants who have not refused it, nearest after the bettor first (either may answer).
+        """
+        if self.closed:
+            return ()
+        if not self.stakes:
+            return (self.participants[self.passed],)
+        return self._answerers()
+
+    @property
+    def next_seat(self) -> int | None:
+        """The seat whose turn it naturally is, or None once closed."""
+        t = self.to_act
+        return t[0] if t else None
+
+    def texts(self) -> list[str]:
+        """Every step's sentence, in order."""
+        return [s.text for s in self.steps]
+
+    # --- checking ---------------------------------------------------------------------------
+    def verify(self, seat: int, action: Action | str) -> Action:
+        """Check that ``seat`` may say ``action`` now; return the parsed :class:`Action`.
+
+        Raises :class:`~musteach.errors.IllegalActionError` naming the seat, the action and the rule
+        (RULES.md §2, §4, §6), or :class:`~musteach.errors.SeatError` for a seat outside 0..3.
+        """
+        a = Action.parse(action)
+        check_seat(seat)
+        say = f"seat {seat} cannot say {a}"
+        if self.closed:
+            assert self.outcome is not None
+            raise IllegalActionError(f"{say}: the {self.lance.title} betting is over ({self._closed_phrase()}) {_RULE}")
+        if seat not in self.participants:
+            if self.lance in _BETTABLE_BY_HOLDERS:
+                raise IllegalActionError(
+                    f"{say}: seat {seat} said '{self.lance.value} no', and only the holders speak in "
+                    f"{self.lance.title} (RULES.md §4)"
+                )
+            raise IllegalActionError(f"{say}: seat {seat} takes no part in {self.lance.title} (RULES.md §4)")
+        if not self.stakes:
+            if a.kind == "quiero":
+                raise IllegalActionError(f"{say}: there is no bet to accept {_RULE}")
+            if a.kind == "no_quiero":
+                raise IllegalActionError(f"{say}: there is no bet to refuse; say paso {_RULE}")
+            if a.kind == "reenvido":
+                raise IllegalActionError(f"{say}: there is no bet to raise yet; open with envido {_RULE}")
+            turn = self.participants[self.passed]
+            if seat != turn and not (a.is_bet and self.rules.allow_out_of_turn_first_bet):
+                raise IllegalActionError(
+                    f"{say}: it is seat {turn}'s turn (speaking order from mano, seat {self.mano}; RULES.md §2, §6)"
+                )
+            if a.kind == "envido" and a.amount < 2:  # type: ignore[operator]
+                raise IllegalActionError(f"{say}: a bet is at least 2 stones {_RULE}")
+            return a
+        # facing a bet
+        bt = self.betting_team
+        assert bt is not None
+        if team_of(seat) == bt:
+            raise IllegalActionError(
+                f"{say}: the bet on the table is team {bt}'s own; team {other_team(bt)} must answer it {_RULE}"
+            )
+        if seat in self.declined:
+            others = self._answerers()
+            rest = f"; seat {others[0]} may still answer for team {team_of(seat)}" if others else ""
+            raise IllegalActionError(f"{say}: seat {seat} has already refused this bet{rest} {_RULE}")
+        stake = self.current_stake
+        if a.kind == "envido":
+            raise IllegalActionError(
+                f"{say}: there is already a bet of {_stake_str(stake)} (RULES.md §6); answer quiero, no quiero, "  # type: ignore[arg-type]
+                "a raise (N más) or órdago"
+            )
+        if a.kind in ("reenvido", "ordago") and stake == ORDAGO:
+            raise IllegalActionError(f"{say}: an órdago can only be accepted (quiero) or refused {_RULE}")
+        if a.kind == "reenvido" and a.amount < 2:  # type: ignore[operator]
+            raise IllegalActionError(f"{say}: a raise is at least 2 more, not {a.amount} {_RULE}")
+        return a
+
+    def can(self, seat: int, action: Action | str) -> bool:
+        """True if :meth:`verify` would accept the action."""
+        try:
+            self.verify(seat, action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The actions ``seat`` (default: :attr:`next_seat`) may take now; bets shown with their minimum amount."""
+        seat = self.next_seat if seat is None else seat
+        if seat is None:
+            return []
+        kinds = [Action("paso"), Action("envido", 2), Action("reenvido", 2), Action("ordago"), Action("quiero"), Action("no_quiero")]
+        return [a for a in kinds if self.can(seat, a)]
+
+    # --- acting -----------------------------------------------------------------------------
+    def act(self, seat: int, action: Action | str) -> LanceBetting:
+        """Play one action and return the new state; raises :class:`IllegalActionError` if it is not legal."""
+        a = self.verify(seat, action)
+        return self._apply(seat, a)
+
+    def play(self, actions: Iterable[tuple[int, Action | str]]) -> LanceBetting:
+        """Play ``(seat, action)`` pairs in order; raises at the first illegal one (naming its position)."""
+        state = self
+        for i, pair in enumerate(actions, 1):
+            try:
+                seat, action = pair
+            except (TypeError, ValueError):
+                raise IllegalActionError(f"action {i}: expected a (seat, action) pair, not {pair!r}") from None
+            try:
+                state = state.act(seat, action)
+            except IllegalActionError as e:
+                raise IllegalActionError(f"action {i}: {e}") from None
+        return state
+
+    def _closed_phrase(self) -> str:
+        o = self.outcome
+        assert o is not None
+        if o.type == "rejected":
+            return f"team {o.winner_team} took the deje of {o.deje}"
+        if o.type == "accepted":
+            return f"the bet of {o.stake} was accepted"
+        if o.type == "ordago_accepted":
+            return "the órdago was accepted"
+        if o.type == "paso":
+            return "everybody passed"
+        return "there is no betting"
+
+    def _count_extra(self) -> str:
+        """What the lance adds in the count to the stake (pares / juego values, punto bonus)."""
+        if self.lance is Lance.PARES:
+            return " plus its team's pares"
+        if self.lance is Lance.JUEGO:
+            return " plus its team's juego"
+        if self.lance is Lance.PUNTO and self.rules.punto_bonus_when_accepted:
+            return " plus 1 for punto"
+        return ""
+
+    def _apply(self, seat: int, a: Action) -> LanceBetting:
+        who = f"Seat {seat} says {a}"
+        lt = self.lance.title
+        if not self.stakes:
+            if a.kind == "paso":
+                passed = self.passed + 1
+                if passed == len(self.participants):
+                    text = f"{who}: everybody passed, so {lt} is en paso (its best hand takes it in the count)."
+                    return self._step(seat, a, text, passed=passed, outcome=BettingOutcome.paso())
+                return self._step(seat, a, f"{who}.", passed=passed)
+            return self._bet(seat, a, (), who)
+        # facing a bet
+        bt = self.betting_team
+        assert bt is not None
+        at = other_team(bt)
+        stake = self.current_stake
+        if a.kind == "quiero":
+            if stake == ORDAGO:
+                text = (
+                    f"{who}: team {at} accepts the órdago. The hands are shown at once and the best "
+                    f"{self.lance.value} wins the game (RULES.md §6)."
+                )
+                return self._step(seat, a, text, outcome=BettingOutcome.ordago_accepted(self.stakes))
+            text = (
+                f"{who}: team {at} accepts the bet of {stake}; the best {self.lance.value} takes "
+                f"{_stones(stake)}{self._count_extra()} in the count."  # type: ignore[arg-type]
+            )
+            return self._step(seat, a, text, outcome=BettingOutcome.accepted(self.stakes))  # type: ignore[arg-type]
+        if a.kind in ("no_quiero", "paso"):
+            declined = self.declined | {seat}
+            later = replace(self, declined=declined)
+            rest = later._answerers()
+            said = f"{who} (no quiero)" if a.kind == "paso" else who
+            if rest:
+                text = f"{said}; seat {rest[0]} may still answer for team {at}."
+                return self._step(seat, a, text, declined=declined)
+            o = BettingOutcome.rejected(self.stakes, bt)
+            when = "now" if self.rules.deje_timing == "immediate" else "(scored at the end of the hand)"
+            text = f"{said}. Team {at} refuses: team {bt} takes the deje of {_stones(o.deje)} {when}"
+            if self.lance in _BETTABLE_BY_HOLDERS:
+                text += f", and its own {self.lance.value} in the count"
+            elif self.lance is Lance.PUNTO and self.rules.punto_bonus_on_refusal:
+                text += ", and 1 for punto in the count"
+            return self._step(seat, a, text + ".", declined=declined, outcome=o)
+        return self._bet(seat, a, self.stakes, who)
+
+    def _bet(self, seat: int, a: Action, before: tuple[Stake, ...], who: str) -> LanceBetting:
+        if a.kind == "ordago":
+            new: Stake = ORDAGO
+            what = "the whole game is at stake"
+        elif a.kind == "envido":
+            new = int(a.amount)  # type: ignore[arg-type]
+            what = f"the bet is {new}"
+        else:
+            new = int(before[-1]) + int(a.amount)  # type: ignore[arg-type]
+            what = f"the bet is now {new}"
+            who = f"Seat {seat} raises: {a} (reenvido)"
+        answer = other_team(team_of(seat))
+        text = f"{who}: {what}; team {answer} must answer."
+        return self._step(seat, a, text, stakes=(*before, new), bettor=seat, declined=frozenset())
+
+    def _step(self, seat: int, a: Action, text: str, **changes: Any) -> LanceBetting:
+        return replace(self, steps=(*self.steps, BettingStep(seat, a, text)), **changes)
+
+    # --- one method trio per action (pokerkit style) ----------------------------------------
+    def can_paso(self, seat: int) -> bool:
+        """True if ``seat`` may pass now (before a bet: in turn; facing one, paso = no quiero)."""
+        return self.can(seat, Action("paso"))
+
+    def verify_paso(self, seat: int) -> None:
+        """Raise :class:`IllegalActionError` unless ``seat`` may pass now."""
+        self.verify(seat, Action("paso"))
+
+    def paso(self, seat: int) -> LanceBetting:
+        """``seat`` passes (before a bet), or refuses the bet on the table (RULES.md §6)."""
+        return self.act(seat, Action("paso"))
+
+    def can_envido(self, seat: int, amount: int = 2) -> bool:
+        """True if ``seat`` may open a bet of ``amount`` stones now."""
+        return self.can(seat, Action("envido", amount))
+
+    def verify_envido(self, seat: int, amount: int = 2) -> None:
+        """Raise :class:`IllegalActionError` unless ``seat`` may open a bet of ``amount`` stones now."""
+        self.verify(seat, Action("envido", amount))
+
+    def envido(self, seat: int, amount: int = 2) -> LanceBetting:
+        """``seat`` opens the betting: envido (2) or envido N, N ≥ 2 (RULES.md §6)."""
+        return self.act(seat, Action("envido", amount))
+
+    def can_reenvido(self, seat: int, more: int = 2) -> bool:
+        """True if ``seat`` may raise the bet on the table by ``more`` stones now."""
+        return self.can(seat, Action("reenvido", more))
+
+    def verify_reenvido(self, seat: int, more: int = 2) -> None:
+        """Raise :class:`IllegalActionError` unless ``seat`` may raise by ``more`` now."""
+        self.verify(seat, Action("reenvido", more))
+
+    def reenvido(self, seat: int, more: int = 2) -> LanceBetting:
+        """``seat`` raises the bet on the table by ``more`` ≥ 2 stones ("N más", RULES.md §6)."""
+        return self.act(seat, Action("reenvido", more))
+
+    def can_ordago(self, seat: int) -> bool:
+        """True if ``seat`` may say órdago now."""
+        return self.can(seat, Action("ordago"))
+
+    def verify_ordago(self, seat: int) -> None:
+        """Raise :class:`IllegalActionError` unless ``seat`` may say órdago now."""
+        self.verify(seat, Action("ordago"))
+
+    def ordago(self, seat: int) -> LanceBetting:
+        """``seat`` bets the whole game, as a first bet or a raise (RULES.md §6)."""
+        return self.act(seat, Action("ordago"))
+
+    def can_quiero(self, seat: int) -> bool:
+        """True if ``seat`` may accept the bet on the table."""
+        return self.can(seat, Action("quiero"))
+
+    def verify_quiero(self, seat: int) -> None:
+        """Raise :class:`IllegalActionError` unless ``seat`` may accept the bet on the table."""
+        self.verify(seat, Action("quiero"))
+
+    def quiero(self, seat: int) -> LanceBetting:
+        """``seat`` accepts the bet on the table for the team; one accepting partner is enough (RULES.md §6)."""
+        return self.act(seat, Action("quiero"))
+
+    def can_no_quiero(self, seat: int) -> bool:
+        """True if ``seat`` may refuse the bet on the table."""
+        return self.can(seat, Action("no_quiero"))
+
+    def verify_no_quiero(self, seat: int) -> None:
+        """Raise :class:`IllegalActionError` unless ``seat`` may refuse the bet on the table."""
+        self.verify(seat, Action("no_quiero"))
+
+    def no_quiero(self, seat: int) -> LanceBetting:
+        """``seat`` declines; the bet is refused once every opponent taking part has declined (RULES.md §6)."""
+        return self.act(seat, Action("no_quiero"))
+
+
+def start_betting(deal: DealResult, lance: Lance | str, rules: Rules | None = None) -> LanceBetting:
+    """The betting round of ``lance`` in a judged deal, with the right participants (RULES.md §4).
+
+    Pares / Juego with at most one holding team, and Punto when somebody has juego, come back closed
+    (outcome ``no_bet``). ``rules`` defaults to the deal's rules.
+    """
+    lance = Lance.parse(lance)
+    return LanceBetting.start(lance, deal.mano, participants(deal, lance), rules or deal.rules)
+
+
+def play_betting(
+    lance: Lance | str,
+    mano: int,
+    actions: Iterable[tuple[int, Action | str]],
+    participants: Iterable[int] | None = None,
+    rules: Rules | None = None,
+) -> LanceBetting:
+    """Play a whole sequence of ``(seat, action)`` pairs from a fresh round; returns the final state.
+
+    >>> b = play_betting("chica", 0, [(0, "envido"), (1, "órdago"), (2, "no quiero"), (0, "no quiero")])
+    >>> b.outcome.to_dict(), b.outcome.deje
+    ({'type': 'rejected', 'stakes': [2, 'ordago'], 'winner_team': 'B'}, 2)
+    """
+    return LanceBetting.start(lance, mano, participants, rules).play(actions)
+
+
+def random_betting(
+    state: LanceBetting,
+    rng: random.Random | int | None = None,
+    *,
+    max_raises: int = 3,
+    ordago: bool = True,
+    bet_chance: float = 0.35,
+) -> LanceBetting:
+    """Play random legal actions from ``state`` until the betting closes (for quizzes and tests).
+
+    rng: a :class:`random.Random` or a seed. max_raises: raises allowed after the first bet.
+    ordago: whether órdago may be said. bet_chance: chance that a player bets rather than passes.
+    """
+    rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+    raises = 0
+    while not state.closed:
+        seats = state.to_act
+        seat = seats[0] if len(seats) == 1 or rng.random() < 0.7 else rng.choice(seats)
+        if not state.stakes:
+            if rng.random() < bet_chance:
+                a = Action("ordago") if ordago and rng.random() < 0.08 else Action("envido", rng.choice((2, 2, 2, 3, 4, 5)))
+            else:
+                a = Action("paso")
+        else:
+            r = rng.random()
+            can_raise = raises < max_raises and state.current_stake != ORDAGO
+            if r < 0.4:
+                a = Action("quiero")
+            elif r < 0.75 or not can_raise:
+                a = Action("no_quiero")
+            elif ordago and rng.random() < 0.12:
+                a = Action("ordago")
+                raises += 1
+            else:
+                a = Action("reenvido", rng.choice((2, 2, 3, 5)))
+                raises += 1
+        state = state.act(seat, a)
+    return state

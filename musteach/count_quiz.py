@@ -1,0 +1,320 @@
+"""Pure logic for the betting quiz and the count quiz (RULES.md §6–§8); no Jupyter import.
+
+Betting quiz: "given this betting sequence, who takes how many stones now?" (the deje, RULES.md §6).
+
+>>> q = betting_question(3, kind="rejected")
+>>> q.answer == {t: q.state.outcome.deje if t == q.state.outcome.winner_team else 0 for t in "AB"}
+True
+>>> g = q.grade(q.answer)
+>>> g.correct, g.headline
+(True, 'Right!')
+
+Count quiz: "type each team's stones per lance" for a whole hand (RULES.md §7, §8).
+
+>>> c = count_question(5)
+>>> list(c.answer) == [lance.value for lance in c.result.lances]
+True
+>>> c.grade(c.answer).correct
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .betting import TEAMS, LanceBetting, lances_played, random_betting, start_betting
+from .cards import Hand, deal
+from .count import CountResult, count_hand
+from .errors import MusError
+from .lances import DealResult, Lance, evaluate
+from .rules import Rules
+
+__all__ = [
+    "BettingQuestion",
+    "CountAnswerError",
+    "CountQuestion",
+    "QuizGrade",
+    "betting_question",
+    "count_question",
+    "grade_betting",
+    "grade_count",
+]
+
+BETTING_KINDS = ("rejected", "accepted", "paso", "ordago_accepted")
+
+
+class CountAnswerError(MusError):
+    """An answer to a betting or count quiz that is not stones per team (e.g. a negative number)."""
+
+
+@dataclass(frozen=True, slots=True)
+class QuizGrade:
+    """The verdict on one answer.
+
+    correct: True when every part is right. expected / given: the answer key and the answer, normalised.
+    wrong: the parts that are wrong (``"A"``/``"B"`` for the betting quiz, lance names for the count quiz).
+    headline: a short line (``"Right!"``); steps: the step-by-step explanation, one sentence each.
+    """
+
+    correct: bool
+    expected: Any
+    given: Any
+    wrong: tuple[str, ...]
+    headline: str
+    steps: tuple[str, ...]
+
+
+def _rng(seed: random.Random | int | None) -> random.Random:
+    return seed if isinstance(seed, random.Random) else random.Random(seed)
+
+
+def _stones_answer(answer: Any, where: str) -> dict[str, int]:
+    """``{"A": n, "B": n}`` from a mapping or an (A, B) pair; raises :class:`CountAnswerError`."""
+    if isinstance(answer, Mapping):
+        extra = sorted(str(k) for k in answer if k not in TEAMS)
+        if extra:
+            raise CountAnswerError(f"{where}: unknown team(s) {', '.join(extra)}; teams are A and B")
+        pairs = [(t, answer.get(t, 0)) for t in TEAMS]
+    elif isinstance(answer, Sequence) and not isinstance(answer, str | bytes) and len(answer) == 2:
+        pairs = list(zip(TEAMS, answer, strict=True))
+    else:
+        raise CountAnswerError(f"{where}: give stones per team as {{'A': n, 'B': n}}, not {answer!r}")
+    out: dict[str, int] = {}
+    for t, v in pairs:
+        if isinstance(v, str) and v.strip().isdigit():
+            v = int(v.strip())
+        if isinstance(v, str) and not v.strip():
+            v = 0
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise CountAnswerError(f"{where}: team {t}'s stones must be a whole number ≥ 0, not {v!r}")
+        out[t] = v
+    return out
+
+
+def _pair(d: Mapping[str, int]) -> str:
+    return f"A {d['A']}, B {d['B']}"
+
+
+# ----------------------------------------------------------------------------------------------
+# Betting quiz
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BettingQuestion:
+    """A betting sequence to read; the answer is the stones each team takes *now* (RULES.md §6).
+
+    state: the closed :class:`~musteach.betting.LanceBetting` (its steps explain the answer).
+    lines: the sequence as plain lines, ``"Seat 0: envido 2"`` (no answer in them).
+    prompt: the question. answer: ``{"A": n, "B": n}``: the deje for a refused bet when dejes are scored
+    at once, else 0 and 0 (an accepted or passed lance is settled in the count).
+    """
+
+    state: LanceBetting
+    lines: tuple[str, ...]
+    prompt: str
+    answer: dict[str, int]
+
+    @property
+    def lance(self) -> Lance:
+        return self.state.lance
+
+    @property
+    def mano(self) -> int:
+        return self.state.mano
+
+    def grade(self, answer: Any) -> QuizGrade:
+        """Same as :func:`grade_betting`."""
+        return grade_betting(self, answer)
+
+
+def _lines(state: LanceBetting) -> tuple[str, ...]:
+    return tuple(f"Seat {s.seat}: {s.action}" for s in state.steps if s.seat is not None)
+
+
+def betting_question(
+    seed: random.Random | int | None = None,
+    *,
+    kind: str | None = None,
+    lance: Lance | str | None = None,
+    mano: int | None = None,
+    participants: Sequence[int] | None = None,
+    rules: Rules | None = None,
+) -> BettingQuestion:
+    """A random legal betting sequence and its answer (same seed, same question).
+
+    kind: the outcome wanted: ``"rejected"``, ``"accepted"``, ``"paso"``, ``"ordago_accepted"``, or None
+    (mostly rejected, since that is where stones move at once). lance: default random among Grande, Chica,
+    Pares, Juego. participants: the seats speaking (default: all four for Grande/Chica, a random set of
+    holders on both teams for Pares/Juego). Raises :class:`CountAnswerError` for an unknown kind.
+    """
+    rng = _rng(seed)
+    rules = rules or Rules()
+    if kind is None:
+        kind = rng.choice(("rejected", "rejected", "rejected", "accepted", "paso"))
+    if kind not in BETTING_KINDS:
+        raise CountAnswerError(f"unknown betting question kind {kind!r}: use {', '.join(BETTING_KINDS)}")
+    lance = Lance.parse(lance) if lance is not None else rng.choice((Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO))
+    mano = rng.randrange(4) if mano is None else mano
+    if participants is None and lance in (Lance.PARES, Lance.JUEGO):
+        while True:
+            seats = [s for s in range(4) if rng.random() < 0.7]
+            if {s % 2 for s in seats} == {0, 1}:
+                participants = seats
+                break
+    fresh = LanceBetting.start(lance, mano, participants, rules)
+    state = fresh
+    for _ in range(500):
+        bet_chance = 0.15 if kind == "paso" else 0.9
+        state = random_betting(fresh, rng, ordago=True, bet_chance=bet_chance)
+        assert state.outcome is not None
+        if state.outcome.type == kind:
+            break
+    else:  # pragma: no cover - 500 tries always find every kind
+        raise CountAnswerError(f"could not build a {kind!r} betting question")
+    o = state.outcome
+    answer = {"A": 0, "B": 0}
+    if o.type == "rejected" and rules.deje_timing == "immediate":
+        answer[o.winner_team] = o.deje  # type: ignore[index]
+    who = ", ".join(f"seat {s}" for s in state.participants)
+    prompt = (
+        f"{lance.title} betting, mano seat {mano} (team A = seats 0 and 2, team B = seats 1 and 3; speaking: {who}). "
+        "How many stones does each team take now, during the betting?"
+    )
+    return BettingQuestion(state, _lines(state), prompt, answer)
+
+
+def grade_betting(question: BettingQuestion, answer: Any) -> QuizGrade:
+    """Grade stones-now per team (``{"A": n, "B": n}`` or ``(a, b)``) with the step-by-step reasons.
+
+    Raises :class:`CountAnswerError` for an answer that is not whole stones per team.
+    """
+    given = _stones_answer(answer, "answer")
+    exp = question.answer
+    wrong = tuple(t for t in TEAMS if given[t] != exp[t])
+    o = question.state.outcome
+    assert o is not None
+    steps = list(question.state.texts())
+    if o.type == "rejected":
+        if question.state.rules.deje_timing == "immediate":
+            rule = (
+                f"A refused bet pays 1 stone if it was the first bet, otherwise the previous total: here team "
+                f"{o.winner_team} takes {o.deje} now (RULES.md §6)."
+            )
+        else:
+            rule = f"With dejes scored at the end, nobody takes stones now; team {o.winner_team}'s deje of {o.deje} waits for the count."
+    elif o.type == "accepted":
+        rule = f"An accepted bet moves no stones now: the best {question.lance.value} takes {o.stake} in the count (RULES.md §7)."
+    elif o.type == "ordago_accepted":
+        rule = "An accepted órdago moves no stones: the best hand of the lance wins the whole game (RULES.md §6)."
+    else:
+        rule = "Everybody passed: no stones now; the lance is decided en paso in the count (RULES.md §7)."
+    steps.append(rule)
+    headline = "Right!" if not wrong else f"Not quite: the answer is {_pair(exp)}, you said {_pair(given)}."
+    return QuizGrade(not wrong, dict(exp), given, wrong, headline, tuple(steps))
+
+
+# ----------------------------------------------------------------------------------------------
+# Count quiz
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CountQuestion:
+    """A whole hand to count: the answer is each team's stones per lance (RULES.md §7, §8).
+
+    deal: the judged deal (hands by seat, mano, rules). start_score: the game score before the hand.
+    bettings: each played lance's closed :class:`LanceBetting`, keyed by lance name.
+    betting_lines: the same as plain lines per lance (``"Seat 0: envido 2"``; ``()`` when nobody bet).
+    result: the :class:`~musteach.count.CountResult`; answer: ``{lance: {"A": n, "B": n}}``.
+    """
+
+    deal: DealResult
+    start_score: dict[str, int]
+    bettings: dict[str, LanceBetting]
+    betting_lines: dict[str, tuple[str, ...]]
+    result: CountResult
+
+    @property
+    def hands(self) -> tuple[Hand, Hand, Hand, Hand]:
+        return self.deal.hands
+
+    @property
+    def mano(self) -> int:
+        return self.deal.mano
+
+    @property
+    def answer(self) -> dict[str, dict[str, int]]:
+        return {k: dict(v) for k, v in self.result.stones.items()}
+
+    @property
+    def prompt(self) -> str:
+        r = self.result
+        return (
+            f"Mano is seat {self.mano}; the score is {_pair(self.start_score)} (game to {r.rules.target}). "
+            f"Count the hand: how many stones does each team take in {', '.join(lc.title for lc in r.lances)}?"
+        )
+
+    def grade(self, answer: Any) -> QuizGrade:
+        """Same as :func:`grade_count`."""
+        return grade_count(self, answer)
+
+
+def count_question(
+    seed: random.Random | int | None = None,
+    *,
+    rules: Rules | None = None,
+    start_score: Mapping[str, int] | None = None,
+    near_end: bool = False,
+    allow_ordago: bool = False,
+) -> CountQuestion:
+    """A random deal with random legal betting in every lance, and its count (same seed, same question).
+
+    start_score: the score before the hand (default 0-0, or near the target when ``near_end``, so that the
+    game may end part-way). allow_ordago: whether an accepted órdago may end the hand (default: no).
+    """
+    rng = _rng(seed)
+    rules = rules or Rules()
+    d = evaluate(deal(rng), rng.randrange(4), rules)
+    if start_score is None:
+        if near_end:
+            start_score = {t: rng.randrange(rules.target - 8, rules.target) for t in TEAMS}
+        else:
+            start_score = {"A": 0, "B": 0}
+    bettings: dict[str, LanceBetting] = {}
+    for lance in lances_played(d):
+        fresh = start_betting(d, lance, rules)
+        for _ in range(200):
+            b = random_betting(fresh, rng, bet_chance=0.4)
+            if allow_ordago or b.outcome is None or b.outcome.type != "ordago_accepted":
+                break
+        bettings[lance.value] = b
+    result = count_hand(d, start_score=start_score, betting=bettings)
+    lines = {k: tuple(f"Seat {s.seat}: {s.action}" for s in b.steps if s.seat is not None) for k, b in bettings.items()}
+    return CountQuestion(d, dict(result.start_score), bettings, lines, result)
+
+
+def grade_count(question: CountQuestion, answer: Any) -> QuizGrade:
+    """Grade ``{lance: {"A": n, "B": n}}`` (a missing lance or team counts as 0) against the count.
+
+    Returns a :class:`QuizGrade` whose ``wrong`` names the lances answered wrongly and whose ``steps``
+    are the count's explanation. Raises :class:`CountAnswerError` for an answer of the wrong shape.
+    """
+    if not isinstance(answer, Mapping):
+        raise CountAnswerError(f"give stones per lance as {{lance: {{'A': n, 'B': n}}}}, not {answer!r}")
+    expected = question.answer
+    extra = sorted(str(k) for k in answer if k not in expected)
+    if extra:
+        raise CountAnswerError(f"answer names lance(s) not played in this hand: {', '.join(extra)}")
+    given = {k: _stones_answer(answer.get(k, {}), k) for k in expected}
+    wrong = tuple(k for k in expected if given[k] != expected[k])
+    if not wrong:
+        headline = "Right!"
+    else:
+        parts = [f"{Lance(k).title} is {_pair(expected[k])}, not {_pair(given[k])}" for k in wrong]
+        headline = "Not quite: " + "; ".join(parts) + "."
+    return QuizGrade(not wrong, expected, given, wrong, headline, tuple(question.result.explanation))
+
