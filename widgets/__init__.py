@@ -1,4 +1,29 @@
 """musteach_widgets: ipywidgets views over musteach (installed from ``widgets/``).
 
 No rule logic lives here: every verdict, explanation and picture comes from :mod:`musteach`.
+
+Quizzes (each is a run of ``n`` questions with feedback, score, Next and Start again):
+
+* :class:`LanceQuiz` — who wins Grande, Chica, Pares, Juego or Punto? (``lance=None`` mixes them)
+* :class:`RankQuiz` — put 4 or 5 cards in order, highest first
+* :class:`JugadaQuiz` — par, medias, duples or no pares?
+* :class:`TotalQuiz` — a hand's total for Juego (``kind="juego"``) or its punto (``kind="punto"``)
+
+and :func:`show_deal` / :class:`DealView` for a judged example deal.
 """
+
+from ._base import FRIENDLY_ERROR, QUIZ_CSS
+from .deal import DealView, show_deal
+from .quiz import JugadaQuiz, LanceQuiz, QuizWidget, RankQuiz, TotalQuiz
+
+__all__ = [
+    "FRIENDLY_ERROR",
+    "QUIZ_CSS",
+    "DealView",
+    "JugadaQuiz",
+    "LanceQuiz",
+    "QuizWidget",
+    "RankQuiz",
+    "TotalQuiz",
+    "show_deal",
+]

@@ -1,0 +1,1094 @@
+"""Quiz questions, grading and sessions: the pure logic behind every quiz widget.
+
+Nothing here imports Jupyter: a widget shows what this module computes (prompts, choices, verdicts,
+explanations, scores). Every correct answer comes from the one evaluator in :mod:`musteach.lances`.
+
+Skills (:class:`Skill`): who wins each lance (``grande``, ``chica``, ``pares``, ``juego``, ``punto``;
+RULES.md §4, §5), ordering cards by rank (``rank_order``, §1), naming a hand's jugada (``jugada``, §5),
+a hand's total for Juego (``juego_total``) and its punto (``punto_total``, §1, §5).
+
+>>> gen = QuestionGenerator(["grande"], seed=7)
+>>> q = gen.next()
+>>> q.skill, q.lance, len(q.hands), [v for v, _ in q.choices]
+(<Skill.GRANDE: 'grande'>, <Lance.GRANDE: 'grande'>, 4, [0, 1, 2, 3])
+>>> v = q.grade(q.answer)
+>>> v.correct, v.headline
+(True, 'Right!')
+>>> q.grade(7)
+Traceback (most recent call last):
+...
+musteach.errors.SeatError: answer must be a seat 0, 1, 2 or 3, not 7
+
+A run of questions keeps the score:
+
+>>> s = QuizSession(QuestionGenerator(["jugada"], seed=1), n=2)
+>>> _ = s.answer(s.current.answer); s.score_text()
+'Score: 1/1 · streak 1'
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import random
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import DECK, Card, Hand
+from .errors import MusError, SeatError
+from .lances import (
+    _PLURAL,
+    DealResult,
+    HandInfo,
+    Lance,
+    analyse,
+    check_seat,
+    effective_rank,
+    evaluate,
+    hand_key_table,
+    point_value,
+    rank_letter,
+    speaking_order,
+)
+from .rules import Rules
+
+__all__ = [
+    "JUGADA_CHOICES",
+    "KINDS",
+    "LANCE_SKILLS",
+    "AnswerError",
+    "Kind",
+    "Question",
+    "QuestionGenerator",
+    "QuizError",
+    "QuizSession",
+    "QuizStateError",
+    "Skill",
+    "Verdict",
+    "hand_question",
+    "kinds_for",
+    "lance_question",
+    "make_question",
+    "rank_question",
+]
+
+
+# ----------------------------------------------------------------------------------------------
+# Errors
+# ----------------------------------------------------------------------------------------------
+
+
+class QuizError(MusError):
+    """Base class of quiz errors (a bad skill or kind, a bad response, answering out of turn)."""
+
+
+class AnswerError(QuizError):
+    """A response that is not one of the question's possible answers; the message can be shown as feedback."""
+
+
+class QuizStateError(QuizError):
+    """An action the session refuses in its current state: answering twice, or after the run is finished."""
+
+
+# ----------------------------------------------------------------------------------------------
+# Skills and kinds
+# ----------------------------------------------------------------------------------------------
+
+
+class Skill(enum.StrEnum):
+    """What a question practises.
+
+    The five lance skills share their values with :class:`~musteach.lances.Lance`.
+    """
+
+    GRANDE = "grande"
+    CHICA = "chica"
+    PARES = "pares"
+    JUEGO = "juego"
+    PUNTO = "punto"
+    RANK_ORDER = "rank_order"
+    JUGADA = "jugada"
+    JUEGO_TOTAL = "juego_total"
+    PUNTO_TOTAL = "punto_total"
+
+    @property
+    def lance(self) -> Lance | None:
+        """The :class:`Lance` this skill asks about, or None for the one-hand and card skills."""
+        try:
+            return Lance(self.value)
+        except ValueError:
+            return None
+
+    @classmethod
+    def parse(cls, name: str | Skill | Lance) -> Skill:
+        """A skill from its name or a :class:`Lance`; raises :class:`QuizError` for an unknown name."""
+        text = str(getattr(name, "value", name)).strip().lower().replace("-", "_").replace(" ", "_")
+        try:
+            return cls(text)
+        except ValueError:
+            names = ", ".join(s.value for s in cls)
+            raise QuizError(f"unknown quiz skill {name!r}: use one of {names}") from None
+
+    def __str__(self) -> str:
+        return self.value
+
+
+LANCE_SKILLS: tuple[Skill, ...] = (Skill.GRANDE, Skill.CHICA, Skill.PARES, Skill.JUEGO, Skill.PUNTO)
+
+
+class Kind(enum.StrEnum):
+    """How a question's deal was chosen: uniformly at random, or built to teach one point."""
+
+    UNIFORM = "uniform"
+    TIE_TO_MANO = "tie_to_mano"  # the best hands are equal; the seat nearer mano wins (RULES.md §2)
+    THREES_AS_KINGS = "threes_as_kings"  # a 3 decides it because it plays as a king (8 reyes, §1)
+    TWOS_AS_ACES = "twos_as_aces"  # a 2 decides Chica because it plays as an ace (8 reyes, §1)
+    DUPLES_VS_MEDIAS = "duples_vs_medias"  # duples (incl. four of a kind) meet medias (§5)
+    THIRTY_ONE_VS_FORTY = "31_vs_40"  # one hand has 31, another 40: 31 wins (§5)
+    NOBODY = "nobody"  # nobody holds pares / nobody has juego (§4)
+    NEAR_31 = "near_31"  # a total of 29 to 33, either side of the juego line (§5)
+
+    @classmethod
+    def parse(cls, name: str | Kind) -> Kind:
+        """A kind from its name; raises :class:`QuizError` for an unknown name."""
+        try:
+            return cls(str(getattr(name, "value", name)).strip().lower())
+        except ValueError:
+            names = ", ".join(k.value for k in cls)
+            raise QuizError(f"unknown question kind {name!r}: use one of {names}") from None
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: The instructive kinds each skill can produce (besides "uniform").
+KINDS: dict[Skill, tuple[Kind, ...]] = {
+    Skill.GRANDE: (Kind.TIE_TO_MANO, Kind.THREES_AS_KINGS),
+    Skill.CHICA: (Kind.TIE_TO_MANO, Kind.TWOS_AS_ACES),
+    Skill.PARES: (Kind.TIE_TO_MANO, Kind.THREES_AS_KINGS, Kind.DUPLES_VS_MEDIAS, Kind.NOBODY),
+    Skill.JUEGO: (Kind.TIE_TO_MANO, Kind.THIRTY_ONE_VS_FORTY, Kind.NOBODY),
+    Skill.PUNTO: (Kind.TIE_TO_MANO,),
+    Skill.RANK_ORDER: (Kind.THREES_AS_KINGS,),
+    Skill.JUGADA: (Kind.THREES_AS_KINGS, Kind.DUPLES_VS_MEDIAS),
+    Skill.JUEGO_TOTAL: (Kind.THREES_AS_KINGS, Kind.NEAR_31),
+    Skill.PUNTO_TOTAL: (Kind.THREES_AS_KINGS,),
+}
+_EIGHT_KINGS_ONLY = frozenset({Kind.THREES_AS_KINGS, Kind.TWOS_AS_ACES})
+
+#: Values and labels of the jugada choices (RULES.md §5).
+JUGADA_CHOICES: tuple[tuple[str, str], ...] = (
+    ("par", "Par (one pair)"),
+    ("medias", "Medias (three of a kind)"),
+    ("duples", "Duples (two pairs)"),
+    ("none", "No pares"),
+)
+
+_MAX_DEAL_TRIES = 6000  # rejection sampling bound per question (each try costs a few microseconds)
+_MAX_HAND_TRIES = 3000
+_NOBODY = "nobody"
+
+
+def kinds_for(skill: Skill | str, rules: Rules | None = None) -> tuple[Kind, ...]:
+    """The instructive kinds a skill can produce under some rules (3s-as-kings kinds need 8 reyes).
+
+    >>> [k.value for k in kinds_for("grande", Rules(kings=4))]
+    ['tie_to_mano']
+    """
+    rules = rules or Rules()
+    return tuple(k for k in KINDS[Skill.parse(skill)] if rules.kings == 8 or k not in _EIGHT_KINGS_ONLY)
+
+
+# ----------------------------------------------------------------------------------------------
+# Questions and verdicts
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The grade of one response.
+
+    correct: True if the response is right. expected: the correct answer (a seat or None, a jugada name,
+    a total, or the cards high to low); given: the response, normalised the same way.
+    explanation: the evaluator's sentence (for lances, exactly :attr:`LanceResult.explanation`).
+    highlight: the seat to highlight (the lance winner), or None.
+    headline: ``"Right!"`` or ``"Not quite: seat 2 wins Grande."``.
+    """
+
+    correct: bool
+    expected: Any
+    given: Any
+    explanation: str
+    highlight: int | None
+    headline: str
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One quiz question, with everything a widget shows and the correct answer.
+
+    skill: the :class:`Skill`. kind: the :class:`Kind` of deal ("uniform", "tie_to_mano", ...).
+    prompt: the question sentence.
+    hands: the 4 hands indexed by seat (lance skills), the one hand (jugada, totals), or () (rank order).
+    cards: the cards shown: the hand's cards (jugada, totals), the cards to order (rank order), or ().
+    mano: the mano seat 0..3 (lance skills) or None. lance: the :class:`Lance` or None. rules: the :class:`Rules`.
+    choices: ``(value, label)`` pairs: seats (and None for "Nobody"), jugada names, totals, or the cards.
+    answer: the correct answer (a seat or None; ``"par"``/``"medias"``/``"duples"``/``"none"``; a total;
+    for rank order, the cards high to low; cards of equal rank may be given in either order).
+    explanation: the sentence shown after any answer. highlight: the winning seat, or None.
+    result: the :class:`DealResult` (lance skills) or None; info: the hand's :class:`HandInfo` or None.
+    """
+
+    skill: Skill
+    kind: Kind
+    prompt: str
+    hands: tuple[Hand, ...]
+    cards: tuple[Card, ...]
+    mano: int | None
+    lance: Lance | None
+    rules: Rules
+    choices: tuple[tuple[Any, str], ...]
+    answer: Any
+    explanation: str
+    highlight: int | None = None
+    answer_text: str = ""
+    result: DealResult | None = field(default=None, repr=False, compare=False)
+    info: HandInfo | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def hand(self) -> Hand | None:
+        """The single hand of a jugada or total question, else None."""
+        return self.hands[0] if len(self.hands) == 1 else None
+
+    @property
+    def accepts_number(self) -> bool:
+        """True for the total skills, whose answer is any whole number (choices only suggest some)."""
+        return self.skill in (Skill.JUEGO_TOTAL, Skill.PUNTO_TOTAL)
+
+    def label_of(self, value: Any) -> str:
+        """The label of a choice value (a total is shown as its number)."""
+        for v, label in self.choices:
+            if v == value and type(v) is type(value):
+                return label
+        if isinstance(value, tuple):
+            return ", ".join(_card_label(c) for c in value)
+        return str(value)
+
+    # pokerkit-style: verify_x() raises, can_x() asks, x() acts.
+    def verify_response(self, response: Any) -> Any:
+        """The response normalised (a seat or None, a jugada name, an int, a tuple of cards).
+
+        Raises :class:`~musteach.errors.SeatError` (a seat outside 0..3), :class:`AnswerError` (a value that
+        is not a possible answer, a card not in the question, a card missing or repeated) or
+        :class:`~musteach.errors.UnknownCardError` (text that is not a card).
+        """
+        if self.lance is not None:
+            return self._verify_seat(response)
+        if self.skill is Skill.JUGADA:
+            if isinstance(response, str) and response.strip().lower() in {v for v, _ in JUGADA_CHOICES}:
+                return response.strip().lower()
+            raise AnswerError(f"{response!r} is not a jugada: answer par, medias, duples or none")
+        if self.accepts_number:
+            return self._verify_total(response)
+        return self._verify_order(response)
+
+    def can_answer(self, response: Any) -> bool:
+        """True if :meth:`grade` would accept the response (it is a possible answer, right or wrong)."""
+        try:
+            self.verify_response(response)
+        except MusError:
+            return False
+        return True
+
+    def is_correct(self, response: Any) -> bool:
+        """True if the response is right; raises like :meth:`verify_response`."""
+        given = self.verify_response(response)
+        if self.skill is Skill.RANK_ORDER:
+            ranks = [effective_rank(c.rank, self.rules.kings) for c in given]
+            return all(a >= b for a, b in itertools.pairwise(ranks))
+        return given == self.answer
+
+    def grade(self, response: Any) -> Verdict:
+        """Grade a response; raises like :meth:`verify_response` for a response that is not a possible answer."""
+        given = self.verify_response(response)
+        correct = self.is_correct(given)
+        headline = "Right!" if correct else f"Not quite: {self.answer_text}."
+        return Verdict(correct, self.answer, given, self.explanation, self.highlight, headline)
+
+    def _verify_seat(self, response: Any) -> int | None:
+        if response is None or (isinstance(response, str) and response.strip().lower() == _NOBODY):
+            if self.lance in (Lance.PARES, Lance.JUEGO):
+                return None
+            raise AnswerError(f"{self.lance.title} always has a winner: answer a seat 0, 1, 2 or 3")  # type: ignore[union-attr]
+        if isinstance(response, str) and response.strip().isdigit():
+            response = int(response.strip())
+        try:
+            return check_seat(response, "answer")
+        except SeatError:
+            extra = " or nobody" if self.lance in (Lance.PARES, Lance.JUEGO) else ""
+            raise SeatError(f"answer must be a seat 0, 1, 2 or 3{extra}, not {response!r}") from None
+
+    def _verify_total(self, response: Any) -> int:
+        value = response
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value.strip())
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise AnswerError(f"{response!r} is not a number: type the total, a whole number from 4 to 40")
+        if not 4 <= value <= 40:
+            raise AnswerError(f"a hand's total is between 4 and 40 (four aces to four kings), not {value}")
+        return value
+
+    def _verify_order(self, response: Any) -> tuple[Card, ...]:
+        if isinstance(response, str):
+            response = response.replace(",", " ").split()
+        if not isinstance(response, Sequence):
+            raise AnswerError(f"give the cards in order as a list, not {response!r}")
+        cards = tuple(Card.parse(c) for c in response)
+        shown = set(self.cards)
+        for c in cards:
+            if c not in shown:
+                raise AnswerError(f"{_card_label(c)} ({c.code}) is not one of this question's cards")
+        if len(set(cards)) != len(cards):
+            twice = next(c for c in cards if cards.count(c) > 1)
+            raise AnswerError(f"{_card_label(twice)} ({twice.code}) is placed twice")
+        if len(cards) != len(self.cards):
+            missing = [c for c in self.cards if c not in cards]
+            raise AnswerError(f"place every card: {', '.join(_card_label(c) for c in missing)} still missing")
+        return cards
+
+
+# ----------------------------------------------------------------------------------------------
+# Text helpers
+# ----------------------------------------------------------------------------------------------
+
+
+def _card_label(card: Card) -> str:
+    return card.name[0].upper() + card.name[1:]
+
+
+def _variant(rules: Rules) -> str:
+    return "8 reyes" if rules.kings == 8 else "4 reyes"
+
+
+def _order_line(rules: Rules) -> str:
+    if rules.kings == 8:
+        return "In 8 reyes the order is R = 3 > C > S > 7 > 6 > 5 > 4 > A = 2 (a 3 plays as a king, a 2 as an ace)"
+    return "In 4 reyes the order is R > C > S > 7 > 6 > 5 > 4 > 3 > 2 > A"
+
+
+def _sorted_cards(cards: Iterable[Card], rules: Rules) -> tuple[Card, ...]:
+    """High to low by effective rank; equal ranks keep the order given (a stable sort)."""
+    return tuple(sorted(cards, key=lambda c: -effective_rank(c.rank, rules.kings)))
+
+
+def _letters(cards: Iterable[Card]) -> str:
+    """The cards' own rank letters, as ``R-3-7-5`` (a 3 stays a 3 here)."""
+    return "-".join(rank_letter(c.rank) for c in cards)
+
+
+def _hand_heading(hand: Hand, info: HandInfo, rules: Rules) -> str:
+    """``R-R-7-5`` plus a note when a 3 or a 2 plays as a king or an ace (8 reyes)."""
+    notes = []
+    if rules.kings == 8:
+        if any(c.rank == 3 for c in hand):
+            notes.append("a 3 plays as a king")
+        if any(c.rank == 2 for c in hand):
+            notes.append("a 2 plays as an ace")
+    own = _letters(_sorted_cards(hand, rules))
+    head = info.grande_str
+    if notes:
+        return f"{own} ({' and '.join(notes)}, so {head})"
+    return head
+
+
+def _jugada_explanation(hand: Hand, info: HandInfo, rules: Rules) -> str:
+    head = _hand_heading(hand, info, rules)
+    p = info.pares
+    if p is None:
+        return f"{head}: four different ranks, nothing pairs, so no pares."
+    if p.kind == "par":
+        return f"{head}: one pair of {_PLURAL[p.high]}, so par; the other two cards do not pair."
+    if p.kind == "medias":
+        return f"{head}: three {_PLURAL[p.high]}, so medias (three of a kind)."
+    if p.high == p.low:
+        return f"{head}: four {_PLURAL[p.high]} count as two equal pairs, so duples, not medias."
+    return f"{head}: a pair of {_PLURAL[p.high]} and a pair of {_PLURAL[p.low]}, so duples."
+
+
+def _join(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _total_explanation(hand: Hand, info: HandInfo, rules: Rules, punto: bool) -> str:
+    cards = _sorted_cards(hand, rules)
+    kings8 = rules.kings == 8
+    clauses = []
+    for eff, one, many in ((12, "a king", "kings"), (11, "a caballo", "caballos"), (10, "a sota", "sotas")):
+        n = sum(1 for c in cards if effective_rank(c.rank, rules.kings) == eff)
+        if n:
+            clauses.append(f"{many} count 10 each" if n > 1 else f"{one} counts 10")
+            if eff == 12 and kings8 and any(c.rank == 3 for c in cards):
+                clauses[-1] += " (a 3 is a king)"
+    aces = sum(1 for c in cards if effective_rank(c.rank, rules.kings) == 1)
+    if aces:
+        clauses.append("aces count 1 each" if aces > 1 else "an ace counts 1")
+        if kings8 and any(c.rank == 2 for c in cards):
+            clauses[-1] += " (a 2 is an ace)"
+    face = sorted({c.rank for c in cards if 1 < effective_rank(c.rank, rules.kings) < 10}, reverse=True)
+    if len(face) == 1:
+        clauses.append(f"{face[0]} counts its face value")
+    elif face:
+        clauses.append(f"{_join([str(r) for r in face])} count their face value")
+    terms = " + ".join(str(point_value(c.rank, rules.kings)) for c in cards)
+    total = info.total
+    if info.is_juego:
+        verdict = "which is juego (31 or more)"
+        if total == 31:
+            verdict += ", and 31 is the best juego"
+    elif punto:
+        verdict = "which is not juego, so this is its punto"
+    else:
+        verdict = "which is not juego (juego needs 31 or more)"
+    return f"{_letters(cards)}: {'; '.join(clauses)}: {terms} = {total}, {verdict}."
+
+
+# ----------------------------------------------------------------------------------------------
+# Sampling (fast paths over card indexes, 0..39 as in DECK)
+# ----------------------------------------------------------------------------------------------
+
+_IDX = tuple(range(40))
+_LI = {Lance.GRANDE: 0, Lance.CHICA: 1, Lance.PARES: 2, Lance.JUEGO: 3, Lance.PUNTO: 4}
+
+
+def _keys(idx: Sequence[int], kings: int) -> list[tuple[int, int, int, int, int]]:
+    weights, table = hand_key_table(kings)
+    return [
+        table[weights[idx[i]] + weights[idx[i + 1]] + weights[idx[i + 2]] + weights[idx[i + 3]]] for i in (0, 4, 8, 12)
+    ]
+
+
+def _fast_lance(keys: Sequence[tuple[int, ...]], order: Sequence[int], li: int) -> tuple[int | None, bool]:
+    """(winner, tie) of one lance from integer keys; punto (li 4) gives (None, False) if anyone has juego."""
+    if li == 4 and any(k[3] for k in keys):
+        return None, False
+    vals = [keys[s][li] for s in order]
+    best = max(vals)
+    if best == 0:
+        return None, False
+    return order[vals.index(best)], vals.count(best) > 1
+
+
+def _deal_from(idx: Sequence[int]) -> tuple[Hand, Hand, Hand, Hand]:
+    return tuple(Hand([DECK[i] for i in idx[4 * s : 4 * s + 4]]) for s in range(4))  # type: ignore[return-value]
+
+
+def _seat_has_rank(idx: Sequence[int], seat: int, rank: int) -> bool:
+    return any(DECK[i].rank == rank for i in idx[4 * seat : 4 * seat + 4])
+
+
+def _fast_test(skill: Skill, kind: Kind, kings: int) -> Callable[[list[int], int], bool]:
+    """A cheap predicate on (card indexes, mano) for rejection sampling; the result is re-checked by evaluate()."""
+    lance = skill.lance
+    assert lance is not None
+    li = _LI[lance]
+
+    def test(idx: list[int], mano: int) -> bool:
+        keys = _keys(idx, kings)
+        order = speaking_order(mano)
+        winner, tie = _fast_lance(keys, order, li)
+        if li == 4 and any(k[3] for k in keys):
+            return False  # punto questions need a deal where nobody has juego
+        if kind is Kind.UNIFORM:
+            return True
+        if kind is Kind.TIE_TO_MANO:
+            return tie
+        if kind is Kind.NOBODY:
+            return winner is None
+        if kind in (Kind.THREES_AS_KINGS, Kind.TWOS_AS_ACES):
+            w4, _ = _fast_lance(_keys(idx, 4), order, li)
+            rank = 3 if kind is Kind.THREES_AS_KINGS else 2
+            return winner is not None and w4 != winner and _seat_has_rank(idx, winner, rank)
+        if kind is Kind.DUPLES_VS_MEDIAS:
+            cats = [k[2] >> 8 for k in keys]  # pares key = (category * 16 + high) * 16 + low
+            return 3 in cats and 2 in cats
+        if kind is Kind.THIRTY_ONE_VS_FORTY:
+            totals = [k[4] for k in keys]
+            return 31 in totals and 40 in totals
+        raise QuizError(f"kind {kind.value!r} does not apply to {skill.value}")
+
+    return test
+
+
+def _final_test(skill: Skill, kind: Kind, result: DealResult) -> bool:
+    """The property checked on the real evaluator's result (also what the tests re-check)."""
+    lance = skill.lance
+    assert lance is not None
+    lr = result[lance]
+    if lance is Lance.PUNTO and any(i.is_juego for i in result.infos):
+        return False
+    if kind is Kind.UNIFORM:
+        return True
+    if kind is Kind.TIE_TO_MANO:
+        return lr.tie_to_mano
+    if kind is Kind.NOBODY:
+        return lr.winner is None
+    if kind in (Kind.THREES_AS_KINGS, Kind.TWOS_AS_ACES):
+        other = evaluate(result.hands, result.mano, result.rules.replace(kings=4))[lance]
+        rank = 3 if kind is Kind.THREES_AS_KINGS else 2
+        w = lr.winner
+        return w is not None and other.winner != w and any(c.rank == rank for c in result.hands[w])
+    if kind is Kind.DUPLES_VS_MEDIAS:
+        cats = [i.pares.kind if i.pares else None for i in result.infos]
+        return "duples" in cats and "medias" in cats
+    if kind is Kind.THIRTY_ONE_VS_FORTY:
+        totals = [i.total for i in result.infos]
+        return 31 in totals and 40 in totals
+    return False
+
+
+def _plant(skill: Skill, kind: Kind, rng: random.Random, kings: int) -> list[int] | None:
+    """A deal (16 card indexes) built around the kind's rare property, or None if this shuffle cannot.
+
+    Used where plain rejection is slow: equal hands in Grande/Chica, duples against medias, 31 against 40.
+    The result still goes through the same fast and final tests as a random deal.
+    """
+    deck = list(_IDX)
+    rng.shuffle(deck)
+    eff = [effective_rank(DECK[i].rank, kings) for i in range(40)]
+    if kind is Kind.TIE_TO_MANO:  # a second hand of the very same ranks, other suits
+        first, need, twin, rest = deck[:4], {}, [], []
+        for i in first:
+            need[eff[i]] = need.get(eff[i], 0) + 1
+        for i in deck[4:]:
+            if need.get(eff[i], 0):
+                need[eff[i]] -= 1
+                twin.append(i)
+            else:
+                rest.append(i)
+        if len(twin) < 4:
+            return None
+        hands = [first, twin, rest[:4], rest[4:8]]
+    elif kind is Kind.DUPLES_VS_MEDIAS:
+        m = eff[deck[0]]
+        trio = [i for i in deck if eff[i] == m][:3]
+        left = [i for i in deck if i not in trio]
+        odd = next(i for i in left if eff[i] != m)
+        left.remove(odd)
+        seen: dict[int, list[int]] = {}
+        for i in left:
+            seen.setdefault(eff[i], []).append(i)
+        pairs = [cards[:2] for r, cards in seen.items() if len(cards) >= 2][:2]
+        if len(pairs) < 2:
+            return None
+        duples = pairs[0] + pairs[1]
+        rest = [i for i in left if i not in duples]
+        hands = [[*trio, odd], duples, rest[:4], rest[4:8]]
+    elif kind is Kind.THIRTY_ONE_VS_FORTY:
+        points = [point_value(DECK[i].rank, kings) for i in range(40)]
+        forty = [i for i in deck if points[i] == 10][:4]
+        left = [i for i in deck if i not in forty]
+        for _ in range(200):
+            hand = rng.sample(left, 4)
+            if sum(points[i] for i in hand) == 31:
+                break
+        else:
+            return None
+        rest = [i for i in left if i not in hand]
+        hands = [forty, hand, rest[:4], rest[4:8]]
+    else:
+        return None
+    for h in hands:
+        rng.shuffle(h)
+    rng.shuffle(hands)
+    return [i for h in hands for i in h]
+
+
+_PLANTED = {
+    (Skill.GRANDE, Kind.TIE_TO_MANO),
+    (Skill.CHICA, Kind.TIE_TO_MANO),
+    (Skill.PARES, Kind.DUPLES_VS_MEDIAS),
+    (Skill.JUEGO, Kind.THIRTY_ONE_VS_FORTY),
+}
+
+
+def _sample_deal(skill: Skill, kind: Kind, rng: random.Random, rules: Rules) -> tuple[DealResult, Kind]:
+    test = _fast_test(skill, kind, rules.kings)
+    planted = (skill, kind) in _PLANTED
+    for _ in range(_MAX_DEAL_TRIES):
+        idx = _plant(skill, kind, rng, rules.kings) if planted else rng.sample(_IDX, 16)
+        if idx is None:
+            continue
+        mano = rng.randrange(4)
+        if test(idx, mano):
+            result = evaluate(_deal_from(idx), mano, rules)
+            if _final_test(skill, kind, result):
+                return result, kind
+    if kind is Kind.UNIFORM:  # pragma: no cover - punto without juego is ~25% of deals
+        raise QuizError(f"could not find a deal for {skill.value}")
+    return _sample_deal(skill, Kind.UNIFORM, rng, rules)
+
+
+def _hand_test(skill: Skill, kind: Kind, rules: Rules) -> Callable[[Hand], bool]:
+    def test(hand: Hand) -> bool:
+        info = analyse(hand, rules)
+        if skill is Skill.PUNTO_TOTAL and info.is_juego:
+            return False
+        if kind is Kind.UNIFORM:
+            return True
+        if kind is Kind.THREES_AS_KINGS:
+            if skill is Skill.JUGADA:
+                return info.pares != analyse(hand, rules.replace(kings=4)).pares
+            return any(c.rank in (2, 3) for c in hand)
+        if kind is Kind.DUPLES_VS_MEDIAS:
+            return info.pares is not None and info.pares.kind in ("medias", "duples")
+        if kind is Kind.NEAR_31:
+            return 29 <= info.total <= 33
+        raise QuizError(f"kind {kind.value!r} does not apply to {skill.value}")
+
+    return test
+
+
+def _sample_hand(skill: Skill, kind: Kind, rng: random.Random, rules: Rules) -> tuple[Hand, Kind]:
+    if kind is Kind.DUPLES_VS_MEDIAS and rng.random() < 0.3:
+        # four of a kind is rare at random: build it (four cards of one effective rank), then shuffle it
+        eff = rng.choice(sorted({effective_rank(c.rank, rules.kings) for c in DECK}))
+        pool = [c for c in DECK if effective_rank(c.rank, rules.kings) == eff]
+        cards = rng.sample(pool, 4)
+        return Hand(cards), kind
+    test = _hand_test(skill, kind, rules)
+    for _ in range(_MAX_HAND_TRIES):
+        hand = Hand([DECK[i] for i in rng.sample(_IDX, 4)])
+        if test(hand):
+            return hand, kind
+    if kind is Kind.UNIFORM:  # pragma: no cover
+        raise QuizError(f"could not find a hand for {skill.value}")
+    return _sample_hand(skill, Kind.UNIFORM, rng, rules)
+
+
+def _sample_cards(kind: Kind, rng: random.Random, rules: Rules) -> tuple[tuple[Card, ...], Kind]:
+    n = rng.choice((4, 5))
+    for _ in range(_MAX_HAND_TRIES):
+        cards = tuple(DECK[i] for i in rng.sample(_IDX, n))
+        if kind is Kind.UNIFORM:
+            return cards, kind
+        ranks = {c.rank for c in cards}
+        if (3 in ranks and ranks & {12, 11}) or (2 in ranks and ranks & {1, 4}):
+            return cards, kind
+    return _sample_cards(Kind.UNIFORM, rng, rules)  # pragma: no cover
+
+
+# ----------------------------------------------------------------------------------------------
+# Building questions
+# ----------------------------------------------------------------------------------------------
+
+_LANCE_PROMPTS = {
+    Lance.GRANDE: "Who wins Grande (the high hand)?",
+    Lance.CHICA: "Who wins Chica (the low hand)?",
+    Lance.PARES: "Who wins Pares (pairs)? If nobody holds pares, answer Nobody.",
+    Lance.JUEGO: "Who wins Juego (31 or more)? If nobody has juego, answer Nobody.",
+    Lance.PUNTO: "Nobody has juego, so Punto is played: who wins Punto (the highest total)?",
+}
+
+
+def _lance_question(skill: Skill, kind: Kind, rng: random.Random, rules: Rules) -> Question:
+    result, kind = _sample_deal(skill, kind, rng, rules)
+    return _lance_from_result(skill, kind, result)
+
+
+def _lance_from_result(skill: Skill, kind: Kind, result: DealResult) -> Question:
+    rules = result.rules
+    lance = skill.lance
+    assert lance is not None
+    lr = result[lance]
+    choices: tuple[tuple[Any, str], ...] = tuple((s, f"Seat {s}") for s in range(4))
+    if lance in (Lance.PARES, Lance.JUEGO):
+        choices += ((None, "Nobody"),)
+    if lr.winner is None:
+        answer_text = "nobody holds pares" if lance is Lance.PARES else "nobody has juego"
+    else:
+        answer_text = f"seat {lr.winner} wins {lance.title}"
+    prompt = f"{_LANCE_PROMPTS[lance]} Seat {result.mano} is mano ({_variant(rules)})."
+    return Question(
+        skill, kind, prompt, result.hands, (), result.mano, lance, rules, choices, lr.winner,
+        lr.explanation, lr.winner, answer_text, result, None,
+    )  # fmt: skip
+
+
+def _hand_question(skill: Skill, kind: Kind, rng: random.Random, rules: Rules) -> Question:
+    hand, kind = _sample_hand(skill, kind, rng, rules)
+    return _hand_from(skill, kind, hand, rules, rng)
+
+
+def _hand_from(skill: Skill, kind: Kind, hand: Hand, rules: Rules, rng: random.Random) -> Question:
+    info = analyse(hand, rules)
+    v = _variant(rules)
+    if skill is Skill.JUGADA:
+        answer: Any = info.pares.kind if info.pares else "none"
+        prompt = f"What does this hand hold for Pares: par, medias, duples or no pares? ({v})"
+        choices: tuple[tuple[Any, str], ...] = JUGADA_CHOICES
+        words = {"par": "it is par", "medias": "it is medias", "duples": "it is duples", "none": "it has no pares"}
+        answer_text = words[answer]
+        explanation = _jugada_explanation(hand, info, rules)
+    else:
+        punto = skill is Skill.PUNTO_TOTAL
+        answer = info.total
+        if punto:
+            prompt = f"Nobody has juego, so Punto is played. What is this hand's punto (its total of points)? ({v})"
+            answer_text = f"the punto is {answer}"
+        else:
+            prompt = f"What is this hand's total of points for Juego, and is it juego (31 or more)? ({v})"
+            answer_text = f"the total is {answer}"
+        choices = tuple((t, str(t)) for t in _total_choices(hand, info, rules, rng, punto))
+        explanation = _total_explanation(hand, info, rules, punto)
+    return Question(
+        skill, kind, prompt, (hand,), hand.cards, None, None, rules, choices, answer,
+        explanation, None, answer_text, None, info,
+    )  # fmt: skip
+
+
+def _total_choices(hand: Hand, info: HandInfo, rules: Rules, rng: random.Random, punto: bool) -> list[int]:
+    """The right total and three plausible slips: figures at face value, 3s and 2s misread, off by one or ten."""
+    right = info.total
+    other_variant = rules.replace(kings=4 if rules.kings == 8 else 8)  # 3s and 2s misread
+    slips = [sum(c.rank for c in hand), analyse(hand, other_variant).total]
+    slips += [right + d for d in (1, -1, 10, -10, 2, -2)]
+    options = [right]
+    hi = 30 if punto else 40
+    for t in slips:
+        if 4 <= t <= hi and t not in options and t not in (38, 39):
+            options.append(t)
+        if len(options) == 4:
+            break
+    while len(options) < 4:  # pragma: no cover - the slips always give enough
+        t = rng.randint(4, hi)
+        if t not in options:
+            options.append(t)
+    return sorted(options)
+
+
+def _rank_question(kind: Kind, rng: random.Random, rules: Rules) -> Question:
+    cards, kind = _sample_cards(kind, rng, rules)
+    return _rank_from(kind, cards, rules)
+
+
+def _rank_from(kind: Kind, cards: tuple[Card, ...], rules: Rules) -> Question:
+    order = _sorted_cards(cards, rules)
+    groups: list[list[Card]] = []
+    for c in order:
+        if groups and effective_rank(groups[-1][0].rank, rules.kings) == effective_rank(c.rank, rules.kings):
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    chain = " > ".join(" = ".join(c.name for c in g) for g in groups)
+    explanation = f"{_order_line(rules)}. High to low: {chain}."
+    answer_text = "high to low is " + ", ".join(" = ".join(rank_letter(c.rank) for c in g) for g in groups)
+    prompt = f"Put these {len(cards)} cards in order, highest first ({_variant(rules)})."
+    choices = tuple((c, _card_label(c)) for c in cards)
+    return Question(
+        Skill.RANK_ORDER, kind, prompt, (), cards, None, None, rules, choices, order,
+        explanation, None, answer_text, None, None,
+    )  # fmt: skip
+
+
+def _classify_deal(skill: Skill, result: DealResult) -> Kind:
+    for kind in kinds_for(skill, result.rules):
+        if _final_test(skill, kind, result):
+            return kind
+    return Kind.UNIFORM
+
+
+def lance_question(
+    hands: Sequence[Hand | str | Sequence[Card | str]],
+    mano: int,
+    lance: Lance | str,
+    rules: Rules | None = None,
+) -> Question:
+    """A "who wins this lance?" question on a chosen deal (for a lesson's fixed examples).
+
+    hands: 4 hands of 4 cards, indexed by seat; mano: seat 0..3; lance: a :class:`Lance` or its name.
+    The question's ``kind`` names the first instructive property the deal has ("tie_to_mano", ...), else
+    "uniform". Raises what :func:`~musteach.lances.evaluate` raises for a bad deal, and :class:`QuizError`
+    for a Punto question on a deal where somebody has juego (Punto is not played, RULES.md §4).
+
+    >>> q = lance_question(["12o 3c 7e 5b", "12c 11o 11c 4e", "1o 1c 4o 5o", "6c 6e 10o 2b"], 0, "grande")
+    >>> q.answer, q.grade(1).headline
+    (0, 'Not quite: seat 0 wins Grande.')
+    """
+    skill = Skill.parse(Lance.parse(lance))
+    result = evaluate(hands, mano, rules)
+    if skill is Skill.PUNTO and result.punto.winner is None:
+        raise QuizError(f"Punto is not played on this deal: {result.punto.explanation}")
+    return _lance_from_result(skill, _classify_deal(skill, result), result)
+
+
+def hand_question(
+    hand: Hand | str | Sequence[Card | str], skill: Skill | str = Skill.JUGADA, rules: Rules | None = None
+) -> Question:
+    """A one-hand question on a chosen hand: ``skill`` is "jugada", "juego_total" or "punto_total".
+
+    Raises the :class:`~musteach.cards.Hand` errors for a bad hand, and :class:`QuizError` for another skill,
+    or a punto question on a hand that has juego.
+
+    >>> hand_question("12o 3c 7e 5b", "juego_total").answer
+    32
+    """
+    skill = Skill.parse(skill)
+    if skill not in (Skill.JUGADA, Skill.JUEGO_TOTAL, Skill.PUNTO_TOTAL):
+        raise QuizError(f"hand_question asks jugada, juego_total or punto_total, not {skill.value}")
+    rules = rules or Rules()
+    h = hand if isinstance(hand, Hand) else Hand(hand)
+    if skill is Skill.PUNTO_TOTAL and analyse(h, rules).is_juego:
+        raise QuizError(f"{h} has juego ({analyse(h, rules).total}), so it has no punto to ask about")
+    kind = next((k for k in kinds_for(skill, rules) if _hand_test(skill, k, rules)(h)), Kind.UNIFORM)
+    return _hand_from(skill, kind, h, rules, random.Random(str(h)))
+
+
+def rank_question(cards: Iterable[Card | str], rules: Rules | None = None) -> Question:
+    """An "order these cards, highest first" question on chosen cards (2 to 8 distinct cards).
+
+    Raises :class:`~musteach.errors.UnknownCardError` for a bad card and :class:`AnswerError` for a
+    repeated card or a count outside 2..8.
+
+    >>> [c.code for c in rank_question(["1o", "3c", "12b", "7e"]).answer]
+    ['3c', '12b', '7e', '1o']
+    """
+    rules = rules or Rules()
+    cs = tuple(Card.parse(c) for c in (cards.split() if isinstance(cards, str) else cards))
+    if len(set(cs)) != len(cs):
+        raise AnswerError("a card appears twice: " + " ".join(c.code for c in cs))
+    if not 2 <= len(cs) <= 8:
+        raise AnswerError(f"give 2 to 8 cards to order, not {len(cs)}")
+    ranks = {c.rank for c in cs}
+    eight = rules.kings == 8 and ((3 in ranks and ranks & {12, 11}) or (2 in ranks and ranks & {1, 4}))
+    return _rank_from(Kind.THREES_AS_KINGS if eight else Kind.UNIFORM, cs, rules)
+
+
+def _as_rng(rng: random.Random | int | None) -> random.Random:
+    return rng if isinstance(rng, random.Random) else random.Random(rng)
+
+
+def _check_share(share: float) -> float:
+    if isinstance(share, bool) or not isinstance(share, int | float) or not 0.0 <= share <= 1.0:
+        raise QuizError(f"instructive_share must be a number from 0 to 1, not {share!r}")
+    return float(share)
+
+
+def make_question(
+    skill: Skill | str,
+    rng: random.Random | int | None = None,
+    rules: Rules | None = None,
+    instructive_share: float = 0.4,
+    *,
+    kinds: Iterable[Kind | str] | None = None,
+    kind: Kind | str | None = None,
+) -> Question:
+    """One question practising ``skill``.
+
+    rng: a :class:`random.Random` (or an int seed); the same state always gives the same question.
+    rules: the :class:`Rules` (default 8 reyes). instructive_share: the chance (0..1) that the question is
+    built to teach one point (a :class:`Kind` other than "uniform") rather than drawn uniformly.
+    kinds: the instructive kinds allowed (default: all that fit the skill and rules, :func:`kinds_for`).
+    kind: force one kind (raises :class:`QuizError` if it does not fit the skill).
+
+    Instructive deals are found by bounded rejection sampling over random deals (a few milliseconds);
+    if none turns up within the bound, the question falls back to "uniform" and says so in ``kind``.
+    Raises :class:`QuizError` for an unknown skill or kind, or a share outside 0..1.
+    """
+    skill = Skill.parse(skill)
+    rules = rules or Rules()
+    if not isinstance(rules, Rules):
+        raise QuizError(f"rules must be a musteach.Rules, not {rules!r}")
+    rng = _as_rng(rng)
+    share = _check_share(instructive_share)
+    available = kinds_for(skill, rules)
+    if kind is not None:
+        chosen = Kind.parse(kind)
+        if chosen is not Kind.UNIFORM and chosen not in available:
+            raise QuizError(f"kind {chosen.value!r} does not apply to {skill.value} under {_variant(rules)}")
+    else:
+        if kinds is not None:
+            wanted = [Kind.parse(k) for k in kinds]
+            available = tuple(k for k in available if k in wanted)
+        chosen = Kind.UNIFORM
+        if available and rng.random() < share:
+            chosen = rng.choice(available)
+    if skill.lance is not None:
+        return _lance_question(skill, chosen, rng, rules)
+    if skill is Skill.RANK_ORDER:
+        return _rank_question(chosen, rng, rules)
+    return _hand_question(skill, chosen, rng, rules)
+
+
+class QuestionGenerator:
+    """An endless, reproducible stream of questions over some skills.
+
+    skills: one or more :class:`Skill` (or names); each question picks one at random.
+    seed: an int (the same seed gives the same questions) or None. rules, instructive_share, kinds:
+    as in :func:`make_question`. Raises :class:`QuizError` for an unknown skill or kind, or no skills.
+    """
+
+    def __init__(
+        self,
+        skills: Iterable[Skill | str] | Skill | str,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        instructive_share: float = 0.4,
+        *,
+        kinds: Iterable[Kind | str] | None = None,
+    ):
+        if isinstance(skills, str | Skill | Lance):
+            skills = [skills]
+        self.skills: tuple[Skill, ...] = tuple(Skill.parse(s) for s in skills)
+        if not self.skills:
+            raise QuizError("a quiz needs at least one skill")
+        self.rules = rules or Rules()
+        if not isinstance(self.rules, Rules):
+            raise QuizError(f"rules must be a musteach.Rules, not {rules!r}")
+        self.instructive_share = _check_share(instructive_share)
+        self.kinds: tuple[Kind, ...] | None = None if kinds is None else tuple(Kind.parse(k) for k in kinds)
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.count = 0
+
+    def next(self) -> Question:
+        """The next question."""
+        skill = self.skills[0] if len(self.skills) == 1 else self.rng.choice(self.skills)
+        q = make_question(skill, self.rng, self.rules, self.instructive_share, kinds=self.kinds)
+        self.count += 1
+        return q
+
+    def __next__(self) -> Question:
+        return self.next()
+
+    def __iter__(self) -> Iterator[Question]:
+        return self
+
+
+# ----------------------------------------------------------------------------------------------
+# A run of questions
+# ----------------------------------------------------------------------------------------------
+
+
+class QuizSession:
+    """The state of a run of ``n`` questions: the current question, the score, the streak, the history.
+
+    source: a :class:`QuestionGenerator`, or any iterable of :class:`Question` (the run ends early if it runs out).
+    n: how many questions must be answered to finish. A question skipped with :meth:`next` before it is
+    answered (say, after an error) is not scored and does not count towards ``n``.
+
+    Bad responses raise (see :meth:`Question.verify_response`) and leave the state unchanged.
+    """
+
+    def __init__(self, source: QuestionGenerator | Iterable[Question], n: int = 10):
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise QuizError(f"a quiz needs a whole number of questions, 1 or more, not {n!r}")
+        self.n = n
+        self._source = source
+        self._iter = iter(source) if not isinstance(source, QuestionGenerator) else None
+        self.history: list[tuple[Question, Verdict | None]] = []
+        self.current: Question | None = None
+        self.verdict: Verdict | None = None
+        self.answered = 0
+        self.right = 0
+        self.streak = 0
+        self.best_streak = 0
+        self.skipped = 0
+        self.exhausted = False
+        self._advance()
+
+    def _fetch(self) -> Question | None:
+        if isinstance(self._source, QuestionGenerator):
+            return self._source.next()
+        assert self._iter is not None
+        return next(self._iter, None)
+
+    def _advance(self) -> None:
+        q = self._fetch()  # may raise: nothing has changed yet
+        self.current = q
+        self.verdict = None
+        if q is None:
+            self.exhausted = True
+
+    @property
+    def finished(self) -> bool:
+        """True once ``n`` questions are answered (or the question source ran out)."""
+        return self.answered >= self.n or self.exhausted
+
+    @property
+    def number(self) -> int:
+        """The number of the current question, 1..n (answered ones plus this one)."""
+        return min(self.answered + (0 if self.verdict else 1), self.n)
+
+    @property
+    def is_answered(self) -> bool:
+        """True once the current question has its verdict."""
+        return self.verdict is not None
+
+    def can_answer(self) -> bool:
+        """True if :meth:`answer` would accept a (valid) response now."""
+        return self.current is not None and self.verdict is None and not self.finished
+
+    def answer(self, response: Any) -> Verdict:
+        """Grade the response to the current question and update the score.
+
+        Raises :class:`QuizStateError` if the question is already answered or the run is finished, and the
+        question's errors (:class:`AnswerError`, :class:`~musteach.errors.SeatError`...) for a bad response;
+        in both cases nothing changes.
+        """
+        if self.finished or self.current is None:
+            raise QuizStateError("the quiz is finished: start again for new questions")
+        if self.verdict is not None:
+            raise QuizStateError("this question is already answered: press Next for another")
+        verdict = self.current.grade(response)  # raises before any change
+        self.verdict = verdict
+        self.answered += 1
+        if verdict.correct:
+            self.right += 1
+            self.streak += 1
+            self.best_streak = max(self.best_streak, self.streak)
+        else:
+            self.streak = 0
+        self.history.append((self.current, verdict))
+        return verdict
+
+    def next(self) -> Question | None:
+        """Move to the next question (an unanswered current question is skipped, not scored).
+
+        Raises :class:`QuizStateError` if the run is finished.
+        """
+        if self.finished:
+            raise QuizStateError("the quiz is finished: start again for new questions")
+        skipped = self.current if self.verdict is None else None
+        self._advance()
+        if skipped is not None:
+            self.skipped += 1
+            self.history.append((skipped, None))
+        return self.current
+
+    def restart(self) -> Question | None:
+        """A new run of ``n`` fresh questions from the same source; the score starts again from 0."""
+        self._advance()
+        self.history = []
+        self.answered = self.right = self.streak = self.best_streak = self.skipped = 0
+        self.exhausted = self.current is None
+        return self.current
+
+    def score_text(self) -> str:
+        """``"Score: 3/4 · streak 2"``: right answers out of those answered, and the current streak."""
+        return f"Score: {self.right}/{self.answered} · streak {self.streak}"
+
+    def progress_text(self) -> str:
+        """``"Question 3 of 10"``."""
+        return f"Question {self.number} of {self.n}"
+
+    def summary(self) -> str:
+        """The message shown when the run is finished."""
+        pct = round(100 * self.right / self.answered) if self.answered else 0
+        cheer = (
+            "Perfect!"
+            if self.answered and self.right == self.answered
+            else "Well done."
+            if pct >= 70
+            else "Keep practising."
+        )
+        return f"Finished: {self.right} of {self.answered} right ({pct}%), best streak {self.best_streak}. {cheer}"

@@ -1,0 +1,116 @@
+"""Shared pieces of the musteach widgets: the safe-handler guard, the friendly error text and the CSS.
+
+No rule logic here: widgets only show what :mod:`musteach` computes.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+__all__ = ["FRIENDLY_ERROR", "QUIZ_CSS", "Guarded", "css_widget", "feedback_html"]
+
+_log = logging.getLogger("musteach_widgets")
+
+#: What a learner sees when a handler fails: no traceback, and the score is kept.
+FRIENDLY_ERROR = "Something went wrong with this question; press Next for another — your score is kept."
+
+#: Styles for every musteach widget, scoped to their root classes.
+QUIZ_CSS = """
+.musteach-quiz, .musteach-dealview {
+  --mt-ink: #1f2a24; --mt-muted: #5f6b64; --mt-felt: #2b7a4b; --mt-paper: #fffdf6; --mt-edge: #d8d2c2;
+  color: var(--mt-ink); font-family: "DejaVu Sans", Verdana, Arial, sans-serif;
+}
+.musteach-quiz {
+  border: 1px solid var(--mt-edge); border-top: 6px solid var(--mt-felt); border-radius: 12px;
+  background: var(--mt-paper); padding: 12px 18px 14px; margin: 8px 0; max-width: 780px;
+  box-shadow: 0 2px 6px rgba(0, 0, 0, .07);
+}
+.musteach-quiz .widget-html, .musteach-quiz .widget-html-content,
+.musteach-dealview .widget-html, .musteach-dealview .widget-html-content {
+  height: auto; line-height: 1.45; white-space: normal; width: 100%;
+}
+.musteach-quiz svg, .musteach-dealview svg { max-width: 100%; height: auto; }
+.musteach-quiz .musteach-title .widget-html-content { font-size: 1.2em; font-weight: 700; }
+.musteach-quiz .musteach-progress .widget-html-content { color: var(--mt-muted); font-size: .9em; }
+.musteach-quiz .musteach-prompt .widget-html-content { font-size: 1.08em; font-weight: 600; margin: 4px 0; }
+.musteach-quiz .musteach-answers { flex-wrap: wrap; gap: 6px; margin: 8px 0; }
+.musteach-quiz .musteach-answers .widget-button { min-width: 92px; border-radius: 8px; font-weight: 600; }
+.musteach-quiz .widget-button:focus-visible, .musteach-dealview .widget-toggle-button:focus-visible {
+  outline: 3px solid #1565c0; outline-offset: 2px;
+}
+.musteach-quiz .musteach-correct { box-shadow: 0 0 0 3px #2e7d32 inset; }
+.musteach-quiz .widget-button.musteach-correct:disabled,
+.musteach-quiz .widget-button.musteach-chosen:disabled { opacity: 1; }
+.musteach-dealview {
+  border: 1px solid var(--mt-edge); border-radius: 12px; background: var(--mt-paper);
+  padding: 10px 14px; margin: 8px 0; max-width: 780px;
+}
+.musteach-quiz .musteach-feedback .musteach-verdict { padding: 8px 12px; border-radius: 8px; margin: 6px 0; }
+.musteach-quiz .musteach-verdict.musteach-right { background: #e8f5e9; border-left: 5px solid #2e7d32; }
+.musteach-quiz .musteach-verdict.musteach-wrong { background: #fff3e0; border-left: 5px solid #e65100; }
+.musteach-quiz .musteach-verdict.musteach-hint { background: #e3f2fd; border-left: 5px solid #1565c0; }
+.musteach-quiz .musteach-verdict.musteach-oops { background: #f3f3f3; border-left: 5px solid #777; }
+.musteach-quiz .musteach-verdict.musteach-done { background: #fffde7; border-left: 5px solid #f9a825; }
+.musteach-quiz .musteach-headline { font-weight: 700; margin-right: .4em; }
+.musteach-quiz .musteach-nav { align-items: center; gap: 12px; margin-top: 6px; }
+.musteach-quiz .musteach-score .widget-html-content { font-weight: 700; color: var(--mt-felt); }
+.musteach-quiz .musteach-cards { display: flex; flex-wrap: wrap; gap: 6px; align-items: flex-end; }
+.musteach-quiz .musteach-order-label { color: var(--mt-muted); font-size: .9em; }
+.musteach-dealview .musteach-explanation { font-size: 1.05em; margin: 6px 0; }
+.musteach-dealview .musteach-jugadas { border-collapse: collapse; margin-top: 4px; }
+.musteach-dealview .musteach-jugadas td { padding: 2px 10px 2px 0; }
+.musteach-dealview .musteach-error { background: #fff3e0; border-left: 5px solid #e65100; padding: 8px 12px; }
+"""
+
+
+def css_widget() -> widgets.HTML:
+    """An HTML widget holding the scoped ``<style>`` (put it first among a root's children)."""
+    w = widgets.HTML(f"<style>{QUIZ_CSS}</style>", layout=widgets.Layout(height="0px", margin="0"))
+    w.add_class("musteach-style")
+    return w
+
+
+def feedback_html(kind: str, headline: str, text: str = "") -> str:
+    """The feedback box's HTML: a coloured block with a bold headline and the (escaped) explanation.
+
+    kind: "right", "wrong", "hint", "oops" or "done" (the end of a run: class ``musteach-finished``).
+    """
+    body = f'<span class="musteach-headline">{escape(headline)}</span>'
+    if text:
+        body += f' <span class="musteach-explanation">{escape(text)}</span>'
+    cls = "musteach-done musteach-finished" if kind == "done" else f"musteach-{kind}"
+    return f'<div class="musteach-verdict {cls}" role="status" aria-live="polite">{body}</div>'
+
+
+class Guarded:
+    """Mixin: :meth:`_guard` wraps a handler so an exception is recorded in ``self.errors`` and shown kindly.
+
+    Subclasses define :meth:`_show_oops` (what to show after a failure).
+    """
+
+    errors: list[BaseException]
+
+    def _guard(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except Exception as exc:
+                self.errors.append(exc)
+                _log.warning("musteach widget handler %s failed", getattr(fn, "__name__", fn), exc_info=True)
+                try:
+                    self._show_oops()
+                except Exception as exc2:  # the error display itself failed: record it, show nothing worse
+                    self.errors.append(exc2)
+                return None
+
+        return run
+
+    def _show_oops(self) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError

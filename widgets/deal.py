@@ -1,0 +1,130 @@
+"""A judged deal for lesson examples: the table, a lance picker, and the evaluator's explanations.
+
+>>> view = show_deal(["12o 3c 7e 5b", "12c 11o 11c 4e", "1o 1c 4o 5o", "6c 6e 10o 2b"], mano=0, lance="grande")
+>>> view.result.grande.winner, "musteach-table" in view.picture.value
+(0, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from musteach.cards import Card, Hand
+from musteach.errors import MusError
+from musteach.lances import DealResult, Lance, LanceResult, evaluate
+from musteach.rules import Rules
+from musteach.svg import deal_html, table_svg
+
+from ._base import Guarded, css_widget
+
+__all__ = ["DealView", "show_deal"]
+
+_ALL = "all"
+
+
+class DealView(Guarded, widgets.VBox):
+    """Four hands around the table with the winner of each lance and why (RULES.md §2, §4, §5).
+
+    hands: 4 hands of 4 cards, indexed by seat (codes such as ``"12o 3c 7e 5b"`` or :class:`Hand`).
+    mano: the seat 0..3 that speaks first. lance: the lance to show first (its winner highlighted), or None
+    for all five lances in a table. rules: a :class:`~musteach.rules.Rules` (default 8 reyes).
+    strict: if True, bad input raises :class:`~musteach.errors.MusError`; if False (the default, for
+    learners editing a lesson's example) the message is shown in the view instead and kept in ``error``.
+
+    A row of toggle buttons (keyboard usable) switches between "All lances" and each lance.
+    """
+
+    def __init__(
+        self,
+        hands: Sequence[Hand | str | Sequence[Card | str]],
+        mano: int,
+        lance: Lance | str | None = None,
+        rules: Rules | None = None,
+        *,
+        strict: bool = False,
+        card_width: int = 60,
+    ):
+        self.errors: list[BaseException] = []
+        self.error: MusError | None = None
+        self.result: DealResult | None = None
+        self.card_width = card_width
+        self.picture = widgets.HTML(layout=widgets.Layout(width="100%"))
+        self.picture.add_class("musteach-picture")
+        self.explanation = widgets.HTML(layout=widgets.Layout(width="100%"))
+        self.explanation.add_class("musteach-explanation-box")
+        self.picker = widgets.ToggleButtons(options=[("All lances", _ALL)], value=_ALL, style={"button_width": "auto"})
+        self.picker.add_class("musteach-lance-picker")
+        super().__init__([css_widget(), self.picker, self.picture, self.explanation])
+        self.add_class("musteach-dealview")
+        try:
+            self.result = evaluate(hands, mano, rules)
+            start = _ALL if lance is None else Lance.parse(lance).value
+        except MusError as exc:
+            if strict:
+                raise
+            self.error = exc
+            self.picker.layout.display = "none"
+            self.picture.value = (
+                f'<div class="musteach-error" role="alert">This deal cannot be shown: {escape(str(exc))}</div>'
+            )
+            return
+        options = [("All lances", _ALL)]
+        for r in self.result.results():
+            if r.lance is Lance.PUNTO and r.winner is None:
+                continue  # somebody has juego: Punto is not played
+            if r.lance is Lance.JUEGO and r.winner is None:
+                options.append(("Juego (nobody)", r.lance.value))
+            else:
+                options.append((r.lance.title, r.lance.value))
+        self.picker.options = options
+        if start not in [v for _, v in options]:
+            start = Lance.JUEGO.value  # Punto asked for, but somebody has juego
+        self.picker.value = start
+        self.picker.observe(self._guard(self._on_pick), names="value")
+        self._show(start)
+
+    def _on_pick(self, change: dict[str, Any]) -> None:
+        self._show(change["new"])
+
+    def _show(self, which: str) -> None:
+        result = self.result
+        assert result is not None
+        if which == _ALL:
+            self.picture.value = deal_html(result, card_width=self.card_width)
+            self.explanation.value = ""
+            return
+        lr: LanceResult = result[which]
+        caption = f"{lr.lance.title}: " + ("nobody" if lr.winner is None else f"seat {lr.winner} wins")
+        self.picture.value = table_svg(
+            result.hands,
+            result.mano,
+            highlight=lr.winner,
+            caption=caption,
+            rules=result.rules,
+            card_width=self.card_width,
+        )
+        rows = "".join(f"<tr><td>Seat {s}</td><td>{escape(j)}</td></tr>" for s, j in enumerate(lr.jugadas))
+        self.explanation.value = (
+            f'<p class="musteach-explanation">{escape(lr.explanation)}</p>'
+            f'<table class="musteach-jugadas" aria-label="Each seat in {lr.lance.title}">{rows}</table>'
+        )
+
+    def _show_oops(self) -> None:
+        self.explanation.value = (
+            '<div class="musteach-error" role="alert">Something went wrong showing this lance.</div>'
+        )
+
+
+def show_deal(
+    hands: Sequence[Hand | str | Sequence[Card | str]],
+    mano: int,
+    lance: Lance | str | None = None,
+    rules: Rules | None = None,
+    **kwargs: Any,
+) -> DealView:
+    """A :class:`DealView` of the deal (put it last in a cell to display it). Same arguments."""
+    return DealView(hands, mano, lance, rules, **kwargs)

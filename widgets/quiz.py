@@ -1,0 +1,557 @@
+"""Quiz widgets: who wins a lance, card order, jugadas, totals (ipywidgets 8).
+
+Every question, verdict and explanation comes from :mod:`musteach.quiz`; these classes only draw
+and wire buttons. All controls are real ipywidgets buttons or text boxes, so Tab, Enter and Space work.
+
+Stable CSS classes for browser tests: the root ``musteach-quiz``; answer buttons ``musteach-answer`` with
+``musteach-seat-<n>``, ``musteach-answer-nobody``, ``musteach-answer-<jugada>``, ``musteach-answer-<total>``
+or ``musteach-card-<code>``; the feedback ``musteach-feedback``; the score ``musteach-score``; the buttons
+``musteach-next``, ``musteach-restart``, ``musteach-check``, ``musteach-undo``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from musteach.cards import Card
+from musteach.errors import MusError
+from musteach.lances import Lance
+from musteach.quiz import (
+    LANCE_SKILLS,
+    Kind,
+    Question,
+    QuestionGenerator,
+    QuizError,
+    QuizSession,
+    Skill,
+    Verdict,
+)
+from musteach.rules import Rules
+from musteach.svg import card_svg, hand_svg, table_svg
+
+from ._base import FRIENDLY_ERROR, Guarded, css_widget, feedback_html
+
+__all__ = ["JugadaQuiz", "LanceQuiz", "QuizWidget", "RankQuiz", "TotalQuiz"]
+
+_TABLE_CARD_WIDTH = 54
+_HAND_CARD_WIDTH = 72
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
+
+
+class QuizWidget(Guarded, widgets.VBox):
+    """A run of ``n`` questions with feedback, a running score, Next and Start again.
+
+    skills: the :class:`~musteach.quiz.Skill` values to draw from. n: questions to answer.
+    seed: an int for a reproducible run, or None. rules: a :class:`~musteach.rules.Rules` (default 8 reyes).
+    instructive_share: the share (0..1) of questions built to teach a point (ties to mano, 3s as kings...).
+    kinds: the instructive :class:`~musteach.quiz.Kind` values allowed (default all that fit).
+    title: the heading shown at the top.
+    questions: a fixed list of :class:`~musteach.quiz.Question` (e.g. from :func:`~musteach.quiz.lance_question`)
+    to ask in order instead of generated ones; ``n`` is then at most their number.
+
+    ``errors`` lists every exception a handler raised (the learner saw a friendly message instead);
+    ``session`` is the :class:`~musteach.quiz.QuizSession`. Raises :class:`~musteach.quiz.QuizError` for
+    a bad skill, kind, share or n.
+    """
+
+    default_title = "Quiz"
+
+    def __init__(
+        self,
+        skills: Iterable[Skill | str],
+        *,
+        n: int = 10,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        instructive_share: float = 0.4,
+        kinds: Iterable[Kind | str] | None = None,
+        title: str | None = None,
+        questions: Iterable[Question] | None = None,
+    ):
+        self.errors: list[BaseException] = []
+        self.questions: tuple[Question, ...] | None = None if questions is None else tuple(questions)
+        if self.questions is not None:
+            if not self.questions or not all(isinstance(q, Question) for q in self.questions):
+                raise QuizError("questions must be a non-empty list of musteach.quiz.Question")
+            allowed = {Skill.parse(k) for k in ([skills] if isinstance(skills, str) else skills)}
+            for q in self.questions:
+                if q.skill not in allowed:
+                    raise QuizError(f"this quiz asks {', '.join(sorted(allowed))}, not a {q.skill.value} question")
+            n = min(n, len(self.questions))
+        self.generator = QuestionGenerator(
+            skills, seed=seed, rules=rules, instructive_share=instructive_share, kinds=kinds
+        )
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise QuizError(f"a quiz needs a whole number of questions, 1 or more, not {n!r}")
+        self.n = n
+        self.session: QuizSession | None = None
+        self._buttons: list[tuple[Any, widgets.Button]] = []
+
+        def html(cls: str) -> widgets.HTML:
+            w = widgets.HTML(layout=widgets.Layout(width="100%"))
+            w.add_class(cls)
+            return w
+
+        self.title = html("musteach-title")
+        self.title.value = escape(title or self.default_title)
+        self.progress = html("musteach-progress")
+        self.prompt = html("musteach-prompt")
+        self.picture = html("musteach-picture")
+        self.answer_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self.answer_box.add_class("musteach-answers")
+        self.feedback = html("musteach-feedback")
+        self.score = html("musteach-score")
+        self.score.layout.width = "auto"
+        self.next_button = widgets.Button(
+            description="Next", icon="arrow-right", tooltip="Go to the next question", disabled=True
+        )
+        self.next_button.add_class("musteach-next")
+        self.restart_button = widgets.Button(
+            description="Start again", icon="refresh", tooltip="Start a new run of questions; the score starts from 0"
+        )
+        self.restart_button.add_class("musteach-restart")
+        self.restart_button.layout.display = "none"
+        self.next_button.on_click(self._guard(self._on_next))
+        self.restart_button.on_click(self._guard(self._on_restart))
+        nav = widgets.HBox([self.score, self.next_button, self.restart_button])
+        nav.add_class("musteach-nav")
+        super().__init__(
+            [css_widget(), self.title, self.progress, self.prompt, self.picture, self.answer_box, self.feedback, nav]
+        )
+        self.add_class("musteach-quiz")
+        self._guard(self._start)()
+
+    # ----- state ---------------------------------------------------------------------------
+    @property
+    def question(self) -> Question | None:
+        """The question on screen."""
+        return self.session.current if self.session else None
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The current question's verdict, once answered."""
+        return self.session.verdict if self.session else None
+
+    @property
+    def answer_buttons(self) -> tuple[widgets.Button, ...]:
+        """The answer buttons of the current question, in the order of its choices."""
+        return tuple(b for _, b in self._buttons)
+
+    def button_for(self, value: Any) -> widgets.Button:
+        """The answer button for a choice value (a seat, None for Nobody, a jugada, a total, a card)."""
+        for v, b in self._buttons:
+            if _same(v, value):
+                return b
+        raise KeyError(f"no answer button for {value!r}")
+
+    # ----- handlers ------------------------------------------------------------------------
+    def _start(self) -> None:
+        source = self.generator if self.questions is None else iter(self.questions)
+        self.session = QuizSession(source, n=self.n)
+        self._show_question()
+
+    def _on_next(self, _button: widgets.Button | None = None) -> None:
+        if self.session is None:  # the first question failed to build: try again
+            self._start()
+        elif self.session.finished:
+            return
+        else:
+            self.session.next()
+            self._show_question()
+        self._focus_first_answer()
+
+    def _on_restart(self, _button: widgets.Button | None = None) -> None:
+        if self.session is None or self.questions is not None:
+            self._start()  # a fixed list of questions starts again from its first question
+        else:
+            self.session.restart()
+            self._show_question()
+        self._focus_first_answer()
+
+    def _submit(self, response: Any, *, typed: bool = False) -> Verdict | None:
+        """Grade a response and show the verdict. ``typed``: the response came from a text box, so a
+        :class:`~musteach.errors.MusError` is the learner's slip (shown as a hint), not a bug."""
+        session = self.session
+        if session is None or not session.can_answer():
+            return None  # a second click on an answered question is ignored
+        try:
+            verdict = session.answer(response)
+        except MusError as exc:
+            if not typed:
+                raise
+            self.feedback.value = feedback_html("hint", "Try again:", str(exc))
+            return None
+        self._show_verdict(verdict)
+        return verdict
+
+    # ----- drawing -------------------------------------------------------------------------
+    def _show_question(self) -> None:
+        s = self.session
+        assert s is not None
+        q = s.current
+        self.feedback.value = ""
+        self.score.value = escape(s.score_text())
+        self.restart_button.layout.display = "none"
+        self.next_button.layout.display = None
+        self.next_button.disabled = True
+        if q is None:  # the source ran out
+            self._show_finished()
+            return
+        self.progress.value = escape(s.progress_text())
+        self.prompt.value = escape(q.prompt)
+        self.picture.value = self._picture(q, None)
+        self._buttons = []
+        self.answer_box.children = tuple(self._answer_controls(q))
+
+    def _show_verdict(self, verdict: Verdict) -> None:
+        s = self.session
+        assert s is not None and s.current is not None
+        q = s.current
+        self.picture.value = self._picture(q, verdict)
+        self._mark_answers(q, verdict)
+        self.feedback.value = feedback_html(
+            "right" if verdict.correct else "wrong", verdict.headline, verdict.explanation
+        )
+        self.score.value = escape(s.score_text())
+        self.progress.value = escape(s.progress_text())
+        if s.finished:
+            self._show_finished()
+        else:
+            self.next_button.disabled = False
+            self.next_button.focus()
+
+    def _show_finished(self) -> None:
+        s = self.session
+        assert s is not None
+        self.next_button.layout.display = "none"
+        self.restart_button.layout.display = None
+        self.feedback.value += feedback_html("done", s.summary())
+        self.restart_button.focus()
+
+    def _show_oops(self) -> None:
+        for b in self.answer_buttons:
+            b.disabled = True
+        self.feedback.value = feedback_html("oops", FRIENDLY_ERROR)
+        if self.session is not None:
+            self.score.value = escape(self.session.score_text())
+        if self.session is not None and self.session.finished:
+            self.next_button.layout.display = "none"
+            self.restart_button.layout.display = None
+        else:
+            self.next_button.layout.display = None
+            self.next_button.disabled = False
+
+    def _focus_first_answer(self) -> None:
+        buttons = [b for b in self.answer_buttons if not b.disabled]
+        if buttons:
+            buttons[0].focus()
+
+    # ----- per quiz ------------------------------------------------------------------------
+    def _picture(self, q: Question, verdict: Verdict | None) -> str:
+        if q.lance is not None:
+            highlight = verdict.highlight if verdict else None
+            return table_svg(q.hands, q.mano, highlight=highlight, rules=q.rules, card_width=_TABLE_CARD_WIDTH)  # type: ignore[arg-type]
+        if q.hand is not None:
+            return hand_svg(q.hand, card_width=_HAND_CARD_WIDTH)
+        cards = "".join(card_svg(c, _HAND_CARD_WIDTH) for c in q.cards)
+        return f'<div class="musteach-cards">{cards}</div>'
+
+    def _answer_controls(self, q: Question) -> list[widgets.Widget]:
+        return [self._choice_button(q, v, label) for v, label in q.choices]
+
+    def _choice_button(self, q: Question, value: Any, label: str) -> widgets.Button:
+        b = widgets.Button(
+            description=label, tooltip=self._tooltip(q, value, label), layout=widgets.Layout(width="auto")
+        )
+        b.add_class("musteach-answer")
+        b.add_class(self._choice_class(value))
+        b.on_click(self._guard(lambda _b, v=value: self._submit(v)))
+        self._buttons.append((value, b))
+        return b
+
+    def _choice_class(self, value: Any) -> str:
+        return f"musteach-answer-{value}"
+
+    def _tooltip(self, q: Question, value: Any, label: str) -> str:
+        return f"Answer: {label}"
+
+    def _mark_answers(self, q: Question, verdict: Verdict) -> None:
+        for v, b in self._buttons:
+            b.disabled = True
+            if _same(v, verdict.expected):
+                b.button_style = "success"
+                b.add_class("musteach-correct")
+            if _same(v, verdict.given):
+                b.add_class("musteach-chosen")
+                if not verdict.correct:
+                    b.button_style = "danger"
+
+
+class LanceQuiz(QuizWidget):
+    """Who wins the lance? The table of four hands, one button per seat (and Nobody for Pares and Juego).
+
+    lance: a :class:`~musteach.lances.Lance` or name ("grande"...), a list of them, or None to mix all five.
+    Other options as in :class:`QuizWidget`. After an answer the winning seat is highlighted on the table
+    and the evaluator's sentence explains why (RULES.md §2, §5).
+    """
+
+    def __init__(
+        self,
+        lance: Lance | str | Sequence[Lance | str] | None = None,
+        n: int = 10,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        *,
+        instructive_share: float = 0.4,
+        kinds: Iterable[Kind | str] | None = None,
+        title: str | None = None,
+        questions: Iterable[Question] | None = None,
+    ):
+        if lance is None:
+            skills: tuple[Skill, ...] = LANCE_SKILLS
+        elif isinstance(lance, str | Lance):
+            skills = (Skill.parse(lance),)
+        else:
+            skills = tuple(Skill.parse(x) for x in lance)
+        for s in skills:
+            if s.lance is None:
+                raise QuizError(f"{s.value!r} is not a lance: use grande, chica, pares, juego or punto")
+        if title is None:
+            title = f"Who wins {skills[0].lance.title}?" if len(skills) == 1 else "Who wins the lance?"  # type: ignore[union-attr]
+        super().__init__(
+            skills,
+            n=n,
+            seed=seed,
+            rules=rules,
+            instructive_share=instructive_share,
+            kinds=kinds,
+            title=title,
+            questions=questions,
+        )
+
+    def _choice_class(self, value: Any) -> str:
+        return "musteach-answer-nobody" if value is None else f"musteach-seat-{value}"
+
+    def _tooltip(self, q: Question, value: Any, label: str) -> str:
+        lance = q.lance
+        assert lance is not None
+        if value is None:
+            return "Answer that nobody holds pares" if lance is Lance.PARES else "Answer that nobody has juego"
+        return f"Answer that seat {value} wins {lance.title}"
+
+
+class JugadaQuiz(QuizWidget):
+    """What does this hand hold for Pares: par, medias, duples or no pares? (RULES.md §5)."""
+
+    default_title = "Name the jugada"
+
+    def __init__(
+        self,
+        n: int = 10,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        *,
+        instructive_share: float = 0.4,
+        kinds: Iterable[Kind | str] | None = None,
+        title: str | None = None,
+        questions: Iterable[Question] | None = None,
+    ):
+        super().__init__(
+            [Skill.JUGADA],
+            n=n,
+            seed=seed,
+            rules=rules,
+            instructive_share=instructive_share,
+            kinds=kinds,
+            title=title,
+            questions=questions,
+        )
+
+    def _tooltip(self, q: Question, value: Any, label: str) -> str:
+        return f"Answer: {label}"
+
+
+class TotalQuiz(QuizWidget):
+    """A hand's total of points: for Juego (``kind="juego"``: is it 31 or more?) or its punto (``kind="punto"``).
+
+    mode: ``"entry"`` (type the number in a box, then press Check) or ``"choices"`` (four number buttons).
+    RULES.md §1 (card values), §5 (juego from 31; punto when nobody has juego).
+    """
+
+    def __init__(
+        self,
+        kind: str = "juego",
+        n: int = 10,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        *,
+        mode: str = "entry",
+        instructive_share: float = 0.4,
+        kinds: Iterable[Kind | str] | None = None,
+        title: str | None = None,
+        questions: Iterable[Question] | None = None,
+    ):
+        if kind not in ("juego", "punto"):
+            raise QuizError(f"TotalQuiz kind must be 'juego' or 'punto', not {kind!r}")
+        if mode not in ("entry", "choices"):
+            raise QuizError(f"TotalQuiz mode must be 'entry' or 'choices', not {mode!r}")
+        self.mode = mode
+        self.total_input: widgets.Text | None = None
+        self.check_button: widgets.Button | None = None
+        skill = Skill.JUEGO_TOTAL if kind == "juego" else Skill.PUNTO_TOTAL
+        if title is None:
+            title = "Count the hand for Juego" if kind == "juego" else "Count the punto"
+        super().__init__(
+            [skill],
+            n=n,
+            seed=seed,
+            rules=rules,
+            instructive_share=instructive_share,
+            kinds=kinds,
+            title=title,
+            questions=questions,
+        )
+
+    def _answer_controls(self, q: Question) -> list[widgets.Widget]:
+        if self.mode == "choices":
+            return super()._answer_controls(q)
+        box = widgets.Text(
+            value="",
+            placeholder="e.g. 31",
+            description="Total:",
+            tooltip="Type the hand's total of points",
+            layout=widgets.Layout(width="180px"),
+        )
+        box.add_class("musteach-total-input")
+        check = widgets.Button(description="Check", icon="check", tooltip="Check your total")
+        check.add_class("musteach-check")
+        check.add_class("musteach-answer")
+        check.on_click(self._guard(lambda _b: self._submit(box.value, typed=True)))
+        self.total_input, self.check_button = box, check
+        self._buttons = [(None, check)]
+        return [box, check]
+
+    def _choice_class(self, value: Any) -> str:
+        return f"musteach-answer-{value}"
+
+    def _tooltip(self, q: Question, value: Any, label: str) -> str:
+        return f"Answer: the total is {label}"
+
+    def _mark_answers(self, q: Question, verdict: Verdict) -> None:
+        if self.mode == "choices":
+            super()._mark_answers(q, verdict)
+            return
+        assert self.total_input is not None and self.check_button is not None
+        self.total_input.disabled = True
+        self.check_button.disabled = True
+        self.check_button.button_style = "success" if verdict.correct else "danger"
+
+
+class RankQuiz(QuizWidget):
+    """Order 4 or 5 cards from highest to lowest (RULES.md §1: in 8 reyes R = 3 > C > S > 7 ... > A = 2).
+
+    Press the cards from the highest down (each press places the card next in your order); Undo takes back
+    the last one; Check grades the order once every card is placed. Cards of equal rank may come in either order.
+    """
+
+    default_title = "Order the cards, highest first"
+
+    def __init__(
+        self,
+        n: int = 10,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        *,
+        instructive_share: float = 0.4,
+        kinds: Iterable[Kind | str] | None = None,
+        title: str | None = None,
+        questions: Iterable[Question] | None = None,
+    ):
+        self.order: list[Card] = []
+        self.order_view = widgets.HTML(layout=widgets.Layout(width="100%"))
+        self.order_view.add_class("musteach-order")
+        self.undo_button = widgets.Button(description="Undo", icon="undo", tooltip="Take back the last card placed")
+        self.undo_button.add_class("musteach-undo")
+        self.check_button = widgets.Button(description="Check", icon="check", tooltip="Check your order")
+        self.check_button.add_class("musteach-check")
+        super().__init__(
+            [Skill.RANK_ORDER],
+            n=n,
+            seed=seed,
+            rules=rules,
+            instructive_share=instructive_share,
+            kinds=kinds,
+            title=title,
+            questions=questions,
+        )
+        self.undo_button.on_click(self._guard(self._on_undo))
+        self.check_button.on_click(self._guard(self._on_check))
+
+    def _answer_controls(self, q: Question) -> list[widgets.Widget]:
+        self.order = []
+        cards = widgets.HBox(
+            [self._choice_button(q, v, label) for v, label in q.choices], layout=widgets.Layout(flex_flow="row wrap")
+        )
+        self.check_button.button_style = ""
+        self._refresh_order()
+        tools = widgets.HBox([self.undo_button, self.check_button])
+        return [widgets.VBox([cards, self.order_view, tools])]
+
+    def _choice_button(self, q: Question, value: Any, label: str) -> widgets.Button:
+        b = widgets.Button(
+            description=label, tooltip=f"Place {label.lower()} next", layout=widgets.Layout(width="auto")
+        )
+        b.add_class("musteach-answer")
+        b.add_class(f"musteach-card-{value.code}")
+        b.on_click(self._guard(lambda _b, c=value: self._place(c)))
+        self._buttons.append((value, b))
+        return b
+
+    def _place(self, card: Card) -> None:
+        if self.session is None or not self.session.can_answer() or card in self.order:
+            return
+        self.order.append(card)
+        self.button_for(card).disabled = True
+        self._refresh_order()
+        if not self.check_button.disabled:
+            self.check_button.focus()
+
+    def _on_undo(self, _button: widgets.Button | None = None) -> None:
+        if self.session is None or not self.session.can_answer() or not self.order:
+            return
+        card = self.order.pop()
+        self.button_for(card).disabled = False
+        self._refresh_order()
+
+    def _on_check(self, _button: widgets.Button | None = None) -> None:
+        self._submit(tuple(self.order))
+
+    def _refresh_order(self) -> None:
+        q = self.question
+        total = len(q.cards) if q else 0
+        if self.order:
+            pics = "".join(card_svg(c, 40) for c in self.order)
+            names = ", ".join(c.name for c in self.order)
+            text = f"Your order so far ({len(self.order)} of {total}): {escape(names)}"
+            self.order_view.value = (
+                f'<div class="musteach-order-label">{text}</div><div class="musteach-cards">{pics}</div>'
+            )
+        else:
+            self.order_view.value = '<div class="musteach-order-label">Press the highest card first.</div>'
+        answered = self.session is not None and self.session.is_answered
+        self.undo_button.disabled = answered or not self.order
+        self.check_button.disabled = answered or len(self.order) != total
+
+    def _mark_answers(self, q: Question, verdict: Verdict) -> None:
+        for _, b in self._buttons:
+            b.disabled = True
+        self.undo_button.disabled = True
+        self.check_button.disabled = True
+        self.check_button.button_style = "success" if verdict.correct else "danger"
