@@ -218,6 +218,8 @@ class Hand:
     def __init__(self, cards: Iterable[Card | str]):
         if isinstance(cards, str):
             cards = cards.replace(",", " ").split()
+        if not isinstance(cards, Iterable):
+            raise HandSizeError(f"a hand holds 4 cards, not {cards!r}")
         parsed = tuple(Card.parse(c) for c in cards)
         if len(parsed) != 4:
             shown = " ".join(c.code for c in parsed)
@@ -276,8 +278,9 @@ def parse_hands(hands: Sequence[Hand | str | Iterable[Card | str]]) -> tuple[Han
     Raises :class:`HandSizeError` (not 4 hands, or a hand not of 4 cards), :class:`UnknownCardError`,
     :class:`DuplicateCardError` (naming the card and both seats).
     """
-    if isinstance(hands, str | bytes) or len(hands) != 4:
-        n = "a text" if isinstance(hands, str | bytes) else f"{len(hands)} hands"
+    sized = hasattr(hands, "__len__")
+    if isinstance(hands, str | bytes) or not sized or len(hands) != 4:
+        n = "a text" if isinstance(hands, str | bytes) else f"{len(hands)} hands" if sized else repr(hands)
         raise HandSizeError(f"a deal holds 4 hands, one per seat 0-3, not {n}")
     out: list[Hand] = []
     where: dict[Card, int] = {}

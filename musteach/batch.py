@@ -1,0 +1,372 @@
+"""Batched judging with numpy: the winners of every lance for millions of deals at once.
+
+This is the engine behind odds, bots and question generation. It gives exactly the answers of
+:func:`musteach.lances.evaluate` (RULES.md §1, §2, §5), without the explanations.
+
+Deals are integer arrays of card indexes (:attr:`Card.index <musteach.cards.Card.index>`, 0..39):
+``hands[n, seat, k]`` is the k-th card of ``seat`` in deal ``n``, so one deal is a (4, 4) array and
+N deals a (N, 4, 4) array.
+
+>>> import numpy as np
+>>> hands = deals_to_array([[["12o", "3c", "7e", "5b"], ["12c", "11o", "11c", "4e"],
+...                          ["1o", "1c", "4o", "5o"], ["6c", "6e", "10o", "2b"]]])
+>>> hands.shape, hands.dtype
+((1, 4, 4), dtype('uint8'))
+>>> res = evaluate_batch(hands, mano=0)
+>>> {lance: int(w[0]) for lance, w in res.items()}
+{'grande': 0, 'chica': 2, 'pares': 0, 'juego': 0, 'punto': -1}
+>>> deals = random_deals(100_000, seed=7)
+>>> manos = np.random.default_rng(7).integers(0, 4, len(deals))
+>>> w = evaluate_batch(deals, manos)
+>>> w["grande"].shape, w["grande"].dtype
+((100000,), dtype('int8'))
+>>> bool(((w["punto"] == -1) == (w["juego"] >= 0)).all())
+True
+
+How it works: a card's rank position is ``index >> 2`` (the deck is rank-major), so an ordered hand
+is one of 10**4 rank tuples. A table built once per rules gives, for every such tuple and every lance,
+the hand's rank among all distinct keys of that lance (0 = takes no part), times 4. Adding
+``3 - distance from mano`` makes every seat's value distinct, so the largest value of the four
+seats is the winner, with exact ties already given to the seat nearer mano (RULES.md §2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+
+import numpy as np
+
+from .cards import DECK, RANKS, Card, Hand, Suit, parse_hands
+from .errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
+from .lances import LANCES, HandInfo, Lance, _info_from_ranks, check_seat, effective_rank
+from .rules import Rules
+
+__all__ = [
+    "BATCH_LANCES",
+    "array_to_codes",
+    "check_batch",
+    "deal_to_array",
+    "deals_to_array",
+    "evaluate_batch",
+    "random_deals",
+]
+
+#: The keys of :func:`evaluate_batch`'s result, in lance order.
+BATCH_LANCES: tuple[str, ...] = tuple(lance.value for lance in LANCES)
+
+_CHUNK = 1 << 15  # deals per step: keeps every intermediate array in the CPU cache
+_SOTA_DE_OROS = Card(10, Suit.OROS).index
+_DEFAULT_RULES = Rules()
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """Lookup tables for one set of rules (see the module docstring)."""
+
+    pair_hi: np.ndarray  # (65536,) int16: two cards a | b << 8 -> (rank(a) * 10 + rank(b)) * 100
+    pair_lo: np.ndarray  # (65536,) int16: two cards a | b << 8 -> rank(a) * 10 + rank(b)
+    keys: tuple[np.ndarray, ...]  # per lance, (10000,) dense key * 4; 0 = takes no part
+    la_real_777s: np.ndarray | None  # (10000,) bool: raw ranks 7-7-7-sota (sota de oros variant only)
+    la_real_key: int  # dense juego key * 4 of la real (sota de oros variant only)
+
+
+def _la_real_by_ranks(raw: Sequence[int], rules: Rules) -> bool:
+    """La real decided by ranks alone (figures "sota" and "any"; RULES.md §13)."""
+    if not rules.la_real or rules.la_real_figure == "sota_de_oros":
+        return False
+    if sorted(raw).count(7) != 3:
+        return False
+    (other,) = [r for r in raw if r != 7]
+    if rules.la_real_figure == "sota":
+        return other == 10
+    return effective_rank(other, rules.kings) >= 10
+
+
+@lru_cache(maxsize=16)
+def _tables(rules: Rules) -> _Tables:
+    infos: list[HandInfo] = []
+    is_777s = np.zeros(10_000, dtype=bool)
+    for hid, pos in enumerate(product(range(10), repeat=4)):
+        raw = tuple(RANKS[p] for p in pos)
+        info = _info_from_ranks(tuple(sorted(raw)), rules.kings)
+        if _la_real_by_ranks(raw, rules):
+            info = HandInfo(info.ranks, info.pares, info.total, True)
+        infos.append(info)
+        is_777s[hid] = sorted(raw) == [7, 7, 7, 10]
+    keys = []
+    la_real_key = 0
+    for lance in LANCES:
+        raw_keys = [i.key(lance) for i in infos]
+        distinct = sorted({k for k in raw_keys if k != ()})
+        if lance is Lance.JUEGO and rules.la_real and rules.la_real_figure == "sota_de_oros":
+            la_real = HandInfo((7, 7, 7, 10), None, 31, True).key(lance)
+            distinct.append(la_real)
+            la_real_key = len(distinct) * 4
+        dense = {k: i + 1 for i, k in enumerate(distinct)}
+        col = np.array([dense.get(k, 0) * 4 for k in raw_keys], dtype=np.int32)
+        dtype = np.uint8 if col.max() + 3 <= 255 else np.int16
+        keys.append(col.astype(dtype))
+    pair_hi = np.zeros(1 << 16, dtype=np.int16)
+    pair_lo = np.zeros(1 << 16, dtype=np.int16)
+    for a in range(40):
+        for b in range(40):
+            pair_lo[a | b << 8] = (a >> 2) * 10 + (b >> 2)
+            pair_hi[a | b << 8] = pair_lo[a | b << 8] * 100
+    use_777s = rules.la_real and rules.la_real_figure == "sota_de_oros"
+    return _Tables(pair_hi, pair_lo, tuple(keys), is_777s if use_777s else None, la_real_key)
+
+
+def _as_rules(rules: Rules | None) -> Rules:
+    if rules is None:
+        return _DEFAULT_RULES
+    if not isinstance(rules, Rules):
+        raise RulesError(f"rules must be a musteach Rules, not {rules!r}")
+    return rules
+
+
+def _as_hands(hands: object) -> np.ndarray:
+    try:
+        arr = np.asarray(hands)
+    except ValueError:  # ragged nesting
+        raise HandSizeError("hands must have shape (N, 4, 4): N deals of 4 hands of 4 card indexes") from None
+    if arr.ndim == 2 and arr.shape == (4, 4):
+        arr = arr[None]
+    if arr.ndim != 3 or arr.shape[1:] != (4, 4):
+        raise HandSizeError(
+            f"hands must have shape (N, 4, 4): N deals of 4 hands of 4 card indexes, not {arr.shape}"
+        )
+    if arr.dtype != np.uint8 and not np.issubdtype(arr.dtype, np.integer):
+        raise UnknownCardError(f"card indexes must be integers 0..39, not {arr.dtype} values")
+    return arr
+
+
+def _as_manos(mano: object, n: int) -> np.ndarray:
+    if np.ndim(mano) == 0:
+        m = mano.item() if isinstance(mano, np.generic) else mano
+        check_seat(m, "mano")
+        return np.full(n, m, dtype=np.int8)
+    arr = np.asarray(mano)
+    if arr.shape != (n,):
+        raise SeatError(f"mano must be one seat 0..3 or an array of {n} seats, one per deal, not shape {arr.shape}")
+    if not np.issubdtype(arr.dtype, np.integer):
+        raise SeatError(f"mano must hold seats 0, 1, 2 or 3, not {arr.dtype} values")
+    bad = np.flatnonzero((arr < 0) | (arr > 3))
+    if bad.size:
+        i = int(bad[0])
+        raise SeatError(f"deal at index {i}: mano must be a seat 0, 1, 2 or 3, not {arr[i].item()!r}")
+    return arr.astype(np.int8)
+
+
+def _deal_error(arr: np.ndarray, i: int) -> None:
+    """Raise the one-deal error of deal ``i`` (bad index or a card dealt twice), prefixed by its index."""
+    for seat in range(4):
+        for k in range(4):
+            v = int(arr[i, seat, k])
+            if not 0 <= v < 40:
+                raise UnknownCardError(f"deal at index {i}, seat {seat}: unknown card index {v}: expected 0..39")
+    try:
+        parse_hands([[DECK[int(v)] for v in hand] for hand in arr[i]])
+    except (DuplicateCardError, HandSizeError, UnknownCardError) as e:
+        raise type(e)(f"deal at index {i}: {e}") from None
+
+
+def _pair_masks() -> np.ndarray:
+    """(65536,) uint64: two cards ``a | b << 8`` -> the bits 1 << a | 1 << b; bit 62 when a == b or a card > 39."""
+    a = np.arange(1 << 16) & 0xFF
+    b = np.arange(1 << 16) >> 8
+    ok = (a < 40) & (b < 40) & (a != b)
+    one = np.uint64(1)
+    masks = np.left_shift(one, np.minimum(a, 39).astype(np.uint64)) | np.left_shift(one, np.minimum(b, 39).astype(np.uint64))
+    masks[~ok] = one << np.uint64(62)
+    return masks
+
+
+_PAIR_MASKS = _pair_masks()
+
+
+def _first_bad(u_t: np.ndarray) -> int:
+    """Index of the first deal in a chunk with a card twice or a card > 39, else -1.
+
+    u_t: (8, c) uint16, the 8 card pairs of each of c deals. The 16 cards are all different and in the
+    deck exactly when the sum of the 8 pair masks equals their OR and stays below bit 40.
+    """
+    g = _PAIR_MASKS[u_t]  # fancy indexing: np.take is several times slower on 8-byte items
+    total = g[0].copy()
+    union = g[0].copy()
+    for k in range(1, 8):
+        total += g[k]
+        union |= g[k]
+    bad = np.flatnonzero((total != union) | (union >= np.uint64(1 << 40)))
+    return int(bad[0]) if bad.size else -1
+
+
+def _prepare(hands: object, mano: object) -> tuple[np.ndarray, np.ndarray]:
+    """Shape, dtype and mano checks; hands as contiguous uint8 (indexes above 39 not yet checked)."""
+    arr = _as_hands(hands)
+    manos = _as_manos(mano, arr.shape[0])
+    if arr.dtype != np.uint8:
+        if arr.size and (arr.min() < 0 or arr.max() > 39):
+            _deal_error(arr, int(np.flatnonzero(((arr < 0) | (arr > 39)).any(axis=(1, 2)))[0]))
+        arr = arr.astype(np.uint8)
+    return np.ascontiguousarray(arr), manos
+
+
+def _pairs_t(arr: np.ndarray, s: int) -> np.ndarray:
+    """(8, c) uint16: the card pairs of deals s..s+c (seat k's cards are pairs 2k and 2k+1)."""
+    n = arr.shape[0]
+    return np.ascontiguousarray(arr[s : s + _CHUNK].reshape(-1, 16).view(np.uint16).T) if n else np.empty((8, 0), np.uint16)
+
+
+def check_batch(hands: object, mano: object = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Check N deals and their manos; return them as a (N, 4, 4) uint8 array and a (N,) int8 array.
+
+    hands: an integer array of shape (N, 4, 4) (or (4, 4) for one deal) of card indexes 0..39.
+    mano: one seat 0..3 for every deal, or an integer array of N seats.
+    Raises :class:`HandSizeError` (wrong shape), :class:`UnknownCardError` (an index outside 0..39),
+    :class:`DuplicateCardError` (a card twice in a deal) or :class:`SeatError` (a bad mano), naming the
+    first bad deal by its index in the array and the card or seat.
+
+    >>> check_batch([[[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 0]]])
+    Traceback (most recent call last):
+    ...
+    musteach.errors.DuplicateCardError: deal at index 0: card 1o (as de oros) is dealt twice: to seat 0 and seat 3
+    """
+    arr, manos = _prepare(hands, mano)
+    for s in range(0, arr.shape[0], _CHUNK):
+        bad = _first_bad(_pairs_t(arr, s))
+        if bad >= 0:
+            _deal_error(arr, s + bad)
+    return arr, manos
+
+
+def evaluate_batch(
+    hands: object,
+    mano: object,
+    rules: Rules | None = None,
+    *,
+    validate: bool = True,
+) -> dict[str, np.ndarray]:
+    """The winner of every lance of N deals (RULES.md §2, §4, §5), the same as :func:`~musteach.lances.evaluate`.
+
+    hands: integer array of shape (N, 4, 4) of card indexes 0..39 (``hands[n, seat]`` is seat's hand in
+    deal n); a single (4, 4) deal is taken as N = 1. Contiguous uint8 input is used without a copy.
+    mano: the seat 0..3 that speaks first, one for all deals or an array of shape (N,).
+    rules: a :class:`~musteach.rules.Rules` (default 8 reyes); kings 8 or 4 and every la real option.
+    validate: check shape, indexes, repeated cards and manos (as :func:`check_batch` does). With False,
+    bad input gives meaningless winners instead of an error.
+
+    Returns ``{"grande": w, "chica": w, "pares": w, "juego": w, "punto": w}``, each an int8 array of shape
+    (N,) of winning seats, with -1 where nobody wins: pares / juego that nobody holds, punto whenever
+    somebody has juego. Exact ties go to the seat nearer mano.
+    Raises :class:`HandSizeError`, :class:`UnknownCardError`, :class:`DuplicateCardError`,
+    :class:`SeatError` or :class:`RulesError`, naming the first bad deal by its index.
+    """
+    rules = _as_rules(rules)
+    if validate:
+        arr, manos = _prepare(hands, mano)
+    else:
+        arr = np.ascontiguousarray(np.asarray(hands), dtype=np.uint8)
+        if arr.ndim == 2:
+            arr = arr[None]
+        manos = np.broadcast_to(np.asarray(mano, dtype=np.int8), arr.shape[:1])
+    t = _tables(rules)
+    n = arr.shape[0]
+    out = np.empty((5, n), dtype=np.int8)
+    seats = np.arange(4, dtype=np.int8)[:, None]
+    for s in range(0, n, _CHUNK):
+        u_t = _pairs_t(arr, s)
+        if validate:
+            bad = _first_bad(u_t)
+            if bad >= 0:
+                _deal_error(arr, s + bad)
+        m = manos[s : s + _CHUNK]
+        hid = np.take(t.pair_hi, u_t[0::2])  # (4, c): each seat's rank tuple id, 0..9999
+        hid += np.take(t.pair_lo, u_t[1::2])
+        m3 = m + np.int8(3)
+        off16 = np.int16(3) - ((seats - m) & 3).astype(np.int16)  # 3 for mano ... 0 for the postre
+        off8 = off16.astype(np.uint8)
+        for li, table in enumerate(t.keys):
+            g = np.take(table, hid)
+            if li == 3 and t.la_real_777s is not None:
+                real = np.take(t.la_real_777s, hid) & (arr[s : s + _CHUNK] == _SOTA_DE_OROS).any(axis=2).T
+                g[real] = t.la_real_key
+            g += off8 if g.dtype == np.uint8 else off16
+            best = np.maximum(np.maximum(g[0], g[1]), np.maximum(g[2], g[3]))
+            w = out[li, s : s + _CHUNK]
+            np.subtract(m3, best.astype(np.int8, copy=False), out=w, casting="unsafe")
+            w &= 3
+            if li >= 2:
+                w[best < 4] = -1
+    out[4][out[3] >= 0] = -1
+    return {name: out[i] for i, name in enumerate(BATCH_LANCES)}
+
+
+def random_deals(n: int, seed: int | np.random.Generator | None = None) -> np.ndarray:
+    """``n`` random deals from fresh 40-card decks, as a (n, 4, 4) uint8 array of card indexes.
+
+    seed: an int (the same seed always gives the same deals), a :class:`numpy.random.Generator`, or None.
+    Each deal holds 16 different cards (a partial Fisher-Yates shuffle per deal; RULES.md §3).
+
+    >>> d = random_deals(3, seed=1)
+    >>> d.shape, bool((d == random_deals(3, seed=1)).all())
+    ((3, 4, 4), True)
+    """
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
+        raise MusError(f"n must be a whole number of deals >= 0, not {n!r}")
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    n = int(n)
+    out = np.empty((n, 16), dtype=np.uint8)
+    deck = np.arange(40, dtype=np.uint8)
+    for s in range(0, n, _CHUNK):
+        c = min(_CHUNK, n - s)
+        d = np.tile(deck, (c, 1))
+        flat = d.reshape(-1)
+        base = np.arange(c, dtype=np.intp) * 40
+        for i in range(16):
+            j = base + rng.integers(i, 40, size=c)
+            picked = flat[j]
+            flat[j] = d[:, i]
+            d[:, i] = picked
+        out[s : s + c] = d[:, :16]
+    return out.reshape(n, 4, 4)
+
+
+def deal_to_array(hands: Sequence[Hand | str | Sequence[Card | str]]) -> np.ndarray:
+    """One deal (4 hands of 4 cards, indexed by seat; codes, names or cards) as a (4, 4) uint8 array.
+
+    Raises what :func:`~musteach.cards.parse_hands` raises for a bad deal.
+
+    >>> deal_to_array([["1o", "1c", "1e", "1b"], ["2o", "2c", "2e", "2b"], ["Ro", "Rc", "Re", "Rb"], "7o 7c 7e 7b"])[2]
+    array([36, 37, 38, 39], dtype=uint8)
+    """
+    hs = parse_hands(hands)
+    return np.array([[c.index for c in h] for h in hs], dtype=np.uint8)
+
+
+def deals_to_array(deals: Sequence[Sequence[Hand | str | Sequence[Card | str]]]) -> np.ndarray:
+    """Many deals (each 4 hands of 4 cards) as a (N, 4, 4) uint8 array; errors name the deal's index."""
+    out = np.empty((len(deals), 4, 4), dtype=np.uint8)
+    for i, d in enumerate(deals):
+        try:
+            out[i] = deal_to_array(d)
+        except (DuplicateCardError, HandSizeError, UnknownCardError) as e:
+            raise type(e)(f"deal at index {i}: {e}") from None
+    return out
+
+
+def array_to_codes(hands: object) -> list:
+    """Card codes of a (4, 4) deal or a (N, 4, 4) batch, as nested lists (``[["12o", ...], ...]``).
+
+    >>> array_to_codes([[0, 1, 38, 39]])
+    [['1o', '1c', '12e', '12b']]
+    """
+    arr = np.asarray(hands)
+    if arr.ndim < 1 or arr.shape[-1] != 4 or not np.issubdtype(arr.dtype, np.integer):
+        raise HandSizeError(f"expected hands of 4 card indexes, not an array of shape {arr.shape}")
+    if arr.size and (arr.min() < 0 or arr.max() > 39):
+        raise UnknownCardError(f"unknown card index {int(arr.max() if arr.max() > 39 else arr.min())}: expected 0..39")
+    codes = np.array([c.code for c in DECK], dtype=object)
+    return codes[arr].tolist()
