@@ -1,0 +1,859 @@
+"""Betting and the count: worked examples and quizzes (ipywidgets 8).
+
+Every outcome, stone and sentence comes from :mod:`musteach.betting`, :mod:`musteach.count` and
+:mod:`musteach.count_quiz`; the pictures from :mod:`musteach.svg` and :mod:`musteach.svg_stones`.
+These classes only draw, read the boxes and wire the buttons (real ipywidgets controls: Tab, Enter, Space).
+
+* :class:`BettingQuiz`: read a betting sequence; who takes how many stones now? (RULES.md §6)
+* :class:`CountQuiz`: four hands and each lance's betting; type each team's stones per lance (RULES.md §7, §8)
+* :class:`ScoreBoard`: the score as amarracos and stones, with *dentro* (RULES.md §9)
+* :func:`show_betting` / :class:`BettingView`: one lance's betting, step by step
+* :func:`show_count` / :class:`CountView`: a whole hand counted step by step, the score moving on the table
+
+Stable CSS classes: the quiz root ``musteach-quiz``; inputs ``musteach-stones-A`` / ``musteach-stones-B``
+(betting) and ``musteach-stones-<lance>-<team>`` (count); ``musteach-check``, ``musteach-next``,
+``musteach-restart``, ``musteach-feedback``, ``musteach-score``; a wrong count cell ``musteach-cell-wrong``.
+
+>>> view = show_count(["12o 12c 3o 7o", "1o 1c 4o 5o", "11o 11c 10o 1e", "6o 6c 5c 4c"], mano=0)
+>>> view.result.final_score
+{'A': 9, 'B': 1}
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from musteach.betting import (
+    TEAMS,
+    Action,
+    BettingOutcome,
+    LanceBetting,
+    declarations,
+    start_betting,
+)
+from musteach.cards import Card, Hand
+from musteach.count import CountResult, count_hand
+from musteach.count_quiz import (
+    BettingQuestion,
+    CountQuestion,
+    QuizGrade,
+    betting_question,
+    count_question,
+)
+from musteach.errors import IllegalActionError, MusError
+from musteach.lances import DealResult, Lance, evaluate, seat_roles, team_of
+from musteach.quiz import QuizSession
+from musteach.rules import Rules
+from musteach.svg import TEAM_COLORS, table_svg
+from musteach.svg_stones import stones_svg
+
+from ._base import FRIENDLY_ERROR, Guarded, css_widget
+
+__all__ = [
+    "MAX_TYPED_STONES",
+    "BettingQuiz",
+    "BettingView",
+    "CountQuiz",
+    "CountView",
+    "ScoreBoard",
+    "show_betting",
+    "show_count",
+]
+
+#: The largest number a learner may type in a stones box; more is surely a slip (no generated hand comes near).
+MAX_TYPED_STONES = 999
+
+_TABLE_CARD_WIDTH = 46
+
+COUNT_CSS = """
+.musteach-quiz .musteach-steps, .musteach-countview .musteach-steps { margin: 6px 0 2px 1.2em; padding: 0; }
+.musteach-quiz .musteach-steps li, .musteach-countview .musteach-steps li { margin: 2px 0; }
+.musteach-countview .musteach-steps li.musteach-now { font-weight: 700; }
+.musteach-countview .musteach-steps li.musteach-later { display: none; }
+table.musteach-betting { border-collapse: collapse; margin: 6px 0; font-size: 14px; }
+table.musteach-betting th, table.musteach-betting td {
+  text-align: left; vertical-align: top; padding: 3px 10px 3px 0; border-bottom: 1px solid #e3ddd0;
+}
+table.musteach-betting th { color: #5f6b64; font-weight: 600; }
+table.musteach-betting td.musteach-lance { font-weight: 700; white-space: nowrap; }
+table.musteach-betting .musteach-said { color: #1f2a24; }
+table.musteach-betting .musteach-decl { color: #5f6b64; font-size: .92em; }
+table.musteach-betting tr.musteach-unplayed td { color: #8a8a8a; }
+.musteach-team-dot { display: inline-block; width: .75em; height: .75em; border-radius: 50%; margin-right: .3em; }
+ol.musteach-betting-lines { margin: 6px 0 6px 1.4em; padding: 0; font-size: 1.05em; }
+ol.musteach-betting-lines li { margin: 3px 0; }
+.musteach-quiz .musteach-stones-row { align-items: center; gap: 8px; margin: 2px 0; }
+.musteach-quiz .musteach-row-label .widget-html-content { font-weight: 700; width: 110px; }
+.musteach-quiz .musteach-stones-input input { text-align: right; }
+.musteach-quiz .musteach-cell-wrong input { border: 2px solid #c62828; background: #ffebee; }
+.musteach-quiz .musteach-cell-right input { border: 2px solid #2e7d32; background: #e8f5e9; }
+.musteach-quiz .musteach-mark .widget-html-content { font-weight: 600; }
+.musteach-quiz .musteach-mark-wrong { color: #b71c1c; }
+.musteach-quiz .musteach-mark-right { color: #2e7d32; }
+.musteach-quiz .musteach-instructions .widget-html-content { color: #5f6b64; }
+.musteach-scoreboard { margin: 6px 0; max-width: 780px; }
+.musteach-countview, .musteach-bettingview {
+  color: #1f2a24; font-family: "DejaVu Sans", Verdana, Arial, sans-serif;
+  border: 1px solid #d8d2c2; border-radius: 12px; background: #fffdf6; padding: 10px 14px; margin: 8px 0;
+  max-width: 780px;
+}
+.musteach-countview .widget-html, .musteach-countview .widget-html-content,
+.musteach-bettingview .widget-html, .musteach-bettingview .widget-html-content,
+.musteach-scoreboard .widget-html, .musteach-scoreboard .widget-html-content {
+  height: auto; line-height: 1.45; white-space: normal; width: 100%;
+}
+.musteach-countview svg, .musteach-bettingview svg, .musteach-scoreboard svg { max-width: 100%; height: auto; }
+.musteach-countview .musteach-nav { align-items: center; gap: 10px; margin: 6px 0; }
+.musteach-countview .widget-button:focus-visible, .musteach-quiz .widget-text input:focus-visible {
+  outline: 3px solid #1565c0; outline-offset: 2px;
+}
+.musteach-bettingview .musteach-outcome, .musteach-countview .musteach-outcome {
+  background: #e3f2fd; border-left: 5px solid #1565c0; padding: 6px 10px; border-radius: 6px; margin: 6px 0;
+}
+.musteach-error { background: #fff3e0; border-left: 5px solid #e65100; padding: 8px 12px; }
+"""
+
+
+def _style() -> widgets.HTML:
+    """The scoped styles of these widgets (next to the shared ones of :mod:`musteach_widgets._base`)."""
+    w = widgets.HTML(f"<style>{COUNT_CSS}</style>", layout=widgets.Layout(height="0px", margin="0"))
+    w.add_class("musteach-style")
+    return w
+
+
+def _html(cls: str) -> widgets.HTML:
+    w = widgets.HTML(layout=widgets.Layout(width="100%"))
+    w.add_class(cls)
+    return w
+
+
+def _verdict_html(kind: str, headline: str, steps: Sequence[str] = ()) -> str:
+    """A feedback block (same classes as the other quizzes) with the step-by-step reasons as a list."""
+    cls = "musteach-done musteach-finished" if kind == "done" else f"musteach-{kind}"
+    body = f'<span class="musteach-headline">{escape(headline)}</span>'
+    if steps:
+        body += '<ol class="musteach-steps">' + "".join(f"<li>{escape(s)}</li>" for s in steps) + "</ol>"
+    return f'<div class="musteach-verdict {cls}" role="status" aria-live="polite">{body}</div>'
+
+
+def _team_dot(team: str) -> str:
+    return f'<span class="musteach-team-dot" style="background:{TEAM_COLORS[team][0]}"></span>'
+
+
+def _seat_name(seat: int, mano: int) -> str:
+    roles = seat_roles(seat, mano)
+    extra = f", {roles[0]}" if roles else ""
+    return f"Seat {seat} (team {team_of(seat)}{extra})"
+
+
+# ----------------------------------------------------------------------------------------------
+# Reading betting given in a lesson: "0 envido, 1 quiero" or [(0, "envido"), (1, "quiero")]
+# ----------------------------------------------------------------------------------------------
+
+
+def _actions(lance: Lance, given: str | Sequence[Any]) -> list[tuple[int, Action | str]]:
+    """``(seat, action)`` pairs from ``"0 envido, 1 3 más, 0 no quiero"`` or a list of pairs."""
+    if isinstance(given, str):
+        pairs: list[tuple[int, Action | str]] = []
+        for i, item in enumerate(re.split(r"[,;]", given), 1):
+            item = item.strip()
+            if not item:
+                continue
+            m = re.fullmatch(r"(?:seat\s*)?(\d)\s*:?\s+(.+)", item, flags=re.IGNORECASE)
+            if not m:
+                raise IllegalActionError(
+                    f"{lance.title} betting, action {i}: write each action as 'seat action', e.g. '0 envido', not {item!r}"
+                )
+            pairs.append((int(m.group(1)), m.group(2)))
+        return pairs
+    out = []
+    for i, pair in enumerate(given, 1):
+        if isinstance(pair, str) or not isinstance(pair, Sequence) or len(pair) != 2:
+            raise IllegalActionError(f"{lance.title} betting, action {i}: expected a (seat, action) pair, not {pair!r}")
+        out.append((pair[0], pair[1]))
+    return out
+
+
+def _play(deal: DealResult, lance: Lance, given: Any, rules: Rules) -> LanceBetting | BettingOutcome:
+    """A lance's betting from actions (played from the start, checked) or an outcome as it is."""
+    if isinstance(given, LanceBetting | BettingOutcome | Mapping):
+        return given  # type: ignore[return-value]
+    state = start_betting(deal, lance, rules)
+    try:
+        state = state.play(_actions(lance, given))
+    except IllegalActionError as e:
+        raise IllegalActionError(f"{lance.title} betting: {e}") from None
+    if not state.closed:
+        raise IllegalActionError(
+            f"{lance.title} betting is not over: seat {state.next_seat} must still speak (RULES.md §6)"
+        )
+    return state
+
+
+def _betting_table(
+    deal: DealResult,
+    result: CountResult,
+    lines: Mapping[str, Sequence[str]],
+    *,
+    caption: str = "The betting",
+) -> str:
+    """A table of each lance's declarations, what was said and how the betting ended.
+
+    Lances after a game won in the betting never took place and are shown so. The table carries the data a
+    test needs to count the hand again: ``data-start-a/b``, ``data-target`` and per row ``data-outcome``.
+    """
+    decl = declarations(deal)
+    ended = result.ended_at or ""
+    stop = ended.split(":", 1)[1] if ended.startswith(("betting:", "ordago:")) else None
+    rows = []
+    over = False
+    for lance in result.lances:
+        key = lance.value
+        outcome = result.betting[key]
+        if over:
+            rows.append(
+                f'<tr class="musteach-unplayed" data-lance="{key}" data-outcome="{escape(json.dumps({"type": "paso"}))}">'
+                f'<td class="musteach-lance">{lance.title}</td><td colspan="2">never played: the game was already over</td></tr>'
+            )
+            continue
+        said = "; ".join(lines.get(key, ())) or "—"
+        decl_html = ""
+        if key in decl:
+            d = decl[key]
+            h = [str(s) for s in d.holders]
+            holders = "nobody" if not h else f"seat {h[0]}" if len(h) == 1 else f"seats {', '.join(h[:-1])} and {h[-1]}"
+            decl_html = f'<div class="musteach-decl">{escape(f"{lance.value} sí: {holders}")}</div>'
+        rows.append(
+            f'<tr data-lance="{key}" data-outcome="{escape(json.dumps(outcome.to_dict()))}">'
+            f'<td class="musteach-lance">{lance.title}</td>'
+            f'<td>{decl_html}<span class="musteach-said">{escape(said)}</span></td>'
+            f"<td>{escape(outcome.describe())}</td></tr>"
+        )
+        if stop == key:
+            over = True
+    s = result.start_score
+    return (
+        f'<table class="musteach-betting" data-start-a="{s["A"]}" data-start-b="{s["B"]}" '
+        f'data-target="{result.rules.target}" data-kings="{result.rules.kings}" aria-label="{escape(caption)}">'
+        "<thead><tr><th>Lance</th><th>What was said</th><th>Outcome</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# ScoreBoard
+# ----------------------------------------------------------------------------------------------
+
+
+class ScoreBoard(widgets.VBox):
+    """The score as it sits on the table: each team's amarracos (5 stones each) and loose stones, and
+    *dentro* when a team is 5 or fewer from the target (RULES.md §9).
+
+    score_a, score_b: stones, whole numbers ≥ 0. rules: a :class:`~musteach.rules.Rules` (target 40 by
+    default). width: CSS pixels of the picture. Raises :class:`~musteach.errors.MusError` for a bad score.
+    :meth:`set_score` changes it.
+    """
+
+    def __init__(self, score_a: int = 0, score_b: int = 0, rules: Rules | None = None, *, width: int = 520):
+        self.rules = rules or Rules()
+        self.width = width
+        self.picture = _html("musteach-stones-picture")
+        super().__init__([_style(), self.picture])
+        self.add_class("musteach-scoreboard")
+        self.score = (0, 0)
+        self.set_score(score_a, score_b)
+
+    def set_score(self, score_a: int, score_b: int) -> None:
+        """Show a new score; raises :class:`~musteach.errors.MusError` for a bad one (the old one stays)."""
+        svg = stones_svg(score_a, score_b, self.rules, width=self.width)
+        self.score = (score_a, score_b)
+        self.picture.value = svg
+
+
+# ----------------------------------------------------------------------------------------------
+# BettingView: one lance's betting, step by step
+# ----------------------------------------------------------------------------------------------
+
+
+class BettingView(widgets.VBox):
+    """One lance's betting played from the start, each step explained (RULES.md §4, §6).
+
+    lance: "grande", "chica", "pares", "juego" or "punto". mano: the seat 0..3 that speaks first.
+    actions: ``"0 envido, 1 3 más, 0 no quiero, 2 no quiero"`` (seat, then what it says; paso, envido [N],
+    N más, órdago, quiero, no quiero) or a list of ``(seat, action)`` pairs.
+    hands: optional 4 hands; then the table is drawn and, for Pares and Juego, everybody declares first and
+    only the holders speak. participants: the seats speaking when no hands are given (default all four).
+    strict: if True, an illegal action raises :class:`~musteach.errors.IllegalActionError`; if False (the
+    default) the message is shown instead and kept in ``error``.
+    """
+
+    def __init__(
+        self,
+        lance: Lance | str,
+        mano: int,
+        actions: str | Sequence[Any] = (),
+        *,
+        hands: Sequence[Hand | str | Sequence[Card | str]] | None = None,
+        participants: Sequence[int] | None = None,
+        rules: Rules | None = None,
+        strict: bool = False,
+        card_width: int = _TABLE_CARD_WIDTH,
+    ):
+        self.error: MusError | None = None
+        self.state: LanceBetting | None = None
+        self.picture = _html("musteach-picture")
+        self.body = _html("musteach-betting-steps")
+        super().__init__([css_widget(), _style(), self.picture, self.body])
+        self.add_class("musteach-bettingview")
+        try:
+            self._build(lance, mano, actions, hands, participants, rules, card_width)
+        except MusError as exc:
+            if strict:
+                raise
+            self.error = exc
+            self.body.value = f'<div class="musteach-error" role="alert">This betting cannot be shown: {escape(str(exc))}</div>'
+
+    def _build(self, lance, mano, actions, hands, participants, rules, card_width) -> None:  # type: ignore[no-untyped-def]
+        lance = Lance.parse(lance)
+        rules = rules or Rules()
+        parts = [f'<p class="musteach-betting-title"><b>{lance.title} betting</b> · mano is seat {escape(str(mano))}</p>']
+        if hands is not None:
+            deal = evaluate(hands, mano, rules)
+            self.picture.value = table_svg(deal.hands, deal.mano, rules=rules, card_width=card_width)
+            if lance in (Lance.PARES, Lance.JUEGO):
+                d = declarations(deal)[lance.value]
+                said = "; ".join(d.texts)
+                parts.append(f"<p><b>Declarations:</b> {escape(said)}. {escape(d.summary)}</p>")
+            state = start_betting(deal, lance, rules)
+        else:
+            self.picture.layout.display = "none"
+            state = LanceBetting.start(lance, mano, participants, rules)
+        state = state.play(_actions(lance, actions)) if actions else state
+        self.state = state
+        # with hands, a lance without betting is explained by the declarations above; skip the bare note
+        shown = [st.text for st in state.steps if st.seat is not None or hands is None]
+        steps = "".join(f"<li>{escape(t)}</li>" for t in shown)
+        parts.append(f'<ol class="musteach-steps">{steps}</ol>' if steps else "")
+        if state.outcome is None:
+            parts.append(
+                f'<div class="musteach-outcome">The betting goes on: seat {state.next_seat} speaks next.</div>'
+            )
+        else:
+            o = state.outcome
+            text = o.describe()
+            if o.type == "rejected":
+                text += " (a refused first bet pays 1 stone, a refused raise the previous total)"
+            parts.append(f'<div class="musteach-outcome"><b>{lance.title}:</b> {escape(text)}.</div>')
+        self.body.value = "".join(parts)
+
+
+def show_betting(lance: Lance | str, mano: int, actions: str | Sequence[Any] = (), **kwargs: Any) -> BettingView:
+    """A :class:`BettingView` (put it last in a cell to display it). Same arguments."""
+    return BettingView(lance, mano, actions, **kwargs)
+
+
+# ----------------------------------------------------------------------------------------------
+# CountView: a whole hand counted step by step
+# ----------------------------------------------------------------------------------------------
+
+
+class CountView(Guarded, widgets.VBox):
+    """A whole hand: the table, each lance's betting, and the count step by step with the stones moving
+    (RULES.md §6–§9). Back / Next step / Show all walk through the steps.
+
+    hands: 4 hands of 4 cards, indexed by seat. mano: the seat 0..3 that speaks first.
+    betting: ``{lance: ...}`` where each lance's betting is actions (``"0 envido, 1 quiero"``, see
+    :class:`BettingView`), a ``scoring.json`` outcome (``{"type": "accepted", "stake": 2}``, RULES.md §7a) or
+    a closed :class:`~musteach.betting.LanceBetting`; a lance left out is all passed.
+    start_score: ``(A, B)`` or ``{"A": n, "B": n}`` before the hand (default 0-0). rules: a
+    :class:`~musteach.rules.Rules`. strict: raise :class:`~musteach.errors.MusError` on bad input instead
+    of showing the message (kept in ``error``).
+    """
+
+    def __init__(
+        self,
+        hands: Sequence[Hand | str | Sequence[Card | str]],
+        mano: int,
+        betting: Mapping[str, Any] | None = None,
+        start_score: Mapping[str, int] | Sequence[int] | None = None,
+        rules: Rules | None = None,
+        *,
+        strict: bool = False,
+        card_width: int = _TABLE_CARD_WIDTH,
+    ):
+        self.errors: list[BaseException] = []
+        self.error: MusError | None = None
+        self.result: CountResult | None = None
+        self.position = 0
+        self.picture = _html("musteach-picture")
+        self.betting_box = _html("musteach-betting-box")
+        self.steps_box = _html("musteach-count-steps")
+        self.where = _html("musteach-progress")
+        self.where.layout.width = "auto"
+        self.back_button = widgets.Button(description="Back", icon="arrow-left", tooltip="Go back one step")
+        self.back_button.add_class("musteach-back")
+        self.step_button = widgets.Button(description="Next step", icon="arrow-right", tooltip="Count the next step")
+        self.step_button.add_class("musteach-step")
+        self.all_button = widgets.Button(description="Show all", icon="list", tooltip="Show every step of the count")
+        self.all_button.add_class("musteach-all")
+        nav = widgets.HBox([self.back_button, self.step_button, self.all_button, self.where])
+        nav.add_class("musteach-nav")
+        self.board: ScoreBoard | None = None
+        super().__init__([css_widget(), _style(), self.picture, self.betting_box, nav, self.steps_box])
+        self.add_class("musteach-countview")
+        try:
+            rules = rules or Rules()
+            deal = evaluate(hands, mano, rules)
+            given = dict(betting or {})
+            states = {k: _play(deal, Lance.parse(k), v, rules) for k, v in given.items()}
+            self.result = count_hand(deal, start_score=start_score, betting=states)
+        except MusError as exc:
+            if strict:
+                raise
+            self.error = exc
+            nav.layout.display = "none"
+            self.picture.value = f'<div class="musteach-error" role="alert">This hand cannot be counted: {escape(str(exc))}</div>'
+            return
+        lines = {
+            k: tuple(f"seat {s.seat}: {s.action}" for s in v.steps if s.seat is not None)
+            for k, v in states.items()
+            if isinstance(v, LanceBetting)
+        }
+        self.picture.value = table_svg(deal.hands, deal.mano, rules=rules, card_width=card_width)
+        self.betting_box.value = _betting_table(deal, self.result, lines)
+        s = self.result.start_score
+        self.board = ScoreBoard(s["A"], s["B"], rules, width=460)
+        self.children = (*self.children[:-1], self.board, self.steps_box)  # the score right under the buttons
+        self.back_button.on_click(self._guard(lambda _b: self.go(self.position - 1)))
+        self.step_button.on_click(self._guard(lambda _b: self.go(self.position + 1)))
+        self.all_button.on_click(self._guard(lambda _b: self.go(len(self.result.steps))))  # type: ignore[union-attr]
+        self.go(0)
+
+    @property
+    def steps(self) -> tuple[str, ...]:
+        """Every step's sentence, in order (empty when the hand could not be counted)."""
+        return tuple(self.result.explanation) if self.result else ()
+
+    def go(self, position: int) -> None:
+        """Show the first ``position`` steps (clamped to 0..all) and the score after them."""
+        r = self.result
+        if r is None:
+            return
+        n = len(r.steps)
+        k = max(0, min(position, n))
+        self.position = k
+        items = []
+        for i, text in enumerate(r.explanation):
+            cls = "musteach-done-step" if i < k - 1 else "musteach-now" if i == k - 1 else "musteach-later"
+            items.append(f'<li class="{cls}">{escape(text)}</li>')
+        intro = "" if k else "<p>Press <b>Next step</b> to count the hand one step at a time.</p>"
+        self.steps_box.value = f'{intro}<ol class="musteach-steps">{"".join(items)}</ol>'
+        score = r.steps[k - 1].score if k else (r.start_score["A"], r.start_score["B"])
+        assert self.board is not None
+        self.board.set_score(*score)
+        self.where.value = escape(f"Step {k} of {n}")
+        self.back_button.disabled = k == 0
+        self.step_button.disabled = self.all_button.disabled = k == n
+
+    def _show_oops(self) -> None:
+        self.steps_box.value = '<div class="musteach-error" role="alert">Something went wrong showing this step.</div>'
+
+
+def show_count(
+    hands: Sequence[Hand | str | Sequence[Card | str]],
+    mano: int,
+    betting: Mapping[str, Any] | None = None,
+    start_score: Mapping[str, int] | Sequence[int] | None = None,
+    rules: Rules | None = None,
+    **kwargs: Any,
+) -> CountView:
+    """A :class:`CountView` of the hand (put it last in a cell to display it). Same arguments."""
+    return CountView(hands, mano, betting, start_score, rules, **kwargs)
+
+
+# ----------------------------------------------------------------------------------------------
+# The quizzes
+# ----------------------------------------------------------------------------------------------
+
+
+class _TypedSlip(Exception):
+    """Something typed in a stones box that is not a number of stones (shown as a hint, nothing scored)."""
+
+
+def _typed_stones(text: str, where: str) -> int:
+    """A whole number of stones from a box, or :class:`_TypedSlip` with a friendly sentence."""
+    t = str(text).strip()
+    if not t:
+        raise _TypedSlip(f"the box for {where} is empty: type a number of stones (0 if they take none).")
+    if re.fullmatch(r"-\s*\d+", t):
+        raise _TypedSlip(f"{where}: {t} is negative, but nobody loses stones in Mus; type 0 or more.")
+    if not re.fullmatch(r"\d+", t):
+        raise _TypedSlip(f"{where}: type a whole number such as 0, 2 or 5, not {t!r}.")
+    v = int(t)
+    if v > MAX_TYPED_STONES:
+        raise _TypedSlip(f"{where}: {v} is far more stones than a hand gives; type a number from 0 to {MAX_TYPED_STONES}.")
+    return v
+
+
+def _stones_box(team: str, tooltip: str) -> widgets.Text:
+    box = widgets.Text(
+        value="0",
+        placeholder="0",
+        description=f"Team {team}",
+        tooltip=tooltip,
+        layout=widgets.Layout(width="150px"),
+        style={"description_width": "58px"},
+    )
+    box.add_class("musteach-stones-input")
+    return box
+
+
+class _StonesQuiz(Guarded, widgets.VBox):
+    """A run of ``n`` questions answered by typing stones per team, with Check, feedback, score, Next and
+    Start again. Subclasses build the questions and the boxes; the grading is :mod:`musteach.count_quiz`'s.
+    """
+
+    default_title = "Quiz"
+    instructions = ""
+
+    def __init__(self, n: int = 10, seed: int | None = None, rules: Rules | None = None, *, title: str | None = None):
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise MusError(f"a quiz needs a whole number of questions, 1 or more, not {n!r}")
+        if rules is not None and not isinstance(rules, Rules):
+            raise MusError(f"rules must be a musteach Rules, not {rules!r}")
+        self.errors: list[BaseException] = []
+        self.n = n
+        self.seed = seed
+        self.rules = rules or Rules()
+        self.session: QuizSession | None = None
+        self.grade: QuizGrade | None = None
+        self.title = _html("musteach-title")
+        self.title.value = escape(title or self.default_title)
+        self.progress = _html("musteach-progress")
+        self.prompt = _html("musteach-prompt")
+        self.picture = _html("musteach-picture")
+        self.note = _html("musteach-instructions")
+        self.note.value = escape(self.instructions)
+        self.inputs = widgets.VBox()
+        self.inputs.add_class("musteach-answers")
+        self.check_button = widgets.Button(description="Check", icon="check", tooltip="Check your answer")
+        self.check_button.add_class("musteach-check")
+        self.check_button.add_class("musteach-answer")
+        self.feedback = _html("musteach-feedback")
+        self.score = _html("musteach-score")
+        self.score.layout.width = "auto"
+        self.next_button = widgets.Button(
+            description="Next", icon="arrow-right", tooltip="Go to the next question", disabled=True
+        )
+        self.next_button.add_class("musteach-next")
+        self.restart_button = widgets.Button(
+            description="Start again", icon="refresh", tooltip="Start a new run of questions; the score starts from 0"
+        )
+        self.restart_button.add_class("musteach-restart")
+        self.restart_button.layout.display = "none"
+        self.check_button.on_click(self._guard(self._on_check))
+        self.next_button.on_click(self._guard(self._on_next))
+        self.restart_button.on_click(self._guard(self._on_restart))
+        nav = widgets.HBox([self.score, self.next_button, self.restart_button])
+        nav.add_class("musteach-nav")
+        super().__init__(
+            [
+                css_widget(),
+                _style(),
+                self.title,
+                self.progress,
+                self.prompt,
+                self.picture,
+                self.note,
+                self.inputs,
+                self.check_button,
+                self.feedback,
+                nav,
+            ]
+        )
+        self.add_class("musteach-quiz")
+        self._guard(self._start)()
+
+    # ----- to override -----------------------------------------------------------------------
+    def _questions(self, rng: random.Random) -> Iterator[Any]:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _draw(self, q: Any) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _read(self) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _mark(self, q: Any, grade: QuizGrade) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _boxes(self) -> list[widgets.Text]:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    # ----- state -----------------------------------------------------------------------------
+    @property
+    def question(self) -> Any:
+        """The question on screen (a :class:`~musteach.count_quiz.BettingQuestion` or ``CountQuestion``)."""
+        return self.session.current if self.session else None
+
+    # ----- handlers ----------------------------------------------------------------------------
+    def _start(self) -> None:
+        rng = random.Random(self.seed)
+        self.session = QuizSession(self._questions(rng), n=self.n)
+        self._show_question()
+
+    def _on_next(self, _button: widgets.Button | None = None) -> None:
+        if self.session is None:  # the first question failed to build: try again
+            self._start()
+        elif self.session.finished:
+            return
+        else:
+            self.session.next()
+            self._show_question()
+        self._focus_first()
+
+    def _on_restart(self, _button: widgets.Button | None = None) -> None:
+        if self.session is None:
+            self._start()
+        else:
+            self.session.restart()
+            self._show_question()
+        self._focus_first()
+
+    def _on_check(self, _button: widgets.Button | None = None) -> None:
+        session = self.session
+        if session is None or not session.can_answer():
+            return  # a second Check on an answered question is ignored
+        try:
+            answer = self._read()
+            grade = session.answer(answer)
+        except (_TypedSlip, MusError) as exc:
+            self.feedback.value = _verdict_html("hint", f"Try again: {exc}")
+            return
+        self.grade = grade
+        self._mark(session.current, grade)
+        self.feedback.value = _verdict_html("right" if grade.correct else "wrong", grade.headline, grade.steps)
+        self.score.value = escape(session.score_text())
+        self.progress.value = escape(session.progress_text())
+        for b in self._boxes():
+            b.disabled = True
+        self.check_button.disabled = True
+        if session.finished:
+            self._show_finished()
+        else:
+            self.next_button.disabled = False
+            self.next_button.focus()
+
+    # ----- drawing -----------------------------------------------------------------------------
+    def _show_question(self) -> None:
+        s = self.session
+        assert s is not None
+        self.grade = None
+        self.score.value = escape(s.score_text())
+        self.restart_button.layout.display = "none"
+        self.next_button.layout.display = None
+        self.next_button.disabled = True
+        self.check_button.disabled = False
+        self.check_button.layout.display = None
+        if s.current is None:  # pragma: no cover - the generators never run out
+            self.feedback.value = ""
+            self._show_finished()
+            return
+        self.progress.value = escape(s.progress_text())
+        self._draw(s.current)
+        self.feedback.value = ""  # last: a page waiting for the feedback to clear then sees the whole new question
+
+    def _show_finished(self) -> None:
+        s = self.session
+        assert s is not None
+        self.next_button.layout.display = "none"
+        self.restart_button.layout.display = None
+        self.feedback.value += _verdict_html("done", s.summary())
+        self.restart_button.focus()
+
+    def _show_oops(self) -> None:
+        self.check_button.disabled = True
+        self.feedback.value = _verdict_html("oops", FRIENDLY_ERROR)
+        if self.session is not None:
+            self.score.value = escape(self.session.score_text())
+        if self.session is not None and self.session.finished:
+            self.next_button.layout.display = "none"
+            self.restart_button.layout.display = None
+        else:
+            self.next_button.layout.display = None
+            self.next_button.disabled = False
+
+    def _focus_first(self) -> None:
+        boxes = [b for b in self._boxes() if not b.disabled]
+        if boxes:
+            boxes[0].focus()
+
+
+class BettingQuiz(_StonesQuiz):
+    """Read a betting sequence: how many stones does each team take *now*, during the betting? (RULES.md §6)
+
+    A refused bet pays its bettors at once (1 stone for a refused first bet, otherwise the previous total);
+    an accepted or passed lance moves no stones until the count. n: questions; seed: an int for a
+    reproducible run; rules: a :class:`~musteach.rules.Rules`. Questions come from
+    :func:`musteach.count_quiz.betting_question`, grades from :func:`~musteach.count_quiz.grade_betting`.
+    ``stones_a`` / ``stones_b`` are the two boxes (classes ``musteach-stones-A`` / ``musteach-stones-B``).
+    """
+
+    default_title = "Who takes stones now?"
+    instructions = "Type each team's stones now (0 for a team that takes nothing), then press Check."
+
+    def __init__(self, n: int = 10, seed: int | None = None, rules: Rules | None = None, *, title: str | None = None):
+        self.stones_a = _stones_box("A", "Stones team A takes now, during the betting")
+        self.stones_a.add_class("musteach-stones-A")
+        self.stones_b = _stones_box("B", "Stones team B takes now, during the betting")
+        self.stones_b.add_class("musteach-stones-B")
+        super().__init__(n, seed, rules, title=title)
+        row = widgets.HBox([self.stones_a, self.stones_b])
+        row.add_class("musteach-stones-row")
+        self.inputs.children = (row,)
+
+    def _questions(self, rng: random.Random) -> Iterator[BettingQuestion]:
+        while True:
+            yield betting_question(rng, rules=self.rules)
+
+    def _boxes(self) -> list[widgets.Text]:
+        return [self.stones_a, self.stones_b]
+
+    def _draw(self, q: BettingQuestion) -> None:
+        st = q.state
+        self.prompt.value = escape(q.prompt)
+        actions = "|".join(f"{s.seat}:{s.action}" for s in st.steps if s.seat is not None)
+        items = "".join(
+            f"<li>{_team_dot(team_of(s.seat))}{escape(_seat_name(s.seat, st.mano))}: <b>{escape(str(s.action))}</b></li>"
+            for s in st.steps
+            if s.seat is not None
+        )
+        self.picture.value = (
+            f'<p><b>{st.lance.title}</b> · mano is seat {st.mano}</p>'
+            f'<ol class="musteach-betting-lines" data-lance="{st.lance.value}" data-mano="{st.mano}" '
+            f'data-participants="{" ".join(str(p) for p in st.participants)}" data-actions="{escape(actions)}">'
+            f"{items}</ol>"
+        )
+        for b in self._boxes():
+            b.value = "0"
+            b.disabled = False
+            b.remove_class("musteach-cell-wrong")
+            b.remove_class("musteach-cell-right")
+
+    def _read(self) -> dict[str, int]:
+        return {
+            "A": _typed_stones(self.stones_a.value, "team A"),
+            "B": _typed_stones(self.stones_b.value, "team B"),
+        }
+
+    def _mark(self, q: BettingQuestion, grade: QuizGrade) -> None:
+        for team, box in (("A", self.stones_a), ("B", self.stones_b)):
+            box.add_class("musteach-cell-wrong" if team in grade.wrong else "musteach-cell-right")
+        self.check_button.button_style = "success" if grade.correct else "danger"
+
+    def _show_question(self) -> None:
+        self.check_button.button_style = ""
+        super()._show_question()
+
+
+class CountQuiz(_StonesQuiz):
+    """Count a whole hand: four hands, each lance's betting, the score before; type each team's stones per
+    lance (RULES.md §7, §8). A deje taken during the betting counts in its lance's row; a game won part-way
+    (at ``rules.target``) leaves the later lances at 0.
+
+    n: questions; seed: an int for a reproducible run; rules: a :class:`~musteach.rules.Rules`.
+    near_end_share: the share of hands (0..1) that start near the target, so the game can end mid-count.
+    Questions come from :func:`musteach.count_quiz.count_question`, grades from
+    :func:`~musteach.count_quiz.grade_count` (its steps are the count, in order). ``cells[lance][team]`` are
+    the boxes (class ``musteach-stones-<lance>-<team>``); wrong ones get ``musteach-cell-wrong``.
+    """
+
+    default_title = "Count the hand"
+    instructions = (
+        "Type the stones each team takes in each lance (0 where it takes none), counting a deje in the "
+        "lance it was won in, then press Check."
+    )
+
+    def __init__(
+        self,
+        n: int = 10,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        *,
+        near_end_share: float = 0.3,
+        title: str | None = None,
+    ):
+        if isinstance(near_end_share, bool) or not isinstance(near_end_share, int | float) or not 0 <= near_end_share <= 1:
+            raise MusError(f"near_end_share must be a number from 0 to 1, not {near_end_share!r}")
+        self.near_end_share = float(near_end_share)
+        self.cells: dict[str, dict[str, widgets.Text]] = {}
+        self.marks: dict[str, widgets.HTML] = {}
+        super().__init__(n, seed, rules, title=title)
+
+    def _questions(self, rng: random.Random) -> Iterator[CountQuestion]:
+        for _ in itertools.count():
+            near = rng.random() < self.near_end_share
+            yield count_question(rng, rules=self.rules, near_end=near)
+
+    def _boxes(self) -> list[widgets.Text]:
+        return [box for row in self.cells.values() for box in row.values()]
+
+    def _draw(self, q: CountQuestion) -> None:
+        r = q.result
+        self.prompt.value = escape(q.prompt)
+        table = table_svg(q.hands, q.mano, rules=r.rules, card_width=_TABLE_CARD_WIDTH)
+        lines = {k: tuple(x[0].lower() + x[1:] for x in v) for k, v in q.betting_lines.items()}
+        start = stones_svg(q.start_score["A"], q.start_score["B"], r.rules, width=440)
+        self.picture.value = (
+            f"{table}{_betting_table(q.deal, r, lines)}"
+            f'<div class="musteach-start-score"><b>The score before this hand:</b><br>{start}</div>'
+        )
+        self.cells, self.marks = {}, {}
+        rows = []
+        for lance in r.lances:
+            key = lance.value
+            label = _html("musteach-row-label")
+            label.value = escape(lance.title)
+            label.layout.width = "110px"
+            boxes = {}
+            for team in TEAMS:
+                box = _stones_box(team, f"Stones team {team} takes in {lance.title}")
+                box.add_class(f"musteach-stones-{key}-{team}")
+                boxes[team] = box
+            mark = _html("musteach-mark")
+            mark.layout.width = "auto"
+            self.cells[key], self.marks[key] = boxes, mark
+            row = widgets.HBox([label, boxes["A"], boxes["B"], mark])
+            row.add_class("musteach-stones-row")
+            row.add_class(f"musteach-row-{key}")
+            rows.append(row)
+        self.inputs.children = tuple(rows)
+        self.check_button.button_style = ""
+
+    def _read(self) -> dict[str, dict[str, int]]:
+        return {
+            key: {team: _typed_stones(box.value, f"team {team} in {Lance(key).title}") for team, box in row.items()}
+            for key, row in self.cells.items()
+        }
+
+    def _mark(self, q: CountQuestion, grade: QuizGrade) -> None:
+        for key, row in self.cells.items():
+            wrong = key in grade.wrong
+            for box in row.values():
+                box.add_class("musteach-cell-wrong" if wrong else "musteach-cell-right")
+            exp = grade.expected[key]
+            if wrong:
+                self.marks[key].value = (
+                    f'<span class="musteach-mark-wrong">✗ A {exp["A"]} · B {exp["B"]}</span>'
+                )
+            else:
+                self.marks[key].value = '<span class="musteach-mark-right">✓</span>'
+        self.check_button.button_style = "success" if grade.correct else "danger"
