@@ -914,7 +914,15 @@ def start_betting(deal: DealResult, lance: Lance | str, rules: Rules | None = No
     (outcome ``no_bet``). ``rules`` defaults to the deal's rules.
     """
     lance = Lance.parse(lance)
-    return LanceBetting.start(lance, deal.mano, participants(deal, lance), rules or deal.rules)
+    state = LanceBetting.start(lance, deal.mano, participants(deal, lance), rules or deal.rules)
+    if state.closed and lance in (Lance.PARES, Lance.JUEGO):
+        holders = declarations(deal)[lance.value].holders
+        teams = sorted({team_of(s) for s in holders})
+        if len(teams) == 1:
+            seats = " and ".join(f"seat {s}" for s in holders)
+            text = f"Only team {teams[0]} holds {lance.value} ({seats}): there is no betting (RULES.md §4)."
+            state = replace(state, steps=(BettingStep(None, None, text),))
+    return state
 
 
 def play_betting(
