@@ -1,0 +1,146 @@
+"""Shared by the browser tests and ``benchmarks/bench_tutor.py``: a Voilà server on a free loopback port,
+and Debian's Chromium driven by Playwright (its own browser download is not used).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LESSONS = ROOT / "lessons"
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def lesson_paths() -> list[Path]:
+    """The lessons, in order: ``lessons/NN-topic.ipynb``."""
+    return sorted(LESSONS.glob("[0-9][0-9]-*.ipynb"))
+
+
+def browser_missing() -> str | None:
+    """Why the browser tests cannot run here (no Playwright, no Chromium), or None when they can."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -e '.[test]')"
+    if not CHROMIUM.exists():
+        return f"{CHROMIUM} is missing (make browser-deps installs Debian's chromium)"
+    return None
+
+
+def free_port() -> int:
+    """A TCP port that is free on 127.0.0.1 right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as r:
+            return r.status == 200
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def serve_argv(port: int, *, plain: bool = False, extra: tuple[str, ...] = ()) -> list[str]:
+    """The server's command line: ``musteach serve`` as ``make tutor`` runs it, or (``plain``) bare Voilà
+    with sources and tracebacks hidden, one new kernel per page."""
+    if plain:
+        return [sys.executable, "-m", "voila", str(LESSONS), "--no-browser", f"--port={port}",
+                "--Voila.ip=127.0.0.1", "--strip_sources=True", "--show_tracebacks=False", *extra]
+    return [sys.executable, "-m", "musteach.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+            "--lessons", str(LESSONS), *extra]
+
+
+@contextlib.contextmanager
+def voila_server(log_path: Path, timeout: float = 120.0, *, plain: bool = False, extra: tuple[str, ...] = ()) -> Iterator[str]:
+    """Serve the lessons on a free 127.0.0.1 port (see :func:`serve_argv`).
+
+    Yields the base URL once the server answers; stops the whole process group afterwards.
+    Raises RuntimeError with the server's log when it exits early or does not answer within ``timeout``.
+    """
+    port = free_port()
+    argv = serve_argv(port, plain=plain, extra=extra)
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(argv, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while not _answers(base + "/"):
+            if proc.poll() is not None:
+                raise RuntimeError(f"Voilà exited with {proc.returncode}:\n{log_path.read_text(errors='replace')[-4000:]}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"Voilà did not answer within {timeout:.0f} s:\n{log_path.read_text(errors='replace')[-4000:]}")
+            time.sleep(0.25)
+        yield base
+    finally:
+        _stop_group(proc)
+
+
+def _stop_group(proc: subprocess.Popen) -> None:
+    """SIGTERM the server's process group (Voilà and its kernels), then SIGKILL what is left."""
+    for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 5)):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
+        try:
+            proc.wait(timeout=wait)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    # kernels may outlive Voilà for a moment: make sure nothing of the group survives
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[object]:
+    """A headless Debian Chromium through Playwright's sync API; yields the Browser."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+_TALLEST_SCROLLER = """() => {
+  const scrollers = [...document.querySelectorAll('*')].filter(
+    e => e.scrollHeight > e.clientHeight + 2 && /auto|scroll/.test(getComputedStyle(e).overflowY));
+  const extra = scrollers.map(e => e.scrollHeight - e.clientHeight);
+  return document.documentElement.scrollHeight + (extra.length ? Math.max(...extra) : 0);
+}"""
+
+
+def full_page_screenshot(page, path: Path) -> None:
+    """Screenshot the whole lesson. Voilà scrolls inside a panel rather than the page, so Playwright's
+    ``full_page`` alone would stop at the window: the window is made as tall as the content first."""
+    size = page.viewport_size or {"width": 1100, "height": 900}
+    height = int(page.evaluate(_TALLEST_SCROLLER))
+    page.set_viewport_size({"width": size["width"], "height": min(max(height, size["height"]), 30_000)})
+    page.wait_for_timeout(300)  # let the layout settle at the new size
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=True)
+    page.set_viewport_size(size)

@@ -1,0 +1,157 @@
+"""The tutor in a real browser: Voilà serves the lessons (as ``make tutor`` does), Debian's Chromium opens them.
+
+A quiz answer in the page must show exactly the evaluator's explanation for the deal on screen, no code may
+show, and every lesson must render without an error. A full-page screenshot of each lesson is saved in
+``test-artifacts/screenshots/`` for a person to look at.
+
+Without Playwright or /usr/bin/chromium these tests skip, except under ``CI=true`` where they fail.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+
+import nbformat
+import pytest
+
+from musteach import evaluate
+
+try:
+    from . import browser_helpers as bh
+except ImportError:  # tests/ is not a package: pytest put it on sys.path
+    import browser_helpers as bh
+
+pytestmark = pytest.mark.browser
+
+LESSONS = bh.lesson_paths()
+PAGE_TIMEOUT_MS = 90_000
+ERROR_TEXT = "There was an error when executing cell"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    missing = bh.browser_missing()
+    if missing:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"browser tests cannot run under CI: {missing}")
+        pytest.skip(missing)
+    with bh.chromium() as b:
+        yield b
+
+
+@pytest.fixture(scope="session")
+def server(browser, tmp_path_factory):
+    with bh.voila_server(tmp_path_factory.mktemp("voila") / "voila.log") as base:
+        yield base
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    p = context.new_page()
+    p.set_default_timeout(PAGE_TIMEOUT_MS)
+    yield p
+    context.close()
+
+
+def _code_sources(path) -> list[str]:
+    nb = nbformat.read(path, as_version=4)
+    return [c.source for c in nb.cells if c.cell_type == "code"]
+
+
+def _quiz_count(path) -> int:
+    return sum(
+        1
+        for src in _code_sources(path)
+        for node in ast.walk(ast.parse(src))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id.endswith("Quiz")
+    )
+
+
+def _open(page, server, path):
+    """Open a lesson and wait until every quiz in it shows its first answer control."""
+    page.goto(f"{server}/voila/render/{path.name}", wait_until="domcontentloaded")
+    page.locator(".musteach-answer").first.wait_for(state="visible")
+    want = _quiz_count(path)
+    page.wait_for_function(
+        "n => document.querySelectorAll('.musteach-quiz').length >= n"
+        " && [...document.querySelectorAll('.musteach-quiz')].every(q => q.querySelector('.musteach-answer'))",
+        arg=want,
+    )
+
+
+def _lance_of(quiz) -> str:
+    """The lance a LanceQuiz question asks about, read from its title ("Who wins Grande?")."""
+    title = quiz.locator(".musteach-title").inner_text()
+    m = re.search(r"Who wins (\w+)\?", title)
+    assert m, f"not a single-lance quiz title: {title!r}"
+    return m.group(1).lower()
+
+
+def test_lance_quiz_feedback_is_the_evaluators_explanation(page, server):
+    page.goto(f"{server}/voila/render/03-grande-chica.ipynb", wait_until="domcontentloaded")
+    quiz = page.locator(".musteach-quiz").first
+    quiz.locator(".musteach-answer").first.wait_for(state="visible")
+    lance = _lance_of(quiz)
+    assert lance == "grande"
+    for _round in range(2):
+        table = quiz.locator("svg.musteach-table")
+        hands = [h.split() for h in table.get_attribute("data-hands").split("|")]
+        mano = int(table.get_attribute("data-mano"))
+        result = evaluate(hands, mano)[lance]
+        # answer wrongly on the first question, rightly on the second: both must explain the same way
+        seat = (result.winner + 1) % 4 if _round == 0 else result.winner
+        quiz.locator(f".musteach-answer.musteach-seat-{seat}").click()
+        explanation = quiz.locator(".musteach-feedback .musteach-explanation")
+        explanation.wait_for(state="visible")
+        assert explanation.inner_text().strip() == result.explanation
+        headline = quiz.locator(".musteach-feedback .musteach-headline").inner_text()
+        score = quiz.locator(".musteach-score").inner_text()
+        if _round == 0:
+            assert "Right" not in headline
+            assert score.startswith("Score: 0/1")
+        else:
+            assert headline.startswith("Right")
+            assert score.startswith("Score: 1/2")
+        # the winner's seat is now highlighted on the table
+        lit = quiz.locator('svg.musteach-table g.musteach-seat[data-highlight="true"]')
+        assert lit.get_attribute("data-seat") == str(result.winner)
+        quiz.locator(".musteach-next").click()
+        page.wait_for_function(
+            "q => !q.querySelector('.musteach-feedback .musteach-explanation')", arg=quiz.element_handle()
+        )
+
+
+def test_no_code_shows(page, server):
+    path = bh.LESSONS / "03-grande-chica.ipynb"
+    _open(page, server, path)
+    text = page.inner_text("body")
+    html = page.content()
+    assert "Grande" in text and "Chica" in text  # the prose is there
+    for src in _code_sources(path):
+        for line in src.splitlines():
+            assert line not in text, f"code shows in the page: {line}"
+            assert line not in html, f"code is in the page source: {line}"
+    assert "from musteach_widgets import" not in html
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_every_lesson_renders_and_is_screenshot(page, server, path):
+    _open(page, server, path)
+    page.wait_for_load_state("networkidle")
+    text = page.inner_text("body")
+    assert ERROR_TEXT not in text, f"{path.name}: a cell failed in Voilà"
+    assert page.locator(".musteach-error, .musteach-oops").count() == 0
+    assert page.locator('[data-mime-type="application/vnd.jupyter.stderr"]').count() == 0
+    first_heading = nbformat.read(path, as_version=4).cells[0].source.splitlines()[0].lstrip("# ").strip()
+    assert first_heading in text
+    bh.full_page_screenshot(page, bh.SCREENSHOTS / f"{path.stem}.png")
+
+
+def test_index_links_open_the_next_lesson(page, server):
+    _open(page, server, LESSONS[0])
+    page.locator(f'a[href="{LESSONS[1].name}"]').first.click()
+    page.wait_for_url(re.compile(re.escape(f"/voila/render/{LESSONS[1].name}")))
+    page.locator(".musteach-answer").first.wait_for(state="visible")
