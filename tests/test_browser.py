@@ -30,7 +30,9 @@ PAGE_TIMEOUT_MS = 90_000
 ERROR_TEXT = "There was an error when executing cell"
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: an open sync Playwright keeps an asyncio loop running in this thread, which
+# would break later modules that use asyncio.run (the server and security tests).
+@pytest.fixture(scope="module")
 def browser():
     missing = bh.browser_missing()
     if missing:
@@ -41,7 +43,7 @@ def browser():
         yield b
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def server(browser, tmp_path_factory):
     with bh.voila_server(tmp_path_factory.mktemp("voila") / "voila.log") as base:
         yield base
