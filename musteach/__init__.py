@@ -17,6 +17,7 @@ from .errors import (
     SeatError,
     UnknownCardError,
 )
+from .game import Game, Turn, View, replay
 from .lances import (
     LANCES,
     DealResult,
@@ -31,6 +32,7 @@ from .lances import (
     winners,
 )
 from .rules import PRESETS, Rules
+from .senas import Sena, senas_for
 
 __version__ = "0.1.0"
 
@@ -78,4 +80,10 @@ __all__ = [
     "winners",
     "PRESETS",
     "Rules",
+    "Game",
+    "Turn",
+    "View",
+    "replay",
+    "Sena",
+    "senas_for",
 ]
