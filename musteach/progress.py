@@ -1,0 +1,814 @@
+"""Practice progress: every answer a learner gives, per skill, and when each skill should come back.
+
+Pure Python (no Jupyter import). A *skill* is any short name (``"grande"``, ``"jugada"``, ``"betting"``...);
+each is one card of the FSRS spaced-repetition scheduler (the :mod:`fsrs` package): a right answer is
+rated ``Good`` (``Easy`` on a fast streak), a wrong one ``Again``, and FSRS says when the skill is due again.
+A failed skill comes back within minutes; a skill answered well waits days.
+
+The progress keeps each skill's answers (:class:`Review`), so two copies of the progress merge without
+losing anything (the union of their answers, replayed through FSRS). It reads and writes a versioned
+JSON document (:data:`SCHEMA_VERSION`); :class:`FileStore` keeps it in a file in the user's data folder,
+written atomically under a file lock.
+
+>>> from datetime import datetime, timedelta, timezone
+>>> t = datetime(2025, 3, 1, 18, 0, tzinfo=timezone.utc)
+>>> p = Progress()
+>>> _ = p.record("grande", True, at=t)
+>>> _ = p.record("chica", False, at=t + timedelta(seconds=20))
+>>> [p.due(s) - p.card(s).last_review for s in ("chica", "grande")]  # failed: back in 1 min; right: in 10
+[datetime.timedelta(seconds=60), datetime.timedelta(seconds=600)]
+>>> p.answered(), p.right(), p.streak
+(2, 1, 0)
+>>> Progress.from_json(p.to_json()) == p
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import random
+import re
+import tempfile
+import uuid
+import zlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from fsrs import Card as FsrsCard
+from fsrs import Rating, Scheduler
+
+from .errors import MusError
+
+__all__ = [
+    "FAST_MS",
+    "HISTORY_LIMIT",
+    "NEW_SHARE",
+    "NEW_WEIGHT",
+    "RECENT",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "FileStore",
+    "MemoryStore",
+    "Pick",
+    "Progress",
+    "ProgressError",
+    "ProgressSchemaError",
+    "Review",
+    "SkillRecord",
+    "choose_skill",
+    "default_progress_path",
+    "describe_due",
+    "rating_for",
+    "skill_weights",
+]
+
+#: The ``schema`` field of every progress document.
+SCHEMA = "musteach-progress"
+#: The version of the JSON layout this module writes and reads.
+SCHEMA_VERSION = 1
+#: Answers kept per skill; older ones are folded into the skill's base (its FSRS card and counts).
+HISTORY_LIMIT = 200
+#: How many recent answers the mastery figure looks at (and how many right ones a full bar needs: half).
+RECENT = 10
+#: A right answer this fast (milliseconds), making a streak of 3 on the skill, is rated Easy.
+FAST_MS = 15_000
+
+_SKILL_RE = re.compile(r"^[a-z][a-z0-9_.-]{0,63}$")
+_UTC = UTC
+
+
+class ProgressError(MusError):
+    """A progress document that cannot be read: not JSON, not musteach progress, or a bad field (named)."""
+
+
+class ProgressSchemaError(ProgressError):
+    """A progress document written with a schema version this musteach does not read (older or newer)."""
+
+    def __init__(self, message: str, version: object):
+        super().__init__(message)
+        self.version = version
+
+
+def _scheduler() -> Scheduler:
+    return Scheduler(enable_fuzzing=False)  # deterministic: a card is a pure function of its answers
+
+
+#: The FSRS scheduler every skill card uses (default FSRS-6 weights, 90% retention, no fuzz).
+SCHEDULER = _scheduler()
+
+
+def _now() -> datetime:
+    return datetime.now(_UTC)
+
+
+def _utc(value: datetime, where: str = "time") -> datetime:
+    if not isinstance(value, datetime) or value.tzinfo is None:
+        raise ProgressError(f"{where} must be a timezone-aware date and time, not {value!r}")
+    return value.astimezone(_UTC)
+
+
+def _parse_time(value: object, where: str) -> datetime:
+    if not isinstance(value, str):
+        raise ProgressError(f"{where} must be a date and time such as '2025-03-01T18:00:00+00:00', not {value!r}")
+    try:
+        t = datetime.fromisoformat(value)
+    except ValueError:
+        raise ProgressError(
+            f"{where} must be a date and time such as '2025-03-01T18:00:00+00:00', not {value!r}"
+        ) from None
+    if t.tzinfo is None:
+        raise ProgressError(f"{where} needs a time zone (e.g. '+00:00'): {value!r}")
+    return t.astimezone(_UTC)
+
+
+def _check_skill(skill: object) -> str:
+    if not isinstance(skill, str) or not _SKILL_RE.match(skill):
+        raise ProgressError(
+            f"a skill name is 1 to 64 lower-case letters, digits, '_', '.' or '-', starting with a letter, not {skill!r}"
+        )
+    return skill
+
+
+def _new_card(skill: str) -> FsrsCard:
+    # a stable id (fsrs would otherwise use the clock and sleep a millisecond)
+    return FsrsCard(card_id=zlib.crc32(skill.encode()) + 1, due=datetime(2000, 1, 1, tzinfo=_UTC))
+
+
+# ----------------------------------------------------------------------------------------------
+# Answers and skills
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Review:
+    """One answer: when (``at``, UTC), right or not, the FSRS rating it was given, and how long it took.
+
+    id: a unique name (merging two progress copies keeps one of each id). rating: 1 Again, 2 Hard, 3 Good,
+    4 Easy (:class:`fsrs.Rating`); a wrong answer is always Again. ms: milliseconds to answer, or None.
+    """
+
+    at: datetime
+    id: str
+    correct: bool = field(compare=False)
+    rating: int = field(compare=False)
+    ms: int | None = field(default=None, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "at": self.at.isoformat(), "correct": self.correct, "rating": self.rating, "ms": self.ms}
+
+    @classmethod
+    def from_dict(cls, data: object, where: str = "review") -> Review:
+        """A review from its JSON form; raises :class:`ProgressError` naming the bad field."""
+        if not isinstance(data, Mapping):
+            raise ProgressError(f"{where} must be an object with id, at, correct, rating, not {data!r}")
+        rid = data.get("id")
+        if not isinstance(rid, str) or not 1 <= len(rid) <= 64:
+            raise ProgressError(f"{where}: 'id' must be a short text, not {rid!r}")
+        at = _parse_time(data.get("at"), f"{where}: 'at'")
+        correct = data.get("correct")
+        if not isinstance(correct, bool):
+            raise ProgressError(f"{where}: 'correct' must be true or false, not {correct!r}")
+        rating = data.get("rating")
+        if isinstance(rating, bool) or rating not in (1, 2, 3, 4):
+            raise ProgressError(f"{where}: 'rating' must be 1 (again), 2 (hard), 3 (good) or 4 (easy), not {rating!r}")
+        if correct == (rating == Rating.Again):
+            raise ProgressError(f"{where}: a {'right' if correct else 'wrong'} answer cannot be rated {rating}")
+        ms = data.get("ms")
+        if ms is not None and (isinstance(ms, bool) or not isinstance(ms, int) or ms < 0):
+            raise ProgressError(f"{where}: 'ms' must be a whole number of milliseconds or null, not {ms!r}")
+        return cls(at, rid, correct, rating, ms)
+
+
+@dataclass(frozen=True, slots=True)
+class SkillRecord:
+    """One skill's progress: its recent answers, and a base folding in any older ones.
+
+    reviews: the kept answers, oldest first (at most :data:`HISTORY_LIMIT`).
+    base_card: the FSRS card (as :meth:`fsrs.Card.to_dict`) before ``reviews[0]``, or None for a fresh card.
+    base_answered, base_right: answers folded into the base; base_until: the time of the last of them, or None.
+    """
+
+    skill: str
+    reviews: tuple[Review, ...] = ()
+    base_card: Mapping[str, Any] | None = None
+    base_answered: int = 0
+    base_right: int = 0
+    base_until: datetime | None = None
+    _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
+
+    @property
+    def answered(self) -> int:
+        return self.base_answered + len(self.reviews)
+
+    @property
+    def right(self) -> int:
+        return self.base_right + sum(r.correct for r in self.reviews)
+
+    @property
+    def last(self) -> Review | None:
+        return self.reviews[-1] if self.reviews else None
+
+    def card(self, scheduler: Scheduler = SCHEDULER) -> FsrsCard:
+        """The skill's FSRS card: the base card with every kept answer replayed in time order."""
+        key = id(scheduler)
+        if key not in self._cache:
+            card = _new_card(self.skill) if self.base_card is None else FsrsCard.from_dict(dict(self.base_card))  # type: ignore[arg-type]
+            for r in self.reviews:
+                card, _ = scheduler.review_card(card, Rating(r.rating), review_datetime=r.at, review_duration=r.ms)
+            self._cache[key] = card
+        return self._cache[key]
+
+    def with_reviews(self, reviews: Iterable[Review], scheduler: Scheduler = SCHEDULER) -> SkillRecord:
+        """A record with these answers (sorted, de-duplicated by id, those folded in the base dropped),
+        folding the oldest into the base when there are more than :data:`HISTORY_LIMIT`."""
+        seen: dict[str, Review] = {}
+        for r in reviews:
+            if self.base_until is None or r.at > self.base_until:
+                seen.setdefault(r.id, r)
+        kept = sorted(seen.values())
+        rec = SkillRecord(self.skill, tuple(kept), self.base_card, self.base_answered, self.base_right, self.base_until)
+        if len(kept) <= HISTORY_LIMIT:
+            return rec
+        old, keep = kept[: len(kept) - HISTORY_LIMIT], kept[len(kept) - HISTORY_LIMIT :]
+        folded = SkillRecord(self.skill, tuple(old), self.base_card).card(scheduler)
+        return SkillRecord(
+            self.skill,
+            tuple(keep),
+            folded.to_dict(),
+            self.base_answered + len(old),
+            self.base_right + sum(r.correct for r in old),
+            old[-1].at,
+        )
+
+    def merge(self, other: SkillRecord, scheduler: Scheduler = SCHEDULER) -> SkillRecord:
+        """The union of both records' answers (the base that folds in more wins)."""
+        if other.skill != self.skill:
+            raise ProgressError(f"cannot merge skill {self.skill!r} with {other.skill!r}")
+        if self.reviews == other.reviews and self.base_until == other.base_until:
+            return self
+        a, b = (self, other)
+        if (b.base_until or datetime.min.replace(tzinfo=_UTC)) > (a.base_until or datetime.min.replace(tzinfo=_UTC)):
+            a, b = b, a
+        return a.with_reviews(a.reviews + b.reviews, scheduler)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"reviews": [r.to_dict() for r in self.reviews]}
+        if self.base_until is not None:
+            out["base"] = {
+                "card": dict(self.base_card or {}),
+                "answered": self.base_answered,
+                "right": self.base_right,
+                "until": self.base_until.isoformat(),
+            }
+        return out
+
+    @classmethod
+    def from_dict(cls, skill: str, data: object) -> SkillRecord:
+        """A skill record from its JSON form; raises :class:`ProgressError` naming the bad field."""
+        where = f"skill {skill!r}"
+        if not isinstance(data, Mapping):
+            raise ProgressError(f"{where} must be an object with a list of reviews, not {data!r}")
+        raw = data.get("reviews", [])
+        if not isinstance(raw, list):
+            raise ProgressError(f"{where}: 'reviews' must be a list, not {raw!r}")
+        reviews = [Review.from_dict(r, f"{where}, review {i + 1}") for i, r in enumerate(raw)]
+        base = data.get("base")
+        if base is None:
+            return cls(skill).with_reviews(reviews)
+        if not isinstance(base, Mapping):
+            raise ProgressError(f"{where}: 'base' must be an object, not {base!r}")
+        answered, right = base.get("answered"), base.get("right")
+        for name, v in (("answered", answered), ("right", right)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ProgressError(f"{where}: base '{name}' must be a whole number ≥ 0, not {v!r}")
+        if right > answered:  # type: ignore[operator]
+            raise ProgressError(f"{where}: base has {right} right answers out of only {answered}")
+        card = base.get("card")
+        try:
+            FsrsCard.from_dict(card)  # type: ignore[arg-type]
+        except Exception:
+            raise ProgressError(f"{where}: base 'card' is not an FSRS card: {card!r}") from None
+        until = _parse_time(base.get("until"), f"{where}: base 'until'")
+        return cls(skill, (), dict(card), answered, right, until).with_reviews(reviews)  # type: ignore[arg-type]
+
+
+# ----------------------------------------------------------------------------------------------
+# The progress
+# ----------------------------------------------------------------------------------------------
+
+
+class Progress:
+    """Everything one learner has practised: a :class:`SkillRecord` per skill, and the best streak.
+
+    skills: records by skill name (skills this version does not know are kept as they are).
+    scheduler: the :class:`fsrs.Scheduler` (default :data:`SCHEDULER`).
+    Equality compares the answers (and the best streak), not object identity.
+    """
+
+    def __init__(
+        self,
+        skills: Mapping[str, SkillRecord] | None = None,
+        best_streak: int = 0,
+        *,
+        scheduler: Scheduler | None = None,
+    ):
+        self.scheduler = scheduler or SCHEDULER
+        self.skills: dict[str, SkillRecord] = dict(skills or {})
+        self._best = best_streak
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Progress):
+            return NotImplemented
+        mine = {k: v for k, v in self.skills.items() if v.answered}
+        theirs = {k: v for k, v in other.skills.items() if v.answered}
+        return mine == theirs and self.best_streak == other.best_streak
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<Progress: {self.answered()} answers, {self.right()} right, {len(self.skills)} skills>"
+
+    # ----- questions about one skill -------------------------------------------------------
+    def record_of(self, skill: str) -> SkillRecord:
+        """The skill's record (an empty one for a skill never answered)."""
+        return self.skills.get(skill) or SkillRecord(_check_skill(skill))
+
+    def is_new(self, skill: str) -> bool:
+        """True for a skill never answered."""
+        return self.record_of(skill).answered == 0
+
+    def card(self, skill: str) -> FsrsCard:
+        """The skill's FSRS card (a fresh card, due at once, for a new skill)."""
+        return self.record_of(skill).card(self.scheduler)
+
+    def due(self, skill: str) -> datetime:
+        """When the skill is due again (UTC); long past for a new skill."""
+        return self.card(skill).due
+
+    def retrievability(self, skill: str, now: datetime | None = None) -> float:
+        """FSRS's chance (0..1) that the learner still gets the skill right now (0 for a new skill)."""
+        return float(self.scheduler.get_card_retrievability(self.card(skill), _utc(now or _now())))
+
+    def recent(self, skill: str, n: int = RECENT) -> tuple[Review, ...]:
+        """The skill's last ``n`` answers, oldest first."""
+        return self.record_of(skill).reviews[-n:]
+
+    def mastery(self, skill: str, now: datetime | None = None) -> float:
+        """A 0..1 mastery figure: the share right of the last :data:`RECENT` answers (counting at least
+        half of them, so a full bar needs 5 right), times the FSRS retrievability (it fades with time)."""
+        recent = self.recent(skill)
+        if not recent:
+            return 0.0
+        share = sum(r.correct for r in recent) / max(len(recent), RECENT // 2)
+        return share * self.retrievability(skill, now)
+
+    def skill_streak(self, skill: str) -> int:
+        """Right answers in a row on this skill, up to its last answer."""
+        n = 0
+        for r in reversed(self.record_of(skill).reviews):
+            if not r.correct:
+                break
+            n += 1
+        return n
+
+    def answered(self, skill: str | None = None) -> int:
+        """Answers given, on one skill or all."""
+        if skill is not None:
+            return self.record_of(skill).answered
+        return sum(r.answered for r in self.skills.values())
+
+    def right(self, skill: str | None = None) -> int:
+        """Right answers, on one skill or all."""
+        if skill is not None:
+            return self.record_of(skill).right
+        return sum(r.right for r in self.skills.values())
+
+    def reviews(self) -> list[tuple[str, Review]]:
+        """Every kept answer as ``(skill, review)``, oldest first."""
+        return sorted(((s, r) for s, rec in self.skills.items() for r in rec.reviews), key=lambda x: (x[1].at, x[1].id))
+
+    def review_ids(self) -> set[str]:
+        return {r.id for rec in self.skills.values() for r in rec.reviews}
+
+    @property
+    def streak(self) -> int:
+        """Right answers in a row, over all skills, up to the latest answer."""
+        n = 0
+        for _, r in reversed(self.reviews()):
+            if not r.correct:
+                break
+            n += 1
+        return n
+
+    @property
+    def best_streak(self) -> int:
+        """The longest run of right answers ever (kept even when old answers are folded away)."""
+        best = run = 0
+        for _, r in self.reviews():
+            run = run + 1 if r.correct else 0
+            best = max(best, run)
+        return max(self._best, best)
+
+    @property
+    def last_answer_at(self) -> datetime | None:
+        rs = self.reviews()
+        return rs[-1][1].at if rs else None
+
+    # ----- changes -------------------------------------------------------------------------
+    def record(
+        self,
+        skill: str,
+        correct: bool,
+        *,
+        at: datetime | None = None,
+        ms: int | None = None,
+        rating: Rating | int | None = None,
+        fast_ms: int = FAST_MS,
+    ) -> Review:
+        """Add one answer and return it. rating: default :func:`rating_for` (Again / Good / Easy).
+
+        Raises :class:`ProgressError` for a bad skill name, time, duration or a rating that contradicts
+        ``correct``.
+        """
+        _check_skill(skill)
+        if not isinstance(correct, bool):
+            raise ProgressError(f"correct must be True or False, not {correct!r}")
+        at = _utc(at or _now(), "at")
+        if ms is not None:
+            ms = max(0, int(ms))
+        rating = rating_for(self, skill, correct, ms, fast_ms) if rating is None else Rating(int(rating))
+        review = Review.from_dict(
+            {"id": uuid.uuid4().hex, "at": at.isoformat(), "correct": correct, "rating": int(rating), "ms": ms}
+        )
+        rec = self.record_of(skill)
+        self.skills[skill] = rec.with_reviews((*rec.reviews, review), self.scheduler)
+        self._best = self.best_streak
+        return review
+
+    def merge(self, other: Progress) -> Progress:
+        """A new progress holding every answer of both (a union by answer id; nothing is lost)."""
+        skills = dict(self.skills)
+        for name, rec in other.skills.items():
+            skills[name] = skills[name].merge(rec, self.scheduler) if name in skills else rec
+        return Progress(skills, max(self.best_streak, other.best_streak), scheduler=self.scheduler)
+
+    def copy(self) -> Progress:
+        return Progress(self.skills, self._best, scheduler=self.scheduler)
+
+    # ----- JSON ----------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document: ``{"schema", "schema_version", "best_streak", "skills": {name: record}}``."""
+        return {
+            "schema": SCHEMA,
+            "schema_version": SCHEMA_VERSION,
+            "best_streak": self.best_streak,
+            "skills": {k: self.skills[k].to_dict() for k in sorted(self.skills) if self.skills[k].answered},
+        }
+
+    def to_json(self, indent: int | None = None) -> str:
+        """The document as JSON text; the same progress always gives the same text."""
+        return json.dumps(self.to_dict(), sort_keys=True, indent=indent, ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, data: object, *, scheduler: Scheduler | None = None) -> Progress:
+        """Read a document; raises :class:`ProgressSchemaError` for another schema version and
+        :class:`ProgressError` (naming the field) for anything else wrong."""
+        if not isinstance(data, Mapping) or data.get("schema") != SCHEMA:
+            raise ProgressError('this is not a musteach progress file (it has no "schema": "musteach-progress")')
+        version = data.get("schema_version")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ProgressError(f"'schema_version' must be a whole number, not {version!r}")
+        if version > SCHEMA_VERSION:
+            raise ProgressSchemaError(
+                f"this progress was saved by a newer musteach (schema version {version}; this one reads "
+                f"{SCHEMA_VERSION}): update musteach to read it",
+                version,
+            )
+        if version < SCHEMA_VERSION:
+            raise ProgressSchemaError(
+                f"this progress was saved by an older musteach (schema version {version}) that this one "
+                f"(version {SCHEMA_VERSION}) cannot read",
+                version,
+            )
+        best = data.get("best_streak", 0)
+        if isinstance(best, bool) or not isinstance(best, int) or best < 0:
+            raise ProgressError(f"'best_streak' must be a whole number ≥ 0, not {best!r}")
+        raw = data.get("skills", {})
+        if not isinstance(raw, Mapping):
+            raise ProgressError(f"'skills' must be an object of skill names, not {raw!r}")
+        skills = {}
+        for name, rec in raw.items():
+            _check_skill(name)
+            skills[name] = SkillRecord.from_dict(name, rec)
+        return cls(skills, best, scheduler=scheduler)
+
+    @classmethod
+    def from_json(cls, text: str | bytes, *, scheduler: Scheduler | None = None) -> Progress:
+        """Read JSON text; raises :class:`ProgressError` (not JSON, not progress, a bad field) or
+        :class:`ProgressSchemaError` (another schema version).
+
+        >>> Progress.from_json("{oops")
+        Traceback (most recent call last):
+        ...
+        musteach.progress.ProgressError: this is not valid JSON (line 1, column 2: Expecting property name enclosed in double quotes)
+        """
+        if isinstance(text, bytes):
+            try:
+                text = text.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise ProgressError("this is not a text file (it is not UTF-8)") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ProgressError(f"this is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+        except RecursionError:
+            raise ProgressError("this is not a musteach progress file (it nests too deep)") from None
+        return cls.from_dict(data, scheduler=scheduler)
+
+
+# ----------------------------------------------------------------------------------------------
+# Scheduling: which skill next
+# ----------------------------------------------------------------------------------------------
+
+
+def rating_for(progress: Progress, skill: str, correct: bool, ms: int | None = None, fast_ms: int = FAST_MS) -> Rating:
+    """The FSRS rating of an answer: Again when wrong; Easy when right within ``fast_ms`` milliseconds and
+    making a streak of 3 or more on the skill; otherwise Good."""
+    if not correct:
+        return Rating.Again
+    if ms is not None and ms <= fast_ms and progress.skill_streak(skill) >= 2:
+        return Rating.Easy
+    return Rating.Good
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """The skill chosen next, why (``"new"``, ``"weak"``, ``"due"`` or ``"ahead"``), and its weight."""
+
+    skill: str
+    reason: str
+    weight: float
+
+    @property
+    def reason_text(self) -> str:
+        return {
+            "new": "a new skill",
+            "weak": "a weak spot, due again",
+            "due": "due for review",
+            "ahead": "extra practice",
+        }[self.reason]
+
+
+#: Weight of a never-answered skill (a due, weak skill weighs up to 1 + 3 + 2 = 6; one not yet due ≤ 0.2).
+NEW_WEIGHT = 1.5
+#: The least share of the chances the new skills get together, while there are any.
+NEW_SHARE = 0.25
+_REPEAT_FACTOR = 0.1  # the skill just asked is seldom asked again at once
+
+
+def skill_weights(
+    progress: Progress, skills: Sequence[str], now: datetime | None = None, *, last: str | None = None
+) -> dict[str, Pick]:
+    """How likely each skill is to come next, and why.
+
+    A due skill weighs ``1 + overdue + 2 × (1 − mastery)``, where overdue is the time past due over the last
+    interval (at most 3). A skill not due yet weighs ``0.02 + 0.18 × (1 − mastery)`` (a little practice
+    ahead, on weak skills first). A new skill weighs :data:`NEW_WEIGHT`, raised when needed so that the new
+    skills together always get at least :data:`NEW_SHARE` of the chances (new skills are never starved).
+    The skill just asked (``last``) weighs a tenth, when there are others.
+    """
+    now = _utc(now or _now())
+    if not skills:
+        raise ProgressError("there are no skills to practise")
+    out: dict[str, Pick] = {}
+    for s in skills:
+        if progress.is_new(s):
+            pick = Pick(s, "new", NEW_WEIGHT)
+        else:
+            card = progress.card(s)
+            weak = 1.0 - progress.mastery(s, now)
+            if card.due <= now:
+                interval = max((card.due - (card.last_review or card.due)).total_seconds(), 60.0)
+                overdue = min((now - card.due).total_seconds() / interval, 3.0)
+                pick = Pick(s, "weak" if weak > 0.5 else "due", 1.0 + overdue + 2.0 * weak)
+            else:
+                pick = Pick(s, "ahead", 0.02 + 0.18 * weak)
+        out[s] = pick
+    new = [p for p in out.values() if p.reason == "new"]
+    old = math.fsum(p.weight for p in out.values() if p.reason != "new")
+    if new and old:
+        floor = NEW_SHARE / (1 - NEW_SHARE) * old / len(new)
+        for p in new:
+            out[p.skill] = Pick(p.skill, "new", max(p.weight, floor))
+    if last in out and len(skills) > 1:
+        p = out[last]
+        out[last] = Pick(last, p.reason, p.weight * _REPEAT_FACTOR)
+    return out
+
+
+def choose_skill(
+    progress: Progress,
+    skills: Sequence[str],
+    now: datetime | None = None,
+    *,
+    rng: random.Random | None = None,
+    last: str | None = None,
+) -> Pick:
+    """Draw the next skill at random in proportion to :func:`skill_weights` (most overdue and weakest first,
+    with some randomness). Raises :class:`ProgressError` when ``skills`` is empty.
+
+    >>> p = Progress()
+    >>> choose_skill(p, ["grande"]).skill
+    'grande'
+    """
+    weights = skill_weights(progress, list(skills), now, last=last)
+    picks = list(weights.values())
+    r = (rng or random.Random()).random() * math.fsum(p.weight for p in picks)
+    for p in picks:
+        r -= p.weight
+        if r < 0:
+            return p
+    return picks[-1]
+
+
+# ----------------------------------------------------------------------------------------------
+# Stores
+# ----------------------------------------------------------------------------------------------
+
+
+class MemoryStore:
+    """Progress kept only in memory (lost when the kernel stops): for tests, or when nothing may be saved."""
+
+    kind = "memory"
+    where = "in memory only (it is lost when this page closes)"
+
+    def __init__(self, progress: Progress | None = None):
+        self.progress = progress or Progress()
+        self.notices: list[str] = []
+
+    def load(self) -> Progress:
+        return self.progress.copy()
+
+    def save(self, progress: Progress) -> Progress:
+        self.progress = self.progress.merge(progress)
+        return self.progress.copy()
+
+
+def default_progress_path() -> Path:
+    """Where :class:`FileStore` keeps progress: ``$MUSTEACH_PROGRESS_FILE`` if set, else ``progress.json``
+    in the user data folder (``platformdirs.user_data_dir("musteach")``, e.g. ``~/.local/share/musteach``)."""
+    env = os.environ.get("MUSTEACH_PROGRESS_FILE")
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("musteach", appauthor=False)) / "progress.json"
+
+
+@contextlib.contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    """An exclusive lock on ``path`` (created if missing), held until the block ends; other processes
+    and threads wait for it (fcntl.flock; msvcrt.locking on Windows)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows
+            import msvcrt
+            import time
+
+            while True:
+                try:
+                    msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+                    break
+                except OSError:
+                    time.sleep(0.01)
+            try:
+                yield
+            finally:
+                os.lseek(fd, 0, os.SEEK_SET)
+                msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        else:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write a temporary file next to ``path``, flush it to disk, then rename it over ``path``."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    with contextlib.suppress(OSError, AttributeError):  # make the rename itself durable (POSIX)
+        dfd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+
+
+class FileStore:
+    """Progress in a JSON file, shared by every notebook of one user (JupyterLab).
+
+    path: the file (default :func:`default_progress_path`). Writes are atomic (a temporary file in the same
+    folder, then :func:`os.replace`) and made under an exclusive lock on ``<path>.lock``; each write re-reads
+    the file and merges it with the progress being saved, so two notebooks saving at once lose nothing.
+
+    A file that cannot be read (bad JSON, not progress, another schema version) is never overwritten: it is
+    renamed ``<name>.corrupt-<UTC timestamp>`` and a sentence saying so is added to :attr:`notices` (for the
+    learner to see); practice then goes on from what is in memory. Disk errors (``OSError``) propagate.
+    """
+
+    kind = "file"
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, scheduler: Scheduler | None = None):
+        self.path = Path(path).expanduser() if path is not None else default_progress_path()
+        self.lock_path = self.path.with_name(self.path.name + ".lock")
+        self.scheduler = scheduler
+        self.notices: list[str] = []
+        self.set_aside_paths: list[Path] = []
+
+    @property
+    def where(self) -> str:
+        return f"in the file {self.path}"
+
+    def load(self) -> Progress:
+        """The progress in the file (empty if there is none yet; nothing is created then)."""
+        if not self.path.exists():
+            return Progress(scheduler=self.scheduler)
+        with _file_lock(self.lock_path):
+            return self._read()
+
+    def save(self, progress: Progress) -> Progress:
+        """Merge ``progress`` with the file's (under the lock) and write the result; returns it."""
+        with _file_lock(self.lock_path):
+            merged = self._read().merge(progress)
+            _write_atomically(self.path, merged.to_json() + "\n")
+        return merged
+
+    def _read(self) -> Progress:
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return Progress(scheduler=self.scheduler)
+        try:
+            return Progress.from_json(raw, scheduler=self.scheduler)
+        except ProgressError as e:
+            aside = self._set_aside()
+            why = (
+                "it was saved by another version of musteach" if isinstance(e, ProgressSchemaError) else "it is damaged"
+            )
+            self.notices.append(
+                f"Your saved progress could not be read ({why}: {e}). The file was kept as {aside.name} "
+                f"in {aside.parent}, and your progress starts afresh from here."
+            )
+            return Progress(scheduler=self.scheduler)
+
+    def _set_aside(self) -> Path:
+        stamp = datetime.now(_UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{n}")
+        os.replace(self.path, aside)
+        self.set_aside_paths.append(aside)
+        return aside
+
+
+def describe_due(due: datetime, now: datetime) -> str:
+    """``"due now"``, ``"in 8 min"``, ``"in 3 h"``, ``"in 4 days"``.
+
+    >>> from datetime import timedelta
+    >>> t = datetime(2025, 1, 1, tzinfo=UTC)
+    >>> describe_due(t, t), describe_due(t + timedelta(minutes=9, seconds=50), t), describe_due(t + timedelta(days=3), t)
+    ('due now', 'in 10 min', 'in 3 days')
+    """
+    s = (due - now).total_seconds()
+    if s <= 0:
+        return "due now"
+    if s < 3600:
+        return f"in {max(1, round(s / 60))} min"
+    if s < 86400:
+        return f"in {round(s / 3600)} h"
+    d = round(s / 86400)
+    return f"in {d} day{'s' if d != 1 else ''}"

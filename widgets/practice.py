@@ -1,0 +1,816 @@
+"""Practice: an endless, adaptive self-quiz on random hands that remembers each learner (issue 6).
+
+:class:`PracticeQuiz` (also called :data:`Practice`) mixes every kind of question the tutor has — who wins
+each lance, card order, jugadas, juego and punto totals, betting payments and the count — and asks most
+about what the learner is weak at and what is due again: each skill is an FSRS card
+(:mod:`musteach.progress`). The progress is kept across visits: in this browser under Voilà
+(:class:`~musteach_widgets.storage.BrowserStore`), in a file in the user data folder in JupyterLab
+(:class:`~musteach.progress.FileStore`). It can be exported to a file and imported back.
+
+Questions come from a plug-in list of :class:`SkillSource` objects (:data:`SOURCES`): a new family of
+questions (señas, say) joins by subclassing :class:`SkillSource` and calling :func:`register_source`.
+
+Stable CSS classes: the root ``musteach-quiz musteach-practice``; answer controls ``musteach-answer``
+(seat buttons ``musteach-seat-<n>``, ``musteach-answer-nobody``, ``musteach-answer-<jugada>``), card buttons
+to place in order ``musteach-place``, number boxes ``musteach-total-input`` / ``musteach-stones-input``,
+``musteach-check``; ``musteach-feedback``, ``musteach-score``, ``musteach-totals``, ``musteach-next``,
+``musteach-mastery`` (one ``musteach-skill`` row per skill, with ``data-skill`` and ``data-mastery``),
+``musteach-notice``, ``musteach-storage``, ``musteach-export``, ``musteach-export-link``, ``musteach-import``.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from musteach.cards import Card
+from musteach.count_quiz import BettingQuestion, CountQuestion, betting_question, count_question
+from musteach.errors import MusError
+from musteach.progress import (
+    FAST_MS,
+    Pick,
+    Progress,
+    ProgressError,
+    choose_skill,
+    describe_due,
+)
+from musteach.quiz import Question, QuizError, Skill, make_question
+from musteach.rules import Rules
+from musteach.svg import card_svg, hand_svg, table_svg
+
+from ._base import FRIENDLY_ERROR, QUIZ_CSS, Guarded
+from .storage import BrowserStore, Store, open_store
+
+__all__ = [
+    "PRACTICE_CSS",
+    "SOURCES",
+    "BettingSource",
+    "CountSource",
+    "Outcome",
+    "Practice",
+    "PracticeQuiz",
+    "QuizSource",
+    "Shown",
+    "SkillSource",
+    "register_source",
+]
+
+#: The most an imported progress file may weigh (bytes).
+MAX_IMPORT_BYTES = 5_000_000
+
+PRACTICE_CSS = """
+.musteach-practice .musteach-notice .widget-html-content:empty { display: none; }
+.musteach-practice .musteach-notice-box { padding: 8px 12px; border-radius: 8px; margin: 6px 0; }
+.musteach-practice .musteach-notice-box.musteach-info { background: #e3f2fd; border-left: 5px solid #1565c0; }
+.musteach-practice .musteach-notice-box.musteach-warn { background: #fff3e0; border-left: 5px solid #e65100; }
+.musteach-practice .musteach-notice-box.musteach-ok { background: #e8f5e9; border-left: 5px solid #2e7d32; }
+.musteach-practice .musteach-steps { margin: 4px 0 0 0; padding-left: 1.3em; }
+.musteach-practice .musteach-steps li { margin: 2px 0; }
+.musteach-practice .musteach-totals .widget-html-content { color: var(--mt-muted); font-size: .92em; }
+.musteach-practice .musteach-why { color: var(--mt-muted); font-style: italic; }
+.musteach-practice .musteach-betting-lines { margin: 4px 0; padding-left: 1.4em; }
+.musteach-practice .musteach-count-bets { border-collapse: collapse; margin: 6px 0; font-size: .95em; }
+.musteach-practice .musteach-count-bets th { text-align: left; padding: 2px 12px 2px 0; vertical-align: top; }
+.musteach-practice .musteach-count-bets td { padding: 2px 0; }
+.musteach-practice .musteach-stones-row { align-items: center; gap: 8px; }
+.musteach-practice .musteach-stones-row .musteach-lance-label { min-width: 70px; font-weight: 600; }
+.musteach-practice .musteach-mastery { margin-top: 10px; border-top: 1px solid var(--mt-edge); padding-top: 8px; }
+.musteach-practice .musteach-mastery-head { font-weight: 700; margin-bottom: 2px; }
+.musteach-practice .musteach-mastery-note { color: var(--mt-muted); font-size: .85em; margin-bottom: 6px; }
+.musteach-practice .musteach-skill {
+  display: grid; grid-template-columns: 11em 1fr 3.2em 12em; gap: 8px; align-items: center; margin: 3px 0;
+  font-size: .92em;
+}
+.musteach-practice .musteach-meter {
+  display: block; height: 12px; border-radius: 6px; background: #e6e1d3; overflow: hidden;
+  border: 1px solid #d2cbb8;
+}
+.musteach-practice .musteach-meter-fill { display: block; height: 100%; background: var(--mt-felt); }
+.musteach-practice .musteach-skill.musteach-weak .musteach-meter-fill { background: #e65100; }
+.musteach-practice .musteach-skill-pct { text-align: right; font-weight: 600; }
+.musteach-practice .musteach-skill.musteach-weak .musteach-skill-pct { color: #e65100; }
+.musteach-practice .musteach-skill-due { color: var(--mt-muted); }
+.musteach-practice .musteach-skill.musteach-current .musteach-skill-name { font-weight: 700; }
+.musteach-practice .musteach-tools { align-items: center; gap: 10px; flex-wrap: wrap; margin-top: 8px; }
+.musteach-practice .musteach-storage .widget-html-content { color: var(--mt-muted); font-size: .85em; }
+.musteach-practice .musteach-export-link a { font-weight: 600; }
+"""
+
+
+# ----------------------------------------------------------------------------------------------
+# The plug-in interface
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A graded answer: right or not, a headline, the explanation (one sentence per step), and the seat
+    to light up on the table (or None)."""
+
+    correct: bool
+    headline: str
+    explanation: tuple[str, ...]
+    highlight: int | None = None
+
+
+@dataclass
+class Shown:
+    """What a source draws for one question: the prompt (plain text), a picture (HTML), the answer controls,
+    ``mark(outcome)`` (disable and colour the controls once answered) and ``after(outcome)`` (the picture
+    after the answer, or None to keep it)."""
+
+    prompt: str
+    picture: str
+    controls: list[widgets.Widget]
+    mark: Callable[[Outcome], None]
+    after: Callable[[Outcome], str | None] = lambda _o: None
+    focus: widgets.Widget | None = None
+    answer_controls: list[widgets.Widget] = field(default_factory=list)
+
+
+Submit = Callable[..., None]
+
+
+class SkillSource:
+    """A family of practice questions. Subclasses set :attr:`skills` and define the three methods.
+
+    skills: ``(skill name, label)`` pairs; names are short, lower-case and unique across sources (they key
+    the saved progress, so never rename one). fast_ms: a right answer faster than this (milliseconds) on a
+    streak is rated Easy.
+    """
+
+    name = "source"
+    skills: tuple[tuple[str, str], ...] = ()
+    fast_ms: int = FAST_MS
+
+    def make(self, skill: str, rng: random.Random, rules: Rules) -> Any:
+        """A new question for ``skill`` (same ``rng`` state, same question)."""
+        raise NotImplementedError
+
+    def show(self, question: Any, submit: Submit) -> Shown:
+        """Draw the question; controls call ``submit(response)`` (``submit(response, typed=True)`` for
+        typed input, whose :class:`~musteach.errors.MusError` is shown as a hint, not scored)."""
+        raise NotImplementedError
+
+    def grade(self, question: Any, response: Any) -> Outcome:
+        """Grade a response; raise a :class:`~musteach.errors.MusError` for one that is not an answer."""
+        raise NotImplementedError
+
+
+def _button(label: str, tooltip: str, *classes: str, icon: str = "") -> widgets.Button:
+    b = widgets.Button(description=label, tooltip=tooltip, icon=icon, layout=widgets.Layout(width="auto"))
+    for c in ("musteach-answer", *classes):
+        b.add_class(c)
+    return b
+
+
+def _mark_buttons(pairs: Sequence[tuple[Any, widgets.Button]], expected: Any, given: Any, correct: bool) -> None:
+    def same(a: Any, b: Any) -> bool:
+        return type(a) is type(b) and a == b
+
+    for v, b in pairs:
+        b.disabled = True
+        if same(v, expected):
+            b.button_style = "success"
+            b.add_class("musteach-correct")
+        if same(v, given):
+            b.add_class("musteach-chosen")
+            if not correct:
+                b.button_style = "danger"
+
+
+class QuizSource(SkillSource):
+    """Questions of :mod:`musteach.quiz`: who wins each lance, card order, jugadas, juego and punto totals."""
+
+    name = "quiz"
+    skills = (
+        ("grande", "Who wins Grande"),
+        ("chica", "Who wins Chica"),
+        ("pares", "Who wins Pares"),
+        ("juego", "Who wins Juego"),
+        ("punto", "Who wins Punto"),
+        ("rank_order", "Card order"),
+        ("jugada", "Naming jugadas"),
+        ("juego_total", "Juego totals"),
+        ("punto_total", "Punto totals"),
+    )
+
+    def make(self, skill: str, rng: random.Random, rules: Rules) -> Question:
+        return make_question(skill, rng, rules)
+
+    def grade(self, question: Question, response: Any) -> Outcome:
+        v = question.grade(response)
+        return Outcome(v.correct, v.headline, (v.explanation,), v.highlight)
+
+    def show(self, q: Question, submit: Submit) -> Shown:
+        if q.lance is not None:
+            return self._show_lance(q, submit)
+        if q.skill is Skill.RANK_ORDER:
+            return self._show_rank(q, submit)
+        if q.accepts_number:
+            return self._show_total(q, submit)
+        return self._show_choices(q, submit, hand_svg(q.hand, card_width=72))  # type: ignore[arg-type]
+
+    def _choice_buttons(self, q: Question, submit: Submit) -> list[tuple[Any, widgets.Button]]:
+        pairs = []
+        for value, label in q.choices:
+            if q.lance is not None:
+                cls = "musteach-answer-nobody" if value is None else f"musteach-seat-{value}"
+                tip = "Answer: nobody" if value is None else f"Answer that seat {value} wins {q.lance.title}"
+            else:
+                cls, tip = f"musteach-answer-{value}", f"Answer: {label}"
+            b = _button(label, tip, cls)
+            b.on_click(lambda _b, v=value: submit(v))
+            pairs.append((value, b))
+        return pairs
+
+    def _show_choices(self, q: Question, submit: Submit, picture: str) -> Shown:
+        given: list[Any] = []
+
+        def record(v: Any) -> None:
+            given[:] = [v]
+            submit(v)
+
+        pairs = self._choice_buttons(q, record)
+        buttons = [b for _, b in pairs]
+        return Shown(
+            q.prompt, picture, buttons,
+            lambda o: _mark_buttons(pairs, q.answer, given[0] if given else object(), o.correct),
+            focus=buttons[0], answer_controls=buttons,
+        )  # fmt: skip
+
+    def _show_lance(self, q: Question, submit: Submit) -> Shown:
+        shown = self._show_choices(q, submit, table_svg(q.hands, q.mano, rules=q.rules, card_width=54))  # type: ignore[arg-type]
+        shown.after = lambda o: table_svg(q.hands, q.mano, highlight=o.highlight, rules=q.rules, card_width=54)  # type: ignore[arg-type]
+        return shown
+
+    def _show_total(self, q: Question, submit: Submit) -> Shown:
+        box = widgets.Text(value="", placeholder="e.g. 31", description="Total:", layout=widgets.Layout(width="180px"))
+        box.add_class("musteach-total-input")
+        check = _button("Check", "Check your total", "musteach-check", icon="check")
+        check.on_click(lambda _b: submit(box.value, typed=True))
+
+        def mark(o: Outcome) -> None:
+            box.disabled = check.disabled = True
+            check.button_style = "success" if o.correct else "danger"
+
+        return Shown(q.prompt, hand_svg(q.hand, card_width=72), [box, check], mark, focus=box, answer_controls=[check])  # type: ignore[arg-type]
+
+    def _show_rank(self, q: Question, submit: Submit) -> Shown:
+        order: list[Card] = []
+        view = widgets.HTML(layout=widgets.Layout(width="100%"))
+        view.add_class("musteach-order")
+        undo = widgets.Button(description="Undo", icon="undo", tooltip="Take back the last card placed")
+        undo.add_class("musteach-undo")
+        check = _button("Check", "Check your order", "musteach-check", icon="check")
+        pairs: list[tuple[Card, widgets.Button]] = []
+
+        def refresh() -> None:
+            if order:
+                names = ", ".join(c.name for c in order)
+                pics = "".join(card_svg(c, 40) for c in order)
+                view.value = (
+                    f'<div class="musteach-order-label">Your order so far ({len(order)} of {len(q.cards)}): '
+                    f'{escape(names)}</div><div class="musteach-cards">{pics}</div>'
+                )
+            else:
+                view.value = '<div class="musteach-order-label">Press the highest card first.</div>'
+            undo.disabled = not order
+            check.disabled = len(order) != len(q.cards)
+
+        def place(card: Card) -> None:
+            if card in order or check.button_style:
+                return
+            order.append(card)
+            dict(pairs)[card].disabled = True
+            refresh()
+
+        def take_back(_b: Any) -> None:
+            if order and not check.button_style:
+                dict(pairs)[order.pop()].disabled = False
+                refresh()
+
+        for value, label in q.choices:
+            b = widgets.Button(
+                description=label, tooltip=f"Place {label.lower()} next", layout=widgets.Layout(width="auto")
+            )
+            b.add_class("musteach-place")
+            b.add_class(f"musteach-card-{value.code}")
+            b.on_click(lambda _b, c=value: place(c))
+            pairs.append((value, b))
+        undo.on_click(take_back)
+        check.on_click(lambda _b: submit(tuple(order)) if len(order) == len(q.cards) else None)
+        refresh()
+
+        def mark(o: Outcome) -> None:
+            for _, b in pairs:
+                b.disabled = True
+            undo.disabled = check.disabled = True
+            check.button_style = "success" if o.correct else "danger"
+
+        cards = widgets.HBox([b for _, b in pairs], layout=widgets.Layout(flex_flow="row wrap"))
+        picture = f'<div class="musteach-cards">{"".join(card_svg(c, 72) for c in q.cards)}</div>'
+        box = widgets.VBox([cards, view, widgets.HBox([undo, check])], layout=widgets.Layout(align_items="flex-start"))
+        return Shown(q.prompt, picture, [box], mark, focus=pairs[0][1], answer_controls=[check])
+
+
+def _stones_input(team: str, where: str) -> widgets.BoundedIntText:
+    w = widgets.BoundedIntText(
+        value=0, min=0, max=99, description=f"Team {team}:", tooltip=f"Stones team {team} takes {where}",
+        layout=widgets.Layout(width="150px"), style={"description_width": "56px"},
+    )  # fmt: skip
+    w.add_class("musteach-stones-input")
+    w.add_class(f"musteach-team-{team.lower()}")
+    return w
+
+
+class BettingSource(SkillSource):
+    """Betting payments (RULES.md §6): read a betting sequence; how many stones does each team take now?"""
+
+    name = "betting"
+    skills = (("betting", "Betting payments"),)
+    fast_ms = 30_000
+
+    def make(self, skill: str, rng: random.Random, rules: Rules) -> BettingQuestion:
+        return betting_question(rng, rules=rules)
+
+    def grade(self, question: BettingQuestion, response: Any) -> Outcome:
+        g = question.grade(response)
+        return Outcome(g.correct, g.headline, g.steps)
+
+    def show(self, q: BettingQuestion, submit: Submit) -> Shown:
+        lines = "".join(f"<li>{escape(line)}</li>" for line in q.lines)
+        picture = f'<ol class="musteach-betting-lines" aria-label="The betting">{lines}</ol>'
+        a, b = _stones_input("A", "now"), _stones_input("B", "now")
+        check = _button("Check", "Check the stones", "musteach-check", icon="check")
+        check.on_click(lambda _b: submit({"A": a.value, "B": b.value}))
+
+        def mark(o: Outcome) -> None:
+            a.disabled = b.disabled = check.disabled = True
+            check.button_style = "success" if o.correct else "danger"
+
+        row = widgets.HBox([a, b, check])
+        row.add_class("musteach-stones-row")
+        return Shown(q.prompt, picture, [row], mark, focus=a, answer_controls=[check])
+
+
+class CountSource(SkillSource):
+    """The count (RULES.md §7, §8): a whole hand with its betting; type each team's stones per lance."""
+
+    name = "count"
+    skills = (("count", "Counting a hand"),)
+    fast_ms = 90_000
+
+    def make(self, skill: str, rng: random.Random, rules: Rules) -> CountQuestion:
+        return count_question(rng, rules=rules)
+
+    def grade(self, question: CountQuestion, response: Any) -> Outcome:
+        g = question.grade(response)
+        return Outcome(g.correct, g.headline, g.steps)
+
+    def show(self, q: CountQuestion, submit: Submit) -> Shown:
+        rows = []
+        for lance in q.result.lances:
+            lines = q.betting_lines.get(lance.value, ())
+            said = " · ".join(escape(x) for x in lines) if lines else "no betting"
+            rows.append(f"<tr><th>{escape(lance.title)}</th><td>{said}</td></tr>")
+        picture = (
+            table_svg(q.hands, q.mano, rules=q.result.rules, card_width=46)
+            + f'<table class="musteach-count-bets" aria-label="The betting per lance">{"".join(rows)}</table>'
+        )
+        inputs: dict[str, tuple[widgets.BoundedIntText, widgets.BoundedIntText]] = {}
+        lines_w: list[widgets.Widget] = []
+        for lance in q.result.lances:
+            label = widgets.HTML(escape(lance.title))
+            label.add_class("musteach-lance-label")
+            a, b = _stones_input("A", f"in {lance.title}"), _stones_input("B", f"in {lance.title}")
+            a.add_class(f"musteach-lance-{lance.value}")
+            b.add_class(f"musteach-lance-{lance.value}")
+            inputs[lance.value] = (a, b)
+            row = widgets.HBox([label, a, b])
+            row.add_class("musteach-stones-row")
+            lines_w.append(row)
+        check = _button("Check", "Check the count", "musteach-check", icon="check")
+        check.on_click(lambda _b: submit({k: {"A": a.value, "B": b.value} for k, (a, b) in inputs.items()}))
+
+        def mark(o: Outcome) -> None:
+            for a, b in inputs.values():
+                a.disabled = b.disabled = True
+            check.disabled = True
+            check.button_style = "success" if o.correct else "danger"
+
+        first = next(iter(inputs.values()))[0]
+        box = widgets.VBox([*lines_w, check], layout=widgets.Layout(align_items="flex-start"))
+        return Shown(q.prompt, picture, [box], mark, focus=first, answer_controls=[check])
+
+
+#: The question sources every practice draws from, in order (see :func:`register_source`).
+SOURCES: list[SkillSource] = [QuizSource(), BettingSource(), CountSource()]
+
+
+def register_source(source: SkillSource) -> SkillSource:
+    """Add a question source to :data:`SOURCES` (e.g. señas); its skill names must be new.
+
+    Raises :class:`~musteach.quiz.QuizError` for a skill name another source already uses.
+    """
+    taken = {s for src in SOURCES for s, _ in src.skills}
+    clash = [s for s, _ in source.skills if s in taken]
+    if clash:
+        raise QuizError(f"skill name(s) already used by another source: {', '.join(clash)}")
+    SOURCES.append(source)
+    return source
+
+
+# ----------------------------------------------------------------------------------------------
+# The widget
+# ----------------------------------------------------------------------------------------------
+
+
+def _verdict_html(kind: str, headline: str, steps: Sequence[str] = ()) -> str:
+    body = f'<span class="musteach-headline">{escape(headline)}</span>'
+    if len(steps) == 1:
+        body += f' <span class="musteach-explanation">{escape(steps[0])}</span>'
+    elif steps:
+        items = "".join(f"<li>{escape(s)}</li>" for s in steps)
+        body += f'<ol class="musteach-steps musteach-explanation">{items}</ol>'
+    cls = "musteach-done musteach-finished" if kind == "done" else f"musteach-{kind}"
+    return f'<div class="musteach-verdict {cls}" role="status" aria-live="polite">{body}</div>'
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class _Item:
+    pick: Pick
+    source: SkillSource
+    question: Any
+    shown: Shown
+    shown_at: datetime
+
+
+class PracticeQuiz(Guarded, widgets.VBox):
+    """An endless adaptive self-quiz on random hands that keeps each learner's progress.
+
+    n: questions per round (after ``n`` answers a summary shows; Next goes on with a new round).
+    skills: the skill names to practise (default: every skill of every source; see :attr:`skill_labels`).
+    sources: the :class:`SkillSource` list (default :data:`SOURCES`).
+    store: where progress is kept: ``"auto"`` (this browser under Voilà, a file in JupyterLab), ``"browser"``,
+    ``"file"``, ``"memory"`` or a store object (:func:`~musteach_widgets.storage.open_store`).
+    path: the progress file for the file store (default in the user data folder).
+    seed: an int for reproducible choices and questions. rules: a :class:`~musteach.rules.Rules` (default 8 reyes).
+    clock: a function returning the current UTC time (tests).
+
+    ``progress`` is the learner's :class:`~musteach.progress.Progress`; ``errors`` lists exceptions handlers
+    raised (the learner saw a friendly message instead). Raises :class:`~musteach.quiz.QuizError` for an
+    unknown skill or a bad ``n``, :class:`~musteach.progress.ProgressError` for a bad ``store``.
+    """
+
+    def __init__(
+        self,
+        n: int = 10,
+        *,
+        skills: Iterable[str] | None = None,
+        sources: Sequence[SkillSource] | None = None,
+        store: str | Store = "auto",
+        path: str | None = None,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        title: str = "Practice",
+        clock: Callable[[], datetime] | None = None,
+    ):
+        self.errors: list[BaseException] = []
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise QuizError(f"a practice round needs a whole number of questions, 1 or more, not {n!r}")
+        self.n = n
+        self.sources = list(SOURCES if sources is None else sources)
+        self.skill_labels: dict[str, str] = {}
+        self._source_of: dict[str, SkillSource] = {}
+        for src in self.sources:
+            for name, label in src.skills:
+                self.skill_labels[name] = label
+                self._source_of[name] = src
+        if skills is not None:
+            wanted = [str(getattr(s, "value", s)) for s in ([skills] if isinstance(skills, str) else skills)]
+            unknown = [s for s in wanted if s not in self.skill_labels]
+            if unknown:
+                raise QuizError(
+                    f"unknown practice skill(s) {', '.join(map(repr, unknown))}: use {', '.join(self.skill_labels)}"
+                )
+            self.skill_labels = {s: self.skill_labels[s] for s in dict.fromkeys(wanted)}
+        if not self.skill_labels:
+            raise QuizError("a practice needs at least one skill")
+        self.rules = rules or Rules()
+        self.rng = random.Random(seed)
+        self.clock = clock or _utcnow
+        self.store = open_store(store, path=path)
+        self.item: _Item | None = None
+        self.outcome: Outcome | None = None
+        self.last_skill: str | None = None
+        self.round_answered = self.round_right = self.round_streak = 0
+        self._notices_shown = 0
+        self._notice_parts: list[str] = []
+
+        def html(cls: str, width: str = "100%") -> widgets.HTML:
+            w = widgets.HTML(layout=widgets.Layout(width=width))
+            w.add_class(cls)
+            return w
+
+        style = widgets.HTML(
+            f"<style>{QUIZ_CSS}{PRACTICE_CSS}</style>", layout=widgets.Layout(height="0px", margin="0")
+        )
+        style.add_class("musteach-style")
+        self.title = html("musteach-title")
+        self.title.value = escape(title)
+        self.notice = html("musteach-notice")
+        self.status = html("musteach-progress")
+        self.prompt = html("musteach-prompt")
+        self.picture = html("musteach-picture")
+        self.answer_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self.answer_box.add_class("musteach-answers")
+        self.feedback = html("musteach-feedback")
+        self.score = html("musteach-score")
+        self.score.layout.width = "auto"
+        self.next_button = widgets.Button(
+            description="Next", icon="arrow-right", tooltip="Next question", disabled=True
+        )
+        self.next_button.add_class("musteach-next")
+        self.next_button.on_click(self._guard(self._on_next))
+        nav = widgets.HBox([self.score, self.next_button])
+        nav.add_class("musteach-nav")
+        self.totals = html("musteach-totals")
+        self.mastery_view = html("musteach-mastery-view")
+        self.storage_line = html("musteach-storage")
+        self.export_button = widgets.Button(
+            description="Export progress", icon="download", tooltip="Make a file of your progress to keep or move"
+        )
+        self.export_button.add_class("musteach-export")
+        self.export_button.on_click(self._guard(self._on_export))
+        self.export_link = html("musteach-export-link", width="auto")
+        self.upload = widgets.FileUpload(
+            accept=".json,application/json", multiple=False, description="Import progress", icon="upload",
+            tooltip="Add the answers from an exported progress file (nothing you have is removed)",
+        )  # fmt: skip
+        self.upload.add_class("musteach-import")
+        self.upload.observe(self._guard(self._on_upload), names="value")
+        tools = widgets.HBox([self.export_button, self.export_link, self.upload])
+        tools.add_class("musteach-tools")
+        children: list[widgets.Widget] = [
+            style, self.title, self.notice, self.status, self.prompt, self.picture, self.answer_box,
+            self.feedback, nav, self.totals, self.mastery_view, tools, self.storage_line,
+        ]  # fmt: skip
+        if isinstance(self.store, BrowserStore):
+            children.append(self.store)
+            self.store.on_change(self._guard(self._on_stored))
+        super().__init__(children)
+        self.add_class("musteach-quiz")
+        self.add_class("musteach-practice")
+        self.progress: Progress = Progress()
+        self._guard(self._load)()
+        self._guard(self._next_question)()
+
+    # ----- state ---------------------------------------------------------------------------
+    @property
+    def skills(self) -> tuple[str, ...]:
+        """The skill names practised, in display order."""
+        return tuple(self.skill_labels)
+
+    @property
+    def question(self) -> Any:
+        """The question on screen (a :class:`~musteach.quiz.Question`, betting or count question), or None."""
+        return self.item.question if self.item else None
+
+    @property
+    def skill(self) -> str | None:
+        """The skill of the question on screen."""
+        return self.item.pick.skill if self.item else None
+
+    @property
+    def answer_controls(self) -> list[widgets.Widget]:
+        """The controls that submit an answer to the question on screen (choice buttons or Check)."""
+        return list(self.item.shown.answer_controls) if self.item else []
+
+    def export_json(self) -> str:
+        """The learner's progress as JSON text (what Export downloads)."""
+        return self.progress.to_json(indent=1)
+
+    def import_json(self, data: str | bytes, name: str = "the file") -> int:
+        """Merge exported progress into this learner's (nothing is removed) and save; returns how many
+        answers were new. Raises :class:`~musteach.progress.ProgressError` for a file that is not progress."""
+        if len(data) > MAX_IMPORT_BYTES:
+            raise ProgressError(f"{name} is too big to be a progress file ({len(data):,} bytes)")
+        imported = Progress.from_json(data)
+        before = self.progress.review_ids()
+        self.progress = self.progress.merge(imported)
+        added = len(self.progress.review_ids() - before)
+        self._save()
+        self._refresh_totals()
+        return added
+
+    # ----- handlers ------------------------------------------------------------------------
+    def _load(self) -> None:
+        try:
+            self.progress = self.store.load()
+        except OSError as e:
+            self._add_notice("warn", f"Your saved progress could not be read ({e}); practice goes on, kept in memory.")
+        self._refresh_totals()
+
+    def _on_stored(self, progress: Progress) -> None:
+        """Progress arrived from the browser (page load, or another tab): it already includes ours."""
+        self.progress = progress
+        self._refresh_totals()
+
+    def _save(self) -> None:
+        try:
+            self.progress = self.store.save(self.progress)
+        except OSError as e:
+            self._add_notice(
+                "warn",
+                f"Your progress could not be saved ({e.strerror or e}); it is kept while this page is open. "
+                "Use Export to keep a copy.",
+            )
+
+    def _next_question(self) -> None:
+        now = self.clock()
+        pick = choose_skill(self.progress, self.skills, now, rng=self.rng, last=self.last_skill)
+        source = self._source_of[pick.skill]
+        self.item = None
+        self.outcome = None
+        self.last_skill = pick.skill  # a failure to build it does not make it come straight back
+        question = source.make(pick.skill, self.rng, self.rules)
+        shown = source.show(question, self._guard(self._submit))
+        self.item = _Item(pick, source, question, shown, now)
+        self.feedback.value = ""
+        self.prompt.value = escape(shown.prompt)
+        self.picture.value = shown.picture
+        self.answer_box.children = tuple(shown.controls)
+        self.next_button.disabled = True
+        self.next_button.description = "Next"
+        self._refresh_totals()
+        # the status goes last: when "Question n" shows, the rest of the question has been sent
+        label = self.skill_labels[pick.skill]
+        self.status.value = (
+            f"Question {self.round_answered + 1} of {self.n} in this round · "
+            f'<span class="musteach-current-skill" data-skill="{escape(pick.skill)}">{escape(label)}</span> '
+            f'<span class="musteach-why">({escape(pick.reason_text)})</span>'
+        )
+        if shown.focus is not None:
+            shown.focus.focus()
+
+    def _submit(self, response: Any, *, typed: bool = False) -> Outcome | None:
+        item = self.item
+        if item is None or self.outcome is not None:
+            return None  # a second click on an answered question is ignored
+        try:
+            outcome = item.source.grade(item.question, response)
+        except MusError as exc:
+            if not typed:
+                raise
+            self.feedback.value = _verdict_html("hint", "Try again:", (str(exc),))
+            return None
+        now = self.clock()
+        ms = max(0, round((now - item.shown_at).total_seconds() * 1000))
+        self.progress.record(item.pick.skill, outcome.correct, at=now, ms=ms, fast_ms=item.source.fast_ms)
+        self.outcome = outcome
+        self.round_answered += 1
+        self.round_right += outcome.correct
+        self.round_streak = self.round_streak + 1 if outcome.correct else 0
+        self._save()
+        item.shown.mark(outcome)
+        after = item.shown.after(outcome)
+        if after is not None:
+            self.picture.value = after
+        text = _verdict_html("right" if outcome.correct else "wrong", outcome.headline, outcome.explanation)
+        if self.round_answered >= self.n:
+            pct = round(100 * self.round_right / self.round_answered)
+            text += _verdict_html(
+                "done",
+                f"Round finished: {self.round_right} of {self.round_answered} right ({pct}%).",
+                (f"Press Next to keep practising. Your progress is kept {self.store.where}.",),
+            )
+            self.next_button.description = "Next round"
+        self.feedback.value = text
+        self.next_button.disabled = False
+        self._refresh_totals()
+        self.next_button.focus()
+        return outcome
+
+    def _on_next(self, _button: Any = None) -> None:
+        if self.round_answered >= self.n:
+            self.round_answered = self.round_right = self.round_streak = 0
+        self._next_question()
+
+    def _on_export(self, _button: Any = None) -> None:
+        data = base64.b64encode(self.export_json().encode("utf-8")).decode("ascii")
+        name = f"musteach-progress-{self.clock().strftime('%Y-%m-%d')}.json"
+        n = self.progress.answered()
+        self.export_link.value = (
+            f'<a class="musteach-download" download="{name}" href="data:application/json;base64,{data}">'
+            f"Download {escape(name)}</a> ({n} answer{'s' if n != 1 else ''})"
+        )
+
+    def _on_upload(self, change: dict[str, Any]) -> None:
+        files = change.get("new") or ()
+        if not files:
+            return
+        f = files[0]
+        name = str(f.get("name") or "the file")
+        try:
+            added = self.import_json(bytes(f.get("content") or b""), name)
+        except ProgressError as e:
+            self._add_notice("warn", f"{name} could not be imported: {e}. Your progress is unchanged.")
+        else:
+            self._add_notice(
+                "ok",
+                f"Imported {name}: {added} new answer{'s' if added != 1 else ''} added; nothing you had was removed.",
+            )
+        finally:
+            self.upload.value = ()
+
+    def _show_oops(self) -> None:
+        if self.item is not None:
+            for w in self.item.shown.answer_controls:
+                w.disabled = True
+        self.feedback.value = _verdict_html("oops", FRIENDLY_ERROR)
+        self.next_button.disabled = False
+        self._refresh_totals()
+
+    # ----- drawing -------------------------------------------------------------------------
+    def _add_notice(self, kind: str, text: str) -> None:
+        self._notice_parts.append(
+            f'<div class="musteach-notice-box musteach-{kind}" role="status">{escape(text)}</div>'
+        )
+        self.notice.value = "".join(self._notice_parts[-3:])
+
+    def _collect_store_notices(self) -> None:
+        notices = getattr(self.store, "notices", [])
+        for text in notices[self._notices_shown :]:
+            self._add_notice("warn", text)
+        self._notices_shown = len(notices)
+
+    def _refresh_totals(self) -> None:
+        self._collect_store_notices()
+        p = self.progress
+        self.score.value = escape(
+            f"Round: {self.round_right}/{self.round_answered} · streak {p.streak} · best streak {p.best_streak}"
+        )
+        answered, right = p.answered(), p.right()
+        if answered:
+            pct = round(100 * right / answered)
+            self.totals.value = escape(
+                f"All time: {answered} answer{'s' if answered != 1 else ''}, {right} right ({pct}%)."
+            )
+        else:
+            self.totals.value = "All time: no answers yet — your progress starts with this question."
+        self.mastery_view.value = self._mastery_html()
+        loading = isinstance(self.store, BrowserStore) and not self.store.loaded
+        where = (
+            "Looking for your saved progress in this browser…"
+            if loading
+            else f"Your progress is kept {self.store.where}."
+        )
+        self.storage_line.value = escape(where)
+
+    def _mastery_html(self) -> str:
+        now = self.clock()
+        p = self.progress
+        rows = []
+        for skill, label in self.skill_labels.items():
+            m = round(100 * p.mastery(skill, now))
+            n, r = p.answered(skill), p.right(skill)
+            if n == 0:
+                due = "new"
+            else:
+                due = f"{r}/{n} right · {describe_due(p.due(skill), now)}"
+            cls = "musteach-skill"
+            if n and m < 50:
+                cls += " musteach-weak"
+            if self.item is not None and skill == self.item.pick.skill:
+                cls += " musteach-current"
+            rows.append(
+                f'<div class="{cls}" data-skill="{escape(skill)}" data-mastery="{m}" data-answered="{n}">'
+                f'<span class="musteach-skill-name">{escape(label)}</span>'
+                f'<span class="musteach-meter" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow="{m}" '
+                f'aria-label="{escape(label)}: mastery {m}%"><span class="musteach-meter-fill" style="width:{m}%"></span></span>'
+                f'<span class="musteach-skill-pct">{m}%</span><span class="musteach-skill-due">{escape(due)}</span></div>'
+            )
+        note = (
+            "Mastery: your share right of your last 10 answers on a skill (5 right fill the bar), fading as days "
+            "pass without practice. Weak and due skills come up more often."
+        )
+        return (
+            '<div class="musteach-mastery"><div class="musteach-mastery-head">Your skills</div>'
+            f'<div class="musteach-mastery-note">{escape(note)}</div>{"".join(rows)}</div>'
+        )
+
+
+#: Another name for :class:`PracticeQuiz`.
+Practice = PracticeQuiz

@@ -1,0 +1,102 @@
+// musteach BrowserStore: keeps a JSON string in this browser's localStorage, for the kernel.
+//
+// Browser -> kernel (custom messages):
+//   {type: "stored", value: <string|null>, reason: "load"|"other-tab", error: <string>}
+//     sent once when the widget starts (what localStorage holds), and again whenever another tab of this
+//     browser writes the same key (the kernel merges it, so two tabs lose nothing).
+//   {type: "saved", ok: <bool>, error: <string>}   after each write.
+// Kernel -> browser:
+//   the "value" trait: the JSON to keep; written to localStorage on every change, once the first
+//   "stored" message has gone out (so an empty kernel never overwrites what the browser holds).
+//   {type: "set_aside", name: <key>, value: <string>}: keep unreadable progress under another key.
+//   {type: "reload"}: send "stored" again.
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch (e) {
+    return null;
+  }
+}
+
+function errorText(e) {
+  return (e && (e.name || e.message)) ? `${e.name || "Error"}: ${e.message || ""}` : String(e);
+}
+
+function initialize({ model }) {
+  const key = () => model.get("key");
+  let loaded = false;
+
+  function sendStored(reason, value) {
+    const ls = storage();
+    let error = "";
+    if (value === undefined) {
+      value = null;
+      if (ls === null) {
+        error = "localStorage is not available in this browser (private mode or blocked storage)";
+      } else {
+        try {
+          value = ls.getItem(key());
+        } catch (e) {
+          error = errorText(e);
+        }
+      }
+    }
+    model.send({ type: "stored", value, reason, error });
+  }
+
+  function write() {
+    const value = model.get("value");
+    if (!loaded || !value) return;
+    const ls = storage();
+    if (ls === null) {
+      model.send({ type: "saved", ok: false, error: "localStorage is not available in this browser" });
+      return;
+    }
+    try {
+      if (ls.getItem(key()) !== value) ls.setItem(key(), value);
+      model.send({ type: "saved", ok: true, error: "" });
+    } catch (e) {
+      model.send({ type: "saved", ok: false, error: errorText(e) });
+    }
+  }
+
+  function onMessage(msg) {
+    if (!msg || typeof msg !== "object") return;
+    if (msg.type === "set_aside") {
+      const ls = storage();
+      try {
+        if (ls !== null) ls.setItem(msg.name, msg.value);
+      } catch (e) {
+        model.send({ type: "saved", ok: false, error: errorText(e) });
+      }
+    } else if (msg.type === "reload") {
+      sendStored("load");
+    }
+  }
+
+  function onStorage(event) {
+    if (event.key === key() && event.newValue !== null && event.newValue !== model.get("value")) {
+      sendStored("other-tab", event.newValue);
+    }
+  }
+
+  model.on("change:value", write);
+  model.on("msg:custom", onMessage);
+  window.addEventListener("storage", onStorage);
+  sendStored("load");
+  loaded = true;
+  return () => {
+    model.off("change:value", write);
+    model.off("msg:custom", onMessage);
+    window.removeEventListener("storage", onStorage);
+  };
+}
+
+function render({ model, el }) {
+  // Nothing to see: the status line is drawn by the Python side. Keep a marker for tests.
+  el.classList.add("musteach-browser-store");
+  el.dataset.key = model.get("key");
+}
+
+export default { initialize, render };

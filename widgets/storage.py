@@ -1,0 +1,173 @@
+"""Where a learner's practice progress is kept: in the browser (Voilà) or in a file (JupyterLab).
+
+* :class:`BrowserStore` — an anywidget that keeps the progress JSON in the visitor's own browser
+  (``localStorage``), so a hosted Voilà server keeps nothing on its disk and no visitor ever sees another's
+  progress (each visitor has a kernel of their own and a browser of their own). It survives a reload.
+* :class:`~musteach.progress.FileStore` — a JSON file in the user data folder (JupyterLab).
+* :class:`~musteach.progress.MemoryStore` — nothing kept (tests).
+
+:func:`open_store` picks one: ``"auto"`` means the browser under Voilà (:func:`in_voila`), else the file.
+Every store offers ``load() -> Progress``, ``save(progress) -> Progress`` (merged with what was kept),
+``notices`` (sentences for the learner), ``kind`` and ``where``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from musteach.progress import FileStore, MemoryStore, Progress, ProgressError, ProgressSchemaError
+
+__all__ = ["DEFAULT_KEY", "VOILA_ENV", "BrowserStore", "in_voila", "open_store"]
+
+_log = logging.getLogger("musteach_widgets")
+
+#: The localStorage key of the progress (one per browser and server address).
+DEFAULT_KEY = "musteach-progress"
+
+#: Environment variables Voilà sets in the kernels it starts (voila/handler.py, voila_kernel_manager.py).
+VOILA_ENV = ("VOILA_KERNEL_ID", "VOILA_BASE_URL", "VOILA_SERVER_URL", "VOILA_APP_PORT", "VOILA_PREHEAT")
+
+_ESM = (Path(__file__).with_name("storage.js")).read_text(encoding="utf-8")
+
+
+def in_voila() -> bool:
+    """True inside a kernel that Voilà started (it sets ``VOILA_*`` variables in their environment)."""
+    return any(os.environ.get(name) for name in VOILA_ENV)
+
+
+class BrowserStore(anywidget.AnyWidget):
+    """The progress JSON kept in this browser's ``localStorage`` under ``key`` (see ``storage.js``).
+
+    When the page starts, the browser sends what it holds; the store merges it with anything already
+    answered in this kernel and writes the result back. Every :meth:`save` writes the merged progress to
+    the ``value`` trait, which the browser copies into ``localStorage``. Another tab of the same browser
+    writing the key is merged in too. Unreadable progress found in the browser is kept under
+    ``<key>.corrupt-<timestamp>`` and reported in :attr:`notices`.
+
+    ``loaded`` is False until the browser has answered; until then saves are held in memory.
+    Callbacks given to :meth:`on_change` run (with the merged progress) whenever the browser sends progress.
+    """
+
+    kind = "browser"
+    _esm = _ESM
+    key = traitlets.Unicode(DEFAULT_KEY).tag(sync=True)
+    value = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, key: str = DEFAULT_KEY, **kwargs: Any):
+        super().__init__(key=key, **kwargs)
+        self.layout.display = "none"
+        self.loaded = False
+        self.available = True
+        self.progress = Progress()
+        self.notices: list[str] = []
+        self.save_error: str | None = None
+        self.set_aside_names: list[str] = []
+        self._listeners: list[Callable[[Progress], None]] = []
+        self.on_msg(self._on_msg)
+
+    @property
+    def where(self) -> str:
+        if not self.available:
+            return "in this page only (this browser does not let it be kept: use Export to keep a copy)"
+        return "in this browser (it stays here after a reload; other people's browsers never see it)"
+
+    def on_change(self, callback: Callable[[Progress], None]) -> None:
+        """Call ``callback(progress)`` whenever progress arrives from the browser (after the merge)."""
+        self._listeners.append(callback)
+
+    def load(self) -> Progress:
+        """The progress known so far (empty until the browser has sent what it holds)."""
+        return self.progress.copy()
+
+    def save(self, progress: Progress) -> Progress:
+        """Merge ``progress`` in and (once the browser has loaded) write it to the browser; returns the merge."""
+        self.progress = self.progress.merge(progress)
+        if self.loaded:
+            self._push()
+        return self.progress.copy()
+
+    def _push(self) -> None:
+        text = self.progress.to_json()
+        if text != self.value:
+            self.value = text
+
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if not isinstance(content, dict):
+            return
+        kind = content.get("type")
+        if kind == "stored":
+            self._receive(content.get("value"), str(content.get("error") or ""))
+        elif kind == "saved" and not content.get("ok", True):
+            error = str(content.get("error") or "unknown error")
+            if self.save_error is None:
+                self.notices.append(
+                    f"Your progress could not be saved in this browser ({error}); it is kept while this page "
+                    "is open. Use Export to keep a copy."
+                )
+            self.save_error = error
+
+    def _receive(self, raw: object, error: str) -> None:
+        if error:
+            self.available = False
+            self.notices.append(
+                f"This browser does not let the tutor keep your progress ({error}): it lasts while this page "
+                "is open. Use Export to keep a copy."
+            )
+        elif isinstance(raw, str) and raw.strip():
+            try:
+                self.progress = self.progress.merge(Progress.from_json(raw))
+            except ProgressError as e:
+                stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+                name = f"{self.key}.corrupt-{stamp}"
+                self.send({"type": "set_aside", "name": name, "value": raw})
+                self.set_aside_names.append(name)
+                why = (
+                    "it was saved by another version of musteach"
+                    if isinstance(e, ProgressSchemaError)
+                    else "it is damaged"
+                )
+                self.notices.append(
+                    f"The progress saved in this browser could not be read ({why}: {e}). It was kept aside "
+                    f"(as {name}), and your progress starts afresh from here."
+                )
+        self.loaded = True
+        self._push()
+        for callback in list(self._listeners):
+            callback(self.progress.copy())
+
+
+Store = FileStore | MemoryStore | BrowserStore
+
+
+def open_store(
+    store: str | Store = "auto", *, path: str | os.PathLike[str] | None = None, key: str = DEFAULT_KEY
+) -> Store:
+    """A progress store.
+
+    store: ``"auto"`` (the browser under Voilà, else the file), ``"browser"``, ``"file"``, ``"memory"``,
+    or a store object (returned as is). path: the file for ``"file"`` (default the user data folder,
+    :func:`~musteach.progress.default_progress_path`). key: the localStorage key for ``"browser"``.
+    Raises :class:`~musteach.progress.ProgressError` for another value.
+    """
+    if not isinstance(store, str):
+        if all(hasattr(store, a) for a in ("load", "save", "notices")):
+            return store
+        raise ProgressError(f"store must be 'auto', 'browser', 'file', 'memory' or a store object, not {store!r}")
+    choice = store.strip().lower()
+    if choice == "auto":
+        choice = "browser" if in_voila() else "file"
+    if choice == "browser":
+        return BrowserStore(key)
+    if choice == "file":
+        return FileStore(path)
+    if choice == "memory":
+        return MemoryStore()
+    raise ProgressError(f"store must be 'auto', 'browser', 'file' or 'memory', not {store!r}")
