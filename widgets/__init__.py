@@ -27,3 +27,19 @@ __all__ = [
     "TotalQuiz",
     "show_deal",
 ]
+
+# Betting and the count (lessons 06 and 07): BettingQuiz, CountQuiz, ScoreBoard, show_betting, show_count.
+from .count import BettingQuiz, BettingView, CountQuiz, CountView, ScoreBoard, show_betting, show_count
+
+__all__ += ["BettingQuiz", "BettingView", "CountQuiz", "CountView", "ScoreBoard", "show_betting", "show_count"]
+
+# Practice (lesson 11): an adaptive self-quiz whose progress is kept across visits.
+from .practice import Practice, PracticeQuiz, SkillSource, register_source  # noqa: E402
+from .storage import BrowserStore, in_voila, open_store  # noqa: E402
+
+__all__ += ["BrowserStore", "Practice", "PracticeQuiz", "SkillSource", "in_voila", "open_store", "register_source"]
+
+# Odds (lessons 06 and 12): exact lance odds, the discard advisor and an odds-reading quiz.
+from .odds import DiscardAdvisor, OddsExplorer, OddsPanel, OddsQuiz  # noqa: E402
+
+__all__ += ["DiscardAdvisor", "OddsExplorer", "OddsPanel", "OddsQuiz"]

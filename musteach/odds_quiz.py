@@ -1,0 +1,233 @@
+"""Reading the odds: quiz questions on how often a hand's team wins a lance (pure logic, no Jupyter).
+
+Each question shows one seat's four cards and its place at the table, and asks how often that seat's
+team wins a lance. The answer is one of five bands (under 20%, 20 to 40%, ... 80% or more), and the
+correct band comes from the exact count of :func:`musteach.odds.hand_odds` (RULES.md §2, §4, §5).
+Generated questions stay clear of the band edges (3 points by default), so a fair guess is never
+a coin toss.
+
+>>> q = odds_question("12o 3c 11e 1b", seat=0, mano=0, lance="grande")
+>>> q.answer, q.answer_text, round(q.probability, 3)
+(4, '80% or more', 0.947)
+>>> q.grade(4).correct, q.grade("20 to 40%").correct
+(True, False)
+>>> q.grade(9)
+Traceback (most recent call last):
+...
+musteach.quiz.AnswerError: answer with one of the bands 0-4 (under 20%, 20 to 40%, 40 to 60%, 60 to 80%, 80% or more), not 9
+>>> gen = OddsQuestionGenerator(seed=3)
+>>> q = gen.next()
+>>> min(abs(q.probability - edge) for edge in BAND_EDGES) >= MARGIN
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import DECK, Hand, parse_hand
+from .errors import MusError
+from .lances import Lance, check_seat, effective_rank
+from .odds import HandOdds, hand_odds, position_name
+from .quiz import AnswerError, QuizError, Verdict
+from .rules import Rules
+
+__all__ = [
+    "BANDS",
+    "BAND_EDGES",
+    "MARGIN",
+    "QUIZ_LANCES",
+    "OddsQuestion",
+    "OddsQuestionGenerator",
+    "band_of",
+    "odds_question",
+]
+
+#: The answer bands, as (value, label): value i covers probabilities from i/5 (included) to (i+1)/5.
+BANDS: tuple[tuple[int, str], ...] = (
+    (0, "under 20%"),
+    (1, "20 to 40%"),
+    (2, "40 to 60%"),
+    (3, "60 to 80%"),
+    (4, "80% or more"),
+)
+#: The probabilities between two bands.
+BAND_EDGES: tuple[float, ...] = (0.2, 0.4, 0.6, 0.8)
+#: Generated questions keep the team's probability at least this far from every band edge.
+MARGIN = 0.03
+#: The lances generated questions ask about (Punto is played only when nobody has juego).
+QUIZ_LANCES: tuple[str, ...] = ("grande", "chica", "pares", "juego")
+_MAX_TRIES = 400
+_TARGETS = (1, 2, 3, 4)
+
+
+def band_of(p: float) -> int:
+    """The band 0..4 of a probability (an edge belongs to the band above it).
+
+    >>> band_of(0.0), band_of(0.2), band_of(0.79), band_of(1.0)
+    (0, 1, 3, 4)
+    """
+    p = float(p)
+    if not 0 <= p <= 1:
+        raise MusError(f"a probability runs from 0 to 1, not {p!r}")
+    return min(sum(1 for e in BAND_EDGES if p >= e), len(BANDS) - 1)
+
+
+@dataclass(frozen=True)
+class OddsQuestion:
+    """One question: how often does this seat's team win ``lance``?
+
+    hand: the seat's :class:`~musteach.cards.Hand`; seat, mano: seats 0..3; lance: the
+    :class:`~musteach.lances.Lance`; rules: the :class:`~musteach.rules.Rules`; odds: the exact
+    :class:`~musteach.odds.HandOdds`. prompt: the question sentence. choices: :data:`BANDS`.
+    answer: the correct band 0..4; answer_text: its label. explanation: :meth:`HandOdds.explain` of the
+    lance and the percentage. highlight: always None (no seat to light up).
+    """
+
+    hand: Hand
+    seat: int
+    mano: int
+    lance: Lance
+    rules: Rules
+    prompt: str
+    choices: tuple[tuple[int, str], ...]
+    answer: int
+    answer_text: str
+    explanation: str
+    highlight: int | None = None
+    odds: HandOdds | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def probability(self) -> float:
+        """The team's exact probability of winning the lance (a float)."""
+        assert self.odds is not None
+        return float(self.odds[self.lance].team)
+
+    @property
+    def position(self) -> int:
+        """The seat's distance from mano: 0 = mano ... 3 = postre."""
+        return (self.seat - self.mano) % 4
+
+    def label_of(self, value: Any) -> str:
+        """The label of a band value."""
+        return dict(self.choices).get(value, str(value))
+
+    # pokerkit-style: verify_x() raises, can_x() asks, x() acts.
+    def verify_response(self, response: Any) -> int:
+        """The response as a band 0..4 (a band number or its label).
+
+        Raises :class:`~musteach.quiz.AnswerError` for anything else.
+        """
+        if isinstance(response, str):
+            text = response.strip().lower()
+            for v, label in self.choices:
+                if text == label.lower():
+                    return v
+        elif isinstance(response, int) and not isinstance(response, bool) and response in dict(self.choices):
+            return response
+        bands = ", ".join(label for _, label in self.choices)
+        raise AnswerError(f"answer with one of the bands 0-4 ({bands}), not {response!r}")
+
+    def can_answer(self, response: Any) -> bool:
+        """True if :meth:`grade` would accept the response (right or wrong)."""
+        try:
+            self.verify_response(response)
+        except MusError:
+            return False
+        return True
+
+    def is_correct(self, response: Any) -> bool:
+        """True if the response is the right band; raises like :meth:`verify_response`."""
+        return self.verify_response(response) == self.answer
+
+    def grade(self, response: Any) -> Verdict:
+        """A :class:`~musteach.quiz.Verdict`; raises like :meth:`verify_response`."""
+        given = self.verify_response(response)
+        correct = given == self.answer
+        headline = "Right!" if correct else f"Not quite: {self.answer_text}."
+        return Verdict(correct, self.answer, given, self.explanation, None, headline)
+
+
+def odds_question(
+    hand: Hand | str | Iterable[Any],
+    seat: int = 0,
+    mano: int = 0,
+    lance: Lance | str = "grande",
+    rules: Rules | None = None,
+) -> OddsQuestion:
+    """The question "how often does your team win ``lance``?" for one hand at one place at the table.
+
+    hand: 4 cards; seat, mano: seats 0..3; lance: a lance name; rules: a :class:`~musteach.rules.Rules`.
+    Raises the errors of :func:`~musteach.odds.hand_odds`, or :class:`~musteach.errors.MusError` for an
+    unknown lance.
+    """
+    h = parse_hand(hand)
+    ln = Lance.parse(lance)
+    seat, mano = check_seat(seat), check_seat(mano, "mano")
+    odds = hand_odds(h, seat, mano, rules)
+    p = float(odds[ln].team)
+    answer = band_of(p)
+    kings = odds.rules.kings
+    where = position_name((seat - mano) % 4)
+    where = where if where.startswith("as ") else f"and speak {where.removesuffix(' to speak')}"
+    prompt = f"You hold {odds.info.grande_str} {where} ({kings} reyes). How often does your team win {ln.title}?"
+    pct = f"{p * 100:.1f}%"
+    explanation = f"{odds.explain(ln)} That is {pct}."
+    label = dict(BANDS)[answer]
+    return OddsQuestion(h, seat, mano, ln, odds.rules, prompt, BANDS, answer, label, explanation, None, odds)
+
+
+class OddsQuestionGenerator:
+    """An endless, reproducible source of :class:`OddsQuestion` (random hands, places and lances).
+
+    seed: an int (the same seed gives the same questions) or None. lances: names to ask about (default
+    :data:`QUIZ_LANCES`). rules: a :class:`~musteach.rules.Rules`. margin: the least distance (0 to 0.1)
+    between the answer's probability and a band edge.
+    Raises :class:`~musteach.quiz.QuizError` for no lances or a bad margin, :class:`MusError` for an
+    unknown lance.
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        lances: Iterable[Lance | str] = QUIZ_LANCES,
+        rules: Rules | None = None,
+        margin: float = MARGIN,
+    ):
+        self.lances = tuple(Lance.parse(x) for x in ([lances] if isinstance(lances, str | Lance) else lances))
+        if not self.lances:
+            raise QuizError("an odds quiz needs at least one lance to ask about")
+        if isinstance(margin, bool) or not isinstance(margin, int | float) or not 0 <= margin <= 0.1:
+            raise QuizError(f"margin must be a number from 0 to 0.1, not {margin!r}")
+        self.rules = rules if rules is not None else Rules()
+        if not isinstance(self.rules, Rules):
+            raise QuizError(f"rules must be a musteach Rules, not {rules!r}")
+        self.margin = float(margin)
+        self.rng = random.Random(seed)
+
+    def next(self) -> OddsQuestion:
+        """The next question; raises :class:`~musteach.quiz.QuizError` if none clears the margin."""
+        # Random hands mostly land in "20 to 40%": aim at a band first so every answer comes up. A team
+        # almost never wins a lance less than 1 time in 5 (the partner's cards help), so band 0 is not aimed at.
+        target = self.rng.choice(_TARGETS)
+        for tries in range(_MAX_TRIES):
+            cards = self.rng.sample(DECK, 4)  # shown high to low, as the prompt names them
+            hand = Hand(sorted(cards, key=lambda c: -effective_rank(c.rank, self.rules.kings)))
+            lance = self.rng.choice(self.lances)
+            mano = self.rng.randrange(4)
+            seat = (mano + self.rng.randrange(4)) % 4
+            q = odds_question(hand, seat, mano, lance, self.rules)
+            if min(abs(q.probability - e) for e in BAND_EDGES) < self.margin:
+                continue
+            if q.answer == target or tries >= _MAX_TRIES // 2:
+                return q
+        raise QuizError(f"no question kept its answer {self.margin} away from a band edge in {_MAX_TRIES} tries")
+
+    def __next__(self) -> OddsQuestion:
+        return self.next()
+
+    def __iter__(self) -> Iterator[OddsQuestion]:
+        return self

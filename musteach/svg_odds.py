@@ -1,0 +1,243 @@
+"""The odds of every lance as a bar chart, an SVG string (rendering only; the numbers come from :mod:`musteach.odds`).
+
+Each lance gets one bar, split into who wins it over every deal of the unseen cards: you, your partner,
+the opponents, and "nobody" (nobody holds pares; nobody has juego; Punto not played because somebody
+has juego: RULES.md §4, §5). The team's share (you + partner) is printed at the end of the bar. A
+dashed line marks one chance in two.
+
+>>> from musteach.odds import hand_odds
+>>> svg = odds_bars_svg(hand_odds("12o 3c 11e 1b", seat=0, mano=0).as_dict())
+>>> svg.startswith("<svg") and 'role="img"' in svg and " id=" not in svg
+True
+>>> svg.count('class="musteach-odds-row"')
+5
+>>> odds_label(hand_odds("12o 3c 11e 1b").as_dict()).split(";")[0]
+"Your team's chances per lance: Grande 95% (you 92%, partner 3%, opponents 5%)"
+>>> percent_text(0.947), percent_text(0.0004), percent_text(0.9996), percent_text(0), percent_text(1)
+('95%', 'under 1%', 'over 99%', '0%', '100%')
+
+Like :mod:`musteach.svg`, no element carries an ``id``, so any number of charts fit in one page.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .errors import MusError
+from .lances import Lance
+from .svg import SVG_NS, TEXT_FONT, _attr, _n
+
+__all__ = ["BAR_COLORS", "NOBODY_WORDS", "odds_bars_svg", "odds_label", "percent_text"]
+
+#: Fill colours of the bar segments (Okabe-Ito blues and orange, safe for the common colour-vision
+#: deficiencies), and the ink of the text.
+BAR_COLORS: dict[str, str] = {
+    "you": "#0072B2",
+    "partner": "#56B4E9",
+    "opponents": "#E69F00",
+    "nobody": "#D9D4C7",
+}
+_INK = "#1F2A24"
+_MUTED = "#5F6B64"
+_PAPER = "#FFFDF6"
+
+#: What "nobody" means in each lance (RULES.md §4, §5).
+NOBODY_WORDS: dict[str, str] = {
+    "grande": "nobody",
+    "chica": "nobody",
+    "pares": "nobody holds pares",
+    "juego": "nobody has juego",
+    "punto": "not played: somebody has juego",
+}
+
+_ORDER = ("grande", "chica", "pares", "juego", "punto")
+_SEGMENTS = ("you", "partner", "opponents", "nobody")
+
+
+def percent_text(p: float) -> str:
+    """A probability as a whole percentage, never rounding a real chance to 0% or 100%.
+
+    Raises :class:`~musteach.errors.MusError` for a value that is not a number from 0 to 1.
+    """
+    p = _prob(p, "probability")
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    if p < 0.005:
+        return "under 1%"
+    if p > 0.995:
+        return "over 99%"
+    return f"{p * 100:.0f}%"
+
+
+def _prob(value: Any, what: str) -> float:
+    try:
+        p = float(value)
+    except (TypeError, ValueError):
+        raise MusError(f"{what} must be a number from 0 to 1, not {value!r}") from None
+    if not math.isfinite(p) or p < -1e-9 or p > 1 + 1e-9:
+        raise MusError(f"{what} must be a number from 0 to 1, not {value!r}")
+    return min(max(p, 0.0), 1.0)
+
+
+def _rows(odds: Mapping[str, Any] | Any, lances: Sequence[str] | None) -> tuple[int, list[dict[str, Any]]]:
+    """(seat, one dict per lance: name, title, you, partner, opponents, nobody, team) from an odds dict."""
+    if hasattr(odds, "as_dict") and callable(odds.as_dict):
+        odds = odds.as_dict()
+    if not isinstance(odds, Mapping) or not isinstance(odds.get("lances"), Mapping):
+        raise MusError(
+            f"odds must be HandOdds.as_dict() (a mapping with 'seat' and 'lances'), not {type(odds).__name__}"
+        )
+    seat = odds.get("seat", 0)
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(4):
+        raise MusError(f"odds['seat'] must be a seat 0, 1, 2 or 3, not {seat!r}")
+    names = list(_ORDER) if lances is None else [Lance.parse(x).value for x in lances]
+    if not names:
+        raise MusError("lances must name at least one lance")
+    rows = []
+    for name in names:
+        lo = odds["lances"].get(name)
+        if not isinstance(lo, Mapping):
+            raise MusError(f"odds['lances'] has no {name!r} entry")
+        seats = lo.get("seats")
+        if not isinstance(seats, Sequence) or len(seats) != 4:
+            raise MusError(f"odds['lances'][{name!r}]['seats'] must hold 4 probabilities, one per seat")
+        s = [_prob(x, f"{name} seat {i}") for i, x in enumerate(seats)]
+        row = {
+            "name": name,
+            "title": Lance.parse(name).title,
+            "you": s[seat],
+            "partner": s[(seat + 2) % 4],
+            "opponents": s[(seat + 1) % 4] + s[(seat + 3) % 4],
+            "nobody": _prob(lo.get("nobody", 0.0), f"{name} nobody"),
+        }
+        total = row["you"] + row["partner"] + row["opponents"] + row["nobody"]
+        if abs(total - 1) > 1e-6:
+            raise MusError(f"the {name} shares add up to {total:.6f}, not 1")
+        row["team"] = row["you"] + row["partner"]
+        rows.append(row)
+    return seat, rows
+
+
+def odds_label(odds: Mapping[str, Any] | Any, lances: Sequence[str] | None = None) -> str:
+    """The chart's accessible name: every lance's team share, split, and the "nobody" share, in words.
+
+    odds: :meth:`HandOdds.as_dict` (or a :class:`~musteach.odds.HandOdds`). lances: names to include
+    (default all five). Raises :class:`~musteach.errors.MusError` like :func:`odds_bars_svg`.
+    """
+    _, rows = _rows(odds, lances)
+    parts = []
+    for r in rows:
+        split = f"you {percent_text(r['you'])}, partner {percent_text(r['partner'])}, opponents {percent_text(r['opponents'])}"
+        if r["nobody"] > 0 or r["name"] in ("pares", "juego", "punto"):
+            split += f", {NOBODY_WORDS[r['name']]} {percent_text(r['nobody'])}"
+        parts.append(f"{r['title']} {percent_text(r['team'])} ({split})")
+    return "Your team's chances per lance: " + "; ".join(parts) + "."
+
+
+def odds_bars_svg(
+    odds: Mapping[str, Any] | Any,
+    *,
+    width: float = 560,
+    lances: Sequence[str] | None = None,
+    title: str | None = None,
+    legend: bool = True,
+    row_height: float = 30,
+) -> str:
+    """One stacked bar per lance (you, partner, opponents, nobody) with the team's share at its end.
+
+    odds: the JSON-ready dict of :meth:`HandOdds.as_dict` (``seat`` and ``lances`` -> name -> ``seats``
+    (4 probabilities by absolute seat) and ``nobody``), or a :class:`~musteach.odds.HandOdds`.
+    width: CSS pixels (at least 240). lances: lance names to draw, in order (default all five).
+    title: an optional heading drawn above the bars. legend: draw the colour key below.
+    row_height: CSS pixels per bar row (at least 14).
+
+    Each row is ``<g class="musteach-odds-row" data-lance=... data-team=... data-nobody=...>`` with one
+    ``<rect class="musteach-bar-<segment>">`` per share (each with a ``<title>``) and the team's share as
+    ``<text class="musteach-odds-team">``. The root has ``role="img"`` and the numbers in ``aria-label``
+    (see :func:`odds_label`), ``class="musteach-odds-bars"`` and no ``id`` anywhere.
+    Raises :class:`~musteach.errors.MusError` for a malformed odds dict (a missing lance, shares that
+    are not probabilities or do not add up to 1, a bad seat) or a bad size.
+    """
+    for value, what, least in ((width, "width", 240), (row_height, "row_height", 14)):
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < least:
+            raise MusError(f"{what} must be a number of pixels, at least {least}, not {value!r}")
+    _, rows = _rows(odds, lances)
+    label = odds_label(odds, lances)
+    w, rh = float(width), float(row_height)
+    fs = max(10.0, rh * 0.45)
+    label_w = fs * 4.6
+    value_w = fs * 5.2
+    x0, x1 = label_w, w - value_w
+    bar_h = rh * 0.62
+    # A header line: the optional title on the left, "your team" over the column of team shares.
+    head = fs * 1.5
+    parts: list[str] = [
+        f'<text x="{_n(x1 + fs * 0.5)}" y="{_n(head - fs * 0.45)}" font-family="{TEXT_FONT}" '
+        f'font-size="{_n(fs * 0.8)}" fill="{_MUTED}">your team</text>'
+    ]
+    if title:
+        parts.append(
+            f'<text x="0" y="{_n(head - fs * 0.45)}" font-family="{TEXT_FONT}" font-size="{_n(fs * 1.05)}" '
+            f'font-weight="bold" fill="{_INK}">{_attr(title)}</text>'
+        )
+    top = head
+    for i, r in enumerate(rows):
+        y = top + i * rh
+        by = y + (rh - bar_h) / 2
+        cells = [
+            f'<g class="musteach-odds-row" data-lance="{r["name"]}" data-team="{r["team"]!r}" '
+            f'data-nobody="{r["nobody"]!r}">',
+            f'<text x="0" y="{_n(by + bar_h / 2 + fs * 0.36)}" font-family="{TEXT_FONT}" font-size="{_n(fs)}" '
+            f'font-weight="bold" fill="{_INK}">{r["title"]}</text>',
+            f'<rect x="{_n(x0)}" y="{_n(by)}" width="{_n(x1 - x0)}" height="{_n(bar_h)}" rx="3" '
+            f'fill="{_PAPER}" stroke="#B9B2A3" stroke-width="1"/>',
+        ]
+        x = x0
+        for seg in _SEGMENTS:
+            share = r[seg]
+            sw = share * (x1 - x0)
+            if sw <= 0:
+                continue
+            who = NOBODY_WORDS[r["name"]] if seg == "nobody" else seg
+            cells.append(
+                f'<rect class="musteach-bar-{seg}" data-share="{share!r}" x="{_n(x)}" y="{_n(by)}" '
+                f'width="{_n(sw)}" height="{_n(bar_h)}" fill="{BAR_COLORS[seg]}">'
+                f"<title>{r['title']}, {_attr(who)}: {percent_text(share)}</title></rect>"
+            )
+            x += sw
+        cells.append(
+            f'<text class="musteach-odds-team" x="{_n(x1 + fs * 0.5)}" y="{_n(by + bar_h / 2 + fs * 0.36)}" '
+            f'font-family="{TEXT_FONT}" font-size="{_n(fs)}" font-weight="bold" fill="{_INK}">'
+            f"{percent_text(r['team'])}</text>"
+        )
+        cells.append("</g>")
+        parts.append("".join(cells))
+    bottom = top + len(rows) * rh
+    mid = (x0 + x1) / 2
+    parts.append(
+        f'<line x1="{_n(mid)}" y1="{_n(top)}" x2="{_n(mid)}" y2="{_n(bottom)}" stroke="{_INK}" '
+        f'stroke-opacity="0.45" stroke-width="1" stroke-dasharray="3 3"/>'
+    )
+    height = bottom + 4
+    if legend:
+        ly = bottom + fs * 0.6
+        lx = x0
+        key = []
+        for seg, text in zip(_SEGMENTS, ("you", "your partner", "opponents", "nobody / not played"), strict=True):
+            key.append(
+                f'<rect x="{_n(lx)}" y="{_n(ly)}" width="{_n(fs)}" height="{_n(fs)}" rx="2" fill="{BAR_COLORS[seg]}"/>'
+                f'<text x="{_n(lx + fs * 1.3)}" y="{_n(ly + fs * 0.85)}" font-family="{TEXT_FONT}" '
+                f'font-size="{_n(fs * 0.85)}" fill="{_MUTED}">{text}</text>'
+            )
+            lx += fs * 1.3 + len(text) * fs * 0.52 + fs
+        parts.append(f'<g class="musteach-odds-legend">{"".join(key)}</g>')
+        height = ly + fs * 1.5
+    return (
+        f'<svg xmlns="{SVG_NS}" width="{_n(w)}" height="{_n(height)}" viewBox="0 0 {_n(w)} {_n(height)}" '
+        f'role="img" aria-label="{_attr(label)}" class="musteach-odds-bars">'
+        f"<title>{_attr(label)}</title>{''.join(parts)}</svg>"
+    )

@@ -1,0 +1,824 @@
+"""Exact lance odds and the discard advisor, as ipywidgets (ipywidgets 8).
+
+Every number and sentence comes from :mod:`musteach.odds` (:func:`~musteach.odds.hand_odds`,
+:func:`~musteach.odds.advise_discard`), the bars from :mod:`musteach.svg_odds`, the cards from
+:mod:`musteach.svg`, the quiz questions from :mod:`musteach.odds_quiz`. These classes only draw, read
+the pickers and wire them (real ipywidgets controls: Tab, arrows and typing a card's first letters work).
+
+* :class:`OddsExplorer`: pick four cards, your place at the table, 8 or 4 reyes, optionally your
+  partner's cards; see who wins each lance, as bars and sentences.
+* :class:`DiscardAdvisor`: the 15 ways of changing cards in the mus, ranked for an aim, the best marked.
+  The first count at a place at the table takes a couple of seconds; it runs in a background thread
+  while the advisor shows "counting…". 8 reyes only (in 4 reyes that first count takes minutes).
+* :class:`OddsPanel`: a compact, read-only "before you decide, your odds are…" for one hand.
+* :class:`OddsQuiz`: how often does your team win this lance? Five bands to choose from.
+
+Stable CSS classes: roots ``musteach-odds`` (explorer and panel) and ``musteach-advisor``; the chart
+``musteach-odds-bars`` (rows ``musteach-odds-row`` with ``data-lance`` / ``data-team``); the card pickers
+``musteach-card-pick-<i>`` (partner: ``musteach-partner-pick-<i>``); a friendly message ``musteach-error``;
+the advisor's status ``musteach-status`` (``musteach-counting`` while it counts), its table
+``musteach-advice`` with rows ``musteach-option`` (``data-discard``, ``data-keep``) and the best one
+``musteach-best``; the quiz root ``musteach-quiz`` with ``musteach-answer`` buttons.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from musteach.cards import DECK, Card, Hand
+from musteach.errors import MusError
+from musteach.lances import Lance
+from musteach.odds import AIMS, DiscardAdvice, HandOdds, advise_discard, hand_odds, position_name
+from musteach.odds_quiz import OddsQuestion, OddsQuestionGenerator
+from musteach.quiz import QuizSession, Verdict
+from musteach.rules import Rules
+from musteach.svg import card_svg, hand_svg
+from musteach.svg_odds import odds_bars_svg, percent_text
+
+from ._base import FRIENDLY_ERROR, Guarded
+from .quiz import QuizWidget
+
+__all__ = ["ODDS_CSS", "DiscardAdvisor", "OddsExplorer", "OddsPanel", "OddsQuiz"]
+
+#: The example hand shown when none is given: R-R-C-A, strong at Grande.
+DEFAULT_HAND = "12o 3c 11e 1b"
+_PARTNER_PREFERENCE = ("7o", "6c", "5e", "4b", "7c", "6e", "5b", "4o", "7e", "6b", "5o", "4c")
+_LANCES = ("grande", "chica", "pares", "juego", "punto")
+_POSITIONS = (("mano", 0), ("second", 1), ("third", 2), ("postre", 3))
+_AIM_LABELS = {"balanced": "Balanced (stones)", **{a: Lance.parse(a).title for a in AIMS if a != "balanced"}}
+
+ODDS_CSS = """
+.musteach-odds, .musteach-advisor {
+  color: #1f2a24; font-family: "DejaVu Sans", Verdana, Arial, sans-serif;
+  border: 1px solid #d8d2c2; border-top: 6px solid #0072b2; border-radius: 12px; background: #fffdf6;
+  padding: 10px 16px 12px; margin: 8px 0; max-width: 780px; box-shadow: 0 2px 6px rgba(0, 0, 0, .07);
+}
+.musteach-odds .widget-html, .musteach-odds .widget-html-content,
+.musteach-advisor .widget-html, .musteach-advisor .widget-html-content {
+  height: auto; line-height: 1.45; white-space: normal; width: 100%;
+}
+.musteach-odds svg, .musteach-advisor svg { max-width: 100%; height: auto; }
+.musteach-odds .musteach-title .widget-html-content, .musteach-advisor .musteach-title .widget-html-content {
+  font-size: 1.15em; font-weight: 700;
+}
+.musteach-odds .musteach-row, .musteach-advisor .musteach-row { align-items: center; flex-wrap: wrap; gap: 4px 8px; margin: 2px 0; }
+.musteach-odds .musteach-row-label .widget-html-content, .musteach-advisor .musteach-row-label .widget-html-content {
+  font-weight: 600; width: 110px;
+}
+.musteach-odds .widget-dropdown select, .musteach-advisor .widget-dropdown select { font-size: 12.5px; padding-left: 4px; }
+.musteach-cards-row .musteach-row { gap: 2px 6px; }
+.musteach-cards-row .widget-dropdown > .widget-label {
+  width: 0; min-width: 0; margin: 0; padding: 0; overflow: hidden;
+}
+.musteach-odds select:focus-visible, .musteach-advisor select:focus-visible,
+.musteach-odds .widget-toggle-button:focus-visible, .musteach-advisor .widget-toggle-button:focus-visible,
+.musteach-odds input:focus-visible, .musteach-advisor .widget-button:focus-visible {
+  outline: 3px solid #1565c0; outline-offset: 2px;
+}
+.musteach-odds .musteach-hands { display: flex; flex-wrap: wrap; gap: 14px; align-items: flex-end; margin: 4px 0; }
+.musteach-odds .musteach-nobody, .musteach-odds .musteach-note, .musteach-advisor .musteach-note { color: #5f6b64; }
+.musteach-odds ul.musteach-explain { margin: 4px 0 2px 1.2em; padding: 0; }
+.musteach-odds ul.musteach-explain li { margin: 3px 0; }
+.musteach-odds .musteach-panel-head { font-weight: 700; font-size: 1.08em; margin: 2px 0 4px; }
+.musteach-odds details summary { cursor: pointer; color: #0b5c8f; font-weight: 600; }
+.musteach-error { background: #fff3e0; border-left: 5px solid #e65100; padding: 8px 12px; border-radius: 6px; }
+.musteach-advisor .musteach-status .musteach-counting {
+  display: inline-block; background: #e3f2fd; border-left: 5px solid #1565c0; padding: 6px 10px; border-radius: 6px;
+}
+.musteach-advisor .musteach-advice-text {
+  background: #e8f5e9; border-left: 5px solid #2e7d32; padding: 6px 10px; border-radius: 6px; margin: 6px 0;
+}
+table.musteach-advice { border-collapse: collapse; font-size: 13px; margin: 4px 0; }
+table.musteach-advice th, table.musteach-advice td {
+  padding: 3px 7px; border-bottom: 1px solid #e3ddd0; text-align: right; vertical-align: middle; white-space: nowrap;
+}
+table.musteach-advice th { color: #5f6b64; font-weight: 600; }
+table.musteach-advice td.musteach-cards-cell, table.musteach-advice th.musteach-cards-cell { text-align: left; }
+table.musteach-advice .musteach-cards-cell svg { vertical-align: middle; margin-right: 2px; }
+table.musteach-advice .musteach-aim-col { font-weight: 700; background: #f4f1e8; }
+table.musteach-advice tr.musteach-best td { background: #fff6c8; }
+table.musteach-advice tr.musteach-best td:first-child { box-shadow: 5px 0 0 #f9a825 inset; }
+table.musteach-advice .musteach-best-mark { color: #8a5a00; font-weight: 700; }
+table.musteach-advice tr.musteach-current td { color: #5f6b64; font-style: italic; border-top: 2px solid #d8d2c2; }
+"""
+
+
+def _style() -> widgets.HTML:
+    w = widgets.HTML(f"<style>{ODDS_CSS}</style>", layout=widgets.Layout(height="0px", margin="0"))
+    w.add_class("musteach-style")
+    return w
+
+
+def _html(cls: str, value: str = "") -> widgets.HTML:
+    w = widgets.HTML(value, layout=widgets.Layout(width="100%"))
+    w.add_class(cls)
+    return w
+
+
+def _label(text: str) -> widgets.HTML:
+    w = widgets.HTML(escape(text), layout=widgets.Layout(width="auto"))
+    w.add_class("musteach-row-label")
+    return w
+
+
+def _row(children: Sequence[widgets.Widget], cls: str = "") -> widgets.HBox:
+    box = widgets.HBox(list(children), layout=widgets.Layout(flex_flow="row wrap"))
+    box.add_class("musteach-row")
+    if cls:
+        box.add_class(cls)
+    return box
+
+
+def _cards_row(label: str, pickers: Sequence[widgets.Dropdown], cls: str = "") -> widgets.VBox:
+    """A label over four card pickers: four full card names fit side by side under it."""
+    box = widgets.VBox([_label(label), _row(pickers)])
+    box.add_class("musteach-cards-row")
+    if cls:
+        box.add_class(cls)
+    return box
+
+
+def _error_html(text: str) -> str:
+    return f'<div class="musteach-error" role="alert">{escape(text)}</div>'
+
+
+_CARD_OPTIONS = [(f"{c.name} ({c.code})", c.code) for c in DECK]
+
+
+def _card_dropdown(code: str, description: str, cls: str) -> widgets.Dropdown:
+    d = widgets.Dropdown(
+        options=_CARD_OPTIONS,
+        value=code,
+        description=description,
+        description_allow_html=False,
+        style={"description_width": "0px"},
+        layout=widgets.Layout(width="176px"),
+    )
+    d.add_class(cls)
+    return d
+
+
+def _start_cards(hand: Any, fallback: Sequence[str]) -> tuple[list[str], MusError | None]:
+    """Four card codes for the pickers from what the lesson gave, and the error if it was unusable.
+
+    A hand that names 4 real cards is kept as given, even with a card twice (the pickers then show
+    the duplicate and its message); anything else falls back to ``fallback``.
+    """
+    if hand is None:
+        return list(fallback), None
+    try:
+        if isinstance(hand, Hand):
+            return list(hand.codes()), None
+        items = hand.replace(",", " ").split() if isinstance(hand, str) else list(hand)
+        codes = [Card.parse(x).code for x in items]
+        if len(codes) != 4:
+            raise MusError(f"a hand holds 4 cards, not {len(codes)}")
+        return codes, None
+    except MusError as exc:
+        return list(fallback), exc
+    except (TypeError, AttributeError):
+        return list(fallback), MusError(f"a hand is 4 cards such as {DEFAULT_HAND!r}, not {hand!r}")
+
+
+def _position_picker(distance: int) -> widgets.ToggleButtons:
+    p = widgets.ToggleButtons(
+        options=_POSITIONS,
+        value=distance,
+        tooltips=["You speak first", "You speak second", "You speak third", "You speak last (postre)"],
+        style={"button_width": "auto"},
+    )
+    p.add_class("musteach-position-picker")
+    return p
+
+
+def _rules(rules: Rules | None) -> Rules:
+    if rules is None:
+        return Rules()
+    if not isinstance(rules, Rules):
+        raise MusError(f"rules must be a musteach Rules, not {rules!r} (use Rules(kings=4) for 4 reyes)")
+    return rules
+
+
+def _seat_args(seat: int, mano: int) -> tuple[int, int]:
+    for value, what in ((seat, "seat"), (mano, "mano")):
+        if isinstance(value, bool) or not isinstance(value, int) or value not in range(4):
+            raise MusError(f"{what} must be 0, 1, 2 or 3, not {value!r}")
+    return seat, mano
+
+
+def _explain_list(odds: HandOdds) -> str:
+    items = "".join(f"<li>{escape(odds.explain(name))}</li>" for name in _LANCES)
+    return f'<ul class="musteach-explain">{items}</ul>'
+
+
+def _nobody_line(odds: HandOdds) -> str:
+    p, j = float(odds.no_pares), float(odds.no_juego)
+    who = "You" if odds.info.pares is not None else "Your partner"
+    pares = (
+        f"{who} hold{'s' if who != 'You' else ''} pares, so Pares is always played"
+        if p == 0
+        else f"Nobody at the table holds pares in {percent_text(p)} of the deals, and Pares then scores nothing"
+    )
+    who = "you" if odds.info.is_juego else "your partner"
+    juego = (
+        f"{who} ha{'s' if who != 'you' else 've'} juego, so Punto is never played"
+        if j == 0
+        else f"nobody has juego in {percent_text(j)}, and then Punto is played instead of Juego"
+    )
+    return f'<p class="musteach-nobody">{pares}; {juego}.</p>'
+
+
+# ----------------------------------------------------------------------------------------------
+# The explorer
+# ----------------------------------------------------------------------------------------------
+
+
+class OddsExplorer(Guarded, widgets.VBox):
+    """Pick a hand and a place at the table; see the exact odds of every lance (RULES.md §2, §4, §5).
+
+    hand: the 4 starting cards (``"12o 3c 11e 1b"``, a :class:`~musteach.cards.Hand` or 4 card texts;
+    default R-R-C-A). seat, mano: seats 0..3: the seat's distance from mano sets the starting place
+    (mano, second, third, postre). rules: a :class:`~musteach.rules.Rules` (default 8 reyes); the
+    8 / 4 reyes toggle changes only ``kings``. partner: the partner's 4 cards to start with them known.
+
+    Controls: four card pickers (dropdowns of the 40 cards by Spanish name), the place at the table,
+    8 or 4 reyes, "I know my partner's cards" and the partner's four pickers. A card picked twice, or
+    anything else :mod:`musteach` refuses, shows its message instead of the odds (kept in ``error``);
+    ``odds`` is the :class:`~musteach.odds.HandOdds` on screen, or None. ``errors`` lists unexpected
+    handler exceptions (the learner saw a friendly message). Raises
+    :class:`~musteach.errors.MusError` only for a bad ``seat``, ``mano`` or ``rules``.
+    """
+
+    def __init__(
+        self,
+        hand: Hand | str | Sequence[Card | str] | None = None,
+        seat: int = 0,
+        mano: int = 0,
+        rules: Rules | None = None,
+        *,
+        partner: Hand | str | Sequence[Card | str] | None = None,
+    ):
+        self.errors: list[BaseException] = []
+        self.error: MusError | None = None
+        self.odds: HandOdds | None = None
+        self.rules = _rules(rules)
+        seat, mano = _seat_args(seat, mano)
+        self.mano = mano
+        codes, start_error = _start_cards(hand, DEFAULT_HAND.split())
+        fallback_partner = [c for c in _PARTNER_PREFERENCE if c not in codes][:4]
+        pcodes, partner_error = _start_cards(partner, fallback_partner)
+
+        self.title = _html("musteach-title", "Odds explorer")
+        self.card_pickers = tuple(
+            _card_dropdown(c, f"Card {i + 1}", f"musteach-card-pick-{i}") for i, c in enumerate(codes)
+        )
+        self.partner_pickers = tuple(
+            _card_dropdown(c, f"Partner card {i + 1}", f"musteach-partner-pick-{i}") for i, c in enumerate(pcodes)
+        )
+        self.position_picker = _position_picker((seat - mano) % 4)
+        self.kings_picker = widgets.ToggleButtons(
+            options=[("8 reyes", 8), ("4 reyes", 4)],
+            value=self.rules.kings,
+            tooltips=["3s count as kings and 2s as aces", "3s and 2s keep their own rank"],
+            style={"button_width": "auto"},
+        )
+        self.kings_picker.add_class("musteach-kings-picker")
+        self.partner_toggle = widgets.Checkbox(
+            value=partner is not None, description="I know my partner's cards", indent=False,
+            layout=widgets.Layout(width="auto"),
+        )  # fmt: skip
+        self.partner_toggle.add_class("musteach-partner-toggle")
+        self.partner_row = _cards_row("Your partner's cards", self.partner_pickers, "musteach-partner-row")
+        self.message = _html("musteach-message")
+        self.hands_picture = _html("musteach-picture")
+        self.bars = _html("musteach-bars")
+        self.nobody = _html("musteach-nobody-box")
+        self.explanations = _html("musteach-explanations")
+        super().__init__(
+            [
+                _style(),
+                self.title,
+                _cards_row("Your cards", self.card_pickers),
+                _row([_label("You speak"), self.position_picker]),
+                _row([_label("Deck"), self.kings_picker]),
+                _row([self.partner_toggle]),
+                self.partner_row,
+                self.message,
+                self.hands_picture,
+                self.bars,
+                self.nobody,
+                self.explanations,
+            ]
+        )
+        self.add_class("musteach-odds")
+        for w in (
+            *self.card_pickers,
+            *self.partner_pickers,
+            self.position_picker,
+            self.kings_picker,
+            self.partner_toggle,
+        ):
+            w.observe(self._guard(self._on_change), names="value")
+        self._guard(self.refresh)()
+        first_error = start_error or partner_error
+        if first_error is not None and self.error is None:
+            self._show_error(f"The example could not be used ({first_error}); showing another hand instead.")
+
+    # ----- state ---------------------------------------------------------------------------
+    @property
+    def hand_codes(self) -> tuple[str, ...]:
+        """The four picked card codes."""
+        return tuple(d.value for d in self.card_pickers)
+
+    @property
+    def partner_codes(self) -> tuple[str, ...] | None:
+        """The partner's four picked codes when "I know my partner's cards" is ticked, else None."""
+        return tuple(d.value for d in self.partner_pickers) if self.partner_toggle.value else None
+
+    @property
+    def seat(self) -> int:
+        """The asking seat: mano plus the picked distance."""
+        return (self.mano + self.position_picker.value) % 4
+
+    @property
+    def current_rules(self) -> Rules:
+        """The rules with the picked number of kings."""
+        r = self.rules
+        return r if r.kings == self.kings_picker.value else replace(r, kings=self.kings_picker.value)
+
+    def set_hand(self, hand: Hand | str | Sequence[Card | str]) -> None:
+        """Put 4 cards in the pickers at once (one recount). Raises :class:`MusError` for a bad hand."""
+        codes, err = _start_cards(hand, ())
+        if err is not None:
+            raise err
+        self._quiet = True
+        try:
+            for d, c in zip(self.card_pickers, codes, strict=True):
+                d.value = c
+        finally:
+            self._quiet = False
+        self.refresh()
+
+    _quiet = False
+
+    # ----- handlers ------------------------------------------------------------------------
+    def _on_change(self, _change: dict[str, Any]) -> None:
+        if not self._quiet:
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Count the odds for what the pickers show, and draw them (or the message of a bad pick)."""
+        self.partner_row.layout.display = None if self.partner_toggle.value else "none"
+        try:
+            odds = hand_odds(self.hand_codes, self.seat, self.mano, self.current_rules, partner=self.partner_codes)
+        except MusError as exc:
+            self.error = exc
+            self.odds = None
+            self._show_error(f"{exc}. Pick another card to see the odds.")
+            return
+        self.error = None
+        self.odds = odds
+        self.message.value = ""
+        self._draw(odds)
+
+    def _show_error(self, text: str) -> None:
+        self.message.value = _error_html(text)
+        self.bars.value = ""
+        self.nobody.value = ""
+        self.explanations.value = ""
+        self.hands_picture.value = ""
+
+    def _draw(self, odds: HandOdds) -> None:
+        where = position_name(odds.position)
+        pics = hand_svg(odds.hand, card_width=46, label=f"Your hand, {where}")
+        if odds.partner is not None:
+            pics += hand_svg(odds.partner, card_width=46, label="Your partner's hand")
+        self.hands_picture.value = f'<div class="musteach-hands">{pics}</div>'
+        self.bars.value = odds_bars_svg(
+            odds.as_dict(),
+            width=600,
+            title=f"Who wins each lance ({odds.rules.kings} reyes, {odds.deals:,} deals counted)",
+        )
+        self.nobody.value = _nobody_line(odds)
+        self.explanations.value = _explain_list(odds)
+
+    def _show_oops(self) -> None:
+        self.message.value = _error_html("Something went wrong counting these odds; pick a card again.")
+
+
+# ----------------------------------------------------------------------------------------------
+# The compact panel for the betting lesson
+# ----------------------------------------------------------------------------------------------
+
+
+class OddsPanel(widgets.VBox):
+    """Read-only: "Before you decide, your odds are…": the hand, the bars, and the sentences on request.
+
+    hand: 4 cards; seat, mano: seats 0..3; rules: a :class:`~musteach.rules.Rules` (default 8 reyes);
+    partner: the partner's cards, if known. Bad input shows its message (kept in ``error``) instead of
+    raising; ``odds`` is the :class:`~musteach.odds.HandOdds` shown, or None.
+    """
+
+    def __init__(
+        self,
+        hand: Hand | str | Sequence[Card | str],
+        seat: int = 0,
+        mano: int = 0,
+        rules: Rules | None = None,
+        *,
+        partner: Hand | str | Sequence[Card | str] | None = None,
+    ):
+        self.error: MusError | None = None
+        self.odds: HandOdds | None = None
+        self.content = _html("musteach-panel")
+        super().__init__([_style(), self.content])
+        self.add_class("musteach-odds")
+        self.add_class("musteach-odds-panel")
+        try:
+            odds = hand_odds(hand, seat, mano, rules, partner=partner)
+        except MusError as exc:
+            self.error = exc
+            self.content.value = _error_html(f"These odds cannot be shown: {exc}")
+            return
+        self.odds = odds
+        where = position_name(odds.position)
+        self.content.value = (
+            '<div class="musteach-panel-head">Before you decide, your odds are…</div>'
+            f'<div class="musteach-hands">{hand_svg(odds.hand, card_width=40, label=f"Your hand, {where}")}</div>'
+            + odds_bars_svg(odds.as_dict(), width=520, row_height=24)
+            + _nobody_line(odds)
+            + f"<details><summary>Why? One sentence per lance</summary>{_explain_list(odds)}</details>"
+        )
+
+
+# ----------------------------------------------------------------------------------------------
+# The discard advisor
+# ----------------------------------------------------------------------------------------------
+
+_Key = tuple[tuple[str, ...], int, int]
+
+
+class DiscardAdvisor(Guarded, widgets.VBox):
+    """The mus: which cards to change? The 15 discards ranked for an aim, the best marked (RULES.md §3, §7).
+
+    hand: the 4 starting cards (default R-R-C-A); seat, mano: seats 0..3 (the starting place at the
+    table); rules: a :class:`~musteach.rules.Rules` (8 reyes: with 4 reyes the advisor says it counts
+    8 reyes only, as its first count there would take minutes); aim: one of
+    :data:`~musteach.odds.AIMS` (grande, chica, pares, juego, punto, balanced). background: count in a
+    background thread (the default; the page stays live and shows "counting…"), or in the caller.
+
+    ``advice`` is the :class:`~musteach.odds.DiscardAdvice` on screen (or None), ``error`` the last
+    :class:`MusError` shown (a card picked twice...), ``errors`` unexpected exceptions (shown kindly),
+    ``thread`` the counting thread; :meth:`wait` waits for it. Raises :class:`MusError` only for a bad
+    ``seat``, ``mano``, ``rules`` or ``aim``.
+    """
+
+    def __init__(
+        self,
+        hand: Hand | str | Sequence[Card | str] | None = None,
+        seat: int = 0,
+        mano: int = 0,
+        rules: Rules | None = None,
+        aim: str = "balanced",
+        *,
+        background: bool = True,
+    ):
+        self.errors: list[BaseException] = []
+        self.error: MusError | None = None
+        self.advice: DiscardAdvice | None = None
+        self.thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._pending: _Key | None = None
+        self._running = False
+        self._advice_key: _Key | None = None
+        self.rules = _rules(rules)
+        seat, mano = _seat_args(seat, mano)
+        aim_name = str(aim).strip().lower()
+        if aim_name not in AIMS:
+            raise MusError(f"unknown aim {aim!r}: use one of {', '.join(AIMS)}")
+        self.mano = mano
+        self.background = bool(background)
+        codes, start_error = _start_cards(hand, DEFAULT_HAND.split())
+
+        self.title = _html("musteach-title", "Discard advisor")
+        self.card_pickers = tuple(
+            _card_dropdown(c, f"Card {i + 1}", f"musteach-card-pick-{i}") for i, c in enumerate(codes)
+        )
+        self.position_picker = _position_picker((seat - mano) % 4)
+        self.aim_picker = widgets.ToggleButtons(
+            options=[(_AIM_LABELS[a], a) for a in AIMS],
+            value=aim_name,
+            tooltips=[
+                f"Rank the discards by the chance of winning {_AIM_LABELS[a]}" if a != "balanced"
+                else "Rank the discards by the stones expected over all five lances, every lance passed"
+                for a in AIMS
+            ],
+            style={"button_width": "auto"},
+        )  # fmt: skip
+        self.aim_picker.add_class("musteach-aim-picker")
+        self.message = _html("musteach-message")
+        self.status = _html("musteach-status")
+        self.hand_picture = _html("musteach-picture")
+        self.explanation = _html("musteach-explanation-box")
+        self.table = _html("musteach-table-box")
+        self.controls = (*self.card_pickers, self.position_picker, self.aim_picker)
+        super().__init__(
+            [
+                _style(),
+                self.title,
+                _cards_row("Your cards", self.card_pickers),
+                _row([_label("You speak"), self.position_picker]),
+                _row([_label("Aim at"), self.aim_picker]),
+                self.message,
+                self.status,
+                self.hand_picture,
+                self.explanation,
+                self.table,
+            ]
+        )
+        self.add_class("musteach-advisor")
+        if self.rules.kings != 8:
+            for w in self.controls:
+                w.disabled = True
+            self.message.value = _error_html(
+                "The discard advisor counts 8 reyes games only: with 4 reyes its first count would take "
+                "minutes. The odds explorer above works for 4 reyes."
+            )
+            return
+        for w in (*self.card_pickers, self.position_picker):
+            w.observe(self._guard(self._on_change), names="value")
+        self.aim_picker.observe(self._guard(self._on_aim), names="value")
+        self._guard(self.refresh)()
+        if start_error is not None and self.error is None:
+            self.message.value = _error_html(
+                f"The example could not be used ({start_error}); showing another hand instead."
+            )
+
+    # ----- state ---------------------------------------------------------------------------
+    @property
+    def hand_codes(self) -> tuple[str, ...]:
+        """The four picked card codes."""
+        return tuple(d.value for d in self.card_pickers)
+
+    @property
+    def seat(self) -> int:
+        """The asking seat: mano plus the picked distance."""
+        return (self.mano + self.position_picker.value) % 4
+
+    @property
+    def aim(self) -> str:
+        """The picked aim (one of :data:`~musteach.odds.AIMS`)."""
+        return self.aim_picker.value
+
+    @property
+    def counting(self) -> bool:
+        """True while a count is running or waiting."""
+        with self._lock:
+            return self._running
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until no count is running; True if done, False if ``timeout`` seconds passed first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            with self._lock:
+                if not self._running:
+                    return True
+                t = self.thread
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return False
+            if t is not None:
+                t.join(left if left is None else min(left, 0.5))
+            else:  # pragma: no cover - _running implies a thread
+                time.sleep(0.01)
+
+    # ----- handlers ------------------------------------------------------------------------
+    def _on_change(self, _change: dict[str, Any]) -> None:
+        self.refresh()
+
+    def _on_aim(self, _change: dict[str, Any]) -> None:
+        if self.advice is not None and self._advice_key == self._key():
+            self._draw(self.advice)
+
+    def _key(self) -> _Key:
+        return (self.hand_codes, self.seat, self.mano)
+
+    def refresh(self) -> None:
+        """Check the picked hand, then show its advice (counted in the background when new)."""
+        codes = self.hand_codes
+        try:
+            Hand(codes)
+        except MusError as exc:
+            self.error = exc
+            self.message.value = _error_html(f"{exc}. Pick another card to get advice.")
+            self._clear()
+            return
+        self.error = None
+        self.message.value = ""
+        key = self._key()
+        if self.advice is not None and key == self._advice_key:
+            self._draw(self.advice)
+            return
+        self._clear()
+        self.hand_picture.value = hand_svg(
+            codes, card_width=46, label=f"Your hand, {position_name(self.position_picker.value)}"
+        )
+        self.status.value = (
+            '<span class="musteach-counting" role="status" aria-live="polite">Counting… every new hand each '
+            "discard can bring, against every deal of the other cards (a few seconds the first time).</span>"
+        )
+        if not self.background:
+            self._apply(key, self._compute(key))
+            return
+        with self._lock:
+            self._pending = key
+            if self._running:
+                return  # the running worker picks the new request up when it finishes
+            self._running = True
+            self.thread = threading.Thread(target=self._work, name="musteach-discard-advisor", daemon=True)
+            self.thread.start()
+
+    def _clear(self) -> None:
+        self.status.value = ""
+        self.explanation.value = ""
+        self.table.value = ""
+        self.hand_picture.value = ""
+
+    def _compute(self, key: _Key) -> DiscardAdvice | MusError | None:
+        codes, seat, mano = key
+        try:
+            return advise_discard(codes, seat, mano, self.rules, aim=self.aim)
+        except MusError as exc:
+            return exc
+        except Exception as exc:
+            self.errors.append(exc)
+            return None
+
+    def _work(self) -> None:
+        """The background worker: count the latest request; a newer request replaces an older one's result."""
+        while True:
+            with self._lock:
+                key = self._pending
+                self._pending = None
+                if key is None:
+                    self._running = False
+                    return
+            result = self._compute(key)
+            with self._lock:
+                stale = self._pending is not None
+            if not stale:
+                try:
+                    self._apply(key, result)
+                except Exception as exc:
+                    self.errors.append(exc)
+                    self._show_oops_quietly()
+
+    def _apply(self, key: _Key, result: DiscardAdvice | MusError | None) -> None:
+        if key != self._key():
+            return  # the pickers moved on; their own request follows
+        self.status.value = ""
+        if result is None:
+            self._show_oops()
+        elif isinstance(result, MusError):
+            self.error = result
+            self.message.value = _error_html(str(result))
+        else:
+            self.advice = result
+            self._advice_key = key
+            self._draw(result)
+
+    def _draw(self, advice: DiscardAdvice) -> None:
+        aim = self.aim
+        where = position_name(advice.current.position)
+        self.hand_picture.value = hand_svg(advice.hand, card_width=46, label=f"Your hand, {where}")
+        self.explanation.value = f'<div class="musteach-advice-text">{escape(advice.explain(aim))}</div>' + _likely(
+            advice, aim
+        )
+        self.table.value = advice_table_html(advice, aim)
+
+    def _show_oops(self) -> None:
+        self.status.value = ""
+        self.message.value = _error_html(
+            FRIENDLY_ERROR.replace("question", "advice").replace("press Next for another", "pick a card again")
+        )
+
+    def _show_oops_quietly(self) -> None:
+        try:
+            self._show_oops()
+        except Exception as exc:  # pragma: no cover - the display itself failed
+            self.errors.append(exc)
+
+
+def _likely(advice: DiscardAdvice, aim: str) -> str:
+    best = advice.best(aim)
+    top = ", ".join(f"{r.text} ({percent_text(float(r.probability))})" for r in best.redraws[:3])
+    n = len(best.redraws)
+    return f'<p class="musteach-note">After that change, {n} new hands are possible; the likeliest: {top}.</p>'
+
+
+def _aim_cls(name: str, aim: str) -> str:
+    return ' class="musteach-aim-col"' if name == aim else ""
+
+
+def _score_text(value: float, aim: str) -> str:
+    return f"{value:.2f} stones" if aim == "balanced" else percent_text(value)
+
+
+def advice_table_html(advice: DiscardAdvice, aim: str | None = None) -> str:
+    """The 15 discards ranked for ``aim`` as an HTML table, the best row marked ``musteach-best``.
+
+    Columns: rank, the cards changed (drawn small), the cards kept, the team's chance of winning each
+    lance after the draw, and the score for the aim (a chance, or stones for "balanced"); a last row
+    gives the same numbers for keeping all four (cutting the mus). Raises :class:`MusError` for an unknown aim.
+    """
+    a = str(aim or advice.aim).strip().lower()
+    if a not in AIMS:
+        raise MusError(f"unknown aim {aim!r}: use one of {', '.join(AIMS)}")
+    ranked = advice.ranked(a)
+    best = ranked[0]
+    head_cells = "".join(f'<th scope="col"{_aim_cls(name, a)}>{Lance.parse(name).title}</th>' for name in _LANCES)
+    score_head = "Stones" if a == "balanced" else f"Score ({Lance.parse(a).title})"
+    rows = []
+    for i, opt in enumerate(ranked, 1):
+        is_best = opt is best or float(opt.score(a)) == float(best.score(a))
+        cls = "musteach-option musteach-best" if is_best else "musteach-option"
+        mark = ' <span class="musteach-best-mark">★ best</span>' if is_best else ""
+        change = "".join(card_svg(c, 24) for c in opt.discard)
+        keep = "".join(card_svg(c, 24) for c in opt.keep) or '<span class="musteach-note">nothing</span>'
+        cells = "".join(f"<td{_aim_cls(name, a)}>{percent_text(float(opt.win[name]))}</td>" for name in _LANCES)
+        rows.append(
+            f'<tr class="{cls}" data-discard="{" ".join(c.code for c in opt.discard)}" '
+            f'data-keep="{" ".join(c.code for c in opt.keep)}" data-score="{float(opt.score(a))!r}">'
+            f"<td>{i}{mark}</td>"
+            f'<td class="musteach-cards-cell" aria-label="change {escape(", ".join(c.name for c in opt.discard))}">{change}</td>'
+            f'<td class="musteach-cards-cell">{keep}</td>{cells}'
+            f'<td class="musteach-aim-col">{_score_text(float(opt.score(a)), a)}</td></tr>'
+        )
+    cur = advice.current
+    cur_cells = "".join(f"<td{_aim_cls(name, a)}>{percent_text(float(cur.win(name)))}</td>" for name in _LANCES)
+    rows.append(
+        f'<tr class="musteach-current"><td>–</td><td class="musteach-cards-cell" colspan="2">keep all four (no mus)</td>'
+        f'{cur_cells}<td class="musteach-aim-col">{_score_text(float(advice.current_score(a)), a)}</td></tr>'
+    )
+    aim_words = "the stones expected en paso" if a == "balanced" else f"the chance of winning {Lance.parse(a).title}"
+    return (
+        f'<table class="musteach-advice" data-aim="{a}" aria-label="The 15 discards, ranked by {aim_words}">'
+        f'<thead><tr><th scope="col">#</th><th scope="col" class="musteach-cards-cell">Change</th>'
+        f'<th scope="col" class="musteach-cards-cell">Keep</th>{head_cells}<th scope="col">{score_head}</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# The quiz
+# ----------------------------------------------------------------------------------------------
+
+
+class OddsQuiz(QuizWidget):
+    """How often does your team win this lance? One hand, its place at the table, five bands to choose.
+
+    n: questions to answer; seed: an int for a reproducible run, or None; rules: a
+    :class:`~musteach.rules.Rules`; lances: the lances to ask about (default grande, chica, pares,
+    juego); title: the heading. The answer and the explanation come from :mod:`musteach.odds_quiz`.
+    Raises :class:`~musteach.quiz.QuizError` for a bad ``n`` or no lances.
+    """
+
+    default_title = "How often does your team win?"
+
+    def __init__(
+        self,
+        n: int = 10,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        *,
+        lances: Iterable[Lance | str] | None = None,
+        title: str | None = None,
+    ):
+        kwargs = {} if lances is None else {"lances": lances}
+        self.odds_source = OddsQuestionGenerator(seed=seed, rules=rules, **kwargs)
+        super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title)
+        self.generator = self.odds_source  # type: ignore[assignment]
+
+    def _start(self) -> None:
+        self.session = QuizSession(self.odds_source, n=self.n)  # type: ignore[arg-type]
+        self._show_question()
+
+    def _picture(self, q: OddsQuestion, verdict: Verdict | None) -> str:  # type: ignore[override]
+        where = position_name(q.position)
+        pic = hand_svg(q.hand, card_width=64, label=f"Your hand, {where}")
+        if verdict is None or q.odds is None:
+            return pic
+        return pic + odds_bars_svg(q.odds.as_dict(), width=560, lances=[q.lance.value], row_height=28, legend=True)
+
+    def _choice_class(self, value: Any) -> str:
+        return f"musteach-answer-band-{value}"
+
+    def _tooltip(self, q: OddsQuestion, value: Any, label: str) -> str:  # type: ignore[override]
+        return f"Answer: your team wins {q.lance.title} {label} of the time"
