@@ -41,13 +41,18 @@ distribution of the new hand and the odds it brings.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
+import os
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from pathlib import Path
 from typing import Any, Union
 
 import numpy as np
@@ -571,8 +576,51 @@ def _batch_ok(sp: _Space) -> bool:
     return int(poly[12]) * (sp.m + 1) <= _BATCH_MAX_CELLS
 
 
+_CACHE_VERSION = 1
+
+
+def _cache_path(kings: int, la_real: str | None, pos0: int) -> Path | None:
+    """Where the advisor's table for one position is kept between processes, or None when caching is off.
+
+    The folder is ``$MUSTEACH_CACHE_DIR`` or the user cache folder (platformdirs); ``MUSTEACH_CACHE_DIR=off``
+    turns the disk cache off. The file name carries a digest of this module's source, so a changed engine
+    never reads numbers counted by an older one.
+    """
+    where = os.environ.get("MUSTEACH_CACHE_DIR")
+    if where == "off":
+        return None
+    if not where:
+        import platformdirs
+
+        where = platformdirs.user_cache_dir("musteach")
+    digest = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+    return Path(where) / f"advisor-v{_CACHE_VERSION}-{kings}-{la_real}-{pos0}-{digest}.json"
+
+
 @lru_cache(maxsize=8)
 def _all_hands(kings: int, la_real: str | None, pos0: int) -> dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]]:
+    """:func:`_count_all_hands`, kept on disk between processes (each Voilà visitor has its own kernel)."""
+    path = _cache_path(kings, la_real, pos0)
+    if path is not None:
+        try:
+            rows = json.loads(path.read_text(encoding="utf-8"))
+            return {tuple(k): (tuple(t), tuple(st)) for k, t, st in rows}
+        except (OSError, ValueError, TypeError):
+            pass  # missing or damaged: count again and rewrite it
+    table = _count_all_hands(kings, la_real, pos0)
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump([[list(k), [int(x) for x in t], [int(x) for x in st]] for k, (t, st) in table.items()], f)
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a read-only home is fine: the table is simply counted again next time
+    return table
+
+
+def _count_all_hands(kings: int, la_real: str | None, pos0: int) -> dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]]:
     """Team wins and en-paso stones, per lance, for EVERY hand of the seat at distance ``pos0`` from mano,
     with nothing else known (the other hands dealt from the 36 cards not in it): the same numbers as
     ``_count(..., detail=False)`` hand by hand, in one batch.
