@@ -17,11 +17,12 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 ## Serve the lessons with Voilà on http://localhost:$(PORT)
+## (for a class: make tutor HOST=0.0.0.0 SERVE_ARGS="--pool 03=30 --max-kernels 40"; see musteach serve --help)
 tutor: $(STAMP)
 	@echo ""
 	@echo "  musteach tutor: open http://localhost:$(PORT)/  (Ctrl-C stops it)"
 	@echo ""
-	$(VENV)/bin/musteach serve --port $(PORT) --host $(HOST)
+	$(VENV)/bin/musteach serve --port $(PORT) --host $(HOST) $(SERVE_ARGS)
 
 ## Open the lessons in JupyterLab
 lab: $(STAMP)

@@ -1,7 +1,9 @@
 """The ``musteach`` command: ``judge`` deals, ``count`` hands, ``serve`` the tutorial.
 
 Each subcommand lives in :mod:`musteach.commands` as a module with ``add_parser(subparsers)`` and
-``run(args) -> int``. Bad input exits with status 2 and one line on stderr, never a traceback.
+``run(args) -> int``; other packages add subcommands with such a module registered in the entry-point group
+``musteach.commands`` (``serve`` comes from ``musteach_widgets.server.command``, so that musteach itself never
+imports Jupyter). Bad input exits with status 2 and one line on stderr, never a traceback.
 """
 
 from __future__ import annotations
@@ -10,13 +12,17 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from importlib.metadata import entry_points
 
 from .errors import MusError
 
-COMMANDS = ("judge", "count", "serve")
+COMMANDS = ("judge", "count")
+PLUGIN_GROUP = "musteach.commands"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(load: str | None = None) -> argparse.ArgumentParser:
+    """The parser. Plug-in subcommands are imported only when ``load`` names them (or ``load`` is ``"*"``),
+    so that ``musteach judge`` never imports the Jupyter stack a plug-in such as ``serve`` needs."""
     parser = argparse.ArgumentParser(prog="musteach", description="The Mus tutor's command line.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
@@ -28,12 +34,29 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         p = mod.add_parser(sub)
         p.set_defaults(_run=mod.run)
+    for ep in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
+        if ep.name in sub.choices:  # a built-in command keeps its name
+            continue
+        if load not in (ep.name, "*"):
+            sub.add_parser(ep.name, help=f"see `musteach {ep.name} --help`", add_help=False)
+            continue
+        try:
+            mod = ep.load()
+        except ImportError:  # its package's extra is not installed (e.g. serve without [tutor])
+            continue
+        p = mod.add_parser(sub)
+        p.set_defaults(_run=mod.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(load=chosen)
     args = parser.parse_args(argv)
+    if not hasattr(args, "_run"):  # a plug-in whose package is not installed
+        print(f"musteach {args.command}: not available here; install musteach[tutor]", file=sys.stderr)
+        return 2
     try:
         return int(args._run(args) or 0)
     except MusError as e:

@@ -1,0 +1,344 @@
+"""``musteach serve``: the production Voilà for a class (cap, busy page, lesson bar, hidden tracebacks,
+preheated kernels, culling), the ``serve`` plug-in, and a server built from the binder files alone.
+
+Servers run on free loopback ports over small test lessons (or the repo's lessons), visited over the real
+Voilà protocol by :mod:`musteach_widgets.server.probe`; each is stopped, kernels included, after its tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("voila")
+
+from musteach_widgets.server.app import (
+    ALLOWED_MESSAGE_TYPES,
+    CELL_ERROR_NOTE,
+    RETRY_AFTER_SECONDS,
+    KernelGate,
+    ServeOptions,
+    build_config,
+    is_traversal,
+)
+from musteach_widgets.server.command import parse_pools
+from musteach_widgets.server.lessons import Lesson, list_lessons
+from musteach_widgets.server.probe import Visitor, lesson_notebook, running_server
+from tornado.httpclient import AsyncHTTPClient
+
+from musteach.errors import MusError
+
+ROOT = Path(__file__).resolve().parents[1]
+LANCE, BROKEN = "01-lance.ipynb", "02-broken.ipynb"
+SECRET = "SECRET-DETAIL-" + "c0ffee"
+
+
+def run(coro):
+    AsyncHTTPClient.configure(None, max_clients=20)
+    return asyncio.run(coro)
+
+
+def wait_for_log(server, pattern: str, timeout: float = 60.0) -> re.Match:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        m = re.search(pattern, server.log())
+        if m:
+            return m
+        time.sleep(0.25)
+    raise AssertionError(f"{pattern!r} not in the server log within {timeout:.0f} s:\n{server.log()[-3000:]}")
+
+
+def write_lessons(d: Path, *, broken: bool = True) -> Path:
+    d.mkdir(parents=True, exist_ok=True)
+    (d / LANCE).write_text(lesson_notebook(
+        "Lesson 1: who wins Grande", "from musteach_widgets import LanceQuiz\nLanceQuiz('grande', n=3, seed=3)"))
+    if broken:
+        (d / BROKEN).write_text(lesson_notebook(
+            "Lesson 2: A broken cell", f"raise ValueError({SECRET!r})", "print('after the error')",
+            prose="Some prose that still shows."))
+    return d
+
+
+@pytest.fixture(scope="module")
+def capped(tmp_path_factory):
+    """A server with one place (--max-kernels 1) and one preheated kernel per lesson, ready."""
+    lessons = write_lessons(tmp_path_factory.mktemp("lessons"))
+    log = tmp_path_factory.mktemp("log") / "serve.log"
+    with running_server("--lessons", str(lessons), "--max-kernels", "1", "--pool-size", "1", log_path=log, cwd=ROOT) as s:
+        wait_for_log(s, r"\] ready: ", timeout=120)
+        yield s
+
+
+# ----- the cap and the busy page ------------------------------------------------------------------
+
+def test_second_visitor_beyond_the_cap_gets_the_busy_page_until_a_place_frees(capped):
+    async def go():
+        first = Visitor(capped.base_url)
+        assert (await first.open(LANCE)).code == 200
+        second = Visitor(capped.base_url)
+        busy = await second.get_page(LANCE)
+        closed = await first.close_page()  # the tab is closed: its beacon stops the kernel at once
+        third = Visitor(capped.base_url)
+        again = await third.get_page(LANCE)
+        await third.close_page()
+        return busy, closed, again
+
+    busy, closed, again = run(go())
+    body = busy.body.decode()
+    assert busy.code == 503
+    assert busy.headers["Retry-After"] == str(RETRY_AFTER_SECONDS)
+    assert "busy" in body.lower() and "try again" in body.lower()
+    assert f'http-equiv="refresh" content="{RETRY_AFTER_SECONDS}"' in body
+    assert "jupyter-config-data" not in body  # no kernel was started for it
+    assert closed == 204 and again.code == 200
+    assert re.search(r"busy: refused a visitor to 01-lance\.ipynb \(1 of 1 places taken\)", capped.log())
+
+
+def test_a_page_gets_a_preheated_kernel(capped):
+    async def go():
+        v = Visitor(capped.base_url)
+        r = await v.open(LANCE)
+        await v.close_page()
+        return r, v.kernel_id
+
+    r, kernel_id = run(go())
+    assert r.code == 200
+    assert re.search(rf"page 01-lance\.ipynb opened: kernel {kernel_id[:8]} \(preheated\)", capped.log())
+
+
+# ----- the lesson bar and the index ---------------------------------------------------------------
+
+def test_lesson_pages_carry_the_lesson_bar_and_the_index_lists_the_lessons(capped):
+    async def go():
+        v = Visitor(capped.base_url)
+        page = await v.get_page(LANCE)
+        await v.close_page()
+        index = await v.fetch("/")
+        return page.body.decode(), index.body.decode()
+
+    page, index = run(go())
+    nav = re.search(r'<nav class="musteach-bar" aria-label="Lessons">(.*?)</nav>', page, re.S)
+    assert nav, "no lesson bar on the page"
+    bar = nav.group(1)
+    assert re.search(r'<a class="musteach-brand" href="/">musteach</a>', bar)
+    links = re.findall(r'href="/voila/render/([^"]+)"', bar)
+    assert links == [LANCE, BROKEN]
+    current = re.findall(r'href="/voila/render/([^"]+)"[^>]*aria-current="page"', bar)
+    assert current == [LANCE]
+    assert ">1 Who wins Grande</a>" in bar  # "Lesson 1: who wins Grande" -> its number and short label
+    assert re.findall(r'href="/voila/render/([^"]+)"', index) == [LANCE, BROKEN]
+    assert "Lesson 2: A broken cell" in index
+
+
+def test_the_repo_lessons_are_listed_in_order_with_their_titles():
+    lessons = list_lessons(ROOT / "lessons")
+    files = sorted(p.name for p in (ROOT / "lessons").glob("[0-9][0-9]-*.ipynb"))
+    assert [ls.path for ls in lessons] == files and len(files) >= 6
+    assert [ls.number for ls in lessons] == sorted(ls.number for ls in lessons)
+    assert all(ls.title and ls.label for ls in lessons)
+    assert Lesson.from_heading("04-pares.ipynb", "Lesson 4: pares").label == "Pares"
+
+
+# ----- tracebacks hidden --------------------------------------------------------------------------
+
+def test_a_failing_cell_shows_a_note_not_its_traceback(capped):
+    async def go():
+        v = Visitor(capped.base_url)
+        page = await v.get_page(BROKEN)
+        await v.close_page()
+        return page
+
+    page = run(go())
+    html = page.body.decode()
+    assert page.code == 200
+    assert SECRET not in html and "Traceback" not in html and "ValueError" not in html
+    assert CELL_ERROR_NOTE.split(";")[0] in html
+    assert "--show_tracebacks" not in html and "--debug" not in html
+    assert "Some prose that still shows." in html and "after the error" in html
+
+
+def test_error_pages_show_no_traceback(capped):
+    async def go():
+        v = Visitor(capped.base_url)
+        return [await v.fetch(p) for p in ("/voila/render/no-such-lesson.ipynb", "/voila/files/x.ipynb", "/nowhere")]
+
+    for r in run(go()):
+        assert r.code in (403, 404)
+        assert "Traceback" not in r.body.decode("utf-8", "replace")
+
+
+# ----- culling ------------------------------------------------------------------------------------
+
+def test_an_idle_kernel_is_culled_even_with_its_tab_open_and_frees_its_place(tmp_path):
+    lessons = write_lessons(tmp_path / "lessons", broken=False)
+    with running_server("--lessons", str(lessons), "--max-kernels", "1", "--cull-idle", "3", "--pool-size", "1",
+                        log_path=tmp_path / "serve.log", cwd=ROOT) as server:
+        wait_for_log(server, r"\] ready: ", timeout=120)
+
+        async def go():
+            v = Visitor(server.base_url)
+            assert (await v.open(LANCE)).code == 200  # the websocket stays open: the tab is open
+            line = await asyncio.to_thread(wait_for_log, server, rf"kernel {v.kernel_id[:8]} stopped \(culled: idle for \d+ s\)")
+            await asyncio.wait_for(v.closed.wait(), 15)  # its page lost the kernel
+            other = Visitor(server.base_url)
+            r = await other.get_page(LANCE)  # the place is free again
+            await other.close_page()
+            return line, r, other.kernel_id
+
+        line, r, other_kernel = run(go())
+        assert "culled: idle" in line.group(0) and r.code == 200
+        # the preheated kernel waiting in the pool was not culled: the next page still got one
+        assert re.search(rf"page 01-lance\.ipynb opened: kernel {other_kernel[:8]} \(preheated\)", server.log())
+
+
+def test_culling_and_the_other_production_settings_are_configured():
+    o = ServeOptions(lessons_dir=ROOT / "lessons", lessons=list_lessons(ROOT / "lessons"), cull_idle=600, pool_size=2,
+                     pools={"03-grande-chica.ipynb": 9}, max_kernels=30)
+    c = build_config(o)
+    mk, vc = c.MappingKernelManager, c.VoilaConfiguration
+    assert mk.cull_idle_timeout == 600 and 0 < mk.cull_interval <= 60
+    assert mk.cull_connected is True and mk.cull_busy is False and mk.allow_tracebacks is False
+    assert vc.strip_sources is True and vc.show_tracebacks is False
+    assert vc.template == "musteach" and vc.allow_template_override == "NO" and vc.allow_theme_override == "NO"
+    assert vc.preheat_kernel is True and vc.default_pool_size == 2
+    assert c.VoilaKernelManager.kernel_pools_config["03-grande-chica.ipynb"] == {"pool_size": 9}
+    assert [ls["path"] for ls in vc.resources["musteach"]["lessons"]] == [ls.path for ls in o.lessons]
+    assert not any(re.fullmatch(p, "03-grande-chica.ipynb") for p in vc.file_allowlist)
+    assert any(re.fullmatch(p, "lesson.ipynb") for p in vc.file_denylist)
+    assert any(re.fullmatch(p, "helper.py") for p in vc.file_denylist)
+    assert set(ALLOWED_MESSAGE_TYPES) == {"comm_open", "comm_msg", "comm_close", "comm_info_request", "kernel_info_request"}
+    never = build_config(ServeOptions(lessons_dir=ROOT / "lessons", cull_idle=0, pool_size=0))
+    assert never.MappingKernelManager.cull_idle_timeout > 10**8  # "never" for kernels with a page open
+    assert never.VoilaConfiguration.preheat_kernel is False
+
+
+def test_kernel_gate_counts_visitors_not_the_pool():
+    running: set[str] = set()
+    gate = KernelGate(running, max_kernels=2)
+    assert gate.admit() and gate.admit()
+    assert not gate.admit() and gate.in_use() == 2  # two pages being opened hold both places
+    running |= {"k1", "pooled"}
+    gate.seat("k1", LANCE)
+    gate.abandon()  # the second page failed: its place is back
+    assert gate.in_use() == 1 and gate.admit()
+    gate.seat("pooled-turned-visitor", LANCE)
+    running.add("pooled-turned-visitor")
+    assert not gate.admit()
+    running.discard("k1")  # culled or closed
+    assert gate.in_use() == 1 and gate.admit()
+
+
+def test_traversal_detection():
+    for bad in ("/a/../b", "/a/%2e%2e/b", "/a/%252e%252e/b", "/a/..%2fb", "/a/..\\b", "/a/./b", "/a/%00.png"):
+        assert is_traversal(bad), bad
+    for good in ("/voila/render/03-grande-chica.ipynb", "/voila/files/a..b.png", "/", "/voila/static/voila.js"):
+        assert not is_traversal(good), good
+
+
+# ----- the command --------------------------------------------------------------------------------
+
+def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "musteach.cli", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+def test_serve_is_a_plug_in_and_musteach_imports_no_jupyter():
+    eps = {ep.name: ep.value for ep in entry_points(group="musteach.commands")}
+    assert eps.get("serve") == "musteach_widgets.server.command"
+    assert not (ROOT / "musteach" / "commands" / "serve.py").exists()
+    code = ("import sys, musteach, musteach.cli\nmusteach.cli.build_parser()\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'voila', 'jupyter_server', 'tornado', 'nbconvert'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert out.returncode == 0 and out.stdout.strip() == "[]", out.stdout + out.stderr
+    helptext = cli("serve", "--help").stdout
+    for option in ("--host", "--port", "--lessons", "--max-kernels", "--cull-idle", "--pool-size", "--pool"):
+        assert option in helptext
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--max-kernels", "0"], "--max-kernels must be 1 or more"),
+    (["--cull-idle", "-5"], "--cull-idle"),
+    (["--pool-size", "-1"], "--pool-size must be 0 or more"),
+    (["--port", "70000"], "--port"),
+    (["--lessons", "/nonexistent/lessons"], "no lessons folder found"),
+    (["--pool", "99=3"], "no lesson '99'"),
+    (["--pool", "03=lots"], "--pool wants LESSON=N"),
+])
+def test_bad_options_exit_2_with_one_line(args, needle):
+    out = cli("serve", *args)
+    assert out.returncode == 2, out.stderr
+    assert needle in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+
+
+def test_a_port_in_use_is_a_clear_error(tmp_path):
+    lessons = write_lessons(tmp_path / "lessons", broken=False)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        out = cli("serve", "--lessons", str(lessons), "--pool-size", "0", "--port", str(port), timeout=90)
+    assert out.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in out.stderr
+
+
+def test_parse_pools():
+    lessons = list_lessons(ROOT / "lessons")
+    first = lessons[0]
+    assert parse_pools([f"{first.number:02d}=5", f"{lessons[1].stem}=0"], lessons) == {first.path: 5, lessons[1].path: 0}
+    with pytest.raises(MusError, match="LESSON=N"):
+        parse_pools(["03"], lessons)
+
+
+# ----- binder -------------------------------------------------------------------------------------
+
+SKIP = (".venv", ".git", "test-artifacts", "build", "dist", "*.egg-info", "__pycache__", ".ipynb_checkpoints",
+        ".pytest_cache", ".ruff_cache", ".hypothesis")
+
+
+@pytest.mark.slow
+def test_a_venv_built_from_the_binder_files_alone_serves_a_lesson(tmp_path):
+    """As repo2docker does: a copy of the repo, a fresh venv, ``pip install -r binder/requirements.txt`` (pip's
+    download cache reused), then that venv's ``musteach serve`` serves a lesson page a visitor can answer."""
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(*SKIP))
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON", "JUPYTER", "CONDA"))}
+    env |= {"PATH": f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+            "JUPYTER_DATA_DIR": str(tmp_path / "jd"), "JUPYTER_CONFIG_DIR": str(tmp_path / "jc"),
+            "JUPYTER_RUNTIME_DIR": str(tmp_path / "jr"), "IPYTHONDIR": str(tmp_path / "ipy")}
+    pip = subprocess.run([venv / "bin" / "python", "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"],
+                         cwd=repo, env=env, capture_output=True, text=True, timeout=900)
+    assert pip.returncode == 0, pip.stderr[-4000:]
+    where = subprocess.run([venv / "bin" / "python", "-c", "import musteach_widgets.server as s; print(s.__file__)"],
+                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert Path(where.stdout.strip()).resolve().is_relative_to(venv.resolve()), where.stdout + where.stderr
+    lesson = sorted(p.name for p in (repo / "lessons").glob("[0-9][0-9]-*.ipynb"))[0]
+    with running_server("--pool-size", "0", log_path=tmp_path / "serve.log", python=str(venv / "bin" / "python"),
+                        cwd=repo, env=env, timeout=120) as server:
+        async def go():
+            v = Visitor(server.base_url)
+            r = await v.open(lesson)
+            quizzes = v.quizzes()
+            clicked = None
+            if quizzes:
+                feedback = v.find(quizzes[0], "musteach-feedback")[0]
+                answer = next(a for a in v.find(quizzes[0], "musteach-answer") if not v.states[a].get("disabled"))
+                _, clicked = await v.click(answer, watch=feedback)
+            await v.close_page()
+            return r, v.html, quizzes, clicked
+
+        r, html, quizzes, clicked = run(go())
+    assert r.code == 200
+    assert 'class="musteach-bar"' in html  # the template shipped inside the installed package
+    assert quizzes and clicked is not None, "the lesson's quiz did not answer a click"

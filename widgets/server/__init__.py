@@ -1,0 +1,27 @@
+"""``musteach serve``: the lessons on one server for a class or a club, with Voilà in production settings.
+
+This subpackage is the only place that imports Voilà, jupyter_server and tornado (``musteach`` never does):
+
+* :mod:`musteach_widgets.server.command` is the ``serve`` subcommand, found by ``musteach`` through the
+  ``musteach.commands`` entry point (``add_parser(sub)`` and ``run(args) -> int``);
+* :mod:`musteach_widgets.server.lessons` lists the lessons (pure Python, no Jupyter import);
+* :mod:`musteach_widgets.server.app` is the Voilà application: preheated kernels, a cap on visitors' kernels
+  with a "busy" page, idle kernels culled, sources and tracebacks hidden, only widget messages accepted from
+  pages, a lesson bar on every page, one log line per event;
+* :mod:`musteach_widgets.server.probe` simulates a visitor over the real protocol (tests, load test, smoke
+  checks of a class server).
+
+Hosting a class
+---------------
+Voilà runs one kernel (a Python process, about 75 MB RSS, 50 MB PSS) per open lesson page, and starting
+one and running its lesson costs about a second of CPU. So, on the server, before the class::
+
+    musteach serve --host 0.0.0.0 --max-kernels 40 --pool 03=40      # or: make tutor HOST=0.0.0.0 SERVE_ARGS=...
+
+``--pool 03=40`` starts 40 kernels for lesson 3 (the one the class opens first) ahead of time, and
+``--pool-size`` (default 1) keeps one ready for every other lesson; wait for the log's ``ready:`` line.
+Learners then get their page at once; the 41st gets a "busy, try again shortly" page (HTTP 503) that
+retries by itself. A tab closed frees its kernel at once; a kernel idle for ``--cull-idle`` seconds (default
+900) is stopped even if its tab is open, and one with no page connected after 2 minutes. Put a TLS proxy
+in front for a public address; the server has no login (any visitor may open any lesson).
+"""

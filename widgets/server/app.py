@@ -1,0 +1,795 @@
+"""The Voilà application behind ``musteach serve``: the lessons for a whole class on one server.
+
+Voilà runs a kernel for every visitor, so memory and start-up time are what limit a room. This module
+configures Voilà 0.5 for that and adds what it lacks:
+
+* **preheated kernels**: ``--pool-size`` kernels per lesson are started and run through the lesson before
+  anyone asks (``VoilaConfiguration.preheat_kernel`` / ``default_pool_size``), so a page opens at once;
+* **a cap**: at most ``--max-kernels`` visitors' kernels at once (:class:`KernelGate`); beyond it a page
+  request gets a friendly "busy" page, HTTP 503 with ``Retry-After`` (the pool's kernels are not counted:
+  they add ``pool_size`` x lessons processes);
+* **culling**: a visitor's kernel with no activity for ``--cull-idle`` seconds is stopped, even with its tab
+  still open (``MappingKernelManager.cull_idle_timeout``, ``cull_connected``); preheated kernels are kept;
+* **no code from visitors**: pages may send only the messages ipywidgets needs (:data:`ALLOWED_MESSAGE_TYPES`);
+  an ``execute_request`` (or any other) is dropped by the server before it reaches the kernel;
+* **no sources**: code cells are stripped, tracebacks hidden (in pages and in kernel messages), only pictures
+  and stylesheets can be downloaded from the lessons folder (never ``.ipynb`` or ``.py``), templates and
+  themes cannot be chosen by the visitor, websocket messages are limited to :data:`MAX_MESSAGE_BYTES`;
+* **a lesson bar**: the ``musteach`` Voilà template (``share/voila/templates/musteach``, extending ``lab``)
+  puts "musteach" and the lessons in order at the top of every page; ``/`` lists the lessons;
+* **readable logs**: one line per page opened, kernel started or stopped (culled or not), visitor refused
+  for lack of room, and message or file refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from html import escape
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import tornado.web
+from jupyter_core.utils import ensure_async
+from jupyter_server import DEFAULT_STATIC_FILES_PATH
+from jupyter_server._tz import utcnow
+from jupyter_server.base.handlers import JupyterHandler
+from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager, ServerKernelManager
+from jupyter_server.utils import url_path_join
+from tornado.ioloop import IOLoop, PeriodicCallback
+from traitlets import default
+from traitlets.config import Config
+from voila.app import Voila
+from voila.tornado.handler import TornadoVoilaHandler
+
+from musteach.errors import MusError
+
+from .lessons import Lesson
+
+__all__ = [
+    "ALLOWED_MESSAGE_TYPES",
+    "MAX_MESSAGE_BYTES",
+    "RETRY_AFTER_SECONDS",
+    "KernelGate",
+    "MusteachKernelManager",
+    "MusteachVoila",
+    "ServeOptions",
+    "build_config",
+    "serve",
+]
+
+#: The folder holding ``voila/templates/musteach`` (put first on ``JUPYTER_PATH``).
+SHARE_DIR = Path(__file__).resolve().parent / "share"
+TEMPLATE = "musteach"
+
+#: The only kernel messages a page may send: what ipywidgets needs to show widgets and report clicks.
+#: Everything else (``execute_request``, ``shutdown_request``, ``debug_request``, ``input_reply``...) is dropped.
+ALLOWED_MESSAGE_TYPES = ("comm_open", "comm_msg", "comm_close", "comm_info_request", "kernel_info_request")
+
+#: Largest websocket message (bytes) a page may send; a widget click is about 300 bytes.
+MAX_MESSAGE_BYTES = 256 * 1024
+
+#: A visitor's kernel with no page connected (tab closed, browser gone) is stopped after this many seconds
+#: without activity, however long ``--cull-idle`` is.
+ORPHAN_IDLE_SECONDS = 120
+
+#: Pool kernels started (and running their lesson) at once: starting a kernel and running a lesson takes
+#: about a second of CPU, which the visitors' clicks need more.
+PREHEAT_CONCURRENCY = max(1, (os.cpu_count() or 2) // 2)
+#: ... and when no page is connected (the server starting, an empty room).
+PREHEAT_CONCURRENCY_IDLE = max(1, os.cpu_count() or 2)
+PREHEAT_SLOT_TIMEOUT = 120
+
+#: Seconds after which the busy page asks the browser to try again (``Retry-After`` and a meta refresh).
+RETRY_AFTER_SECONDS = 20
+
+#: Files of the lessons folder that may be downloaded (pictures and stylesheets a lesson links to).
+FILE_ALLOWLIST = [r".*\.(png|jpe?g|gif|svg|webp|css)"]
+#: Never downloaded, even if allowed above: notebooks, Python sources, hidden files and folders.
+FILE_DENYLIST = [r".*\.(ipynb|py|pyc)", r"(.*/)?\..*"]
+
+log = logging.getLogger("musteach.serve")
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """What ``musteach serve`` was asked for. ``lessons``: the lessons of ``lessons_dir`` in order;
+    ``cull_idle`` in seconds (0: never); ``pool_size`` kernels per lesson (0: no preheating), except for the
+    lessons in ``pools`` (lesson file name -> kernels)."""
+
+    lessons_dir: Path
+    lessons: list[Lesson] = field(default_factory=list)
+    host: str = "127.0.0.1"
+    port: int = 8866
+    max_kernels: int = 40
+    cull_idle: int = 900
+    pool_size: int = 1
+    pools: dict[str, int] = field(default_factory=dict)
+
+    def pool_for(self, lesson_path: str) -> int:
+        """Kernels preheated for a lesson."""
+        return self.pools.get(lesson_path, self.pool_size)
+
+
+def _short(kernel_id: str) -> str:
+    return kernel_id[:8]
+
+
+# ----- kernels ----------------------------------------------------------------------------------
+
+
+#: What a lesson page says under a cell that failed (Voilà's own text tells the visitor to run it with --debug).
+CELL_ERROR_NOTE = "This part of the lesson could not be shown; the rest of the page works. (Tell the person running the tutor.)"
+
+#: What a page gets instead of a kernel error's traceback.
+TRACEBACK_REPLACEMENT = "Something went wrong in this lesson's kernel; the details are not shown."
+
+
+class VisitorKernelManager(ServerKernelManager):
+    """One kernel. Carries the traceback replacement where jupyter_server's websocket connection looks for it
+    (``kernel_manager.traceback_replacement_message``: without it, hiding a traceback raises AttributeError
+    and the page stops receiving messages)."""
+
+    traceback_replacement_message = TRACEBACK_REPLACEMENT
+
+
+class VisitorConnection(ZMQChannelsWebsocketConnection):
+    """The websocket between a page and its kernel, minus the kernel's stderr (tracebacks of failed comm
+    handlers and warnings are written there, and a page never shows them: the cells were run server-side),
+    and dropping malformed frames with a log line instead of a traceback."""
+
+    def handle_incoming_message(self, incoming_msg: Any) -> None:
+        try:
+            super().handle_incoming_message(incoming_msg)
+        except Exception:  # a frame no page would send: drop it, keep the socket (and the log) clean
+            self.log.warning("refused a malformed message from a page")
+
+    def handle_outgoing_message(self, stream: Any, outgoing_msg: list[Any]) -> None:
+        channel = stream if isinstance(stream, str) else getattr(stream, "channel", None)
+        if channel == "iopub":
+            try:
+                _, parts = self.session.feed_identities(outgoing_msg)
+                header = self.session.unpack(parts[1])
+                if header.get("msg_type") == "stream" and self.session.unpack(parts[4]).get("name") == "stderr":
+                    return
+            except Exception:  # not a message we can read: let jupyter_server deal with it
+                pass
+        super().handle_outgoing_message(stream, outgoing_msg)
+
+
+class MusteachKernelManager(AsyncMappingKernelManager):
+    """Voilà's kernel manager base (Voilà wraps it with its pool) that
+
+    * starts the pool's kernels :data:`PREHEAT_CONCURRENCY` at a time while pages are connected (one per
+      CPU otherwise), each holding its slot until it has run its lesson, so that refilling the pools while a
+      class arrives leaves CPU to the visitors' clicks (a kernel a visitor waits for starts at once);
+    * stops a visitor's kernel with no page connected after :data:`ORPHAN_IDLE_SECONDS` idle;
+    * logs one line per kernel started or stopped, saying when it was culled and why.
+    """
+
+    _culling: str | None = None
+    _preheating = 0  # pool kernels starting or running their lesson
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(**kwargs)
+        self._releases: set[asyncio.Future] = set()
+
+    @default("kernel_manager_class")
+    def _default_kernel_manager_class(self) -> str:
+        return f"{__name__}.VisitorKernelManager"
+
+    async def start_kernel(self, *args: Any, **kwargs: Any) -> str:
+        preheat = (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
+        if not preheat:  # a visitor is waiting for it: start at once
+            kernel_id = await ensure_async(super().start_kernel(*args, **kwargs))
+            log.info("kernel %s started for a page (%d running)", _short(kernel_id), len(self.list_kernel_ids()))
+            return kernel_id
+        held = await self._take_slot()
+        try:
+            kernel_id = await ensure_async(super().start_kernel(*args, **kwargs))
+        except BaseException:
+            if held:
+                self._preheating -= 1
+            raise
+        if held:
+            task = asyncio.ensure_future(self._release_after_lesson(kernel_id))
+            self._releases.add(task)  # keep a reference until it is done
+            task.add_done_callback(self._releases.discard)
+        log.info("kernel %s started for the pool (%d running)", _short(kernel_id), len(self.list_kernel_ids()))
+        return kernel_id
+
+    async def _take_slot(self) -> bool:
+        """Wait for a preheat slot (:data:`PREHEAT_CONCURRENCY` while pages are connected, one per CPU
+        otherwise); give up waiting (False) as soon as a visitor has taken this pool entry (Voilà's pool task
+        is the current task): a visitor waits for it, so it starts at once."""
+        me = asyncio.current_task()
+        while True:
+            busy = any(self._kernel_connections.values())
+            if self._preheating < (PREHEAT_CONCURRENCY if busy else PREHEAT_CONCURRENCY_IDLE):
+                self._preheating += 1
+                return True
+            if not any(me in pool for pool in getattr(self, "_pools", {}).values()):
+                return False
+            await asyncio.sleep(0.1)
+
+    async def _release_after_lesson(self, kernel_id: str) -> None:
+        """Hold the preheat slot until the new kernel has run its lesson (Voilà's render task)."""
+        try:
+            for _ in range(40):
+                task = self._render_task_of(kernel_id)
+                if task is not None:
+                    await asyncio.wait([task], timeout=PREHEAT_SLOT_TIMEOUT)
+                    return
+                await asyncio.sleep(0.05)
+        finally:
+            self._preheating -= 1
+
+    def _render_task_of(self, kernel_id: str) -> asyncio.Task | None:
+        for pool in getattr(self, "_pools", {}).values():
+            for item in pool:
+                if item.done() and not item.cancelled() and item.exception() is None:
+                    result = item.result()
+                    if result.get("kernel_id") == kernel_id:
+                        return result.get("task")
+        return None
+
+    def start_watching_activity(self, kernel_id: str) -> None:
+        """jupyter_server's activity watch (``last_activity`` and ``execution_state`` from the kernel's IOPub
+        messages, which culling relies on), reading only the headers it needs: the original deserializes
+        every message with its dates, which cost the server more than relaying the message to the page."""
+        kernel = self._kernels[kernel_id]
+        kernel.reason = ""
+        kernel.last_activity = utcnow()
+        kernel._activity_stream = kernel.connect_iopub()
+        untracked = frozenset(self.untracked_message_types)
+
+        def track(msg_type: str | None) -> bool:
+            return msg_type not in untracked
+
+        def record_activity(msg_list: list) -> None:
+            try:
+                _, parts = kernel.session.feed_identities(msg_list)
+                msg_type = json.loads(parts[1]).get("msg_type")
+                parent_type = json.loads(parts[2]).get("msg_type") if len(parts[2]) > 2 else None
+            except (ValueError, IndexError):
+                return
+            if track(msg_type) or track(parent_type) or kernel.execution_state == "busy":
+                self.last_kernel_activity = kernel.last_activity = utcnow()
+            if msg_type == "status":
+                try:
+                    state = json.loads(parts[4])["execution_state"]
+                except (ValueError, KeyError, IndexError):
+                    return
+                if track(parent_type):
+                    kernel.execution_state = state
+                elif kernel.execution_state == "starting" and state != "starting":
+                    kernel.execution_state = "idle"
+
+        kernel._activity_stream.on_recv(record_activity)
+
+    async def cull_kernel_if_idle(self, kernel_id: str) -> None:
+        self._culling = kernel_id
+        try:
+            kernel = self._kernels.get(kernel_id)
+            last = getattr(kernel, "last_activity", None)
+            orphan = kernel is not None and last is not None and not self._kernel_connections.get(kernel_id, 0)
+            if orphan and (datetime.now(UTC) - last).total_seconds() > ORPHAN_IDLE_SECONDS:
+                await ensure_async(self.shutdown_kernel(kernel_id))
+            else:
+                await ensure_async(super().cull_kernel_if_idle(kernel_id))
+        finally:
+            self._culling = None
+
+    async def shutdown_kernel(self, kernel_id: str, now: bool = False, restart: bool = False) -> None:
+        why = ""
+        if kernel_id == self._culling:
+            kernel = self._kernels.get(kernel_id)
+            last = getattr(kernel, "last_activity", None)
+            idle = f"{(datetime.now(UTC) - last).total_seconds():.0f} s" if last else "a while"
+            dead = getattr(kernel, "execution_state", None) == "dead"
+            alone = "" if self._kernel_connections.get(kernel_id, 0) else ", no page connected"
+            why = " (culled: it had died)" if dead else f" (culled: idle for {idle}{alone})"
+        await ensure_async(super().shutdown_kernel(kernel_id, now=now, restart=restart))
+        log.info("kernel %s stopped%s (%d running)", _short(kernel_id), why, len(self.list_kernel_ids()))
+        # a page still connected to it (culled with its tab open) is told by its websocket closing
+        for conn in list(ZMQChannelsWebsocketConnection._open_sockets):
+            if getattr(conn, "kernel_id", None) == kernel_id and conn.websocket_handler is not None:
+                conn.websocket_handler.close()
+        self._top_up_pools()
+
+    def _top_up_pools(self) -> None:
+        """A place was freed: refill the pools a class emptied (Voilà refills only when a kernel is taken).
+        Nothing happens while the server stops (Voilà empties ``_pools`` first)."""
+        pools = getattr(self, "_pools", None)
+        if not pools or not hasattr(self, "fill_if_needed"):
+            return
+        config = getattr(self, "kernel_pools_config", {})
+        for name, pool in list(pools.items()):
+            if len(pool) < config.get(name, config.get("default", {})).get("pool_size", 0):
+                self.fill_if_needed(notebook_name=name)
+
+
+class KernelGate:
+    """Counts the kernels handed to visitors and refuses a page beyond ``max_kernels``.
+
+    A page request is *admitted* (a place is reserved) before its kernel exists, then *seated* with its
+    kernel id; a visitor's kernel frees its place when it stops (page closed, culled, server stopping).
+    Kernels waiting in Voilà's preheated pool are not counted.
+    """
+
+    def __init__(self, kernel_manager: Any, max_kernels: int):
+        self.kernel_manager = kernel_manager
+        self.max_kernels = max_kernels
+        self.visitors: dict[str, str] = {}  # kernel id -> lesson path
+        self.admitting = 0
+
+    def in_use(self) -> int:
+        """Places taken: visitors' running kernels plus pages being opened."""
+        for kernel_id in [k for k in self.visitors if k not in self.kernel_manager]:
+            del self.visitors[kernel_id]
+        return len(self.visitors) + self.admitting
+
+    def admit(self) -> bool:
+        """Reserve a place for a page being opened; False when every place is taken."""
+        if self.in_use() >= self.max_kernels:
+            return False
+        self.admitting += 1
+        return True
+
+    def seat(self, kernel_id: str, lesson: str) -> None:
+        """The admitted page got its kernel."""
+        self.admitting -= 1
+        self.visitors[kernel_id] = lesson
+
+    def abandon(self) -> None:
+        """The admitted page ended without a kernel (not found, error)."""
+        self.admitting -= 1
+
+
+class _SeatingKernelManager:
+    """The kernel manager as one page handler sees it: reports the kernel the page gets."""
+
+    def __init__(self, kernel_manager: Any, on_kernel: Any):
+        self._km = kernel_manager
+        self._on_kernel = on_kernel
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._km, name)
+
+    def __contains__(self, kernel_id: str) -> bool:
+        return kernel_id in self._km
+
+    async def get_rendered_notebook(self, *args: Any, **kwargs: Any) -> Any:
+        render_task, rendered_cache, kernel_id = await self._km.get_rendered_notebook(*args, **kwargs)
+        self._on_kernel(kernel_id, preheated=True)
+        return render_task, rendered_cache, kernel_id
+
+    async def start_kernel(self, *args: Any, **kwargs: Any) -> str:
+        kernel_id = await ensure_async(self._km.start_kernel(*args, **kwargs))
+        self._on_kernel(kernel_id, preheated=False)
+        return kernel_id
+
+
+# ----- pages ------------------------------------------------------------------------------------
+
+_PAGE_CSS = """
+body { margin: 0; font-family: "DejaVu Sans", Verdana, Arial, sans-serif; color: #1f2a24; background: #fbfaf5; }
+main { max-width: 46rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; }
+h1 { color: #2b7a4b; }
+ol.musteach-lessons { padding-left: 1.4rem; } ol.musteach-lessons li { margin: .4rem 0; font-size: 1.1rem; }
+a { color: #1565c0; } .musteach-note { color: #5f6b64; font-size: .95rem; }
+"""
+
+
+def _lesson_url(base_url: str, lesson: Lesson) -> str:
+    return url_path_join(base_url, "voila", "render", lesson.path)
+
+
+def _page(title: str, body: str, *, refresh: int | None = None) -> str:
+    meta = f'<meta http-equiv="refresh" content="{refresh}">' if refresh else ""
+    return (
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">{meta}'
+        f"<title>{escape(title)}</title><style>{_PAGE_CSS}</style></head>"
+        f"<body><main>{body}</main></body></html>\n"
+    )
+
+
+def index_html(lessons: list[Lesson], base_url: str) -> str:
+    """The ``/`` page: the lessons in order, each a link to its Voilà page."""
+    items = "".join(
+        f'<li><a href="{escape(_lesson_url(base_url, ls))}">{escape(ls.title)}</a></li>' for ls in lessons
+    )
+    return _page(
+        "musteach: lessons",
+        "<h1>musteach</h1><p>Learn Mus, the Spanish and Basque card game, one lesson at a time.</p>"
+        f'<ol class="musteach-lessons" start="0">{items}</ol>',
+    )
+
+
+def busy_html(base_url: str, max_kernels: int) -> str:
+    """The page a visitor gets when every place is taken."""
+    return _page(
+        "musteach: busy, try again shortly",
+        "<h1>The tutor is busy</h1>"
+        f"<p>{f'All {max_kernels} places are' if max_kernels > 1 else 'The only place is'} taken right now. "
+        f"Please try again shortly: this page tries again by itself in {RETRY_AFTER_SECONDS} seconds.</p>"
+        f'<p class="musteach-note"><a href="{escape(url_path_join(base_url, "/"))}">Back to the lessons</a></p>',
+        refresh=RETRY_AFTER_SECONDS,
+    )
+
+
+class IndexHandler(JupyterHandler):
+    """``/``: the list of lessons (no kernel)."""
+
+    def initialize(self, **kwargs: Any) -> None:
+        pass
+
+    @tornado.web.authenticated
+    def get(self) -> None:
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(index_html(self.settings["musteach_lessons"], self.base_url))
+
+
+class LessonHandler(TornadoVoilaHandler):
+    """``/voila/render/<lesson>.ipynb``: Voilà's page handler behind the :class:`KernelGate`."""
+
+    _seated: str | None = None
+    _preheated = False
+
+    @property
+    def kernel_manager(self) -> Any:
+        return _SeatingKernelManager(self.settings["kernel_manager"], self._on_kernel)
+
+    def _on_kernel(self, kernel_id: str, *, preheated: bool) -> None:
+        self.settings["musteach_gate"].seat(kernel_id, self.path_args[0] if self.path_args else "")
+        self._seated, self._preheated = kernel_id, preheated
+
+    async def get(self, path: str | None = None) -> None:
+        if not path or not path.lower().endswith(".ipynb"):
+            await super().get(path)  # Voilà redirects to /voila/files/, where the allowlist decides
+            return
+        gate: KernelGate = self.settings["musteach_gate"]
+        if not gate.admit():
+            log.warning("busy: refused a visitor to %s (%d of %d places taken)", path, gate.in_use(), gate.max_kernels)
+            self.set_status(503)
+            self.set_header("Retry-After", str(RETRY_AFTER_SECONDS))
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            self.set_header("Cache-Control", "no-store")
+            self.finish(busy_html(self.base_url, gate.max_kernels))
+            return
+        # the visitor may not pick a template or theme (that would also bypass the preheated kernels)
+        for name in ("template", "theme"):
+            self.request.arguments.pop(name, None)
+            self.request.query_arguments.pop(name, None)
+        # the page's "beforeunload" beacon posts this cookie back to /voila/api/shutdown/<kernel>, so that
+        # closing the tab frees the place at once (Voilà's own page never sets it: its beacon gets a 403)
+        self.xsrf_token  # noqa: B018 - reading it sets the _xsrf cookie
+        start = time.monotonic()
+        try:
+            await super().get(path)
+        finally:
+            if self._seated is None:
+                gate.abandon()
+            else:
+                log.info(
+                    "page %s opened: kernel %s (%s), %d of %d places taken, %.2f s",
+                    path,
+                    _short(self._seated),
+                    "preheated" if self._preheated else "started for it",
+                    gate.in_use(),
+                    gate.max_kernels,
+                    time.monotonic() - start,
+                )
+
+
+def _log_request(handler: tornado.web.RequestHandler) -> None:
+    """Tornado's access log, reduced to refusals: a line per 4xx/5xx answer (the busy page logs itself)."""
+    status = handler.get_status()
+    if status >= 400 and status != 503:
+        log.warning("refused %s %s: %d %s", handler.request.method, handler.request.uri, status, handler._reason)
+
+
+def is_traversal(path: str) -> bool:
+    """Whether a URL path tries to climb out of a folder: a ``..`` segment, raw or %-encoded (even twice),
+    with ``/`` or ``\\`` separators, or a NUL byte.
+
+    >>> is_traversal("/voila/files/%2e%2e/musteach/cli.py"), is_traversal("/voila/render/03-grande-chica.ipynb")
+    (True, False)
+    >>> is_traversal("/voila/static/..%252f..%252fapp.py"), is_traversal("/voila/files/a..b.png")
+    (True, False)
+    """
+    for _ in range(3):
+        decoded = unquote(path)
+        if decoded == path:
+            break
+        path = decoded
+    return "\x00" in path or any(seg in ("..", ".") for seg in path.replace("\\", "/").split("/"))
+
+
+class _GuardedApplication(tornado.web.Application):
+    """Tornado's application, refusing (400) any path that climbs out of a folder before any handler sees it."""
+
+    def find_handler(self, request: Any, **kwargs: Any) -> Any:
+        if is_traversal(request.path):
+            return self.get_handler_delegate(request, tornado.web.ErrorHandler, {"status_code": 400})
+        return super().find_handler(request, **kwargs)
+
+
+_REQUEST_LINE = re.compile(r"^\d{3} (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) ")
+
+
+class _TidyVoilaLog(logging.Filter):
+    """Keeps Voilà's, jupyter_server's and tornado's warnings readable: rewrites the refused-message line,
+    drops the culling line (the kernel manager logs its own), jupyter_server's line per refused request
+    (:func:`_log_request` logs one) and the "not trusted" notice (lessons are not signed)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        msg = record.getMessage()
+        if msg.startswith(("Culling ", "wrote error:", "The websocket_ping_timeout")) or msg.endswith(" is not trusted"):
+            return False
+        if _REQUEST_LINE.match(msg):  # jupyter_server's own line for a refused request: ours says it
+            return False
+        if msg.startswith("Error at server while executing cell"):  # Voilà logs the whole cell and traceback
+            err = record.exc_info[1] if record.exc_info else None
+            what = f"{getattr(err, 'ename', 'Error')}: {getattr(err, 'evalue', '')}".strip(": ")
+            record.msg, record.args = "a lesson cell failed (its page shows a note instead): %s", (what,)
+            record.exc_info, record.exc_text = None, None
+        if msg.startswith("Received message of type") and "not allowed" in msg:
+            kind = msg.split('"')[1] if '"' in msg else "?"
+            record.msg, record.args = "refused a page's %s message (only widget messages are allowed)", (kind,)
+        return True
+
+
+# ----- the application --------------------------------------------------------------------------
+
+
+class MusteachVoila(Voila):
+    """Voilà with the gate, the lesson pages and index, the message allowlist and quiet logs.
+
+    ``forced_config`` is applied again after Voilà reads any ``voila.json``/``voila.py`` config file, so a
+    stray config file cannot turn the security settings off.
+    """
+
+    def __init__(self, options: ServeOptions, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.musteach = options
+        self.forced_config = build_config(options)
+        self.update_config(self.forced_config)
+        self.gate: KernelGate | None = None
+
+    def load_config_file(self, *args: Any, **kwargs: Any) -> None:
+        super().load_config_file(*args, **kwargs)
+        self.update_config(self.forced_config)
+
+    def initialize(self, argv: list[str] | None = None) -> None:
+        super().initialize(argv)
+        for handler in self.log.handlers:
+            handler.addFilter(_TidyVoilaLog())
+
+    def start(self) -> None:
+        # Voilà's start(), with the traversal guard around tornado's application
+        self.connection_dir = tempfile.mkdtemp(prefix="voila_", dir=self.connection_dir_root)
+        settings = self.init_settings()
+        self.app = _GuardedApplication(**settings)
+        self.app.settings.update(self.tornado_settings)
+        # jupyter_server's error pages call static_url(): give them a static path (set after the application
+        # is built, so that tornado adds no /static/ route for it)
+        self.app.settings.setdefault("static_path", DEFAULT_STATIC_FILES_PATH)
+        self.app.add_handlers(".*$", self.init_handlers())
+        self.listen()
+
+    def init_settings(self) -> dict:
+        settings = super().init_settings()
+        self.kernel_manager.allowed_message_types = list(ALLOWED_MESSAGE_TYPES)
+        self.gate = KernelGate(self.kernel_manager, self.musteach.max_kernels)
+        self._cap_pool_refills()
+        settings.update(
+            musteach_gate=self.gate,
+            musteach_lessons=self.musteach.lessons,
+            websocket_max_message_size=MAX_MESSAGE_BYTES,
+            log_function=_log_request,
+        )
+        return settings
+
+    def _cap_pool_refills(self) -> None:
+        """Voilà refills a lesson's pool to its size whenever a visitor takes a kernel. Refill only while
+        visitors and spare kernels stay within ``--max-kernels``: no spare kernels for visitors who could not
+        get a place anyway (the memory they take is bounded by the cap, plus the pools' first fill)."""
+        km = self.kernel_manager
+        original = getattr(km, "fill_if_needed", None)
+        if original is None:  # no preheating
+            return
+        gate, cap = self.gate, self.musteach.max_kernels
+
+        def fill_if_needed(delay: float | None = None, notebook_name: str | None = None, **kwargs: Any) -> None:
+            config = km.kernel_pools_config
+            entry = dict(config.get(notebook_name, config.get("default", {})))
+            pool = len(km._pools.get(notebook_name, []))
+            assert gate is not None
+            wanted = min(entry.get("pool_size", 0), pool + max(0, cap - gate.in_use() - pool))
+            if wanted <= pool:
+                return
+            km.kernel_pools_config = {**config, notebook_name: {**entry, "pool_size": wanted}}
+            try:
+                original(delay=delay, notebook_name=notebook_name, **kwargs)
+            finally:
+                km.kernel_pools_config = config
+
+        km.fill_if_needed = fill_if_needed
+
+    def init_handlers(self) -> list:
+        handlers = super().init_handlers()
+        render = url_path_join(self.server_url, r"/voila/render/(.*)")
+        out = []
+        for h in handlers:
+            if isinstance(h, tuple) and h[0] == render:
+                h = (render, LessonHandler, *h[2:])
+            elif isinstance(h, tuple) and h[0] == self.server_url:
+                h = (self.server_url, IndexHandler)
+            out.append(h)
+        return out
+
+    def listen(self) -> None:
+        try:
+            self.app.listen(self.port, self.ip)
+        except OSError as e:
+            shutil.rmtree(self.connection_dir, ignore_errors=True)
+            raise MusError(f"cannot listen on {self.ip}:{self.port}: {e.strerror or e}") from None
+        o = self.musteach
+        shown = "localhost" if self.ip in ("127.0.0.1", "0.0.0.0", "localhost", "::", "::1") else self.ip
+        print(f"musteach: serving {len(o.lessons)} lessons on http://{shown}:{self.port}/", flush=True)
+        extra = "".join(f", {n} for {path}" for path, n in o.pools.items())
+        log.info(
+            "lessons in %s; at most %d visitors' kernels; %d kernels preheated per lesson%s; idle kernels stopped "
+            "after %s",
+            o.lessons_dir,
+            o.max_kernels,
+            o.pool_size,
+            extra,
+            f"{o.cull_idle} s" if o.cull_idle else "never",
+        )
+        self.ioloop = IOLoop.current()
+        self._started_at = time.monotonic()
+        self._ready_check = PeriodicCallback(self._log_when_preheated, 500)
+        self._ready_check.start()
+        try:
+            self.ioloop.start()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            log.info("stopping: shutting down %d kernels", len(self.kernel_manager.list_kernel_ids()))
+            self.stop()
+
+
+    def preheated(self) -> tuple[int, int]:
+        """(kernels preheated and done running their lesson, kernels the pools should hold)."""
+        pools = getattr(self.kernel_manager, "_pools", {})
+        ready = 0
+        for pool in pools.values():
+            for item in pool:
+                if item.done() and not item.cancelled() and item.exception() is None and item.result()["task"].done():
+                    ready += 1
+        wanted = sum(self.musteach.pool_for(ls.path) for ls in self.musteach.lessons)
+        return ready, wanted
+
+    def _log_when_preheated(self) -> None:
+        ready, wanted = self.preheated()
+        if ready >= wanted:
+            self._ready_check.stop()
+            if wanted:
+                log.info("ready: %d preheated kernels have run their lessons (%.1f s after start)", ready,
+                         time.monotonic() - self._started_at)
+            else:
+                log.info("ready: no kernel to preheat (kernels start when a page is opened)")
+
+
+def _log_cell_error(cell: Any, cell_index: int, execute_reply: dict) -> None:
+    """nbclient's hook for a failed cell: one line for the host (the visitor sees CELL_ERROR_NOTE)."""
+    c = execute_reply.get("content", {})
+    log.warning("a lesson cell failed (its page shows a note instead): cell %d, %s: %s", cell_index + 1,
+                c.get("ename", "Error"), c.get("evalue", ""))
+
+
+def build_config(o: ServeOptions) -> Config:
+    """The traitlets configuration of the production Voilà for ``o``."""
+    c = Config()
+    c.Voila.ip = o.host
+    c.Voila.port = o.port
+    c.Voila.port_retries = 0  # the address printed is the address served, or a clear error
+    c.Voila.open_browser = False
+    c.Voila.log_level = logging.WARNING
+    c.Voila.log_format = "[musteach %(asctime)s] %(message)s"
+    c.Voila.log_datefmt = "%H:%M:%S"
+    c.Voila.kernel_websocket_connection_class = VisitorConnection
+    c.Voila.tornado_settings = {
+        "headers": {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin"},
+    }
+
+    vc = c.VoilaConfiguration
+    vc.template = TEMPLATE
+    vc.theme = "light"
+    vc.allow_template_override = "NO"
+    vc.allow_theme_override = "NO"
+    vc.strip_sources = True
+    vc.show_tracebacks = False
+    vc.preheat_kernel = o.pool_size > 0 or any(n > 0 for n in o.pools.values())
+    vc.default_pool_size = o.pool_size
+    vc.file_allowlist = FILE_ALLOWLIST
+    vc.file_denylist = FILE_DENYLIST
+    vc.multi_kernel_manager_class = MusteachKernelManager
+    vc.resources = {
+        "musteach": {
+            "lessons": [{"path": ls.path, "stem": ls.stem, "label": ls.label, "number": ls.number, "title": ls.title}
+                        for ls in o.lessons],
+        }
+    }
+    # only the lessons are preheated (a scratch notebook in the folder starts its kernel on demand)
+    # (Voilà matches these against absolute paths: deny every path whose file name is not a lesson's)
+    c.VoilaKernelManager.kernel_pools_config = {
+        "default": {"pool_size": o.pool_size},
+        **{path: {"pool_size": n} for path, n in o.pools.items()},
+    }
+    c.VoilaKernelManager.preheat_denylist = [r"(?!.*[/\\][0-9][0-9]-[^/\\]*\.ipynb$)"]
+    c.VoilaExecutor.timeout = 120
+    c.VoilaExecutor.interrupt_on_timeout = True  # a stuck cell does not stop the rest of the lesson
+    c.VoilaExecutor.allow_errors = True  # the cells after a failed one still run: the page is shown whole
+    c.VoilaExecutor.on_cell_error = _log_cell_error
+    c.VoilaExecutor.cell_error_instruction = CELL_ERROR_NOTE
+    c.VoilaExecutor.cell_timeout_instruction = CELL_ERROR_NOTE
+
+    # kernels listen on Unix sockets in Voilà's private connection folder, not on TCP ports
+    c.KernelManager.transport = "ipc"
+
+    mk = c.MappingKernelManager
+    mk.allow_tracebacks = False
+    mk.traceback_replacement_message = TRACEBACK_REPLACEMENT
+    # --cull-idle 0 means never for kernels with a page connected; orphans are still culled
+    mk.cull_idle_timeout = o.cull_idle or 10**9
+    mk.cull_interval = max(1, min(30, (o.cull_idle or 10**9) // 3, ORPHAN_IDLE_SECONDS // 4))
+    mk.cull_connected = True  # a tab left open does not hold a place for ever
+    mk.cull_busy = False
+    return c
+
+
+def _setup_logging() -> None:
+    """Our lines (INFO and up) and tornado's warnings, in one format on stderr."""
+    if log.handlers:
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("[musteach %(asctime)s] %(message)s", "%H:%M:%S"))
+    handler.addFilter(_TidyVoilaLog())
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+    tornado_log = logging.getLogger("tornado")
+    tornado_log.addHandler(handler)
+    tornado_log.setLevel(logging.WARNING)
+    tornado_log.propagate = False
+
+
+def serve(options: ServeOptions) -> int:
+    """Run the server until Ctrl-C or SIGTERM (then every kernel is shut down). Returns the exit status.
+
+    Raises :class:`~musteach.errors.MusError` when the address cannot be listened on.
+    """
+    _setup_logging()
+    # the musteach template is found through JUPYTER_PATH, ahead of the installed ones
+    paths = [str(SHARE_DIR), *[p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]]
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(dict.fromkeys(paths))
+    # the singleton instance: jupyter_server's handlers then log through Voilà's (tidied) log
+    app = MusteachVoila.instance(options)
+    app.initialize([str(options.lessons_dir)])
+    app.start()
+    return 0
