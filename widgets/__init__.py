@@ -43,3 +43,9 @@ __all__ += ["BrowserStore", "Practice", "PracticeQuiz", "SkillSource", "in_voila
 from .odds import DiscardAdvisor, OddsExplorer, OddsPanel, OddsQuiz  # noqa: E402
 
 __all__ += ["DiscardAdvisor", "OddsExplorer", "OddsPanel", "OddsQuiz"]
+
+# Playing with a coach (lessons 08-10): the table, the mus quiz, the señas catalogue and quizzes.
+from .senas import SenaCatalogue, SenaQuiz, show_senas  # noqa: E402
+from .table import MusQuiz, PlayTable  # noqa: E402
+
+__all__ += ["MusQuiz", "PlayTable", "SenaCatalogue", "SenaQuiz", "show_senas"]

@@ -1,0 +1,301 @@
+"""The mus quiz: which cards would you change? (pure logic, no Jupyter; RULES.md §3, §7).
+
+Everybody has said *mus*, so each player discards 1 to 4 cards. Each question shows one hand, its place
+at the table and an aim (win Grande, Chica, Pares, Juego, Punto, or the most stones *en paso*); the
+learner picks one of four ways of changing cards. The right answer is the best of them by the exact
+count of :func:`musteach.odds.advise_discard` (every possible draw, every deal of the other cards).
+Generated questions keep every wrong choice clearly worse than the best one (:data:`MARGINS`), so a
+good answer is never a coin toss. Discards that change the same ranks are the same choice (suits
+never matter in Mus).
+
+>>> q = discard_question("12o 11c 6e 4b", aim="grande")
+>>> q.answer_text
+'Change 6-4, keep R-C'
+>>> wrong = next(key for key, _ in q.choices if key != q.answer)
+>>> q.grade(q.answer).correct, q.grade(wrong).correct
+(True, False)
+
+8 reyes only: in 4 reyes the advisor's first count takes minutes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import DECK, Card, Hand, parse_hand
+from .errors import MusError
+from .lances import Lance, check_seat, effective_rank, rank_letter
+from .odds import AIMS, DiscardAdvice, DiscardOption, advise_discard, position_name
+from .quiz import AnswerError, QuizError, Verdict
+from .rules import Rules
+
+__all__ = ["MARGINS", "DiscardQuestion", "DiscardQuestionGenerator", "discard_question", "option_label"]
+
+#: The least gap between the best choice and every wrong one: a probability for a lance aim, stones for
+#: the "balanced" aim (expected stones en paso over the five lances).
+MARGINS: dict[str, float] = {"lance": 0.03, "balanced": 0.15}
+_MAX_TRIES = 300
+
+
+def _letters(cards: Iterable[Card], kings: int) -> str:
+    ranks = sorted((effective_rank(c.rank, kings) for c in cards), reverse=True)
+    return "-".join(rank_letter(r) for r in ranks)
+
+
+def option_label(option: DiscardOption, kings: int = 8) -> str:
+    """``"Change 6-4, keep R-C"`` (ranks high to low; ``"Change all four"`` when nothing is kept)."""
+    if not option.keep:
+        return "Change all four"
+    return f"Change {_letters(option.discard, kings)}, keep {_letters(option.keep, kings)}"
+
+
+def _group_key(option: DiscardOption, kings: int) -> tuple[int, ...]:
+    return tuple(sorted((effective_rank(c.rank, kings) for c in option.discard), reverse=True))
+
+
+def _aim_words(aim: str) -> str:
+    if aim == "balanced":
+        return "For the most stones en paso (every lance passed, no bets)"
+    return f"To win {Lance.parse(aim).title}"
+
+
+def _score_text(value: float, aim: str) -> str:
+    return f"{value:.2f} stones" if aim == "balanced" else f"{value:.2f}"
+
+
+@dataclass(frozen=True)
+class DiscardQuestion:
+    """One question: which cards would you change, for this aim?
+
+    hand: the 4 cards (high to low); seat, mano: seats 0..3; aim: one of :data:`musteach.odds.AIMS`;
+    rules: the :class:`~musteach.rules.Rules`. prompt: the question. choices: four ``(key, label)`` pairs,
+    the key being the discarded cards' codes (``"6e 4b"``). answer: the best choice's key; answer_text
+    its label. scores: each choice's value for the aim (the team's chance, or stones). explanation: the
+    advisor's sentence and every choice's value. advice: the whole
+    :class:`~musteach.odds.DiscardAdvice`. highlight: always None.
+    """
+
+    hand: Hand
+    seat: int
+    mano: int
+    aim: str
+    rules: Rules
+    prompt: str
+    choices: tuple[tuple[str, str], ...]
+    answer: str
+    answer_text: str
+    scores: dict[str, float]
+    explanation: str
+    highlight: int | None = None
+    advice: DiscardAdvice | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def position(self) -> int:
+        """The seat's distance from mano: 0 = mano ... 3 = postre."""
+        return (self.seat - self.mano) % 4
+
+    def label_of(self, value: Any) -> str:
+        """The label of a choice key."""
+        return dict(self.choices).get(value, str(value))
+
+    # pokerkit-style: verify_x() raises, can_x() asks, x() acts.
+    def verify_response(self, response: Any) -> str:
+        """The response as a choice key: the key itself, its label, or the discarded cards (any suits).
+
+        Raises :class:`~musteach.quiz.AnswerError` naming the response for anything else.
+        """
+        keys = [k for k, _ in self.choices]
+        if isinstance(response, str):
+            text = response.strip()
+            if text in keys:
+                return text
+            for k, label in self.choices:
+                if text.lower() == label.lower():
+                    return k
+        if isinstance(response, list | tuple) and response and all(isinstance(c, Card | str) for c in response):
+            try:
+                cards = [Card.parse(c) for c in response]
+            except MusError:
+                cards = []
+            kings = self.rules.kings
+            want = sorted((effective_rank(c.rank, kings) for c in cards), reverse=True)
+            for k in keys:
+                have = sorted((effective_rank(Card.parse(c).rank, kings) for c in k.split()), reverse=True)
+                if cards and have == want:
+                    return k
+        raise AnswerError(
+            f"answer with one of the choices shown ({'; '.join(label for _, label in self.choices)}), not {response!r}"
+        )
+
+    def can_answer(self, response: Any) -> bool:
+        """True if :meth:`grade` would accept the response (right or wrong)."""
+        try:
+            self.verify_response(response)
+        except MusError:
+            return False
+        return True
+
+    def is_correct(self, response: Any) -> bool:
+        """True if the response is the best choice; raises like :meth:`verify_response`."""
+        return self.verify_response(response) == self.answer
+
+    def grade(self, response: Any) -> Verdict:
+        """A :class:`~musteach.quiz.Verdict`; a wrong answer's explanation starts with what it gives."""
+        given = self.verify_response(response)
+        if given == self.answer:
+            return Verdict(True, self.answer, given, self.explanation, None, "Right!")
+        mine = _score_text(self.scores[given], self.aim)
+        best = _score_text(self.scores[self.answer], self.aim)
+        text = f"'{self.label_of(given)}' gives {mine}, the best gives {best}. {self.explanation}"
+        return Verdict(False, self.answer, given, text, None, f"Not quite: {self.answer_text}.")
+
+
+def _groups(advice: DiscardAdvice, aim: str) -> list[tuple[DiscardOption, float]]:
+    """One option per set of discarded ranks, best first, with its score for the aim."""
+    kings = advice.rules.kings
+    seen: dict[tuple[int, ...], tuple[DiscardOption, float]] = {}
+    for o in advice.options:
+        key = _group_key(o, kings)
+        if key not in seen:
+            seen[key] = (o, float(o.score(aim)))
+    return sorted(seen.values(), key=lambda x: (-x[1], len(x[0].discard)))
+
+
+def _build(
+    advice: DiscardAdvice, aim: str, options: list[tuple[DiscardOption, float]], rng: random.Random
+) -> DiscardQuestion:
+    kings = advice.rules.kings
+    best = options[0]
+    chosen = list(options)
+    rng.shuffle(chosen)
+    choices = tuple((" ".join(c.code for c in o.discard), option_label(o, kings)) for o, _ in chosen)
+    scores = {" ".join(c.code for c in o.discard): s for o, s in chosen}
+    key = " ".join(c.code for c in best[0].discard)
+    where = position_name((advice.seat - advice.mano) % 4)
+    info = advice.current.info
+    prompt = (
+        f"Everybody said mus. You hold {info.grande_str} {where} ({kings} reyes). "
+        f"{_aim_words(aim)}, which cards do you change?"
+    )
+    values = "; ".join(f"{_lower(option_label(o, kings))}: {_score_text(s, aim)}" for o, s in options)
+    what = (
+        "stones your team expects" if aim == "balanced" else f"your team's chance of winning {Lance.parse(aim).title}"
+    )
+    explanation = f"{advice.explain(aim)} Over every possible draw, {what}: {values}."
+    return DiscardQuestion(
+        advice.hand, advice.seat, advice.mano, aim, advice.rules, prompt, choices, key, option_label(best[0], kings),
+        scores, explanation, None, advice,
+    )  # fmt: skip
+
+
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def _check(rules: Rules | None, aim: str) -> tuple[Rules, str]:
+    r = rules if rules is not None else Rules()
+    if not isinstance(r, Rules):
+        raise QuizError(f"rules must be a musteach Rules, not {rules!r}")
+    if r.kings != 8:
+        raise QuizError("the mus quiz counts 8 reyes games only (in 4 reyes its first count takes minutes)")
+    a = str(aim).strip().lower()
+    if a not in AIMS:
+        raise MusError(f"unknown aim {aim!r}: use one of {', '.join(AIMS)}")
+    return r, a
+
+
+def _pick(
+    groups: list[tuple[DiscardOption, float]], aim: str, rng: random.Random, current: float | None = None, k: int = 4
+) -> list[tuple[DiscardOption, float]] | None:
+    margin = MARGINS["balanced" if aim == "balanced" else "lance"]
+    best = groups[0]
+    if current is not None and best[1] < current:
+        return None  # keeping the hand is better: a player would have cut the mus (no hay mus)
+    worse = [g for g in groups[1:] if g[1] <= best[1] - margin]
+    if len(worse) < k - 1:
+        return None
+    picked = [worse[0]]  # the nearest miss teaches most
+    rest = worse[1:]
+    rng.shuffle(rest)
+    picked += rest[: k - 2]
+    return [best, *picked]
+
+
+def discard_question(
+    hand: Hand | str | Iterable[Card | str],
+    seat: int = 0,
+    mano: int = 0,
+    aim: str = "balanced",
+    rules: Rules | None = None,
+    *,
+    seed: int | random.Random | None = None,
+) -> DiscardQuestion:
+    """The question "which cards do you change?" for one hand, place at the table and aim.
+
+    The four choices are the best discard and three others (the nearest clearly worse one first); fewer
+    when the hand has fewer distinct discards. Raises the errors of :func:`~musteach.odds.advise_discard`,
+    :class:`QuizError` for 4 reyes or when no discard is clearly best.
+    """
+    r, a = _check(rules, aim)
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    h = parse_hand(hand)
+    advice = advise_discard(h, check_seat(seat), check_seat(mano, "mano"), r, aim=a)
+    groups = _groups(advice, a)
+    picked = _pick(groups, a, rng)
+    if picked is None:
+        margin = MARGINS["balanced" if a == "balanced" else "lance"]
+        raise QuizError(f"no discard of {advice.current.info.grande_str} is best by {margin} or more for {a}")
+    return _build(advice, a, picked, rng)
+
+
+class DiscardQuestionGenerator:
+    """An endless, reproducible source of :class:`DiscardQuestion`: hands worth changing for the aim (the
+    best discard beats keeping them), with one clearly best discard.
+
+    seed: an int or None. aims: the aims to ask about (default grande, chica, pares, juego). positions:
+    distances from mano to ask at (default ``(0,)``, mano: each new distance costs the advisor a first
+    count of a couple of seconds). rules: a :class:`~musteach.rules.Rules` (8 reyes).
+    Raises :class:`QuizError` for no aims, a bad position or 4 reyes; :class:`MusError` for an unknown aim.
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        aims: Iterable[str] = ("grande", "chica", "pares", "juego"),
+        positions: Iterable[int] = (0,),
+        rules: Rules | None = None,
+    ):
+        aims = [aims] if isinstance(aims, str) else list(aims)
+        if not aims:
+            raise QuizError("a mus quiz needs at least one aim")
+        checked = [_check(rules, a) for a in aims]
+        self.rules = checked[0][0]
+        self.aims = tuple(a for _, a in checked)
+        self.positions = tuple(positions)
+        if not self.positions or any(isinstance(p, bool) or p not in (0, 1, 2, 3) for p in self.positions):
+            raise QuizError(f"positions are distances from mano, 0 to 3, not {self.positions!r}")
+        self.rng = random.Random(seed)
+
+    def next(self) -> DiscardQuestion:
+        """The next question; raises :class:`QuizError` if no hand gives a clear best discard."""
+        aim = self.rng.choice(self.aims)
+        for _ in range(_MAX_TRIES):
+            cards = self.rng.sample(DECK, 4)
+            hand = Hand(sorted(cards, key=lambda c: (-effective_rank(c.rank, self.rules.kings), -c.rank)))
+            pos = self.rng.choice(self.positions)
+            mano = self.rng.randrange(4)
+            advice = advise_discard(hand, (mano + pos) % 4, mano, self.rules, aim=aim)
+            current = float(advice.current_score(aim))
+            picked = _pick(_groups(advice, aim), aim, self.rng, current)
+            if picked is not None:
+                return _build(advice, aim, picked, self.rng)
+        raise QuizError(f"no hand gave a clearly best discard in {_MAX_TRIES} tries")
+
+    def __next__(self) -> DiscardQuestion:
+        return self.next()
+
+    def __iter__(self) -> Iterator[DiscardQuestion]:
+        return self

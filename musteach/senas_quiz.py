@@ -1,0 +1,514 @@
+"""Señas quizzes: which seña fits this hand, and what does this seña tell you (pure logic, no Jupyter).
+
+Two kinds of question, both graded by :mod:`musteach.senas` (RULES.md §11):
+
+* ``"fit"``: you see your four cards and when the seña is made; pick the one gesture among four that
+  truthfully fits the hand. The other three choices are all untrue of it (a seña must be truthful), and
+  the explanation says why each is wrong.
+* ``"meaning"``: you see your partner's face making a gesture; pick what it tells you among four meanings.
+
+>>> q = fit_question("12o 3c 7e 5b", seed=1)
+>>> q.answer, q.answer_text
+('morder_labio', 'Bite the lower lip')
+>>> from musteach.senas import is_truthful
+>>> sum(is_truthful(k, q.hand) for k, _ in q.choices)  # exactly one choice tells the truth
+1
+>>> q.grade("morder_labio").correct, q.grade("lengua").correct
+(True, False)
+>>> q.grade("wink")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+musteach.quiz.AnswerError: answer with one of the señas shown (...), not 'wink'
+
+>>> m = meaning_question("cejas", seed=2)
+>>> m.prompt
+'Your partner raises the eyebrows. What does this seña tell you?'
+>>> m.grade("cejas").headline
+'Right!'
+
+Generated runs (:class:`SenaQuestionGenerator`) are reproducible from their seed and go through the
+table's señas in a shuffled cycle, so ten questions rarely repeat a seña.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from typing import Any
+
+from .cards import DECK, Card, Hand, parse_hand
+from .errors import MusError
+from .lances import HandInfo, analyse, effective_rank
+from .quiz import AnswerError, QuizError, Verdict
+from .rules import Rules
+from .senas import (
+    CONTEXTS,
+    SENAS,
+    Sena,
+    best_senas,
+    catalogue,
+    check_sena,
+    get_sena,
+    meaning,
+    senas_for,
+    why_not,
+)
+
+__all__ = [
+    "MODES",
+    "SenaQuestion",
+    "SenaQuestionGenerator",
+    "fit_question",
+    "meaning_question",
+    "questions",
+    "third_person",
+]
+
+#: The two kinds of question.
+MODES: tuple[str, ...] = ("fit", "meaning")
+
+#: When a "fit" question's seña is made, in words (the contexts of :data:`musteach.senas.CONTEXTS`).
+_WHEN = {
+    "mus": "The cards were just dealt and may still change in the mus.",
+    "lances": "The mus is over: the cards are final and the Grande betting is about to begin.",
+    "after_grande": "The Grande betting is over; the other lances are still to come.",
+    "punto": "Everybody said 'juego no', so Punto is played.",
+}
+
+# Señas a learner easily mixes up with each one: preferred as wrong choices, so each question teaches.
+_RELATED: dict[str, tuple[str, ...]] = {
+    "morder_labio": ("morder_labio_lado", "morder_labio_dos_veces", "lengua"),
+    "morder_labio_lado": ("morder_labio", "morder_labio_dos_veces", "labios_torcidos"),
+    "morder_labio_dos_veces": ("morder_labio", "morder_labio_lado", "cejas"),
+    "lengua": ("lengua_lado", "lengua_dos_veces", "morder_labio"),
+    "lengua_lado": ("lengua", "lengua_dos_veces", "labios_torcidos"),
+    "lengua_dos_veces": ("lengua", "lengua_lado", "cejas"),
+    "labios_torcidos": ("cejas", "morritos", "morder_labio_lado"),
+    "cejas": ("labios_torcidos", "girar_cabeza", "levantar_cabeza"),
+    "guino": ("morritos", "hombros", "solomillo"),
+    "morritos": ("guino", "solomillo", "hombros"),
+    "solomillo": ("morritos", "morder_labio_lado", "guino"),
+    "hombros": ("hombro", "guino", "morritos"),
+    "hombro": ("hombros", "ciego", "guino"),
+    "girar_cabeza": ("inclinar_cabeza", "cejas", "labios_torcidos"),
+    "ciego": ("hombro", "girar_cabeza", "inclinar_cabeza"),
+    "inclinar_cabeza": ("girar_cabeza", "levantar_cabeza", "ciego"),
+    "levantar_cabeza": ("inclinar_cabeza", "cejas", "girar_cabeza"),
+}
+
+# In "meaning" questions, a wrong choice must not be something the seña also implies (three aces are
+# medias too, two kings are pares): those meanings are left out of its choices.
+_IMPLIED: dict[str, frozenset[str]] = {
+    "morder_labio": frozenset({"girar_cabeza"}),
+    "lengua": frozenset({"girar_cabeza"}),
+    "morder_labio_lado": frozenset({"girar_cabeza", "labios_torcidos"}),
+    "lengua_lado": frozenset({"girar_cabeza", "labios_torcidos"}),
+    "morder_labio_dos_veces": frozenset({"girar_cabeza", "cejas", "labios_torcidos"}),
+    "lengua_dos_veces": frozenset({"girar_cabeza", "cejas", "labios_torcidos"}),
+    "labios_torcidos": frozenset({"girar_cabeza"}),
+    "cejas": frozenset({"girar_cabeza"}),
+    "solomillo": frozenset({"girar_cabeza", "labios_torcidos", "morder_labio_lado", "morritos"}),
+}
+
+_ES_ENDINGS = ("sh", "ch", "s", "x", "z")
+
+
+def third_person(gesture: str) -> str:
+    """A seña's gesture as "your partner ___": ``"Bite the lower lip"`` → ``"bites the lower lip"``.
+
+    >>> third_person("Push the lips out"), third_person("Wink")
+    ('pushes the lips out', 'winks')
+    """
+    verb, _, rest = gesture.strip().partition(" ")
+    verb = verb.lower()
+    verb = verb + ("es" if verb.endswith(_ES_ENDINGS) else "s")
+    return f"{verb} {rest}".strip()
+
+
+def _rules(rules: Rules | None) -> Rules:
+    if rules is None:
+        return Rules()
+    if not isinstance(rules, Rules):
+        raise QuizError(f"rules must be a musteach Rules, not {rules!r}")
+    return rules
+
+
+def _check_mode(mode: str) -> str:
+    m = str(mode).strip().lower()
+    if m not in MODES:
+        raise QuizError(f"unknown señas quiz mode {mode!r}: use 'fit' or 'meaning'")
+    return m
+
+
+def _check_context(context: str) -> str:
+    if context not in CONTEXTS:
+        raise QuizError(f"unknown seña context {context!r}: one of {', '.join(CONTEXTS)}")
+    return context
+
+
+# ----------------------------------------------------------------------------------------------
+# Facts about a hand, in words (for the explanations)
+# ----------------------------------------------------------------------------------------------
+
+
+def _kings_aces(hand: Hand, rules: Rules) -> tuple[int, int]:
+    eff = [effective_rank(c.rank, rules.kings) for c in hand]
+    return eff.count(12), eff.count(1)
+
+
+def _eight_reyes_note(hand: Hand, rules: Rules, what: str) -> str:
+    """``" (a 3 is a king in 8 reyes)"`` when the hand's kings or aces include 3s or 2s."""
+    if rules.kings != 8:
+        return ""
+    if what == "kings" and any(c.rank == 3 for c in hand):
+        return " (in 8 reyes every 3 is a king)"
+    if what == "aces" and any(c.rank == 2 for c in hand):
+        return " (in 8 reyes every 2 is an ace)"
+    return ""
+
+
+def _number(n: int) -> str:
+    return ("no", "one", "two", "three", "four")[n]
+
+
+def _fact(key: str, hand: Hand, info: HandInfo, rules: Rules, context: str) -> str:
+    """Why a seña fits the hand, in one clause: ``"R-R-7-5 holds exactly two kings (...)"``."""
+    h = info.grande_str
+    kings, aces = _kings_aces(hand, rules)
+    if key.startswith("morder_labio"):
+        return f"{h} holds exactly {_number(kings)} kings{_eight_reyes_note(hand, rules, 'kings')}"
+    if key.startswith("lengua"):
+        return f"{h} holds exactly {_number(aces)} aces{_eight_reyes_note(hand, rules, 'aces')}"
+    if key == "labios_torcidos":
+        assert info.pares is not None
+        if context in ("mus", "lances"):
+            extra = " (before Grande only medias of kings may be shown)"
+        else:
+            extra = " (after Grande any medias may be shown)"
+        return f"{h} holds {info.pares.describe()}{extra}"
+    if key == "cejas":
+        assert info.pares is not None
+        return f"{h} holds {info.pares.describe()}"
+    if key == "guino":
+        return f"{h} adds up to 31, the best juego"
+    if key == "morritos":
+        return f"{h} adds up to {info.total}: juego, but not 31"
+    if key == "solomillo":
+        return f"{h} is three kings and an ace"
+    if key in ("hombros", "hombro"):
+        return f"{h} adds up to {info.total}: no juego, and a punto of {info.total}"
+    if key == "girar_cabeza":
+        assert info.pares is not None
+        return f"{h} holds pares ({info.pares.describe()})"
+    if key == "ciego":
+        return f"{h} has no pares, no juego (it adds up to {info.total}) and nothing else a seña could show"
+    return f"{h} fits it"  # pragma: no cover - every hand seña is listed above
+
+
+def _why_wrong(key: str, hand: Hand, info: HandInfo, rules: Rules, context: str) -> str:
+    """Why a seña does not fit the hand, in one clause (ciego and intents get their own words)."""
+    s = SENAS[key]
+    if s.kind == "intent":
+        return f"'{s.gesture}' says what you want to do ({s.meaning}), not what you hold"
+    if key == "ciego":
+        if info.pares is not None or info.is_juego:
+            has = "pares" if info.pares is not None else f"juego ({info.total})"
+            return f"'{s.gesture}' (ciego) says you hold nothing, but {info.grande_str} has {has}"
+        return f"'{s.gesture}' (ciego) is only for a hand with nothing to show, and punto {info.total} can be shown"
+    reason = why_not(s, hand, rules, context)
+    return f"'{s.gesture}' would say {meaning(s, rules)}: {reason}" if reason else ""
+
+
+# ----------------------------------------------------------------------------------------------
+# Questions
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SenaQuestion:
+    """One señas question (see the module docstring).
+
+    mode: ``"fit"`` or ``"meaning"``. prompt: the question sentence. sena: the :class:`~musteach.senas.Sena`
+    that answers it. hand: the cards shown (``"fit"``), or None. context: when the seña is made (one of
+    :data:`musteach.senas.CONTEXTS`). rules: the :class:`~musteach.rules.Rules` (which kings, which set of
+    señas). choices: ``(key, label)`` pairs, four of them: gestures (``"fit"``) or meanings (``"meaning"``).
+    answer: the right key; answer_text: its label. explanation: shown after any answer.
+    reasons: for each wrong choice's key, why it is wrong. highlight: always None (no seat to light up).
+    """
+
+    mode: str
+    prompt: str
+    sena: Sena
+    hand: Hand | None
+    context: str
+    rules: Rules
+    choices: tuple[tuple[str, str], ...]
+    answer: str
+    answer_text: str
+    explanation: str
+    reasons: dict[str, str] = field(default_factory=dict, compare=False)
+    highlight: int | None = None
+
+    def label_of(self, value: Any) -> str:
+        """The label of a choice key."""
+        return dict(self.choices).get(value, str(value))
+
+    # pokerkit-style: verify_x() raises, can_x() asks, x() acts.
+    def verify_response(self, response: Any) -> str:
+        """The response as one of the choices' keys (a key, a :class:`Sena`, or a choice's label).
+
+        Raises :class:`~musteach.quiz.AnswerError` naming the response for anything else.
+        """
+        keys = [k for k, _ in self.choices]
+        if isinstance(response, Sena):
+            response = response.key
+        if isinstance(response, str):
+            text = response.strip()
+            if text in keys:
+                return text
+            for k, label in self.choices:
+                if text.lower() == label.lower():
+                    return k
+        raise AnswerError(f"answer with one of the señas shown ({', '.join(keys)}), not {response!r}")
+
+    def can_answer(self, response: Any) -> bool:
+        """True if :meth:`grade` would accept the response (right or wrong)."""
+        try:
+            self.verify_response(response)
+        except MusError:
+            return False
+        return True
+
+    def is_correct(self, response: Any) -> bool:
+        """True if the response is the right seña; raises like :meth:`verify_response`."""
+        return self.verify_response(response) == self.answer
+
+    def grade(self, response: Any) -> Verdict:
+        """A :class:`~musteach.quiz.Verdict`; a wrong answer's explanation starts with why it is wrong."""
+        given = self.verify_response(response)
+        correct = given == self.answer
+        if correct:
+            return Verdict(True, self.answer, given, self.explanation, None, "Right!")
+        why = self.reasons.get(given, "")
+        text = f"{why[:1].upper()}{why[1:]}. {self.explanation}" if why else self.explanation
+        return Verdict(False, self.answer, given, text, None, f"Not quite: {self.answer_text}.")
+
+
+def _pick_distractors(answer: str, pool: Sequence[str], rng: random.Random, k: int = 3) -> list[str]:
+    related = [x for x in _RELATED.get(answer, ()) if x in pool]
+    rng.shuffle(related)
+    chosen = related[: min(2, len(related))]
+    rest = [x for x in pool if x not in chosen and x != answer]
+    rng.shuffle(rest)
+    chosen += rest[: k - len(chosen)]
+    if len(chosen) < k:
+        raise QuizError(f"not enough señas to choose from for {answer!r}")
+    return chosen
+
+
+def _as_rng(seed: int | random.Random | None) -> random.Random:
+    return seed if isinstance(seed, random.Random) else random.Random(seed)
+
+
+def fit_question(
+    hand: Hand | str | Sequence[Card | str],
+    rules: Rules | None = None,
+    context: str = "lances",
+    *,
+    answer: Sena | str | None = None,
+    seed: int | random.Random | None = None,
+) -> SenaQuestion:
+    """The question "which seña may you make with this hand?" (RULES.md §11).
+
+    hand: 4 cards. rules: the table's :class:`~musteach.rules.Rules`. context: when the seña is made.
+    answer: the seña to ask for (it must fit the hand); default: the most informative one that fits
+    (:func:`musteach.senas.best_senas` order). seed: for the choice and order of the wrong answers.
+    Raises the card errors of :func:`~musteach.cards.parse_hand`, :class:`~musteach.senas.SenaError` for
+    an answer that does not fit, :class:`QuizError` when señas are off.
+    """
+    r = _rules(rules)
+    context = _check_context(context)
+    rng = _as_rng(seed)
+    h = parse_hand(hand)
+    info = analyse(h, r)
+    fits = senas_for(info, r, context)
+    if not fits:
+        raise QuizError("no seña fits: señas are not used at this table (senas='off')")
+    if answer is None:
+        target = best_senas(info, r, context, limit=1)[0]
+    else:
+        target = get_sena(answer, r)
+        if target not in fits:
+            check_sena(target, info, r, context)  # raises, naming why it does not fit
+    fit_keys = {s.key for s in fits}
+    pool = [s.key for s in catalogue(r) if s.kind == "hand" and s.key not in fit_keys]
+    wrong = _pick_distractors(target.key, pool, rng)
+    keys = [target.key, *wrong]
+    rng.shuffle(keys)
+    choices = tuple((k, SENAS[k].gesture) for k in keys)
+    reasons = {k: _why_wrong(k, h, info, r, context) for k in wrong}
+    kings = f" ({r.kings} reyes)"
+    prompt = f"You hold {info.grande_str}{kings}. {_WHEN[context]} Which seña may you truthfully make to your partner?"
+    explanation = (
+        f"{_cap(_fact(target.key, h, info, r, context))}: '{target.gesture}' tells your partner {meaning(target, r)}."
+    )
+    others = [s for s in fits if s.key != target.key and s.key not in ("girar_cabeza",)]
+    if others:
+        also = ", ".join(f"'{s.gesture}'" for s in others)
+        explanation += f" With this hand you could also show {also}."
+    return SenaQuestion("fit", prompt, target, h, context, r, choices, target.key, target.gesture, explanation, reasons)
+
+
+def _example_hand(key: str, rules: Rules, rng: random.Random) -> tuple[Hand, str] | None:
+    """A random hand the seña fits, and its context, or None (intents, or nothing fits)."""
+    for context in ("lances", "after_grande"):
+        rows = [ms for ms, keys in _fit_table(rules.kings, rules.senas, context) if key in keys]
+        if rows:
+            return _realise(rng.choice(rows), rules, rng), context
+    return None
+
+
+def meaning_question(
+    sena: Sena | str,
+    rules: Rules | None = None,
+    *,
+    seed: int | random.Random | None = None,
+) -> SenaQuestion:
+    """The question "your partner makes this gesture: what does it tell you?" (RULES.md §11).
+
+    sena: a seña of the table's set (key, alias or :class:`~musteach.senas.Sena`). rules: the table's
+    :class:`~musteach.rules.Rules`. seed: for the wrong answers, their order and the example hand.
+    Raises :class:`~musteach.senas.SenaError` for an unknown seña or one not used at this table.
+    """
+    r = _rules(rules)
+    rng = _as_rng(seed)
+    target = get_sena(sena, r)
+    implied = _IMPLIED.get(target.key, frozenset())
+    pool = [s.key for s in catalogue(r) if s.key not in implied]
+    wrong = _pick_distractors(target.key, pool, rng)
+    keys = [target.key, *wrong]
+    rng.shuffle(keys)
+    choices = tuple((k, _cap(meaning(SENAS[k], r))) for k in keys)
+    reasons = {k: f"that is what '{SENAS[k].gesture}' would tell you" for k in wrong}
+    prompt = f"Your partner {third_person(target.gesture)}. What does this seña tell you?"
+    explanation = f"'{target.gesture}' means {meaning(target, r)}."
+    if target.kind == "intent":
+        explanation += " It is an intention, not a fact about the cards: it says what your partner wants to do."
+    else:
+        ex = _example_hand(target.key, r, rng)
+        if ex is not None:
+            hand, context = ex
+            info = analyse(hand, r)
+            when = "" if context == "lances" else " (once Grande has been played)"
+            explanation += f" For example, your partner could show it holding {info.grande_str}{when}."
+        if target.key == "guino":
+            explanation += " After everybody has said 'juego no', some tables read the wink as punto 30."
+    answer_text = _cap(meaning(target, r))
+    return SenaQuestion(
+        "meaning", prompt, target, None, "lances", r, choices, target.key, answer_text, explanation, reasons
+    )
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# ----------------------------------------------------------------------------------------------
+# Which señas fit which hands: every multiset of ranks, once per kings / set / context
+# ----------------------------------------------------------------------------------------------
+
+
+def _rank_classes(kings: int) -> dict[int, tuple[Card, ...]]:
+    out: dict[int, list[Card]] = {}
+    for c in DECK:
+        out.setdefault(effective_rank(c.rank, kings), []).append(c)
+    return {r: tuple(cs) for r, cs in sorted(out.items())}
+
+
+@lru_cache(maxsize=16)
+def _fit_table(kings: int, senas: str, context: str) -> tuple[tuple[tuple[int, ...], frozenset[str]], ...]:
+    """Every multiset of effective ranks (4 cards) with the keys of the señas that fit it."""
+    rules = Rules(kings=kings, senas=senas)  # type: ignore[arg-type]
+    classes = _rank_classes(kings)
+    rows = []
+    for ms in combinations_with_replacement(sorted(classes), 4):
+        counts = Counter(ms)
+        if any(n > len(classes[r]) for r, n in counts.items()):
+            continue
+        cards: list[Card] = []
+        for r, n in counts.items():
+            cards.extend(classes[r][:n])
+        keys = frozenset(s.key for s in senas_for(Hand(cards), rules, context))
+        rows.append((ms, keys))
+    return tuple(rows)
+
+
+def _realise(ms: Sequence[int], rules: Rules, rng: random.Random) -> Hand:
+    """Random distinct cards with these effective ranks, shown high to low (in 8 reyes a king may be a 3)."""
+    classes = _rank_classes(rules.kings)
+    cards: list[Card] = []
+    for r, n in Counter(ms).items():
+        cards.extend(rng.sample(classes[r], n))
+    return Hand(sorted(cards, key=lambda c: (-effective_rank(c.rank, rules.kings), -c.rank)))
+
+
+class SenaQuestionGenerator:
+    """An endless, reproducible source of :class:`SenaQuestion`.
+
+    mode: ``"fit"`` (which seña fits this hand) or ``"meaning"`` (what does this seña tell you).
+    seed: an int (the same seed gives the same questions) or None. rules: the table's
+    :class:`~musteach.rules.Rules` (the kings and the set of señas). The señas asked about go round the
+    table's set in a shuffled cycle; in ``"fit"`` mode a medias question is sometimes asked after Grande,
+    when plain medias may be shown. Raises :class:`QuizError` for a bad mode or when señas are off.
+    """
+
+    def __init__(self, mode: str = "fit", seed: int | None = None, rules: Rules | None = None):
+        self.mode = _check_mode(mode)
+        self.rules = _rules(rules)
+        if self.rules.senas == "off":
+            raise QuizError("señas are not used at this table (senas='off'): there is nothing to ask")
+        self.rng = random.Random(seed)
+        if self.mode == "fit":
+            table = _fit_table(self.rules.kings, self.rules.senas, "lances")
+            self.keys: tuple[str, ...] = tuple(
+                s.key for s in catalogue(self.rules) if s.kind == "hand" and any(s.key in k for _, k in table)
+            )
+        else:
+            self.keys = tuple(s.key for s in catalogue(self.rules))
+        self._cycle: list[str] = []
+
+    def _next_key(self) -> str:
+        if not self._cycle:
+            self._cycle = list(self.keys)
+            self.rng.shuffle(self._cycle)
+        return self._cycle.pop()
+
+    def next(self) -> SenaQuestion:
+        """The next question."""
+        key = self._next_key()
+        if self.mode == "meaning":
+            return meaning_question(key, self.rules, seed=self.rng)
+        context = "after_grande" if key == "labios_torcidos" and self.rng.random() < 0.5 else "lances"
+        rows = [ms for ms, keys in _fit_table(self.rules.kings, self.rules.senas, context) if key in keys]
+        hand = _realise(self.rng.choice(rows), self.rules, self.rng)
+        return fit_question(hand, self.rules, context, answer=key, seed=self.rng)
+
+    def __next__(self) -> SenaQuestion:
+        return self.next()
+
+    def __iter__(self) -> Iterator[SenaQuestion]:
+        return self
+
+
+def questions(
+    mode: str = "fit", n: int = 10, seed: int | None = None, rules: Rules | None = None
+) -> list[SenaQuestion]:
+    """``n`` questions from a :class:`SenaQuestionGenerator` (a convenience for tests and scripts)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise QuizError(f"a quiz needs a whole number of questions, 1 or more, not {n!r}")
+    gen = SenaQuestionGenerator(mode, seed, rules)
+    return [gen.next() for _ in range(n)]

@@ -1,0 +1,119 @@
+"""Play one hand in a real browser: Voilà serves lesson 10, Debian's Chromium clicks the PlayTable.
+
+The learner says "no hay mus", then passes or refuses whenever it is their turn, until the hand is
+counted. The count must appear step by step, the coach must have commented, and no code or traceback may
+show. A screenshot of the finished hand is saved in ``test-artifacts/screenshots/`` for a person to look at.
+
+Without Playwright or /usr/bin/chromium these tests skip, except under ``CI=true`` where they fail.
+Fixtures are module-scoped (never session-scoped): an open sync Playwright breaks later asyncio tests.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import nbformat
+import pytest
+
+try:
+    from . import browser_helpers as bh
+except ImportError:  # tests/ is not a package: pytest put it on sys.path
+    import browser_helpers as bh
+
+pytestmark = pytest.mark.browser
+
+PAGE = "10-play.ipynb"
+PAGE_TIMEOUT_MS = 150_000
+STEP_TIMEOUT_MS = 60_000
+ERROR_TEXT = "There was an error when executing cell"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    missing = bh.browser_missing()
+    if missing:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"browser tests cannot run under CI: {missing}")
+        pytest.skip(missing)
+    with bh.chromium() as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def server(browser, tmp_path_factory):
+    log = tmp_path_factory.mktemp("voila") / "voila.log"
+    with bh.voila_server(log, plain=True) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    p = context.new_page()
+    p.set_default_timeout(PAGE_TIMEOUT_MS)
+    yield p
+    context.close()
+
+
+def _step(table) -> int:
+    """The table's redraw counter: the header is drawn last, so a new step means everything is drawn."""
+    return int(table.locator(".musteach-table-header .musteach-step").get_attribute("data-step"))
+
+
+def _wait_step(page, table, before: int) -> None:
+    page.wait_for_function(
+        "([el, n]) => +el.querySelector('.musteach-table-header .musteach-step').dataset.step > n",
+        arg=[table.element_handle(), before],
+        timeout=STEP_TIMEOUT_MS,
+    )
+
+
+def _enabled(table, kind: str):
+    b = table.locator(f"button.musteach-action-{kind}")
+    return b if b.count() and b.first.is_visible() and b.first.is_enabled() else None
+
+
+def test_play_one_hand_by_clicking(page, server):
+    page.goto(f"{server}/voila/render/{PAGE}", wait_until="domcontentloaded")
+    table = page.locator(".musteach-table-widget")
+    table.locator("button.musteach-action-no-hay-mus:not([disabled])").wait_for(state="visible")
+    assert table.locator(".musteach-mycard svg.musteach-card").count() == 4
+    assert table.locator(".musteach-seats svg.musteach-card-back").count() == 12, "the others are face down"
+    clicks = 0
+    for _ in range(40):
+        if table.locator(".musteach-count-steps li").count():
+            break
+        button = next((b for k in ("no-hay-mus", "paso", "no-quiero", "quiero") if (b := _enabled(table, k))), None)
+        if button is None:
+            page.wait_for_timeout(250)
+            continue
+        before = _step(table)
+        button.first.click()
+        clicks += 1
+        _wait_step(page, table, before)  # the kernel has answered and the table is redrawn
+        assert table.locator(".musteach-message .musteach-error").count() == 0, "every click was legal"
+    steps = table.locator(".musteach-count-steps li")
+    assert steps.count() >= 2, "the count appears, step by step"
+    count_text = table.locator(".musteach-count").inner_text()
+    assert "The count, step by step" in count_text and re.search(r"After this hand: team A \d+, team B \d+", count_text)
+    assert clicks >= 1 and table.locator(".musteach-coach .musteach-coach-text").count() == 1, "the coach spoke"
+    assert table.locator(".musteach-seats svg.musteach-card-back").count() == 0, "the cards are revealed"
+    assert table.locator("button.musteach-next-hand").is_visible()
+    text = page.inner_text("body")
+    html = page.content()
+    assert ERROR_TEXT not in text and "Traceback" not in text
+    assert page.locator(".musteach-error").count() == 0
+    nb = nbformat.read(bh.LESSONS / PAGE, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            for line in cell.source.splitlines():
+                assert line not in text and line not in html, f"code shows in the page: {line}"
+    bh.full_page_screenshot(page, bh.SCREENSHOTS / "10-play-hand.png")
+    # the next hand is dealt
+    before = _step(table)
+    table.locator("button.musteach-next-hand").click()
+    _wait_step(page, table, before)
+    assert "Hand 2" in table.locator(".musteach-table-header").inner_text()
+    assert table.locator(".musteach-count-steps li").count() == 0
+    assert table.locator(".musteach-seats svg.musteach-card-back").count() == 12

@@ -1,0 +1,386 @@
+"""The PlayTable and the MusQuiz, driven by simulated clicks (musteach_widgets.table).
+
+As in test_widgets.py, the autouse fixture makes ipywidgets call click handlers directly, so an exception
+in a handler fails the test, and any widget left with recorded handler errors fails it too.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import musteach_widgets as mw
+import pytest
+from ipywidgets.widgets.widget import CallbackDispatcher
+from musteach_widgets import table as table_module
+
+from musteach.betting import Action
+from musteach.errors import MusError
+from musteach.game import Declare, MusCall
+from musteach.lances import team_of
+from musteach.rules import Rules
+from musteach.senas import catalogue
+
+
+@pytest.fixture(autouse=True)
+def strict_widgets(monkeypatch):
+    """Re-raise handler exceptions, and fail the test if a widget recorded one."""
+
+    def call_directly(self, *args, **kwargs):
+        value = None
+        for callback in list(self.callbacks):
+            local = callback(*args, **kwargs)
+            value = local if local is not None else value
+        return value
+
+    monkeypatch.setattr(CallbackDispatcher, "__call__", call_directly)
+    created: list = []
+    for cls in (table_module.PlayTable, table_module.MusQuiz):
+        original = cls.__init__
+
+        def tracking_init(self, *args, __original=original, **kwargs):
+            created.append(self)
+            __original(self, *args, **kwargs)
+
+        monkeypatch.setattr(cls, "__init__", tracking_init)
+    yield created
+    for w in created:
+        assert w.errors == [], f"{type(w).__name__} handler errors: {w.errors!r}"
+
+
+def classes(w) -> set[str]:
+    return set(w._dom_classes)
+
+
+def text_of(value: str) -> str:
+    """The visible text of an HTML value (tags dropped, entities decoded)."""
+    return html.unescape(re.sub(r"<[^>]+>", " ", value))
+
+
+def legal_kinds(table) -> set[str]:
+    """The action kinds the rules allow the learner now, from the game itself."""
+    out = set()
+    for a in table.game.legal_actions(table.seat):
+        if isinstance(a, MusCall):
+            out.add("mus" if a.wants else "no-hay-mus")
+        elif isinstance(a, Declare):
+            out.add("declare-si" if a.holds else "declare-no")
+        elif isinstance(a, Action):
+            out.add(a.kind.replace("_", "-"))
+    return out
+
+
+def table_with_discards(bot: str = "rule", **kwargs):
+    """A seeded table where everybody answers the learner's "mus" with mus (so cards are changed)."""
+    for seed in range(300):
+        t = mw.PlayTable(seed=seed, bot=bot, background=False, **kwargs)
+        if not t.my_turn or t.game.hand.phase != "mus":
+            continue
+        t.button("mus").click()
+        if t.game.hand.phase == "discard" and t.my_turn:
+            return t
+    raise AssertionError("no seed in 0..299 gives a discard round")
+
+
+def answer_betting(table, prefer=("paso", "no-quiero")) -> str:
+    kinds = table.enabled_kinds()
+    kind = next(k for k in (*prefer, "quiero", "paso", "no-quiero") if k in kinds)
+    table.button(kind).click()
+    return kind
+
+
+# ----------------------------------------------------------------------------------------------
+
+
+def test_structure_and_classes():
+    t = mw.PlayTable(seed=3, background=False)
+    assert "musteach-table-widget" in classes(t)
+    for kind, b in t.buttons.items():
+        assert {"musteach-action", f"musteach-action-{kind}"} <= classes(b)
+    assert {"musteach-action-mus", "musteach-action-paso", "musteach-action-quiero"} <= set().union(
+        *(classes(b) for b in t.buttons.values())
+    )
+    cards = [w for col in t.card_box.children for w in col.children if "musteach-mycard" in classes(w)]
+    assert len(cards) == 4
+    view = t.game.view(t.seat)
+    assert set(t.shown_cards) == set(view.cards)
+    for c, pic in zip(t.shown_cards, cards, strict=True):
+        assert f'data-card="{c.code}"' in pic.value
+    for w, cls in ((t.log_view, "musteach-log"), (t.coach_view, "musteach-coach"), (t.count_view, "musteach-count")):
+        assert cls in classes(w)
+    assert "musteach-next-hand" in classes(t.next_button)
+    # the other three seats are face down before the reveal: no card faces, twelve backs
+    assert "data-card=" not in t.seats_view.value
+    assert t.seats_view.value.count('class="musteach-card-back"') == 12
+
+
+def test_one_whole_hand_by_clicks_with_discards_bets_reveal_and_count():
+    t = table_with_discards()
+    g = t.game
+    assert t.comments, "the coach commented on the learner's mus"
+    assert "musteach-coach-text" in t.coach_view.value
+    before = list(t.shown_cards)
+    assert set(before) == set(g.view(t.seat).cards)
+    assert t.buttons["discard"].disabled, "nothing marked yet"
+    t.card_toggles[0].value = True
+    t.card_toggles[2].value = True
+    assert not t.buttons["discard"].disabled and t.buttons["discard"].description == "Discard 2"
+    t.button("discard").click()
+    after = g.view(t.seat).cards
+    assert before[1] in after and before[3] in after, "the cards not marked are kept"
+    assert before[0] not in after and before[2] not in after, "the marked cards were thrown"
+    assert t.comments[-1].startswith("The discard: you said changing")
+    decisions = 2
+    bet_once = False
+    for _ in range(60):
+        if g.hand.is_over:
+            break
+        assert t.my_turn
+        assert set(t.enabled_kinds()) - {"signal"} == legal_kinds(t), "only the legal actions are enabled"
+        phase = g.hand.phase
+        if phase == "mus":
+            t.button("no-hay-mus").click()
+        elif phase == "discard":
+            t.card_toggles[3].value = True
+            t.button("discard").click()
+        elif "envido" in t.enabled_kinds() and not bet_once:
+            t.envido_amount.value = 3
+            t.button("envido").click()
+            bet_once = True
+            assert any(e.action == "envido 3" and e.seat == t.seat for e in g.history), "the box's amount was bet"
+        else:
+            answer_betting(t)
+        decisions += 1
+        assert len(t.comments) == decisions, "one coach comment per decision"
+    assert g.hand.is_over
+    result = g.hand.result
+    assert result is not None
+    # the count shown is the game's count, step by step, in order
+    shown = text_of(t.count_view.value)
+    positions = [shown.find(step) for step in result.explanation]
+    assert -1 not in positions and positions == sorted(positions), "every count step, in order"
+    fa, fb = result.final_score["A"], result.final_score["B"]
+    assert f"After this hand: team A {fa}, team B {fb}" in shown
+    assert f'data-score-a="{fa}"' in t.score_view.value and f'data-score-b="{fb}"' in t.score_view.value
+    # the reveal: every hand is shown face up
+    for hand in g.view(t.seat).shown:
+        for c in hand:
+            assert f'data-card="{c.code}"' in t.count_view.value
+    assert "musteach-card-back" not in t.seats_view.value
+    # a coach comment grounded in numbers, and the log of the hand
+    assert "musteach-coach-text" in t.coach_view.value
+    assert any(re.search(r"\d\.\d\d", c) for c in t.comments), "some comment quotes a probability"
+    log = text_of(t.log_view.value)
+    for line in g.texts(t.seat)[-3:]:
+        assert line in log
+    assert all(t.buttons[k].disabled for k in t.buttons), "no action once the hand is over"
+    assert not t.next_button.disabled and "musteach-next-hand" in classes(t.next_button)
+    number = g.hand.number
+    t.next_button.click()
+    assert g.hand.number == number + 1
+    assert t.count_view.value == ""
+
+
+def test_betting_buttons_follow_the_rules_and_amounts_are_used():
+    # a seat facing a bet may answer; before any bet quiero and no quiero are disabled
+    for seed in range(200):
+        t = mw.PlayTable(seed=seed, bot="rule", background=False)
+        t.button("no-hay-mus").click()
+        if t.my_turn and t.game.hand.phase == "bet:grande" and not t.game.hand.betting.stakes:
+            break
+    else:
+        raise AssertionError("no seed leaves the learner to open Grande")
+    kinds = set(t.enabled_kinds())
+    assert {"paso", "envido", "ordago"} <= kinds and not {"quiero", "no-quiero", "reenvido"} & kinds
+    assert not t.envido_amount.disabled and t.raise_amount.disabled
+
+
+def test_illegal_actions_are_refused_kindly_and_change_nothing():
+    t = mw.PlayTable(seed=4, background=False)
+    g = t.game
+    n = len(g.history)
+    # a click on a button the rules do not allow now (scripts can click disabled buttons)
+    step = t.step
+    t.buttons["quiero"].click()
+    assert len(g.history) == n and isinstance(t.last_refusal, MusError)
+    assert t.step == step + 1 and f'data-step="{t.step}"' in t.header.value, "the page can tell it was answered"
+    assert "musteach-error" in t.message.value and "not allowed" in t.message.value
+    assert "Traceback" not in t.message.value
+    assert t.play("órdago") is False and len(g.history) == n
+    assert t.play("something silly") is False and "unknown action" in t.message.value
+    assert t.play("discard 12o") is False
+    # Discard without any card marked is refused with the rule's words
+    t.button("mus").click()
+    if g.hand.phase == "discard" and t.my_turn:
+        m = len(g.history)
+        t.buttons["discard"].click()
+        assert len(g.history) == m and "1 to 4" in t.message.value
+    # a legal action clears the message
+    legal = g.legal_actions(t.seat)
+    if legal:
+        assert t.play(legal[0]) is True and t.message.value == ""
+    assert t.errors == []
+
+
+def test_unexpected_errors_show_a_friendly_message_and_go_on_recovers(monkeypatch, strict_widgets):
+    for seed in range(100):
+        t = mw.PlayTable(seed=seed, bot="rule", background=False)
+        if t.my_turn and t.game.hand.phase == "mus":
+            break
+    calls = {"n": 0}
+    real = table_module.run
+
+    def broken(*args, **kwargs):
+        calls["n"] += 1
+        raise RuntimeError("injected bot failure")
+
+    monkeypatch.setattr(table_module, "run", broken)
+    t.button("mus").click()  # the learner is mano: the next seat must now say mus or no hay mus
+    assert calls["n"] == 1
+    assert len(t.errors) == 1 and isinstance(t.errors[0], RuntimeError)
+    assert "Something went wrong" in t.message.value and "injected" not in t.message.value
+    assert "Traceback" not in t.message.value
+    assert t.stalled and not t.next_button.disabled and t.next_button.description == "Go on"
+    monkeypatch.setattr(table_module, "run", real)
+    assert strict_widgets and any(w.errors for w in strict_widgets)
+    t.errors.clear()
+    t.next_button.click()
+    assert not t.stalled and (t.my_turn or t.game.hand.is_over)
+
+
+def test_partner_senas_are_shown_and_the_learner_can_signal():
+    for seed in range(200):
+        t = mw.PlayTable(seed=seed, bot="rule", background=False)
+        if not t.my_turn or t.game.hand.phase != "mus":
+            continue
+        t.button("no-hay-mus").click()
+        view = t.game.view(t.seat)
+        if view.partner_senas and not t.sena_choice.disabled:
+            break
+    else:
+        raise AssertionError("no seed gives both a partner seña and one for the learner")
+    shown = t.partner_view.value
+    for s in view.partner_senas:
+        assert f'data-sena="{s.key}"' in shown, "the partner's face"
+        assert html.escape(s.meaning) in shown or s.meaning in text_of(shown)
+        assert "Your partner" in shown
+    key = t.sena_choice.value
+    assert key in {s.key for s in t.game.legal_senas(t.seat)}
+    t.signal_button.click()
+    assert key in {s.key for s in t.game.view(t.seat).my_senas}
+    assert key not in [v for _, v in t.sena_choice.options], "a seña already made is not offered again"
+    partner = (t.seat + 2) % 4
+    assert any(r.seat == t.seat for r in t.game.hand.senas)
+    # a seña that is not true of the cards is refused with the rule's words, and nothing changes
+    n = len(t.game.history)
+    false_key = next(s.key for s in catalogue() if s.kind == "hand" and not t.game.can_signal(t.seat, s.key))
+    t.sena_choice.options = [*t.sena_choice.options, ("a lie", false_key)]
+    t.sena_choice.value = false_key
+    t.signal_button.click()
+    assert len(t.game.history) == n and "cannot be made" in t.message.value and "truthful" in t.message.value
+    assert any(e.kind == "signal" and e.seat == t.seat and e.audience == (t.seat, partner) for e in t.game.history)
+
+
+def test_a_whole_game_and_match_can_be_played_then_a_new_game():
+    t = mw.PlayTable(seed=11, bot="rule", target=30, background=False)
+    assert t.rules.target == 30
+    games_seen = set()
+    for _ in range(400):
+        g = t.game
+        if g.hand.is_over:
+            res = g.hand.result
+            if res.game_over:
+                games_seen.add(g.hand.game_number)
+                assert "wins the game" in t.count_view.value
+            if g.is_over:
+                break
+            t.next_button.click()
+            continue
+        if g.hand.phase == "mus":
+            t.button("no-hay-mus").click()
+        elif g.hand.phase == "discard":
+            t.card_toggles[0].value = True
+            t.button("discard").click()
+        else:
+            answer_betting(t, prefer=("quiero", "paso"))
+    assert t.game.is_over, "the match finished"
+    assert len(games_seen) >= 2, "a match is at least two games"
+    assert f"Team {t.game.winner} wins the match" in text_of(t.count_view.value)
+    assert t.next_button.disabled and "match is over" in t.status.value
+    t.new_button.click()
+    assert not t.game.is_over and t.game.hand.number == 1 and t.game.score == {"A": 0, "B": 0}
+    assert t.comments == []
+
+
+def test_learner_not_mano_and_other_seats_and_bots():
+    t = mw.PlayTable(seed=2, learner_seat=1, bot="odds", background=False)
+    assert t.my_turn or t.game.hand.is_over, "the bots before the learner have spoken"
+    assert "seat 1" in t.header.value and team_of(1) == "B"
+    with pytest.raises(MusError):
+        mw.PlayTable(bot="clever")
+    with pytest.raises(MusError):
+        mw.PlayTable(learner_seat=4)
+    with pytest.raises(MusError):
+        mw.PlayTable(target=33)
+    with pytest.raises(MusError):
+        mw.PlayTable(rules="8 reyes")
+    with pytest.raises(MusError):
+        mw.PlayTable(first_mano=7)
+    with pytest.raises(MusError):
+        mw.PlayTable(seed="seven")
+
+
+def test_same_seed_same_clicks_same_game():
+    def play(seed):
+        t = mw.PlayTable(seed=seed, bot="odds", background=False)
+        while not t.game.hand.is_over:
+            if t.game.hand.phase == "mus":
+                t.button("no-hay-mus").click()
+            else:
+                answer_betting(t)
+        return [e.text for e in t.game.history], t.comments
+
+    assert play(21) == play(21)
+
+
+def test_declarations_when_asked():
+    t = mw.PlayTable(seed=5, bot="rule", ask_declarations=True, background=False)
+    seen = False
+    while not t.game.hand.is_over:
+        phase = t.game.hand.phase
+        if phase == "mus":
+            t.button("no-hay-mus").click()
+        elif phase.startswith("declare:"):
+            seen = True
+            kinds = set(t.enabled_kinds()) - {"signal"}
+            assert len(kinds) == 1 and kinds <= {"declare-si", "declare-no"}, "only the truthful answer"
+            lance = phase.split(":")[1]
+            assert t.buttons["declare-si"].description == f"{lance} sí"
+            t.button(kinds.pop()).click()
+        else:
+            answer_betting(t)
+    assert seen
+
+
+def test_mus_quiz_grades_with_the_exact_advisor():
+    q = mw.MusQuiz(n=10, seed=3)
+    assert {"musteach-quiz", "musteach-mus-quiz"} <= classes(q)
+    question = q.question
+    assert len(q.answer_buttons) == 4
+    best = max(question.scores, key=question.scores.get)
+    assert best == question.answer
+    wrong = next(k for k, _ in question.choices if k != question.answer)
+    q.button_for(wrong).click()
+    assert q.session.score_text() == "Score: 0/1 · streak 0"
+    fb = text_of(q.feedback.value)
+    assert "Not quite" in fb and question.answer_text in fb
+    q.next_button.click()
+    q.button_for(q.question.answer).click()
+    assert q.session.score_text() == "Score: 1/2 · streak 1"
+    assert "Right!" in text_of(q.feedback.value)
+
+
+def test_warm_up_is_shared():
+    assert table_module.warm_up(Rules(), background=False) is None
+    t1 = table_module.warm_up(Rules())
+    assert t1 is table_module.warm_up(Rules()), "one warm-up per process and deck"

@@ -1,0 +1,154 @@
+"""Señas (table signals): the catalogue with faces, and two quizzes (ipywidgets 8; RULES.md §11).
+
+Every question, verdict and explanation comes from :mod:`musteach.senas_quiz`, every face from
+:mod:`musteach.svg_senas`. These classes only draw and wire buttons (real ipywidgets buttons: Tab,
+Enter and Space work).
+
+* :func:`show_senas` / :class:`SenaCatalogue`: every seña of the table's set, as captioned faces.
+* :class:`SenaQuiz`: ``mode="fit"`` (which seña fits this hand?) or ``mode="meaning"`` (what does this
+  seña tell you?).
+
+Stable CSS classes: the catalogue root ``musteach-senas-catalogue``; the quiz root ``musteach-quiz
+musteach-sena-quiz`` with answer buttons ``musteach-answer musteach-answer-<seña key>``, and the
+classes of every quiz (``musteach-feedback``, ``musteach-score``, ``musteach-next``...).
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from musteach.quiz import QuizSession, Verdict
+from musteach.rules import Rules
+from musteach.senas import Sena, get_sena
+from musteach.senas_quiz import SenaQuestion, SenaQuestionGenerator
+from musteach.svg import hand_svg
+from musteach.svg_senas import catalogue_html, sena_html, sena_svg
+
+from ._base import css_widget
+from .quiz import QuizWidget
+
+__all__ = ["SENAS_CSS", "SenaCatalogue", "SenaQuiz", "face_without_meaning", "show_senas"]
+
+SENAS_CSS = """
+.musteach-senas-catalogue {
+  color: #1f2a24; font-family: "DejaVu Sans", Verdana, Arial, sans-serif; border: 1px solid #d8d2c2;
+  border-top: 6px solid #8a5a2b; border-radius: 12px; background: #fffdf6; padding: 10px 14px; margin: 8px 0;
+  max-width: 780px;
+}
+.musteach-senas-catalogue .widget-html, .musteach-senas-catalogue .widget-html-content {
+  height: auto; line-height: 1.4; white-space: normal; width: 100%;
+}
+.musteach-senas-catalogue .musteach-senas { display: flex; flex-wrap: wrap; gap: 2px; }
+.musteach-senas-catalogue figure.musteach-sena-card { background: #fff8ec; border-radius: 10px; padding: 4px 0; }
+.musteach-senas-catalogue h4 { margin: 8px 0 2px; font-size: 1em; }
+.musteach-sena-quiz .musteach-sena-faces { display: flex; flex-wrap: wrap; gap: 8px; margin: 4px 0; }
+.musteach-sena-quiz .musteach-sena-faces figure { margin: 0; text-align: center; width: 96px; font-size: 12px; }
+.musteach-sena-quiz .musteach-sena-faces figcaption { line-height: 1.25; }
+.musteach-sena-quiz .musteach-sena-big { display: flex; gap: 14px; align-items: center; flex-wrap: wrap; }
+"""
+
+
+def _style() -> widgets.HTML:
+    w = widgets.HTML(f"<style>{SENAS_CSS}</style>", layout=widgets.Layout(height="0px", margin="0"))
+    w.add_class("musteach-style")
+    return w
+
+
+def face_without_meaning(sena: Sena | str, width: int = 96) -> str:
+    """The seña's face with only its gesture in the accessible name and tooltip (a quiz must not say
+    the meaning before it is answered)."""
+    s = get_sena(sena)
+    svg = sena_svg(s, width)
+    gesture = escape(s.gesture, quote=True)
+    svg = re.sub(r'aria-label="[^"]*"', f'aria-label="{gesture}"', svg, count=1)
+    return re.sub(r"<title>.*?</title>", f"<title>{gesture}</title>", svg, count=1, flags=re.S)
+
+
+class SenaCatalogue(widgets.VBox):
+    """Every seña of the table's set as a face with its gesture and meaning (RULES.md §11, §13).
+
+    rules: a :class:`~musteach.rules.Rules` (its ``senas`` option picks the set); width: each face's width
+    in CSS pixels. Hand señas come first, then the two intentions (cut the mus, bet more).
+    """
+
+    def __init__(self, rules: Rules | None = None, width: int = 96):
+        from musteach.senas import catalogue
+
+        items = catalogue(rules)
+        hand = [s for s in items if s.kind == "hand"]
+        intent = [s for s in items if s.kind == "intent"]
+        if not items:
+            body = catalogue_html(rules, width)
+        else:
+            body = (
+                "<h4>What you hold</h4>"
+                + catalogue_html(rules, width, senas=hand)
+                + ("<h4>What you want to do</h4>" + catalogue_html(rules, width, senas=intent) if intent else "")
+            )
+        self.content = widgets.HTML(body, layout=widgets.Layout(width="100%"))
+        super().__init__([_style(), self.content])
+        self.add_class("musteach-senas-catalogue")
+
+
+def show_senas(rules: Rules | None = None, width: int = 96) -> SenaCatalogue:
+    """The señas catalogue as a widget (see :class:`SenaCatalogue`)."""
+    return SenaCatalogue(rules, width)
+
+
+class SenaQuiz(QuizWidget):
+    """Señas quiz (RULES.md §11): ``mode="fit"`` shows your hand and asks which of four señas you may
+    truthfully make; ``mode="meaning"`` shows your partner's face and asks what the seña tells you.
+
+    n: questions to answer; seed: an int for a reproducible run, or None; rules: a
+    :class:`~musteach.rules.Rules` (which kings, which set of señas); title: the heading.
+    Raises :class:`~musteach.quiz.QuizError` for a bad mode or ``n``, or when señas are off.
+    """
+
+    def __init__(
+        self,
+        mode: str = "fit",
+        n: int = 10,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        *,
+        title: str | None = None,
+    ):
+        self.sena_source = SenaQuestionGenerator(mode, seed=seed, rules=rules)
+        self.mode = self.sena_source.mode
+        if title is None:
+            title = "Which seña fits this hand?" if self.mode == "fit" else "What does this seña tell you?"
+        super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title)
+        self.generator = self.sena_source  # type: ignore[assignment]
+        self.add_class("musteach-sena-quiz")
+        self.children = (css_widget(), _style(), *self.children[1:])
+
+    def _start(self) -> None:
+        self.session = QuizSession(self.sena_source, n=self.n)  # type: ignore[arg-type]
+        self._show_question()
+
+    def _picture(self, q: SenaQuestion, verdict: Verdict | None) -> str:  # type: ignore[override]
+        if q.mode == "fit":
+            assert q.hand is not None
+            pic = hand_svg(q.hand, card_width=64, label="Your hand")
+            faces = "".join(
+                f"<figure>{face_without_meaning(k, 84)}<figcaption>{escape(label)}</figcaption></figure>"
+                for k, label in q.choices
+            )
+            if verdict is not None:
+                return f'<div class="musteach-sena-big">{pic}{sena_html(q.sena, 96, q.rules)}</div>'
+            return f'{pic}<div class="musteach-sena-faces" aria-label="The four señas to choose from">{faces}</div>'
+        if verdict is not None:
+            return f'<div class="musteach-sena-big">{sena_html(q.sena, 120, q.rules)}</div>'
+        return f'<div class="musteach-sena-big">{face_without_meaning(q.sena, 120)}</div>'
+
+    def _choice_class(self, value: Any) -> str:
+        return f"musteach-answer-{value}"
+
+    def _tooltip(self, q: SenaQuestion, value: Any, label: str) -> str:  # type: ignore[override]
+        if q.mode == "fit":
+            return f"Answer: {label}"
+        return f"Answer: it means {label[:1].lower()}{label[1:]}"

@@ -1,0 +1,994 @@
+"""Play whole hands with a coach: the learner holds one seat, bots hold the other three (ipywidgets 8).
+
+Every rule lives in :mod:`musteach`: :class:`~musteach.game.Game` deals, checks each action and counts
+the hand; :mod:`musteach.bots` plays the other seats and coaches the learner; :mod:`musteach.odds`
+gives the exact odds; the pictures come from :mod:`musteach.svg`, :mod:`musteach.svg_stones` and
+:mod:`musteach.svg_senas`. These classes only draw and wire buttons.
+
+* :class:`PlayTable`: the learner's cards, the others face down until the reveal, the score as stones
+  and amarracos, whose turn it is; Mus / No hay mus; cards to change (a toggle under each card, then
+  Discard); the betting buttons with only the legal actions enabled; the partner's señas and the
+  learner's own; a running log; the reveal and the count step by step; Next hand and New game. After
+  each of the learner's decisions the coach says what it would have done and why, with the exact odds.
+* :class:`MusQuiz`: which cards would you change? (everybody said mus; graded by the exact advisor).
+
+Stable CSS classes (PlayTable): root ``musteach-table-widget``; action buttons ``musteach-action`` and
+``musteach-action-<kind>`` (kinds ``mus``, ``no-hay-mus``, ``discard``, ``paso``, ``envido``,
+``reenvido``, ``ordago``, ``quiero``, ``no-quiero``, ``declare-si``, ``declare-no``, ``signal``); the bet
+amounts ``musteach-envido-amount`` and ``musteach-raise-amount``; the learner's cards ``musteach-mycard``
+with a toggle ``musteach-discard-toggle`` under each; the seats ``musteach-seats``; the partner's señas
+``musteach-partner-senas``; the seña picker ``musteach-sena-choice``; the status ``musteach-status``;
+a friendly message ``musteach-message``; the coach ``musteach-coach``; the count ``musteach-count``; the
+log ``musteach-log``; ``musteach-next-hand`` and ``musteach-new-game``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from html import escape
+from typing import Any
+
+import ipywidgets as widgets
+
+from musteach.betting import Action
+from musteach.bots import OddsBot, RuleBot, advise, comment, exact_odds_sentence, run
+from musteach.cards import Card
+from musteach.errors import MusError
+from musteach.game import Declare, Discard, Game, GameAction, MusCall, Signal, View
+from musteach.lances import Lance, effective_rank, team_of
+from musteach.mus_quiz import DiscardQuestion, DiscardQuestionGenerator
+from musteach.odds import hand_odds, position_name
+from musteach.quiz import QuizSession, Verdict
+from musteach.rules import Rules
+from musteach.senas_quiz import third_person
+from musteach.svg import TEAM_COLORS, card_svg, table_svg
+from musteach.svg_senas import sena_svg
+from musteach.svg_stones import stones_svg
+
+from ._base import FRIENDLY_ERROR, Guarded, css_widget
+from .quiz import QuizWidget
+
+__all__ = ["TABLE_CSS", "MusQuiz", "PlayTable", "warm_up"]
+
+BOT_KINDS = ("odds", "rule")
+_MY_CARD_WIDTH = 74
+_BACK_WIDTH = 30
+_FACE_WIDTH = 34
+_MAX_STAKE = 40
+
+TABLE_CSS = """
+.musteach-table-widget {
+  --mt-ink: #1f2a24; --mt-muted: #5f6b64; --mt-felt: #2b7a4b; --mt-paper: #fffdf6; --mt-edge: #d8d2c2;
+  color: var(--mt-ink); font-family: "DejaVu Sans", Verdana, Arial, sans-serif;
+  border: 1px solid var(--mt-edge); border-top: 6px solid var(--mt-felt); border-radius: 12px;
+  background: var(--mt-paper); padding: 10px 16px 14px; margin: 8px 0; max-width: 860px;
+  box-shadow: 0 2px 6px rgba(0, 0, 0, .07);
+}
+.musteach-table-widget .widget-html, .musteach-table-widget .widget-html-content {
+  height: auto; line-height: 1.45; white-space: normal; width: 100%;
+}
+.musteach-table-widget svg { max-width: 100%; height: auto; }
+.musteach-table-widget .musteach-table-header .widget-html-content { font-weight: 700; font-size: 1.1em; }
+.musteach-table-widget .musteach-table-score .widget-html-content { color: var(--mt-muted); font-size: .92em; }
+.musteach-table-widget .musteach-status .widget-html-content {
+  background: #e3f2fd; border-left: 5px solid #1565c0; padding: 6px 10px; border-radius: 6px; font-weight: 600;
+}
+.musteach-table-widget .musteach-status.musteach-your-turn .widget-html-content {
+  background: #fff6c8; border-left-color: #f9a825;
+}
+.musteach-table-widget .musteach-seats-grid {
+  display: grid; grid-template-columns: 1fr 1.1fr 1fr; grid-template-rows: auto auto; gap: 6px;
+  background: var(--mt-felt); border-radius: 14px; padding: 8px; margin: 6px 0;
+}
+.musteach-table-widget .musteach-seat {
+  background: #1b5a35; color: #fff; border-radius: 10px; padding: 5px 7px; min-height: 86px;
+}
+.musteach-table-widget .musteach-seat-top { grid-column: 2; grid-row: 1; }
+.musteach-table-widget .musteach-seat-left { grid-column: 1; grid-row: 2; }
+.musteach-table-widget .musteach-seat-right { grid-column: 3; grid-row: 2; }
+.musteach-table-widget .musteach-centre {
+  grid-column: 2; grid-row: 2; color: #eaf5ee; text-align: center; font-size: .9em; align-self: center;
+}
+.musteach-table-widget .musteach-seat-name { font-size: .85em; font-weight: 700; }
+.musteach-table-widget .musteach-seat .musteach-dot {
+  display: inline-block; width: .8em; height: .8em; border-radius: 50%; margin-right: .3em; vertical-align: -1px;
+}
+.musteach-table-widget .musteach-seat-cards { display: flex; gap: 3px; margin: 3px 0; line-height: 0; }
+.musteach-table-widget .musteach-said {
+  display: inline-block; background: #fff; color: #1f2a24; border-radius: 9px; padding: 1px 8px;
+  font-size: .85em; font-weight: 600;
+}
+.musteach-table-widget .musteach-turn-mark { color: #ffe45c; font-weight: 700; }
+.musteach-table-widget .musteach-my-hand { align-items: flex-end; gap: 8px; flex-wrap: wrap; margin: 4px 0; }
+.musteach-table-widget .musteach-my-hand .musteach-card-col { align-items: center; }
+.musteach-table-widget .musteach-mycard .widget-html-content { line-height: 0; }
+.musteach-table-widget .musteach-mycard { width: auto; }
+.musteach-table-widget .musteach-discard-toggle { width: 86px; }
+.musteach-table-widget .musteach-my-info .widget-html-content { color: var(--mt-muted); font-size: .92em; }
+.musteach-table-widget .musteach-actions, .musteach-table-widget .musteach-sena-row,
+.musteach-table-widget .musteach-nav { flex-wrap: wrap; gap: 6px; align-items: center; margin: 4px 0; }
+.musteach-table-widget .musteach-action { width: auto; min-width: 82px; border-radius: 8px; font-weight: 600; }
+.musteach-table-widget .musteach-amount { width: 64px; }
+.musteach-table-widget .musteach-amount input { width: 52px; }
+.musteach-table-widget .widget-button:focus-visible, .musteach-table-widget .widget-toggle-button:focus-visible,
+.musteach-table-widget select:focus-visible, .musteach-table-widget input:focus-visible {
+  outline: 3px solid #1565c0; outline-offset: 2px;
+}
+.musteach-table-widget .musteach-partner-senas .musteach-sena-line {
+  display: flex; align-items: center; gap: 8px; margin: 2px 0; font-size: .95em;
+}
+.musteach-table-widget .musteach-message .musteach-error {
+  background: #fff3e0; border-left: 5px solid #e65100; padding: 6px 10px; border-radius: 6px;
+}
+.musteach-table-widget .musteach-coach .musteach-coach-text {
+  background: #e8f5e9; border-left: 5px solid #2e7d32; padding: 6px 10px; border-radius: 6px; margin: 4px 0;
+}
+.musteach-table-widget .musteach-coach .musteach-coach-text.musteach-differs { background: #fff8e1; border-left-color: #f9a825; }
+.musteach-table-widget .musteach-count .musteach-count-box {
+  border: 1px solid var(--mt-edge); border-radius: 10px; padding: 6px 12px; background: #fffef9; margin: 4px 0;
+}
+.musteach-table-widget .musteach-count ol { margin: 4px 0 4px 1.3em; padding: 0; }
+.musteach-table-widget .musteach-count li { margin: 2px 0; }
+.musteach-table-widget .musteach-count .musteach-game-over {
+  background: #fffde7; border-left: 5px solid #f9a825; padding: 6px 10px; border-radius: 6px; font-weight: 700;
+}
+.musteach-table-widget .musteach-log-box {
+  display: flex; flex-direction: column-reverse; max-height: 190px; overflow-y: auto; border: 1px solid var(--mt-edge);
+  border-radius: 8px; padding: 4px 10px; background: #fbfaf5; font-size: .88em; color: #34413a;
+}
+.musteach-table-widget .musteach-log-box p { margin: 1px 0; }
+.musteach-table-widget details summary { cursor: pointer; color: #0b5c8f; font-weight: 600; }
+.musteach-mus-quiz .musteach-keep-note { color: #5f6b64; font-size: .92em; }
+"""
+
+
+def _style() -> widgets.HTML:
+    w = widgets.HTML(f"<style>{TABLE_CSS}</style>", layout=widgets.Layout(height="0px", margin="0"))
+    w.add_class("musteach-style")
+    return w
+
+
+def _html(cls: str, value: str = "") -> widgets.HTML:
+    w = widgets.HTML(value, layout=widgets.Layout(width="100%"))
+    w.add_class(cls)
+    return w
+
+
+def _error_html(text: str) -> str:
+    return f'<div class="musteach-error" role="alert">{escape(text)}</div>'
+
+
+def card_back_svg(width: float = _BACK_WIDTH) -> str:
+    """A face-down card (the back of a Spanish deck card), as an SVG string."""
+    h = round(width * 1.54, 1)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" viewBox="0 0 100 154" role="img" '
+        'aria-label="a face-down card" class="musteach-card-back"><title>a face-down card</title>'
+        '<rect x="1.5" y="1.5" width="97" height="151" rx="8" fill="#FFFDF6" stroke="#5A5A5A" stroke-width="2"/>'
+        '<rect x="9" y="9" width="82" height="136" rx="5" fill="#9C2F2F"/>'
+        '<path d="M9 9 L91 145 M91 9 L9 145 M50 9 L91 77 L50 145 L9 77 Z" stroke="#E8C27A" stroke-width="3" fill="none"/>'
+        '<circle cx="50" cy="77" r="14" fill="#E8C27A"/></svg>'
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# Warming the bots' and the coach's tables once per process (the first decision would take seconds)
+# ----------------------------------------------------------------------------------------------
+
+_WARM_LOCK = threading.Lock()
+_WARM: dict[tuple[int, bool], threading.Thread] = {}
+
+
+def _warm_work(rules: Rules) -> None:
+    g = Game(rules, seed=0)
+    for seat in range(4):  # the coach's discard values at every distance from mano (shared by the bots)
+        advise(g.view(seat))
+    hand_odds(g.view(0).hand, 0, 0, rules)
+
+
+def warm_up(rules: Rules | None = None, *, background: bool = True) -> threading.Thread | None:
+    """Build, once per process and deck, the tables the bots and the coach use (a few seconds).
+
+    background: return at once with the daemon thread doing the work (``join`` it to wait), or wait for
+    it and return None.
+    Safe to call many times: later calls return the first call's thread.
+    """
+    r = rules or Rules()
+    key = (r.kings, r.la_real)
+    with _WARM_LOCK:
+        t = _WARM.get(key)
+        if t is None:
+            t = threading.Thread(target=_warm_work, args=(r,), name="musteach-table-warm-up", daemon=True)
+            _WARM[key] = t
+            t.start()
+    if not background and t.is_alive():
+        t.join()
+    return t if background else None
+
+
+# ----------------------------------------------------------------------------------------------
+# Words
+# ----------------------------------------------------------------------------------------------
+
+
+def _seat_words(seat: int, me: int) -> str:
+    if seat == me:
+        return "you"
+    if seat == (me + 2) % 4:
+        return f"your partner (seat {seat})"
+    return f"seat {seat}"
+
+
+def _role(seat: int, mano: int) -> str:
+    d = (seat - mano) % 4
+    return ("mano", "second", "third", "postre")[d]
+
+
+def _dot(team: str) -> str:
+    return f'<span class="musteach-dot" style="background:{TEAM_COLORS[team][0]}"></span>'
+
+
+def _action_words(a: GameAction) -> str:
+    if isinstance(a, Discard):
+        return f"changing {' '.join(c.code for c in a.cards)}"
+    return str(a)
+
+
+def _phase_words(phase: str) -> str:
+    if phase == "mus":
+        return "the mus"
+    if phase == "discard":
+        return "the discard"
+    kind, lance = phase.split(":")
+    return f"the {lance} declaration" if kind == "declare" else Lance(lance).title
+
+
+def _eff_ranks(cards: Iterable[Card], rules: Rules) -> list[int]:
+    return sorted((effective_rank(c.rank, rules.kings) for c in cards), reverse=True)
+
+
+# ----------------------------------------------------------------------------------------------
+# The table
+# ----------------------------------------------------------------------------------------------
+
+
+class PlayTable(Guarded, widgets.VBox):
+    """Play whole hands, games and a match of Mus against bots, with a coach (RULES.md §2–§11).
+
+    seed: an int for a reproducible game (the same seed and the same clicks give the same cards), or None.
+    rules: a :class:`~musteach.rules.Rules` (default 8 reyes to 40, best of 3 games). bot: ``"odds"``
+    (:class:`~musteach.bots.OddsBot`, which weighs its chances) or ``"rule"``
+    (:class:`~musteach.bots.RuleBot`, simple thresholds) for the other three seats. learner_seat: the
+    learner's seat 0..3 (0 and 2 are team A). target: stones to win a game (40, 35 or 30), overriding
+    ``rules``. first_mano: the first hand's mano. ask_declarations: the learner says "pares sí / no" and
+    "juego sí / no" itself. background: warm the coach's tables in a background thread (the default), or
+    at once.
+
+    State for scripts and tests: ``game`` (the :class:`~musteach.game.Game`), ``bots`` (by seat),
+    ``comments`` (every coach comment, newest last), ``last_refusal`` (the last action refused, as the
+    :class:`~musteach.errors.MusError` shown), ``errors`` (unexpected exceptions, shown kindly),
+    ``timings`` (seconds per handled click). :meth:`play` plays an action as a click would;
+    :meth:`button` finds an action button by kind. Raises :class:`MusError` for a bad ``bot``, seat or
+    rules.
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        bot: str = "odds",
+        learner_seat: int = 0,
+        target: int | None = None,
+        *,
+        first_mano: int = 0,
+        ask_declarations: bool = False,
+        background: bool = True,
+    ):
+        self.errors: list[BaseException] = []
+        self.comments: list[str] = []
+        self.timings: list[float] = []
+        self.last_refusal: MusError | None = None
+        if bot not in BOT_KINDS:
+            raise MusError(f"unknown bot {bot!r}: use 'odds' (it weighs its chances) or 'rule' (simple thresholds)")
+        if isinstance(learner_seat, bool) or learner_seat not in (0, 1, 2, 3):
+            raise MusError(f"learner_seat must be a seat 0, 1, 2 or 3, not {learner_seat!r}")
+        r = rules if rules is not None else Rules()
+        if not isinstance(r, Rules):
+            raise MusError(f"rules must be a musteach Rules, not {rules!r}")
+        if target is not None:
+            r = replace(r, target=target)  # Rules checks it: RulesError (a MusError) for a bad target
+        self.rules = r
+        self.bot_kind = bot
+        self.seat = learner_seat
+        self.first_mano = first_mano
+        self.ask_declarations = bool(ask_declarations)
+        self.background = bool(background)
+        self._warm = warm_up(r, background=self.background)
+        self._selected: set[Card] = set()
+        self._cards_shown: tuple[Card, ...] = ()
+        self._observed: set[int] = set()
+        self.step = 0  # how many times the table was redrawn (in the header's data-step)
+
+        # --- widgets ---------------------------------------------------------------------------
+        self.header = _html("musteach-table-header")
+        self.score_view = _html("musteach-table-score")
+        self.status = _html("musteach-status")
+        self.seats_view = _html("musteach-seats")
+        self.card_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self.card_box.add_class("musteach-my-hand")
+        self.my_info = _html("musteach-my-info")
+        self.partner_view = _html("musteach-partner-senas")
+        self.envido_amount = widgets.BoundedIntText(
+            value=2, min=2, max=_MAX_STAKE, step=1, description="", tooltip="Stones for envido (2 or more)",
+            layout=widgets.Layout(width="64px"),
+        )  # fmt: skip
+        self.envido_amount.add_class("musteach-amount")
+        self.envido_amount.add_class("musteach-envido-amount")
+        self.raise_amount = widgets.BoundedIntText(
+            value=2, min=2, max=_MAX_STAKE, step=1, description="", tooltip="Stones to raise by (2 or more)",
+            layout=widgets.Layout(width="64px"),
+        )  # fmt: skip
+        self.raise_amount.add_class("musteach-amount")
+        self.raise_amount.add_class("musteach-raise-amount")
+        specs = [
+            ("mus", "Mus", "Ask to change cards (mus)"),
+            ("no-hay-mus", "No hay mus", "Cut the mus: play with these cards"),
+            ("discard", "Discard", "Change the cards you marked"),
+            ("declare-si", "Sí", "Say that you hold it"),
+            ("declare-no", "No", "Say that you do not hold it"),
+            ("paso", "Paso", "Pass (or refuse a bet)"),
+            ("envido", "Envido", "Bet the stones in the box"),
+            ("quiero", "Quiero", "Accept the bet"),
+            ("no-quiero", "No quiero", "Refuse the bet"),
+            ("reenvido", "más", "Raise by the stones in the box"),
+            ("ordago", "Órdago", "Bet the whole game"),
+        ]
+        self.buttons: dict[str, widgets.Button] = {}
+        for kind, label, tip in specs:
+            b = widgets.Button(description=label, tooltip=tip, layout=widgets.Layout(width="auto"))
+            b.add_class("musteach-action")
+            b.add_class(f"musteach-action-{kind}")
+            b.on_click(self._guard(lambda _b, k=kind: self._on_action(k)))
+            self.buttons[kind] = b
+        self.buttons["mus"].button_style = "info"
+        self.buttons["ordago"].button_style = "danger"
+        bt = self.buttons
+        self.action_box = widgets.HBox(
+            [bt["mus"], bt["no-hay-mus"], bt["discard"], bt["declare-si"], bt["declare-no"], bt["paso"],
+             self.envido_amount, bt["envido"], bt["quiero"], bt["no-quiero"], self.raise_amount, bt["reenvido"],
+             bt["ordago"]],
+            layout=widgets.Layout(flex_flow="row wrap"),
+        )  # fmt: skip
+        self.action_box.add_class("musteach-actions")
+        self.sena_choice = widgets.Dropdown(options=[], description="Seña:", layout=widgets.Layout(width="360px"))
+        self.sena_choice.add_class("musteach-sena-choice")
+        self.signal_button = widgets.Button(
+            description="Signal", tooltip="Make this seña to your partner (only your partner sees it)",
+            layout=widgets.Layout(width="auto"),
+        )  # fmt: skip
+        self.signal_button.add_class("musteach-action")
+        self.signal_button.add_class("musteach-action-signal")
+        self.signal_button.on_click(self._guard(self._on_signal))
+        self.buttons["signal"] = self.signal_button
+        self.sena_row = widgets.HBox([self.sena_choice, self.signal_button])
+        self.sena_row.add_class("musteach-sena-row")
+        self.message = _html("musteach-message")
+        self.coach_view = _html("musteach-coach")
+        self.count_view = _html("musteach-count")
+        self.next_button = widgets.Button(
+            description="Next hand",
+            icon="arrow-right",
+            tooltip="Deal the next hand",
+            layout=widgets.Layout(width="auto"),
+        )
+        self.next_button.add_class("musteach-next-hand")
+        self.next_button.on_click(self._guard(self._on_next))
+        self.new_button = widgets.Button(
+            description="New game",
+            icon="refresh",
+            tooltip="Start a new match from 0-0",
+            layout=widgets.Layout(width="auto"),
+        )
+        self.new_button.add_class("musteach-new-game")
+        self.new_button.on_click(self._guard(self._on_new))
+        nav = widgets.HBox([self.next_button, self.new_button])
+        nav.add_class("musteach-nav")
+        self.log_view = _html("musteach-log")
+        super().__init__(
+            [css_widget(), _style(), self.header, self.score_view, self.status, self.seats_view, self.card_box,
+             self.my_info, self.partner_view, self.sena_row, self.action_box, self.message, self.coach_view,
+             self.count_view, nav, self.log_view]
+        )  # fmt: skip
+        self.add_class("musteach-table-widget")
+        self._deal_match(seed)  # a bad seed or first_mano raises here, like the other arguments
+        self._guard(self._begin)()
+
+    # ----- state ---------------------------------------------------------------------------
+    @property
+    def view(self) -> View:
+        """The learner's :class:`~musteach.game.View` now."""
+        return self.game.view(self.seat)
+
+    @property
+    def my_turn(self) -> bool:
+        """True when the learner must decide now."""
+        t = self.game.to_act
+        return t is not None and t.seat == self.seat
+
+    @property
+    def card_toggles(self) -> tuple[widgets.ToggleButton, ...]:
+        """The "Change" toggles under the learner's cards, in the order shown (see :attr:`shown_cards`)."""
+        return tuple(self._toggles)
+
+    @property
+    def shown_cards(self) -> tuple[Card, ...]:
+        """The learner's cards in the order shown, highest first."""
+        return self._cards_shown
+
+    @property
+    def stalled(self) -> bool:
+        """True when a bot should move but has not (only after an unexpected error): "Go on" retries."""
+        g = self.game
+        t = g.to_act
+        return t is not None and t.seat != self.seat and not g.hand.is_over
+
+    def button(self, kind: str) -> widgets.Button:
+        """The action button of a kind (``"mus"``, ``"paso"``, ``"no-quiero"``, ``"signal"``...)."""
+        try:
+            return self.buttons[kind]
+        except KeyError:
+            raise KeyError(f"no action button {kind!r}: one of {', '.join(self.buttons)}") from None
+
+    def enabled_kinds(self) -> list[str]:
+        """The kinds of the action buttons enabled now."""
+        return [k for k, b in self.buttons.items() if not b.disabled]
+
+    # ----- game flow -----------------------------------------------------------------------
+    def _make_bots(self) -> dict[int, Any]:
+        out: dict[int, Any] = {}
+        for s in range(4):
+            if s != self.seat:
+                out[s] = OddsBot(name=f"OddsBot {s}") if self.bot_kind == "odds" else RuleBot(name=f"RuleBot {s}")
+        return out
+
+    def _wait_warm(self) -> None:
+        t = self._warm
+        if t is not None and t.is_alive():
+            t.join()
+
+    def _deal_match(self, seed: int | None) -> None:
+        self.game = Game(self.rules, seed, first_mano=self.first_mano, ask_declarations=self.ask_declarations)
+        self.bots = self._make_bots()
+        self.comments = []
+        self._selected = set()
+        self._observed = set()
+
+    def _begin(self) -> None:
+        self.coach_view.value = ""
+        self.message.value = ""
+        self._run_bots()
+        self._refresh()
+
+    def new_game(self, seed: int | None = None) -> None:
+        """Start a new match from 0-0 (fresh bots; ``seed`` None picks one at random)."""
+        self._deal_match(seed)
+        self._begin()
+
+    def _run_bots(self) -> None:
+        """Let the bots play until the learner must decide or the hand is over."""
+        h = self.game.hand
+        if h.is_over and h.number in self._observed:
+            return
+        t = self.game.to_act
+        if t is None or t.seat != self.seat:
+            self._wait_warm()  # a bot decides: its tables must be ready
+        # on the learner's turn too: run lets the bots make their señas when the lances begin (cheap)
+        run(self.game, self.bots, stop_at=[self.seat], hands=1)
+        if self.game.hand.is_over:
+            self._observed.add(self.game.hand.number)
+
+    def play(self, action: Any) -> bool:
+        """Play the learner's ``action`` (an action object or its text) as a click would.
+
+        Returns True if it was played. An action the rules refuse shows a friendly message (kept in
+        :attr:`last_refusal`) and changes nothing.
+        """
+        start = time.perf_counter()
+        try:
+            return self._play(action)
+        finally:
+            self.timings.append(time.perf_counter() - start)
+
+    def _play(self, action: Any) -> bool:
+        g = self.game
+        try:
+            a = g.verify(self.seat, action)
+            if isinstance(a, Action | MusCall | Discard | Declare) and not self.my_turn:
+                raise MusError(f"it is not your turn: {g.to_act.describe() if g.to_act else 'the hand is over'}")
+        except MusError as exc:
+            self._refuse(f"That is not allowed now: {exc}. Nothing has changed; try again.", exc)
+            return False
+        self.message.value = ""
+        if isinstance(a, Signal):
+            g.act(self.seat, a)
+            self._refresh()
+            return True
+        self._wait_warm()
+        view = g.view(self.seat)
+        said = self._comment(view, a)
+        g.act(self.seat, a)
+        self._selected = set()
+        if said:
+            self.comments.append(said)
+            self._show_comment(said)
+        self._run_bots()
+        self._refresh()
+        return True
+
+    def _refuse(self, text: str, exc: MusError | None = None) -> None:
+        """Show a friendly message; nothing else changes (the header's step moves on, to say it is drawn)."""
+        if exc is not None:
+            self.last_refusal = exc
+        self.message.value = _error_html(text)
+        self.step += 1
+        self._draw_header(self.view)
+
+    def _comment(self, view: View, a: GameAction) -> str:
+        """The coach's words on the learner's decision, computed before it is played."""
+        hand = view.info.grande_str
+        where = position_name(view.position)
+        head = f"{_phase_words(view.phase).capitalize()}: you said {_action_words(a)} with {hand} {where}."
+        if isinstance(a, Declare):
+            return f"{head} Declarations must be truthful (RULES.md §4)."
+        if isinstance(a, Discard):
+            adv = advise(view)
+            mine, theirs = _eff_ranks(a.cards, view.rules), _eff_ranks(adv.action.cards, view.rules)  # type: ignore[union-attr]
+            if mine == theirs:
+                return f"{head} Agreed: {adv.reason}"
+            return f"{head} The coach would change {' '.join(c.code for c in adv.action.cards)}: {adv.reason}"  # type: ignore[union-attr]
+        text = f"{head} {comment(view, a)}"
+        if view.lance is not None and view.phase.startswith("bet:"):
+            exact = exact_odds_sentence(view)
+            if exact:
+                text += f" Exact odds before any bet: {exact}"
+        return text
+
+    def _show_comment(self, text: str) -> None:
+        if not text:
+            return
+        cls = "musteach-coach-text" + ("" if "Agreed" in text else " musteach-differs")
+        self.coach_view.value = (
+            f'<div class="{cls}" role="status" aria-live="polite"><b>Coach.</b> {escape(text)}</div>'
+        )
+
+    # ----- handlers ------------------------------------------------------------------------
+    def _action_for(self, kind: str) -> Any:
+        view = self.view
+        if kind == "mus":
+            return MusCall(True)
+        if kind == "no-hay-mus":
+            return MusCall(False)
+        if kind == "discard":
+            chosen = [c for c in view.cards if c in self._selected]
+            if not chosen:
+                return "discard"  # refused with the rule's words: a discard is 1 to 4 cards
+            return Discard(chosen)
+        if kind in ("declare-si", "declare-no"):
+            lance = view.lance or Lance.PARES
+            return Declare(lance, kind == "declare-si")
+        if kind == "envido":
+            return Action("envido", int(self.envido_amount.value))
+        if kind == "reenvido":
+            return Action("reenvido", int(self.raise_amount.value))
+        return Action(kind.replace("-", "_"))
+
+    def _on_action(self, kind: str) -> None:
+        try:
+            action = self._action_for(kind)
+        except MusError as exc:
+            self._refuse(f"That is not allowed now: {exc}. Nothing has changed; try again.", exc)
+            return
+        self.play(action)
+
+    def _on_toggle(self, card: Card, change: dict[str, Any]) -> None:
+        if change.get("new"):
+            self._selected.add(card)
+        else:
+            self._selected.discard(card)
+        self._draw_cards()
+        self._draw_actions()
+
+    def _on_signal(self, _b: widgets.Button | None = None) -> None:
+        start = time.perf_counter()
+        key = self.sena_choice.value
+        try:
+            if not key:
+                raise MusError("pick a seña first (only señas true of your cards are offered)")
+            self.game.signal(self.seat, key)
+        except MusError as exc:
+            self._refuse(f"That seña cannot be made now: {exc}.", exc)
+            return
+        finally:
+            self.timings.append(time.perf_counter() - start)
+        self.message.value = ""
+        self._refresh()
+
+    def _on_next(self, _b: widgets.Button | None = None) -> None:
+        start = time.perf_counter()
+        try:
+            g = self.game
+            if self.stalled:
+                self.message.value = ""
+                self._run_bots()
+                self._refresh()
+                return
+            if g.is_over:
+                self._refuse("The match is over: press New game to play another.")
+                return
+            if not g.hand.is_over:
+                self._refuse("This hand is not over yet: finish it first.")
+                return
+            g.next_hand()
+            self.message.value = ""
+            self.coach_view.value = ""
+            self._selected = set()
+            self._run_bots()
+            self._refresh()
+        finally:
+            self.timings.append(time.perf_counter() - start)
+
+    def _on_new(self, _b: widgets.Button | None = None) -> None:
+        self.new_game(None)
+
+    def _show_oops(self) -> None:
+        self.message.value = _error_html(
+            FRIENDLY_ERROR.replace("this question", "this move").replace("press Next for another", "try again")
+            .replace("your score is kept", "the game is kept")
+        )  # fmt: skip
+        try:
+            self._refresh()
+        except Exception as exc:  # the drawing itself failed: keep the message
+            self.errors.append(exc)
+
+    # ----- drawing -------------------------------------------------------------------------
+    def _refresh(self) -> None:
+        # The browser applies the updates in this order; the header goes last and carries ``data-step``, so a
+        # page (or a browser test) that sees a new step sees everything else of that step already drawn.
+        g = self.game
+        view = self.view
+        self._draw_count()
+        self._draw_log()
+        self._draw_seats(view)
+        self._draw_cards()
+        self._draw_partner(view)
+        self._draw_actions()
+        over = g.hand.is_over
+        stalled = self.stalled
+        self.next_button.description = "Go on" if stalled else "Next hand"
+        self.next_button.tooltip = "Let the other players go on" if stalled else "Deal the next hand"
+        self.next_button.disabled = not (stalled or (over and not g.is_over))
+        self.next_button.layout.display = None if not self.next_button.disabled else "none"
+        self._draw_status(view)
+        self.step += 1
+        self._draw_header(view)
+
+    def _draw_header(self, view: View) -> None:
+        g = self.game
+        h = g.hand
+        team = team_of(self.seat)
+        self.header.value = (
+            f'<span class="musteach-step" data-step="{self.step}"></span>'
+            f"Hand {h.number} · game {h.game_number} · you are seat {self.seat} ({_dot(team)}team {team}, "
+            f"{_role(self.seat, h.mano)}) · mano: {_seat_words(h.mano, self.seat)}"
+        )
+        score = h.result.final_score if h.result is not None else view.live_score
+        m = g.match
+        games = m.games
+        extra = f"Games won in this match: A {games['A']}, B {games['B']}. " if any(games.values()) else ""
+        self.score_view.value = stones_svg(score["A"], score["B"], self.rules, width=440) + (
+            f"<div>{extra}A game is {self.rules.target} stones; you are team {team}.</div>"
+        )
+
+    def _draw_status(self, view: View) -> None:
+        g = self.game
+        t = g.to_act
+        self.status.remove_class("musteach-your-turn")
+        if g.is_over:
+            text = f"The match is over: team {g.winner} wins it. Press New game to play again."
+        elif g.hand.is_over:
+            text = "The hand is over: the cards are shown and counted below. Press Next hand to go on."
+        elif t is not None and t.seat == self.seat:
+            self.status.add_class("musteach-your-turn")
+            text = "Your turn: " + {
+                "mus": "mus (change cards) or no hay mus (play these)?",
+                "discard": "mark 1 to 4 cards to change (the toggle under each card), then press Discard.",
+            }.get(t.phase, "")
+            if t.phase.startswith("declare:"):
+                text += f"do you hold {t.phase.split(':')[1]}? Say it truthfully."
+            elif t.phase.startswith("bet:"):
+                b = view.betting
+                lance = Lance(t.phase.split(":")[1]).title
+                if b is not None and b.facing_bet:
+                    stake = b.current_stake
+                    who = "the other team" if b.betting_team != team_of(self.seat) else "your team"
+                    text += f"{who} bet {'órdago' if stake == 'ordago' else f'{stake} stones'} in {lance}: quiero, no quiero, or raise."
+                else:
+                    text += f"the {lance} betting. Paso, envido, or órdago?"
+        else:
+            text = t.describe() if t is not None else ""
+        self.status.value = escape(text).replace("órdago", "<i>órdago</i>")
+
+    def _said(self) -> dict[int, str]:
+        """What each seat last said in the current phase of this hand (empty between phases)."""
+        g = self.game
+        h = g.hand
+        out: dict[int, str] = {}
+        phase = None
+        for e in g.history[h.first_event :]:
+            if e.phase != phase:
+                phase, out = e.phase, {}
+            if e.kind == "action" and e.seat is not None and e.action is not None:
+                out[e.seat] = e.action if not e.action.startswith("discard") else f"changes {len(e.action.split()) - 1}"
+        if h.phase != phase:
+            return {}
+        return out
+
+    def _draw_seats(self, view: View) -> None:
+        g = self.game
+        h = g.hand
+        said = self._said()
+        t = g.to_act
+        shown = view.shown
+        places = {(self.seat + 1) % 4: "right", (self.seat + 2) % 4: "top", (self.seat + 3) % 4: "left"}
+        parts = []
+        for s, place in places.items():
+            team = team_of(s)
+            who = "Your partner" if place == "top" else "Opponent"
+            if shown is not None:
+                cards = "".join(card_svg(c, _FACE_WIDTH) for c in shown[s])
+            else:
+                cards = card_back_svg() * 4
+            turn = ' <span class="musteach-turn-mark">◀ to speak</span>' if t is not None and t.seat == s else ""
+            bubble = f'<span class="musteach-said">{escape(said[s])}</span>' if s in said else ""
+            parts.append(
+                f'<div class="musteach-seat musteach-seat-{place}" data-seat="{s}">'
+                f'<div class="musteach-seat-name">{_dot(team)}{who} · seat {s} · {_role(s, h.mano)}{turn}</div>'
+                f'<div class="musteach-seat-cards">{cards}</div>{bubble}</div>'
+            )
+        parts.append(f'<div class="musteach-centre">{self._centre_text(view)}</div>')
+        self.seats_view.value = f'<div class="musteach-seats-grid">{"".join(parts)}</div>'
+
+    def _centre_text(self, view: View) -> str:
+        h = self.game.hand
+        if h.is_over:
+            return "<b>Cards on the table</b>"
+        lines = [f"<b>{escape(_phase_words(h.phase).capitalize())}</b>"]
+        if h.phase in ("mus", "discard") and h.mus_round > 1:
+            lines.append(f"mus round {h.mus_round}")
+        b = view.betting
+        if b is not None and b.stakes:
+            stake = b.current_stake
+            lines.append(
+                f"on the table: {'órdago' if stake == 'ordago' else f'{stake} stones'} (team {b.betting_team})"
+            )
+        closed = [f"{k}: {escape(o.describe())}" for k, o in view.outcomes.items()] if view.outcomes else []
+        if closed:
+            lines.append("<small>" + "<br>".join(closed) + "</small>")
+        return "<br>".join(lines)
+
+    def _draw_cards(self) -> None:
+        view = self.view
+        cards = tuple(sorted(view.cards, key=lambda c: (-effective_rank(c.rank, view.rules.kings), -c.rank)))
+        discard = self.my_turn and view.phase == "discard"
+        if cards != self._cards_shown or not hasattr(self, "_toggles"):
+            self._cards_shown = cards
+            self._selected &= set(cards)
+            self._card_html: list[widgets.HTML] = []
+            self._toggles: list[widgets.ToggleButton] = []
+            cols = []
+            for c in cards:
+                pic = widgets.HTML(layout=widgets.Layout(width="auto"))
+                pic.add_class("musteach-mycard")
+                tog = widgets.ToggleButton(
+                    value=c in self._selected, description="Change", icon="refresh",
+                    tooltip=f"Mark the {c.name} to change it", layout=widgets.Layout(width="86px"),
+                )  # fmt: skip
+                tog.add_class("musteach-discard-toggle")
+                tog.add_class(f"musteach-discard-{c.code}")
+                tog.observe(self._guard(lambda ch, card=c: self._on_toggle(card, ch)), names="value")
+                col = widgets.VBox([pic, tog])
+                col.add_class("musteach-card-col")
+                self._card_html.append(pic)
+                self._toggles.append(tog)
+                cols.append(col)
+            self.card_box.children = tuple(cols)
+        for c, pic, tog in zip(cards, self._card_html, self._toggles, strict=True):
+            marked = c in self._selected
+            pic.value = card_svg(c, _MY_CARD_WIDTH, dim=marked and discard)
+            tog.disabled = not discard
+            tog.layout.display = None if discard else "none"
+            if tog.value != marked:
+                tog.value = marked
+        info = view.info
+        pares = info.pares.describe() if info.pares is not None else "no pares"
+        juego = f"juego ({info.total})" if info.is_juego else f"no juego, punto {info.total}"
+        self.my_info.value = f"Your hand: <b>{escape(info.grande_str)}</b> · {escape(pares)} · {escape(juego)}"
+
+    def _draw_partner(self, view: View) -> None:
+        lines = []
+        for s in view.partner_senas:
+            lines.append(
+                f'<div class="musteach-sena-line">{sena_svg(s, 46, view.rules)}<span>Your partner '
+                f"{escape(third_person(s.gesture))}: <b>{escape(_meaning(s, view.rules))}</b></span></div>"
+            )
+        mine = ", ".join(f"{s.gesture.lower()} ({_meaning(s, view.rules)})" for s in view.my_senas)
+        if mine:
+            lines.append(f'<div class="musteach-sena-line"><span>You signalled: {escape(mine)}.</span></div>')
+        if not lines:
+            lines.append('<div class="musteach-sena-line"><span>No señas from your partner yet.</span></div>')
+        self.partner_view.value = "".join(lines)
+        made = {s.key for s in view.my_senas}
+        options = [
+            (f"{s.gesture} ({_meaning(s, view.rules)})", s.key)
+            for s in self.game.legal_senas(self.seat)
+            if s.key not in made
+        ]
+        usable = bool(options)
+        if not usable:
+            options = [("no seña fits your cards now", "")]
+        keep = self.sena_choice.value
+        if list(self.sena_choice.options) != options:
+            self.sena_choice.options = options
+        values = [v for _, v in options]
+        self.sena_choice.value = keep if keep in values else values[0]
+        self.sena_choice.disabled = not usable
+        self.signal_button.disabled = not usable
+        hide = self.rules.senas == "off" or self.game.hand.is_over
+        self.sena_row.layout.display = "none" if hide else None
+
+    def _draw_actions(self) -> None:
+        g = self.game
+        view = self.view
+        mine = self.my_turn
+        legal = view.legal if mine else ()
+        kinds: set[str] = set()
+        for a in legal:
+            if isinstance(a, MusCall):
+                kinds.add("mus" if a.wants else "no-hay-mus")
+            elif isinstance(a, Declare):
+                kinds.add("declare-si" if a.holds else "declare-no")
+            elif isinstance(a, Action):
+                kinds.add(a.kind.replace("_", "-"))
+        if mine and view.phase == "discard" and 1 <= len(self._selected) <= 4:
+            kinds.add("discard")
+        for k, b in self.buttons.items():
+            if k != "signal":
+                b.disabled = k not in kinds
+        phase = g.hand.phase
+        show = {
+            "mus": {"mus", "no-hay-mus"},
+            "discard": {"discard"},
+        }.get(phase, {"declare-si", "declare-no"} if phase.startswith("declare:") else
+              {"paso", "envido", "quiero", "no-quiero", "reenvido", "ordago"})  # fmt: skip
+        if g.hand.is_over:
+            show = set()
+        for k, b in self.buttons.items():
+            if k != "signal":
+                b.layout.display = None if k in show else "none"
+        n = len(self._selected)
+        self.buttons["discard"].description = f"Discard {n}" if n else "Discard"
+        if phase.startswith("declare:"):
+            lance = phase.split(":")[1]
+            self.buttons["declare-si"].description = f"{lance} sí"
+            self.buttons["declare-no"].description = f"{lance} no"
+        self.envido_amount.layout.display = None if "envido" in show else "none"
+        self.raise_amount.layout.display = None if "reenvido" in show else "none"
+        self.envido_amount.disabled = "envido" not in kinds
+        self.raise_amount.disabled = "reenvido" not in kinds
+        self.buttons["reenvido"].description = f"{self.raise_amount.value} más"
+
+    def _draw_count(self) -> None:
+        g = self.game
+        h = g.hand
+        if not h.is_over or h.result is None:
+            self.count_view.value = ""
+            return
+        res = h.result
+        assert h.deal is not None
+        pic = table_svg([hd for hd in self.view.shown or ()], h.mano, card_width=40, rules=self.rules,
+                        caption="The hands, shown at the end")  # fmt: skip
+        steps = "".join(f"<li>{escape(t)}</li>" for t in h.explanation)
+        fa, fb = res.final_score["A"], res.final_score["B"]
+        you = team_of(self.seat)
+        line = f"After this hand: team A {fa}, team B {fb} (you are team {you})."
+        over = ""
+        if res.game_over:
+            won = "Your team wins" if res.game_winner == you else "The other team wins"
+            over = f'<div class="musteach-game-over">{won} the game (team {res.game_winner}).'
+            if g.is_over:
+                over += f" Team {g.winner} wins the match."
+            over += "</div>"
+        self.count_view.value = (
+            f'<div class="musteach-count-box" aria-label="The count"><div class="musteach-count-pic">{pic}</div>'
+            "<div><b>The count, step by step</b></div>"
+            f'<ol class="musteach-count-steps">{steps}</ol><div class="musteach-count-total">{escape(line)}</div>'
+            f"{over}</div>"
+        )
+
+    def _draw_log(self) -> None:
+        g = self.game
+        h = g.hand
+        texts = [t for e in g.history[h.first_event :] if (t := e.text_for(self.seat)) is not None]
+        items = "".join(f"<p>{escape(t)}</p>" for t in reversed(texts))
+        self.log_view.value = (
+            f"<details open><summary>What happened in this hand ({len(texts)} events)</summary>"
+            f'<div class="musteach-log-box" role="log">{items}</div></details>'
+        )
+
+
+def _meaning(sena: Any, rules: Rules) -> str:
+    from musteach.senas import meaning
+
+    return meaning(sena, rules)
+
+
+# ----------------------------------------------------------------------------------------------
+# The mus quiz
+# ----------------------------------------------------------------------------------------------
+
+
+class MusQuiz(QuizWidget):
+    """Everybody said mus: which cards would you change? Four ways, one best by the exact count
+    (:mod:`musteach.mus_quiz`, RULES.md §3, §7).
+
+    n: questions to answer; seed: an int for a reproducible run, or None; aims: what to aim at
+    (``"grande"``, ``"chica"``, ``"pares"``, ``"juego"``, ``"punto"``, ``"balanced"``; default the four
+    lances); positions: distances from mano to ask at (default mano only: each new one costs the first
+    question a couple of seconds); rules: 8 reyes. After an answer, the cards to keep are shown bright
+    and the cards to change faded.
+    """
+
+    default_title = "Which cards do you change?"
+
+    def __init__(
+        self,
+        n: int = 10,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        *,
+        aims: str | Sequence[str] = ("grande", "chica", "pares", "juego"),
+        positions: Sequence[int] = (0,),
+        title: str | None = None,
+    ):
+        self.mus_source = DiscardQuestionGenerator(seed=seed, aims=aims, positions=positions, rules=rules)
+        super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title)
+        self.generator = self.mus_source  # type: ignore[assignment]
+        self.add_class("musteach-mus-quiz")
+        self.children = (css_widget(), _style(), *self.children[1:])
+
+    def _start(self) -> None:
+        self.session = QuizSession(self.mus_source, n=self.n)  # type: ignore[arg-type]
+        self._show_question()
+
+    def _picture(self, q: DiscardQuestion, verdict: Verdict | None) -> str:  # type: ignore[override]
+        where = position_name(q.position)
+        if verdict is None:
+            cards = "".join(card_svg(c, 64) for c in q.hand)
+            note = f"Your hand, {where}"
+        else:
+            throw = set(q.answer.split())
+            cards = "".join(card_svg(c, 64, dim=c.code in throw, highlight=c.code not in throw) for c in q.hand)
+            note = "Best: keep the bright cards, change the faded ones"
+        return (
+            f'<div class="musteach-keep-note">{escape(note)}</div>'
+            f'<div class="musteach-cards" role="img" aria-label="{escape(note)}">{cards}</div>'
+        )
+
+    def _choice_class(self, value: Any) -> str:
+        return "musteach-answer-" + "-".join(value.split())
+
+    def _tooltip(self, q: DiscardQuestion, value: Any, label: str) -> str:  # type: ignore[override]
+        return f"Answer: {label}"
