@@ -10,7 +10,6 @@ Without Playwright or /usr/bin/chromium these tests skip, except under ``CI=true
 from __future__ import annotations
 
 import ast
-import os
 import re
 
 import nbformat
@@ -30,32 +29,10 @@ PAGE_TIMEOUT_MS = 90_000
 ERROR_TEXT = "There was an error when executing cell"
 
 
-# Module scope, not session: an open sync Playwright keeps an asyncio loop running in this thread, which
-# would break later modules that use asyncio.run (the server and security tests).
-@pytest.fixture(scope="module")
-def browser():
-    missing = bh.browser_missing()
-    if missing:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"browser tests cannot run under CI: {missing}")
-        pytest.skip(missing)
-    with bh.chromium() as b:
-        yield b
-
-
 @pytest.fixture(scope="module")
 def server(browser, tmp_path_factory):
     with bh.voila_server(tmp_path_factory.mktemp("voila") / "voila.log") as base:
         yield base
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    p = context.new_page()
-    p.set_default_timeout(PAGE_TIMEOUT_MS)
-    yield p
-    context.close()
 
 
 def _code_sources(path) -> list[str]:

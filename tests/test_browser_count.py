@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
 
 import nbformat
 import pytest
@@ -33,29 +32,9 @@ COUNT = bh.LESSONS / "07-count.ipynb"
 
 
 @pytest.fixture(scope="module")
-def browser():
-    missing = bh.browser_missing()
-    if missing:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"browser tests cannot run under CI: {missing}")
-        pytest.skip(missing)
-    with bh.chromium() as b:
-        yield b
-
-
-@pytest.fixture(scope="module")
 def server(browser, tmp_path_factory):
     with bh.voila_server(tmp_path_factory.mktemp("voila-count") / "voila.log") as base:
         yield base
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    p = context.new_page()
-    p.set_default_timeout(PAGE_TIMEOUT_MS)
-    yield p
-    context.close()
 
 
 def _open(page, server, path):

@@ -11,8 +11,6 @@ Without Playwright or /usr/bin/chromium these tests skip, except under ``CI=true
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from musteach.odds import advise_discard, hand_odds
@@ -33,30 +31,10 @@ ADVISOR = ("12o 11c 6e 4b", 0, 0, "grande")
 
 
 @pytest.fixture(scope="module")
-def browser():
-    missing = bh.browser_missing()
-    if missing:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"browser tests cannot run under CI: {missing}")
-        pytest.skip(missing)
-    with bh.chromium() as b:
-        yield b
-
-
-@pytest.fixture(scope="module")
 def server(browser, tmp_path_factory):
     # bare Voilà: one new kernel for this one page (musteach serve would preheat every lesson)
     with bh.voila_server(tmp_path_factory.mktemp("voila-odds") / "voila.log", plain=True) as base:
         yield base
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    p = context.new_page()
-    p.set_default_timeout(PAGE_TIMEOUT_MS)
-    yield p
-    context.close()
 
 
 def _row_text(root, lance: str) -> str:

@@ -10,7 +10,6 @@ Fixtures are module-scoped (never session-scoped): an open sync Playwright break
 
 from __future__ import annotations
 
-import os
 import re
 
 import nbformat
@@ -27,17 +26,6 @@ PAGE = "10-play.ipynb"
 PAGE_TIMEOUT_MS = 150_000
 STEP_TIMEOUT_MS = 60_000
 ERROR_TEXT = "There was an error when executing cell"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    missing = bh.browser_missing()
-    if missing:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"browser tests cannot run under CI: {missing}")
-        pytest.skip(missing)
-    with bh.chromium() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")

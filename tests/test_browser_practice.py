@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import re
 from pathlib import Path
 
@@ -27,17 +26,6 @@ pytestmark = pytest.mark.browser
 PAGE = "11-practice.ipynb"
 PAGE_TIMEOUT_MS = 150_000  # musteach serve preheats a kernel per lesson: slow on a busy machine
 KEY = "musteach-progress"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    missing = bh.browser_missing()
-    if missing:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"browser tests cannot run under CI: {missing}")
-        pytest.skip(missing)
-    with bh.chromium() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")

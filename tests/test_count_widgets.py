@@ -14,41 +14,15 @@ import re
 import ipywidgets as widgets
 import musteach_widgets as mw
 import pytest
-from ipywidgets.widgets.widget import CallbackDispatcher
 from musteach_widgets import count as count_module
 
 from musteach import Rules, count_hand, evaluate, play_betting
 from musteach.count_quiz import grade_count
 from musteach.errors import IllegalActionError, MusError
 
+pytestmark = pytest.mark.usefixtures("strict_widgets")
+
 DEAL = ["12o 12c 3o 7o", "1o 1c 4o 5o", "11o 11c 10o 1e", "6o 6c 5c 4c"]
-
-
-@pytest.fixture(autouse=True)
-def strict_widgets(monkeypatch):
-    """Re-raise handler exceptions, and fail the test if a widget recorded one (same as test_widgets.py)."""
-
-    def call_directly(self, *args, **kwargs):
-        value = None
-        for callback in list(self.callbacks):
-            local = callback(*args, **kwargs)
-            value = local if local is not None else value
-        return value
-
-    monkeypatch.setattr(CallbackDispatcher, "__call__", call_directly)
-    created: list = []
-    for cls in (count_module._StonesQuiz, count_module.CountView):
-        original = cls.__init__
-
-        def tracking_init(self, *args, __original=original, **kwargs):
-            created.append(self)
-            __original(self, *args, **kwargs)
-
-        monkeypatch.setattr(cls, "__init__", tracking_init)
-    yield created
-    for w in created:
-        errors = getattr(w, "errors", [])  # a constructor that raised on bad options recorded nothing
-        assert errors == [], f"{type(w).__name__} handler errors: {errors!r}"
 
 
 def classes(w: widgets.DOMWidget) -> set[str]:

@@ -16,7 +16,6 @@ import xml.etree.ElementTree as ET
 import ipywidgets as widgets
 import musteach_widgets as mw
 import pytest
-from ipywidgets.widgets.widget import CallbackDispatcher
 from musteach_widgets import odds as odds_module
 
 from musteach import Rules
@@ -25,37 +24,11 @@ from musteach.odds import advise_discard, hand_odds
 from musteach.odds_quiz import band_of
 from musteach.svg_odds import percent_text
 
+pytestmark = pytest.mark.usefixtures("strict_widgets")
+
 HAND = "12o 11c 6e 4b"
 LANCES = ("grande", "chica", "pares", "juego", "punto")
 WAIT = 120  # seconds: a first count at a new place at the table takes a few seconds on a busy machine
-
-
-@pytest.fixture(autouse=True)
-def strict_widgets(monkeypatch):
-    """Re-raise handler exceptions, and fail the test if a widget recorded one."""
-
-    def call_directly(self, *args, **kwargs):
-        value = None
-        for callback in list(self.callbacks):
-            local = callback(*args, **kwargs)
-            value = local if local is not None else value
-        return value
-
-    monkeypatch.setattr(CallbackDispatcher, "__call__", call_directly)
-    created: list = []
-    for cls in (odds_module.OddsExplorer, odds_module.DiscardAdvisor, odds_module.OddsQuiz):
-        original = cls.__init__
-
-        def tracking_init(self, *args, __original=original, **kwargs):
-            __original(self, *args, **kwargs)
-            created.append(self)  # a constructor that refused its arguments leaves nothing to check
-
-        monkeypatch.setattr(cls, "__init__", tracking_init)
-    yield created
-    for w in created:
-        if isinstance(w, odds_module.DiscardAdvisor):
-            assert w.wait(WAIT), "the advisor's count did not finish"
-        assert w.errors == [], f"{type(w).__name__} handler errors: {w.errors!r}"
 
 
 def bars_of(value: str) -> dict[str, ET.Element]:

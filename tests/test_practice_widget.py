@@ -16,7 +16,6 @@ from datetime import UTC, datetime, timedelta
 import ipywidgets as widgets
 import musteach_widgets as mw
 import pytest
-from ipywidgets.widgets.widget import CallbackDispatcher
 from musteach_widgets import practice as practice_module
 from musteach_widgets import storage as storage_module
 from musteach_widgets.practice import BettingSource, CountSource, Outcome, PracticeQuiz, QuizSource, Shown, SkillSource
@@ -24,6 +23,8 @@ from musteach_widgets.storage import BrowserStore, open_store
 
 from musteach.progress import FileStore, MemoryStore, Progress, ProgressError
 from musteach.quiz import QuizError
+
+pytestmark = pytest.mark.usefixtures("strict_widgets")
 
 T0 = datetime(2025, 3, 1, 18, 0, tzinfo=UTC)
 
@@ -48,31 +49,6 @@ def isolated(monkeypatch, tmp_path):
     for name in storage_module.VOILA_ENV:
         monkeypatch.delenv(name, raising=False)
     return tmp_path / "user" / "progress.json"
-
-
-@pytest.fixture(autouse=True)
-def strict_widgets(monkeypatch):
-    """Re-raise handler exceptions, and fail the test if a practice widget recorded one."""
-
-    def call_directly(self, *args, **kwargs):
-        value = None
-        for callback in list(self.callbacks):
-            local = callback(*args, **kwargs)
-            value = local if local is not None else value
-        return value
-
-    monkeypatch.setattr(CallbackDispatcher, "__call__", call_directly)
-    created: list = []
-    original = PracticeQuiz.__init__
-
-    def tracking_init(self, *args, **kwargs):
-        created.append(self)
-        original(self, *args, **kwargs)
-
-    monkeypatch.setattr(PracticeQuiz, "__init__", tracking_init)
-    yield created
-    for w in created:
-        assert w.errors == [], f"PracticeQuiz handler errors: {w.errors!r}"
 
 
 def classes(w: widgets.DOMWidget) -> set[str]:

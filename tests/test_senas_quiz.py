@@ -7,8 +7,6 @@ import re
 
 import musteach_widgets as mw
 import pytest
-from ipywidgets.widgets.widget import CallbackDispatcher
-from musteach_widgets import senas as senas_widgets
 
 from musteach import Rules, analyse
 from musteach.quiz import AnswerError, QuizError
@@ -21,32 +19,9 @@ from musteach.senas_quiz import (
     third_person,
 )
 
+pytestmark = pytest.mark.usefixtures("strict_widgets")
+
 RULE_SETS = [Rules(), Rules(kings=4), Rules(senas="kiss_three_kings")]
-
-
-@pytest.fixture(autouse=True)
-def strict_widgets(monkeypatch):
-    """Re-raise handler exceptions, and fail the test if a quiz recorded one."""
-
-    def call_directly(self, *args, **kwargs):
-        value = None
-        for callback in list(self.callbacks):
-            local = callback(*args, **kwargs)
-            value = local if local is not None else value
-        return value
-
-    monkeypatch.setattr(CallbackDispatcher, "__call__", call_directly)
-    created: list = []
-    original = senas_widgets.SenaQuiz.__init__
-
-    def tracking_init(self, *args, **kwargs):
-        created.append(self)
-        original(self, *args, **kwargs)
-
-    monkeypatch.setattr(senas_widgets.SenaQuiz, "__init__", tracking_init)
-    yield created
-    for w in created:
-        assert getattr(w, "errors", []) == [], f"handler errors: {w.errors!r}"
 
 
 def text_of(value: str) -> str:

@@ -11,7 +11,6 @@ import re
 
 import musteach_widgets as mw
 import pytest
-from ipywidgets.widgets.widget import CallbackDispatcher
 from musteach_widgets import table as table_module
 
 from musteach.betting import Action
@@ -21,31 +20,7 @@ from musteach.lances import team_of
 from musteach.rules import Rules
 from musteach.senas import catalogue
 
-
-@pytest.fixture(autouse=True)
-def strict_widgets(monkeypatch):
-    """Re-raise handler exceptions, and fail the test if a widget recorded one."""
-
-    def call_directly(self, *args, **kwargs):
-        value = None
-        for callback in list(self.callbacks):
-            local = callback(*args, **kwargs)
-            value = local if local is not None else value
-        return value
-
-    monkeypatch.setattr(CallbackDispatcher, "__call__", call_directly)
-    created: list = []
-    for cls in (table_module.PlayTable, table_module.MusQuiz):
-        original = cls.__init__
-
-        def tracking_init(self, *args, __original=original, **kwargs):
-            created.append(self)
-            __original(self, *args, **kwargs)
-
-        monkeypatch.setattr(cls, "__init__", tracking_init)
-    yield created
-    for w in created:
-        assert w.errors == [], f"{type(w).__name__} handler errors: {w.errors!r}"
+pytestmark = pytest.mark.usefixtures("strict_widgets")
 
 
 def classes(w) -> set[str]:

@@ -13,40 +13,14 @@ import re
 import ipywidgets as widgets
 import musteach_widgets as mw
 import pytest
-from ipywidgets.widgets.widget import CallbackDispatcher
-from musteach_widgets import deal as deal_module
 from musteach_widgets import quiz as quiz_module
 
 from musteach import Rules, evaluate
 from musteach.quiz import Kind, QuizError, Skill
 
+pytestmark = pytest.mark.usefixtures("strict_widgets")
+
 DEAL = ["12o 3c 7e 5b", "12c 11o 11c 4e", "1o 1c 4o 5o", "6c 6e 10o 2b"]
-
-
-@pytest.fixture(autouse=True)
-def strict_widgets(monkeypatch):
-    """Re-raise handler exceptions, and fail the test if a widget recorded one."""
-
-    def call_directly(self, *args, **kwargs):
-        value = None
-        for callback in list(self.callbacks):
-            local = callback(*args, **kwargs)
-            value = local if local is not None else value
-        return value
-
-    monkeypatch.setattr(CallbackDispatcher, "__call__", call_directly)
-    created: list = []
-    for cls in (quiz_module.QuizWidget, deal_module.DealView):
-        original = cls.__init__
-
-        def tracking_init(self, *args, __original=original, **kwargs):
-            created.append(self)
-            __original(self, *args, **kwargs)
-
-        monkeypatch.setattr(cls, "__init__", tracking_init)
-    yield created
-    for w in created:
-        assert w.errors == [], f"{type(w).__name__} handler errors: {w.errors!r}"
 
 
 def classes(w: widgets.DOMWidget) -> set[str]:

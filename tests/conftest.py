@@ -1,0 +1,74 @@
+"""Fixtures shared by the test modules.
+
+* ``browser``: Debian's Chromium through Playwright, one per module (an open sync Playwright keeps an asyncio
+  loop running in this thread, which would break later modules that use ``asyncio.run``). Without Playwright
+  or /usr/bin/chromium it skips, except under ``CI=true`` where it fails.
+* ``page``: a fresh 1100x900 browser context and page for one test.
+* ``strict_widgets``: makes ipywidgets re-raise exceptions from click handlers and fails the test if any
+  guarded musteach widget made during it recorded a handler error; yields the list of those widgets.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import browser_helpers as bh
+
+PAGE_TIMEOUT_MS = 90_000
+THREAD_WAIT_S = 120  # a widget's background count (the discard advisor) on a busy machine
+
+
+@pytest.fixture(scope="module")
+def browser():
+    missing = bh.browser_missing()
+    if missing:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"browser tests cannot run under CI: {missing}")
+        pytest.skip(missing)
+    with bh.chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    p = context.new_page()
+    p.set_default_timeout(PAGE_TIMEOUT_MS)
+    yield p
+    context.close()
+
+
+@pytest.fixture
+def strict_widgets(monkeypatch):
+    from ipywidgets.widgets.widget import CallbackDispatcher, Widget
+    from musteach_widgets._base import Guarded
+
+    def call_directly(self, *args, **kwargs):
+        value = None
+        for callback in list(self.callbacks):
+            local = callback(*args, **kwargs)
+            value = local if local is not None else value
+        return value
+
+    monkeypatch.setattr(CallbackDispatcher, "__call__", call_directly)
+    created: list = []
+    original = Widget.__init__
+
+    def tracking_init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        if isinstance(self, Guarded):
+            created.append(self)
+
+    monkeypatch.setattr(Widget, "__init__", tracking_init)
+    yield created
+    for w in created:
+        wait = getattr(w, "wait", None)
+        if callable(wait) and hasattr(w, "_lock"):  # a background count that was started
+            assert wait(THREAD_WAIT_S), f"{type(w).__name__}'s background work did not finish"
+        errors = getattr(w, "errors", [])  # a constructor that refused its arguments recorded nothing
+        assert errors == [], f"{type(w).__name__} handler errors: {errors!r}"
