@@ -1202,21 +1202,26 @@ class DiscardAdvice:
         return self.current.team_stones if a == "balanced" else self.current.win(a)
 
     def explain(self, aim: str | None = None) -> str:
-        """One sentence a coach can show for the best option."""
+        """A sentence or two a coach can show for the best option; when keeping the hand beats every discard,
+        it says so first (cut the mus: "no hay mus"), since a player who goes mus must change 1-4 cards (§3)."""
         a = _check_aim(aim or self.aim)
         b = self.best(a)
         hand = self.current.info.grande_str
         if a == "balanced":
-            return (
+            text = (
                 f"For the most stones en paso, {b.describe()} from {hand}: your team then expects "
                 f"{float(b.balanced):.2f} stones over the five lances (keeping the hand: "
                 f"{float(self.current.team_stones):.2f})."
             )
-        title = Lance.parse(a).title
-        return (
-            f"To aim at {title}, {b.describe()} from {hand}: your team then wins {title} "
-            f"{odds_in_words(b.win[a])} ({float(b.win[a]):.2f}; keeping the hand: {float(self.current.win(a)):.2f})."
-        )
+        else:
+            title = Lance.parse(a).title
+            text = (
+                f"To aim at {title}, {b.describe()} from {hand}: your team then wins {title} "
+                f"{odds_in_words(b.win[a])} ({float(b.win[a]):.2f}; keeping the hand: {float(self.current.win(a)):.2f})."
+            )
+        if self.current_score(a) >= b.score(a):
+            return f"Keeping {hand} beats every discard for this aim: cut the mus (no hay mus). If the mus goes on, {text[0].lower()}{text[1:]}"
+        return text
 
 
 def _check_aim(aim: str) -> str:

@@ -399,8 +399,14 @@ def test_advisor_floats_match_exact_and_explanations_read_well():
             assert abs(of.win[name] - float(ox.win[name])) <= 1e-12
             assert abs(of.stones[name] - float(ox.stones[name])) <= 1e-12
     text = f.explain("chica")
-    assert text.startswith("To aim at Chica, change ") and "keeping the hand" in text
+    # A-A-4-5 already wins Chica more often than any discard: the coach says to cut the mus first
+    assert f.current_score("chica") >= f.best("chica").score("chica")
+    assert text.startswith("Keeping 5-4-A-A beats every discard for this aim: cut the mus (no hay mus).")
+    assert "to aim at Chica, change " in text and "keeping the hand" in text
     assert "stones" in f.explain("balanced")
+    g = advise_discard("12o 12c 10e 4b", seat=0, mano=0)
+    assert g.best("grande").score("grande") > g.current_score("grande")
+    assert g.explain("grande").startswith("To aim at Grande, change 4b, keep 12o 12c 10e")
 
 
 def test_explanations_and_words():
