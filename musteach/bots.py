@@ -53,6 +53,7 @@ __all__ = [
     "RuleBot",
     "advise",
     "comment",
+    "exact_discard_sentence",
     "exact_odds_sentence",
     "estimate",
     "match_equity",
@@ -1001,6 +1002,29 @@ def exact_odds_sentence(view: View, lance: Lance | str | None = None) -> str:
         return o.explain(lance)
     except (ImportError, AttributeError, MusError, TypeError):
         return ""
+
+
+def exact_discard_sentence(view: View, discard: Iterable[Card] | None = None) -> str:
+    """The exact discard advisor's word on ``view``'s hand (:func:`musteach.odds.advise_discard`, aim
+    "balanced": the most stones en paso), and, given the learner's ``discard``, what that change is worth.
+
+    8 reyes only (the 4-reyes advisor needs a minute the first time); ``""`` when it cannot answer.
+    """
+    if view.rules.kings != 8:
+        return ""
+    try:
+        from . import odds
+
+        adv = odds.advise_discard(view.hand, view.seat, view.mano, view.rules)
+    except (ImportError, MusError):
+        return ""
+    text = adv.explain("balanced")
+    if discard is not None:
+        thrown = sorted(c.index for c in discard)
+        mine = next((o for o in adv.options if sorted(c.index for c in o.discard) == thrown), None)
+        if mine is not None and mine is not adv.best("balanced"):
+            text += f" Your change ({' '.join(c.code for c in mine.discard)}): {float(mine.balanced):.2f} stones."
+    return text
 
 
 def advise(view: View, coach: OddsBot | None = None, *, exact: bool = False) -> Advice:

@@ -17,6 +17,7 @@ from musteach.betting import Action
 from musteach.errors import MusError
 from musteach.game import Declare, MusCall
 from musteach.lances import team_of
+from musteach.odds import advise_discard
 from musteach.rules import Rules
 from musteach.senas import catalogue
 
@@ -100,11 +101,19 @@ def test_one_whole_hand_by_clicks_with_discards_bets_reveal_and_count():
     t.card_toggles[0].value = True
     t.card_toggles[2].value = True
     assert not t.buttons["discard"].disabled and t.buttons["discard"].description == "Discard 2"
+    view_before = g.view(t.seat)
     t.button("discard").click()
     after = g.view(t.seat).cards
     assert before[1] in after and before[3] in after, "the cards not marked are kept"
     assert before[0] not in after and before[2] not in after, "the marked cards were thrown"
     assert t.comments[-1].startswith("The discard: you said changing")
+    # the exact advisor's word on this very hand, and on the change the learner made
+    advice = advise_discard(view_before.hand, view_before.seat, view_before.mano, view_before.rules)
+    assert f"Exact advisor: {advice.explain('balanced')}" in t.comments[-1]
+    thrown = sorted(c.index for c in (before[0], before[2]))
+    mine = next(o for o in advice.options if sorted(c.index for c in o.discard) == thrown)
+    if mine is not advice.best("balanced"):
+        assert f"{float(mine.balanced):.2f} stones." in t.comments[-1]
     decisions = 2
     bet_once = False
     for _ in range(60):

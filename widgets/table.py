@@ -34,13 +34,13 @@ from typing import Any
 import ipywidgets as widgets
 
 from musteach.betting import Action
-from musteach.bots import OddsBot, RuleBot, advise, comment, exact_odds_sentence, run
+from musteach.bots import OddsBot, RuleBot, advise, comment, exact_discard_sentence, exact_odds_sentence, run
 from musteach.cards import Card
 from musteach.errors import MusError
 from musteach.game import Declare, Discard, Game, GameAction, MusCall, Signal, View
 from musteach.lances import Lance, effective_rank, team_of
 from musteach.mus_quiz import DiscardQuestion, DiscardQuestionGenerator
-from musteach.odds import hand_odds, position_name
+from musteach.odds import hand_odds, position_name, prepare_advisor
 from musteach.quiz import QuizSession, Verdict
 from musteach.rules import Rules
 from musteach.senas_quiz import third_person
@@ -186,6 +186,8 @@ def _warm_work(rules: Rules) -> None:
     g = Game(rules, seed=0)
     for seat in range(4):  # the coach's discard values at every distance from mano (shared by the bots)
         advise(g.view(seat))
+        if rules.kings == 8:  # the exact advisor behind the coach's mus and discard comments (disk-cached)
+            prepare_advisor(rules, seat, 0)
     hand_odds(g.view(0).hand, 0, 0, rules)
 
 
@@ -547,9 +549,16 @@ class PlayTable(Guarded, widgets.VBox):
             adv = advise(view)
             mine, theirs = _eff_ranks(a.cards, view.rules), _eff_ranks(adv.action.cards, view.rules)  # type: ignore[union-attr]
             if mine == theirs:
-                return f"{head} Agreed: {adv.reason}"
-            return f"{head} The coach would change {' '.join(c.code for c in adv.action.cards)}: {adv.reason}"  # type: ignore[union-attr]
+                text = f"{head} Agreed: {adv.reason}"
+            else:
+                text = f"{head} The coach would change {' '.join(c.code for c in adv.action.cards)}: {adv.reason}"  # type: ignore[union-attr]
+            exact = exact_discard_sentence(view, a.cards)
+            return f"{text} Exact advisor: {exact}" if exact else text
         text = f"{head} {comment(view, a)}"
+        if view.phase == "mus":
+            exact = exact_discard_sentence(view)
+            if exact:
+                text += f" Exact advisor: {exact}"
         if view.lance is not None and view.phase.startswith("bet:"):
             exact = exact_odds_sentence(view)
             if exact:
