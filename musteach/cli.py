@@ -62,6 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MusError as e:
         print(f"musteach {args.command}: {e}", file=sys.stderr)
         return 2
+    except RecursionError:
+        print(f"musteach {args.command}: the input is nested too deeply to be a deal or a case", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:

@@ -330,12 +330,15 @@ class Question:
 
     def _verify_total(self, response: Any) -> int:
         value = response
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value.strip())
+        if isinstance(value, str):
+            text = value.strip()
+            if text.lstrip("+-").isdigit() and len(text) <= 12:
+                value = int(text)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise AnswerError(f"{response!r} is not a number: type the total, a whole number from 4 to 40")
+            shown = repr(response) if len(str(response)) <= 20 else repr(str(response)[:20] + "…")
+            raise AnswerError(f"{shown} is not a whole number: type the total, a whole number from 4 to 40.")
         if not 4 <= value <= 40:
-            raise AnswerError(f"a hand's total is between 4 and 40 (four aces to four kings), not {value}")
+            raise AnswerError(f"a hand's total is between 4 and 40 (four aces to four kings), not {value}.")
         return value
 
     def _verify_order(self, response: Any) -> tuple[Card, ...]:

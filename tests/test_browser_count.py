@@ -18,6 +18,7 @@ import pytest
 
 from musteach import count_hand, play_betting
 from musteach.count_quiz import CountQuestion, grade_count
+from musteach.wording import for_learner
 
 try:
     from . import browser_helpers as bh
@@ -102,7 +103,7 @@ def test_count_quiz_feedback_is_the_count_of_the_hand_on_screen(page, server):
         grade = grade_count(q, answer)
         assert _wait_for_verdict(page, quiz) == grade.headline
         steps = [s.strip() for s in quiz.locator(".musteach-feedback .musteach-steps li").all_inner_texts()]
-        assert steps == list(q.result.explanation), "the feedback is the count, step by step"
+        assert steps == [for_learner(t) for t in q.result.explanation], "the feedback is the count, step by step"
         score = quiz.locator(".musteach-score").inner_text()
         if round_ == 0:
             assert not grade.correct and grade.wrong == (first,)
@@ -137,7 +138,7 @@ def test_betting_quiz_feedback_replays_the_betting_on_screen(page, server):
     quiz.locator(".musteach-check").click()
     assert _wait_for_verdict(page, quiz) == "Right!"
     steps = [s.strip() for s in quiz.locator(".musteach-feedback .musteach-steps li").all_inner_texts()]
-    assert steps[: len(state.steps)] == state.texts() and len(steps) == len(state.steps) + 1
+    assert steps[: len(state.steps)] == [for_learner(t) for t in state.texts()] and len(steps) == len(state.steps) + 1
     assert quiz.locator(".musteach-score").inner_text().startswith("Score: 1/1")
     _shot(page, "06-betting-quiz-answered")
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 
 def _modules_after(code: str) -> set[str]:
     out = subprocess.run(
@@ -29,3 +31,13 @@ def test_the_serve_plugin_loads_when_chosen():
     out = subprocess.run([sys.executable, "-m", "musteach.cli", "serve", "--help"], capture_output=True, text=True)
     assert out.returncode == 0
     assert "--max-kernels" in out.stdout
+
+
+@pytest.mark.parametrize("command", ["judge", "count"])
+def test_absurdly_nested_input_is_one_line_and_status_2(command, tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000, encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "musteach.cli", command, str(deep)], capture_output=True, text=True)
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert "nested too deeply" in out.stderr

@@ -19,6 +19,7 @@ from musteach_widgets import count as count_module
 from musteach import Rules, count_hand, evaluate, play_betting
 from musteach.count_quiz import grade_count
 from musteach.errors import IllegalActionError, MusError
+from musteach.wording import for_learner
 
 pytestmark = pytest.mark.usefixtures("strict_widgets")
 
@@ -157,7 +158,7 @@ def test_betting_quiz_right_then_wrong_then_next():
     g = q.grade(q.answer)
     fb = quiz.feedback.value
     assert g.correct and "Right!" in fb and "musteach-right" in fb
-    assert steps_in(fb) == list(g.steps), "the feedback is the grader's step-by-step explanation"
+    assert steps_in(fb) == [for_learner(t) for t in g.steps], "the feedback is the grader's step-by-step explanation"
     assert quiz.score.value == html.escape("Score: 1/1 · streak 1")
     assert quiz.stones_a.disabled and quiz.stones_b.disabled and quiz.check_button.disabled
     assert not quiz.next_button.disabled
@@ -173,7 +174,7 @@ def test_betting_quiz_right_then_wrong_then_next():
     fb = quiz.feedback.value
     assert not g.correct and html.escape(g.headline) in fb and "musteach-wrong" in fb
     assert g.headline.startswith("Not quite: the answer is")
-    assert steps_in(fb) == list(g.steps)
+    assert steps_in(fb) == [for_learner(t) for t in g.steps]
     assert "musteach-cell-wrong" in classes(quiz.stones_a) and "musteach-cell-right" in classes(quiz.stones_b)
     assert quiz.score.value == html.escape("Score: 1/2 · streak 0")
 
@@ -319,7 +320,7 @@ def test_count_quiz_right_answer():
     type_count(quiz, q.answer)
     fb = quiz.feedback.value
     assert "Right!" in fb and "musteach-right" in fb
-    assert steps_in(fb) == list(q.result.explanation), "the feedback is the count, step by step"
+    assert steps_in(fb) == [for_learner(t) for t in q.result.explanation], "the feedback is the count, step by step"
     assert all("musteach-cell-right" in classes(b) and b.disabled for b in quiz._boxes())
     assert all("✓" in m.value for m in quiz.marks.values())
     assert quiz.score.value == html.escape("Score: 1/1 · streak 1") and not quiz.next_button.disabled
@@ -336,7 +337,7 @@ def test_count_quiz_one_wrong_cell_is_marked():
     g = grade_count(q, answer)
     fb = quiz.feedback.value
     assert g.wrong == (bad,) and html.escape(g.headline) in fb and "musteach-wrong" in fb
-    assert steps_in(fb) == list(g.steps)
+    assert steps_in(fb) == [for_learner(t) for t in g.steps]
     for lance, row in quiz.cells.items():
         want = "musteach-cell-wrong" if lance == bad else "musteach-cell-right"
         assert all(want in classes(b) for b in row.values()), lance

@@ -8,14 +8,21 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from html import escape
+from html import escape as _html_escape
 from typing import Any
 
 import ipywidgets as widgets
 
-__all__ = ["FRIENDLY_ERROR", "QUIZ_CSS", "Guarded", "css_widget", "feedback_html"]
+from musteach.wording import for_learner
+
+__all__ = ["FRIENDLY_ERROR", "QUIZ_CSS", "Guarded", "css_widget", "escape", "feedback_html"]
 
 _log = logging.getLogger("musteach_widgets")
+
+
+def escape(text: Any, quote: bool = True) -> str:
+    """HTML-escape text for a learner's screen, without the core's "(RULES.md §…)" citations."""
+    return _html_escape(for_learner(str(text)), quote)
 
 #: What a learner sees when a handler fails: no traceback, and the score is kept.
 FRIENDLY_ERROR = "Something went wrong with this question; press Next for another — your score is kept."

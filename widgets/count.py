@@ -26,7 +26,6 @@ import json
 import random
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from html import escape
 from typing import Any
 
 import ipywidgets as widgets
@@ -55,7 +54,7 @@ from musteach.rules import Rules
 from musteach.svg import TEAM_COLORS, table_svg
 from musteach.svg_stones import stones_svg
 
-from ._base import FRIENDLY_ERROR, Guarded, css_widget
+from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape
 
 __all__ = [
     "MAX_TYPED_STONES",

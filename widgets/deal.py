@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
 from typing import Any
 
 import ipywidgets as widgets
@@ -19,7 +18,7 @@ from musteach.lances import DealResult, Lance, LanceResult, evaluate
 from musteach.rules import Rules
 from musteach.svg import deal_html, table_svg
 
-from ._base import Guarded, css_widget
+from ._base import Guarded, css_widget, escape
 
 __all__ = ["DealView", "show_deal"]
 

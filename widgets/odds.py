@@ -27,7 +27,6 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from html import escape
 from typing import Any
 
 import ipywidgets as widgets
@@ -42,7 +41,7 @@ from musteach.rules import Rules
 from musteach.svg import card_svg, hand_svg
 from musteach.svg_odds import odds_bars_svg, percent_text
 
-from ._base import FRIENDLY_ERROR, Guarded
+from ._base import FRIENDLY_ERROR, Guarded, escape
 from .quiz import QuizWidget
 
 __all__ = ["ODDS_CSS", "DiscardAdvisor", "OddsExplorer", "OddsPanel", "OddsQuiz"]

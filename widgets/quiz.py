@@ -12,7 +12,6 @@ or ``musteach-card-<code>``; the feedback ``musteach-feedback``; the score ``mus
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from html import escape
 from typing import Any
 
 import ipywidgets as widgets
@@ -33,7 +32,7 @@ from musteach.quiz import (
 from musteach.rules import Rules
 from musteach.svg import card_svg, hand_svg, table_svg
 
-from ._base import FRIENDLY_ERROR, Guarded, css_widget, feedback_html
+from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape, feedback_html
 
 __all__ = ["JugadaQuiz", "LanceQuiz", "QuizWidget", "RankQuiz", "TotalQuiz"]
 

@@ -16,7 +16,6 @@ classes of every quiz (``musteach-feedback``, ``musteach-score``, ``musteach-nex
 from __future__ import annotations
 
 import re
-from html import escape
 from typing import Any
 
 import ipywidgets as widgets
@@ -28,7 +27,7 @@ from musteach.senas_quiz import SenaQuestion, SenaQuestionGenerator
 from musteach.svg import hand_svg
 from musteach.svg_senas import catalogue_html, sena_html, sena_svg
 
-from ._base import css_widget
+from ._base import css_widget, escape
 from .quiz import QuizWidget
 
 __all__ = ["SENAS_CSS", "SenaCatalogue", "SenaQuiz", "face_without_meaning", "show_senas"]

@@ -28,7 +28,6 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from html import escape
 from typing import Any
 
 import ipywidgets as widgets
@@ -48,7 +47,7 @@ from musteach.svg import TEAM_COLORS, card_svg, table_svg
 from musteach.svg_senas import sena_svg
 from musteach.svg_stones import stones_svg
 
-from ._base import FRIENDLY_ERROR, Guarded, css_widget
+from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape
 from .quiz import QuizWidget
 
 __all__ = ["TABLE_CSS", "MusQuiz", "PlayTable", "warm_up"]
