@@ -6,9 +6,12 @@ rated ``Good`` (``Easy`` on a fast streak), a wrong one ``Again``, and FSRS says
 A failed skill comes back within minutes; a skill answered well waits days.
 
 The progress keeps each skill's answers (:class:`Review`), so two copies of the progress merge without
-losing anything (the union of their answers, replayed through FSRS). It reads and writes a versioned
-JSON document (:data:`SCHEMA_VERSION`); :class:`FileStore` keeps it in a file in the user's data folder,
-written atomically under a file lock.
+losing anything (the union of their answers, replayed through FSRS). Only the last :data:`HISTORY_LIMIT`
+answers of a skill are kept; older ones are folded into the skill's base (its FSRS card and all-time
+counts), so the saved progress stays small (a few tens of kilobytes however long the learner practises).
+It reads and writes a versioned, compact JSON document (:data:`SCHEMA_VERSION`; version 1 documents are
+migrated on reading); :class:`FileStore` keeps it in a file in the user's data folder, written atomically
+under a file lock.
 
 >>> from datetime import datetime, timedelta, timezone
 >>> t = datetime(2025, 3, 1, 18, 0, tzinfo=timezone.utc)
@@ -50,6 +53,7 @@ __all__ = [
     "HISTORY_LIMIT",
     "NEW_SHARE",
     "NEW_WEIGHT",
+    "OLDEST_READABLE_VERSION",
     "RECENT",
     "SCHEMA",
     "SCHEMA_VERSION",
@@ -70,10 +74,14 @@ __all__ = [
 
 #: The ``schema`` field of every progress document.
 SCHEMA = "musteach-progress"
-#: The version of the JSON layout this module writes and reads.
-SCHEMA_VERSION = 1
+#: The version of the JSON layout this module writes (it also reads version 1, migrating it).
+#: Version 2: each answer is a list ``[at, rating, ms, id]`` (right = rating above 1), and at most
+#: :data:`HISTORY_LIMIT` answers per skill. Version 1: each answer an object, up to 200 per skill.
+SCHEMA_VERSION = 2
+#: The oldest schema version this module still reads (migrating it to :data:`SCHEMA_VERSION`).
+OLDEST_READABLE_VERSION = 1
 #: Answers kept per skill; older ones are folded into the skill's base (its FSRS card and counts).
-HISTORY_LIMIT = 200
+HISTORY_LIMIT = 50
 #: How many recent answers the mastery figure looks at (and how many right ones a full bar needs: half).
 RECENT = 10
 #: A right answer this fast (milliseconds), making a streak of 3 on the skill, is rated Easy.
@@ -162,6 +170,19 @@ class Review:
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "at": self.at.isoformat(), "correct": self.correct, "rating": self.rating, "ms": self.ms}
 
+    def to_list(self) -> list[Any]:
+        """The compact form of schema version 2: ``[at, rating, ms, id]`` (right is ``rating > 1``)."""
+        return [self.at.isoformat(), self.rating, self.ms, self.id]
+
+    @classmethod
+    def from_list(cls, data: object, where: str = "review") -> Review:
+        """A review from its compact form ``[at, rating, ms, id]``; raises :class:`ProgressError`."""
+        if not isinstance(data, list) or len(data) != 4:
+            raise ProgressError(f"{where} must be a list [time, rating, milliseconds, id], not {data!r}")
+        at, rating, ms, rid = data
+        correct = rating != Rating.Again if isinstance(rating, int) and not isinstance(rating, bool) else None
+        return cls.from_dict({"id": rid, "at": at, "correct": correct, "rating": rating, "ms": ms}, where)
+
     @classmethod
     def from_dict(cls, data: object, where: str = "review") -> Review:
         """A review from its JSON form; raises :class:`ProgressError` naming the bad field."""
@@ -171,12 +192,12 @@ class Review:
         if not isinstance(rid, str) or not 1 <= len(rid) <= 64:
             raise ProgressError(f"{where}: 'id' must be a short text, not {rid!r}")
         at = _parse_time(data.get("at"), f"{where}: 'at'")
-        correct = data.get("correct")
-        if not isinstance(correct, bool):
-            raise ProgressError(f"{where}: 'correct' must be true or false, not {correct!r}")
         rating = data.get("rating")
         if isinstance(rating, bool) or rating not in (1, 2, 3, 4):
             raise ProgressError(f"{where}: 'rating' must be 1 (again), 2 (hard), 3 (good) or 4 (easy), not {rating!r}")
+        correct = data.get("correct")
+        if not isinstance(correct, bool):
+            raise ProgressError(f"{where}: 'correct' must be true or false, not {correct!r}")
         if correct == (rating == Rating.Again):
             raise ProgressError(f"{where}: a {'right' if correct else 'wrong'} answer cannot be rated {rating}")
         ms = data.get("ms")
@@ -258,7 +279,7 @@ class SkillRecord:
         return a.with_reviews(a.reviews + b.reviews, scheduler)
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"reviews": [r.to_dict() for r in self.reviews]}
+        out: dict[str, Any] = {"reviews": [r.to_list() for r in self.reviews]}
         if self.base_until is not None:
             out["base"] = {
                 "card": dict(self.base_card or {}),
@@ -269,15 +290,18 @@ class SkillRecord:
         return out
 
     @classmethod
-    def from_dict(cls, skill: str, data: object) -> SkillRecord:
-        """A skill record from its JSON form; raises :class:`ProgressError` naming the bad field."""
+    def from_dict(cls, skill: str, data: object, version: int = SCHEMA_VERSION) -> SkillRecord:
+        """A skill record from its JSON form (answers as lists in version 2, objects in version 1; a longer
+        history than :data:`HISTORY_LIMIT` is folded into the base, keeping the totals); raises
+        :class:`ProgressError` naming the bad field."""
         where = f"skill {skill!r}"
         if not isinstance(data, Mapping):
             raise ProgressError(f"{where} must be an object with a list of reviews, not {data!r}")
         raw = data.get("reviews", [])
         if not isinstance(raw, list):
             raise ProgressError(f"{where}: 'reviews' must be a list, not {raw!r}")
-        reviews = [Review.from_dict(r, f"{where}, review {i + 1}") for i, r in enumerate(raw)]
+        read = Review.from_list if version >= 2 else Review.from_dict
+        reviews = [read(r, f"{where}, review {i + 1}") for i, r in enumerate(raw)]
         base = data.get("base")
         if base is None:
             return cls(skill).with_reviews(reviews)
@@ -444,7 +468,7 @@ class Progress:
             ms = max(0, int(ms))
         rating = rating_for(self, skill, correct, ms, fast_ms) if rating is None else Rating(int(rating))
         review = Review.from_dict(
-            {"id": uuid.uuid4().hex, "at": at.isoformat(), "correct": correct, "rating": int(rating), "ms": ms}
+            {"id": uuid.uuid4().hex[:16], "at": at.isoformat(), "correct": correct, "rating": int(rating), "ms": ms}
         )
         rec = self.record_of(skill)
         self.skills[skill] = rec.with_reviews((*rec.reviews, review), self.scheduler)
@@ -472,8 +496,10 @@ class Progress:
         }
 
     def to_json(self, indent: int | None = None) -> str:
-        """The document as JSON text; the same progress always gives the same text."""
-        return json.dumps(self.to_dict(), sort_keys=True, indent=indent, ensure_ascii=False)
+        """The document as JSON text (compact, without spaces, unless ``indent`` is given); the same progress
+        always gives the same text."""
+        separators = (",", ":") if indent is None else (",", ": ")
+        return json.dumps(self.to_dict(), sort_keys=True, indent=indent, separators=separators, ensure_ascii=False)
 
     @classmethod
     def from_dict(cls, data: object, *, scheduler: Scheduler | None = None) -> Progress:
@@ -490,7 +516,7 @@ class Progress:
                 f"{SCHEMA_VERSION}): update musteach to read it",
                 version,
             )
-        if version < SCHEMA_VERSION:
+        if version < OLDEST_READABLE_VERSION:
             raise ProgressSchemaError(
                 f"this progress was saved by an older musteach (schema version {version}) that this one "
                 f"(version {SCHEMA_VERSION}) cannot read",
@@ -505,8 +531,14 @@ class Progress:
         skills = {}
         for name, rec in raw.items():
             _check_skill(name)
-            skills[name] = SkillRecord.from_dict(name, rec)
-        return cls(skills, best, scheduler=scheduler)
+            skills[name] = SkillRecord.from_dict(name, rec, version)
+        progress = cls(skills, best, scheduler=scheduler)
+        total = progress.answered()
+        if best > total:
+            raise ProgressError(
+                f"'best_streak' is {best}, more than the {total} answer{'s' if total != 1 else ''} it records"
+            )
+        return progress
 
     @classmethod
     def from_json(cls, text: str | bytes, *, scheduler: Scheduler | None = None) -> Progress:

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from musteach.progress import SCHEMA_VERSION
+
 try:
     from . import browser_helpers as bh
 except ImportError:  # tests/ is not a package: pytest put it on sys.path
@@ -121,9 +123,13 @@ def test_progress_survives_a_reload_and_is_the_visitors_own(browser, server, ser
             _answer(quiz, k)
             quiz.locator(".musteach-totals", has_text=f"All time: {k} answer").wait_for()
             quiz.locator(".musteach-next").click()
-        page.wait_for_function(f"() => (localStorage.getItem({KEY!r}) || '').split('\"rating\"').length - 1 === 3")
+        page.wait_for_function(
+            f"""() => {{ try {{ const d = JSON.parse(localStorage.getItem({KEY!r}) || 'null');
+                return d && Object.values(d.skills).reduce((n, s) => n + s.reviews.length, 0) === 3; }}
+                catch (e) {{ return false; }} }}"""
+        )
         doc = _stored(page)
-        assert doc["schema"] == "musteach-progress" and doc["schema_version"] == 1
+        assert doc["schema"] == "musteach-progress" and doc["schema_version"] == SCHEMA_VERSION
         assert _answers_in(doc) == 3
         before = _answered_per_skill(quiz)
         assert sum(before.values()) == 3

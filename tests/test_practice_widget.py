@@ -23,6 +23,7 @@ from musteach_widgets.storage import BrowserStore, open_store
 
 from musteach.progress import FileStore, MemoryStore, Progress, ProgressError
 from musteach.quiz import QuizError
+from musteach.wording import for_learner
 
 pytestmark = pytest.mark.usefixtures("strict_widgets")
 
@@ -140,7 +141,7 @@ def test_each_skill_answered_right_or_wrong_by_its_controls(skill, right):
     fb = quiz.feedback.value
     assert ("musteach-right" in fb) is right and ("musteach-wrong" in fb) is (not right)
     assert html.escape(outcome.headline) in fb
-    assert all(html.escape(step) in fb for step in outcome.explanation)
+    assert all(html.escape(for_learner(step)) in fb for step in outcome.explanation)
     assert quiz.progress.answered(skill) == 1 and quiz.progress.right(skill) == int(right)
     review = quiz.progress.record_of(skill).reviews[0]
     assert review.ms == 20_000 and review.at == clock.now
@@ -169,7 +170,7 @@ def test_a_typed_slip_is_a_hint_not_an_answer():
     box = quiz.answer_box.children[0]
     box.value = "lots"
     quiz.answer_controls[0].click()
-    assert "musteach-hint" in quiz.feedback.value and "not a number" in quiz.feedback.value
+    assert "musteach-hint" in quiz.feedback.value and "not a whole number" in quiz.feedback.value
     assert quiz.progress.answered() == 0 and quiz.outcome is None
     box.value = str(quiz.question.answer)
     quiz.answer_controls[0].click()
@@ -531,3 +532,126 @@ def test_register_source_refuses_a_name_already_taken(monkeypatch):
     assert toy in practice_module.SOURCES
     assert "toy.even" in PracticeQuiz(seed=1, store="memory").skills
     assert isinstance(BettingSource(), SkillSource) and isinstance(CountSource(), SkillSource)
+
+
+# ----------------------------------------------------------------------------------------------
+# Big or unreadable progress is never silent; fake counts are refused
+# ----------------------------------------------------------------------------------------------
+
+
+def _send_in_parts(store: BrowserStore, text: str, size: int = 32_000, pid: str = "1-1") -> None:
+    """What storage.js sends for a long value: ``stored_part`` messages, in order."""
+    parts = [text[i : i + size] for i in range(0, len(text), size)]
+    for index, data in enumerate(parts):
+        store._handle_custom_msg(
+            {"type": "stored_part", "id": pid, "index": index, "count": len(parts), "data": data, "reason": "load"},
+            [],
+        )
+
+
+def _old_big_progress(answers: int = 2_000) -> str:
+    """A version 1 document as an older musteach saved it (answers as objects, up to 200 per skill)."""
+    skills = ["grande", "chica", "pares", "juego", "punto", "jugada", "rank_order"]
+    doc = {"schema": "musteach-progress", "schema_version": 1, "best_streak": 0, "skills": {}}
+    for i in range(answers):
+        skill = skills[i % len(skills)]
+        review = {
+            "id": f"{i:032x}",
+            "at": (T0 + timedelta(minutes=i)).isoformat(),
+            "correct": i % 3 != 0,
+            "rating": 3 if i % 3 else 1,
+            "ms": 4000,
+        }
+        doc["skills"].setdefault(skill, {"reviews": []})["reviews"].append(review)
+    for rec in doc["skills"].values():  # version 1 folded all but the last 200 into the base
+        rec["reviews"] = rec["reviews"][-200:]
+    doc["best_streak"] = 2
+    return json.dumps(doc, indent=None)
+
+
+def test_a_long_progress_comes_from_the_browser_in_parts_and_goes_back_small():
+    text = _old_big_progress()
+    assert len(text) > 100_000
+    quiz = PracticeQuiz(skills=["grande", "chica"], seed=1, store="browser")
+    _send_in_parts(quiz.store, text)
+    assert quiz.store.loaded and "could not be read" not in quiz.notice.value
+    expected = Progress.from_json(text)
+    assert quiz.progress == expected and quiz.progress.answered() == expected.answered()
+    assert len(quiz.store.value) < 30_000, "written back compact and trimmed"
+    assert json.loads(quiz.store.value)["schema_version"] == 2
+
+
+def test_progress_in_damaged_parts_is_kept_aside_and_reported(monkeypatch):
+    quiz = PracticeQuiz(skills=["grande"], seed=1, store="browser")
+    sent = []
+    monkeypatch.setattr(quiz.store, "send", lambda content, buffers=None: sent.append(content))
+    store = quiz.store
+    store._handle_custom_msg(
+        {"type": "stored_part", "id": "a", "index": 0, "count": 3, "data": "{", "reason": "load"}, []
+    )
+    store._handle_custom_msg(
+        {"type": "stored_part", "id": "a", "index": 2, "count": 3, "data": "}", "reason": "load"}, []
+    )
+    [msg] = sent
+    assert msg == {"type": "set_aside", "name": msg["name"], "value": None}
+    assert store.loaded and "could not be read" in quiz.notice.value and msg["name"] in quiz.notice.value
+    answer(quiz, True)
+    assert Progress.from_json(store.value).answered() == 1
+
+
+def test_progress_too_big_for_the_browser_to_send_is_reported(monkeypatch):
+    quiz = PracticeQuiz(skills=["grande"], seed=1, store="browser")
+    sent = []
+    monkeypatch.setattr(quiz.store, "send", lambda content, buffers=None: sent.append(content))
+    quiz.store._handle_custom_msg(
+        {"type": "stored", "value": None, "reason": "load", "error": "", "too_big": 6_000_000}, []
+    )
+    [msg] = sent
+    assert msg["type"] == "set_aside" and msg["value"] is None
+    text = html.unescape(quiz.notice.value)
+    assert "too large to be read (6,000,000 characters)" in text and msg["name"] in text
+    assert quiz.store.loaded and "Looking for" not in quiz.storage_line.value
+
+
+def test_progress_that_breaks_the_reader_in_another_way_is_still_reported(monkeypatch):
+    quiz = PracticeQuiz(skills=["grande"], seed=1, store="browser")
+    monkeypatch.setattr(quiz.store, "send", lambda content, buffers=None: None)
+
+    def boom(*_a, **_k):
+        raise ValueError("unexpected")
+
+    monkeypatch.setattr(storage_module.Progress, "from_json", boom)
+    browser_says(quiz.store, '{"schema": "musteach-progress"}')
+    assert "could not be read" in quiz.notice.value and quiz.store.loaded
+
+
+def test_a_fake_best_streak_is_not_imported():
+    quiz = PracticeQuiz(skills=["grande"], seed=1, store="memory")
+    answer(quiz, True)
+    fake = Progress()
+    fake.record("grande", True, at=T0)
+    doc = fake.to_dict() | {"best_streak": 10**30}
+    _upload(quiz, json.dumps(doc).encode(), "cheat.json")
+    text = html.unescape(quiz.notice.value)
+    assert "cheat.json could not be imported" in text and "'best_streak' is 1" in text and "unchanged" in text
+    assert quiz.progress.best_streak == 1 and str(10**30) not in quiz.score.value
+    assert quiz.errors == []
+
+
+def test_an_import_that_breaks_the_reader_is_reported_not_silent(monkeypatch):
+    quiz = PracticeQuiz(skills=["grande"], seed=1, store="memory")
+
+    def boom(*_a, **_k):
+        raise ValueError("unexpected")
+
+    monkeypatch.setattr(practice_module.Progress, "from_json", boom)
+    _upload(quiz, b"{}", "odd.json")
+    assert "odd.json could not be imported" in html.unescape(quiz.notice.value)
+    assert quiz.upload.value == ()
+
+
+def test_a_too_big_import_is_refused_kindly():
+    quiz = PracticeQuiz(skills=["grande"], seed=1, store="memory")
+    _upload(quiz, b" " * (practice_module.MAX_IMPORT_BYTES + 1), "huge.json")
+    assert "huge.json could not be imported" in html.unescape(quiz.notice.value)
+    assert "too big" in quiz.notice.value

@@ -285,7 +285,7 @@ def test_bad_documents_raise_a_named_progress_error(text, message):
         Progress.from_json(text)
 
 
-@pytest.mark.parametrize(("version", "word"), [(0, "older"), (2, "newer")])
+@pytest.mark.parametrize(("version", "word"), [(0, "older"), (pm.SCHEMA_VERSION + 1, "newer")])
 def test_another_schema_version_is_a_schema_error(version, word):
     doc = Progress().to_dict() | {"schema_version": version}
     with pytest.raises(ProgressSchemaError, match=word) as e:
@@ -444,3 +444,122 @@ def test_memory_store_merges_and_keeps_nothing_on_disk(tmp_path, monkeypatch):
     store.save(a)
     assert store.save(b).answered() == 2 and store.load().answered() == 2
     assert list(tmp_path.iterdir()) == []
+
+
+# ----------------------------------------------------------------------------------------------
+# Small, bounded progress; version 1 migration; validation of counts
+# ----------------------------------------------------------------------------------------------
+
+
+def _long_progress(skills: int, per_skill: int) -> Progress:
+    """A progress with ``per_skill`` answers on each of ``skills`` skills (built fast, through the model)."""
+    rng = random.Random(3)
+    records = {}
+    for k in range(skills):
+        reviews = []
+        for n in range(per_skill):
+            right = rng.random() < 0.8
+            rating = rng.choice((3, 3, 4)) if right else 1
+            reviews.append(pm.Review(at(minutes=n * 60 + k), f"{k:02d}{n:014x}", right, rating, rng.randrange(30_000)))
+        records[f"skill{k}"] = pm.SkillRecord(f"skill{k}").with_reviews(reviews)
+    return Progress(records)
+
+
+def test_a_long_practice_stays_small_and_keeps_its_totals():
+    p = _long_progress(11, 10_000)
+    text = p.to_json()
+    assert len(text.encode("utf-8")) < 60_000, f"{len(text):,} bytes"
+    assert all(len(rec.reviews) == pm.HISTORY_LIMIT for rec in p.skills.values())
+    back = Progress.from_json(text)
+    assert back == p and back.answered() == 110_000 and back.right() == p.right()
+    assert back.streak == p.streak and back.best_streak == p.best_streak
+    for s in p.skills:
+        assert back.card(s).to_dict() == p.card(s).to_dict() and back.mastery(s, at(days=500)) == p.mastery(
+            s, at(days=500)
+        )
+
+
+def _as_version_1(p: Progress, extra: dict[str, list[dict]] | None = None) -> dict:
+    """``p`` written as schema version 1 did (answers as objects), with ``extra`` older answers per skill."""
+    doc = p.to_dict() | {"schema_version": 1}
+    for name, rec in doc["skills"].items():
+        reviews = [r.to_dict() for r in p.skills[name].reviews]
+        rec["reviews"] = (extra or {}).get(name, []) + reviews
+    return doc
+
+
+def test_a_version_1_document_is_migrated_not_set_aside():
+    p = Progress()
+    for i in range(3):
+        p.record("grande", i != 1, at=at(i), ms=2000)
+    back = Progress.from_dict(_as_version_1(p))
+    assert back == p and back.to_dict()["schema_version"] == pm.SCHEMA_VERSION
+    assert Progress.from_json(back.to_json()) == p
+
+
+def test_a_long_version_1_history_is_trimmed_without_losing_totals():
+    p, reviews = Progress(), []
+    rng = random.Random(8)
+    for i in range(200):  # version 1 kept up to 200 answers a skill
+        reviews.append(p.record("pares", rng.random() < 0.6, at=at(i * 7), ms=3000))
+    doc = {
+        "schema": pm.SCHEMA,
+        "schema_version": 1,
+        "best_streak": p.best_streak,
+        "skills": {"pares": {"reviews": [r.to_dict() for r in reviews]}},
+    }
+    back = Progress.from_json(json.dumps(doc, indent=1))
+    rec = back.skills["pares"]
+    assert len(rec.reviews) == pm.HISTORY_LIMIT and rec.base_answered == 200 - pm.HISTORY_LIMIT
+    assert back.answered("pares") == 200 and back.right("pares") == sum(r.correct for r in reviews)
+    assert back.card("pares").to_dict() == p.card("pares").to_dict()
+    assert back.best_streak == p.best_streak
+    assert len(back.to_json()) < len(json.dumps(doc)) / 3
+
+
+@pytest.mark.parametrize("best", [10**30, 4])
+def test_a_best_streak_longer_than_every_answer_is_refused(best):
+    p = Progress()
+    for i in range(3):
+        p.record("grande", True, at=at(i))
+    doc = p.to_dict() | {"best_streak": best}
+    with pytest.raises(ProgressError, match=f"'best_streak' is {best}, more than the 3 answers"):
+        Progress.from_dict(doc)
+    assert Progress.from_dict(p.to_dict() | {"best_streak": 3}).best_streak == 3
+
+
+@pytest.mark.parametrize(
+    ("review", "message"),
+    [
+        (["2025-01-01T00:00:00+00:00", 3, None], "must be a list"),
+        (["not a time", 3, None, "a"], "'at' must be a date and time"),
+        (["2025-01-01T00:00:00+00:00", True, None, "a"], "'rating' must be 1"),
+        (["2025-01-01T00:00:00+00:00", 3, -5, "a"], "'ms' must be"),
+        (["2025-01-01T00:00:00+00:00", 3, None, ""], "'id' must be"),
+        ({"id": "a", "at": "2025-01-01T00:00:00+00:00", "correct": True, "rating": 3}, "must be a list"),
+    ],
+)
+def test_bad_compact_answers_raise_a_named_progress_error(review, message):
+    doc = {"schema": pm.SCHEMA, "schema_version": pm.SCHEMA_VERSION, "skills": {"grande": {"reviews": [review]}}}
+    with pytest.raises(ProgressError, match=message):
+        Progress.from_dict(doc)
+
+
+def test_base_counts_must_be_sane():
+    p = _long_progress(1, pm.HISTORY_LIMIT + 5)
+    doc = p.to_dict()
+    base = doc["skills"]["skill0"]["base"]
+    for bad, message in ((-1, "'answered' must be a whole number"), (10**30, None)):
+        broken = json.loads(json.dumps(doc))
+        broken["skills"]["skill0"]["base"]["answered"] = bad
+        if message:
+            with pytest.raises(ProgressError, match=message):
+                Progress.from_dict(broken)
+    broken = json.loads(json.dumps(doc))
+    broken["skills"]["skill0"]["base"]["right"] = base["answered"] + 1
+    with pytest.raises(ProgressError, match="right answers out of only"):
+        Progress.from_dict(broken)
+    broken = json.loads(json.dumps(doc))
+    broken["skills"]["skill0"]["base"]["until"] = "last week"
+    with pytest.raises(ProgressError, match="base 'until' must be a date and time"):
+        Progress.from_dict(broken)

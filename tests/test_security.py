@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -332,3 +333,11 @@ def test_an_oversized_message_closes_only_that_socket(server):
     code, other_feedback, again = run(go())
     assert code in (1009, None)  # "message too big" (tornado may abort the connection before the close frame)
     assert "musteach-verdict" in other_feedback and "musteach-verdict" in again
+    m = re.search(r"refused a page's websocket message of ([\d,]+) bytes \(the limit is ([\d,]+) bytes\)", server.log())
+    assert m, server.log()[-2000:]
+    size, limit = (int(g.replace(",", "")) for g in m.groups())
+    assert limit == MAX_MESSAGE_BYTES and size > MAX_MESSAGE_BYTES
+
+
+def test_the_message_limit_lets_a_saved_progress_through():
+    assert MAX_MESSAGE_BYTES >= 2 * 1024 * 1024  # a practice learner's progress, an imported progress file

@@ -15,6 +15,8 @@ import socket
 import subprocess
 import sys
 import time
+import types
+from datetime import timedelta
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -22,13 +24,17 @@ import pytest
 
 pytest.importorskip("voila")
 
+from jupyter_server._tz import utcnow
 from musteach_widgets.server.app import (
     ALLOWED_MESSAGE_TYPES,
     CELL_ERROR_NOTE,
+    HANDOVER_GRACE_SECONDS,
     RETRY_AFTER_SECONDS,
     KernelGate,
+    MusteachKernelManager,
     ServeOptions,
     build_config,
+    index_html,
     is_traversal,
 )
 from musteach_widgets.server.command import parse_pools
@@ -138,6 +144,35 @@ def test_lesson_pages_carry_the_lesson_bar_and_the_index_lists_the_lessons(cappe
     assert ">1 Who wins Grande</a>" in bar  # "Lesson 1: who wins Grande" -> its number and short label
     assert re.findall(r'href="/voila/render/([^"]+)"', index) == [LANCE, BROKEN]
     assert "Lesson 2: A broken cell" in index
+    # the page tells a visitor when its kernel is gone for good (culled), with a Reload button
+    assert "This page's session has ended (idle too long). Reload the page to continue." in page
+    assert "window.WebSocket = MusteachWebSocket" in page
+
+
+def test_the_index_numbers_lessons_by_their_file_names():
+    lessons = [Lesson.from_heading(p, h) for p, h in [
+        ("00-welcome.ipynb", "Welcome to Mus"), ("03-grande-chica.ipynb", "Lesson 3: Grande and Chica"),
+        ("11-practice.ipynb", "Lesson 11: Practice")]]
+    html = index_html(lessons, "/")
+    assert "<ol" not in html  # no 1..N numbering of its own
+    assert re.findall(r'<a href="/voila/render/[^"]+">([^<]+)</a>', html) == [
+        "Lesson 0: Welcome to Mus", "Lesson 3: Grande and Chica", "Lesson 11: Practice"]
+
+
+def test_the_kernel_api_the_page_watches_says_when_a_kernel_is_gone(capped):
+    async def go():
+        v = Visitor(capped.base_url)
+        assert (await v.open(LANCE)).code == 200
+        alive = await v.fetch(f"/api/kernels/{v.kernel_id}")
+        await v.close_page()
+        for _ in range(40):
+            gone = await v.fetch(f"/api/kernels/{v.kernel_id}")
+            if gone.code == 404:
+                break
+            await asyncio.sleep(0.25)
+        return alive.code, gone.code
+
+    assert run(go()) == (200, 404)
 
 
 def test_the_repo_lessons_are_listed_in_order_with_their_titles():
@@ -177,6 +212,17 @@ def test_error_pages_show_no_traceback(capped):
         assert "Traceback" not in r.body.decode("utf-8", "replace")
 
 
+def test_not_found_pages_link_back_to_the_lessons(capped):
+    async def go():
+        v = Visitor(capped.base_url)
+        return [await v.fetch(p) for p in ("/voila/render/no-such-lesson.ipynb", "/nowhere", "/voila/nothing/here")]
+
+    for r in run(go()):
+        body = r.body.decode("utf-8", "replace")
+        assert r.code == 404, (r.code, body[:300])
+        assert '<a href="/">Back to the lessons</a>' in body and "Traceback" not in body
+
+
 # ----- culling ------------------------------------------------------------------------------------
 
 def test_an_idle_kernel_is_culled_even_with_its_tab_open_and_frees_its_place(tmp_path):
@@ -199,6 +245,31 @@ def test_an_idle_kernel_is_culled_even_with_its_tab_open_and_frees_its_place(tmp
         assert "culled: idle" in line.group(0) and r.code == 200
         # the preheated kernel waiting in the pool was not culled: the next page still got one
         assert re.search(rf"page 01-lance\.ipynb opened: kernel {other_kernel[:8]} \(preheated\)", server.log())
+
+
+def test_a_preheated_kernel_handed_to_a_page_is_not_culled_before_the_page_connects():
+    """A pool kernel idle for minutes, just handed to a visitor whose websocket has not connected yet: the
+    cull check must not stop it ("culled: idle for 411 s, no page connected" seconds after the page opened)."""
+    km = MusteachKernelManager()
+    stopped: list[str] = []
+
+    async def shutdown_kernel(kernel_id: str, now: bool = False, restart: bool = False) -> None:
+        stopped.append(kernel_id)
+
+    km.shutdown_kernel = shutdown_kernel
+    for k in ("handed", "orphan"):
+        km._kernels[k] = types.SimpleNamespace(
+            last_activity=utcnow() - timedelta(seconds=411), execution_state="idle",
+            kernel_spec=types.SimpleNamespace(metadata={}), kernel_name="python3")
+    km.hand_over("handed")
+    assert (utcnow() - km._kernels["handed"].last_activity).total_seconds() < 5  # its activity clock restarted
+    km._kernels["handed"].last_activity = utcnow() - timedelta(seconds=411)  # even with an old clock: the grace
+    asyncio.run(km.cull_kernel_if_idle("handed"))
+    asyncio.run(km.cull_kernel_if_idle("orphan"))
+    assert stopped == ["orphan"]  # a kernel never handed over, idle and alone, is still culled
+    km._handed_over["handed"] -= HANDOVER_GRACE_SECONDS + 1  # the grace is over and no page ever connected
+    asyncio.run(km.cull_kernel_if_idle("handed"))
+    assert stopped == ["orphan", "handed"]
 
 
 def test_culling_and_the_other_production_settings_are_configured():

@@ -21,11 +21,11 @@ to place in order ``musteach-place``, number boxes ``musteach-total-input`` / ``
 from __future__ import annotations
 
 import base64
+import logging
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from html import escape
 from typing import Any
 
 import ipywidgets as widgets
@@ -45,7 +45,7 @@ from musteach.quiz import Question, QuizError, Skill, make_question
 from musteach.rules import Rules
 from musteach.svg import card_svg, hand_svg, table_svg
 
-from ._base import FRIENDLY_ERROR, QUIZ_CSS, Guarded
+from ._base import FRIENDLY_ERROR, QUIZ_CSS, Guarded, escape
 from .storage import BrowserStore, Store, open_store
 
 __all__ = [
@@ -61,6 +61,8 @@ __all__ = [
     "SkillSource",
     "register_source",
 ]
+
+_log = logging.getLogger("musteach_widgets")
 
 #: The most an imported progress file may weigh (bytes).
 MAX_IMPORT_BYTES = 5_000_000
@@ -727,6 +729,13 @@ class PracticeQuiz(Guarded, widgets.VBox):
             added = self.import_json(bytes(f.get("content") or b""), name)
         except ProgressError as e:
             self._add_notice("warn", f"{name} could not be imported: {e}. Your progress is unchanged.")
+        except Exception as e:  # never silent: anything else unreadable in the file is reported too
+            _log.warning("progress import of %s failed: %s", name, e, exc_info=True)
+            self._add_notice(
+                "warn",
+                f"{name} could not be imported: it is not a progress file this tutor can read. "
+                "Your progress is unchanged.",
+            )
         else:
             self._add_notice(
                 "ok",

@@ -4,12 +4,22 @@
 //   {type: "stored", value: <string|null>, reason: "load"|"other-tab", error: <string>}
 //     sent once when the widget starts (what localStorage holds), and again whenever another tab of this
 //     browser writes the same key (the kernel merges it, so two tabs lose nothing).
+//     A value longer than PART_CHARS is sent instead in parts (the server refuses big websocket messages):
+//   {type: "stored_part", id: <string>, index: <int>, count: <int>, data: <string>, reason}
+//     parts 0..count-1 of one value, in order; the kernel joins them and reads them as one "stored".
+//   {type: "stored", value: null, reason, error: "", too_big: <length>}   a value longer than MAX_CHARS.
 //   {type: "saved", ok: <bool>, error: <string>}   after each write.
 // Kernel -> browser:
 //   the "value" trait: the JSON to keep; written to localStorage on every change, once the first
 //   "stored" message has gone out (so an empty kernel never overwrites what the browser holds).
-//   {type: "set_aside", name: <key>, value: <string>}: keep unreadable progress under another key.
+//   {type: "set_aside", name: <key>, value: <string|null>}: keep unreadable progress under another key
+//     (null: a copy of what the key holds now).
 //   {type: "reload"}: send "stored" again.
+
+// At most 6 bytes a character once escaped in JSON: 32,000 characters stay under 200 KB a message.
+const PART_CHARS = 32000;
+const MAX_CHARS = 5000000;
+let partsSent = 0;
 
 function storage() {
   try {
@@ -42,7 +52,19 @@ function initialize({ model }) {
         }
       }
     }
-    model.send({ type: "stored", value, reason, error });
+    if (typeof value === "string" && value.length > MAX_CHARS) {
+      model.send({ type: "stored", value: null, reason, error: "", too_big: value.length });
+    } else if (typeof value === "string" && value.length > PART_CHARS) {
+      partsSent += 1;
+      const id = `${Date.now()}-${partsSent}`;
+      const count = Math.ceil(value.length / PART_CHARS);
+      for (let index = 0; index < count; index++) {
+        const data = value.slice(index * PART_CHARS, (index + 1) * PART_CHARS);
+        model.send({ type: "stored_part", id, index, count, data, reason });
+      }
+    } else {
+      model.send({ type: "stored", value, reason, error });
+    }
   }
 
   function write() {
@@ -66,7 +88,8 @@ function initialize({ model }) {
     if (msg.type === "set_aside") {
       const ls = storage();
       try {
-        if (ls !== null) ls.setItem(msg.name, msg.value);
+        // value null: keep aside what this browser holds under the key (too big to send to the kernel)
+        if (ls !== null) ls.setItem(msg.name, msg.value === null ? ls.getItem(key()) : msg.value);
       } catch (e) {
         model.send({ type: "saved", ok: false, error: errorText(e) });
       }

@@ -37,6 +37,11 @@ VOILA_ENV = ("VOILA_KERNEL_ID", "VOILA_BASE_URL", "VOILA_SERVER_URL", "VOILA_APP
 
 _ESM = (Path(__file__).with_name("storage.js")).read_text(encoding="utf-8")
 
+#: The longest progress text (characters) the browser may send, in parts (as ``MAX_CHARS`` in storage.js).
+MAX_STORED_CHARS = 5_000_000
+#: The most parts one progress text may come in (``PART_CHARS`` in storage.js is 32,000 characters).
+MAX_STORED_PARTS = 200
+
 
 def in_voila() -> bool:
     """True inside a kernel that Voilà started (it sets ``VOILA_*`` variables in their environment)."""
@@ -71,6 +76,7 @@ class BrowserStore(anywidget.AnyWidget):
         self.save_error: str | None = None
         self.set_aside_names: list[str] = []
         self._listeners: list[Callable[[Progress], None]] = []
+        self._parts: dict[str, Any] = {}  # the progress text arriving in parts: id, count, parts so far
         self.on_msg(self._on_msg)
 
     @property
@@ -104,7 +110,13 @@ class BrowserStore(anywidget.AnyWidget):
             return
         kind = content.get("type")
         if kind == "stored":
-            self._receive(content.get("value"), str(content.get("error") or ""))
+            too_big = content.get("too_big")
+            if too_big:
+                self._receive(None, "", too_big=too_big)
+            else:
+                self._receive(content.get("value"), str(content.get("error") or ""))
+        elif kind == "stored_part":
+            self._receive_part(content)
         elif kind == "saved" and not content.get("ok", True):
             error = str(content.get("error") or "unknown error")
             if self.save_error is None:
@@ -114,8 +126,45 @@ class BrowserStore(anywidget.AnyWidget):
                 )
             self.save_error = error
 
-    def _receive(self, raw: object, error: str) -> None:
-        if error:
+    def _receive_part(self, content: dict[str, Any]) -> None:
+        """One part of a long progress text; the last part reads the whole text (as a "stored" message)."""
+        pid, index, count, data = (content.get(k) for k in ("id", "index", "count", "data"))
+        ok = (
+            isinstance(pid, str)
+            and isinstance(data, str)
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in (index, count))
+            and 0 <= index < count <= MAX_STORED_PARTS  # type: ignore[operator]
+        )
+        if ok and index == 0:
+            self._parts = {"id": pid, "count": count, "parts": []}
+        parts: list[str] = self._parts.get("parts", [])
+        if not ok or self._parts.get("id") != pid or self._parts.get("count") != count or index != len(parts):
+            self._parts = {}
+            self._unreadable("the browser sent it in damaged parts")
+            return
+        parts.append(data)  # type: ignore[arg-type]
+        if len(parts) == count:
+            self._parts = {}
+            self._receive("".join(parts), "")
+
+    def _unreadable(self, why: str) -> None:
+        """Keep aside what the browser holds, tell the learner, and go on from what this page holds."""
+        name = self._set_aside(None)
+        self.notices.append(
+            f"The progress saved in this browser could not be read ({why}). It was kept aside (as {name}), "
+            "and your progress starts afresh from here."
+        )
+        self._done_loading()
+
+    def _receive(self, raw: object, error: str, *, too_big: object = None) -> None:
+        if too_big:
+            name = self._set_aside(None)
+            size = f"{too_big:,} characters" if isinstance(too_big, int) else "too many characters"
+            self.notices.append(
+                f"The progress saved in this browser is too large to be read ({size}). It was kept aside "
+                f"(as {name}), and your progress starts afresh from here."
+            )
+        elif error:
             self.available = False
             self.notices.append(
                 f"This browser does not let the tutor keep your progress ({error}): it lasts while this page "
@@ -123,12 +172,13 @@ class BrowserStore(anywidget.AnyWidget):
             )
         elif isinstance(raw, str) and raw.strip():
             try:
+                if len(raw) > MAX_STORED_CHARS:
+                    raise ProgressError(f"it is too large: {len(raw):,} characters")
                 self.progress = self.progress.merge(Progress.from_json(raw))
-            except ProgressError as e:
-                stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-                name = f"{self.key}.corrupt-{stamp}"
-                self.send({"type": "set_aside", "name": name, "value": raw})
-                self.set_aside_names.append(name)
+            except Exception as e:  # anything unreadable is reported, never silent
+                if not isinstance(e, ProgressError):
+                    _log.warning("progress from the browser could not be read", exc_info=True)
+                name = self._set_aside(raw)
                 why = (
                     "it was saved by another version of musteach"
                     if isinstance(e, ProgressSchemaError)
@@ -138,6 +188,17 @@ class BrowserStore(anywidget.AnyWidget):
                     f"The progress saved in this browser could not be read ({why}: {e}). It was kept aside "
                     f"(as {name}), and your progress starts afresh from here."
                 )
+        self._done_loading()
+
+    def _set_aside(self, raw: str | None) -> str:
+        """Ask the browser to keep ``raw`` (None: what the key holds now) under a new key; returns that key."""
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        name = f"{self.key}.corrupt-{stamp}"
+        self.send({"type": "set_aside", "name": name, "value": raw})
+        self.set_aside_names.append(name)
+        return name
+
+    def _done_loading(self) -> None:
         self.loaded = True
         self._push()
         for callback in list(self._listeners):

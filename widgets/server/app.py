@@ -48,10 +48,12 @@ from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebso
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager, ServerKernelManager
 from jupyter_server.utils import url_path_join
 from tornado.ioloop import IOLoop, PeriodicCallback
+from tornado.websocket import WebSocketProtocol13
 from traitlets import default
 from traitlets.config import Config
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
+from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from musteach.errors import MusError
 
@@ -77,12 +79,19 @@ TEMPLATE = "musteach"
 #: Everything else (``execute_request``, ``shutdown_request``, ``debug_request``, ``input_reply``...) is dropped.
 ALLOWED_MESSAGE_TYPES = ("comm_open", "comm_msg", "comm_close", "comm_info_request", "kernel_info_request")
 
-#: Largest websocket message (bytes) a page may send; a widget click is about 300 bytes.
-MAX_MESSAGE_BYTES = 256 * 1024
+#: Largest websocket message (bytes) a page may send. A widget click is about 300 bytes, but a practice
+#: learner's saved progress (sent in one message) or a progress file imported through a FileUpload can be
+#: much larger.
+MAX_MESSAGE_BYTES = 2 * 1024 * 1024
 
 #: A visitor's kernel with no page connected (tab closed, browser gone) is stopped after this many seconds
 #: without activity, however long ``--cull-idle`` is.
 ORPHAN_IDLE_SECONDS = 120
+
+#: A preheated kernel handed to a visitor is not culled for lack of a connected page during this many
+#: seconds after the handover (its page's websocket connects about a second later, more on a slow network);
+#: its activity clock is also reset at the handover (it has been idle in the pool since it was started).
+HANDOVER_GRACE_SECONDS = 120
 
 #: Pool kernels started (and running their lesson) at once: starting a kernel and running a lesson takes
 #: about a second of CPU, which the visitors' clicks need more.
@@ -168,6 +177,41 @@ class VisitorConnection(ZMQChannelsWebsocketConnection):
         super().handle_outgoing_message(stream, outgoing_msg)
 
 
+class _SizeLoggingProtocol(WebSocketProtocol13):
+    """Tornado's websocket protocol, logging the size of a message it refuses for being too big (tornado
+    closes the socket with code 1009 and says nothing). The size is read from the frame's length field,
+    the last bytes read before tornado's check."""
+
+    _last_read = b""
+
+    async def _read_bytes(self, n: int) -> bytes:
+        data = await super()._read_bytes(n)
+        self._last_read = data
+        return data
+
+    def close(self, code: int | None = None, reason: str | None = None) -> None:
+        if code == 1009 and not getattr(self, "_musteach_logged", False):
+            self._musteach_logged = True
+            size = None
+            last = self._last_read
+            if len(last) in (2, 8) and "decompression" not in (reason or ""):
+                size = int.from_bytes(last, "big") + len(self._fragmented_message_buffer or b"")
+            what = f"of {size:,} bytes" if size else "too big"
+            log.warning("refused a page's websocket message %s (the limit is %s bytes): its socket is closed",
+                        what, f"{self.params.max_message_size:,}")
+        super().close(code, reason)
+
+
+class VisitorWebsocketHandler(VoilaKernelWebsocketHandler):
+    """Voilà's kernel websocket handler, with :class:`_SizeLoggingProtocol`."""
+
+    def get_websocket_protocol(self) -> Any:
+        protocol = super().get_websocket_protocol()
+        if isinstance(protocol, WebSocketProtocol13):
+            protocol.__class__ = _SizeLoggingProtocol
+        return protocol
+
+
 class MusteachKernelManager(AsyncMappingKernelManager):
     """Voilà's kernel manager base (Voilà wraps it with its pool) that
 
@@ -184,6 +228,24 @@ class MusteachKernelManager(AsyncMappingKernelManager):
     def __init__(self, **kwargs: Any):
         super().__init__(**kwargs)
         self._releases: set[asyncio.Future] = set()
+        self._handed_over: dict[str, float] = {}  # kernel id -> time.monotonic() of its handover to a page
+
+    def hand_over(self, kernel_id: str) -> None:
+        """A preheated kernel was just given to a visitor: it is active from now on (it was idle in the pool),
+        and its page has :data:`HANDOVER_GRACE_SECONDS` to connect before the "no page connected" rule applies."""
+        kernel = self._kernels.get(kernel_id)
+        if kernel is not None:
+            kernel.last_activity = utcnow()
+        self._handed_over[kernel_id] = time.monotonic()
+
+    def _in_handover_grace(self, kernel_id: str) -> bool:
+        since = self._handed_over.get(kernel_id)
+        if since is None:
+            return False
+        if time.monotonic() - since < HANDOVER_GRACE_SECONDS:
+            return True
+        del self._handed_over[kernel_id]
+        return False
 
     @default("kernel_manager_class")
     def _default_kernel_manager_class(self) -> str:
@@ -284,6 +346,8 @@ class MusteachKernelManager(AsyncMappingKernelManager):
             kernel = self._kernels.get(kernel_id)
             last = getattr(kernel, "last_activity", None)
             orphan = kernel is not None and last is not None and not self._kernel_connections.get(kernel_id, 0)
+            if orphan and self._in_handover_grace(kernel_id):
+                return  # just handed to a page whose websocket is not connected yet
             if orphan and (datetime.now(UTC) - last).total_seconds() > ORPHAN_IDLE_SECONDS:
                 await ensure_async(self.shutdown_kernel(kernel_id))
             else:
@@ -300,6 +364,7 @@ class MusteachKernelManager(AsyncMappingKernelManager):
             dead = getattr(kernel, "execution_state", None) == "dead"
             alone = "" if self._kernel_connections.get(kernel_id, 0) else ", no page connected"
             why = " (culled: it had died)" if dead else f" (culled: idle for {idle}{alone})"
+        self._handed_over.pop(kernel_id, None)
         await ensure_async(super().shutdown_kernel(kernel_id, now=now, restart=restart))
         log.info("kernel %s stopped%s (%d running)", _short(kernel_id), why, len(self.list_kernel_ids()))
         # a page still connected to it (culled with its tab open) is told by its websocket closing
@@ -372,6 +437,9 @@ class _SeatingKernelManager:
 
     async def get_rendered_notebook(self, *args: Any, **kwargs: Any) -> Any:
         render_task, rendered_cache, kernel_id = await self._km.get_rendered_notebook(*args, **kwargs)
+        hand_over = getattr(self._km, "hand_over", None)
+        if hand_over is not None:
+            hand_over(kernel_id)
         self._on_kernel(kernel_id, preheated=True)
         return render_task, rendered_cache, kernel_id
 
@@ -387,7 +455,7 @@ _PAGE_CSS = """
 body { margin: 0; font-family: "DejaVu Sans", Verdana, Arial, sans-serif; color: #1f2a24; background: #fbfaf5; }
 main { max-width: 46rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; }
 h1 { color: #2b7a4b; }
-ol.musteach-lessons { padding-left: 1.4rem; } ol.musteach-lessons li { margin: .4rem 0; font-size: 1.1rem; }
+ul.musteach-lessons { list-style: none; padding-left: 0; } ul.musteach-lessons li { margin: .4rem 0; font-size: 1.1rem; }
 a { color: #1565c0; } .musteach-note { color: #5f6b64; font-size: .95rem; }
 """
 
@@ -407,14 +475,16 @@ def _page(title: str, body: str, *, refresh: int | None = None) -> str:
 
 
 def index_html(lessons: list[Lesson], base_url: str) -> str:
-    """The ``/`` page: the lessons in order, each a link to its Voilà page."""
+    """The ``/`` page: the lessons in order, each a link to its Voilà page, numbered by its file name
+    ("Lesson 11: Practice" for ``11-practice.ipynb``, whatever its place in the list)."""
     items = "".join(
-        f'<li><a href="{escape(_lesson_url(base_url, ls))}">{escape(ls.title)}</a></li>' for ls in lessons
+        f'<li><a href="{escape(_lesson_url(base_url, ls))}">Lesson {ls.number}: {escape(ls.label)}</a></li>'
+        for ls in lessons
     )
     return _page(
         "musteach: lessons",
         "<h1>musteach</h1><p>Learn Mus, the Spanish and Basque card game, one lesson at a time.</p>"
-        f'<ol class="musteach-lessons" start="0">{items}</ol>',
+        f'<ul class="musteach-lessons">{items}</ul>',
     )
 
 
@@ -430,6 +500,36 @@ def busy_html(base_url: str, max_kernels: int) -> str:
     )
 
 
+def not_found_html(base_url: str) -> str:
+    """The page a visitor gets for an address that is not a lesson, a picture or the index (HTTP 404)."""
+    return _page(
+        "musteach: page not found",
+        "<h1>Page not found</h1><p>There is no lesson or page at this address.</p>"
+        f'<p><a href="{escape(url_path_join(base_url, "/"))}">Back to the lessons</a></p>',
+    )
+
+
+class _NotFoundPage:
+    """A handler mix-in: a 404 answer is :func:`not_found_html` (a link back to the lessons), not Jupyter's page."""
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        if status_code != 404:
+            super().write_error(status_code, **kwargs)  # type: ignore[misc]
+            return
+        self.set_header("Content-Type", "text/html; charset=utf-8")  # type: ignore[attr-defined]
+        self.finish(not_found_html(self.base_url))  # type: ignore[attr-defined]
+
+
+class NotFoundHandler(_NotFoundPage, JupyterHandler):
+    """Any address no other handler serves: 404 with a link to the index (tornado's own page has none)."""
+
+    def initialize(self, **kwargs: Any) -> None:
+        pass
+
+    def prepare(self) -> None:
+        raise tornado.web.HTTPError(404)
+
+
 class IndexHandler(JupyterHandler):
     """``/``: the list of lessons (no kernel)."""
 
@@ -442,7 +542,7 @@ class IndexHandler(JupyterHandler):
         self.finish(index_html(self.settings["musteach_lessons"], self.base_url))
 
 
-class LessonHandler(TornadoVoilaHandler):
+class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
     """``/voila/render/<lesson>.ipynb``: Voilà's page handler behind the :class:`KernelGate`."""
 
     _seated: str | None = None
@@ -600,6 +700,7 @@ class MusteachVoila(Voila):
             musteach_lessons=self.musteach.lessons,
             websocket_max_message_size=MAX_MESSAGE_BYTES,
             log_function=_log_request,
+            default_handler_class=NotFoundHandler,
         )
         return settings
 
@@ -636,6 +737,8 @@ class MusteachVoila(Voila):
         for h in handlers:
             if isinstance(h, tuple) and h[0] == render:
                 h = (render, LessonHandler, *h[2:])
+            elif isinstance(h, tuple) and len(h) > 1 and h[1] is VoilaKernelWebsocketHandler:
+                h = (h[0], VisitorWebsocketHandler, *h[2:])
             elif isinstance(h, tuple) and h[0] == self.server_url:
                 h = (self.server_url, IndexHandler)
             out.append(h)
