@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from ..count import CountResult, count_case
 from ..errors import MusError
+from . import read_input
 
 _KEYS = ("id", "stones", "hand_total", "final_score", "game_over", "game_winner", "ended_at")
 
@@ -72,20 +72,8 @@ def result_line(case_id: Any, result: CountResult) -> dict[str, Any]:
     return {k: out[k] for k in _KEYS if k in out}
 
 
-def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except OSError as e:
-        raise MusError(f"cannot read {path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise MusError(f"cannot read {path}: not UTF-8 text") from None
-
-
 def run(args: argparse.Namespace) -> int:
-    cases = read_cases(_read(args.file))
+    cases = read_cases(read_input(args.file))
     results = []
     for label, case in cases:
         cid = case.get("id") if isinstance(case, dict) else None

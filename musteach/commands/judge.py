@@ -21,6 +21,7 @@ from typing import Any
 from ..errors import MusError, RulesError, SeatError
 from ..lances import DealResult, evaluate
 from ..rules import Rules
+from . import read_input
 
 _VARIANTS = {"8reyes": 8, "4reyes": 4}
 
@@ -111,21 +112,9 @@ def result_object(result: DealResult, explain: bool = False) -> dict[str, Any]:
     return out
 
 
-def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except OSError as e:
-        raise MusError(f"cannot read {path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise MusError(f"cannot read {path}: not UTF-8 text") from None
-
-
 def run(args: argparse.Namespace) -> int:
     lines = []
-    for label, deal in read_deals(_read(args.file)):
+    for label, deal in read_deals(read_input(args.file)):
         try:
             result = judge_deal(deal, args.kings, args.la_real)
         except MusError as e:
