@@ -505,7 +505,7 @@ def _typed_stones(text: str, where: str) -> int:
 def _stones_box(team: str, tooltip: str) -> widgets.Text:
     box = widgets.Text(
         value="0",
-        placeholder="0",
+        placeholder="stones",
         description=f"Team {team}",
         tooltip=tooltip,
         layout=widgets.Layout(width="150px"),
