@@ -29,7 +29,7 @@ from .cards import DECK, Card, Hand, parse_hand
 from .errors import MusError
 from .lances import Lance, check_seat, effective_rank, rank_letter
 from .odds import AIMS, DiscardAdvice, DiscardOption, advise_discard, position_name
-from .quiz import AnswerError, QuizError, Verdict
+from .quiz import Answerable, AnswerError, QuizError, Verdict
 from .rules import Rules
 
 __all__ = ["MARGINS", "DiscardQuestion", "DiscardQuestionGenerator", "discard_question", "option_label"]
@@ -67,7 +67,7 @@ def _score_text(value: float, aim: str) -> str:
 
 
 @dataclass(frozen=True)
-class DiscardQuestion:
+class DiscardQuestion(Answerable):
     """One question: which cards would you change, for this aim?
 
     hand: the 4 cards (high to low); seat, mano: seats 0..3; aim: one of :data:`musteach.odds.AIMS`;
@@ -129,18 +129,6 @@ class DiscardQuestion:
         raise AnswerError(
             f"answer with one of the choices shown ({'; '.join(label for _, label in self.choices)}), not {response!r}"
         )
-
-    def can_answer(self, response: Any) -> bool:
-        """True if :meth:`grade` would accept the response (right or wrong)."""
-        try:
-            self.verify_response(response)
-        except MusError:
-            return False
-        return True
-
-    def is_correct(self, response: Any) -> bool:
-        """True if the response is the best choice; raises like :meth:`verify_response`."""
-        return self.verify_response(response) == self.answer
 
     def grade(self, response: Any) -> Verdict:
         """A :class:`~musteach.quiz.Verdict`; a wrong answer's explanation starts with what it gives."""

@@ -32,7 +32,7 @@ from .cards import DECK, Hand, parse_hand
 from .errors import MusError
 from .lances import Lance, check_seat, effective_rank
 from .odds import HandOdds, hand_odds, position_name
-from .quiz import AnswerError, QuizError, Verdict
+from .quiz import Answerable, AnswerError, QuizError, Verdict
 from .rules import Rules
 
 __all__ = [
@@ -77,7 +77,7 @@ def band_of(p: float) -> int:
 
 
 @dataclass(frozen=True)
-class OddsQuestion:
+class OddsQuestion(Answerable):
     """One question: how often does this seat's team win ``lance``?
 
     hand: the seat's :class:`~musteach.cards.Hand`; seat, mano: seats 0..3; lance: the
@@ -130,18 +130,6 @@ class OddsQuestion:
             return response
         bands = ", ".join(label for _, label in self.choices)
         raise AnswerError(f"answer with one of the bands 0-4 ({bands}), not {response!r}")
-
-    def can_answer(self, response: Any) -> bool:
-        """True if :meth:`grade` would accept the response (right or wrong)."""
-        try:
-            self.verify_response(response)
-        except MusError:
-            return False
-        return True
-
-    def is_correct(self, response: Any) -> bool:
-        """True if the response is the right band; raises like :meth:`verify_response`."""
-        return self.verify_response(response) == self.answer
 
     def grade(self, response: Any) -> Verdict:
         """A :class:`~musteach.quiz.Verdict`; raises like :meth:`verify_response`."""

@@ -54,6 +54,7 @@ from .lances import (
 from .rules import Rules
 
 __all__ = [
+    "Answerable",
     "JUGADA_CHOICES",
     "KINDS",
     "LANCE_SKILLS",
@@ -223,8 +224,31 @@ class Verdict:
     headline: str
 
 
+class Answerable:
+    """The pokerkit-style checks every question type shares, given its ``verify_response`` and ``answer``:
+    :meth:`can_answer` (never raises) and :meth:`is_correct` (raises like ``verify_response``)."""
+
+    __slots__ = ()
+    answer: Any
+
+    def verify_response(self, response: Any) -> Any:  # pragma: no cover - every question defines it
+        raise NotImplementedError
+
+    def can_answer(self, response: Any) -> bool:
+        """True if ``grade`` would accept the response (it is a possible answer, right or wrong)."""
+        try:
+            self.verify_response(response)
+        except MusError:
+            return False
+        return True
+
+    def is_correct(self, response: Any) -> bool:
+        """True if the response is the right answer; raises like ``verify_response``."""
+        return self.verify_response(response) == self.answer
+
+
 @dataclass(frozen=True, slots=True)
-class Question:
+class Question(Answerable):
     """One quiz question, with everything a widget shows and the correct answer.
 
     skill: the :class:`Skill`. kind: the :class:`Kind` of deal ("uniform", "tie_to_mano", ...).
@@ -291,14 +315,6 @@ class Question:
         if self.accepts_number:
             return self._verify_total(response)
         return self._verify_order(response)
-
-    def can_answer(self, response: Any) -> bool:
-        """True if :meth:`grade` would accept the response (it is a possible answer, right or wrong)."""
-        try:
-            self.verify_response(response)
-        except MusError:
-            return False
-        return True
 
     def is_correct(self, response: Any) -> bool:
         """True if the response is right; raises like :meth:`verify_response`."""

@@ -41,9 +41,8 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from .cards import DECK, Card, Hand, parse_hand
-from .errors import MusError
 from .lances import HandInfo, analyse, effective_rank
-from .quiz import AnswerError, QuizError, Verdict
+from .quiz import Answerable, AnswerError, QuizError, Verdict
 from .rules import Rules
 from .senas import (
     CONTEXTS,
@@ -229,7 +228,7 @@ def _why_wrong(key: str, hand: Hand, info: HandInfo, rules: Rules, context: str)
 
 
 @dataclass(frozen=True)
-class SenaQuestion:
+class SenaQuestion(Answerable):
     """One señas question (see the module docstring).
 
     mode: ``"fit"`` or ``"meaning"``. prompt: the question sentence. sena: the :class:`~musteach.senas.Sena`
@@ -274,18 +273,6 @@ class SenaQuestion:
                 if text.lower() == label.lower():
                     return k
         raise AnswerError(f"answer with one of the señas shown ({', '.join(keys)}), not {response!r}")
-
-    def can_answer(self, response: Any) -> bool:
-        """True if :meth:`grade` would accept the response (right or wrong)."""
-        try:
-            self.verify_response(response)
-        except MusError:
-            return False
-        return True
-
-    def is_correct(self, response: Any) -> bool:
-        """True if the response is the right seña; raises like :meth:`verify_response`."""
-        return self.verify_response(response) == self.answer
 
     def grade(self, response: Any) -> Verdict:
         """A :class:`~musteach.quiz.Verdict`; a wrong answer's explanation starts with why it is wrong."""

@@ -15,7 +15,7 @@ import ipywidgets as widgets
 
 from musteach.wording import for_learner
 
-__all__ = ["FRIENDLY_ERROR", "QUIZ_CSS", "Guarded", "css_widget", "escape", "feedback_html"]
+__all__ = ["FRIENDLY_ERROR", "QUIZ_CSS", "Guarded", "css_widget", "escape", "feedback_html", "html_box", "quiz_nav"]
 
 _log = logging.getLogger("musteach_widgets")
 
@@ -74,6 +74,35 @@ QUIZ_CSS = """
 .musteach-dealview .musteach-jugadas td { padding: 2px 10px 2px 0; }
 .musteach-dealview .musteach-error { background: #fff3e0; border-left: 5px solid #e65100; padding: 8px 12px; }
 """
+
+
+def html_box(cls: str) -> widgets.HTML:
+    """A full-width HTML widget carrying the CSS class ``cls`` (a hook for styles and browser tests)."""
+    w = widgets.HTML(layout=widgets.Layout(width="100%"))
+    w.add_class(cls)
+    return w
+
+
+def quiz_nav(on_next: Callable[..., Any], on_restart: Callable[..., Any]) -> tuple[widgets.HTML, widgets.Button, widgets.Button, widgets.HBox]:
+    """The row under every quiz: the running score, "Next" (disabled until an answer) and "Start again"
+    (hidden until the run ends). ``on_next`` / ``on_restart`` are click handlers, already guarded.
+
+    Returns ``(score, next_button, restart_button, row)``.
+    """
+    score = html_box("musteach-score")
+    score.layout.width = "auto"
+    next_button = widgets.Button(description="Next", icon="arrow-right", tooltip="Go to the next question", disabled=True)
+    next_button.add_class("musteach-next")
+    restart_button = widgets.Button(
+        description="Start again", icon="refresh", tooltip="Start a new run of questions; the score starts from 0"
+    )
+    restart_button.add_class("musteach-restart")
+    restart_button.layout.display = "none"
+    next_button.on_click(on_next)
+    restart_button.on_click(on_restart)
+    row = widgets.HBox([score, next_button, restart_button])
+    row.add_class("musteach-nav")
+    return score, next_button, restart_button, row
 
 
 def css_widget() -> widgets.HTML:

@@ -54,7 +54,8 @@ from musteach.rules import Rules
 from musteach.svg import TEAM_COLORS, table_svg
 from musteach.svg_stones import stones_svg
 
-from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape
+from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape, quiz_nav
+from ._base import html_box as _html
 
 __all__ = [
     "MAX_TYPED_STONES",
@@ -125,12 +126,6 @@ def _style() -> widgets.HTML:
     """The scoped styles of these widgets (next to the shared ones of :mod:`musteach_widgets._base`)."""
     w = widgets.HTML(f"<style>{COUNT_CSS}</style>", layout=widgets.Layout(height="0px", margin="0"))
     w.add_class("musteach-style")
-    return w
-
-
-def _html(cls: str) -> widgets.HTML:
-    w = widgets.HTML(layout=widgets.Layout(width="100%"))
-    w.add_class(cls)
     return w
 
 
@@ -547,22 +542,10 @@ class _StonesQuiz(Guarded, widgets.VBox):
         self.check_button.add_class("musteach-check")
         self.check_button.add_class("musteach-answer")
         self.feedback = _html("musteach-feedback")
-        self.score = _html("musteach-score")
-        self.score.layout.width = "auto"
-        self.next_button = widgets.Button(
-            description="Next", icon="arrow-right", tooltip="Go to the next question", disabled=True
-        )
-        self.next_button.add_class("musteach-next")
-        self.restart_button = widgets.Button(
-            description="Start again", icon="refresh", tooltip="Start a new run of questions; the score starts from 0"
-        )
-        self.restart_button.add_class("musteach-restart")
-        self.restart_button.layout.display = "none"
         self.check_button.on_click(self._guard(self._on_check))
-        self.next_button.on_click(self._guard(self._on_next))
-        self.restart_button.on_click(self._guard(self._on_restart))
-        nav = widgets.HBox([self.score, self.next_button, self.restart_button])
-        nav.add_class("musteach-nav")
+        self.score, self.next_button, self.restart_button, nav = quiz_nav(
+            self._guard(self._on_next), self._guard(self._on_restart)
+        )
         super().__init__(
             [
                 css_widget(),

@@ -32,7 +32,8 @@ from musteach.quiz import (
 from musteach.rules import Rules
 from musteach.svg import card_svg, hand_svg, table_svg
 
-from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape, feedback_html
+from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape, feedback_html, quiz_nav
+from ._base import html_box as html
 
 __all__ = ["JugadaQuiz", "LanceQuiz", "QuizWidget", "RankQuiz", "TotalQuiz"]
 
@@ -93,11 +94,6 @@ class QuizWidget(Guarded, widgets.VBox):
         self.session: QuizSession | None = None
         self._buttons: list[tuple[Any, widgets.Button]] = []
 
-        def html(cls: str) -> widgets.HTML:
-            w = widgets.HTML(layout=widgets.Layout(width="100%"))
-            w.add_class(cls)
-            return w
-
         self.title = html("musteach-title")
         self.title.value = escape(title or self.default_title)
         self.progress = html("musteach-progress")
@@ -106,21 +102,9 @@ class QuizWidget(Guarded, widgets.VBox):
         self.answer_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
         self.answer_box.add_class("musteach-answers")
         self.feedback = html("musteach-feedback")
-        self.score = html("musteach-score")
-        self.score.layout.width = "auto"
-        self.next_button = widgets.Button(
-            description="Next", icon="arrow-right", tooltip="Go to the next question", disabled=True
+        self.score, self.next_button, self.restart_button, nav = quiz_nav(
+            self._guard(self._on_next), self._guard(self._on_restart)
         )
-        self.next_button.add_class("musteach-next")
-        self.restart_button = widgets.Button(
-            description="Start again", icon="refresh", tooltip="Start a new run of questions; the score starts from 0"
-        )
-        self.restart_button.add_class("musteach-restart")
-        self.restart_button.layout.display = "none"
-        self.next_button.on_click(self._guard(self._on_next))
-        self.restart_button.on_click(self._guard(self._on_restart))
-        nav = widgets.HBox([self.score, self.next_button, self.restart_button])
-        nav.add_class("musteach-nav")
         super().__init__(
             [css_widget(), self.title, self.progress, self.prompt, self.picture, self.answer_box, self.feedback, nav]
         )
