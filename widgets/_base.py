@@ -76,9 +76,9 @@ QUIZ_CSS = """
 """
 
 
-def html_box(cls: str) -> widgets.HTML:
+def html_box(cls: str, value: str = "") -> widgets.HTML:
     """A full-width HTML widget carrying the CSS class ``cls`` (a hook for styles and browser tests)."""
-    w = widgets.HTML(layout=widgets.Layout(width="100%"))
+    w = widgets.HTML(value, layout=widgets.Layout(width="100%"))
     w.add_class(cls)
     return w
 
@@ -105,9 +105,10 @@ def quiz_nav(on_next: Callable[..., Any], on_restart: Callable[..., Any]) -> tup
     return score, next_button, restart_button, row
 
 
-def css_widget() -> widgets.HTML:
-    """An HTML widget holding the scoped ``<style>`` (put it first among a root's children)."""
-    w = widgets.HTML(f"<style>{QUIZ_CSS}</style>", layout=widgets.Layout(height="0px", margin="0"))
+def css_widget(css: str = QUIZ_CSS) -> widgets.HTML:
+    """An HTML widget holding a scoped ``<style>`` (put it first among a root's children); ``css`` defaults
+    to the styles every quiz shares, and a module passes its own extra styles."""
+    w = widgets.HTML(f"<style>{css}</style>", layout=widgets.Layout(height="0px", margin="0"))
     w.add_class("musteach-style")
     return w
 

@@ -123,10 +123,7 @@ ol.musteach-betting-lines li { margin: 3px 0; }
 
 
 def _style() -> widgets.HTML:
-    """The scoped styles of these widgets (next to the shared ones of :mod:`musteach_widgets._base`)."""
-    w = widgets.HTML(f"<style>{COUNT_CSS}</style>", layout=widgets.Layout(height="0px", margin="0"))
-    w.add_class("musteach-style")
-    return w
+    return css_widget(COUNT_CSS)
 
 
 def _verdict_html(kind: str, headline: str, steps: Sequence[str] = ()) -> str:

@@ -41,7 +41,8 @@ from musteach.rules import Rules
 from musteach.svg import card_svg, hand_svg
 from musteach.svg_odds import odds_bars_svg, percent_text
 
-from ._base import FRIENDLY_ERROR, Guarded, escape
+from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape
+from ._base import html_box as _html
 from .quiz import QuizWidget
 
 __all__ = ["ODDS_CSS", "DiscardAdvisor", "OddsExplorer", "OddsPanel", "OddsQuiz"]
@@ -110,15 +111,8 @@ table.musteach-advice tr.musteach-current td { color: #5f6b64; font-style: itali
 
 
 def _style() -> widgets.HTML:
-    w = widgets.HTML(f"<style>{ODDS_CSS}</style>", layout=widgets.Layout(height="0px", margin="0"))
-    w.add_class("musteach-style")
-    return w
+    return css_widget(ODDS_CSS)
 
-
-def _html(cls: str, value: str = "") -> widgets.HTML:
-    w = widgets.HTML(value, layout=widgets.Layout(width="100%"))
-    w.add_class(cls)
-    return w
 
 
 def _label(text: str) -> widgets.HTML:

@@ -52,9 +52,7 @@ SENAS_CSS = """
 
 
 def _style() -> widgets.HTML:
-    w = widgets.HTML(f"<style>{SENAS_CSS}</style>", layout=widgets.Layout(height="0px", margin="0"))
-    w.add_class("musteach-style")
-    return w
+    return css_widget(SENAS_CSS)
 
 
 def face_without_meaning(sena: Sena | str, width: int = 96) -> str:

@@ -48,6 +48,7 @@ from musteach.svg_senas import sena_svg
 from musteach.svg_stones import stones_svg
 
 from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape
+from ._base import html_box as _html
 from .quiz import QuizWidget
 
 __all__ = ["TABLE_CSS", "MusQuiz", "PlayTable", "warm_up"]
@@ -145,15 +146,8 @@ TABLE_CSS = """
 
 
 def _style() -> widgets.HTML:
-    w = widgets.HTML(f"<style>{TABLE_CSS}</style>", layout=widgets.Layout(height="0px", margin="0"))
-    w.add_class("musteach-style")
-    return w
+    return css_widget(TABLE_CSS)
 
-
-def _html(cls: str, value: str = "") -> widgets.HTML:
-    w = widgets.HTML(value, layout=widgets.Layout(width="100%"))
-    w.add_class(cls)
-    return w
 
 
 def _error_html(text: str) -> str:
