@@ -16,7 +16,7 @@ import math
 import time
 from collections import Counter
 
-from musteach.bots import OddsBot, RuleBot, play_match
+from musteach.play.bots import OddsBot, RuleBot, play_match
 from musteach.rules import Rules
 
 

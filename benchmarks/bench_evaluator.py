@@ -21,7 +21,7 @@ from collections.abc import Callable
 import numpy as np
 
 from musteach import DECK, Rules, evaluate, winners
-from musteach.batch import evaluate_batch, random_deals
+from musteach.rules.batch import evaluate_batch, random_deals
 
 
 def best_rate(n: int, fn: Callable[[], object], repeat: int) -> float:

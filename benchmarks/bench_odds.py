@@ -3,7 +3,7 @@
 Run:  .venv/bin/python benchmarks/bench_odds.py [--hands 20] [--samples 100000] [--four-reyes-advisor]
 
 Prints wall-clock times (median and max over several hands, caches cleared before each hand), the
-time and the error of a Monte Carlo estimate of the same numbers (judged by musteach.batch), and the
+time and the error of a Monte Carlo estimate of the same numbers (judged by musteach.rules.batch), and the
 discard advisor's cold and warm times. Figures depend on the machine and on its load.
 """
 
@@ -18,9 +18,9 @@ import time
 import numpy as np
 
 from musteach import DECK, Hand, Rules
-from musteach.batch import evaluate_batch
-from musteach.lances import LANCES
 from musteach.odds import _all_hands, _count, _space, advise_discard, hand_odds
+from musteach.rules.batch import evaluate_batch
+from musteach.rules.lances import LANCES
 
 NAMES = [lance.value for lance in LANCES]
 

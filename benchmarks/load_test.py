@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
-from musteach_widgets.server.probe import PROTOCOL_V1, Server, Visitor, running_server, stop_server
+from musteach_server.probe import PROTOCOL_V1, Server, Visitor, running_server, stop_server
 from tornado.httpclient import AsyncHTTPClient
 
 ROOT = Path(__file__).resolve().parents[1]

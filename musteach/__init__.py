@@ -4,10 +4,11 @@ Plain Python with no Jupyter import: cards and notation, rules options, the lanc
 and everything the lessons and widgets show (RULES.md is the reference).
 """
 
-from .betting import Action, BettingOutcome, LanceBetting, declarations, deje, play_betting, start_betting
-from .cards import DECK, RANKS, Card, Hand, Suit, deal, parse_card, parse_hand, parse_hands
-from .count import CountResult, Match, count_case, count_hand, describe_score, to_amarracos
-from .errors import (
+from .play.game import Game, Turn, View, replay
+from .rules.betting import Action, BettingOutcome, LanceBetting, declarations, deje, play_betting, start_betting
+from .rules.cards import DECK, RANKS, Card, Hand, Suit, deal, parse_card, parse_hand, parse_hands
+from .rules.count import CountResult, Match, count_case, count_hand, describe_score, to_amarracos
+from .rules.errors import (
     BettingError,
     DuplicateCardError,
     HandSizeError,
@@ -17,8 +18,7 @@ from .errors import (
     SeatError,
     UnknownCardError,
 )
-from .game import Game, Turn, View, replay
-from .lances import (
+from .rules.lances import (
     LANCES,
     DealResult,
     HandInfo,
@@ -31,8 +31,8 @@ from .lances import (
     team_of,
     winners,
 )
-from .rules import PRESETS, Rules
-from .senas import Sena, senas_for
+from .rules.options import PRESETS, Rules
+from .rules.senas import Sena, senas_for
 
 __version__ = "0.1.0"
 

@@ -2,7 +2,7 @@
 
 Each subcommand lives in :mod:`musteach.commands` as a module with ``add_parser(subparsers)`` and
 ``run(args) -> int``; other packages add subcommands with such a module registered in the entry-point group
-``musteach.commands`` (``serve`` comes from ``musteach_widgets.server.command``, so that musteach itself never
+``musteach.commands`` (``serve`` comes from ``musteach_server.command``, so that musteach itself never
 imports Jupyter). Bad input exits with status 2 and one line on stderr, never a traceback.
 """
 
@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import entry_points
 
-from .errors import MusError
+from .rules.errors import MusError
 
 COMMANDS = ("judge", "count")
 PLUGIN_GROUP = "musteach.commands"

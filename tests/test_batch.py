@@ -1,4 +1,4 @@
-"""The batched evaluator (musteach.batch): same answers as the one-deal path, dealing, conversions, bad input."""
+"""The batched evaluator (musteach.rules.batch): same answers as the one-deal path, dealing, conversions, bad input."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from musteach import DECK, Card, Rules, evaluate, winners
-from musteach.batch import (
+from musteach.rules.batch import (
     BATCH_LANCES,
     array_to_codes,
     check_batch,
@@ -15,7 +15,7 @@ from musteach.batch import (
     evaluate_batch,
     random_deals,
 )
-from musteach.errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
+from musteach.rules.errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
 
 
 def _one_deal(hands: np.ndarray, mano: int, rules: Rules) -> tuple[int, ...]:

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from musteach import evaluate
-from musteach.betting import (
+from musteach.rules import Rules
+from musteach.rules.betting import (
     ORDAGO,
     Action,
     BettingOutcome,
@@ -26,9 +27,8 @@ from musteach.betting import (
     random_betting,
     start_betting,
 )
-from musteach.errors import BettingError, IllegalActionError, MusError, SeatError
-from musteach.lances import Lance, team_of
-from musteach.rules import Rules
+from musteach.rules.errors import BettingError, IllegalActionError, MusError, SeatError
+from musteach.rules.lances import Lance, team_of
 
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
 SCORING = json.loads((VECTORS / "scoring.json").read_text(encoding="utf-8"))

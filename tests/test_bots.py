@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from musteach.betting import Action, play_betting
-from musteach.bots import (
+from musteach.play.bots import (
     Advice,
     OddsBot,
     OpponentModel,
@@ -18,11 +17,12 @@ from musteach.bots import (
     play_match,
     run,
 )
-from musteach.errors import MusError
-from musteach.game import Discard, Game, MusCall
-from musteach.lances import effective_rank
+from musteach.play.game import Discard, Game, MusCall
 from musteach.rules import Rules
-from musteach.senas import check_sena
+from musteach.rules.betting import Action, play_betting
+from musteach.rules.errors import MusError
+from musteach.rules.lances import effective_rank
+from musteach.rules.senas import check_sena
 
 WEAK = "4o 5c 6e 7b"
 

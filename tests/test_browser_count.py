@@ -17,8 +17,8 @@ import nbformat
 import pytest
 
 from musteach import count_hand, play_betting
-from musteach.count_quiz import CountQuestion, grade_count
-from musteach.wording import for_learner
+from musteach.teach.count_quiz import CountQuestion, grade_count
+from musteach.teach.wording import for_learner
 
 try:
     from . import browser_helpers as bh

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
+from musteach.draw.odds import percent_text
 from musteach.odds import advise_discard, hand_odds
-from musteach.svg_odds import percent_text
 
 try:
     from . import browser_helpers as bh

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from musteach.progress import SCHEMA_VERSION
+from musteach.teach.progress import SCHEMA_VERSION
 
 try:
     from . import browser_helpers as bh

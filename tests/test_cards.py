@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from musteach import DECK, RANKS, Card, Hand, Suit, deal, parse_card, parse_hand, parse_hands
-from musteach.errors import DuplicateCardError, HandSizeError, MusError, UnknownCardError
+from musteach.rules.errors import DuplicateCardError, HandSizeError, MusError, UnknownCardError
 
 cards = st.sampled_from(DECK)
 

@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from musteach import deal, evaluate
-from musteach.betting import BettingOutcome, LanceBetting, lances_played, random_betting, start_betting
-from musteach.count import (
+from musteach.rules import Rules
+from musteach.rules.betting import BettingOutcome, LanceBetting, lances_played, random_betting, start_betting
+from musteach.rules.count import (
     Match,
     count_case,
     count_hand,
@@ -23,10 +24,9 @@ from musteach.count import (
     resolve_betting,
     to_amarracos,
 )
-from musteach.count_quiz import CountAnswerError, betting_question, count_question, grade_betting, grade_count
-from musteach.errors import BettingError, DuplicateCardError, MusError
-from musteach.lances import Lance, team_of
-from musteach.rules import Rules
+from musteach.rules.errors import BettingError, DuplicateCardError, MusError
+from musteach.rules.lances import Lance, team_of
+from musteach.teach.count_quiz import CountAnswerError, betting_question, count_question, grade_betting, grade_count
 
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
 SCORING = json.loads((VECTORS / "scoring.json").read_text(encoding="utf-8"))

@@ -17,9 +17,9 @@ import pytest
 from musteach_widgets import count as count_module
 
 from musteach import Rules, count_hand, evaluate, play_betting
-from musteach.count_quiz import grade_count
-from musteach.errors import IllegalActionError, MusError
-from musteach.wording import for_learner
+from musteach.rules.errors import IllegalActionError, MusError
+from musteach.teach.count_quiz import grade_count
+from musteach.teach.wording import for_learner
 
 pytestmark = pytest.mark.usefixtures("strict_widgets")
 

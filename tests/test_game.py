@@ -8,15 +8,15 @@ from collections import Counter
 
 import pytest
 
-from musteach.betting import Action, participants, play_betting
-from musteach.bots import RuleBot, run
-from musteach.cards import DECK, Card
-from musteach.count import count_hand
-from musteach.errors import BettingError, DuplicateCardError, IllegalActionError, MusError, SeatError
-from musteach.game import Declare, Discard, Event, Game, MusCall, Turn, parse_action, replay
-from musteach.lances import Lance, evaluate, speaking_order
+from musteach.play.bots import RuleBot, run
+from musteach.play.game import Declare, Discard, Event, Game, MusCall, Turn, parse_action, replay
 from musteach.rules import Rules
-from musteach.senas import SenaError
+from musteach.rules.betting import Action, participants, play_betting
+from musteach.rules.cards import DECK, Card
+from musteach.rules.count import count_hand
+from musteach.rules.errors import BettingError, DuplicateCardError, IllegalActionError, MusError, SeatError
+from musteach.rules.lances import Lance, evaluate, speaking_order
+from musteach.rules.senas import SenaError
 
 
 def _random_play(game: Game, rng: random.Random, ordago: float = 0.02, senas: float = 0.1) -> None:
@@ -346,7 +346,7 @@ def test_views_hold_only_what_a_seat_may_know():
 
 
 # ----------------------------------------------------------------------------------------------
-# Whole games: no illegal action, the count agrees with musteach.count, replay (RULES.md §6–§10)
+# Whole games: no illegal action, the count agrees with musteach.rules.count, replay (RULES.md §6–§10)
 # ----------------------------------------------------------------------------------------------
 
 

@@ -12,8 +12,8 @@ from itertools import combinations_with_replacement
 import pytest
 
 from musteach import DECK, Hand, Lance, Rules, analyse, evaluate, speaking_order, team_of, winners
-from musteach.errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
-from musteach.lances import JUEGO_ORDER, check_seat, effective_rank, point_value, seat_roles
+from musteach.rules.errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
+from musteach.rules.lances import JUEGO_ORDER, check_seat, effective_rank, point_value, seat_roles
 
 FOUR_REYES = Rules(kings=4)
 

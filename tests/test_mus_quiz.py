@@ -1,19 +1,19 @@
-"""The mus quiz (musteach.mus_quiz): which cards to change, graded by the exact discard advisor (RULES.md §3)."""
+"""The mus quiz (musteach.teach.mus_quiz): which cards to change, graded by the exact discard advisor (RULES.md §3)."""
 
 from __future__ import annotations
 
 import pytest
 
 from musteach import Rules
-from musteach.errors import MusError
-from musteach.lances import effective_rank
-from musteach.mus_quiz import MARGINS, DiscardQuestionGenerator, discard_question, option_label
 from musteach.odds import advise_discard
-from musteach.quiz import AnswerError, QuizError
+from musteach.rules.errors import MusError
+from musteach.rules.lances import effective_rank
+from musteach.teach.mus_quiz import MARGINS, DiscardQuestionGenerator, discard_question, option_label
+from musteach.teach.quiz import AnswerError, QuizError
 
 
 def _ranks(codes: str) -> list[int]:
-    from musteach.cards import Card
+    from musteach.rules.cards import Card
 
     return sorted((effective_rank(Card.parse(c).rank, 8) for c in codes.split()), reverse=True)
 

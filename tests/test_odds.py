@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from musteach import DECK, Card, Hand, Rules
-from musteach.errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
-from musteach.lances import LANCES, analyse, evaluate
+from musteach.rules.errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
+from musteach.rules.lances import LANCES, analyse, evaluate
 
-try:  # the batched evaluator (musteach.batch); the plain one judges the same deals more slowly
-    from musteach.batch import evaluate_batch
+try:  # the batched evaluator (musteach.rules.batch); the plain one judges the same deals more slowly
+    from musteach.rules.batch import evaluate_batch
 except ImportError:  # pragma: no cover
 
     def evaluate_batch(deals, mano, rules):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from musteach import odds
+from musteach.odds import exact as odds
 
 
 @pytest.fixture

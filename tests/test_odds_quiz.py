@@ -1,13 +1,13 @@
-"""The odds-reading questions (musteach.odds_quiz): answers from the exact count, bands, grading, errors."""
+"""The odds-reading questions (musteach.teach.odds_quiz): answers from the exact count, bands, grading, errors."""
 
 from __future__ import annotations
 
 import pytest
 
 from musteach import Rules
-from musteach.errors import MusError
 from musteach.odds import hand_odds
-from musteach.odds_quiz import (
+from musteach.rules.errors import MusError
+from musteach.teach.odds_quiz import (
     BAND_EDGES,
     BANDS,
     MARGIN,
@@ -15,7 +15,7 @@ from musteach.odds_quiz import (
     band_of,
     odds_question,
 )
-from musteach.quiz import AnswerError, QuizError, QuizSession
+from musteach.teach.quiz import AnswerError, QuizError, QuizSession
 
 
 @pytest.mark.parametrize("p, band", [(0, 0), (0.1999, 0), (0.2, 1), (0.5, 2), (0.6, 3), (0.8, 4), (1, 4)])

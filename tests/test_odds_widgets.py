@@ -19,10 +19,10 @@ import pytest
 from musteach_widgets import odds as odds_module
 
 from musteach import Rules
-from musteach.errors import MusError
+from musteach.draw.odds import percent_text
 from musteach.odds import advise_discard, hand_odds
-from musteach.odds_quiz import band_of
-from musteach.svg_odds import percent_text
+from musteach.rules.errors import MusError
+from musteach.teach.odds_quiz import band_of
 
 pytestmark = pytest.mark.usefixtures("strict_widgets")
 

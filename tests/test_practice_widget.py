@@ -21,9 +21,9 @@ from musteach_widgets import storage as storage_module
 from musteach_widgets.practice import BettingSource, CountSource, Outcome, PracticeQuiz, QuizSource, Shown, SkillSource
 from musteach_widgets.storage import BrowserStore, open_store
 
-from musteach.progress import FileStore, MemoryStore, Progress, ProgressError
-from musteach.quiz import QuizError
-from musteach.wording import for_learner
+from musteach.teach.progress import FileStore, MemoryStore, Progress, ProgressError
+from musteach.teach.quiz import QuizError
+from musteach.teach.wording import for_learner
 
 pytestmark = pytest.mark.usefixtures("strict_widgets")
 

@@ -1,4 +1,4 @@
-"""The practice progress model (musteach.progress): FSRS scheduling per skill, choosing the next skill,
+"""The practice progress model (musteach.teach.progress): FSRS scheduling per skill, choosing the next skill,
 mastery, JSON round trips, merging, and the file store (atomic writes, corrupt files, two writers)."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from musteach import MusError
-from musteach import progress as pm
-from musteach.progress import (
+from musteach.teach import progress as pm
+from musteach.teach.progress import (
     FileStore,
     MemoryStore,
     Progress,

@@ -1,4 +1,4 @@
-"""The pure quiz logic: generators, instructive kinds, grading, bad responses, sessions (musteach.quiz).
+"""The pure quiz logic: generators, instructive kinds, grading, bad responses, sessions (musteach.teach.quiz).
 
 Correct answers are recomputed here independently: lance winners with evaluate(), card values and the
 rank order from tables written out in this file from RULES.md §1.
@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from musteach import Card, Rules, analyse, evaluate
-from musteach.errors import MusError, SeatError, UnknownCardError
-from musteach.lances import Lance
-from musteach.quiz import (
+from musteach.rules.errors import MusError, SeatError, UnknownCardError
+from musteach.rules.lances import Lance
+from musteach.teach.quiz import (
     KINDS,
     LANCE_SKILLS,
     AnswerError,
@@ -37,7 +37,7 @@ from musteach.quiz import (
 
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
 
-# RULES.md §1, written out independently of musteach.lances.
+# RULES.md §1, written out independently of musteach.rules.lances.
 ORDER_8 = {12: 8, 3: 8, 11: 7, 10: 6, 7: 5, 6: 4, 5: 3, 4: 2, 1: 1, 2: 1}
 ORDER_4 = {12: 10, 11: 9, 10: 8, 7: 7, 6: 6, 5: 5, 4: 4, 3: 3, 2: 2, 1: 1}
 POINTS_8 = {12: 10, 11: 10, 10: 10, 3: 10, 7: 7, 6: 6, 5: 5, 4: 4, 2: 1, 1: 1}

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from musteach import PRESETS, Rules
-from musteach.errors import MusError, RulesError
+from musteach.rules.errors import MusError, RulesError
 
 
 def test_defaults_are_8_reyes_to_40():

@@ -2,7 +2,7 @@
 
 A server is started on a free loopback port over a folder of small test lessons (a Grande quiz, a Juego
 total quiz) plus files that must never be served; visitors are simulated over the real Voilà protocol
-(:mod:`musteach_widgets.server.probe`): the page, the kernel's websocket (JSON and binary protocols),
+(:mod:`musteach_server.probe`): the page, the kernel's websocket (JSON and binary protocols),
 ipywidgets' comm messages.
 """
 
@@ -15,11 +15,12 @@ import re
 from pathlib import Path
 
 import pytest
+from tornado.websocket import WebSocketClosedError
 
 pytest.importorskip("voila")
 
-from musteach_widgets.server.app import ALLOWED_MESSAGE_TYPES, MAX_MESSAGE_BYTES, is_traversal
-from musteach_widgets.server.probe import PROTOCOL_V1, Visitor, lesson_notebook, running_server
+from musteach_server.app import ALLOWED_MESSAGE_TYPES, MAX_MESSAGE_BYTES, is_traversal
+from musteach_server.probe import PROTOCOL_V1, Visitor, lesson_notebook, running_server
 from tornado.httpclient import AsyncHTTPClient
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -314,7 +315,11 @@ def test_an_oversized_message_closes_only_that_socket(server):
         v = Visitor(server.base_url)
         assert (await v.open(LANCE)).code == 200
         quiz = v.quizzes()[0]
-        await v.send(v.update_message(v.find(quiz, "musteach-answer")[0], {"description": "y" * (MAX_MESSAGE_BYTES + 10)}))
+        try:
+            await v.send(v.update_message(v.find(quiz, "musteach-answer")[0],
+                                          {"description": "y" * (MAX_MESSAGE_BYTES + 10)}))
+        except WebSocketClosedError:
+            pass  # the server may close the socket while the oversized frame is still being written
         await asyncio.wait_for(v.closed.wait(), 10)
         code = v.ws.close_code if v.ws else None
         # the kernel and the server go on: another visitor, and this page reconnecting, both work

@@ -9,10 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from musteach.cards import DECK, Hand
-from musteach.errors import IllegalActionError, MusError
+from musteach.draw.senas import catalogue_html, sena_html, sena_svg
 from musteach.rules import Rules
-from musteach.senas import (
+from musteach.rules.cards import DECK, Hand
+from musteach.rules.errors import IllegalActionError, MusError
+from musteach.rules.senas import (
     CONTEXTS,
     SENAS,
     SenaError,
@@ -25,13 +26,12 @@ from musteach.senas import (
     meaning,
     senas_for,
 )
-from musteach.svg_senas import catalogue_html, sena_html, sena_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
 
 def _facts(hand: Hand, kings: int) -> dict[str, object]:
-    """The hand's facts computed here, independently of musteach.lances (RULES.md §1, §5)."""
+    """The hand's facts computed here, independently of musteach.rules.lances (RULES.md §1, §5)."""
 
     def eff(r: int) -> int:
         if kings == 8 and r == 3:

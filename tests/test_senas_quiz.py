@@ -1,4 +1,4 @@
-"""Señas quizzes: question generation and grading (musteach.senas_quiz) and their widgets (RULES.md §11)."""
+"""Señas quizzes: question generation and grading (musteach.teach.senas_quiz) and their widgets (RULES.md §11)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import musteach_widgets as mw
 import pytest
 
 from musteach import Rules, analyse
-from musteach.quiz import AnswerError, QuizError
-from musteach.senas import SENAS, SenaError, catalogue, is_truthful, meaning
-from musteach.senas_quiz import (
+from musteach.rules.senas import SENAS, SenaError, catalogue, is_truthful, meaning
+from musteach.teach.quiz import AnswerError, QuizError
+from musteach.teach.senas_quiz import (
     SenaQuestionGenerator,
     fit_question,
     meaning_question,

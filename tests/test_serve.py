@@ -2,7 +2,7 @@
 preheated kernels, culling), the ``serve`` plug-in, and a server built from the binder files alone.
 
 Servers run on free loopback ports over small test lessons (or the repo's lessons), visited over the real
-Voilà protocol by :mod:`musteach_widgets.server.probe`; each is stopped, kernels included, after its tests.
+Voilà protocol by :mod:`musteach_server.probe`; each is stopped, kernels included, after its tests.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import pytest
 pytest.importorskip("voila")
 
 from jupyter_server._tz import utcnow
-from musteach_widgets.server.app import (
+from musteach_server.app import (
     ALLOWED_MESSAGE_TYPES,
     CELL_ERROR_NOTE,
     HANDOVER_GRACE_SECONDS,
@@ -37,12 +37,12 @@ from musteach_widgets.server.app import (
     index_html,
     is_traversal,
 )
-from musteach_widgets.server.command import parse_pools
-from musteach_widgets.server.lessons import Lesson, list_lessons
-from musteach_widgets.server.probe import Visitor, lesson_notebook, running_server
+from musteach_server.command import parse_pools
+from musteach_server.lessons import Lesson, list_lessons
+from musteach_server.probe import Visitor, lesson_notebook, running_server
 from tornado.httpclient import AsyncHTTPClient
 
-from musteach.errors import MusError
+from musteach.rules.errors import MusError
 
 ROOT = Path(__file__).resolve().parents[1]
 LANCE, BROKEN = "01-lance.ipynb", "02-broken.ipynb"
@@ -325,7 +325,7 @@ def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
 
 def test_serve_is_a_plug_in_and_musteach_imports_no_jupyter():
     eps = {ep.name: ep.value for ep in entry_points(group="musteach.commands")}
-    assert eps.get("serve") == "musteach_widgets.server.command"
+    assert eps.get("serve") == "musteach_server.command"
     assert not (ROOT / "musteach" / "commands" / "serve.py").exists()
     code = ("import sys, musteach, musteach.cli\nmusteach.cli.build_parser()\n"
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'voila', 'jupyter_server', 'tornado', 'nbconvert'}))")
@@ -391,7 +391,7 @@ def test_a_venv_built_from_the_binder_files_alone_serves_a_lesson(tmp_path):
     pip = subprocess.run([venv / "bin" / "python", "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"],
                          cwd=repo, env=env, capture_output=True, text=True, timeout=900)
     assert pip.returncode == 0, pip.stderr[-4000:]
-    where = subprocess.run([venv / "bin" / "python", "-c", "import musteach_widgets.server as s; print(s.__file__)"],
+    where = subprocess.run([venv / "bin" / "python", "-c", "import musteach_server as s; print(s.__file__)"],
                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert Path(where.stdout.strip()).resolve().is_relative_to(venv.resolve()), where.stdout + where.stderr
     lesson = sorted(p.name for p in (repo / "lessons").glob("[0-9][0-9]-*.ipynb"))[0]

@@ -1,4 +1,4 @@
-"""The pictures: cards, hands, the table and a judged deal (musteach.svg)."""
+"""The pictures: cards, hands, the table and a judged deal (musteach.draw.cards)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from musteach import DECK, Card, Hand, evaluate, parse_hands
-from musteach.errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
-from musteach.lances import team_of
+from musteach.draw.cards import CARD_RATIO, TEAM_COLORS, card_html, card_svg, deal_html, hand_html, hand_svg, table_svg
 from musteach.rules import Rules
-from musteach.svg import CARD_RATIO, TEAM_COLORS, card_html, card_svg, deal_html, hand_html, hand_svg, table_svg
+from musteach.rules.errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
+from musteach.rules.lances import team_of
 
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
 NS = "{http://www.w3.org/2000/svg}"

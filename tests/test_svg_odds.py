@@ -1,4 +1,4 @@
-"""The odds bar chart (musteach.svg_odds): its numbers are hand_odds' numbers, its geometry matches them,
+"""The odds bar chart (musteach.draw.odds): its numbers are hand_odds' numbers, its geometry matches them,
 it is accessible (role, aria-label with the numbers) and bad input raises a MusError naming it."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from musteach import DECK, Rules
-from musteach.errors import MusError
+from musteach.draw.odds import BAR_COLORS, NOBODY_WORDS, odds_bars_svg, odds_label, percent_text
 from musteach.odds import hand_odds
-from musteach.svg_odds import BAR_COLORS, NOBODY_WORDS, odds_bars_svg, odds_label, percent_text
+from musteach.rules.errors import MusError
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 LANCES = ("grande", "chica", "pares", "juego", "punto")

@@ -1,4 +1,4 @@
-"""The score picture: amarracos, stones and dentro (musteach.svg_stones, RULES.md §9)."""
+"""The score picture: amarracos, stones and dentro (musteach.draw.stones, RULES.md §9)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from musteach import Rules
-from musteach.count import is_dentro, to_amarracos
-from musteach.errors import BettingError, MusError, RulesError
-from musteach.svg_stones import stones_label, stones_svg, team_stones_text
+from musteach.draw.stones import stones_label, stones_svg, team_stones_text
+from musteach.rules.count import is_dentro, to_amarracos
+from musteach.rules.errors import BettingError, MusError, RulesError
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 

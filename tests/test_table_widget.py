@@ -13,13 +13,13 @@ import musteach_widgets as mw
 import pytest
 from musteach_widgets import table as table_module
 
-from musteach.betting import Action
-from musteach.errors import MusError
-from musteach.game import Declare, MusCall
-from musteach.lances import team_of
 from musteach.odds import advise_discard
+from musteach.play.game import Declare, MusCall
 from musteach.rules import Rules
-from musteach.senas import catalogue
+from musteach.rules.betting import Action
+from musteach.rules.errors import MusError
+from musteach.rules.lances import team_of
+from musteach.rules.senas import catalogue
 
 pytestmark = pytest.mark.usefixtures("strict_widgets")
 

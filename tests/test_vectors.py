@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from musteach import Card, Lance, Rules, evaluate, winners
-from musteach.batch import deals_to_array, evaluate_batch
+from musteach.rules.batch import deals_to_array, evaluate_batch
 
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
 LANCE_CASES = json.loads((VECTORS / "lances.json").read_text(encoding="utf-8"))

@@ -16,7 +16,7 @@ import pytest
 from musteach_widgets import quiz as quiz_module
 
 from musteach import Rules, evaluate
-from musteach.quiz import Kind, QuizError, Skill
+from musteach.teach.quiz import Kind, QuizError, Skill
 
 pytestmark = pytest.mark.usefixtures("strict_widgets")
 
@@ -226,7 +226,7 @@ def test_lance_quiz_4_reyes():
 
 
 def test_a_fixed_list_of_questions():
-    from musteach.quiz import hand_question, lance_question, rank_question
+    from musteach.teach.quiz import hand_question, lance_question, rank_question
 
     qs = [lance_question(DEAL, 0, "grande"), lance_question(DEAL, 1, "pares")]
     quiz = mw.LanceQuiz(n=5, questions=qs, title="Two examples")
@@ -251,7 +251,7 @@ def test_a_fixed_list_of_questions():
 
 
 def test_bad_options_raise_at_once():
-    from musteach.errors import MusError
+    from musteach.rules.errors import MusError
 
     with pytest.raises(MusError, match="envido"):
         mw.LanceQuiz("envido")
@@ -407,7 +407,7 @@ def test_deal_view_offers_punto_when_nobody_has_juego():
 
 
 def test_deal_view_bad_deal_message_or_raise():
-    from musteach.errors import DuplicateCardError
+    from musteach.rules.errors import DuplicateCardError
 
     bad = ["12o 12o 7e 5b", *DEAL[1:]]
     view = mw.show_deal(bad, mano=0)

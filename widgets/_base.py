@@ -13,7 +13,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from musteach.wording import for_learner
+from musteach.teach.wording import for_learner
 
 __all__ = ["FRIENDLY_ERROR", "QUIZ_CSS", "Guarded", "css_widget", "escape", "feedback_html", "html_box", "quiz_nav"]
 

@@ -1,7 +1,7 @@
 """Betting and the count: worked examples and quizzes (ipywidgets 8).
 
-Every outcome, stone and sentence comes from :mod:`musteach.betting`, :mod:`musteach.count` and
-:mod:`musteach.count_quiz`; the pictures from :mod:`musteach.svg` and :mod:`musteach.svg_stones`.
+Every outcome, stone and sentence comes from :mod:`musteach.rules.betting`, :mod:`musteach.rules.count` and
+:mod:`musteach.teach.count_quiz`; the pictures from :mod:`musteach.draw.cards` and :mod:`musteach.draw.stones`.
 These classes only draw, read the boxes and wire the buttons (real ipywidgets controls: Tab, Enter, Space).
 
 * :class:`BettingQuiz`: read a betting sequence; who takes how many stones now? (RULES.md §6)
@@ -30,7 +30,10 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from musteach.betting import (
+from musteach.draw.cards import TEAM_COLORS, table_svg
+from musteach.draw.stones import stones_svg
+from musteach.rules import Rules
+from musteach.rules.betting import (
     TEAMS,
     Action,
     BettingOutcome,
@@ -38,21 +41,18 @@ from musteach.betting import (
     declarations,
     start_betting,
 )
-from musteach.cards import Card, Hand
-from musteach.count import CountResult, count_hand
-from musteach.count_quiz import (
+from musteach.rules.cards import Card, Hand
+from musteach.rules.count import CountResult, count_hand
+from musteach.rules.errors import IllegalActionError, MusError
+from musteach.rules.lances import DealResult, Lance, evaluate, seat_roles, team_of
+from musteach.teach.count_quiz import (
     BettingQuestion,
     CountQuestion,
     QuizGrade,
     betting_question,
     count_question,
 )
-from musteach.errors import IllegalActionError, MusError
-from musteach.lances import DealResult, Lance, evaluate, seat_roles, team_of
-from musteach.quiz import QuizSession
-from musteach.rules import Rules
-from musteach.svg import TEAM_COLORS, table_svg
-from musteach.svg_stones import stones_svg
+from musteach.teach.quiz import QuizSession
 
 from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape, quiz_nav
 from ._base import html_box as _html
@@ -249,7 +249,7 @@ class ScoreBoard(widgets.VBox):
     *dentro* when a team is 5 or fewer from the target (RULES.md §9).
 
     score_a, score_b: stones, whole numbers ≥ 0. rules: a :class:`~musteach.rules.Rules` (target 40 by
-    default). width: CSS pixels of the picture. Raises :class:`~musteach.errors.MusError` for a bad score.
+    default). width: CSS pixels of the picture. Raises :class:`~musteach.rules.errors.MusError` for a bad score.
     :meth:`set_score` changes it.
     """
 
@@ -263,7 +263,7 @@ class ScoreBoard(widgets.VBox):
         self.set_score(score_a, score_b)
 
     def set_score(self, score_a: int, score_b: int) -> None:
-        """Show a new score; raises :class:`~musteach.errors.MusError` for a bad one (the old one stays)."""
+        """Show a new score; raises :class:`~musteach.rules.errors.MusError` for a bad one (the old one stays)."""
         svg = stones_svg(score_a, score_b, self.rules, width=self.width)
         self.score = (score_a, score_b)
         self.picture.value = svg
@@ -282,7 +282,7 @@ class BettingView(widgets.VBox):
     N más, órdago, quiero, no quiero) or a list of ``(seat, action)`` pairs.
     hands: optional 4 hands; then the table is drawn and, for Pares and Juego, everybody declares first and
     only the holders speak. participants: the seats speaking when no hands are given (default all four).
-    strict: if True, an illegal action raises :class:`~musteach.errors.IllegalActionError`; if False (the
+    strict: if True, an illegal action raises :class:`~musteach.rules.errors.IllegalActionError`; if False (the
     default) the message is shown instead and kept in ``error``.
     """
 
@@ -363,9 +363,9 @@ class CountView(Guarded, widgets.VBox):
     hands: 4 hands of 4 cards, indexed by seat. mano: the seat 0..3 that speaks first.
     betting: ``{lance: ...}`` where each lance's betting is actions (``"0 envido, 1 quiero"``, see
     :class:`BettingView`), a ``scoring.json`` outcome (``{"type": "accepted", "stake": 2}``, RULES.md §7a) or
-    a closed :class:`~musteach.betting.LanceBetting`; a lance left out is all passed.
+    a closed :class:`~musteach.rules.betting.LanceBetting`; a lance left out is all passed.
     start_score: ``(A, B)`` or ``{"A": n, "B": n}`` before the hand (default 0-0). rules: a
-    :class:`~musteach.rules.Rules`. strict: raise :class:`~musteach.errors.MusError` on bad input instead
+    :class:`~musteach.rules.Rules`. strict: raise :class:`~musteach.rules.errors.MusError` on bad input instead
     of showing the message (kept in ``error``).
     """
 
@@ -509,7 +509,7 @@ def _stones_box(team: str, tooltip: str) -> widgets.Text:
 
 class _StonesQuiz(Guarded, widgets.VBox):
     """A run of ``n`` questions answered by typing stones per team, with Check, feedback, score, Next and
-    Start again. Subclasses build the questions and the boxes; the grading is :mod:`musteach.count_quiz`'s.
+    Start again. Subclasses build the questions and the boxes; the grading is :mod:`musteach.teach.count_quiz`'s.
     """
 
     default_title = "Quiz"
@@ -580,7 +580,7 @@ class _StonesQuiz(Guarded, widgets.VBox):
     # ----- state -----------------------------------------------------------------------------
     @property
     def question(self) -> Any:
-        """The question on screen (a :class:`~musteach.count_quiz.BettingQuestion` or ``CountQuestion``)."""
+        """The question on screen (a :class:`~musteach.teach.count_quiz.BettingQuestion` or ``CountQuestion``)."""
         return self.session.current if self.session else None
 
     # ----- handlers ----------------------------------------------------------------------------
@@ -682,7 +682,7 @@ class BettingQuiz(_StonesQuiz):
     A refused bet pays its bettors at once (1 stone for a refused first bet, otherwise the previous total);
     an accepted or passed lance moves no stones until the count. n: questions; seed: an int for a
     reproducible run; rules: a :class:`~musteach.rules.Rules`. Questions come from
-    :func:`musteach.count_quiz.betting_question`, grades from :func:`~musteach.count_quiz.grade_betting`.
+    :func:`musteach.teach.count_quiz.betting_question`, grades from :func:`~musteach.teach.count_quiz.grade_betting`.
     ``stones_a`` / ``stones_b`` are the two boxes (classes ``musteach-stones-A`` / ``musteach-stones-B``).
     """
 
@@ -750,8 +750,8 @@ class CountQuiz(_StonesQuiz):
 
     n: questions; seed: an int for a reproducible run; rules: a :class:`~musteach.rules.Rules`.
     near_end_share: the share of hands (0..1) that start near the target, so the game can end mid-count.
-    Questions come from :func:`musteach.count_quiz.count_question`, grades from
-    :func:`~musteach.count_quiz.grade_count` (its steps are the count, in order). ``cells[lance][team]`` are
+    Questions come from :func:`musteach.teach.count_quiz.count_question`, grades from
+    :func:`~musteach.teach.count_quiz.grade_count` (its steps are the count, in order). ``cells[lance][team]`` are
     the boxes (class ``musteach-stones-<lance>-<team>``); wrong ones get ``musteach-cell-wrong``.
     """
 

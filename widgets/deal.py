@@ -12,11 +12,11 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from musteach.cards import Card, Hand
-from musteach.errors import MusError
-from musteach.lances import DealResult, Lance, LanceResult, evaluate
+from musteach.draw.cards import deal_html, table_svg
 from musteach.rules import Rules
-from musteach.svg import deal_html, table_svg
+from musteach.rules.cards import Card, Hand
+from musteach.rules.errors import MusError
+from musteach.rules.lances import DealResult, Lance, LanceResult, evaluate
 
 from ._base import Guarded, css_widget, escape
 
@@ -31,7 +31,7 @@ class DealView(Guarded, widgets.VBox):
     hands: 4 hands of 4 cards, indexed by seat (codes such as ``"12o 3c 7e 5b"`` or :class:`Hand`).
     mano: the seat 0..3 that speaks first. lance: the lance to show first (its winner highlighted), or None
     for all five lances in a table. rules: a :class:`~musteach.rules.Rules` (default 8 reyes).
-    strict: if True, bad input raises :class:`~musteach.errors.MusError`; if False (the default, for
+    strict: if True, bad input raises :class:`~musteach.rules.errors.MusError`; if False (the default, for
     learners editing a lesson's example) the message is shown in the view instead and kept in ``error``.
 
     A row of toggle buttons (keyboard usable) switches between "All lances" and each lance.

@@ -1,8 +1,8 @@
 """Exact lance odds and the discard advisor, as ipywidgets (ipywidgets 8).
 
 Every number and sentence comes from :mod:`musteach.odds` (:func:`~musteach.odds.hand_odds`,
-:func:`~musteach.odds.advise_discard`), the bars from :mod:`musteach.svg_odds`, the cards from
-:mod:`musteach.svg`, the quiz questions from :mod:`musteach.odds_quiz`. These classes only draw, read
+:func:`~musteach.odds.advise_discard`), the bars from :mod:`musteach.draw.odds`, the cards from
+:mod:`musteach.draw.cards`, the quiz questions from :mod:`musteach.teach.odds_quiz`. These classes only draw, read
 the pickers and wire them (real ipywidgets controls: Tab, arrows and typing a card's first letters work).
 
 * :class:`OddsExplorer`: pick four cards, your place at the table, 8 or 4 reyes, optionally your
@@ -31,15 +31,15 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from musteach.cards import DECK, Card, Hand
-from musteach.errors import MusError
-from musteach.lances import Lance
+from musteach.draw.cards import card_svg, hand_svg
+from musteach.draw.odds import odds_bars_svg, percent_text
 from musteach.odds import AIMS, DiscardAdvice, HandOdds, advise_discard, hand_odds, position_name
-from musteach.odds_quiz import OddsQuestion, OddsQuestionGenerator
-from musteach.quiz import QuizSession, Verdict
 from musteach.rules import Rules
-from musteach.svg import card_svg, hand_svg
-from musteach.svg_odds import odds_bars_svg, percent_text
+from musteach.rules.cards import DECK, Card, Hand
+from musteach.rules.errors import MusError
+from musteach.rules.lances import Lance
+from musteach.teach.odds_quiz import OddsQuestion, OddsQuestionGenerator
+from musteach.teach.quiz import QuizSession, Verdict
 
 from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape
 from ._base import html_box as _html
@@ -236,7 +236,7 @@ def _nobody_line(odds: HandOdds) -> str:
 class OddsExplorer(Guarded, widgets.VBox):
     """Pick a hand and a place at the table; see the exact odds of every lance (RULES.md §2, §4, §5).
 
-    hand: the 4 starting cards (``"12o 3c 11e 1b"``, a :class:`~musteach.cards.Hand` or 4 card texts;
+    hand: the 4 starting cards (``"12o 3c 11e 1b"``, a :class:`~musteach.rules.cards.Hand` or 4 card texts;
     default R-R-C-A). seat, mano: seats 0..3: the seat's distance from mano sets the starting place
     (mano, second, third, postre). rules: a :class:`~musteach.rules.Rules` (default 8 reyes); the
     8 / 4 reyes toggle changes only ``kings``. partner: the partner's 4 cards to start with them known.
@@ -246,7 +246,7 @@ class OddsExplorer(Guarded, widgets.VBox):
     anything else :mod:`musteach` refuses, shows its message instead of the odds (kept in ``error``);
     ``odds`` is the :class:`~musteach.odds.HandOdds` on screen, or None. ``errors`` lists unexpected
     handler exceptions (the learner saw a friendly message). Raises
-    :class:`~musteach.errors.MusError` only for a bad ``seat``, ``mano`` or ``rules``.
+    :class:`~musteach.rules.errors.MusError` only for a bad ``seat``, ``mano`` or ``rules``.
     """
 
     def __init__(
@@ -779,8 +779,8 @@ class OddsQuiz(QuizWidget):
 
     n: questions to answer; seed: an int for a reproducible run, or None; rules: a
     :class:`~musteach.rules.Rules`; lances: the lances to ask about (default grande, chica, pares,
-    juego); title: the heading. The answer and the explanation come from :mod:`musteach.odds_quiz`.
-    Raises :class:`~musteach.quiz.QuizError` for a bad ``n`` or no lances.
+    juego); title: the heading. The answer and the explanation come from :mod:`musteach.teach.odds_quiz`.
+    Raises :class:`~musteach.teach.quiz.QuizError` for a bad ``n`` or no lances.
     """
 
     default_title = "How often does your team win?"

@@ -3,9 +3,9 @@
 :class:`PracticeQuiz` (also called :data:`Practice`) mixes every kind of question the tutor has — who wins
 each lance, card order, jugadas, juego and punto totals, betting payments and the count — and asks most
 about what the learner is weak at and what is due again: each skill is an FSRS card
-(:mod:`musteach.progress`). The progress is kept across visits: in this browser under Voilà
+(:mod:`musteach.teach.progress`). The progress is kept across visits: in this browser under Voilà
 (:class:`~musteach_widgets.storage.BrowserStore`), in a file in the user data folder in JupyterLab
-(:class:`~musteach.progress.FileStore`). It can be exported to a file and imported back.
+(:class:`~musteach.teach.progress.FileStore`). It can be exported to a file and imported back.
 
 Questions come from a plug-in list of :class:`SkillSource` objects (:data:`SOURCES`): a new family of
 questions (señas, say) joins by subclassing :class:`SkillSource` and calling :func:`register_source`.
@@ -30,10 +30,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from musteach.cards import Card
-from musteach.count_quiz import BettingQuestion, CountQuestion, betting_question, count_question
-from musteach.errors import MusError
-from musteach.progress import (
+from musteach.draw.cards import card_svg, hand_svg, table_svg
+from musteach.rules import Rules
+from musteach.rules.cards import Card
+from musteach.rules.errors import MusError
+from musteach.teach.count_quiz import BettingQuestion, CountQuestion, betting_question, count_question
+from musteach.teach.progress import (
     FAST_MS,
     Pick,
     Progress,
@@ -41,9 +43,7 @@ from musteach.progress import (
     choose_skill,
     describe_due,
 )
-from musteach.quiz import Question, QuizError, Skill, make_question
-from musteach.rules import Rules
-from musteach.svg import card_svg, hand_svg, table_svg
+from musteach.teach.quiz import Question, QuizError, Skill, make_question
 
 from ._base import FRIENDLY_ERROR, QUIZ_CSS, Guarded, escape
 from .storage import BrowserStore, Store, open_store
@@ -158,11 +158,11 @@ class SkillSource:
 
     def show(self, question: Any, submit: Submit) -> Shown:
         """Draw the question; controls call ``submit(response)`` (``submit(response, typed=True)`` for
-        typed input, whose :class:`~musteach.errors.MusError` is shown as a hint, not scored)."""
+        typed input, whose :class:`~musteach.rules.errors.MusError` is shown as a hint, not scored)."""
         raise NotImplementedError
 
     def grade(self, question: Any, response: Any) -> Outcome:
-        """Grade a response; raise a :class:`~musteach.errors.MusError` for one that is not an answer."""
+        """Grade a response; raise a :class:`~musteach.rules.errors.MusError` for one that is not an answer."""
         raise NotImplementedError
 
 
@@ -189,7 +189,7 @@ def _mark_buttons(pairs: Sequence[tuple[Any, widgets.Button]], expected: Any, gi
 
 
 class QuizSource(SkillSource):
-    """Questions of :mod:`musteach.quiz`: who wins each lance, card order, jugadas, juego and punto totals."""
+    """Questions of :mod:`musteach.teach.quiz`: who wins each lance, card order, jugadas, juego and punto totals."""
 
     name = "quiz"
     skills = (
@@ -420,7 +420,7 @@ SOURCES: list[SkillSource] = [QuizSource(), BettingSource(), CountSource()]
 def register_source(source: SkillSource) -> SkillSource:
     """Add a question source to :data:`SOURCES` (e.g. señas); its skill names must be new.
 
-    Raises :class:`~musteach.quiz.QuizError` for a skill name another source already uses.
+    Raises :class:`~musteach.teach.quiz.QuizError` for a skill name another source already uses.
     """
     taken = {s for src in SOURCES for s, _ in src.skills}
     clash = [s for s, _ in source.skills if s in taken]
@@ -471,9 +471,9 @@ class PracticeQuiz(Guarded, widgets.VBox):
     seed: an int for reproducible choices and questions. rules: a :class:`~musteach.rules.Rules` (default 8 reyes).
     clock: a function returning the current UTC time (tests).
 
-    ``progress`` is the learner's :class:`~musteach.progress.Progress`; ``errors`` lists exceptions handlers
-    raised (the learner saw a friendly message instead). Raises :class:`~musteach.quiz.QuizError` for an
-    unknown skill or a bad ``n``, :class:`~musteach.progress.ProgressError` for a bad ``store``.
+    ``progress`` is the learner's :class:`~musteach.teach.progress.Progress`; ``errors`` lists exceptions handlers
+    raised (the learner saw a friendly message instead). Raises :class:`~musteach.teach.quiz.QuizError` for an
+    unknown skill or a bad ``n``, :class:`~musteach.teach.progress.ProgressError` for a bad ``store``.
     """
 
     def __init__(
@@ -587,7 +587,7 @@ class PracticeQuiz(Guarded, widgets.VBox):
 
     @property
     def question(self) -> Any:
-        """The question on screen (a :class:`~musteach.quiz.Question`, betting or count question), or None."""
+        """The question on screen (a :class:`~musteach.teach.quiz.Question`, betting or count question), or None."""
         return self.item.question if self.item else None
 
     @property
@@ -606,7 +606,7 @@ class PracticeQuiz(Guarded, widgets.VBox):
 
     def import_json(self, data: str | bytes, name: str = "the file") -> int:
         """Merge exported progress into this learner's (nothing is removed) and save; returns how many
-        answers were new. Raises :class:`~musteach.progress.ProgressError` for a file that is not progress."""
+        answers were new. Raises :class:`~musteach.teach.progress.ProgressError` for a file that is not progress."""
         if len(data) > MAX_IMPORT_BYTES:
             raise ProgressError(f"{name} is too big to be a progress file ({len(data):,} bytes)")
         imported = Progress.from_json(data)

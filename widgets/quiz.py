@@ -1,6 +1,6 @@
 """Quiz widgets: who wins a lance, card order, jugadas, totals (ipywidgets 8).
 
-Every question, verdict and explanation comes from :mod:`musteach.quiz`; these classes only draw
+Every question, verdict and explanation comes from :mod:`musteach.teach.quiz`; these classes only draw
 and wire buttons. All controls are real ipywidgets buttons or text boxes, so Tab, Enter and Space work.
 
 Stable CSS classes for browser tests: the root ``musteach-quiz``; answer buttons ``musteach-answer`` with
@@ -16,10 +16,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from musteach.cards import Card
-from musteach.errors import MusError
-from musteach.lances import Lance
-from musteach.quiz import (
+from musteach.draw.cards import card_svg, hand_svg, table_svg
+from musteach.rules import Rules
+from musteach.rules.cards import Card
+from musteach.rules.errors import MusError
+from musteach.rules.lances import Lance
+from musteach.teach.quiz import (
     LANCE_SKILLS,
     Kind,
     Question,
@@ -29,8 +31,6 @@ from musteach.quiz import (
     Skill,
     Verdict,
 )
-from musteach.rules import Rules
-from musteach.svg import card_svg, hand_svg, table_svg
 
 from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape, feedback_html, quiz_nav
 from ._base import html_box as html
@@ -48,16 +48,16 @@ def _same(a: Any, b: Any) -> bool:
 class QuizWidget(Guarded, widgets.VBox):
     """A run of ``n`` questions with feedback, a running score, Next and Start again.
 
-    skills: the :class:`~musteach.quiz.Skill` values to draw from. n: questions to answer.
+    skills: the :class:`~musteach.teach.quiz.Skill` values to draw from. n: questions to answer.
     seed: an int for a reproducible run, or None. rules: a :class:`~musteach.rules.Rules` (default 8 reyes).
     instructive_share: the share (0..1) of questions built to teach a point (ties to mano, 3s as kings...).
-    kinds: the instructive :class:`~musteach.quiz.Kind` values allowed (default all that fit).
+    kinds: the instructive :class:`~musteach.teach.quiz.Kind` values allowed (default all that fit).
     title: the heading shown at the top.
-    questions: a fixed list of :class:`~musteach.quiz.Question` (e.g. from :func:`~musteach.quiz.lance_question`)
+    questions: a fixed list of :class:`~musteach.teach.quiz.Question` (e.g. from :func:`~musteach.teach.quiz.lance_question`)
     to ask in order instead of generated ones; ``n`` is then at most their number.
 
     ``errors`` lists every exception a handler raised (the learner saw a friendly message instead);
-    ``session`` is the :class:`~musteach.quiz.QuizSession`. Raises :class:`~musteach.quiz.QuizError` for
+    ``session`` is the :class:`~musteach.teach.quiz.QuizSession`. Raises :class:`~musteach.teach.quiz.QuizError` for
     a bad skill, kind, share or n.
     """
 
@@ -79,7 +79,7 @@ class QuizWidget(Guarded, widgets.VBox):
         self.questions: tuple[Question, ...] | None = None if questions is None else tuple(questions)
         if self.questions is not None:
             if not self.questions or not all(isinstance(q, Question) for q in self.questions):
-                raise QuizError("questions must be a non-empty list of musteach.quiz.Question")
+                raise QuizError("questions must be a non-empty list of musteach.teach.quiz.Question")
             allowed = {Skill.parse(k) for k in ([skills] if isinstance(skills, str) else skills)}
             for q in self.questions:
                 if q.skill not in allowed:
@@ -160,7 +160,7 @@ class QuizWidget(Guarded, widgets.VBox):
 
     def _submit(self, response: Any, *, typed: bool = False) -> Verdict | None:
         """Grade a response and show the verdict. ``typed``: the response came from a text box, so a
-        :class:`~musteach.errors.MusError` is the learner's slip (shown as a hint), not a bug."""
+        :class:`~musteach.rules.errors.MusError` is the learner's slip (shown as a hint), not a bug."""
         session = self.session
         if session is None or not session.can_answer():
             return None  # a second click on an answered question is ignored
@@ -280,7 +280,7 @@ class QuizWidget(Guarded, widgets.VBox):
 class LanceQuiz(QuizWidget):
     """Who wins the lance? The table of four hands, one button per seat (and Nobody for Pares and Juego).
 
-    lance: a :class:`~musteach.lances.Lance` or name ("grande"...), a list of them, or None to mix all five.
+    lance: a :class:`~musteach.rules.lances.Lance` or name ("grande"...), a list of them, or None to mix all five.
     Other options as in :class:`QuizWidget`. After an answer the winning seat is highlighted on the table
     and the evaluator's sentence explains why (RULES.md §2, §5).
     """

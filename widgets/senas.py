@@ -1,7 +1,7 @@
 """Señas (table signals): the catalogue with faces, and two quizzes (ipywidgets 8; RULES.md §11).
 
-Every question, verdict and explanation comes from :mod:`musteach.senas_quiz`, every face from
-:mod:`musteach.svg_senas`. These classes only draw and wire buttons (real ipywidgets buttons: Tab,
+Every question, verdict and explanation comes from :mod:`musteach.teach.senas_quiz`, every face from
+:mod:`musteach.draw.senas`. These classes only draw and wire buttons (real ipywidgets buttons: Tab,
 Enter and Space work).
 
 * :func:`show_senas` / :class:`SenaCatalogue`: every seña of the table's set, as captioned faces.
@@ -20,12 +20,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from musteach.quiz import QuizSession, Verdict
+from musteach.draw.cards import hand_svg
+from musteach.draw.senas import catalogue_html, sena_html, sena_svg
 from musteach.rules import Rules
-from musteach.senas import Sena, get_sena
-from musteach.senas_quiz import SenaQuestion, SenaQuestionGenerator
-from musteach.svg import hand_svg
-from musteach.svg_senas import catalogue_html, sena_html, sena_svg
+from musteach.rules.senas import Sena, get_sena
+from musteach.teach.quiz import QuizSession, Verdict
+from musteach.teach.senas_quiz import SenaQuestion, SenaQuestionGenerator
 
 from ._base import css_widget, escape
 from .quiz import QuizWidget
@@ -73,7 +73,7 @@ class SenaCatalogue(widgets.VBox):
     """
 
     def __init__(self, rules: Rules | None = None, width: int = 96):
-        from musteach.senas import catalogue
+        from musteach.rules.senas import catalogue
 
         items = catalogue(rules)
         hand = [s for s in items if s.kind == "hand"]
@@ -102,7 +102,7 @@ class SenaQuiz(QuizWidget):
 
     n: questions to answer; seed: an int for a reproducible run, or None; rules: a
     :class:`~musteach.rules.Rules` (which kings, which set of señas); title: the heading.
-    Raises :class:`~musteach.quiz.QuizError` for a bad mode or ``n``, or when señas are off.
+    Raises :class:`~musteach.teach.quiz.QuizError` for a bad mode or ``n``, or when señas are off.
     """
 
     def __init__(

@@ -3,8 +3,8 @@
 * :class:`BrowserStore` — an anywidget that keeps the progress JSON in the visitor's own browser
   (``localStorage``), so a hosted Voilà server keeps nothing on its disk and no visitor ever sees another's
   progress (each visitor has a kernel of their own and a browser of their own). It survives a reload.
-* :class:`~musteach.progress.FileStore` — a JSON file in the user data folder (JupyterLab).
-* :class:`~musteach.progress.MemoryStore` — nothing kept (tests).
+* :class:`~musteach.teach.progress.FileStore` — a JSON file in the user data folder (JupyterLab).
+* :class:`~musteach.teach.progress.MemoryStore` — nothing kept (tests).
 
 :func:`open_store` picks one: ``"auto"`` means the browser under Voilà (:func:`in_voila`), else the file.
 Every store offers ``load() -> Progress``, ``save(progress) -> Progress`` (merged with what was kept),
@@ -23,7 +23,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from musteach.progress import FileStore, MemoryStore, Progress, ProgressError, ProgressSchemaError
+from musteach.teach.progress import FileStore, MemoryStore, Progress, ProgressError, ProgressSchemaError
 
 __all__ = ["DEFAULT_KEY", "VOILA_ENV", "BrowserStore", "in_voila", "open_store"]
 
@@ -215,8 +215,8 @@ def open_store(
 
     store: ``"auto"`` (the browser under Voilà, else the file), ``"browser"``, ``"file"``, ``"memory"``,
     or a store object (returned as is). path: the file for ``"file"`` (default the user data folder,
-    :func:`~musteach.progress.default_progress_path`). key: the localStorage key for ``"browser"``.
-    Raises :class:`~musteach.progress.ProgressError` for another value.
+    :func:`~musteach.teach.progress.default_progress_path`). key: the localStorage key for ``"browser"``.
+    Raises :class:`~musteach.teach.progress.ProgressError` for another value.
     """
     if not isinstance(store, str):
         if all(hasattr(store, a) for a in ("load", "save", "notices")):

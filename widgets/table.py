@@ -1,9 +1,9 @@
 """Play whole hands with a coach: the learner holds one seat, bots hold the other three (ipywidgets 8).
 
-Every rule lives in :mod:`musteach`: :class:`~musteach.game.Game` deals, checks each action and counts
-the hand; :mod:`musteach.bots` plays the other seats and coaches the learner; :mod:`musteach.odds`
-gives the exact odds; the pictures come from :mod:`musteach.svg`, :mod:`musteach.svg_stones` and
-:mod:`musteach.svg_senas`. These classes only draw and wire buttons.
+Every rule lives in :mod:`musteach`: :class:`~musteach.play.game.Game` deals, checks each action and counts
+the hand; :mod:`musteach.play.bots` plays the other seats and coaches the learner; :mod:`musteach.odds`
+gives the exact odds; the pictures come from :mod:`musteach.draw.cards`, :mod:`musteach.draw.stones` and
+:mod:`musteach.draw.senas`. These classes only draw and wire buttons.
 
 * :class:`PlayTable`: the learner's cards, the others face down until the reveal, the score as stones
   and amarracos, whose turn it is; Mus / No hay mus; cards to change (a toggle under each card, then
@@ -32,20 +32,20 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from musteach.betting import Action
-from musteach.bots import OddsBot, RuleBot, advise, comment, exact_discard_sentence, exact_odds_sentence, run
-from musteach.cards import Card
-from musteach.errors import MusError
-from musteach.game import Declare, Discard, Game, GameAction, MusCall, Signal, View
-from musteach.lances import Lance, effective_rank, team_of
-from musteach.mus_quiz import DiscardQuestion, DiscardQuestionGenerator
+from musteach.draw.cards import TEAM_COLORS, card_svg, table_svg
+from musteach.draw.senas import sena_svg
+from musteach.draw.stones import stones_svg
 from musteach.odds import hand_odds, position_name, prepare_advisor
-from musteach.quiz import QuizSession, Verdict
+from musteach.play.bots import OddsBot, RuleBot, advise, comment, exact_discard_sentence, exact_odds_sentence, run
+from musteach.play.game import Declare, Discard, Game, GameAction, MusCall, Signal, View
 from musteach.rules import Rules
-from musteach.senas_quiz import third_person
-from musteach.svg import TEAM_COLORS, card_svg, table_svg
-from musteach.svg_senas import sena_svg
-from musteach.svg_stones import stones_svg
+from musteach.rules.betting import Action
+from musteach.rules.cards import Card
+from musteach.rules.errors import MusError
+from musteach.rules.lances import Lance, effective_rank, team_of
+from musteach.teach.mus_quiz import DiscardQuestion, DiscardQuestionGenerator
+from musteach.teach.quiz import QuizSession, Verdict
+from musteach.teach.senas_quiz import third_person
 
 from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape
 from ._base import html_box as _html
@@ -255,16 +255,16 @@ class PlayTable(Guarded, widgets.VBox):
 
     seed: an int for a reproducible game (the same seed and the same clicks give the same cards), or None.
     rules: a :class:`~musteach.rules.Rules` (default 8 reyes to 40, best of 3 games). bot: ``"odds"``
-    (:class:`~musteach.bots.OddsBot`, which weighs its chances) or ``"rule"``
-    (:class:`~musteach.bots.RuleBot`, simple thresholds) for the other three seats. learner_seat: the
+    (:class:`~musteach.play.bots.OddsBot`, which weighs its chances) or ``"rule"``
+    (:class:`~musteach.play.bots.RuleBot`, simple thresholds) for the other three seats. learner_seat: the
     learner's seat 0..3 (0 and 2 are team A). target: stones to win a game (40, 35 or 30), overriding
     ``rules``. first_mano: the first hand's mano. ask_declarations: the learner says "pares sí / no" and
     "juego sí / no" itself. background: warm the coach's tables in a background thread (the default), or
     at once.
 
-    State for scripts and tests: ``game`` (the :class:`~musteach.game.Game`), ``bots`` (by seat),
+    State for scripts and tests: ``game`` (the :class:`~musteach.play.game.Game`), ``bots`` (by seat),
     ``comments`` (every coach comment, newest last), ``last_refusal`` (the last action refused, as the
-    :class:`~musteach.errors.MusError` shown), ``errors`` (unexpected exceptions, shown kindly),
+    :class:`~musteach.rules.errors.MusError` shown), ``errors`` (unexpected exceptions, shown kindly),
     ``timings`` (seconds per handled click). :meth:`play` plays an action as a click would;
     :meth:`button` finds an action button by kind. Raises :class:`MusError` for a bad ``bot``, seat or
     rules.
@@ -404,7 +404,7 @@ class PlayTable(Guarded, widgets.VBox):
     # ----- state ---------------------------------------------------------------------------
     @property
     def view(self) -> View:
-        """The learner's :class:`~musteach.game.View` now."""
+        """The learner's :class:`~musteach.play.game.View` now."""
         return self.game.view(self.seat)
 
     @property
@@ -932,7 +932,7 @@ class PlayTable(Guarded, widgets.VBox):
 
 
 def _meaning(sena: Any, rules: Rules) -> str:
-    from musteach.senas import meaning
+    from musteach.rules.senas import meaning
 
     return meaning(sena, rules)
 
@@ -944,7 +944,7 @@ def _meaning(sena: Any, rules: Rules) -> str:
 
 class MusQuiz(QuizWidget):
     """Everybody said mus: which cards would you change? Four ways, one best by the exact count
-    (:mod:`musteach.mus_quiz`, RULES.md §3, §7).
+    (:mod:`musteach.teach.mus_quiz`, RULES.md §3, §7).
 
     n: questions to answer; seed: an int for a reproducible run, or None; aims: what to aim at
     (``"grande"``, ``"chica"``, ``"pares"``, ``"juego"``, ``"punto"``, ``"balanced"``; default the four

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import MusError
+from ..rules.errors import MusError
 
 
 def read_input(path: str) -> str:

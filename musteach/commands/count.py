@@ -13,8 +13,8 @@ import argparse
 import json
 from typing import Any
 
-from ..count import CountResult, count_case
-from ..errors import MusError
+from ..rules.count import CountResult, count_case
+from ..rules.errors import MusError
 from . import read_input
 
 _KEYS = ("id", "stones", "hand_total", "final_score", "game_over", "game_winner", "ended_at")

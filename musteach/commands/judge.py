@@ -18,9 +18,9 @@ import json
 import sys
 from typing import Any
 
-from ..errors import MusError, RulesError, SeatError
-from ..lances import DealResult, evaluate
-from ..rules import Rules
+from ..rules.errors import MusError, RulesError, SeatError
+from ..rules.lances import DealResult, evaluate
+from ..rules.options import Rules
 from . import read_input
 
 _VARIANTS = {"8reyes": 8, "4reyes": 4}

@@ -2,13 +2,13 @@
 
 This subpackage is the only place that imports Voilà, jupyter_server and tornado (``musteach`` never does):
 
-* :mod:`musteach_widgets.server.command` is the ``serve`` subcommand, found by ``musteach`` through the
+* :mod:`musteach_server.command` is the ``serve`` subcommand, found by ``musteach`` through the
   ``musteach.commands`` entry point (``add_parser(sub)`` and ``run(args) -> int``);
-* :mod:`musteach_widgets.server.lessons` lists the lessons (pure Python, no Jupyter import);
-* :mod:`musteach_widgets.server.app` is the Voilà application: preheated kernels, a cap on visitors' kernels
+* :mod:`musteach_server.lessons` lists the lessons (pure Python, no Jupyter import);
+* :mod:`musteach_server.app` is the Voilà application: preheated kernels, a cap on visitors' kernels
   with a "busy" page, idle kernels culled, sources and tracebacks hidden, only widget messages accepted from
   pages, a lesson bar on every page, one log line per event;
-* :mod:`musteach_widgets.server.probe` simulates a visitor over the real protocol (tests, load test, smoke
+* :mod:`musteach_server.probe` simulates a visitor over the real protocol (tests, load test, smoke
   checks of a class server).
 
 Hosting a class

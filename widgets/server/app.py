@@ -55,7 +55,7 @@ from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-from musteach.errors import MusError
+from musteach.rules.errors import MusError
 
 from .lessons import Lesson
 
@@ -885,7 +885,7 @@ def _setup_logging() -> None:
 def serve(options: ServeOptions) -> int:
     """Run the server until Ctrl-C or SIGTERM (then every kernel is shut down). Returns the exit status.
 
-    Raises :class:`~musteach.errors.MusError` when the address cannot be listened on.
+    Raises :class:`~musteach.rules.errors.MusError` when the address cannot be listened on.
     """
     _setup_logging()
     # the musteach template is found through JUPYTER_PATH, ahead of the installed ones

@@ -2,14 +2,14 @@
 
 Registered as the ``serve`` subcommand through the ``musteach.commands`` entry point; like the modules of
 :mod:`musteach.commands` it offers ``add_parser(sub)`` and ``run(args) -> int``. Voilà is imported only when
-the command runs. Bad options exit with status 2 and one line (a :class:`~musteach.errors.MusError`).
+the command runs. Bad options exit with status 2 and one line (a :class:`~musteach.rules.errors.MusError`).
 """
 
 from __future__ import annotations
 
 import argparse
 
-from musteach.errors import MusError
+from musteach.rules.errors import MusError
 
 from .lessons import Lesson, find_lessons_dir, list_lessons
 
@@ -55,7 +55,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def parse_pools(specs: list[str], lessons: list[Lesson]) -> dict[str, int]:
     """``["03=20"]`` -> ``{"03-grande-chica.ipynb": 20}``: the lesson (file name, name without ``.ipynb``
-    or number) and its pool size. Raises :class:`~musteach.errors.MusError` naming a bad spec."""
+    or number) and its pool size. Raises :class:`~musteach.rules.errors.MusError` naming a bad spec."""
     pools: dict[str, int] = {}
     for spec in specs:
         name, sep, count = spec.partition("=")

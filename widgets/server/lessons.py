@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from musteach.errors import MusError
+from musteach.rules.errors import MusError
 
 __all__ = ["LESSON_GLOB", "Lesson", "find_lessons_dir", "list_lessons"]
 
@@ -67,7 +67,7 @@ def is_lesson_name(name: str) -> bool:
 def find_lessons_dir(given: str | Path | None = None) -> Path:
     """The lessons folder: ``given``; else ``./lessons``; else the ``lessons`` folder of the source checkout.
 
-    Raises :class:`~musteach.errors.MusError` naming the folders tried when none exists or holds a lesson.
+    Raises :class:`~musteach.rules.errors.MusError` naming the folders tried when none exists or holds a lesson.
     """
     if given is not None:
         candidates = [Path(given)]
@@ -100,6 +100,6 @@ def _first_heading(path: Path) -> str | None:
 def list_lessons(folder: Path) -> list[Lesson]:
     """The lessons of ``folder`` in file-name order (00, 01, ...), each with its title.
 
-    Raises :class:`~musteach.errors.MusError` when a lesson file is not valid JSON.
+    Raises :class:`~musteach.rules.errors.MusError` when a lesson file is not valid JSON.
     """
     return [Lesson.from_heading(p.name, _first_heading(p)) for p in sorted(folder.glob(LESSON_GLOB))]

@@ -1,9 +1,9 @@
 """Batched judging with numpy: the winners of every lance for millions of deals at once.
 
 This is the engine behind odds, bots and question generation. It gives exactly the answers of
-:func:`musteach.lances.evaluate` (RULES.md §1, §2, §5), without the explanations.
+:func:`musteach.rules.lances.evaluate` (RULES.md §1, §2, §5), without the explanations.
 
-Deals are integer arrays of card indexes (:attr:`Card.index <musteach.cards.Card.index>`, 0..39):
+Deals are integer arrays of card indexes (:attr:`Card.index <musteach.rules.cards.Card.index>`, 0..39):
 ``hands[n, seat, k]`` is the k-th card of ``seat`` in deal ``n``, so one deal is a (4, 4) array and
 N deals a (N, 4, 4) array.
 
@@ -42,7 +42,7 @@ import numpy as np
 from .cards import DECK, RANKS, Card, Hand, Suit, parse_hands
 from .errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
 from .lances import LANCES, HandInfo, Lance, _info_from_ranks, check_seat, effective_rank
-from .rules import Rules
+from .options import Rules
 
 __all__ = [
     "BATCH_LANCES",
@@ -232,7 +232,7 @@ def check_batch(hands: object, mano: object = 0) -> tuple[np.ndarray, np.ndarray
     >>> check_batch([[[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 0]]])
     Traceback (most recent call last):
     ...
-    musteach.errors.DuplicateCardError: deal at index 0: card 1o (as de oros) is dealt twice: to seat 0 and seat 3
+    musteach.rules.errors.DuplicateCardError: deal at index 0: card 1o (as de oros) is dealt twice: to seat 0 and seat 3
     """
     arr, manos = _prepare(hands, mano)
     for s in range(0, arr.shape[0], _CHUNK):
@@ -249,7 +249,7 @@ def evaluate_batch(
     *,
     validate: bool = True,
 ) -> dict[str, np.ndarray]:
-    """The winner of every lance of N deals (RULES.md §2, §4, §5), the same as :func:`~musteach.lances.evaluate`.
+    """The winner of every lance of N deals (RULES.md §2, §4, §5), the same as :func:`~musteach.rules.lances.evaluate`.
 
     hands: integer array of shape (N, 4, 4) of card indexes 0..39 (``hands[n, seat]`` is seat's hand in
     deal n); a single (4, 4) deal is taken as N = 1. Contiguous uint8 input is used without a copy.
@@ -337,7 +337,7 @@ def random_deals(n: int, seed: int | np.random.Generator | None = None) -> np.nd
 def deal_to_array(hands: Sequence[Hand | str | Sequence[Card | str]]) -> np.ndarray:
     """One deal (4 hands of 4 cards, indexed by seat; codes, names or cards) as a (4, 4) uint8 array.
 
-    Raises what :func:`~musteach.cards.parse_hands` raises for a bad deal.
+    Raises what :func:`~musteach.rules.cards.parse_hands` raises for a bad deal.
 
     >>> deal_to_array([["1o", "1c", "1e", "1b"], ["2o", "2c", "2e", "2b"], ["Ro", "Rc", "Re", "Rb"], "7o 7c 7e 7b"])[2]
     array([36, 37, 38, 39], dtype=uint8)

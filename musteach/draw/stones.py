@@ -1,7 +1,7 @@
 """The score on the table: each team's amarracos and stones (*piedras*), as an SVG string (RULES.md §9).
 
-Rendering only, kept apart from the rules as :mod:`musteach.svg` is: the numbers come from
-:func:`musteach.count.to_amarracos` and :func:`musteach.count.is_dentro`.
+Rendering only, kept apart from the rules as :mod:`musteach.draw.cards` is: the numbers come from
+:func:`musteach.rules.count.to_amarracos` and :func:`musteach.rules.count.is_dentro`.
 
 One amarraco stands for 5 stones. Each team's row shows its amarracos (tall counters marked 5) in the
 slots a game holds (8 for a game of 40, 6 for 30), then its loose stones (0 to 4), then the total. A team
@@ -18,11 +18,11 @@ True
 
 from __future__ import annotations
 
-from .betting import TEAMS
-from .count import is_dentro, to_amarracos
-from .errors import BettingError, RulesError
-from .rules import Rules
-from .svg import SVG_NS, TEAM_COLORS, TEXT_FONT, _attr, _n
+from ..rules.betting import TEAMS
+from ..rules.count import is_dentro, to_amarracos
+from ..rules.errors import BettingError, RulesError
+from ..rules.options import Rules
+from .cards import SVG_NS, TEAM_COLORS, TEXT_FONT, _attr, _n
 
 __all__ = ["stones_label", "stones_svg", "team_stones_text"]
 
@@ -52,8 +52,8 @@ def _plural(n: int, word: str) -> str:
 
 def team_stones_text(stones: int, rules: Rules | None = None) -> str:
     """One team's score in words: ``"2 amarracos and 3 stones (13)"``, plus ``", dentro, 3 to go"`` or
-    ``", game won"`` (RULES.md §9). Raises :class:`~musteach.errors.BettingError` for a score that is not a
-    whole number ≥ 0, :class:`~musteach.errors.RulesError` for bad rules.
+    ``", game won"`` (RULES.md §9). Raises :class:`~musteach.rules.errors.BettingError` for a score that is not a
+    whole number ≥ 0, :class:`~musteach.rules.errors.RulesError` for bad rules.
 
     >>> team_stones_text(6), team_stones_text(36), team_stones_text(41)
     ('1 amarraco and 1 stone (6)', '7 amarracos and 1 stone (36), dentro, 4 to go', '8 amarracos and 1 stone (41), game won')
@@ -136,8 +136,8 @@ def stones_svg(score_a: int, score_b: int, rules: Rules | None = None, *, width:
     :func:`stones_label`, ``data-score-a``, ``data-score-b`` and ``data-target``; each team is a
     ``<g class="musteach-team-score" data-team data-stones data-amarracos data-piedras data-dentro data-won>``
     holding ``musteach-amarraco`` and ``musteach-piedra`` counters. No element has an ``id``.
-    Raises :class:`~musteach.errors.BettingError` for a score that is not a whole number ≥ 0 (naming it),
-    :class:`~musteach.errors.RulesError` for bad rules, :class:`~musteach.errors.MusError` for a bad width.
+    Raises :class:`~musteach.rules.errors.BettingError` for a score that is not a whole number ≥ 0 (naming it),
+    :class:`~musteach.rules.errors.RulesError` for bad rules, :class:`~musteach.rules.errors.MusError` for a bad width.
 
     >>> 'data-dentro="true"' in stones_svg(25, 0, Rules(target=30))
     True

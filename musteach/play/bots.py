@@ -1,7 +1,7 @@
-"""Computer players for :class:`~musteach.game.Game`, a coach, and a driver that lets them play (RULES.md §3–§11).
+"""Computer players for :class:`~musteach.play.game.Game`, a coach, and a driver that lets them play (RULES.md §3–§11).
 
 Every bot has one method that matters, ``decide(view) -> action``, where ``view`` is the
-:class:`~musteach.game.View` of its own seat: its cards, the public actions, and the señas its partner
+:class:`~musteach.play.game.View` of its own seat: its cards, the public actions, and the señas its partner
 made. It never sees another hand. ``signals(view)`` gives the señas it shows its partner; they are
 always true (RULES.md §11).
 
@@ -9,12 +9,12 @@ always true (RULES.md §11).
   kings, aces, pairs and juego makers, and reads its partner's señas.
 * :class:`OddsBot` weighs its chances: the probability that its team wins each lance, over random
   deals of the unseen cards that fit everything it knows (its partner's señas, everybody's "pares sí /
-  no" and "juego sí / no"), evaluated with :func:`musteach.batch.evaluate_batch`; it keeps the discard
+  no" and "juego sí / no"), evaluated with :func:`musteach.rules.batch.evaluate_batch`; it keeps the discard
   with the most stones expected, and bets or accepts when the expected stones say so.
 * :func:`advise` / :func:`comment` are the coach: a suggested action with a reason a learner can read.
 * :func:`run` drives a game: bots play their seats until a learner's seat must act.
 
->>> from musteach.game import Game
+>>> from musteach.play.game import Game
 >>> g = Game(seed=11)
 >>> bots = {s: RuleBot() for s in range(4)}
 >>> _ = run(g, bots, hands=1)
@@ -35,14 +35,14 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .batch import evaluate_batch
-from .betting import ORDAGO, Action, LanceBetting
-from .cards import DECK, RANKS, Card
-from .errors import MusError
+from ..rules.batch import evaluate_batch
+from ..rules.betting import ORDAGO, Action, LanceBetting
+from ..rules.cards import DECK, RANKS, Card
+from ..rules.errors import MusError
+from ..rules.lances import HandInfo, Lance, _info_from_ranks, effective_rank
+from ..rules.options import Rules
+from ..rules.senas import _TESTS, Sena, best_senas
 from .game import Declare, Discard, Event, Game, GameAction, MusCall, View
-from .lances import HandInfo, Lance, _info_from_ranks, effective_rank
-from .rules import Rules
-from .senas import _TESTS, Sena, best_senas
 
 __all__ = [
     "Advice",
@@ -151,7 +151,7 @@ class RuleBot:
     seña (two kings, duples, 31...) raises the team's strength. It opens a bet at ``bet`` or more,
     accepts at ``accept`` or more, raises at ``raise_`` and says órdago only with a (nearly) sure lance.
     In the mus it cuts with a good hand (duples, medias, 31, or pares with juego) or after ``max_mus``
-    rounds; it keeps kings, pairs and aces when it changes cards. Its señas are :func:`musteach.senas.best_senas`.
+    rounds; it keeps kings, pairs and aces when it changes cards. Its señas are :func:`musteach.rules.senas.best_senas`.
     """
 
     def __init__(self, *, bet: float = 0.7, accept: float = 0.5, raise_: float = 0.85, max_mus: int = 3, name: str = "RuleBot"):
@@ -211,7 +211,7 @@ class RuleBot:
 
     # decisions ---------------------------------------------------------------------------------
     def signals(self, view: View) -> tuple[Sena, ...]:
-        """Up to two true señas (:func:`musteach.senas.best_senas`); none when señas are off."""
+        """Up to two true señas (:func:`musteach.rules.senas.best_senas`); none when señas are off."""
         if view.rules.senas == "off":
             return ()
         return best_senas(view.cards, view.rules, "lances")
@@ -511,7 +511,7 @@ _BINS = 8
 @lru_cache(maxsize=4)
 def _reference_bins(kings: int) -> np.ndarray:
     """(5, _BINS): how often two random opponents' best hand falls in each strength bin, per lance."""
-    from .batch import random_deals
+    from ..rules.batch import random_deals
 
     tabs = _rank_tables(kings)
     deals = random_deals(20_000, seed=5)
@@ -866,7 +866,7 @@ class OddsBot:
         self.model.learn(view)
 
     def signals(self, view: View) -> tuple[Sena, ...]:
-        """Up to two true señas (:func:`musteach.senas.best_senas`); none when señas are off."""
+        """Up to two true señas (:func:`musteach.rules.senas.best_senas`); none when señas are off."""
         if view.rules.senas == "off":
             return ()
         return best_senas(view.cards, view.rules, "lances")
@@ -992,8 +992,8 @@ def exact_odds_sentence(view: View, lance: Lance | str | None = None) -> str:
     if lance is None:
         return ""
     try:
-        from . import odds
-        from .senas import ODDS_NAMES
+        from .. import odds
+        from ..rules.senas import ODDS_NAMES
 
         names = tuple(
             ODDS_NAMES[s.key] for s in view.partner_senas if s.key in ODDS_NAMES and ODDS_NAMES[s.key] in odds.SENAS
@@ -1013,7 +1013,7 @@ def exact_discard_sentence(view: View, discard: Iterable[Card] | None = None) ->
     if view.rules.kings != 8:
         return ""
     try:
-        from . import odds
+        from .. import odds
 
         adv = odds.advise_discard(view.hand, view.seat, view.mano, view.rules)
     except (ImportError, MusError):
@@ -1043,7 +1043,7 @@ def advise(view: View, coach: OddsBot | None = None, *, exact: bool = False) -> 
 def comment(view: View, action: Any, coach: OddsBot | None = None) -> str:
     """A coach's comment on ``action`` played from ``view`` (before it is played).
 
-    >>> from musteach.game import Game
+    >>> from musteach.play.game import Game
     >>> g = Game(seed=3)
     >>> comment(g.view(0), "mus").split(":")[0] in ("Agreed", "The coach would say no hay mus")
     True

@@ -14,7 +14,7 @@ a coin toss.
 >>> q.grade(9)
 Traceback (most recent call last):
 ...
-musteach.quiz.AnswerError: answer with one of the bands 0-4 (under 20%, 20 to 40%, 40 to 60%, 60 to 80%, 80% or more), not 9
+musteach.teach.quiz.AnswerError: answer with one of the bands 0-4 (under 20%, 20 to 40%, 40 to 60%, 60 to 80%, 80% or more), not 9
 >>> gen = OddsQuestionGenerator(seed=3)
 >>> q = gen.next()
 >>> min(abs(q.probability - edge) for edge in BAND_EDGES) >= MARGIN
@@ -28,12 +28,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import DECK, Hand, parse_hand
-from .errors import MusError
-from .lances import Lance, check_seat, effective_rank
-from .odds import HandOdds, hand_odds, position_name
+from ..odds.exact import HandOdds, hand_odds, position_name
+from ..rules.cards import DECK, Hand, parse_hand
+from ..rules.errors import MusError
+from ..rules.lances import Lance, check_seat, effective_rank
+from ..rules.options import Rules
 from .quiz import Answerable, AnswerError, QuizError, Verdict
-from .rules import Rules
 
 __all__ = [
     "BANDS",
@@ -80,8 +80,8 @@ def band_of(p: float) -> int:
 class OddsQuestion(Answerable):
     """One question: how often does this seat's team win ``lance``?
 
-    hand: the seat's :class:`~musteach.cards.Hand`; seat, mano: seats 0..3; lance: the
-    :class:`~musteach.lances.Lance`; rules: the :class:`~musteach.rules.Rules`; odds: the exact
+    hand: the seat's :class:`~musteach.rules.cards.Hand`; seat, mano: seats 0..3; lance: the
+    :class:`~musteach.rules.lances.Lance`; rules: the :class:`~musteach.rules.Rules`; odds: the exact
     :class:`~musteach.odds.HandOdds`. prompt: the question sentence. choices: :data:`BANDS`.
     answer: the correct band 0..4; answer_text: its label. explanation: :meth:`HandOdds.explain` of the
     lance and the percentage. highlight: always None (no seat to light up).
@@ -119,7 +119,7 @@ class OddsQuestion(Answerable):
     def verify_response(self, response: Any) -> int:
         """The response as a band 0..4 (a band number or its label).
 
-        Raises :class:`~musteach.quiz.AnswerError` for anything else.
+        Raises :class:`~musteach.teach.quiz.AnswerError` for anything else.
         """
         if isinstance(response, str):
             text = response.strip().lower()
@@ -132,7 +132,7 @@ class OddsQuestion(Answerable):
         raise AnswerError(f"answer with one of the bands 0-4 ({bands}), not {response!r}")
 
     def grade(self, response: Any) -> Verdict:
-        """A :class:`~musteach.quiz.Verdict`; raises like :meth:`verify_response`."""
+        """A :class:`~musteach.teach.quiz.Verdict`; raises like :meth:`verify_response`."""
         given = self.verify_response(response)
         correct = given == self.answer
         headline = "Right!" if correct else f"Not quite: {self.answer_text}."
@@ -149,7 +149,7 @@ def odds_question(
     """The question "how often does your team win ``lance``?" for one hand at one place at the table.
 
     hand: 4 cards; seat, mano: seats 0..3; lance: a lance name; rules: a :class:`~musteach.rules.Rules`.
-    Raises the errors of :func:`~musteach.odds.hand_odds`, or :class:`~musteach.errors.MusError` for an
+    Raises the errors of :func:`~musteach.odds.hand_odds`, or :class:`~musteach.rules.errors.MusError` for an
     unknown lance.
     """
     h = parse_hand(hand)
@@ -174,7 +174,7 @@ class OddsQuestionGenerator:
     seed: an int (the same seed gives the same questions) or None. lances: names to ask about (default
     :data:`QUIZ_LANCES`). rules: a :class:`~musteach.rules.Rules`. margin: the least distance (0 to 0.1)
     between the answer's probability and a band edge.
-    Raises :class:`~musteach.quiz.QuizError` for no lances or a bad margin, :class:`MusError` for an
+    Raises :class:`~musteach.teach.quiz.QuizError` for no lances or a bad margin, :class:`MusError` for an
     unknown lance.
     """
 
@@ -197,7 +197,7 @@ class OddsQuestionGenerator:
         self.rng = random.Random(seed)
 
     def next(self) -> OddsQuestion:
-        """The next question; raises :class:`~musteach.quiz.QuizError` if none clears the margin."""
+        """The next question; raises :class:`~musteach.teach.quiz.QuizError` if none clears the margin."""
         # Random hands mostly land in "20 to 40%": aim at a band first so every answer comes up. A team
         # almost never wins a lance less than 1 time in 5 (the partner's cards help), so band 0 is not aimed at.
         target = self.rng.choice(_TARGETS)

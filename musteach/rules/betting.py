@@ -1,7 +1,7 @@
 """Betting (*envites*) in one lance: who may say what, and what it is worth (RULES.md §4, §6, §7, §7a).
 
 A :class:`LanceBetting` is a frozen state. For every action there is ``can_x(seat)`` (True/False),
-``verify_x(seat)`` (raises :class:`~musteach.errors.IllegalActionError` naming the broken rule) and
+``verify_x(seat)`` (raises :class:`~musteach.rules.errors.IllegalActionError` naming the broken rule) and
 ``x(seat)``, which returns the next state. Every step carries a sentence for learners.
 
 >>> b = LanceBetting.start("grande", mano=0)
@@ -15,7 +15,7 @@ A :class:`LanceBetting` is a frozen state. For every action there is ``can_x(sea
 >>> b.quiero(1)
 Traceback (most recent call last):
 ...
-musteach.errors.IllegalActionError: seat 1 cannot say quiero: the Grande betting is over (team A took the deje of 5) (RULES.md §6)
+musteach.rules.errors.IllegalActionError: seat 1 cannot say quiero: the Grande betting is over (team A took the deje of 5) (RULES.md §6)
 
 Pares and Juego are bet only by the holders, and only when both teams hold the jugada (RULES.md §4):
 
@@ -39,7 +39,7 @@ from typing import Any, Literal
 
 from .errors import BettingError, IllegalActionError
 from .lances import DealResult, Lance, check_seat, speaking_order, team_of
-from .rules import Rules
+from .options import Rules
 
 __all__ = [
     "ACTION_KINDS",
@@ -111,7 +111,7 @@ def check_stakes(stakes: Iterable[object], where: str = "stakes") -> tuple[Stake
     >>> check_stakes([2, 3])
     Traceback (most recent call last):
     ...
-    musteach.errors.BettingError: stakes: 2 -> 3 raises by 1, but a raise is at least 2 more (RULES.md §6)
+    musteach.rules.errors.BettingError: stakes: 2 -> 3 raises by 1, but a raise is at least 2 more (RULES.md §6)
     """
     if isinstance(stakes, str | bytes | Mapping) or not isinstance(stakes, Iterable):
         raise BettingError(f"{where} must be a list of bet totals such as [2, 5, 10], not {stakes!r} (RULES.md §7a)")
@@ -272,7 +272,7 @@ class BettingOutcome:
     >>> BettingOutcome.from_dict({"type": "accepted", "stake": 1})
     Traceback (most recent call last):
     ...
-    musteach.errors.BettingError: betting: stake must be a whole number of stones ≥ 2 (envido is 2), not 1 (RULES.md §6, §7a)
+    musteach.rules.errors.BettingError: betting: stake must be a whole number of stones ≥ 2 (envido is 2), not 1 (RULES.md §6, §7a)
     """
 
     type: str
@@ -462,7 +462,7 @@ def declarations(
 ) -> dict[str, Declaration]:
     """Every seat's "pares sí/no" and "juego sí/no", and who bets in those lances (RULES.md §4).
 
-    deal: a :class:`~musteach.lances.DealResult`, or 4 hands indexed by seat (then give ``mano``, ``rules``).
+    deal: a :class:`~musteach.rules.lances.DealResult`, or 4 hands indexed by seat (then give ``mano``, ``rules``).
     Returns ``{"pares": Declaration, "juego": Declaration}``.
     """
     d = _deal(deal, mano, rules)
@@ -568,7 +568,7 @@ class LanceBetting:
         participants: the seats taking part (default: all four); they are put in speaking order.
         For Pares and Juego give the holders (see :func:`declarations`); if they are not on both teams
         the round is closed at once with outcome ``no_bet``. Grande and Chica always take all four.
-        Raises :class:`~musteach.errors.SeatError` for a bad seat, :class:`BettingError` otherwise.
+        Raises :class:`~musteach.rules.errors.SeatError` for a bad seat, :class:`BettingError` otherwise.
         """
         lance = Lance.parse(lance)
         check_seat(mano, "mano")
@@ -656,8 +656,8 @@ class LanceBetting:
     def verify(self, seat: int, action: Action | str) -> Action:
         """Check that ``seat`` may say ``action`` now; return the parsed :class:`Action`.
 
-        Raises :class:`~musteach.errors.IllegalActionError` naming the seat, the action and the rule
-        (RULES.md §2, §4, §6), or :class:`~musteach.errors.SeatError` for a seat outside 0..3.
+        Raises :class:`~musteach.rules.errors.IllegalActionError` naming the seat, the action and the rule
+        (RULES.md §2, §4, §6), or :class:`~musteach.rules.errors.SeatError` for a seat outside 0..3.
         """
         a = Action.parse(action)
         check_seat(seat)

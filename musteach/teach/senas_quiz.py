@@ -1,6 +1,6 @@
 """Señas quizzes: which seña fits this hand, and what does this seña tell you (pure logic, no Jupyter).
 
-Two kinds of question, both graded by :mod:`musteach.senas` (RULES.md §11):
+Two kinds of question, both graded by :mod:`musteach.rules.senas` (RULES.md §11):
 
 * ``"fit"``: you see your four cards and when the seña is made; pick the one gesture among four that
   truthfully fits the hand. The other three choices are all untrue of it (a seña must be truthful), and
@@ -10,7 +10,7 @@ Two kinds of question, both graded by :mod:`musteach.senas` (RULES.md §11):
 >>> q = fit_question("12o 3c 7e 5b", seed=1)
 >>> q.answer, q.answer_text
 ('morder_labio', 'Bite the lower lip')
->>> from musteach.senas import is_truthful
+>>> from musteach.rules.senas import is_truthful
 >>> sum(is_truthful(k, q.hand) for k, _ in q.choices)  # exactly one choice tells the truth
 1
 >>> q.grade("morder_labio").correct, q.grade("lengua").correct
@@ -18,7 +18,7 @@ Two kinds of question, both graded by :mod:`musteach.senas` (RULES.md §11):
 >>> q.grade("wink")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-musteach.quiz.AnswerError: answer with one of the señas shown (...), not 'wink'
+musteach.teach.quiz.AnswerError: answer with one of the señas shown (...), not 'wink'
 
 >>> m = meaning_question("cejas", seed=2)
 >>> m.prompt
@@ -40,11 +40,10 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any
 
-from .cards import DECK, Card, Hand, parse_hand
-from .lances import HandInfo, analyse, effective_rank
-from .quiz import Answerable, AnswerError, QuizError, Verdict
-from .rules import Rules
-from .senas import (
+from ..rules.cards import DECK, Card, Hand, parse_hand
+from ..rules.lances import HandInfo, analyse, effective_rank
+from ..rules.options import Rules
+from ..rules.senas import (
     CONTEXTS,
     SENAS,
     Sena,
@@ -56,6 +55,7 @@ from .senas import (
     senas_for,
     why_not,
 )
+from .quiz import Answerable, AnswerError, QuizError, Verdict
 
 __all__ = [
     "MODES",
@@ -70,7 +70,7 @@ __all__ = [
 #: The two kinds of question.
 MODES: tuple[str, ...] = ("fit", "meaning")
 
-#: When a "fit" question's seña is made, in words (the contexts of :data:`musteach.senas.CONTEXTS`).
+#: When a "fit" question's seña is made, in words (the contexts of :data:`musteach.rules.senas.CONTEXTS`).
 _WHEN = {
     "mus": "The cards were just dealt and may still change in the mus.",
     "lances": "The mus is over: the cards are final and the Grande betting is about to begin.",
@@ -231,9 +231,9 @@ def _why_wrong(key: str, hand: Hand, info: HandInfo, rules: Rules, context: str)
 class SenaQuestion(Answerable):
     """One señas question (see the module docstring).
 
-    mode: ``"fit"`` or ``"meaning"``. prompt: the question sentence. sena: the :class:`~musteach.senas.Sena`
+    mode: ``"fit"`` or ``"meaning"``. prompt: the question sentence. sena: the :class:`~musteach.rules.senas.Sena`
     that answers it. hand: the cards shown (``"fit"``), or None. context: when the seña is made (one of
-    :data:`musteach.senas.CONTEXTS`). rules: the :class:`~musteach.rules.Rules` (which kings, which set of
+    :data:`musteach.rules.senas.CONTEXTS`). rules: the :class:`~musteach.rules.Rules` (which kings, which set of
     señas). choices: ``(key, label)`` pairs, four of them: gestures (``"fit"``) or meanings (``"meaning"``).
     answer: the right key; answer_text: its label. explanation: shown after any answer.
     reasons: for each wrong choice's key, why it is wrong. highlight: always None (no seat to light up).
@@ -260,7 +260,7 @@ class SenaQuestion(Answerable):
     def verify_response(self, response: Any) -> str:
         """The response as one of the choices' keys (a key, a :class:`Sena`, or a choice's label).
 
-        Raises :class:`~musteach.quiz.AnswerError` naming the response for anything else.
+        Raises :class:`~musteach.teach.quiz.AnswerError` naming the response for anything else.
         """
         keys = [k for k, _ in self.choices]
         if isinstance(response, Sena):
@@ -275,7 +275,7 @@ class SenaQuestion(Answerable):
         raise AnswerError(f"answer with one of the señas shown ({', '.join(keys)}), not {response!r}")
 
     def grade(self, response: Any) -> Verdict:
-        """A :class:`~musteach.quiz.Verdict`; a wrong answer's explanation starts with why it is wrong."""
+        """A :class:`~musteach.teach.quiz.Verdict`; a wrong answer's explanation starts with why it is wrong."""
         given = self.verify_response(response)
         correct = given == self.answer
         if correct:
@@ -313,8 +313,8 @@ def fit_question(
 
     hand: 4 cards. rules: the table's :class:`~musteach.rules.Rules`. context: when the seña is made.
     answer: the seña to ask for (it must fit the hand); default: the most informative one that fits
-    (:func:`musteach.senas.best_senas` order). seed: for the choice and order of the wrong answers.
-    Raises the card errors of :func:`~musteach.cards.parse_hand`, :class:`~musteach.senas.SenaError` for
+    (:func:`musteach.rules.senas.best_senas` order). seed: for the choice and order of the wrong answers.
+    Raises the card errors of :func:`~musteach.rules.cards.parse_hand`, :class:`~musteach.rules.senas.SenaError` for
     an answer that does not fit, :class:`QuizError` when señas are off.
     """
     r = _rules(rules)
@@ -367,9 +367,9 @@ def meaning_question(
 ) -> SenaQuestion:
     """The question "your partner makes this gesture: what does it tell you?" (RULES.md §11).
 
-    sena: a seña of the table's set (key, alias or :class:`~musteach.senas.Sena`). rules: the table's
+    sena: a seña of the table's set (key, alias or :class:`~musteach.rules.senas.Sena`). rules: the table's
     :class:`~musteach.rules.Rules`. seed: for the wrong answers, their order and the example hand.
-    Raises :class:`~musteach.senas.SenaError` for an unknown seña or one not used at this table.
+    Raises :class:`~musteach.rules.senas.SenaError` for an unknown seña or one not used at this table.
     """
     r = _rules(rules)
     rng = _as_rng(seed)

@@ -3,7 +3,7 @@
 Señas are legal in Mus, but only the agreed ones, and a seña must be **truthful**. Each seña is a frozen
 :class:`Sena` with its gesture, its meaning and notes on where it comes from. :func:`senas_for` says which
 señas truthfully fit a hand; :func:`meaning` gives a seña's meaning under the table's rules; the drawn
-faces are in :mod:`musteach.svg_senas`.
+faces are in :mod:`musteach.draw.senas`.
 
 >>> from musteach import Hand, Rules
 >>> [s.key for s in senas_for(Hand("12o 3c 7e 5b"))]  # two kings (a 3 is a king), 32
@@ -37,7 +37,7 @@ from typing import Literal
 from .cards import Card, Hand, parse_hand
 from .errors import IllegalActionError
 from .lances import HandInfo, analyse, effective_rank
-from .rules import Rules
+from .options import Rules
 
 __all__ = [
     "CONTEXTS",
@@ -92,7 +92,7 @@ class Sena:
         return f"{self.gesture} ({self.meaning})"
 
     def _repr_svg_(self) -> str:
-        from .svg_senas import sena_svg
+        from ..draw.senas import sena_svg
 
         return sena_svg(self)
 
@@ -369,7 +369,7 @@ def get_sena(key: str | Sena, rules: Rules | str | None = None) -> Sena:
     >>> get_sena("solomillo", Rules())
     Traceback (most recent call last):
     ...
-    musteach.senas.SenaError: the seña 'solomillo' (Blow a kiss) is not used at this table (señas: standard; RULES.md §11, §13)
+    musteach.rules.senas.SenaError: the seña 'solomillo' (Blow a kiss) is not used at this table (señas: standard; RULES.md §11, §13)
     """
     if isinstance(key, Sena):
         sena = key
@@ -468,7 +468,7 @@ def check_sena(
     >>> check_sena("cejas", "12o 12c 5e 4b", seat=2)
     Traceback (most recent call last):
     ...
-    musteach.senas.SenaError: seat 2 cannot make the seña 'Raise the eyebrows': the hand R-R-5-4 does not hold duples (two pairs, or four of a kind); a seña must be truthful (RULES.md §11)
+    musteach.rules.senas.SenaError: seat 2 cannot make the seña 'Raise the eyebrows': the hand R-R-5-4 does not hold duples (two pairs, or four of a kind); a seña must be truthful (RULES.md §11)
     """
     rules = rules or Rules()
     s = get_sena(sena, rules)

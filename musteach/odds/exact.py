@@ -57,9 +57,9 @@ from typing import Any, Union
 
 import numpy as np
 
-from .cards import DECK, Card, Hand, Suit, parse_hand
-from .errors import DuplicateCardError, MusError, RulesError
-from .lances import (
+from ..rules.cards import DECK, Card, Hand, Suit, parse_hand
+from ..rules.errors import DuplicateCardError, MusError, RulesError
+from ..rules.lances import (
     HandInfo,
     Lance,
     _info_from_ranks,
@@ -67,7 +67,7 @@ from .lances import (
     effective_rank,
     hand_key_table,
 )
-from .rules import Rules
+from ..rules.options import Rules
 
 __all__ = [
     "AIMS",
@@ -765,7 +765,7 @@ def odds_in_words(p: float | Fraction) -> str:
 class LanceOdds:
     """Who wins one lance, over every deal of the unseen cards.
 
-    lance: the :class:`~musteach.lances.Lance`. seat: the asking seat (0..3).
+    lance: the :class:`~musteach.rules.lances.Lance`. seat: the asking seat (0..3).
     seats: 4 probabilities, indexed by absolute seat, that that seat wins the lance (RULES.md §5, ties to
     the seat nearer mano, §2). nobody: probability that nobody wins it: no pares held (Pares), no juego
     held (Juego), or somebody has juego (Punto is then not played, §4). ``sum(seats) + nobody == 1``.
@@ -865,11 +865,11 @@ class Holding:
 class HandOdds:
     """Exact odds of every lance for one seat's hand (see :func:`hand_odds`).
 
-    hand: the seat's :class:`~musteach.cards.Hand`; seat, mano: seats 0..3; rules: the
+    hand: the seat's :class:`~musteach.rules.cards.Hand`; seat, mano: seats 0..3; rules: the
     :class:`~musteach.rules.Rules`; partner: the partner's hand when known, else None; senas: the señas
     received from the partner; dead: cards known to be out of play; exact: True when the numbers are
     Fractions. deals: how many equally likely deals of the unseen cards were counted. info: the hand's
-    :class:`~musteach.lances.HandInfo`. grande ... punto: one :class:`LanceOdds` each.
+    :class:`~musteach.rules.lances.HandInfo`. grande ... punto: one :class:`LanceOdds` each.
     pares_holding, juego_holding: :class:`Holding`.
     """
 
@@ -985,7 +985,7 @@ class HandOdds:
 
 
 def _grande_str(hand: Hand, rules: Rules) -> str:
-    from .lances import analyse
+    from ..rules.lances import analyse
 
     return analyse(hand, rules).grande_str
 
@@ -1041,7 +1041,7 @@ def hand_odds(
 ) -> HandOdds:
     """Exact odds of every lance for one seat's hand, counted over every deal of the unseen cards.
 
-    hand: the seat's 4 cards (a :class:`~musteach.cards.Hand`, a text ``"12o 3c 7e 5b"`` or 4 cards).
+    hand: the seat's 4 cards (a :class:`~musteach.rules.cards.Hand`, a text ``"12o 3c 7e 5b"`` or 4 cards).
     seat, mano: seats 0..3 (the seat's distance from mano decides ties, RULES.md §2).
     rules: a :class:`~musteach.rules.Rules` (default 8 reyes); kings 8 or 4 and every la real option.
     partner: the 4 cards of the partner (seat + 2), if known. Else the partner is dealt like the opponents.
@@ -1053,8 +1053,8 @@ def hand_odds(
     Model: the other hands are dealt from the cards that are not in ``hand``, ``partner`` or ``dead``
     (36 of them with nothing else known), every deal equally likely (RULES.md §3); suits never matter.
     Returns a :class:`HandOdds`. Floats are the nearest floats to the exact ratios.
-    Raises :class:`~musteach.errors.UnknownCardError`, :class:`~musteach.errors.HandSizeError`,
-    :class:`~musteach.errors.DuplicateCardError` (a card twice, naming where), :class:`SeatError`,
+    Raises :class:`~musteach.rules.errors.UnknownCardError`, :class:`~musteach.rules.errors.HandSizeError`,
+    :class:`~musteach.rules.errors.DuplicateCardError` (a card twice, naming where), :class:`SeatError`,
     :class:`RulesError`, or :class:`MusError` (an unknown seña, señas with a known partner, señas
     that no hand fits, too few unseen cards left).
     """
@@ -1126,7 +1126,7 @@ AIMS: tuple[str, ...] = ("grande", "chica", "pares", "juego", "punto", "balanced
 
 @dataclass(frozen=True, slots=True)
 class Redraw:
-    """One possible hand after the discard. info: its :class:`~musteach.lances.HandInfo`; probability."""
+    """One possible hand after the discard. info: its :class:`~musteach.rules.lances.HandInfo`; probability."""
 
     info: HandInfo
     probability: Number

@@ -1,8 +1,8 @@
 """Pictures of cards, hands and the table, as SVG and HTML strings (no Jupyter import).
 
 Rendering is kept apart from the rules, as in python-chess: every function here returns a string,
-and the only rule facts used are those :mod:`musteach.lances` provides (seats, teams, mano and
-postre, RULES.md §0, §2) or that a :class:`~musteach.lances.DealResult` already holds.
+and the only rule facts used are those :mod:`musteach.rules.lances` provides (seats, teams, mano and
+postre, RULES.md §0, §2) or that a :class:`~musteach.rules.lances.DealResult` already holds.
 
 The cards are drawn here, in the Spanish pattern: the four suits oros (coins), copas (cups), espadas
 (swords) and bastos (clubs); the rank printed in two corners; *la pinta* (the frame line broken 0, 1,
@@ -27,10 +27,10 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from html import escape
 
-from .cards import Card, Hand, Suit, parse_hand, parse_hands
-from .errors import MusError, RulesError
-from .lances import DealResult, check_seat, seat_roles, speaking_order, team_of
-from .rules import Rules
+from ..rules.cards import Card, Hand, Suit, parse_hand, parse_hands
+from ..rules.errors import MusError, RulesError
+from ..rules.lances import DealResult, check_seat, seat_roles, speaking_order, team_of
+from ..rules.options import Rules
 
 __all__ = [
     "CARD_RATIO",
@@ -335,11 +335,11 @@ def _card_element(card: Card, x: float, y: float, width: float, highlight: bool 
 def card_svg(card: Card | str, width: float = CARD_WIDTH, *, highlight: bool = False, dim: bool = False) -> str:
     """One card as a standalone SVG document (a string).
 
-    card: a :class:`~musteach.cards.Card` or any text :meth:`Card.parse` reads (``"12o"``, ``"Ro"``).
+    card: a :class:`~musteach.rules.cards.Card` or any text :meth:`Card.parse` reads (``"12o"``, ``"Ro"``).
     width: CSS pixels (the height is ``width * CARD_RATIO``). highlight: a yellow ring; dim: faded.
     The root carries ``role="img"``, ``aria-label`` and a ``<title>`` with the Spanish name, and
     ``data-card`` with the code.
-    Raises :class:`~musteach.errors.UnknownCardError` for a bad card, :class:`~musteach.errors.MusError`
+    Raises :class:`~musteach.rules.errors.UnknownCardError` for a bad card, :class:`~musteach.rules.errors.MusError`
     for a bad width.
 
     >>> card_svg("Ro").count("<title>rey de oros</title>")
@@ -384,12 +384,12 @@ def hand_svg(
 ) -> str:
     """Four cards in a row, as a standalone SVG document.
 
-    hand: a :class:`~musteach.cards.Hand`, a text such as ``"12o 3c 7e 5b"`` or 4 cards.
+    hand: a :class:`~musteach.rules.cards.Hand`, a text such as ``"12o 3c 7e 5b"`` or 4 cards.
     card_width: CSS pixels per card. highlight: a yellow ring round every card.
     label: optional text shown above the cards and put first in the accessible name.
     The root's ``aria-label`` lists the cards (``"rey de oros, tres de copas, ..."``) and ``data-hand`` holds
-    the codes. Raises :class:`~musteach.errors.HandSizeError`, :class:`~musteach.errors.UnknownCardError`,
-    :class:`~musteach.errors.DuplicateCardError`.
+    the codes. Raises :class:`~musteach.rules.errors.HandSizeError`, :class:`~musteach.rules.errors.UnknownCardError`,
+    :class:`~musteach.rules.errors.DuplicateCardError`.
 
     >>> 'aria-label="rey de oros, tres de copas, siete de espadas, cinco de bastos"' in hand_svg("12o 3c 7e 5b")
     True
@@ -438,7 +438,7 @@ def _highlight_seats(highlight: int | Iterable[int] | None) -> frozenset[int]:
     if isinstance(highlight, int) and not isinstance(highlight, bool):
         return frozenset((check_seat(highlight, "highlight"),))
     if isinstance(highlight, str | bytes) or not isinstance(highlight, Iterable):
-        from .errors import SeatError
+        from ..rules.errors import SeatError
 
         raise SeatError(f"highlight must be a seat 0-3 or a set of seats, not {highlight!r}")
     return frozenset(check_seat(s, "highlight") for s in highlight)
@@ -515,9 +515,9 @@ def table_svg(
     Team A (seats 0 and 2) and team B (seats 1 and 3) have their own colour, with a legend.
     The root ``<svg class="musteach-table">`` carries ``data-hands`` (codes, seats 0..3 joined by ``|``) and
     ``data-mano``; each seat is a ``<g class="musteach-seat" data-seat data-team data-role data-highlight>``.
-    Raises :class:`~musteach.errors.HandSizeError`, :class:`~musteach.errors.UnknownCardError`,
-    :class:`~musteach.errors.DuplicateCardError`, :class:`~musteach.errors.SeatError` (mano, highlight),
-    :class:`~musteach.errors.RulesError` (rules), :class:`~musteach.errors.MusError` (card_width).
+    Raises :class:`~musteach.rules.errors.HandSizeError`, :class:`~musteach.rules.errors.UnknownCardError`,
+    :class:`~musteach.rules.errors.DuplicateCardError`, :class:`~musteach.rules.errors.SeatError` (mano, highlight),
+    :class:`~musteach.rules.errors.RulesError` (rules), :class:`~musteach.rules.errors.MusError` (card_width).
     """
     hs = parse_hands(hands)
     m = check_seat(mano, "mano")
@@ -661,8 +661,8 @@ def _winner_cell(winner: int | None, team: str | None) -> str:
 def deal_html(result: DealResult, *, card_width: float = CARD_WIDTH) -> str:
     """A judged deal as HTML: the table (nothing highlighted) and the five lances with winner and reason.
 
-    result: a :class:`~musteach.lances.DealResult` from :func:`~musteach.lances.evaluate`; nothing is
-    recomputed, the winners and sentences are the result's own. Raises :class:`~musteach.errors.MusError`
+    result: a :class:`~musteach.rules.lances.DealResult` from :func:`~musteach.rules.lances.evaluate`; nothing is
+    recomputed, the winners and sentences are the result's own. Raises :class:`~musteach.rules.errors.MusError`
     when ``result`` is not a DealResult.
     """
     if not isinstance(result, DealResult):

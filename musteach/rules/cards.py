@@ -186,12 +186,12 @@ class Card:
         return self.code
 
     def _repr_svg_(self) -> str:
-        from .svg import card_svg
+        from ..draw.cards import card_svg
 
         return card_svg(self)
 
     def _repr_html_(self) -> str:
-        from .svg import card_html
+        from ..draw.cards import card_html
 
         return card_html(self)
 
@@ -256,12 +256,12 @@ class Hand:
         return f"Hand({str(self)!r})"
 
     def _repr_svg_(self) -> str:
-        from .svg import hand_svg
+        from ..draw.cards import hand_svg
 
         return hand_svg(self)
 
     def _repr_html_(self) -> str:
-        from .svg import hand_html
+        from ..draw.cards import hand_html
 
         return hand_html(self)
 

@@ -8,10 +8,10 @@ step and ask the learner at the right moment:
   ``"mus"``, ``"discard"``, ``"declare:pares"`` / ``"declare:juego"`` (only with ``ask_declarations``),
   ``"bet:grande"``, ``"bet:chica"``, ``"bet:pares"``, ``"bet:juego"`` or ``"bet:punto"``;
 * :meth:`Game.legal_actions` lists what a seat may do now, :meth:`Game.act` plays it (or raises
-  :class:`~musteach.errors.IllegalActionError` naming the rule), :meth:`Game.signal` makes a seña;
+  :class:`~musteach.rules.errors.IllegalActionError` naming the rule), :meth:`Game.signal` makes a seña;
 * :attr:`Game.history` is the list of :class:`Event` (each with a sentence for learners); :func:`replay`
   rebuilds the same game from it;
-* at the end of each hand :attr:`HandState.result` holds the count (:class:`~musteach.count.CountResult`)
+* at the end of each hand :attr:`HandState.result` holds the count (:class:`~musteach.rules.count.CountResult`)
   with its step-by-step explanation, and :meth:`Game.next_hand` deals the next one, the deal moving one
   seat (the old mano deals).
 
@@ -26,7 +26,7 @@ Turn(seat=0, phase='mus', seats=(0,))
 >>> g.act(1, "paso")
 Traceback (most recent call last):
 ...
-musteach.errors.IllegalActionError: seat 1 cannot say paso: it is seat 0's turn (speaking order from mano, seat 0; RULES.md §2, §6)
+musteach.rules.errors.IllegalActionError: seat 1 cannot say paso: it is seat 0's turn (speaking order from mano, seat 0; RULES.md §2, §6)
 >>> for seat in (0, 1, 2, 3):
 ...     _ = g.act(seat, "paso")
 >>> g.to_act.phase
@@ -56,13 +56,21 @@ from functools import cached_property
 from itertools import combinations
 from typing import Any
 
-from .betting import Action, BettingOutcome, Declaration, LanceBetting, declarations, lances_played, start_betting
-from .cards import DECK, Card, Hand, parse_hands
-from .count import CountResult, Match, _check_score, count_hand
-from .errors import IllegalActionError, MusError, RulesError
-from .lances import DealResult, HandInfo, Lance, analyse, check_seat, evaluate, speaking_order, team_of
-from .rules import Rules
-from .senas import Sena, SenaError, check_sena, get_sena, senas_for
+from ..rules.betting import (
+    Action,
+    BettingOutcome,
+    Declaration,
+    LanceBetting,
+    declarations,
+    lances_played,
+    start_betting,
+)
+from ..rules.cards import DECK, Card, Hand, parse_hands
+from ..rules.count import CountResult, Match, _check_score, count_hand
+from ..rules.errors import IllegalActionError, MusError, RulesError
+from ..rules.lances import DealResult, HandInfo, Lance, analyse, check_seat, evaluate, speaking_order, team_of
+from ..rules.options import Rules
+from ..rules.senas import Sena, SenaError, check_sena, get_sena, senas_for
 
 __all__ = [
     "Declare",
@@ -105,7 +113,7 @@ def _cards_str(cards: Iterable[Card]) -> str:
 
 
 # ----------------------------------------------------------------------------------------------
-# Actions (the betting actions are musteach.betting.Action)
+# Actions (the betting actions are musteach.rules.betting.Action)
 # ----------------------------------------------------------------------------------------------
 
 
@@ -124,7 +132,7 @@ class Discard:
     """The cards a player throws away after everybody said mus: 1 to 4 distinct cards (RULES.md §3).
 
     Raises :class:`IllegalActionError` for no card, more than 4, or a card given twice;
-    :class:`~musteach.errors.UnknownCardError` for a bad card text.
+    :class:`~musteach.rules.errors.UnknownCardError` for a bad card text.
     """
 
     cards: tuple[Card, ...]
@@ -172,7 +180,7 @@ def parse_action(action: Any, phase: str | None = None) -> GameAction:
 
     Texts: ``mus``, ``no hay mus`` (also ``corto``, ``no mus``, ``cut``); ``discard 12o 3c`` (also
     ``descarto ...``, or just the cards in the discard phase); ``pares sí``, ``juego no``; ``seña <key>``;
-    and every betting text of :meth:`~musteach.betting.Action.parse` (``paso``, ``envido 5``, ``3 más``,
+    and every betting text of :meth:`~musteach.rules.betting.Action.parse` (``paso``, ``envido 5``, ``3 más``,
     ``órdago``, ``quiero``, ``no quiero``). ``phase`` helps read bare card lists in the discard phase.
     Raises :class:`IllegalActionError` naming the text when it is none of these.
 
@@ -337,13 +345,13 @@ class View:
     phase: the hand's phase (one of :data:`PHASES`, or ``"over"``). turn: :attr:`Game.to_act`.
     legal: the actions this seat may take now (empty when it is not its turn; worked out when first read).
     score: the game score before this hand; live_score: with the dejes already taken in this hand.
-    match: the :class:`~musteach.count.Match`. mus_round: the current mus round (1 for the first call).
+    match: the :class:`~musteach.rules.count.Match`. mus_round: the current mus round (1 for the first call).
     changes: per finished mus round, the number of cards each seat changed (indexed by seat).
     my_discards: the cards this seat threw away in this hand.
     declared: ``{"pares": (sí/no/None per seat), "juego": ...}``: declarations made so far (public).
-    betting: the current lance's :class:`~musteach.betting.LanceBetting` (public), or None.
-    outcomes: the closed lances' :class:`~musteach.betting.BettingOutcome`, by lance name.
-    bettings: the closed lances' whole :class:`~musteach.betting.LanceBetting` (every step is public).
+    betting: the current lance's :class:`~musteach.rules.betting.LanceBetting` (public), or None.
+    outcomes: the closed lances' :class:`~musteach.rules.betting.BettingOutcome`, by lance name.
+    bettings: the closed lances' whole :class:`~musteach.rules.betting.LanceBetting` (every step is public).
     shown: once the hand is over, the 4 hands shown at the end, by seat (RULES.md §4); else None.
     partner_senas: the señas the partner made about the cards it holds now; my_senas: this seat's own.
     events: the sentences of this hand's history this seat may read, in order.
@@ -401,12 +409,12 @@ class View:
 
     @property
     def hand(self) -> Hand:
-        """The seat's cards as a :class:`~musteach.cards.Hand`."""
+        """The seat's cards as a :class:`~musteach.rules.cards.Hand`."""
         return Hand(self.cards)
 
     @cached_property
     def info(self) -> HandInfo:
-        """How the seat's cards stand in every lance (:func:`~musteach.lances.analyse`)."""
+        """How the seat's cards stand in every lance (:func:`~musteach.rules.lances.analyse`)."""
         return analyse(Hand(self.cards), self.rules)
 
     @property
@@ -431,10 +439,10 @@ class HandState:
     number: hand number in the whole session (1-based); game_number: the game it belongs to.
     mano, dealer: seats (dealer = mano + 3, the postre). start_score: the game score before the hand.
     dealt: the 4 hands as first dealt, by seat. phase: one of :data:`PHASES`, or ``"over"``.
-    deal: the judged :class:`~musteach.lances.DealResult` once the mus is over (the final cards).
-    outcomes: each closed lance's :class:`~musteach.betting.BettingOutcome`, by lance name.
-    betting: the current lance's :class:`~musteach.betting.LanceBetting`, or None.
-    result: the :class:`~musteach.count.CountResult` once the hand is over (None before).
+    deal: the judged :class:`~musteach.rules.lances.DealResult` once the mus is over (the final cards).
+    outcomes: each closed lance's :class:`~musteach.rules.betting.BettingOutcome`, by lance name.
+    betting: the current lance's :class:`~musteach.rules.betting.LanceBetting`, or None.
+    result: the :class:`~musteach.rules.count.CountResult` once the hand is over (None before).
     first_of_game: True for the first hand of a game (no señas under ``first_hand="mus_corrido"``).
     """
 
@@ -503,7 +511,7 @@ class HandState:
 
     @property
     def sena_context(self) -> str:
-        """The :data:`~musteach.senas.CONTEXTS` entry for a seña made now."""
+        """The :data:`~musteach.rules.senas.CONTEXTS` entry for a seña made now."""
         if not self.cards_final:
             return "mus"
         lance = self.lance
@@ -542,9 +550,9 @@ class Game:
     shuffled into the stock. start_score: the first game's score, ``{"A": n, "B": n}`` (e.g. to practise
     the end of a game), each below the target.
 
-    Raises :class:`~musteach.errors.SeatError` for a bad ``first_mano``, :class:`RulesError` for bad rules,
-    the card errors of :func:`~musteach.cards.parse_hands` for bad ``hands``, and
-    :class:`~musteach.errors.BettingError` for a bad ``start_score``.
+    Raises :class:`~musteach.rules.errors.SeatError` for a bad ``first_mano``, :class:`RulesError` for bad rules,
+    the card errors of :func:`~musteach.rules.cards.parse_hands` for bad ``hands``, and
+    :class:`~musteach.rules.errors.BettingError` for a bad ``start_score``.
     """
 
     def __init__(
@@ -1001,7 +1009,7 @@ class Game:
 
     # señas -------------------------------------------------------------------------------------
     def legal_senas(self, seat: int) -> list[Sena]:
-        """The señas ``seat`` may truthfully make now (hand señas only; see :func:`~musteach.senas.senas_for`)."""
+        """The señas ``seat`` may truthfully make now (hand señas only; see :func:`~musteach.rules.senas.senas_for`)."""
         check_seat(seat)
         try:
             self._senas_allowed(seat)
@@ -1041,7 +1049,7 @@ class Game:
         """``seat`` makes a seña to its partner (RULES.md §11). It does not use the seat's turn.
 
         Only the partner sees it (the event's audience). The seña must be in the table's set and true of
-        the seat's cards now; plain medias only after Grande. Raises :class:`~musteach.senas.SenaError`
+        the seat's cards now; plain medias only after Grande. Raises :class:`~musteach.rules.senas.SenaError`
         (an :class:`IllegalActionError`) naming the rule otherwise.
         """
         return self.act(check_seat(seat), Signal(get_sena(sena)))

@@ -7,7 +7,7 @@
 >>> Rules(kings=5)
 Traceback (most recent call last):
 ...
-musteach.errors.RulesError: kings must be 8 or 4, not 5 (RULES.md §13)
+musteach.rules.errors.RulesError: kings must be 8 or 4, not 5 (RULES.md §13)
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Quiz questions, grading and sessions: the pure logic behind every quiz widget.
 
 Nothing here imports Jupyter: a widget shows what this module computes (prompts, choices, verdicts,
-explanations, scores). Every correct answer comes from the one evaluator in :mod:`musteach.lances`.
+explanations, scores). Every correct answer comes from the one evaluator in :mod:`musteach.rules.lances`.
 
 Skills (:class:`Skill`): who wins each lance (``grande``, ``chica``, ``pares``, ``juego``, ``punto``;
 RULES.md §4, §5), ordering cards by rank (``rank_order``, §1), naming a hand's jugada (``jugada``, §5),
@@ -17,7 +17,7 @@ a hand's total for Juego (``juego_total``) and its punto (``punto_total``, §1, 
 >>> q.grade(7)
 Traceback (most recent call last):
 ...
-musteach.errors.SeatError: answer must be a seat 0, 1, 2 or 3, not 7
+musteach.rules.errors.SeatError: answer must be a seat 0, 1, 2 or 3, not 7
 
 A run of questions keeps the score:
 
@@ -35,9 +35,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import DECK, Card, Hand
-from .errors import MusError, SeatError
-from .lances import (
+from ..rules.cards import DECK, Card, Hand
+from ..rules.errors import MusError, SeatError
+from ..rules.lances import (
     _PLURAL,
     DealResult,
     HandInfo,
@@ -51,7 +51,7 @@ from .lances import (
     rank_letter,
     speaking_order,
 )
-from .rules import Rules
+from ..rules.options import Rules
 
 __all__ = [
     "Answerable",
@@ -100,7 +100,7 @@ class QuizStateError(QuizError):
 class Skill(enum.StrEnum):
     """What a question practises.
 
-    The five lance skills share their values with :class:`~musteach.lances.Lance`.
+    The five lance skills share their values with :class:`~musteach.rules.lances.Lance`.
     """
 
     GRANDE = "grande"
@@ -302,9 +302,9 @@ class Question(Answerable):
     def verify_response(self, response: Any) -> Any:
         """The response normalised (a seat or None, a jugada name, an int, a tuple of cards).
 
-        Raises :class:`~musteach.errors.SeatError` (a seat outside 0..3), :class:`AnswerError` (a value that
+        Raises :class:`~musteach.rules.errors.SeatError` (a seat outside 0..3), :class:`AnswerError` (a value that
         is not a possible answer, a card not in the question, a card missing or repeated) or
-        :class:`~musteach.errors.UnknownCardError` (text that is not a card).
+        :class:`~musteach.rules.errors.UnknownCardError` (text that is not a card).
         """
         if self.lance is not None:
             return self._verify_seat(response)
@@ -826,7 +826,7 @@ def lance_question(
 
     hands: 4 hands of 4 cards, indexed by seat; mano: seat 0..3; lance: a :class:`Lance` or its name.
     The question's ``kind`` names the first instructive property the deal has ("tie_to_mano", ...), else
-    "uniform". Raises what :func:`~musteach.lances.evaluate` raises for a bad deal, and :class:`QuizError`
+    "uniform". Raises what :func:`~musteach.rules.lances.evaluate` raises for a bad deal, and :class:`QuizError`
     for a Punto question on a deal where somebody has juego (Punto is not played, RULES.md §4).
 
     >>> q = lance_question(["12o 3c 7e 5b", "12c 11o 11c 4e", "1o 1c 4o 5o", "6c 6e 10o 2b"], 0, "grande")
@@ -845,7 +845,7 @@ def hand_question(
 ) -> Question:
     """A one-hand question on a chosen hand: ``skill`` is "jugada", "juego_total" or "punto_total".
 
-    Raises the :class:`~musteach.cards.Hand` errors for a bad hand, and :class:`QuizError` for another skill,
+    Raises the :class:`~musteach.rules.cards.Hand` errors for a bad hand, and :class:`QuizError` for another skill,
     or a punto question on a hand that has juego.
 
     >>> hand_question("12o 3c 7e 5b", "juego_total").answer
@@ -865,7 +865,7 @@ def hand_question(
 def rank_question(cards: Iterable[Card | str], rules: Rules | None = None) -> Question:
     """An "order these cards, highest first" question on chosen cards (2 to 8 distinct cards).
 
-    Raises :class:`~musteach.errors.UnknownCardError` for a bad card and :class:`AnswerError` for a
+    Raises :class:`~musteach.rules.errors.UnknownCardError` for a bad card and :class:`AnswerError` for a
     repeated card or a count outside 2..8.
 
     >>> [c.code for c in rank_question(["1o", "3c", "12b", "7e"]).answer]
@@ -1051,7 +1051,7 @@ class QuizSession:
         """Grade the response to the current question and update the score.
 
         Raises :class:`QuizStateError` if the question is already answered or the run is finished, and the
-        question's errors (:class:`AnswerError`, :class:`~musteach.errors.SeatError`...) for a bad response;
+        question's errors (:class:`AnswerError`, :class:`~musteach.rules.errors.SeatError`...) for a bad response;
         in both cases nothing changes.
         """
         if self.finished or self.current is None:

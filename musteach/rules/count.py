@@ -1,9 +1,9 @@
 """The count (*recuento*) of a whole hand, the end of a game, and keeping score (RULES.md §6–§10).
 
 Give the four hands, the mano, the rules, the score before the hand and each lance's betting outcome
-(the ``scoring.json`` form of RULES.md §7a, :class:`~musteach.betting.BettingOutcome` values, or closed
-:class:`~musteach.betting.LanceBetting` states). Who wins each lance comes from the evaluator
-(:func:`musteach.lances.evaluate`); this module only adds up stones (*piedras*).
+(the ``scoring.json`` form of RULES.md §7a, :class:`~musteach.rules.betting.BettingOutcome` values, or closed
+:class:`~musteach.rules.betting.LanceBetting` states). Who wins each lance comes from the evaluator
+(:func:`musteach.rules.lances.evaluate`); this module only adds up stones (*piedras*).
 
 >>> hands = [["12o", "12c", "3o", "7o"], ["1o", "1c", "4o", "5o"], ["11o", "11c", "10o", "1e"], ["6o", "6c", "5c", "4c"]]
 >>> r = count_hand(hands, mano=0)
@@ -45,7 +45,7 @@ from .betting import (
 )
 from .errors import BettingError, RulesError
 from .lances import DealResult, Lance, LanceResult, evaluate, team_of
-from .rules import Rules
+from .options import Rules
 
 __all__ = [
     "CountResult",
@@ -88,9 +88,9 @@ class CountStep:
 class CountResult:
     """The count of one hand (RULES.md §7, §7a, §8).
 
-    deal: the judged :class:`~musteach.lances.DealResult`. rules: the rules used.
+    deal: the judged :class:`~musteach.rules.lances.DealResult`. rules: the rules used.
     lances: the four lances played (Grande, Chica, Pares, then Juego or Punto).
-    betting: each lance's :class:`~musteach.betting.BettingOutcome`, keyed by lance name.
+    betting: each lance's :class:`~musteach.rules.betting.BettingOutcome`, keyed by lance name.
     start_score, final_score: ``{"A": stones, "B": stones}`` before and after the hand. The final score is
     not capped: the lance that carries a team over the target is counted whole. After an accepted órdago
     the score no longer matters and ``final_score`` stays at ``start_score`` (RULES.md §7a).
@@ -331,7 +331,7 @@ def count_hand(
     The first team to reach ``rules.target`` wins at that instant: during the betting through a deje
     (``deje_timing="immediate"``) or during the count; nothing after that point is scored. An accepted
     órdago ends the game on the best hand of its lance (holders only for Pares/Juego).
-    Returns a :class:`CountResult`. Raises :class:`~musteach.errors.MusError` subclasses for bad cards,
+    Returns a :class:`CountResult`. Raises :class:`~musteach.rules.errors.MusError` subclasses for bad cards,
     seats, scores or betting outcomes.
     """
     if isinstance(hands, DealResult):

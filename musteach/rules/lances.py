@@ -29,7 +29,7 @@ from functools import lru_cache
 
 from .cards import Card, Hand, Suit, parse_hands
 from .errors import SeatError
-from .rules import Rules
+from .options import Rules
 
 __all__ = [
     "Lance",
@@ -68,7 +68,7 @@ class Lance(enum.StrEnum):
 
     @classmethod
     def parse(cls, name: str | Lance) -> Lance:
-        """A lance from its name; raises :class:`~musteach.errors.MusError` for an unknown name."""
+        """A lance from its name; raises :class:`~musteach.rules.errors.MusError` for an unknown name."""
         from .errors import MusError
 
         try:
@@ -285,8 +285,8 @@ def analyse(hand: Hand | str | Sequence[Card | str], rules: Rules | None = None)
     """How one hand stands in every lance (RULES.md §1, §5).
 
     hand: a :class:`Hand`, a text such as ``"12o 3c 7e 5b"`` or a sequence of 4 cards.
-    Raises :class:`~musteach.errors.UnknownCardError`, :class:`~musteach.errors.HandSizeError`,
-    :class:`~musteach.errors.DuplicateCardError` for bad input.
+    Raises :class:`~musteach.rules.errors.UnknownCardError`, :class:`~musteach.rules.errors.HandSizeError`,
+    :class:`~musteach.rules.errors.DuplicateCardError` for bad input.
     """
     rules = rules or _DEFAULT_RULES
     h = hand if isinstance(hand, Hand) else Hand(hand)
@@ -360,7 +360,7 @@ class DealResult:
         return {r.lance.value: r.explanation for r in self.results()}
 
     def _repr_html_(self) -> str:
-        from .svg import deal_html
+        from ..draw.cards import deal_html
 
         return deal_html(self)
 
@@ -472,8 +472,8 @@ def evaluate(
 
     Returns a :class:`DealResult`. Pares and juego have winner None when nobody holds them; punto has a
     winner only when nobody has juego.
-    Raises :class:`~musteach.errors.UnknownCardError`, :class:`~musteach.errors.HandSizeError`,
-    :class:`~musteach.errors.DuplicateCardError` (a card dealt twice) or :class:`SeatError` (bad mano).
+    Raises :class:`~musteach.rules.errors.UnknownCardError`, :class:`~musteach.rules.errors.HandSizeError`,
+    :class:`~musteach.rules.errors.DuplicateCardError` (a card dealt twice) or :class:`SeatError` (bad mano).
     """
     rules = rules or _DEFAULT_RULES
     check_seat(mano, "mano")
@@ -487,7 +487,7 @@ def evaluate(
 # The fast path: winners only, from integer card indexes, through a table of hand keys.
 # ----------------------------------------------------------------------------------------------
 
-_RANK_OF_INDEX = tuple(c.rank for c in __import__("musteach.cards", fromlist=["DECK"]).DECK)
+_RANK_OF_INDEX = tuple(c.rank for c in __import__("musteach.rules.cards", fromlist=["DECK"]).DECK)
 
 
 @lru_cache(maxsize=8)
@@ -545,8 +545,8 @@ def winners(hands: Sequence[Sequence[int]], mano: int, kings: int = 8) -> tuple[
     """Winners only, fast: ``(grande, chica, pares, juego, punto)`` seats (None where nobody).
 
     hands: 4 sequences of 4 card indexes (0..39, :attr:`Card.index`), indexed by seat; not validated.
-    mano: seat 0..3. kings: 8 or 4 (else :class:`~musteach.errors.RulesError`).
-    La real is not applied (use :func:`evaluate`, or :func:`musteach.batch.evaluate_batch`).
+    mano: seat 0..3. kings: 8 or 4 (else :class:`~musteach.rules.errors.RulesError`).
+    La real is not applied (use :func:`evaluate`, or :func:`musteach.rules.batch.evaluate_batch`).
 
     >>> winners([[36, 9, 26, 19], [37, 32, 33, 14], [0, 1, 12, 16], [21, 22, 28, 7]], mano=0)
     (0, 2, 0, 0, None)

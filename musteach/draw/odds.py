@@ -16,7 +16,7 @@ True
 >>> percent_text(0.947), percent_text(0.0004), percent_text(0.9996), percent_text(0), percent_text(1)
 ('95%', 'under 1%', 'over 99%', '0%', '100%')
 
-Like :mod:`musteach.svg`, no element carries an ``id``, so any number of charts fit in one page.
+Like :mod:`musteach.draw.cards`, no element carries an ``id``, so any number of charts fit in one page.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .errors import MusError
-from .lances import Lance
-from .svg import SVG_NS, TEXT_FONT, _attr, _n
+from ..rules.errors import MusError
+from ..rules.lances import Lance
+from .cards import SVG_NS, TEXT_FONT, _attr, _n
 
 __all__ = ["BAR_COLORS", "NOBODY_WORDS", "odds_bars_svg", "odds_label", "percent_text"]
 
@@ -59,7 +59,7 @@ _SEGMENTS = ("you", "partner", "opponents", "nobody")
 def percent_text(p: float) -> str:
     """A probability as a whole percentage, never rounding a real chance to 0% or 100%.
 
-    Raises :class:`~musteach.errors.MusError` for a value that is not a number from 0 to 1.
+    Raises :class:`~musteach.rules.errors.MusError` for a value that is not a number from 0 to 1.
     """
     p = _prob(p, "probability")
     if p == 0:
@@ -126,7 +126,7 @@ def odds_label(odds: Mapping[str, Any] | Any, lances: Sequence[str] | None = Non
     """The chart's accessible name: every lance's team share, split, and the "nobody" share, in words.
 
     odds: :meth:`HandOdds.as_dict` (or a :class:`~musteach.odds.HandOdds`). lances: names to include
-    (default all five). Raises :class:`~musteach.errors.MusError` like :func:`odds_bars_svg`.
+    (default all five). Raises :class:`~musteach.rules.errors.MusError` like :func:`odds_bars_svg`.
     """
     _, rows = _rows(odds, lances)
     parts = []
@@ -159,7 +159,7 @@ def odds_bars_svg(
     ``<rect class="musteach-bar-<segment>">`` per share (each with a ``<title>``) and the team's share as
     ``<text class="musteach-odds-team">``. The root has ``role="img"`` and the numbers in ``aria-label``
     (see :func:`odds_label`), ``class="musteach-odds-bars"`` and no ``id`` anywhere.
-    Raises :class:`~musteach.errors.MusError` for a malformed odds dict (a missing lance, shares that
+    Raises :class:`~musteach.rules.errors.MusError` for a malformed odds dict (a missing lance, shares that
     are not probabilities or do not add up to 1, a bad seat) or a bad size.
     """
     for value, what, least in ((width, "width", 240), (row_height, "row_height", 14)):

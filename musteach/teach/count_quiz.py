@@ -25,12 +25,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .betting import TEAMS, LanceBetting, lances_played, random_betting, start_betting
-from .cards import Hand, deal
-from .count import CountResult, count_hand
-from .errors import MusError
-from .lances import DealResult, Lance, evaluate
-from .rules import Rules
+from ..rules.betting import TEAMS, LanceBetting, lances_played, random_betting, start_betting
+from ..rules.cards import Hand, deal
+from ..rules.count import CountResult, count_hand
+from ..rules.errors import MusError
+from ..rules.lances import DealResult, Lance, evaluate
+from ..rules.options import Rules
 
 __all__ = [
     "BettingQuestion",
@@ -107,7 +107,7 @@ def _pair(d: Mapping[str, int]) -> str:
 class BettingQuestion:
     """A betting sequence to read; the answer is the stones each team takes *now* (RULES.md §6).
 
-    state: the closed :class:`~musteach.betting.LanceBetting` (its steps explain the answer).
+    state: the closed :class:`~musteach.rules.betting.LanceBetting` (its steps explain the answer).
     lines: the sequence as plain lines, ``"Seat 0: envido 2"`` (no answer in them).
     prompt: the question. answer: ``{"A": n, "B": n}``: the deje for a refused bet when dejes are scored
     at once, else 0 and 0 (an accepted or passed lance is settled in the count).
@@ -229,7 +229,7 @@ class CountQuestion:
     deal: the judged deal (hands by seat, mano, rules). start_score: the game score before the hand.
     bettings: each played lance's closed :class:`LanceBetting`, keyed by lance name.
     betting_lines: the same as plain lines per lance (``"Seat 0: envido 2"``; ``()`` when nobody bet).
-    result: the :class:`~musteach.count.CountResult`; answer: ``{lance: {"A": n, "B": n}}``.
+    result: the :class:`~musteach.rules.count.CountResult`; answer: ``{lance: {"A": n, "B": n}}``.
     """
 
     deal: DealResult

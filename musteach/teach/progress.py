@@ -46,7 +46,7 @@ from typing import Any
 from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler
 
-from .errors import MusError
+from ..rules.errors import MusError
 
 __all__ = [
     "FAST_MS",
@@ -548,7 +548,7 @@ class Progress:
         >>> Progress.from_json("{oops")
         Traceback (most recent call last):
         ...
-        musteach.progress.ProgressError: this is not valid JSON (line 1, column 2: Expecting property name enclosed in double quotes)
+        musteach.teach.progress.ProgressError: this is not valid JSON (line 1, column 2: Expecting property name enclosed in double quotes)
         """
         if isinstance(text, bytes):
             try:

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from html import escape
 
-from .errors import MusError
-from .rules import Rules
-from .senas import Sena, catalogue, get_sena, meaning
+from ..rules.errors import MusError
+from ..rules.options import Rules
+from ..rules.senas import Sena, catalogue, get_sena, meaning
 
 __all__ = ["SENA_WIDTH", "catalogue_html", "sena_html", "sena_svg"]
 
@@ -241,10 +241,10 @@ def _drawing(key: str) -> str:
 def sena_svg(sena: Sena | str, width: int = SENA_WIDTH, rules: Rules | str | None = None) -> str:
     """A face making the seña's gesture, as an SVG string (RULES.md §11).
 
-    sena: a :class:`~musteach.senas.Sena` or its key / alias (``"morder_labio"``, ``"dos reyes"``).
+    sena: a :class:`~musteach.rules.senas.Sena` or its key / alias (``"morder_labio"``, ``"dos reyes"``).
     width: CSS pixels (height = 7/6 of it). rules: the table's rules or seña set, for the meaning
     spoken in the ``aria-label`` (the kiss means three kings and an ace in the ``kiss_three_kings`` set).
-    Raises :class:`~musteach.senas.SenaError` for an unknown seña, :class:`MusError` for a bad width.
+    Raises :class:`~musteach.rules.senas.SenaError` for an unknown seña, :class:`MusError` for a bad width.
     """
     s = get_sena(sena)
     if isinstance(width, bool) or not isinstance(width, int | float) or width <= 0:

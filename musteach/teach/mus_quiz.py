@@ -25,12 +25,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import DECK, Card, Hand, parse_hand
-from .errors import MusError
-from .lances import Lance, check_seat, effective_rank, rank_letter
-from .odds import AIMS, DiscardAdvice, DiscardOption, advise_discard, position_name
+from ..odds.exact import AIMS, DiscardAdvice, DiscardOption, advise_discard, position_name
+from ..rules.cards import DECK, Card, Hand, parse_hand
+from ..rules.errors import MusError
+from ..rules.lances import Lance, check_seat, effective_rank, rank_letter
+from ..rules.options import Rules
 from .quiz import Answerable, AnswerError, QuizError, Verdict
-from .rules import Rules
 
 __all__ = ["MARGINS", "DiscardQuestion", "DiscardQuestionGenerator", "discard_question", "option_label"]
 
@@ -105,7 +105,7 @@ class DiscardQuestion(Answerable):
     def verify_response(self, response: Any) -> str:
         """The response as a choice key: the key itself, its label, or the discarded cards (any suits).
 
-        Raises :class:`~musteach.quiz.AnswerError` naming the response for anything else.
+        Raises :class:`~musteach.teach.quiz.AnswerError` naming the response for anything else.
         """
         keys = [k for k, _ in self.choices]
         if isinstance(response, str):
@@ -131,7 +131,7 @@ class DiscardQuestion(Answerable):
         )
 
     def grade(self, response: Any) -> Verdict:
-        """A :class:`~musteach.quiz.Verdict`; a wrong answer's explanation starts with what it gives."""
+        """A :class:`~musteach.teach.quiz.Verdict`; a wrong answer's explanation starts with what it gives."""
         given = self.verify_response(response)
         if given == self.answer:
             return Verdict(True, self.answer, given, self.explanation, None, "Right!")
