@@ -1,4 +1,4 @@
-"""The ``musteach`` command: ``judge`` deals, ``count`` hands, ``serve`` the tutorial.
+"""The ``musteach`` command: ``judge`` deals, ``count`` hands, ``grade`` answers, ``serve`` the tutorial.
 
 Each subcommand lives in :mod:`musteach.commands` as a module with ``add_parser(subparsers)`` and
 ``run(args) -> int``; other packages add subcommands with such a module registered in the entry-point group
@@ -16,7 +16,7 @@ from importlib.metadata import entry_points
 
 from .rules.errors import MusError
 
-COMMANDS = ("judge", "count")
+COMMANDS = ("judge", "count", "grade")
 PLUGIN_GROUP = "musteach.commands"
 
 

@@ -39,6 +39,7 @@ __all__ = [
     "LanceResult",
     "DealResult",
     "analyse",
+    "info_from_ranks",
     "evaluate",
     "winners",
     "effective_rank",
@@ -279,6 +280,18 @@ def _info_from_ranks(ranks: tuple[int, ...], kings: int) -> HandInfo:
         pares = Pares("par", pairs[0], pairs[0])
     total = sum(10 if r >= 10 else r for r in eff)
     return HandInfo(eff, pares, total)  # type: ignore[arg-type]
+
+
+def info_from_ranks(ranks: Sequence[int], kings: int = 8) -> HandInfo:
+    """How a hand of these 4 card ranks stands in every lance (RULES.md §1, §5); la real is not read.
+
+    ranks: 4 rank numbers (1..7, 10, 11, 12), in any order. kings: 8 (a 3 plays as a rey and a 2 as an as)
+    or 4 (every rank plays as itself: pass ranks already mapped to read them some other way).
+
+    >>> info_from_ranks([3, 12, 7, 5]).grande_str, info_from_ranks([3, 12, 7, 5], kings=4).grande_str
+    ('R-R-7-5', 'R-7-5-3')
+    """
+    return _info_from_ranks(tuple(sorted(ranks)), kings)
 
 
 def analyse(hand: Hand | str | Sequence[Card | str], rules: Rules | None = None) -> HandInfo:

@@ -1,0 +1,453 @@
+"""Mistake diagnosis: which misconception explains a learner's wrong answer to "who wins this lance?".
+
+Each :class:`Mistake` is one mistaken rule, with every other rule of 8 reyes kept right (RULES.md §1–§5). The
+mistaken rule is a :class:`Reading` of the rules: the real evaluator's pieces
+(:func:`musteach.rules.lances.info_from_ranks`, :meth:`HandInfo.key <musteach.rules.lances.HandInfo.key>`,
+:func:`musteach.rules.lances.speaking_order`) with one switch turned. Under that switch the lance is judged
+again, the switch also deciding who holds pares or juego and so whether Punto is played. A mistake explains an
+answer when the answer (a seat, or None for "nobody") is the winner that reading gives; the first mistake in
+:data:`MISTAKES` order that does is the diagnosis. A right answer never gets a mistake, and a wrong answer
+that no mistake explains is a slip (``mistake`` None).
+
+>>> deal = [["3o", "3c", "7e", "4b"], ["12c", "11o", "7c", "6e"], ["1o", "5c", "6o", "10e"], ["4c", "5e", "6c", "7o"]]
+>>> d = diagnose(deal, mano=0, lance="grande", answer=1)
+>>> d.correct, d.winner, d.mistake
+(False, 0, <Mistake.THREE_IS_NOT_KING: 'three_is_not_king'>)
+>>> print(d.explanation)
+You picked seat 1, as if the 3s in seat 0's 7-4-3-3 ranked below the 4; in 8 reyes every 3 is a king (worth 10 points), so seat 0's R-R-7-4 beats seat 1's R-C-7-6 on the second card.
+>>> print(d.why_not)
+Seat 1's R-C-7-6 loses to seat 0's R-R-7-4 on the second card.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..rules.cards import Card, Hand, parse_hands
+from ..rules.errors import RulesError
+from ..rules.lances import (
+    JUEGO_ORDER,
+    HandInfo,
+    Lance,
+    Pares,
+    check_seat,
+    evaluate,
+    info_from_ranks,
+    speaking_order,
+)
+from ..rules.options import Rules
+
+__all__ = ["Mistake", "MISTAKES", "Reading", "Diagnosis", "read_hand", "winner_under", "diagnose", "check_answer"]
+
+
+class Mistake(enum.StrEnum):
+    """A misconception about the lances: one mistaken rule (issue 12; RULES.md §1, §2, §4, §5).
+
+    The members are in order of precedence: when several explain an answer, the first one is named.
+    """
+
+    THREE_IS_NOT_KING = "three_is_not_king"
+    """A 3 ranks between the aces and the 4 and counts 3 points (2s stay aces)."""
+    TWO_IS_NOT_ACE = "two_is_not_ace"
+    """A 2 ranks between the aces and the 4 and counts 2 points (3s stay kings)."""
+    CHICA_FROM_THE_TOP = "chica_from_the_top"
+    """Chica hands are compared from their highest card down; the lower card wins at the first difference."""
+    QUADS_NOT_DUPLES = "quads_not_duples"
+    """Four cards of equal rank count as medias of that rank (in 8 reyes R-R-3-3 and A-2-A-2 are four equal)."""
+    PARES_BY_RANK_NOT_KIND = "pares_by_rank_not_kind"
+    """Pares compared only by the rank of each hand's highest pair, trio or four; equal ranks tie."""
+    JUEGO_BY_TOTAL = "juego_by_total"
+    """Juego hands rank by their total, 40 best and 31 worst."""
+    TIE_NOT_TO_MANO = "tie_not_to_mano"
+    """An exact tie goes to the tied seat farthest from mano."""
+    PUNTO_WITH_JUEGO = "punto_with_juego"
+    """Punto is played although somebody holds juego: the highest total among the hands without juego wins."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: Every mistake, in order of precedence.
+MISTAKES: tuple[Mistake, ...] = tuple(Mistake)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A way of reading the rules of the lances: every switch off is the real rules (RULES.md §1–§5).
+
+    three_low: a 3 plays as a 3 (between the aces and the 4, 3 points) even in 8 reyes.
+    two_low: a 2 plays as a 2 (between the aces and the 4, 2 points) even in 8 reyes.
+    chica_from_top: Chica compares the hands sorted high to low, the lower card winning.
+    quads_as_medias: four equal cards are medias of that rank, not duples.
+    pares_by_rank: pares compare only the rank of the highest pair, trio or four.
+    juego_by_total: juego compares totals, 40 best and 31 worst.
+    tie_to_far: an exact tie goes to the tied seat farthest from mano.
+    punto_with_juego: Punto is played among the hands without juego even when some hand has juego.
+    """
+
+    three_low: bool = False
+    two_low: bool = False
+    chica_from_top: bool = False
+    quads_as_medias: bool = False
+    pares_by_rank: bool = False
+    juego_by_total: bool = False
+    tie_to_far: bool = False
+    punto_with_juego: bool = False
+
+    @classmethod
+    def of(cls, mistake: Mistake | None) -> Reading:
+        """The reading with ``mistake``'s switch on; ``None`` gives the real rules."""
+        if mistake is None:
+            return cls()
+        return replace(cls(), **{_SWITCH[mistake]: True})
+
+
+_SWITCH = {
+    Mistake.THREE_IS_NOT_KING: "three_low",
+    Mistake.TWO_IS_NOT_ACE: "two_low",
+    Mistake.CHICA_FROM_THE_TOP: "chica_from_top",
+    Mistake.QUADS_NOT_DUPLES: "quads_as_medias",
+    Mistake.PARES_BY_RANK_NOT_KIND: "pares_by_rank",
+    Mistake.JUEGO_BY_TOTAL: "juego_by_total",
+    Mistake.TIE_NOT_TO_MANO: "tie_to_far",
+    Mistake.PUNTO_WITH_JUEGO: "punto_with_juego",
+}
+
+
+def read_hand(hand: Hand, reading: Reading, kings: int = 8) -> HandInfo:
+    """How ``hand`` stands in every lance under ``reading`` (RULES.md §1, §5); kings: 8 or 4."""
+    ranks = []
+    for card in hand:
+        r = card.rank
+        if kings == 8 and r == 3 and not reading.three_low:
+            r = 12
+        elif kings == 8 and r == 2 and not reading.two_low:
+            r = 1
+        ranks.append(r)
+    info = info_from_ranks(ranks, kings=4)  # ranks already mapped: each plays as itself
+    p = info.pares
+    if reading.quads_as_medias and p is not None and p.kind == "duples" and p.high == p.low:
+        info = replace(info, pares=Pares("medias", p.high, p.high))
+    return info
+
+
+def lance_key(info: HandInfo, lance: Lance, reading: Reading) -> tuple[int, ...]:
+    """A hand's comparison key in ``lance`` under ``reading``: larger is better, ``()`` takes no part."""
+    if lance is Lance.CHICA and reading.chica_from_top:
+        return tuple(-r for r in info.ranks)
+    if lance is Lance.PARES and reading.pares_by_rank:
+        return (info.pares.high,) if info.pares else ()
+    if lance is Lance.JUEGO and reading.juego_by_total:
+        return (info.total,) if info.is_juego else ()
+    return info.key(lance)
+
+
+def winner_under(infos: Sequence[HandInfo], mano: int, lance: Lance, reading: Reading) -> int | None:
+    """The seat that wins ``lance`` under ``reading``, or None when nobody takes part (RULES.md §2, §4, §5).
+
+    infos: 4 hands' standings (from :func:`read_hand` with the same reading), indexed by seat.
+    """
+    order = speaking_order(mano)
+    if lance is Lance.PUNTO:
+        if any(infos[s].is_juego for s in order) and not reading.punto_with_juego:
+            return None
+        taking_part = [s for s in order if not infos[s].is_juego]
+    else:
+        taking_part = [s for s in order if lance_key(infos[s], lance, reading)]
+    if not taking_part:
+        return None
+    best = max(lance_key(infos[s], lance, reading) for s in taking_part)
+    tied = [s for s in taking_part if lance_key(infos[s], lance, reading) == best]
+    return tied[-1] if reading.tie_to_far else tied[0]
+
+
+def check_answer(answer: object) -> int | None:
+    """``answer`` if it is a seat 0..3 or None ("nobody"); else raise :class:`~musteach.rules.errors.SeatError`."""
+    if answer is None:
+        return None
+    return check_seat(answer, "answer")
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnosis:
+    """The verdict on one answer to "who wins this lance?", and the misconception behind a wrong one.
+
+    lance: the :class:`Lance` asked. answer: the seat 0..3 the learner picked, or None for "nobody".
+    winner: the real winner, or None (nobody holds pares / juego, or Punto is not played).
+    correct: answer == winner. mistake: the first :class:`Mistake` whose reading gives the answer, or None
+    (a right answer, or a slip). explanation: one sentence for the learner. why_not: one sentence on why the
+    picked seat loses to the winner; None when the answer is right or "nobody".
+    """
+
+    lance: Lance
+    answer: int | None
+    winner: int | None
+    correct: bool
+    mistake: Mistake | None
+    explanation: str
+    why_not: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"correct", "winner", "mistake", "explanation", "why_not"}``, the ``musteach grade`` line."""
+        return {
+            "correct": self.correct,
+            "winner": self.winner,
+            "mistake": None if self.mistake is None else self.mistake.value,
+            "explanation": self.explanation,
+            "why_not": self.why_not,
+        }
+
+
+def diagnose(
+    hands: Sequence[Hand | str | Sequence[Card | str]],
+    mano: int,
+    lance: Lance | str,
+    answer: int | None,
+    rules: Rules | None = None,
+) -> Diagnosis:
+    """Judge a learner's answer to "who wins ``lance``?" and name the misconception behind a wrong one.
+
+    hands: 4 hands of 4 cards, indexed by seat. mano: the seat 0..3 that speaks first. lance: a
+    :class:`Lance` or its name. answer: the seat picked, or None for "nobody". rules: 8 reyes by default
+    (4 reyes is read too: there a 3 and a 2 are no misconception); la real is not read.
+
+    Raises :class:`~musteach.rules.errors.UnknownCardError`, :class:`~musteach.rules.errors.HandSizeError`,
+    :class:`~musteach.rules.errors.DuplicateCardError`, :class:`~musteach.rules.errors.SeatError` (bad mano or answer),
+    :class:`~musteach.rules.errors.MusError` (unknown lance) or :class:`RulesError` (la real on).
+    RULES.md §1–§5.
+    """
+    rules = rules or Rules()
+    if rules.la_real:
+        raise RulesError("the mistake diagnosis reads the rules without la real (RULES.md §13)")
+    the_lance = Lance.parse(lance)
+    check_seat(mano, "mano")
+    picked = check_answer(answer)
+    hs = parse_hands(hands)
+    result = evaluate(hs, mano, rules)[the_lance]
+    truth = _View(tuple(read_hand(h, Reading(), rules.kings) for h in hs), mano, the_lance, rules.kings)
+    winner = result.winner
+    if picked == winner:
+        return Diagnosis(the_lance, picked, winner, True, None, result.explanation, None)
+    why_not = None if picked is None else truth.why_not(winner, picked)
+    for mistake in MISTAKES:
+        reading = Reading.of(mistake)
+        misread = tuple(read_hand(h, reading, rules.kings) for h in hs)
+        if winner_under(misread, mano, the_lance, reading) == picked:
+            text = _MistakeText(truth, hs, misread, mistake).sentence(winner, picked)
+            return Diagnosis(the_lance, picked, winner, False, mistake, text, why_not)
+    text = f"{_you(picked)}, but {truth.verdict(winner, picked)}."
+    return Diagnosis(the_lance, picked, winner, False, None, text, why_not)
+
+
+# ----------------------------------------------------------------------------------------------
+# Wording: the real verdict between two seats, and each mistake's sentence.
+# ----------------------------------------------------------------------------------------------
+
+_JUEGO_RANKS = ", ".join(str(t) for t in JUEGO_ORDER)
+_ORDINALS = ("first", "second", "third", "fourth")
+_KIND_PLURAL = {"duples": "duples", "medias": "medias", "par": "a par"}
+
+
+def _you(picked: int | None) -> str:
+    return "You said nobody" if picked is None else f"You picked seat {picked}"
+
+
+def _seats(seats: Sequence[int]) -> str:
+    names = [f"seat {s}" for s in seats]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class _View:
+    """The real standings of one deal in one lance, and the sentences that compare two seats."""
+
+    infos: tuple[HandInfo, ...]
+    mano: int
+    lance: Lance
+    kings: int
+
+    def cards(self, seat: int) -> str:
+        """The hand in the lessons' notation, in this lance's order: ``R-R-7-4`` (Chica: ``4-7-R-R``)."""
+        info = self.infos[seat]
+        return info.chica_str if self.lance is Lance.CHICA else info.grande_str
+
+    def standing(self, seat: int) -> str:
+        """What the seat holds in this lance: ``R-R-7-4``, ``par of kings``, ``31``."""
+        info = self.infos[seat]
+        if self.lance is Lance.PARES:
+            return info.pares.describe() if info.pares else "no pares"
+        if self.lance in (Lance.JUEGO, Lance.PUNTO):
+            return str(info.total)
+        return self.cards(seat)
+
+    def takes_part(self, seat: int) -> bool:
+        return bool(self.infos[seat].key(self.lance)) if self.lance in (Lance.PARES, Lance.JUEGO) else True
+
+    def juego_seats(self) -> list[int]:
+        return [s for s in speaking_order(self.mano) if self.infos[s].is_juego]
+
+    def detail(self, win: int, lose: int) -> str:
+        """What decides between two seats whose hands differ: `` on the second card``, `` (duples beat medias)``."""
+        a, b = self.infos[win], self.infos[lose]
+        if self.lance in (Lance.GRANDE, Lance.CHICA):
+            wa, wb = (a.ranks, b.ranks) if self.lance is Lance.GRANDE else (a.ranks[::-1], b.ranks[::-1])
+            i = next(k for k in range(4) if wa[k] != wb[k])
+            return f" on the {_ORDINALS[i]} card"
+        if self.lance is Lance.PARES:
+            assert a.pares is not None and b.pares is not None
+            if a.pares.kind != b.pares.kind:
+                return f" ({_KIND_PLURAL[a.pares.kind]} beat {_KIND_PLURAL[b.pares.kind]})"
+            if a.pares.kind == "duples" and a.pares.high == b.pares.high:
+                return " on the lower pair"
+            return {"medias": " (the fourth card does not count)", "par": " (the odd cards do not count)"}.get(
+                a.pares.kind, ""
+            )
+        if self.lance is Lance.JUEGO:
+            if a.total == 31:
+                return " (31 is the best juego)"
+            return f" (juego ranks {_JUEGO_RANKS})"
+        return ""
+
+    def _holder(self, seat: int) -> str:
+        if self.lance in (Lance.JUEGO, Lance.PUNTO):
+            return f"seat {seat}'s {self.infos[seat].total}"
+        if self.lance is Lance.PARES:
+            return f"seat {seat}'s {self.standing(seat)}"
+        return f"seat {seat}'s {self.cards(seat)}"
+
+    def _tie(self, win: int, lose: int) -> str:
+        nearer = "mano" if win == self.mano else "nearer mano"
+        return f"seat {win} wins the tie with seat {lose} (both hold {self.standing(win)}), being {nearer}"
+
+    def _no_part(self, seat: int) -> str:
+        info = self.infos[seat]
+        if self.lance is Lance.PARES:
+            return f"seat {seat}'s {info.grande_str} holds no pares"
+        return f"seat {seat}'s total of {info.total} is not juego (31 or more)"
+
+    def _nobody(self) -> str:
+        if self.lance is Lance.PARES:
+            return "nobody holds pares, so Pares scores nothing"
+        if self.lance is Lance.JUEGO:
+            return "nobody has juego (31 or more), so Punto is played instead"
+        seats = self.juego_seats()
+        verb = "has" if len(seats) == 1 else "have"
+        return f"nobody wins Punto: it is not played, since {_seats(seats)} {verb} juego"
+
+    def verdict(self, winner: int | None, picked: int | None) -> str:
+        """The real verdict as a clause, told against the picked seat where there is one."""
+        if winner is None:
+            if picked is not None and self.lance is not Lance.PUNTO:
+                return f"{self._no_part(picked)}, and {self._nobody()}"
+            return self._nobody()
+        if picked is None:
+            return f"seat {winner} wins {self.lance.title} with {self.standing(winner)}"
+        if not self.takes_part(picked):
+            return f"{self._no_part(picked)}, and seat {winner} wins {self.lance.title} with {self.standing(winner)}"
+        if self.infos[winner].key(self.lance) == self.infos[picked].key(self.lance):
+            return self._tie(winner, picked)
+        return f"{self._holder(winner)} beats {self._holder(picked)}{self.detail(winner, picked)}"
+
+    def why_not(self, winner: int | None, picked: int) -> str:
+        """One sentence on why the picked seat's hand does not win (the answer is a wrong seat)."""
+        if winner is None:
+            if self.lance is Lance.PUNTO:
+                text = self._nobody()
+                return "Punto" + text.removeprefix("nobody wins Punto: it") + "."
+            return f"{_cap(self._no_part(picked))}, and nobody else's does either." if self.lance is Lance.PARES else (
+                f"{_cap(self._no_part(picked))}, and nobody has juego."
+            )
+        if not self.takes_part(picked):
+            return f"{_cap(self._no_part(picked))}, so it takes no part in {self.lance.title}."
+        if self.infos[winner].key(self.lance) == self.infos[picked].key(self.lance):
+            return f"{_cap(self._tie(winner, picked))}."
+        return f"{_cap(self._holder(picked))} loses to {self._holder(winner)}{self.detail(winner, picked)}."
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+_FACT = {
+    Mistake.THREE_IS_NOT_KING: "in 8 reyes every 3 is a king (worth 10 points)",
+    Mistake.TWO_IS_NOT_ACE: "in 8 reyes every 2 is an ace (worth 1 point)",
+    Mistake.CHICA_FROM_THE_TOP: "Chica compares the lowest cards first",
+    Mistake.QUADS_NOT_DUPLES: "four of a kind counts as duples (two equal pairs)",
+    Mistake.PARES_BY_RANK_NOT_KIND: "duples beat medias, and medias beat a par, whatever their ranks",
+    Mistake.JUEGO_BY_TOTAL: f"juego ranks {_JUEGO_RANKS}",
+    Mistake.TIE_NOT_TO_MANO: "every exact tie goes to the seat nearer mano",
+    Mistake.PUNTO_WITH_JUEGO: "Punto is played only when nobody has juego",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _MistakeText:
+    """The sentence for one diagnosed mistake: "You picked …, as if …; <the real rule>, so <the verdict>."""
+
+    truth: _View
+    hands: tuple[Hand, ...]
+    misread: tuple[HandInfo, ...]
+    mistake: Mistake
+
+    def sentence(self, winner: int | None, picked: int | None) -> str:
+        as_if = self.as_if(winner, picked)
+        return f"{_you(picked)}, as if {as_if}; {_FACT[self.mistake]}, so {self.truth.verdict(winner, picked)}."
+
+    def _candidates(self, winner: int | None, picked: int | None) -> list[int]:
+        first = [s for s in (winner, picked) if s is not None]
+        return list(dict.fromkeys(first + list(speaking_order(self.truth.mano))))
+
+    def _misread_seat(self, winner: int | None, picked: int | None, rank: int) -> int:
+        """The seat whose misread card changed most: the winner or picked seat if it holds one, else the first."""
+        holders = [s for s in self._candidates(winner, picked) if any(c.rank == rank for c in self.hands[s])]
+        lance = self.truth.lance
+        changed = [
+            s
+            for s in holders
+            if self.misread[s].key(lance) != self.truth.infos[s].key(lance)
+            or self.misread[s].is_juego != self.truth.infos[s].is_juego
+        ]
+        return (changed or holders)[0]
+
+    def as_if(self, winner: int | None, picked: int | None) -> str:
+        lance = self.truth.lance
+        m = self.mistake
+        if m in (Mistake.THREE_IS_NOT_KING, Mistake.TWO_IS_NOT_ACE):
+            rank = 3 if m is Mistake.THREE_IS_NOT_KING else 2
+            seat = self._misread_seat(winner, picked, rank)
+            info = self.misread[seat]
+            shown = info.chica_str if lance is Lance.CHICA else info.grande_str
+            if lance in (Lance.GRANDE, Lance.CHICA):
+                n = sum(c.rank == rank for c in self.hands[seat])
+                cards = f"the {rank}" if n == 1 else f"the {rank}s"
+                place = "below the 4" if rank == 3 else "above the aces"
+                return f"{cards} in seat {seat}'s {shown} ranked {place}"
+            if lance is Lance.PARES:
+                held = info.pares.describe() if info.pares else "no pares"
+                return f"seat {seat}'s {shown} held {held}"
+            return f"seat {seat}'s {shown} counted {info.total}"
+        if m is Mistake.CHICA_FROM_THE_TOP:
+            return "Chica compared the highest cards first, the lower card winning"
+        if m is Mistake.QUADS_NOT_DUPLES:
+            quads = [
+                s
+                for s in self._candidates(winner, picked)
+                if (p := self.truth.infos[s].pares) is not None and p.kind == "duples" and p.high == p.low
+            ]
+            seat = quads[0]
+            p = self.misread[seat].pares
+            assert p is not None
+            return f"seat {seat}'s {self.truth.infos[seat].grande_str} were {p.describe()}"
+        if m is Mistake.PARES_BY_RANK_NOT_KIND:
+            return "only the rank of each hand's best pair counted, not par, medias or duples"
+        if m is Mistake.JUEGO_BY_TOTAL:
+            return "a higher total made a better juego"
+        if m is Mistake.TIE_NOT_TO_MANO:
+            return "a tie went to the seat farther from mano"
+        seats = self.truth.juego_seats()
+        verb = "has" if len(seats) == 1 else "have"
+        return f"Punto were played although {_seats(seats)} {verb} juego"
+
