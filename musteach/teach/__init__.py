@@ -3,6 +3,7 @@
 Modules:
 
 - :mod:`.quiz`: lance questions (who wins Grande, Chica, Pares, Juego, Punto), verdicts and quiz sessions.
+- :mod:`.diagnosis`: which misconception explains a wrong "who wins this lance?" answer (§1–§5; issue 12).
 - :mod:`.count_quiz`: betting and count questions (RULES.md §6–§8).
 - :mod:`.mus_quiz`: best-discard questions (§3, with the advisor of :mod:`musteach.odds`).
 - :mod:`.odds_quiz`: reading-the-odds questions.

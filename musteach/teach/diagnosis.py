@@ -357,8 +357,10 @@ class _View:
             if self.lance is Lance.PUNTO:
                 text = self._nobody()
                 return "Punto" + text.removeprefix("nobody wins Punto: it") + "."
-            return f"{_cap(self._no_part(picked))}, and nobody else's does either." if self.lance is Lance.PARES else (
-                f"{_cap(self._no_part(picked))}, and nobody has juego."
+            return (
+                f"{_cap(self._no_part(picked))}, and nobody else's does either."
+                if self.lance is Lance.PARES
+                else (f"{_cap(self._no_part(picked))}, and nobody has juego.")
             )
         if not self.takes_part(picked):
             return f"{_cap(self._no_part(picked))}, so it takes no part in {self.lance.title}."
@@ -450,4 +452,3 @@ class _MistakeText:
         seats = self.truth.juego_seats()
         verb = "has" if len(seats) == 1 else "have"
         return f"Punto were played although {_seats(seats)} {verb} juego"
-
