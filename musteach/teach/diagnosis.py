@@ -396,41 +396,50 @@ class _MistakeText:
 
     def sentence(self, winner: int | None, picked: int | None) -> str:
         as_if = self.as_if(winner, picked)
-        return f"{_you(picked)}, as if {as_if}; {_FACT[self.mistake]}, so {self.truth.verdict(winner, picked)}."
+        if self.mistake is Mistake.PUNTO_WITH_JUEGO:  # the as-if clause already names the juego holders
+            verdict = "nobody wins Punto this hand"
+        else:
+            verdict = self.truth.verdict(winner, picked)
+        return f"{_you(picked)}, as if {as_if}; {_FACT[self.mistake]}, so {verdict}."
 
     def _candidates(self, winner: int | None, picked: int | None) -> list[int]:
         first = [s for s in (winner, picked) if s is not None]
         return list(dict.fromkeys(first + list(speaking_order(self.truth.mano))))
 
-    def _misread_seat(self, winner: int | None, picked: int | None, rank: int) -> int:
-        """The seat whose misread card changed most: the winner or picked seat if it holds one, else the first."""
+    def _misread_seats(self, winner: int | None, picked: int | None, rank: int) -> list[int]:
+        """The seats whose misread cards mattered: the winner and the picked seat where the misreading changed
+        their standing; else the first seat whose taking part changed (pares or juego held), else the first
+        whose standing changed, else the first holder of such a card."""
         holders = [s for s in self._candidates(winner, picked) if any(c.rank == rank for c in self.hands[s])]
         lance = self.truth.lance
-        changed = [
-            s
-            for s in holders
-            if self.misread[s].key(lance) != self.truth.infos[s].key(lance)
-            or self.misread[s].is_juego != self.truth.infos[s].is_juego
-        ]
-        return (changed or holders)[0]
+
+        def part(info: HandInfo) -> bool:
+            return info.pares is not None if lance is Lance.PARES else info.is_juego
+
+        flipped = [s for s in holders if part(self.misread[s]) != part(self.truth.infos[s])]
+        changed = [s for s in holders if self.misread[s].key(lance) != self.truth.infos[s].key(lance)]
+        ours = [s for s in holders if s in (winner, picked) and (s in flipped or s in changed)]
+        return ours or (flipped or changed or holders)[:1]
+
+    def _misread_clause(self, seat: int, rank: int) -> str:
+        lance = self.truth.lance
+        info = self.misread[seat]
+        shown = info.chica_str if lance is Lance.CHICA else info.grande_str
+        if lance in (Lance.GRANDE, Lance.CHICA):
+            n = sum(c.rank == rank for c in self.hands[seat])
+            cards = f"the {rank}" if n == 1 else f"the {rank}s"
+            place = "below the 4" if rank == 3 else "above the aces"
+            return f"{cards} in seat {seat}'s {shown} ranked {place}"
+        if lance is Lance.PARES:
+            return f"seat {seat}'s {shown} held {info.pares.describe() if info.pares else 'no pares'}"
+        return f"seat {seat}'s {shown} counted {info.total}"
 
     def as_if(self, winner: int | None, picked: int | None) -> str:
-        lance = self.truth.lance
         m = self.mistake
         if m in (Mistake.THREE_IS_NOT_KING, Mistake.TWO_IS_NOT_ACE):
             rank = 3 if m is Mistake.THREE_IS_NOT_KING else 2
-            seat = self._misread_seat(winner, picked, rank)
-            info = self.misread[seat]
-            shown = info.chica_str if lance is Lance.CHICA else info.grande_str
-            if lance in (Lance.GRANDE, Lance.CHICA):
-                n = sum(c.rank == rank for c in self.hands[seat])
-                cards = f"the {rank}" if n == 1 else f"the {rank}s"
-                place = "below the 4" if rank == 3 else "above the aces"
-                return f"{cards} in seat {seat}'s {shown} ranked {place}"
-            if lance is Lance.PARES:
-                held = info.pares.describe() if info.pares else "no pares"
-                return f"seat {seat}'s {shown} held {held}"
-            return f"seat {seat}'s {shown} counted {info.total}"
+            seats = self._misread_seats(winner, picked, rank)
+            return " and ".join(self._misread_clause(s, rank) for s in seats)
         if m is Mistake.CHICA_FROM_THE_TOP:
             return "Chica compared the highest cards first, the lower card winning"
         if m is Mistake.QUADS_NOT_DUPLES:
