@@ -40,7 +40,17 @@ from ..rules.lances import (
 )
 from ..rules.options import Rules
 
-__all__ = ["Mistake", "MISTAKES", "Reading", "Diagnosis", "read_hand", "lance_key", "winner_under", "diagnose", "check_answer"]
+__all__ = [
+    "Mistake",
+    "MISTAKES",
+    "Reading",
+    "Diagnosis",
+    "read_hand",
+    "lance_key",
+    "winner_under",
+    "diagnose",
+    "check_answer",
+]
 
 
 class Mistake(enum.StrEnum):
