@@ -9,20 +9,21 @@ step and ask the learner at the right moment:
   ``"bet:grande"``, ``"bet:chica"``, ``"bet:pares"``, ``"bet:juego"`` or ``"bet:punto"``;
 * :meth:`Game.legal_actions` lists what a seat may do now, :meth:`Game.act` plays it (or raises
   :class:`~musteach.rules.errors.IllegalActionError` naming the rule), :meth:`Game.signal` makes a seña;
-* :attr:`Game.history` is the list of :class:`Event` (each with a sentence for learners); :func:`replay`
-  rebuilds the same game from it;
+* :attr:`Game.history` is the list of :class:`~musteach.play.events.Event` (each with a sentence for learners,
+  and the frozen record of each decision, :mod:`musteach.play.actions`); :func:`replay` rebuilds the same
+  game from it;
 * at the end of each hand :attr:`HandState.result` holds the count (:class:`~musteach.rules.count.CountResult`)
   with its step-by-step explanation, and :meth:`Game.next_hand` deals the next one, the deal moving one
   seat (the old mano deals).
 
 >>> g = Game(seed=7)
 >>> g.to_act
-Turn(seat=0, phase='mus', seats=(0,))
+Turn(seat=0, phase=<Phase.MUS: 'mus'>, seats=(0,))
 >>> [str(a) for a in g.legal_actions(0)]
 ['mus', 'no hay mus']
 >>> _ = g.act(0, "no hay mus")
 >>> g.to_act.phase, g.hand.phase
-('bet:grande', 'bet:grande')
+(<Phase.BET_GRANDE: 'bet:grande'>, <Phase.BET_GRANDE: 'bet:grande'>)
 >>> g.act(1, "paso")
 Traceback (most recent call last):
 ...
@@ -30,7 +31,7 @@ musteach.rules.errors.IllegalActionError: seat 1 cannot say paso: it is seat 0's
 >>> for seat in (0, 1, 2, 3):
 ...     _ = g.act(seat, "paso")
 >>> g.to_act.phase
-'bet:chica'
+<Phase.BET_CHICA: 'bet:chica'>
 >>> replay(g.history).history == g.history
 True
 
@@ -49,38 +50,35 @@ señas in the first hand of each game).
 from __future__ import annotations
 
 import random
-import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from ..rules.betting import (
-    Action,
-    BettingOutcome,
-    Declaration,
-    LanceBetting,
-    declarations,
-    lances_played,
-    start_betting,
-)
+from ..rules.betting import Action, LanceBetting, declarations, lances_played, start_betting
 from ..rules.cards import DECK, Card, Hand, parse_hands
-from ..rules.count import CountResult, Match, _check_score, count_hand
+from ..rules.count import Match, _check_score, count_hand
 from ..rules.errors import IllegalActionError, MusError, RulesError
-from ..rules.lances import DealResult, HandInfo, Lance, analyse, check_seat, evaluate, speaking_order, team_of
+from ..rules.lances import Lance, check_seat, evaluate
 from ..rules.options import Rules
 from ..rules.senas import Sena, SenaError, check_sena, get_sena, senas_for
+from .actions import Declare, Discard, GameAction, MusCall, NextHand, Record, Signal, cards_text, parse_action
+from .events import PHASES, Event, EventKind, Phase, Turn
+from .hand import HandState
+from .view import SenaRecord, View
 
+# The records, the events and the view were in this module; they keep being importable from here.
 __all__ = [
     "Declare",
     "Discard",
     "Event",
+    "EventKind",
     "Game",
     "GameAction",
     "HandState",
     "MusCall",
+    "NextHand",
     "PHASES",
+    "Phase",
     "SenaRecord",
     "Signal",
     "Turn",
@@ -88,454 +86,6 @@ __all__ = [
     "parse_action",
     "replay",
 ]
-
-#: Phases in which a seat decides. ``declare:*`` only appear with ``Game(ask_declarations=True)``.
-PHASES: tuple[str, ...] = (
-    "mus",
-    "discard",
-    "declare:pares",
-    "declare:juego",
-    "bet:grande",
-    "bet:chica",
-    "bet:pares",
-    "bet:juego",
-    "bet:punto",
-)
-
-
-def _fold(text: str) -> str:
-    t = unicodedata.normalize("NFKD", str(text).strip().lower())
-    return " ".join("".join(ch for ch in t if not unicodedata.combining(ch)).split())
-
-
-def _cards_str(cards: Iterable[Card]) -> str:
-    return " ".join(c.code for c in cards)
-
-
-# ----------------------------------------------------------------------------------------------
-# Actions (the betting actions are musteach.rules.betting.Action)
-# ----------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class MusCall:
-    """In the mus phase: ``wants=True`` is "mus" (change cards), False is "no hay mus" (cut). RULES.md §3."""
-
-    wants: bool
-
-    def __str__(self) -> str:
-        return "mus" if self.wants else "no hay mus"
-
-
-@dataclass(frozen=True, slots=True)
-class Discard:
-    """The cards a player throws away after everybody said mus: 1 to 4 distinct cards (RULES.md §3).
-
-    Raises :class:`IllegalActionError` for no card, more than 4, or a card given twice;
-    :class:`~musteach.rules.errors.UnknownCardError` for a bad card text.
-    """
-
-    cards: tuple[Card, ...]
-
-    def __init__(self, cards: Iterable[Card | str] | str):
-        if isinstance(cards, str):
-            cards = cards.replace(",", " ").split()
-        parsed = tuple(Card.parse(c) for c in cards)
-        if not 1 <= len(parsed) <= 4:
-            raise IllegalActionError(f"a discard is 1 to 4 cards, not {len(parsed)} (RULES.md §3)")
-        if len(set(parsed)) != len(parsed):
-            raise IllegalActionError(f"a discard names a card twice: {_cards_str(parsed)}")
-        object.__setattr__(self, "cards", parsed)
-
-    def __str__(self) -> str:
-        return f"discard {_cards_str(self.cards)}"
-
-
-@dataclass(frozen=True, slots=True)
-class Declare:
-    """A declaration before Pares or Juego: "pares sí / no", "juego sí / no" (RULES.md §4)."""
-
-    lance: Lance
-    holds: bool
-
-    def __str__(self) -> str:
-        return f"{self.lance.value} {'sí' if self.holds else 'no'}"
-
-
-@dataclass(frozen=True, slots=True)
-class Signal:
-    """A seña made to the partner (RULES.md §11); see :meth:`Game.signal`."""
-
-    sena: Sena
-
-    def __str__(self) -> str:
-        return f"seña {self.sena.key}"
-
-
-GameAction = MusCall | Discard | Declare | Action | Signal
-
-
-def parse_action(action: Any, phase: str | None = None) -> GameAction:
-    """Read an action from text or return it as it is.
-
-    Texts: ``mus``, ``no hay mus`` (also ``corto``, ``no mus``, ``cut``); ``discard 12o 3c`` (also
-    ``descarto ...``, or just the cards in the discard phase); ``pares sí``, ``juego no``; ``seña <key>``;
-    and every betting text of :meth:`~musteach.rules.betting.Action.parse` (``paso``, ``envido 5``, ``3 más``,
-    ``órdago``, ``quiero``, ``no quiero``). ``phase`` helps read bare card lists in the discard phase.
-    Raises :class:`IllegalActionError` naming the text when it is none of these.
-
-    >>> parse_action("no hay mus"), str(parse_action("discard 12o 3c")), str(parse_action("pares si"))
-    (MusCall(wants=False), 'discard 12o 3c', 'pares sí')
-    """
-    if isinstance(action, MusCall | Discard | Declare | Action | Signal):
-        return action
-    if isinstance(action, Sena):
-        return Signal(action)
-    if not isinstance(action, str):
-        raise IllegalActionError(f"unknown action {action!r}: expected text such as 'mus', 'paso' or 'envido 2'")
-    t = _fold(action)
-    if t in ("mus", "quiero mus", "doy mus"):
-        return MusCall(True)
-    if t in ("no hay mus", "no mus", "corto", "corta", "cut") or (t == "no" and phase == "mus"):
-        return MusCall(False)
-    words = t.split()
-    if words and words[0] in ("discard", "descarto", "descarte", "change"):
-        return Discard(words[1:])
-    if words and words[0] in ("sena", "signal"):
-        return Signal(get_sena(" ".join(words[1:])))
-    if len(words) == 2 and words[0] in ("pares", "juego") and words[1] in ("si", "no", "yes"):
-        return Declare(Lance(words[0]), words[1] != "no")
-    if phase == "discard" and words:
-        return Discard(words)
-    try:
-        return Action.parse(action)
-    except IllegalActionError:
-        raise IllegalActionError(
-            f"unknown action {action!r}: use mus / no hay mus, discard <cards>, pares sí / no, juego sí / no, "
-            "paso, envido N, N más, órdago, quiero, no quiero, or seña <name>"
-        ) from None
-
-
-# ----------------------------------------------------------------------------------------------
-# Turns, events, views
-# ----------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """Whose decision it is: ``seat`` (whose turn it naturally is), ``phase`` (one of :data:`PHASES`) and
-    ``seats``, every seat that may act now (facing a bet, either opponent may answer for the team)."""
-
-    seat: int
-    phase: str
-    seats: tuple[int, ...]
-
-    @property
-    def lance(self) -> Lance | None:
-        """The lance being bet or declared, or None in the mus."""
-        return Lance(self.phase.split(":")[1]) if ":" in self.phase else None
-
-    def describe(self) -> str:
-        """``"Seat 0 to say mus or no hay mus"`` and so on."""
-        what = {
-            "mus": "say mus or no hay mus",
-            "discard": "discard 1 to 4 cards",
-        }.get(self.phase)
-        if what is None:
-            kind, lance = self.phase.split(":")
-            what = f"declare {lance} sí or no" if kind == "declare" else f"speak in the {lance.capitalize()} betting"
-        return f"Seat {self.seat} to {what}"
-
-
-@dataclass(frozen=True)
-class Event:
-    """One entry of a game's history.
-
-    index: position in the history. hand: the hand number (1-based; 0 for the start). kind: ``"start"``,
-    ``"deal"``, ``"cards"`` (a seat's own cards), ``"action"``, ``"signal"``, ``"draw"``, ``"reshuffle"``,
-    ``"lance"``, ``"declare"``, ``"show"``, ``"count"``, ``"hand_end"``, ``"game_end"`` or ``"next_hand"``.
-    seat: the seat concerned, or None. phase: the phase it happened in. action: for ``"action"`` and
-    ``"signal"``, the action as text (what :func:`replay` plays again). text: a sentence every seat may read.
-    audience: None if every seat sees the event, else the seats that do (a seña, a seat's own cards).
-    private: words only ``seat`` sees (the cards it threw or drew). data: extra facts (the start event
-    holds the seed and the rules).
-    """
-
-    index: int
-    hand: int
-    kind: str
-    seat: int | None
-    phase: str
-    text: str
-    action: str | None = None
-    audience: tuple[int, ...] | None = None
-    private: str = ""
-    data: dict[str, Any] = field(default_factory=dict)
-
-    def visible_to(self, viewer: int | None) -> bool:
-        """True if seat ``viewer`` sees this event (None = an onlooker who sees everything)."""
-        return viewer is None or self.audience is None or viewer in self.audience
-
-    def text_for(self, viewer: int | None) -> str | None:
-        """The sentence seat ``viewer`` reads (with its private part for its own seat), or None if hidden."""
-        if not self.visible_to(viewer):
-            return None
-        if self.private and (viewer is None or viewer == self.seat):
-            return f"{self.text} {self.private}"
-        return self.text
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (see :meth:`from_dict`)."""
-        out: dict[str, Any] = {
-            "index": self.index,
-            "hand": self.hand,
-            "kind": self.kind,
-            "seat": self.seat,
-            "phase": self.phase,
-            "text": self.text,
-        }
-        if self.action is not None:
-            out["action"] = self.action
-        if self.audience is not None:
-            out["audience"] = list(self.audience)
-        if self.private:
-            out["private"] = self.private
-        if self.data:
-            out["data"] = dict(self.data)
-        return out
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any] | Event) -> Event:
-        """An :class:`Event` from :meth:`to_dict`'s form; raises :class:`MusError` naming a missing field."""
-        if isinstance(d, Event):
-            return d
-        try:
-            aud = d.get("audience")
-            return cls(
-                int(d["index"]),
-                int(d["hand"]),
-                str(d["kind"]),
-                d.get("seat"),
-                str(d["phase"]),
-                str(d["text"]),
-                d.get("action"),
-                tuple(aud) if aud is not None else None,
-                str(d.get("private", "")),
-                dict(d.get("data", {})),
-            )
-        except (KeyError, TypeError) as e:
-            raise MusError(f"a history event needs index, hand, kind, seat, phase and text: {e}") from None
-
-
-@dataclass(frozen=True, slots=True)
-class SenaRecord:
-    """A seña made in the current hand: who made it, which, when (context), and the cards it spoke of."""
-
-    seat: int
-    sena: Sena
-    context: str
-    cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True)
-class View:
-    """What one seat may know (for bots and for the learner's screen).
-
-    seat, rules, mano, dealer, hand_number, game_number: where we are. cards: the seat's own 4 cards.
-    phase: the hand's phase (one of :data:`PHASES`, or ``"over"``). turn: :attr:`Game.to_act`.
-    legal: the actions this seat may take now (empty when it is not its turn; worked out when first read).
-    score: the game score before this hand; live_score: with the dejes already taken in this hand.
-    match: the :class:`~musteach.rules.count.Match`. mus_round: the current mus round (1 for the first call).
-    changes: per finished mus round, the number of cards each seat changed (indexed by seat).
-    my_discards: the cards this seat threw away in this hand.
-    declared: ``{"pares": (sí/no/None per seat), "juego": ...}``: declarations made so far (public).
-    betting: the current lance's :class:`~musteach.rules.betting.LanceBetting` (public), or None.
-    outcomes: the closed lances' :class:`~musteach.rules.betting.BettingOutcome`, by lance name.
-    bettings: the closed lances' whole :class:`~musteach.rules.betting.LanceBetting` (every step is public).
-    shown: once the hand is over, the 4 hands shown at the end, by seat (RULES.md §4); else None.
-    partner_senas: the señas the partner made about the cards it holds now; my_senas: this seat's own.
-    events: the sentences of this hand's history this seat may read, in order.
-    """
-
-    seat: int
-    rules: Rules
-    mano: int
-    dealer: int
-    hand_number: int
-    game_number: int
-    cards: tuple[Card, ...]
-    phase: str
-    turn: Turn | None
-    score: dict[str, int]
-    live_score: dict[str, int]
-    match: Match
-    mus_round: int
-    changes: tuple[tuple[int, int, int, int], ...]
-    my_discards: tuple[Card, ...]
-    declared: dict[str, tuple[bool | None, ...]]
-    betting: LanceBetting | None
-    outcomes: dict[str, BettingOutcome]
-    bettings: dict[str, LanceBetting]
-    shown: tuple[Hand, ...] | None
-    partner_senas: tuple[Sena, ...]
-    my_senas: tuple[Sena, ...]
-    _events: Callable[[], tuple[str, ...]] = field(default=tuple, repr=False, compare=False)
-    _legal: Callable[[], tuple[GameAction, ...]] = field(default=tuple, repr=False, compare=False)
-
-    @cached_property
-    def legal(self) -> tuple[GameAction, ...]:
-        """The actions this seat may take now (empty when it is not its decision). Read it before acting."""
-        return self._legal()
-
-    @cached_property
-    def events(self) -> tuple[str, ...]:
-        """The sentences of this hand's history this seat may read, up to when the view was made."""
-        return self._events()
-
-    @property
-    def team(self) -> str:
-        """This seat's team, ``"A"`` or ``"B"``."""
-        return team_of(self.seat)
-
-    @property
-    def partner(self) -> int:
-        """The partner's seat (opposite: seat + 2)."""
-        return (self.seat + 2) % 4
-
-    @property
-    def position(self) -> int:
-        """Distance from mano in speaking order: 0 = mano ... 3 = postre."""
-        return (self.seat - self.mano) % 4
-
-    @property
-    def hand(self) -> Hand:
-        """The seat's cards as a :class:`~musteach.rules.cards.Hand`."""
-        return Hand(self.cards)
-
-    @cached_property
-    def info(self) -> HandInfo:
-        """How the seat's cards stand in every lance (:func:`~musteach.rules.lances.analyse`)."""
-        return analyse(Hand(self.cards), self.rules)
-
-    @property
-    def lance(self) -> Lance | None:
-        """The lance being bet or declared now, or None."""
-        return Lance(self.phase.split(":")[1]) if ":" in self.phase else None
-
-    @property
-    def to_go(self) -> dict[str, int]:
-        """Stones each team still needs to win the game, from :attr:`live_score`."""
-        return {t: self.rules.target - v for t, v in self.live_score.items()}
-
-
-# ----------------------------------------------------------------------------------------------
-# One hand
-# ----------------------------------------------------------------------------------------------
-
-
-class HandState:
-    """The state of one hand (mutable; a :class:`Game` changes it through its actions).
-
-    number: hand number in the whole session (1-based); game_number: the game it belongs to.
-    mano, dealer: seats (dealer = mano + 3, the postre). start_score: the game score before the hand.
-    dealt: the 4 hands as first dealt, by seat. phase: one of :data:`PHASES`, or ``"over"``.
-    deal: the judged :class:`~musteach.rules.lances.DealResult` once the mus is over (the final cards).
-    outcomes: each closed lance's :class:`~musteach.rules.betting.BettingOutcome`, by lance name.
-    betting: the current lance's :class:`~musteach.rules.betting.LanceBetting`, or None.
-    result: the :class:`~musteach.rules.count.CountResult` once the hand is over (None before).
-    first_of_game: True for the first hand of a game (no señas under ``first_hand="mus_corrido"``).
-    """
-
-    def __init__(self, number: int, game_number: int, mano: int, rules: Rules, start_score: dict[str, int], deck: list[Card]):
-        self.number = number
-        self.game_number = game_number
-        self.mano = mano
-        self.dealer = (mano + 3) % 4
-        self.rules = rules
-        self.start_score = dict(start_score)
-        self.order = speaking_order(mano)
-        hands: list[list[Card]] = [[], [], [], []]
-        for k in range(16):  # one card at a time, counter-clockwise from mano (RULES.md §3)
-            hands[(mano + k) % 4].append(deck[k])
-        self.hands = hands
-        self.dealt: tuple[Hand, ...] = tuple(Hand(h) for h in hands)
-        self.stock: list[Card] = deck[16:]
-        self.discards: list[Card] = []
-        self.my_discards: list[list[Card]] = [[], [], [], []]
-        self.versions = [0, 0, 0, 0]  # bumped each time a seat's cards change
-        self.phase = "mus"
-        self.mus_round = 1
-        self.spoken = 0  # seats that have spoken in this mus round / discard round / declaration
-        self.pending: dict[int, tuple[Card, ...]] = {}
-        self.changes: list[tuple[int, int, int, int]] = []
-        self.reshuffles = 0
-        self.deal: DealResult | None = None
-        self.decl: dict[str, Declaration] = {}
-        self.declared: dict[str, list[bool | None]] = {"pares": [None] * 4, "juego": [None] * 4}
-        self.lances: tuple[Lance, ...] = ()
-        self.lance_index = -1
-        self.betting: LanceBetting | None = None
-        self.bettings: dict[str, LanceBetting] = {}
-        self.outcomes: dict[str, BettingOutcome] = {}
-        self.live_score = dict(start_score)
-        self.senas: list[SenaRecord] = []
-        self.result: CountResult | None = None
-        self.ended_by: str | None = None
-        self.first_of_game = number == 1
-        self.first_event = 0  # index of the hand's first event in the game's history
-
-    # --- where we are -------------------------------------------------------------------------
-    @property
-    def is_over(self) -> bool:
-        """True once the hand is counted (:attr:`result` set)."""
-        return self.phase == "over"
-
-    @property
-    def cards_final(self) -> bool:
-        """True once the mus is over: the cards will not change again in this hand."""
-        return self.deal is not None
-
-    @property
-    def lance(self) -> Lance | None:
-        """The lance being declared or bet, or None."""
-        return Lance(self.phase.split(":")[1]) if ":" in self.phase else None
-
-    def cards(self, seat: int) -> Hand:
-        """The cards ``seat`` holds now (4 cards, except in the middle of a discard round)."""
-        return Hand(self.hands[check_seat(seat)])
-
-    @property
-    def explanation(self) -> list[str]:
-        """The count's sentences, step by step (empty before the hand is over)."""
-        return self.result.explanation if self.result is not None else []
-
-    @property
-    def sena_context(self) -> str:
-        """The :data:`~musteach.rules.senas.CONTEXTS` entry for a seña made now."""
-        if not self.cards_final:
-            return "mus"
-        lance = self.lance
-        if lance is Lance.PUNTO:
-            return "punto"
-        if lance is Lance.GRANDE:
-            return "lances"
-        return "after_grande"
-
-    def to_act(self) -> Turn | None:
-        """Whose decision it is (see :attr:`Game.to_act`)."""
-        if self.phase == "over":
-            return None
-        if self.phase in ("mus", "discard") or self.phase.startswith("declare:"):
-            s = self.order[self.spoken]
-            return Turn(s, self.phase, (s,))
-        assert self.betting is not None
-        seats = self.betting.to_act
-        return Turn(seats[0], self.phase, seats)
-
-
-# ----------------------------------------------------------------------------------------------
-# The game
-# ----------------------------------------------------------------------------------------------
 
 
 class Game:
@@ -584,9 +134,9 @@ class Game:
         self.games_finished = 0
         self._log(
             0,
-            "start",
+            EventKind.START,
             None,
-            "start",
+            Phase.START,
             f"A match of Mus to {self.rules.target} stones ({self.rules.variant}); seats 0 and 2 are team A, "
             f"seats 1 and 3 team B.",
             data={
@@ -604,22 +154,32 @@ class Game:
     def _log(
         self,
         hand: int,
-        kind: str,
+        kind: EventKind,
         seat: int | None,
-        phase: str,
+        phase: Phase,
         text: str,
-        action: str | None = None,
+        record: Record | None = None,
         audience: tuple[int, ...] | None = None,
         private: str = "",
         data: dict[str, Any] | None = None,
     ) -> Event:
-        e = Event(len(self.history), hand, kind, seat, phase, text, action, audience, private, data or {})
+        action = str(record) if record is not None else None
+        e = Event(len(self.history), hand, kind, seat, phase, text, action, audience, private, data or {}, record)
         self.history.append(e)
         return e
 
-    def _hlog(self, kind: str, seat: int | None, text: str, **kw: Any) -> Event:
+    def _hlog(
+        self,
+        kind: EventKind,
+        seat: int | None,
+        text: str,
+        *,
+        record: Record | None = None,
+        audience: tuple[int, ...] | None = None,
+        private: str = "",
+    ) -> Event:
         h = self.hand
-        return self._log(h.number, kind, seat, h.phase, text, **kw)
+        return self._log(h.number, kind, seat, h.phase, text, record, audience, private)
 
     # --- where we are -------------------------------------------------------------------------
     @property
@@ -672,13 +232,13 @@ class Game:
         self.hands.append(h)
         s = self.match.score
         self._hlog(
-            "deal",
+            EventKind.DEAL,
             h.dealer,
             f"Hand {number} (game {game_number}, A {s['A']} - B {s['B']}): seat {h.dealer} deals, one card at a time "
             f"counter-clockwise from seat {mano}, the mano, who speaks first (RULES.md §2, §3).",
         )
         for seat in range(4):
-            self._hlog("cards", seat, f"Seat {seat} receives {_cards_str(h.hands[seat])}.", audience=(seat,))
+            self._hlog(EventKind.CARDS, seat, f"Seat {seat} receives {cards_text(h.hands[seat])}.", audience=(seat,))
 
     def next_hand(self) -> HandState:
         """Deal the next hand once this one is over: the old mano deals, the seat on his right is mano
@@ -692,7 +252,7 @@ class Game:
                 f"hand {self.hand.number} is not over yet: {turn.describe() if turn else 'it is being played'}"
             )
         mano = (self.hand.mano + 1) % 4
-        self._log(self.hand.number + 1, "next_hand", None, "next_hand", "Next hand.", action="next_hand")
+        self._log(self.hand.number + 1, EventKind.NEXT_HAND, None, Phase.NEXT_HAND, "Next hand.", NextHand())
         self._deal(mano)
         return self.hand
 
@@ -704,15 +264,15 @@ class Game:
         if self.is_over or self.hand.is_over:
             return []
         h = self.hand
-        if h.phase.startswith("bet:"):
+        if h.phase.is_betting:
             assert h.betting is not None
             return list(h.betting.legal_actions(seat))
         turn = h.to_act()
         if turn is None or seat != turn.seat:
             return []
-        if h.phase == "mus":
+        if h.phase is Phase.MUS:
             return [MusCall(True), MusCall(False)]
-        if h.phase == "discard":
+        if h.phase is Phase.DISCARD:
             cards = h.hands[seat]
             return [Discard(c) for size in (1, 2, 3, 4) for c in combinations(cards, size)]
         lance = h.lance
@@ -741,10 +301,10 @@ class Game:
                 f"seat {seat} cannot say {a}: hand {h.number} is over; deal the next hand first (next_hand)"
             )
         phase = h.phase
-        if phase.startswith("bet:"):
+        if phase.is_betting:
             if not isinstance(a, Action):
                 raise IllegalActionError(
-                    f"seat {seat} cannot say {a}: this is the {phase[4:].capitalize()} betting; say paso, envido, "
+                    f"seat {seat} cannot say {a}: this is the {h.betting.lance.title if h.betting else phase} betting; say paso, envido, "
                     "a raise, órdago, quiero or no quiero (RULES.md §6)"
                 )
             assert h.betting is not None
@@ -753,11 +313,11 @@ class Game:
         assert turn is not None
         if seat != turn.seat:
             raise IllegalActionError(f"seat {seat} cannot say {a}: it is seat {turn.seat}'s turn ({turn.describe()}; RULES.md §2)")
-        if phase == "mus":
+        if phase is Phase.MUS:
             if not isinstance(a, MusCall):
                 raise IllegalActionError(f"seat {seat} cannot say {a} now: first everybody says mus or no hay mus (RULES.md §3)")
             return a
-        if phase == "discard":
+        if phase is Phase.DISCARD:
             if not isinstance(a, Discard):
                 raise IllegalActionError(
                     f"seat {seat} cannot say {a} now: everybody said mus, so each player discards 1 to 4 cards (RULES.md §3)"
@@ -765,7 +325,7 @@ class Game:
             for c in a.cards:
                 if c not in h.hands[seat]:
                     raise IllegalActionError(
-                        f"seat {seat} cannot discard {c.code} ({c.name}): it is not in the hand {_cards_str(h.hands[seat])}"
+                        f"seat {seat} cannot discard {c.code} ({c.name}): it is not in the hand {cards_text(h.hands[seat])}"
                     )
             return a
         lance = h.lance
@@ -820,24 +380,24 @@ class Game:
         h = self.hand
         if not a.wants:
             self._hlog(
-                "action",
+                EventKind.ACTION,
                 seat,
                 f"Seat {seat} says no hay mus: the mus is cut, and the lances are played with these cards (RULES.md §3).",
-                action=str(a),
+                record=a,
             )
             self._begin_lances()
             return
         h.spoken += 1
         if h.spoken < 4:
-            self._hlog("action", seat, f"Seat {seat} says mus.", action=str(a))
+            self._hlog(EventKind.ACTION, seat, f"Seat {seat} says mus.", record=a)
             return
         self._hlog(
-            "action",
+            EventKind.ACTION,
             seat,
             f"Seat {seat} says mus. All four want mus: each discards 1 to 4 cards, mano (seat {h.mano}) first (RULES.md §3).",
-            action=str(a),
+            record=a,
         )
-        h.phase = "discard"
+        h.phase = Phase.DISCARD
         h.spoken = 0
 
     def _discard(self, seat: int, a: Discard) -> None:
@@ -849,11 +409,11 @@ class Game:
         h.my_discards[seat].extend(a.cards)
         n = len(a.cards)
         self._hlog(
-            "action",
+            EventKind.ACTION,
             seat,
             f"Seat {seat} discards {n} card{'s' if n > 1 else ''}.",
-            action=str(a),
-            private=f"(throws {_cards_str(a.cards)})",
+            record=a,
+            private=f"(throws {cards_text(a.cards)})",
         )
         h.spoken += 1
         if h.spoken < 4:
@@ -868,17 +428,17 @@ class Game:
             h.hands[s].extend(got)
             h.versions[s] += 1
             self._hlog(
-                "draw",
+                EventKind.DRAW,
                 s,
                 f"Seat {s} receives {len(got)} new card{'s' if len(got) > 1 else ''}.",
-                private=f"(draws {_cards_str(got)})",
+                private=f"(draws {cards_text(got)})",
             )
         h.changes.append(tuple(len(h.pending[s]) for s in range(4)))  # type: ignore[arg-type]
         h.pending = {}
         h.mus_round += 1
-        h.phase = "mus"
+        h.phase = Phase.MUS
         h.spoken = 0
-        self._hlog("lance", None, f"Mus round {h.mus_round}: from mano, each says mus or no hay mus again (RULES.md §3).")
+        self._hlog(EventKind.LANCE, None, f"Mus round {h.mus_round}: from mano, each says mus or no hay mus again (RULES.md §3).")
 
     def _reshuffle(self) -> None:
         h = self.hand
@@ -887,7 +447,7 @@ class Game:
         h.stock, h.discards = h.discards, []
         h.reshuffles += 1
         self._hlog(
-            "reshuffle",
+            EventKind.RESHUFFLE,
             h.dealer,
             f"The stock has run out: the dealer shuffles the {n} discards and serves from them (RULES.md §3).",
         )
@@ -909,15 +469,15 @@ class Game:
             return
         lance = (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO)[h.lance_index]
         if lance in (Lance.PARES, Lance.JUEGO):
-            h.phase = f"declare:{lance.value}"
+            h.phase = Phase.declare(lance)
             h.spoken = 0
             if self.ask_declarations:
-                self._hlog("lance", None, f"{lance.title}: from mano, each says {lance.value} sí or no, truthfully (RULES.md §4).")
+                self._hlog(EventKind.LANCE, None, f"{lance.title}: from mano, each says {lance.value} sí or no, truthfully (RULES.md §4).")
                 return
             d = h.decl[lance.value]
             for s in h.order:
                 h.declared[lance.value][s] = d.holds[s]
-                self._hlog("declare", s, f"Seat {s}: {lance.value} {'sí' if d.holds[s] else 'no'}.")
+                self._hlog(EventKind.DECLARE, s, f"Seat {s}: {lance.value} {'sí' if d.holds[s] else 'no'}.")
             self._after_declarations(lance)
             return
         self._start_betting(lance)
@@ -925,14 +485,14 @@ class Game:
     def _declare(self, seat: int, a: Declare) -> None:
         h = self.hand
         h.declared[a.lance.value][seat] = a.holds
-        self._hlog("action", seat, f"Seat {seat}: {a}.", action=str(a))
+        self._hlog(EventKind.ACTION, seat, f"Seat {seat}: {a}.", record=a)
         h.spoken += 1
         if h.spoken == 4:
             self._after_declarations(a.lance)
 
     def _after_declarations(self, lance: Lance) -> None:
         h = self.hand
-        self._hlog("declare", None, h.decl[lance.value].summary)
+        self._hlog(EventKind.DECLARE, None, h.decl[lance.value].summary)
         if lance is Lance.JUEGO and Lance.PUNTO in h.lances:
             lance = Lance.PUNTO
         self._start_betting(lance)
@@ -941,7 +501,7 @@ class Game:
         h = self.hand
         assert h.deal is not None
         b = start_betting(h.deal, lance, self.rules)
-        h.phase = f"bet:{lance.value}"
+        h.phase = Phase.bet(lance)
         h.betting = b
         if b.closed:  # pares / juego held by one team at most: the declarations' summary said so
             self._close_lance(lance, b)
@@ -949,7 +509,7 @@ class Game:
         first = b.participants[0]
         who = "everybody takes part" if len(b.participants) == 4 else f"only seats {', '.join(map(str, b.participants))} speak"
         self._hlog(
-            "lance",
+            EventKind.LANCE,
             None,
             f"{lance.title}: the betting begins with seat {first}; {who} (RULES.md §4, §6).",
         )
@@ -959,7 +519,7 @@ class Game:
         assert h.betting is not None
         b = h.betting.act(seat, a)
         h.betting = b
-        self._hlog("action", seat, b.steps[-1].text, action=str(a))
+        self._hlog(EventKind.ACTION, seat, b.steps[-1].text, record=a)
         if b.closed:
             self._close_lance(b.lance, b)
 
@@ -987,25 +547,25 @@ class Game:
     def _end_hand(self) -> None:
         h = self.hand
         assert h.deal is not None
-        h.phase = "over"
+        h.phase = Phase.OVER
         h.betting = None
-        shown = "; ".join(f"seat {s} {_cards_str(h.hands[s])} ({h.deal.infos[s].grande_str})" for s in h.order)
-        self._hlog("show", None, f"The hands are shown: {shown}.")
+        shown = "; ".join(f"seat {s} {cards_text(h.hands[s])} ({h.deal.infos[s].grande_str})" for s in h.order)
+        self._hlog(EventKind.SHOW, None, f"The hands are shown: {shown}.")
         result = count_hand(h.deal, start_score=h.start_score, betting=h.outcomes)
         if result.ended_at != h.ended_by and h.ended_by is not None:  # pragma: no cover - a bug if it happens
             raise MusError(f"the count ended at {result.ended_at}, but the play ended at {h.ended_by}")
         h.result = result
         for step in result.steps:
-            self._hlog("count", None, step.text)
+            self._hlog(EventKind.COUNT, None, step.text)
         before = len(self.match.events)
         self.match = self.match.after_hand(result)
         fa, fb = result.final_score["A"], result.final_score["B"]
         if result.game_over:
             self.games_finished += 1
             for text in self.match.events[before:]:
-                self._hlog("game_end", None, text)
+                self._hlog(EventKind.GAME_END, None, text)
         else:
-            self._hlog("hand_end", None, f"Hand {h.number} is over: A {fa}, B {fb}.")
+            self._hlog(EventKind.HAND_END, None, f"Hand {h.number} is over: A {fa}, B {fb}.")
 
     # señas -------------------------------------------------------------------------------------
     def legal_senas(self, seat: int) -> list[Sena]:
@@ -1029,7 +589,7 @@ class Game:
                 f"seat {seat} cannot make a seña: the first hand of a game is played without señas "
                 "(mus corrido y sin señas, RULES.md §3, §13)"
             )
-        if h.phase == "discard" and len(h.hands[seat]) != 4:
+        if h.phase is Phase.DISCARD and len(h.hands[seat]) != 4:
             raise SenaError(f"seat {seat} cannot make a seña while changing cards (RULES.md §11)")
 
     def _verify_signal(self, seat: int, sena: Sena | str) -> Sena:
@@ -1060,10 +620,10 @@ class Game:
         h.senas.append(SenaRecord(seat, sena, ctx, tuple(h.hands[seat])))
         partner = (seat + 2) % 4
         self._hlog(
-            "signal",
+            EventKind.SIGNAL,
             seat,
             f"Seat {seat} signals to seat {partner}: {sena.gesture.lower()} ({sena.meaning}).",
-            action=str(Signal(sena)),
+            record=Signal(sena),
             audience=(seat, partner),
         )
 
@@ -1128,7 +688,7 @@ def replay(history: Sequence[Event | Mapping[str, Any]], *, check: bool = True) 
     :class:`IllegalActionError`.
     """
     events = [Event.from_dict(e) for e in history]
-    if not events or events[0].kind != "start":
+    if not events or events[0].kind is not EventKind.START:
         raise MusError("a history starts with its 'start' event (seed and rules)")
     data = events[0].data
     try:
@@ -1144,14 +704,14 @@ def replay(history: Sequence[Event | Mapping[str, Any]], *, check: bool = True) 
     except (KeyError, TypeError) as e:
         raise MusError(f"the start event lacks the seed or the rules: {e}") from None
     for e in events[1:]:
-        if e.action is None:
+        if e.record is None:
             continue
-        if e.action == "next_hand":
+        if isinstance(e.record, NextHand):
             game.next_hand()
         else:
             if e.seat is None:
                 raise MusError(f"event {e.index}: an action without a seat")
-            game.act(e.seat, e.action)
+            game.act(e.seat, e.record)
     if check:
         if len(game.history) != len(events):
             n = min(len(game.history), len(events))
@@ -1160,3 +720,4 @@ def replay(history: Sequence[Event | Mapping[str, Any]], *, check: bool = True) 
             if mine != theirs:
                 raise MusError(f"the replay differs from the history at event {mine.index}: {theirs.text!r}")
     return game
+
