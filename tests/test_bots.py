@@ -9,10 +9,7 @@ from musteach.play.bots import (
     OddsBot,
     OpponentModel,
     RuleBot,
-    advise,
-    comment,
     estimate,
-    exact_odds_sentence,
     match_equity,
     play_match,
     run,
@@ -23,6 +20,7 @@ from musteach.rules.betting import Action, play_betting
 from musteach.rules.errors import MusError
 from musteach.rules.lances import effective_rank
 from musteach.rules.senas import check_sena
+from musteach.teach.coach import advise, comment, exact_odds_sentence
 
 WEAK = "4o 5c 6e 7b"
 

@@ -563,3 +563,20 @@ def test_base_counts_must_be_sane():
     broken["skills"]["skill0"]["base"]["until"] = "last week"
     with pytest.raises(ProgressError, match="base 'until' must be a date and time"):
         Progress.from_dict(broken)
+
+
+def test_a_record_caches_its_card_per_scheduler_settings_not_per_object_id():
+    """The card cache is keyed by the scheduler's settings: another scheduler (even one that reuses a freed
+    object's id) gets its own card, and a scheduler with the same settings shares the cached one."""
+    from fsrs import Scheduler
+
+    reviews = [pm.Review(at(minutes=60 * k), f"{k:016x}", True, Rating.Good, 1000) for k in range(3)]
+    record = pm.SkillRecord("pares").with_reviews(reviews)
+    default = record.card()
+    for k in range(20):  # freed schedulers' ids are reused: each new one must still get its own card
+        other = Scheduler(desired_retention=(0.97, 0.8)[k % 2], enable_fuzzing=False)
+        fresh = pm.SkillRecord("pares").with_reviews(reviews).card(other)
+        assert record.card(other).due == fresh.due
+        del other
+    assert record.card(Scheduler(desired_retention=0.97, enable_fuzzing=False)).due != default.due
+    assert record.card(Scheduler(enable_fuzzing=False)).due == default.due

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -35,14 +35,18 @@ import ipywidgets as widgets
 from musteach.draw.cards import TEAM_COLORS, card_svg, table_svg
 from musteach.draw.senas import sena_svg
 from musteach.draw.stones import stones_svg
-from musteach.odds import hand_odds, position_name, prepare_advisor
-from musteach.play.bots import OddsBot, RuleBot, advise, comment, exact_discard_sentence, exact_odds_sentence, run
-from musteach.play.game import Declare, Discard, Game, GameAction, MusCall, Signal, View
+from musteach.odds import position_name
+from musteach.play.actions import Declare, Discard, MusCall, Signal
+from musteach.play.bots import OddsBot, RuleBot, run
+from musteach.play.events import EventKind, Phase
+from musteach.play.game import Game
+from musteach.play.view import View
 from musteach.rules import Rules
 from musteach.rules.betting import Action
 from musteach.rules.cards import Card
 from musteach.rules.errors import MusError
-from musteach.rules.lances import Lance, effective_rank, team_of
+from musteach.rules.lances import Lance, effective_rank, seat_roles, team_of
+from musteach.teach.coach import CoachComment, coach_comment, phase_words, prepare, said_words, turn_prompt
 from musteach.teach.mus_quiz import DiscardQuestion, DiscardQuestionGenerator
 from musteach.teach.quiz import QuizSession, Verdict
 from musteach.teach.senas_quiz import third_person
@@ -175,15 +179,6 @@ _WARM_LOCK = threading.Lock()
 _WARM: dict[tuple[int, bool], threading.Thread] = {}
 
 
-def _warm_work(rules: Rules) -> None:
-    g = Game(rules, seed=0)
-    for seat in range(4):  # the coach's discard values at every distance from mano (shared by the bots)
-        advise(g.view(seat))
-        if rules.kings == 8:  # the exact advisor behind the coach's mus and discard comments (disk-cached)
-            prepare_advisor(rules, seat, 0)
-    hand_odds(g.view(0).hand, 0, 0, rules)
-
-
 def warm_up(rules: Rules | None = None, *, background: bool = True) -> threading.Thread | None:
     """Build, once per process and deck, the tables the bots and the coach use (a few seconds).
 
@@ -196,7 +191,7 @@ def warm_up(rules: Rules | None = None, *, background: bool = True) -> threading
     with _WARM_LOCK:
         t = _WARM.get(key)
         if t is None:
-            t = threading.Thread(target=_warm_work, args=(r,), name="musteach-table-warm-up", daemon=True)
+            t = threading.Thread(target=prepare, args=(r,), name="musteach-table-warm-up", daemon=True)
             _WARM[key] = t
             t.start()
     if not background and t.is_alive():
@@ -217,32 +212,12 @@ def _seat_words(seat: int, me: int) -> str:
     return f"seat {seat}"
 
 
-def _role(seat: int, mano: int) -> str:
-    d = (seat - mano) % 4
-    return ("mano", "second", "third", "postre")[d]
+def _roles(seat: int, mano: int) -> str:
+    return "".join(f" · {role}" for role in seat_roles(seat, mano))
 
 
 def _dot(team: str) -> str:
     return f'<span class="musteach-dot" style="background:{TEAM_COLORS[team][0]}"></span>'
-
-
-def _action_words(a: GameAction) -> str:
-    if isinstance(a, Discard):
-        return f"changing {' '.join(c.code for c in a.cards)}"
-    return str(a)
-
-
-def _phase_words(phase: str) -> str:
-    if phase == "mus":
-        return "the mus"
-    if phase == "discard":
-        return "the discard"
-    kind, lance = phase.split(":")
-    return f"the {lance} declaration" if kind == "declare" else Lance(lance).title
-
-
-def _eff_ranks(cards: Iterable[Card], rules: Rules) -> list[int]:
-    return sorted((effective_rank(c.rank, rules.kings) for c in cards), reverse=True)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -284,6 +259,7 @@ class PlayTable(Guarded, widgets.VBox):
     ):
         self.errors: list[BaseException] = []
         self.comments: list[str] = []
+        self.coach_comments: list[CoachComment] = []
         self.timings: list[float] = []
         self.last_refusal: MusError | None = None
         if bot not in BOT_KINDS:
@@ -458,6 +434,7 @@ class PlayTable(Guarded, widgets.VBox):
         self.game = Game(self.rules, seed, first_mano=self.first_mano, ask_declarations=self.ask_declarations)
         self.bots = self._make_bots()
         self.comments = []
+        self.coach_comments = []
         self._selected = set()
         self._observed = set()
 
@@ -513,12 +490,12 @@ class PlayTable(Guarded, widgets.VBox):
             return True
         self._wait_warm()
         view = g.view(self.seat)
-        said = self._comment(view, a)
+        said = coach_comment(view, a)  # before the action is played
         g.act(self.seat, a)
         self._selected = set()
-        if said:
-            self.comments.append(said)
-            self._show_comment(said)
+        self.coach_comments.append(said)
+        self.comments.append(said.text)
+        self._show_comment(said)
         self._run_bots()
         self._refresh()
         return True
@@ -531,39 +508,10 @@ class PlayTable(Guarded, widgets.VBox):
         self.step += 1
         self._draw_header(self.view)
 
-    def _comment(self, view: View, a: GameAction) -> str:
-        """The coach's words on the learner's decision, computed before it is played."""
-        hand = view.info.grande_str
-        where = position_name(view.position)
-        head = f"{_phase_words(view.phase).capitalize()}: you said {_action_words(a)} with {hand} {where}."
-        if isinstance(a, Declare):
-            return f"{head} Declarations must be truthful (RULES.md §4)."
-        if isinstance(a, Discard):
-            adv = advise(view)
-            mine, theirs = _eff_ranks(a.cards, view.rules), _eff_ranks(adv.action.cards, view.rules)  # type: ignore[union-attr]
-            if mine == theirs:
-                text = f"{head} Agreed: {adv.reason}"
-            else:
-                text = f"{head} The coach would change {' '.join(c.code for c in adv.action.cards)}: {adv.reason}"  # type: ignore[union-attr]
-            exact = exact_discard_sentence(view, a.cards)
-            return f"{text} Exact advisor: {exact}" if exact else text
-        text = f"{head} {comment(view, a)}"
-        if view.phase == "mus":
-            exact = exact_discard_sentence(view)
-            if exact:
-                text += f" Exact advisor: {exact}"
-        if view.lance is not None and view.phase.startswith("bet:"):
-            exact = exact_odds_sentence(view)
-            if exact:
-                text += f" Exact odds before any bet: {exact}"
-        return text
-
-    def _show_comment(self, text: str) -> None:
-        if not text:
-            return
-        cls = "musteach-coach-text" + ("" if "Agreed" in text else " musteach-differs")
+    def _show_comment(self, said: CoachComment) -> None:
+        cls = "musteach-coach-text" + ("" if said.agreed else " musteach-differs")
         self.coach_view.value = (
-            f'<div class="{cls}" role="status" aria-live="polite"><b>Coach.</b> {escape(text)}</div>'
+            f'<div class="{cls}" role="status" aria-live="polite"><b>Coach.</b> {escape(said.text)}</div>'
         )
 
     # ----- handlers ------------------------------------------------------------------------
@@ -684,7 +632,7 @@ class PlayTable(Guarded, widgets.VBox):
         self.header.value = (
             f'<span class="musteach-step" data-step="{self.step}"></span>'
             f"Hand {h.number} · game {h.game_number} · you are seat {self.seat} ({_dot(team)}team {team}, "
-            f"{_role(self.seat, h.mano)}) · mano: {_seat_words(h.mano, self.seat)}"
+            f"seat {self.seat}{_roles(self.seat, h.mano)}) · mano: {_seat_words(h.mano, self.seat)}"
         )
         score = h.result.final_score if h.result is not None else view.live_score
         m = g.match
@@ -704,21 +652,7 @@ class PlayTable(Guarded, widgets.VBox):
             text = "The hand is over: the cards are shown and counted below. Press Next hand to go on."
         elif t is not None and t.seat == self.seat:
             self.status.add_class("musteach-your-turn")
-            text = "Your turn: " + {
-                "mus": "mus (change cards) or no hay mus (play these)?",
-                "discard": "mark 1 to 4 cards to change (the toggle under each card), then press Discard.",
-            }.get(t.phase, "")
-            if t.phase.startswith("declare:"):
-                text += f"do you hold {t.phase.split(':')[1]}? Say it truthfully."
-            elif t.phase.startswith("bet:"):
-                b = view.betting
-                lance = Lance(t.phase.split(":")[1]).title
-                if b is not None and b.facing_bet:
-                    stake = b.current_stake
-                    who = "the other team" if b.betting_team != team_of(self.seat) else "your team"
-                    text += f"{who} bet {'órdago' if stake == 'ordago' else f'{stake} stones'} in {lance}: quiero, no quiero, or raise."
-                else:
-                    text += f"the {lance} betting. Paso, envido, or órdago?"
+            text = turn_prompt(view)
         else:
             text = t.describe() if t is not None else ""
         self.status.value = escape(text).replace("órdago", "<i>órdago</i>")
@@ -732,8 +666,8 @@ class PlayTable(Guarded, widgets.VBox):
         for e in g.history[h.first_event :]:
             if e.phase != phase:
                 phase, out = e.phase, {}
-            if e.kind == "action" and e.seat is not None and e.action is not None:
-                out[e.seat] = e.action if not e.action.startswith("discard") else f"changes {len(e.action.split()) - 1}"
+            if e.kind is EventKind.ACTION and e.seat is not None and e.record is not None:
+                out[e.seat] = said_words(e.record)
         if h.phase != phase:
             return {}
         return out
@@ -757,7 +691,7 @@ class PlayTable(Guarded, widgets.VBox):
             bubble = f'<span class="musteach-said">{escape(said[s])}</span>' if s in said else ""
             parts.append(
                 f'<div class="musteach-seat musteach-seat-{place}" data-seat="{s}">'
-                f'<div class="musteach-seat-name">{_dot(team)}{who} · seat {s} · {_role(s, h.mano)}{turn}</div>'
+                f'<div class="musteach-seat-name">{_dot(team)}{who} · seat {s}{_roles(s, h.mano)}{turn}</div>'
                 f'<div class="musteach-seat-cards">{cards}</div>{bubble}</div>'
             )
         parts.append(f'<div class="musteach-centre">{self._centre_text(view)}</div>')
@@ -767,7 +701,7 @@ class PlayTable(Guarded, widgets.VBox):
         h = self.game.hand
         if h.is_over:
             return "<b>Cards on the table</b>"
-        lines = [f"<b>{escape(_phase_words(h.phase).capitalize())}</b>"]
+        lines = [f"<b>{escape(phase_words(h.phase).capitalize())}</b>"]
         if h.phase in ("mus", "discard") and h.mus_round > 1:
             lines.append(f"mus round {h.mus_round}")
         b = view.betting
@@ -784,7 +718,7 @@ class PlayTable(Guarded, widgets.VBox):
     def _draw_cards(self) -> None:
         view = self.view
         cards = tuple(sorted(view.cards, key=lambda c: (-effective_rank(c.rank, view.rules.kings), -c.rank)))
-        discard = self.my_turn and view.phase == "discard"
+        discard = self.my_turn and view.phase is Phase.DISCARD
         if cards != self._cards_shown or not hasattr(self, "_toggles"):
             self._cards_shown = cards
             self._selected &= set(cards)
@@ -864,7 +798,7 @@ class PlayTable(Guarded, widgets.VBox):
                 kinds.add("declare-si" if a.holds else "declare-no")
             elif isinstance(a, Action):
                 kinds.add(a.kind.replace("_", "-"))
-        if mine and view.phase == "discard" and 1 <= len(self._selected) <= 4:
+        if mine and view.phase is Phase.DISCARD and 1 <= len(self._selected) <= 4:
             kinds.add("discard")
         for k, b in self.buttons.items():
             if k != "signal":
@@ -873,7 +807,7 @@ class PlayTable(Guarded, widgets.VBox):
         show = {
             "mus": {"mus", "no-hay-mus"},
             "discard": {"discard"},
-        }.get(phase, {"declare-si", "declare-no"} if phase.startswith("declare:") else
+        }.get(phase, {"declare-si", "declare-no"} if phase.is_declaration else
               {"paso", "envido", "quiero", "no-quiero", "reenvido", "ordago"})  # fmt: skip
         if g.hand.is_over:
             show = set()
@@ -882,10 +816,10 @@ class PlayTable(Guarded, widgets.VBox):
                 b.layout.display = None if k in show else "none"
         n = len(self._selected)
         self.buttons["discard"].description = f"Discard {n}" if n else "Discard"
-        if phase.startswith("declare:"):
-            lance = phase.split(":")[1]
-            self.buttons["declare-si"].description = f"{lance} sí"
-            self.buttons["declare-no"].description = f"{lance} no"
+        lance = phase.lance
+        if phase.is_declaration and lance is not None:
+            self.buttons["declare-si"].description = f"{lance.value} sí"
+            self.buttons["declare-no"].description = f"{lance.value} no"
         self.envido_amount.layout.display = None if "envido" in show else "none"
         self.raise_amount.layout.display = None if "reenvido" in show else "none"
         self.envido_amount.disabled = "envido" not in kinds
@@ -981,8 +915,8 @@ class MusQuiz(QuizWidget):
             cards = "".join(card_svg(c, 64) for c in q.hand)
             note = f"Your hand, {where}"
         else:
-            throw = set(q.answer.split())
-            cards = "".join(card_svg(c, 64, dim=c.code in throw, highlight=c.code not in throw) for c in q.hand)
+            throw = set(q.answer_cards)
+            cards = "".join(card_svg(c, 64, dim=c in throw, highlight=c not in throw) for c in q.hand)
             note = "Best: keep the bright cards, change the faded ones"
         return (
             f'<div class="musteach-keep-note">{escape(note)}</div>'

@@ -11,7 +11,8 @@ always true (RULES.md §11).
   deals of the unseen cards that fit everything it knows (its partner's señas, everybody's "pares sí /
   no" and "juego sí / no"), evaluated with :func:`musteach.rules.batch.evaluate_batch`; it keeps the discard
   with the most stones expected, and bets or accepts when the expected stones say so.
-* :func:`advise` / :func:`comment` are the coach: a suggested action with a reason a learner can read.
+* :meth:`OddsBot.advise` gives its action with a reason a learner can read (the coach of
+  :mod:`musteach.teach.coach` builds on it).
 * :func:`run` drives a game: bots play their seats until a learner's seat must act.
 
 >>> from musteach.play.game import Game
@@ -51,10 +52,6 @@ __all__ = [
     "OddsBot",
     "OpponentModel",
     "RuleBot",
-    "advise",
-    "comment",
-    "exact_discard_sentence",
-    "exact_odds_sentence",
     "estimate",
     "match_equity",
     "play_match",
@@ -118,7 +115,7 @@ def match_equity(us: int, them: int, target: int = 40) -> float:
 
 
 def _deje_if_refused(b: LanceBetting) -> int:
-    return 1 if len(b.stakes) <= 1 else int(b.stakes[-2])  # type: ignore[arg-type]
+    return 1 if len(b.stakes) <= 1 else int(b.stakes[-2])
 
 
 def _bet(kind: str, amount: int | None = None) -> Action:
@@ -342,9 +339,9 @@ def _rank_tables(kings: int) -> _RankTables:
             by_key[keys[i]] = by_key.get(keys[i], 0.0) + weight[i]
         below = 0.0
         cum: dict[tuple[int, ...], float] = {}
-        for k in sorted(by_key):
-            cum[k] = (below + by_key[k] / 2) / total
-            below += by_key[k]
+        for held in sorted(by_key):
+            cum[held] = (below + by_key[held] / 2) / total
+            below += by_key[held]
         for i in holders:
             pct_ms[li, i] = cum[keys[i]]
     pct = np.round(pct_ms[:, ms] * 255).astype(np.uint8)
@@ -424,8 +421,8 @@ def _samples(
     unseen[own] = False
     others = np.flatnonzero(unseen).astype(np.uint8)
     need = 0
-    for s in sset:
-        need |= 1 << _SENA_BITS[s]
+    for sena_key in sset:
+        need |= 1 << _SENA_BITS[sena_key]
     perms = _perm_pool()
     total = len(perms)
     start = int(rng.integers(total))
@@ -525,8 +522,9 @@ def _reference_bins(kings: int) -> np.ndarray:
 
 def _team_strength(p1: np.ndarray, p2: np.ndarray) -> np.ndarray:
     """A team's strength in a lance from its two players' percentiles (uint8): max², uniform for random hands."""
-    m = np.maximum(p1, p2) / 255.0
-    return m * m
+    m: np.ndarray = np.maximum(p1, p2) / 255.0
+    squared: np.ndarray = m * m
+    return squared
 
 
 def _bin(u: np.ndarray) -> np.ndarray:
@@ -554,11 +552,13 @@ class OpponentModel:
 
     def p_bet(self, li: int) -> np.ndarray:
         """P(the opponents open a bet | strength bin) for lance index ``li``."""
-        return self.bets[li] / (self.bets[li] + self.passes[li])
+        p: np.ndarray = self.bets[li] / (self.bets[li] + self.passes[li])
+        return p
 
     def p_raise(self, li: int) -> np.ndarray:
         """P(the opponents raise a bet of ours | strength bin) for lance index ``li``."""
-        return self.raises[li] / (self.raises[li] + self.calls[li])
+        p: np.ndarray = self.raises[li] / (self.raises[li] + self.calls[li])
+        return p
 
     @staticmethod
     def answers(b: LanceBetting, seat: int) -> list[bool]:
@@ -650,7 +650,8 @@ class OpponentModel:
             pr = self.p_raise(lj)[bins]
             for raised in answers:
                 wts = wts * (pr if raised else 1 - pr)
-        return wts
+        weights: np.ndarray = wts
+        return weights
 
 
 def estimate(
@@ -797,7 +798,8 @@ def _best_discard(cards: Sequence[Card], pos: int, rules: Rules, n: int, seed: i
 
     def value_of(counts: np.ndarray) -> np.ndarray:
         pos_ = np.searchsorted(dt.codes, counts @ dt.radix)
-        return values[dt.ms_of_code[np.minimum(pos_, len(dt.codes) - 1)]]
+        got: np.ndarray = values[dt.ms_of_code[np.minimum(pos_, len(dt.codes) - 1)]]
+        return got
 
     current = float(value_of(hand[None])[0])
     best: tuple[tuple[int, ...], float] = ((), -1.0)
@@ -974,90 +976,6 @@ def _in_words(p: float) -> str:
     if p >= 0.95 or p <= 0.05:
         return f"about {round(p * 20)} times in 20"
     return f"about {max(1, round(p * 10))} times in 10"
-
-
-# ----------------------------------------------------------------------------------------------
-# The coach
-# ----------------------------------------------------------------------------------------------
-
-_COACH = OddsBot(name="coach")
-
-
-def exact_odds_sentence(view: View, lance: Lance | str | None = None) -> str:
-    """The exact odds of ``view``'s hand in a lance, in one sentence, from :func:`musteach.odds.hand_odds`
-    (every deal of the unseen cards counted, given the partner's señas; bets and declarations are not
-    taken into account). ``""`` when the odds engine is not available or cannot answer.
-    """
-    lance = Lance.parse(lance) if lance is not None else view.lance
-    if lance is None:
-        return ""
-    try:
-        from .. import odds
-        from ..rules.senas import ODDS_NAMES
-
-        names = tuple(
-            ODDS_NAMES[s.key] for s in view.partner_senas if s.key in ODDS_NAMES and ODDS_NAMES[s.key] in odds.SENAS
-        )
-        o = odds.hand_odds(view.hand, view.seat, view.mano, view.rules, senas=names)
-        return o.explain(lance)
-    except (ImportError, AttributeError, MusError, TypeError):
-        return ""
-
-
-def exact_discard_sentence(view: View, discard: Iterable[Card] | None = None) -> str:
-    """The exact discard advisor's word on ``view``'s hand (:func:`musteach.odds.advise_discard`, aim
-    "balanced": the most stones en paso), and, given the learner's ``discard``, what that change is worth.
-
-    8 reyes only (the 4-reyes advisor needs a minute the first time); ``""`` when it cannot answer.
-    """
-    if view.rules.kings != 8:
-        return ""
-    try:
-        from .. import odds
-
-        adv = odds.advise_discard(view.hand, view.seat, view.mano, view.rules)
-    except (ImportError, MusError):
-        return ""
-    text = adv.explain("balanced")
-    if discard is not None:
-        thrown = sorted(c.index for c in discard)
-        mine = next((o for o in adv.options if sorted(c.index for c in o.discard) == thrown), None)
-        if mine is not None and mine is not adv.best("balanced"):
-            text += f" Your change ({' '.join(c.code for c in mine.discard)}): {float(mine.balanced):.2f} stones."
-    return text
-
-
-def advise(view: View, coach: OddsBot | None = None, *, exact: bool = False) -> Advice:
-    """What the coach would do in ``view``'s position, and why (for the learner's screen).
-
-    exact: add the exact odds of the hand in the lance being bet (:func:`exact_odds_sentence`).
-    """
-    adv = (coach or _COACH).advise(view)
-    if exact and view.lance is not None:
-        extra = exact_odds_sentence(view)
-        if extra:
-            return Advice(adv.action, f"{adv.reason} Exact odds before any bet: {extra}")
-    return adv
-
-
-def comment(view: View, action: Any, coach: OddsBot | None = None) -> str:
-    """A coach's comment on ``action`` played from ``view`` (before it is played).
-
-    >>> from musteach.play.game import Game
-    >>> g = Game(seed=3)
-    >>> comment(g.view(0), "mus").split(":")[0] in ("Agreed", "The coach would say no hay mus")
-    True
-    """
-    from .game import parse_action
-
-    a = parse_action(action, view.phase)
-    adv = advise(view, coach)
-    same = str(a) == str(adv.action) or (
-        isinstance(a, Action) and isinstance(adv.action, Action) and a.kind == adv.action.kind
-    )
-    if same:
-        return f"Agreed: {adv.reason}"
-    return f"The coach would say {adv.action}: {adv.reason}"
 
 
 # ----------------------------------------------------------------------------------------------

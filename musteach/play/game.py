@@ -703,15 +703,15 @@ def replay(history: Sequence[Event | Mapping[str, Any]], *, check: bool = True) 
         )
     except (KeyError, TypeError) as e:
         raise MusError(f"the start event lacks the seed or the rules: {e}") from None
-    for e in events[1:]:
-        if e.record is None:
+    for event in events[1:]:
+        if event.record is None:
             continue
-        if isinstance(e.record, NextHand):
+        if isinstance(event.record, NextHand):
             game.next_hand()
         else:
-            if e.seat is None:
-                raise MusError(f"event {e.index}: an action without a seat")
-            game.act(e.seat, e.record)
+            if event.seat is None:
+                raise MusError(f"event {event.index}: an action without a seat")
+            game.act(event.seat, event.record)
     if check:
         if len(game.history) != len(events):
             n = min(len(game.history), len(events))

@@ -97,6 +97,12 @@ class DiscardQuestion(Answerable):
         """The seat's distance from mano: 0 = mano ... 3 = postre."""
         return (self.seat - self.mano) % 4
 
+    @property
+    def answer_cards(self) -> tuple[Card, ...]:
+        """The cards the best discard changes (the answer's cards, in hand order)."""
+        thrown = set(self.answer.split())
+        return tuple(c for c in self.hand if c.code in thrown)
+
     def label_of(self, value: Any) -> str:
         """The label of a choice key."""
         return dict(self.choices).get(value, str(value))
@@ -271,8 +277,9 @@ class DiscardQuestionGenerator:
         """The next question; raises :class:`QuizError` if no hand gives a clear best discard."""
         aim = self.rng.choice(self.aims)
         for _ in range(_MAX_TRIES):
-            cards = self.rng.sample(DECK, 4)
-            hand = Hand(sorted(cards, key=lambda c: (-effective_rank(c.rank, self.rules.kings), -c.rank)))
+            cards: list[Card] = self.rng.sample(DECK, 4)
+            cards.sort(key=lambda c: (-effective_rank(c.rank, self.rules.kings), -c.rank))
+            hand = Hand(cards)
             pos = self.rng.choice(self.positions)
             mano = self.rng.randrange(4)
             advice = advise_discard(hand, (mano + pos) % 4, mano, self.rules, aim=aim)

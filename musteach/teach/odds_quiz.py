@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..odds.exact import HandOdds, hand_odds, position_name
-from ..rules.cards import DECK, Hand, parse_hand
+from ..rules.cards import DECK, Card, Hand, parse_hand
 from ..rules.errors import MusError
 from ..rules.lances import Lance, check_seat, effective_rank
 from ..rules.options import Rules
@@ -202,8 +202,9 @@ class OddsQuestionGenerator:
         # almost never wins a lance less than 1 time in 5 (the partner's cards help), so band 0 is not aimed at.
         target = self.rng.choice(_TARGETS)
         for tries in range(_MAX_TRIES):
-            cards = self.rng.sample(DECK, 4)  # shown high to low, as the prompt names them
-            hand = Hand(sorted(cards, key=lambda c: -effective_rank(c.rank, self.rules.kings)))
+            cards: list[Card] = self.rng.sample(DECK, 4)  # shown high to low, as the prompt names them
+            cards.sort(key=lambda c: -effective_rank(c.rank, self.rules.kings))
+            hand = Hand(cards)
             lance = self.rng.choice(self.lances)
             mano = self.rng.randrange(4)
             seat = (mano + self.rng.randrange(4)) % 4

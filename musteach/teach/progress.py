@@ -34,6 +34,7 @@ import math
 import os
 import random
 import re
+import sys
 import tempfile
 import uuid
 import zlib
@@ -109,6 +110,11 @@ def _scheduler() -> Scheduler:
 
 #: The FSRS scheduler every skill card uses (default FSRS-6 weights, 90% retention, no fuzz).
 SCHEDULER = _scheduler()
+
+
+def scheduler_key(scheduler: Scheduler) -> str:
+    """A key naming a scheduler by its settings (two schedulers with the same settings schedule alike)."""
+    return json.dumps(scheduler.to_dict(), sort_keys=True)
 
 
 def _now() -> datetime:
@@ -221,7 +227,8 @@ class SkillRecord:
     base_answered: int = 0
     base_right: int = 0
     base_until: datetime | None = None
-    _cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
+    # FSRS cards by scheduler_key(scheduler): by the scheduler's settings, never by id() (ids are reused)
+    _cache: dict[str, FsrsCard] = field(default_factory=dict, compare=False, repr=False, hash=False)
 
     @property
     def answered(self) -> int:
@@ -237,7 +244,7 @@ class SkillRecord:
 
     def card(self, scheduler: Scheduler = SCHEDULER) -> FsrsCard:
         """The skill's FSRS card: the base card with every kept answer replayed in time order."""
-        key = id(scheduler)
+        key = scheduler_key(scheduler)
         if key not in self._cache:
             card = _new_card(self.skill) if self.base_card is None else FsrsCard.from_dict(dict(self.base_card))  # type: ignore[arg-type]
             for r in self.reviews:
@@ -710,9 +717,7 @@ def _file_lock(path: Path) -> Iterator[None]:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows
+        if sys.platform == "win32":  # pragma: no cover - Windows
             import msvcrt
             import time
 
@@ -728,6 +733,8 @@ def _file_lock(path: Path) -> Iterator[None]:
                 os.lseek(fd, 0, os.SEEK_SET)
                 msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
         else:
+            import fcntl
+
             fcntl.flock(fd, fcntl.LOCK_EX)
             try:
                 yield

@@ -244,7 +244,7 @@ class Answerable:
 
     def is_correct(self, response: Any) -> bool:
         """True if the response is the right answer; raises like ``verify_response``."""
-        return self.verify_response(response) == self.answer
+        return bool(self.verify_response(response) == self.answer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,7 +322,7 @@ class Question(Answerable):
         if self.skill is Skill.RANK_ORDER:
             ranks = [effective_rank(c.rank, self.rules.kings) for c in given]
             return all(a >= b for a, b in itertools.pairwise(ranks))
-        return given == self.answer
+        return bool(given == self.answer)
 
     def grade(self, response: Any) -> Verdict:
         """Grade a response; raises like :meth:`verify_response` for a response that is not a possible answer."""
@@ -575,7 +575,8 @@ def _plant(skill: Skill, kind: Kind, rng: random.Random, kings: int) -> list[int
     rng.shuffle(deck)
     eff = [effective_rank(DECK[i].rank, kings) for i in range(40)]
     if kind is Kind.TIE_TO_MANO:  # a second hand of the very same ranks, other suits
-        first, need, twin, rest = deck[:4], {}, [], []
+        first, twin, rest = deck[:4], [], []
+        need: dict[int, int] = {}
         for i in first:
             need[eff[i]] = need.get(eff[i], 0) + 1
         for i in deck[4:]:

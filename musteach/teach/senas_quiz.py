@@ -440,7 +440,8 @@ def _realise(ms: Sequence[int], rules: Rules, rng: random.Random) -> Hand:
     cards: list[Card] = []
     for r, n in Counter(ms).items():
         cards.extend(rng.sample(classes[r], n))
-    return Hand(sorted(cards, key=lambda c: (-effective_rank(c.rank, rules.kings), -c.rank)))
+    cards.sort(key=lambda c: (-effective_rank(c.rank, rules.kings), -c.rank))
+    return Hand(cards)
 
 
 class SenaQuestionGenerator:

@@ -1,0 +1,287 @@
+"""The coach: what it would do in a learner's place, and its structured comment on the learner's decision
+(RULES.md §3, §4, §6; the exact odds of :mod:`musteach.odds`).
+
+:func:`coach_comment` is the one judgement a view shows: a frozen :class:`CoachComment` saying whether the
+coach agrees, the sentence to show, and the numbers behind it. :func:`advise` gives the coach's own action
+with its reason, :func:`comment` the short sentence on an action, :func:`exact_odds_sentence` and
+:func:`exact_discard_sentence` the exact engine's words. :func:`prepare` builds the tables they need once.
+
+>>> from musteach.play.game import Game
+>>> g = Game(seed=3)
+>>> c = coach_comment(g.view(0), "no hay mus")
+>>> c.agreed, c.text.startswith("The mus: you said no hay mus with ")
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..odds import SENAS as ODDS_SENAS
+from ..odds import DiscardAdvice, HandOdds, advise_discard, hand_odds, position_name, prepare_advisor
+from ..play.actions import Declare, Discard, GameAction, Record, cards_text, parse_action
+from ..play.bots import Advice, OddsBot
+from ..play.events import Phase
+from ..play.game import Game
+from ..play.view import View
+from ..rules.betting import ORDAGO, Action
+from ..rules.cards import Card
+from ..rules.errors import MusError
+from ..rules.lances import Lance, effective_rank
+from ..rules.options import Rules
+from ..rules.senas import ODDS_NAMES
+
+__all__ = [
+    "CoachComment",
+    "action_words",
+    "advise",
+    "coach_comment",
+    "comment",
+    "exact_discard_sentence",
+    "exact_odds_sentence",
+    "phase_words",
+    "prepare",
+    "said_words",
+    "turn_prompt",
+]
+
+#: The coach's own player: it weighs its chances like :class:`~musteach.play.bots.OddsBot`.
+COACH = OddsBot(name="coach")
+
+
+@dataclass(frozen=True, slots=True)
+class CoachComment:
+    """The coach's word on one decision of the learner, computed before it is played.
+
+    action: the learner's decision. advice: what the coach would have done (None for a declaration, which
+    only the truth decides, RULES.md §4). agreed: True when the coach would do the same (for a discard: the
+    same ranks changed). text: the whole sentence to show. reason: the coach's reason alone.
+    exact: the exact engine's sentence ("" when it has none). team_wins: the exact probability (0..1) that
+    the learner's team wins the lance being bet, before any bet; discard_stones / best_discard_stones: the
+    stones (en paso) the learner's discard and the best discard are worth, by the exact advisor (8 reyes
+    only); each None when not computed.
+    """
+
+    action: GameAction
+    advice: GameAction | None
+    agreed: bool
+    text: str
+    reason: str
+    exact: str = ""
+    team_wins: float | None = None
+    discard_stones: float | None = None
+    best_discard_stones: float | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# ----------------------------------------------------------------------------------------------
+# Words
+# ----------------------------------------------------------------------------------------------
+
+
+def phase_words(phase: Phase) -> str:
+    """``"the mus"``, ``"the discard"``, ``"the pares declaration"``, ``"Grande"``...: a phase in words."""
+    lance = phase.lance
+    if phase is Phase.MUS:
+        return "the mus"
+    if phase is Phase.DISCARD:
+        return "the discard"
+    if lance is not None:
+        return f"the {lance.value} declaration" if phase.is_declaration else lance.title
+    return phase.value.replace("_", " ")
+
+
+def action_words(action: GameAction) -> str:
+    """A decision in words: ``"changing 12o 3c"`` for a discard, else the action's own text."""
+    if isinstance(action, Discard):
+        return f"changing {cards_text(action.cards)}"
+    return str(action)
+
+
+def said_words(record: Record) -> str:
+    """What a seat said, as a bubble over its seat shows it: ``"changes 2"`` for a discard, else the text."""
+    if isinstance(record, Discard):
+        return f"changes {len(record.cards)}"
+    return str(record)
+
+
+def turn_prompt(view: View) -> str:
+    """What the learner at ``view.seat`` is asked when it is its decision (RULES.md §3, §4, §6), e.g.
+    ``"Your turn: the Grande betting. Paso, envido, or órdago?"``."""
+    phase, lance, b = view.phase, view.phase.lance, view.betting
+    if phase is Phase.MUS:
+        return "Your turn: mus (change cards) or no hay mus (play these)?"
+    if phase is Phase.DISCARD:
+        return "Your turn: mark 1 to 4 cards to change (the toggle under each card), then press Discard."
+    if lance is None:
+        return "Your turn."
+    if phase.is_declaration:
+        return f"Your turn: do you hold {lance.value}? Say it truthfully."
+    if b is not None and b.facing_bet:
+        stake = b.current_stake
+        who = "the other team" if b.betting_team != view.team else "your team"
+        amount = "órdago" if stake == ORDAGO else f"{stake} stones"
+        return f"Your turn: {who} bet {amount} in {lance.title}: quiero, no quiero, or raise."
+    return f"Your turn: the {lance.title} betting. Paso, envido, or órdago?"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _effective_ranks(cards: Iterable[Card], rules: Rules) -> list[int]:
+    return sorted((effective_rank(c.rank, rules.kings) for c in cards), reverse=True)
+
+
+# ----------------------------------------------------------------------------------------------
+# The exact engine
+# ----------------------------------------------------------------------------------------------
+
+
+def _exact_odds(view: View) -> HandOdds | None:
+    names = tuple(
+        ODDS_NAMES[s.key] for s in view.partner_senas if s.key in ODDS_NAMES and ODDS_NAMES[s.key] in ODDS_SENAS
+    )
+    try:
+        return hand_odds(view.hand, view.seat, view.mano, view.rules, senas=names)
+    except MusError:
+        return None
+
+
+def _exact_discards(view: View) -> DiscardAdvice | None:
+    if view.rules.kings != 8:  # the 4-reyes advisor needs a minute the first time
+        return None
+    try:
+        return advise_discard(view.hand, view.seat, view.mano, view.rules)
+    except MusError:
+        return None
+
+
+def exact_odds_sentence(view: View, lance: Lance | str | None = None) -> str:
+    """The exact odds of ``view``'s hand in a lance, in one sentence, from :func:`musteach.odds.hand_odds`
+    (every deal of the unseen cards counted, given the partner's señas; bets and declarations are not
+    taken into account). ``""`` when there is no lance or the odds engine cannot answer.
+    """
+    lance = Lance.parse(lance) if lance is not None else view.lance
+    odds = _exact_odds(view) if lance is not None else None
+    return odds.explain(lance) if odds is not None and lance is not None else ""
+
+
+def _discard_sentence(adv: DiscardAdvice, discard: Iterable[Card] | None) -> tuple[str, float | None]:
+    text = adv.explain("balanced")
+    if discard is None:
+        return text, None
+    thrown = sorted(c.index for c in discard)
+    mine = next((o for o in adv.options if sorted(c.index for c in o.discard) == thrown), None)
+    if mine is None:
+        return text, None
+    if mine is not adv.best("balanced"):
+        text += f" Your change ({cards_text(mine.discard)}): {float(mine.balanced):.2f} stones."
+    return text, float(mine.balanced)
+
+
+def exact_discard_sentence(view: View, discard: Iterable[Card] | None = None) -> str:
+    """The exact discard advisor's word on ``view``'s hand (:func:`musteach.odds.advise_discard`, aim
+    "balanced": the most stones en paso), and, given the learner's ``discard``, what that change is worth.
+
+    8 reyes only (the 4-reyes advisor needs a minute the first time); ``""`` when it cannot answer.
+    """
+    adv = _exact_discards(view)
+    return _discard_sentence(adv, discard)[0] if adv is not None else ""
+
+
+# ----------------------------------------------------------------------------------------------
+# The coach's advice and comments
+# ----------------------------------------------------------------------------------------------
+
+
+def advise(view: View, coach: OddsBot | None = None, *, exact: bool = False) -> Advice:
+    """What the coach would do in ``view``'s position, and why (for the learner's screen).
+
+    exact: add the exact odds of the hand in the lance being bet (:func:`exact_odds_sentence`).
+    """
+    adv = (coach or COACH).advise(view)
+    if exact and view.lance is not None:
+        extra = exact_odds_sentence(view)
+        if extra:
+            return Advice(adv.action, f"{adv.reason} Exact odds before any bet: {extra}")
+    return adv
+
+
+def _same(action: GameAction, advice: GameAction, rules: Rules) -> bool:
+    if isinstance(action, Discard) and isinstance(advice, Discard):
+        return _effective_ranks(action.cards, rules) == _effective_ranks(advice.cards, rules)
+    if isinstance(action, Action) and isinstance(advice, Action):
+        return action.kind == advice.kind
+    return str(action) == str(advice)
+
+
+def _verdict(action: GameAction, adv: Advice, rules: Rules) -> tuple[bool, str]:
+    if _same(action, adv.action, rules):
+        return True, f"Agreed: {adv.reason}"
+    if isinstance(adv.action, Discard):
+        return False, f"The coach would change {cards_text(adv.action.cards)}: {adv.reason}"
+    return False, f"The coach would say {adv.action}: {adv.reason}"
+
+
+def comment(view: View, action: GameAction | str, coach: OddsBot | None = None) -> str:
+    """A coach's comment on ``action`` played from ``view`` (before it is played): ``"Agreed: ..."`` or
+    ``"The coach would say ...: ..."``. Raises :class:`~musteach.rules.errors.IllegalActionError` for an
+    action text it cannot read.
+
+    >>> from musteach.play.game import Game
+    >>> g = Game(seed=3)
+    >>> comment(g.view(0), "mus").split(":")[0] in ("Agreed", "The coach would say no hay mus")
+    True
+    """
+    a = parse_action(action, view.phase)
+    return _verdict(a, advise(view, coach), view.rules)[1]
+
+
+def coach_comment(view: View, action: GameAction | str, coach: OddsBot | None = None) -> CoachComment:
+    """The coach's structured comment on the learner's ``action`` from ``view``, before it is played.
+
+    A declaration is only checked for truth (RULES.md §4), so the coach agrees with it; a discard is
+    compared by the ranks changed, with the exact advisor's stones (8 reyes); the mus with the exact
+    advisor's word; a bet with the exact odds of the lance. Raises
+    :class:`~musteach.rules.errors.IllegalActionError` for an action text it cannot read.
+    """
+    a = parse_action(action, view.phase)
+    head = (
+        f"{_cap(phase_words(view.phase))}: you said {action_words(a)} with {view.info.grande_str} "
+        f"{position_name(view.position)}."
+    )
+    if isinstance(a, Declare):
+        reason = "Declarations must be truthful (RULES.md §4)."
+        return CoachComment(a, None, True, f"{head} {reason}", reason)
+    adv = advise(view, coach)
+    agreed, said = _verdict(a, adv, view.rules)
+    text = f"{head} {said}"
+    exact, team_wins, mine, best = "", None, None, None
+    if isinstance(a, Discard) or view.phase is Phase.MUS:
+        discards = _exact_discards(view)
+        if discards is not None:
+            exact, mine = _discard_sentence(discards, a.cards if isinstance(a, Discard) else None)
+            best = float(discards.best("balanced").balanced)
+            text += f" Exact advisor: {exact}"
+    elif view.phase.is_betting and view.lance is not None:
+        odds = _exact_odds(view)
+        if odds is not None:
+            exact = odds.explain(view.lance)
+            team_wins = float(odds[view.lance].team)
+            text += f" Exact odds before any bet: {exact}"
+    return CoachComment(a, adv.action, agreed, text, adv.reason, exact, team_wins, mine, best)
+
+
+def prepare(rules: Rules) -> None:
+    """Build, once per process and deck, the tables the coach and the bots use (a few seconds): the coach's
+    discard values at every distance from mano, the exact advisor (8 reyes, disk-cached) and the odds."""
+    g = Game(rules, seed=0)
+    for seat in range(4):
+        advise(g.view(seat))
+        if rules.kings == 8:
+            prepare_advisor(rules, seat, 0)
+    hand_odds(g.view(0).hand, 0, 0, rules)
