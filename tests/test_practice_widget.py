@@ -18,11 +18,12 @@ import musteach_widgets as mw
 import pytest
 from musteach_widgets import practice as practice_module
 from musteach_widgets import storage as storage_module
-from musteach_widgets.practice import BettingSource, CountSource, Outcome, PracticeQuiz, QuizSource, Shown, SkillSource
+from musteach_widgets.practice import BettingSource, CountSource, PracticeQuiz, QuizSource, Shown, SkillSource
 from musteach_widgets.storage import BrowserStore, open_store
 
 from musteach.teach.progress import FileStore, MemoryStore, Progress, ProgressError
 from musteach.teach.quiz import QuizError
+from musteach.teach.verdict import Verdict
 from musteach.teach.wording import for_learner
 
 pytestmark = pytest.mark.usefixtures("strict_widgets")
@@ -62,7 +63,7 @@ def mastery_rows(quiz) -> dict[str, tuple[int, int]]:
     return {s: (int(m), int(n)) for s, m, n in rows}
 
 
-def answer(quiz, right: bool = True) -> Outcome:
+def answer(quiz, right: bool = True) -> Verdict:
     """Answer the question on screen through its controls, rightly or wrongly, whatever its kind."""
     q, skill = quiz.question, quiz.skill
     controls = quiz.answer_controls
@@ -141,7 +142,7 @@ def test_each_skill_answered_right_or_wrong_by_its_controls(skill, right):
     fb = quiz.feedback.value
     assert ("musteach-right" in fb) is right and ("musteach-wrong" in fb) is (not right)
     assert html.escape(outcome.headline) in fb
-    assert all(html.escape(for_learner(step)) in fb for step in outcome.explanation)
+    assert all(html.escape(for_learner(step)) in fb for step in outcome.reasons)
     assert quiz.progress.answered(skill) == 1 and quiz.progress.right(skill) == int(right)
     review = quiz.progress.record_of(skill).reviews[0]
     assert review.ms == 20_000 and review.at == clock.now
@@ -510,7 +511,7 @@ class ToySource(SkillSource):
 
     def grade(self, question, response):
         ok = response == (question % 2 == 0)
-        return Outcome(
+        return Verdict.of(
             ok, "Right!" if ok else "Not quite.", (f"{question} is {'even' if question % 2 == 0 else 'odd'}.",)
         )
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from html import escape as _html_escape
 from typing import Any
 
 import ipywidgets as widgets
 
+from musteach.teach.verdict import Verdict
 from musteach.teach.wording import for_learner
 
 __all__ = ["FRIENDLY_ERROR", "QUIZ_CSS", "Guarded", "css_widget", "escape", "feedback_html", "html_box", "quiz_nav"]
@@ -113,16 +114,27 @@ def css_widget(css: str = QUIZ_CSS) -> widgets.HTML:
     return w
 
 
-def feedback_html(kind: str, headline: str, text: str = "") -> str:
-    """The feedback box's HTML: a coloured block with a bold headline and the (escaped) explanation.
+def feedback_html(kind: str, headline: str, reasons: str | Sequence[str] = ()) -> str:
+    """The one feedback renderer: a coloured block with a bold headline and the (escaped) reasons, one
+    sentence inline, several as a numbered list of steps.
 
     kind: "right", "wrong", "hint", "oops" or "done" (the end of a run: class ``musteach-finished``).
     """
+    steps = [reasons] if isinstance(reasons, str) else list(reasons)
+    steps = [s for s in steps if s]
     body = f'<span class="musteach-headline">{escape(headline)}</span>'
-    if text:
-        body += f' <span class="musteach-explanation">{escape(text)}</span>'
+    if len(steps) == 1:
+        body += f' <span class="musteach-explanation">{escape(steps[0])}</span>'
+    elif steps:
+        items = "".join(f"<li>{escape(s)}</li>" for s in steps)
+        body += f'<ol class="musteach-steps musteach-explanation">{items}</ol>'
     cls = "musteach-done musteach-finished" if kind == "done" else f"musteach-{kind}"
     return f'<div class="musteach-verdict {cls}" role="status" aria-live="polite">{body}</div>'
+
+
+def verdict_html(verdict: Verdict) -> str:
+    """A :class:`~musteach.teach.verdict.Verdict` in the feedback box: right or wrong, headline, reasons."""
+    return feedback_html("right" if verdict.correct else "wrong", verdict.headline, verdict.reasons)
 
 
 class Guarded:

@@ -35,26 +35,25 @@ from musteach.draw.stones import stones_svg
 from musteach.rules import Rules
 from musteach.rules.betting import (
     TEAMS,
-    Action,
-    BettingOutcome,
     LanceBetting,
     declarations,
     start_betting,
 )
 from musteach.rules.cards import Card, Hand
 from musteach.rules.count import CountResult, count_hand
-from musteach.rules.errors import IllegalActionError, MusError
+from musteach.rules.errors import MusError
 from musteach.rules.lances import DealResult, Lance, evaluate, seat_roles, team_of
+from musteach.teach.betting_script import lance_that_ended_game, play_betting_script, read_betting_script
 from musteach.teach.count_quiz import (
     BettingQuestion,
     CountQuestion,
-    QuizGrade,
     betting_question,
     count_question,
 )
 from musteach.teach.quiz import QuizSession
+from musteach.teach.verdict import Verdict
 
-from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape, quiz_nav
+from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape, feedback_html, quiz_nav, verdict_html
 from ._base import html_box as _html
 
 __all__ = [
@@ -126,15 +125,6 @@ def _style() -> widgets.HTML:
     return css_widget(COUNT_CSS)
 
 
-def _verdict_html(kind: str, headline: str, steps: Sequence[str] = ()) -> str:
-    """A feedback block (same classes as the other quizzes) with the step-by-step reasons as a list."""
-    cls = "musteach-done musteach-finished" if kind == "done" else f"musteach-{kind}"
-    body = f'<span class="musteach-headline">{escape(headline)}</span>'
-    if steps:
-        body += '<ol class="musteach-steps">' + "".join(f"<li>{escape(s)}</li>" for s in steps) + "</ol>"
-    return f'<div class="musteach-verdict {cls}" role="status" aria-live="polite">{body}</div>'
-
-
 def _team_dot(team: str) -> str:
     return f'<span class="musteach-team-dot" style="background:{TEAM_COLORS[team][0]}"></span>'
 
@@ -143,50 +133,6 @@ def _seat_name(seat: int, mano: int) -> str:
     roles = seat_roles(seat, mano)
     extra = f", {roles[0]}" if roles else ""
     return f"Seat {seat} (team {team_of(seat)}{extra})"
-
-
-# ----------------------------------------------------------------------------------------------
-# Reading betting given in a lesson: "0 envido, 1 quiero" or [(0, "envido"), (1, "quiero")]
-# ----------------------------------------------------------------------------------------------
-
-
-def _actions(lance: Lance, given: str | Sequence[Any]) -> list[tuple[int, Action | str]]:
-    """``(seat, action)`` pairs from ``"0 envido, 1 3 más, 0 no quiero"`` or a list of pairs."""
-    if isinstance(given, str):
-        pairs: list[tuple[int, Action | str]] = []
-        for i, item in enumerate(re.split(r"[,;]", given), 1):
-            item = item.strip()
-            if not item:
-                continue
-            m = re.fullmatch(r"(?:seat\s*)?(\d)\s*:?\s+(.+)", item, flags=re.IGNORECASE)
-            if not m:
-                raise IllegalActionError(
-                    f"{lance.title} betting, action {i}: write each action as 'seat action', e.g. '0 envido', not {item!r}"
-                )
-            pairs.append((int(m.group(1)), m.group(2)))
-        return pairs
-    out = []
-    for i, pair in enumerate(given, 1):
-        if isinstance(pair, str) or not isinstance(pair, Sequence) or len(pair) != 2:
-            raise IllegalActionError(f"{lance.title} betting, action {i}: expected a (seat, action) pair, not {pair!r}")
-        out.append((pair[0], pair[1]))
-    return out
-
-
-def _play(deal: DealResult, lance: Lance, given: Any, rules: Rules) -> LanceBetting | BettingOutcome:
-    """A lance's betting from actions (played from the start, checked) or an outcome as it is."""
-    if isinstance(given, LanceBetting | BettingOutcome | Mapping):
-        return given  # type: ignore[return-value]
-    state = start_betting(deal, lance, rules)
-    try:
-        state = state.play(_actions(lance, given))
-    except IllegalActionError as e:
-        raise IllegalActionError(f"{lance.title} betting: {e}") from None
-    if not state.closed:
-        raise IllegalActionError(
-            f"{lance.title} betting is not over: seat {state.next_seat} must still speak (RULES.md §6)"
-        )
-    return state
 
 
 def _betting_table(
@@ -202,8 +148,7 @@ def _betting_table(
     test needs to count the hand again: ``data-start-a/b``, ``data-target`` and per row ``data-outcome``.
     """
     decl = declarations(deal)
-    ended = result.ended_at or ""
-    stop = ended.split(":", 1)[1] if ended.startswith(("betting:", "ordago:")) else None
+    stop = lance_that_ended_game(result)
     rows = []
     over = False
     for lance in result.lances:
@@ -228,7 +173,7 @@ def _betting_table(
             f'<td>{decl_html}<span class="musteach-said">{escape(said)}</span></td>'
             f"<td>{escape(outcome.describe())}</td></tr>"
         )
-        if stop == key:
+        if stop is lance:
             over = True
     s = result.start_score
     return (
@@ -327,7 +272,7 @@ class BettingView(widgets.VBox):
         else:
             self.picture.layout.display = "none"
             state = LanceBetting.start(lance, mano, participants, rules)
-        state = state.play(_actions(lance, actions)) if actions else state
+        state = state.play(read_betting_script(lance, actions)) if actions else state
         self.state = state
         # with hands, a lance without betting is explained by the declarations above; skip the bare note
         shown = [st.text for st in state.steps if st.seat is not None or hands is None]
@@ -404,7 +349,7 @@ class CountView(Guarded, widgets.VBox):
             rules = rules or Rules()
             deal = evaluate(hands, mano, rules)
             given = dict(betting or {})
-            states = {k: _play(deal, Lance.parse(k), v, rules) for k, v in given.items()}
+            states = {k: play_betting_script(deal, Lance.parse(k), v, rules) for k, v in given.items()}
             self.result = count_hand(deal, start_score=start_score, betting=states)
         except MusError as exc:
             if strict:
@@ -525,7 +470,7 @@ class _StonesQuiz(Guarded, widgets.VBox):
         self.seed = seed
         self.rules = rules or Rules()
         self.session: QuizSession | None = None
-        self.grade: QuizGrade | None = None
+        self.grade: Verdict | None = None
         self.title = _html("musteach-title")
         self.title.value = escape(title or self.default_title)
         self.progress = _html("musteach-progress")
@@ -571,7 +516,7 @@ class _StonesQuiz(Guarded, widgets.VBox):
     def _read(self) -> Any:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def _mark(self, q: Any, grade: QuizGrade) -> None:  # pragma: no cover - overridden
+    def _mark(self, q: Any, grade: Verdict) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def _boxes(self) -> list[widgets.Text]:  # pragma: no cover - overridden
@@ -615,11 +560,11 @@ class _StonesQuiz(Guarded, widgets.VBox):
             answer = self._read()
             grade = session.answer(answer)
         except (_TypedSlip, MusError) as exc:
-            self.feedback.value = _verdict_html("hint", f"Try again: {exc}")
+            self.feedback.value = feedback_html("hint", f"Try again: {exc}")
             return
         self.grade = grade
         self._mark(session.current, grade)
-        self.feedback.value = _verdict_html("right" if grade.correct else "wrong", grade.headline, grade.steps)
+        self.feedback.value = verdict_html(grade)
         self.score.value = escape(session.score_text())
         self.progress.value = escape(session.progress_text())
         for b in self._boxes():
@@ -655,12 +600,12 @@ class _StonesQuiz(Guarded, widgets.VBox):
         assert s is not None
         self.next_button.layout.display = "none"
         self.restart_button.layout.display = None
-        self.feedback.value += _verdict_html("done", s.summary())
+        self.feedback.value += feedback_html("done", s.summary())
         self.restart_button.focus()
 
     def _show_oops(self) -> None:
         self.check_button.disabled = True
-        self.feedback.value = _verdict_html("oops", FRIENDLY_ERROR)
+        self.feedback.value = feedback_html("oops", FRIENDLY_ERROR)
         if self.session is not None:
             self.score.value = escape(self.session.score_text())
         if self.session is not None and self.session.finished:
@@ -733,7 +678,7 @@ class BettingQuiz(_StonesQuiz):
             "B": _typed_stones(self.stones_b.value, "team B"),
         }
 
-    def _mark(self, q: BettingQuestion, grade: QuizGrade) -> None:
+    def _mark(self, q: BettingQuestion, grade: Verdict) -> None:
         for team, box in (("A", self.stones_a), ("B", self.stones_b)):
             box.add_class("musteach-cell-wrong" if team in grade.wrong else "musteach-cell-right")
         self.check_button.button_style = "success" if grade.correct else "danger"
@@ -823,7 +768,7 @@ class CountQuiz(_StonesQuiz):
             for key, row in self.cells.items()
         }
 
-    def _mark(self, q: CountQuestion, grade: QuizGrade) -> None:
+    def _mark(self, q: CountQuestion, grade: Verdict) -> None:
         for key, row in self.cells.items():
             wrong = key in grade.wrong
             for box in row.values():

@@ -44,8 +44,9 @@ from musteach.teach.progress import (
     describe_due,
 )
 from musteach.teach.quiz import Question, QuizError, Skill, make_question
+from musteach.teach.verdict import Verdict
 
-from ._base import FRIENDLY_ERROR, QUIZ_CSS, Guarded, escape
+from ._base import FRIENDLY_ERROR, QUIZ_CSS, Guarded, escape, feedback_html, verdict_html
 from .storage import BrowserStore, Store, open_store
 
 __all__ = [
@@ -53,7 +54,6 @@ __all__ = [
     "SOURCES",
     "BettingSource",
     "CountSource",
-    "Outcome",
     "Practice",
     "PracticeQuiz",
     "QuizSource",
@@ -111,17 +111,6 @@ PRACTICE_CSS = """
 # ----------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """A graded answer: right or not, a headline, the explanation (one sentence per step), and the seat
-    to light up on the table (or None)."""
-
-    correct: bool
-    headline: str
-    explanation: tuple[str, ...]
-    highlight: int | None = None
-
-
 @dataclass
 class Shown:
     """What a source draws for one question: the prompt (plain text), a picture (HTML), the answer controls,
@@ -131,8 +120,8 @@ class Shown:
     prompt: str
     picture: str
     controls: list[widgets.Widget]
-    mark: Callable[[Outcome], None]
-    after: Callable[[Outcome], str | None] = lambda _o: None
+    mark: Callable[[Verdict], None]
+    after: Callable[[Verdict], str | None] = lambda _o: None
     focus: widgets.Widget | None = None
     answer_controls: list[widgets.Widget] = field(default_factory=list)
 
@@ -161,7 +150,7 @@ class SkillSource:
         typed input, whose :class:`~musteach.rules.errors.MusError` is shown as a hint, not scored)."""
         raise NotImplementedError
 
-    def grade(self, question: Any, response: Any) -> Outcome:
+    def grade(self, question: Any, response: Any) -> Verdict:
         """Grade a response; raise a :class:`~musteach.rules.errors.MusError` for one that is not an answer."""
         raise NotImplementedError
 
@@ -207,9 +196,8 @@ class QuizSource(SkillSource):
     def make(self, skill: str, rng: random.Random, rules: Rules) -> Question:
         return make_question(skill, rng, rules)
 
-    def grade(self, question: Question, response: Any) -> Outcome:
-        v = question.grade(response)
-        return Outcome(v.correct, v.headline, (v.explanation,), v.highlight)
+    def grade(self, question: Question, response: Any) -> Verdict:
+        return question.grade(response)
 
     def show(self, q: Question, submit: Submit) -> Shown:
         if q.lance is not None:
@@ -259,7 +247,7 @@ class QuizSource(SkillSource):
         check = _button("Check", "Check your total", "musteach-check", icon="check")
         check.on_click(lambda _b: submit(box.value, typed=True))
 
-        def mark(o: Outcome) -> None:
+        def mark(o: Verdict) -> None:
             box.disabled = check.disabled = True
             check.button_style = "success" if o.correct else "danger"
 
@@ -311,7 +299,7 @@ class QuizSource(SkillSource):
         check.on_click(lambda _b: submit(tuple(order)) if len(order) == len(q.cards) else None)
         refresh()
 
-        def mark(o: Outcome) -> None:
+        def mark(o: Verdict) -> None:
             for _, b in pairs:
                 b.disabled = True
             undo.disabled = check.disabled = True
@@ -343,9 +331,8 @@ class BettingSource(SkillSource):
     def make(self, skill: str, rng: random.Random, rules: Rules) -> BettingQuestion:
         return betting_question(rng, rules=rules)
 
-    def grade(self, question: BettingQuestion, response: Any) -> Outcome:
-        g = question.grade(response)
-        return Outcome(g.correct, g.headline, g.steps)
+    def grade(self, question: BettingQuestion, response: Any) -> Verdict:
+        return question.grade(response)
 
     def show(self, q: BettingQuestion, submit: Submit) -> Shown:
         lines = "".join(f"<li>{escape(line)}</li>" for line in q.lines)
@@ -354,7 +341,7 @@ class BettingSource(SkillSource):
         check = _button("Check", "Check the stones", "musteach-check", icon="check")
         check.on_click(lambda _b: submit({"A": a.value, "B": b.value}))
 
-        def mark(o: Outcome) -> None:
+        def mark(o: Verdict) -> None:
             a.disabled = b.disabled = check.disabled = True
             check.button_style = "success" if o.correct else "danger"
 
@@ -373,9 +360,8 @@ class CountSource(SkillSource):
     def make(self, skill: str, rng: random.Random, rules: Rules) -> CountQuestion:
         return count_question(rng, rules=rules)
 
-    def grade(self, question: CountQuestion, response: Any) -> Outcome:
-        g = question.grade(response)
-        return Outcome(g.correct, g.headline, g.steps)
+    def grade(self, question: CountQuestion, response: Any) -> Verdict:
+        return question.grade(response)
 
     def show(self, q: CountQuestion, submit: Submit) -> Shown:
         rows = []
@@ -402,7 +388,7 @@ class CountSource(SkillSource):
         check = _button("Check", "Check the count", "musteach-check", icon="check")
         check.on_click(lambda _b: submit({k: {"A": a.value, "B": b.value} for k, (a, b) in inputs.items()}))
 
-        def mark(o: Outcome) -> None:
+        def mark(o: Verdict) -> None:
             for a, b in inputs.values():
                 a.disabled = b.disabled = True
             check.disabled = True
@@ -433,17 +419,6 @@ def register_source(source: SkillSource) -> SkillSource:
 # ----------------------------------------------------------------------------------------------
 # The widget
 # ----------------------------------------------------------------------------------------------
-
-
-def _verdict_html(kind: str, headline: str, steps: Sequence[str] = ()) -> str:
-    body = f'<span class="musteach-headline">{escape(headline)}</span>'
-    if len(steps) == 1:
-        body += f' <span class="musteach-explanation">{escape(steps[0])}</span>'
-    elif steps:
-        items = "".join(f"<li>{escape(s)}</li>" for s in steps)
-        body += f'<ol class="musteach-steps musteach-explanation">{items}</ol>'
-    cls = "musteach-done musteach-finished" if kind == "done" else f"musteach-{kind}"
-    return f'<div class="musteach-verdict {cls}" role="status" aria-live="polite">{body}</div>'
 
 
 def _utcnow() -> datetime:
@@ -515,7 +490,7 @@ class PracticeQuiz(Guarded, widgets.VBox):
         self.clock = clock or _utcnow
         self.store = open_store(store, path=path)
         self.item: _Item | None = None
-        self.outcome: Outcome | None = None
+        self.outcome: Verdict | None = None
         self.last_skill: str | None = None
         self.round_answered = self.round_right = self.round_streak = 0
         self._notices_shown = 0
@@ -667,7 +642,7 @@ class PracticeQuiz(Guarded, widgets.VBox):
         if shown.focus is not None:
             shown.focus.focus()
 
-    def _submit(self, response: Any, *, typed: bool = False) -> Outcome | None:
+    def _submit(self, response: Any, *, typed: bool = False) -> Verdict | None:
         item = self.item
         if item is None or self.outcome is not None:
             return None  # a second click on an answered question is ignored
@@ -676,7 +651,7 @@ class PracticeQuiz(Guarded, widgets.VBox):
         except MusError as exc:
             if not typed:
                 raise
-            self.feedback.value = _verdict_html("hint", "Try again:", (str(exc),))
+            self.feedback.value = feedback_html("hint", "Try again:", str(exc))
             return None
         now = self.clock()
         ms = max(0, round((now - item.shown_at).total_seconds() * 1000))
@@ -690,10 +665,10 @@ class PracticeQuiz(Guarded, widgets.VBox):
         after = item.shown.after(outcome)
         if after is not None:
             self.picture.value = after
-        text = _verdict_html("right" if outcome.correct else "wrong", outcome.headline, outcome.explanation)
+        text = verdict_html(outcome)
         if self.round_answered >= self.n:
             pct = round(100 * self.round_right / self.round_answered)
-            text += _verdict_html(
+            text += feedback_html(
                 "done",
                 f"Round finished: {self.round_right} of {self.round_answered} right ({pct}%).",
                 (f"Press Next to keep practising. Your progress is kept {self.store.where}.",),
@@ -748,7 +723,7 @@ class PracticeQuiz(Guarded, widgets.VBox):
         if self.item is not None:
             for w in self.item.shown.answer_controls:
                 w.disabled = True
-        self.feedback.value = _verdict_html("oops", FRIENDLY_ERROR)
+        self.feedback.value = feedback_html("oops", FRIENDLY_ERROR)
         self.next_button.disabled = False
         self._refresh_totals()
 

@@ -32,7 +32,7 @@ from musteach.teach.quiz import (
     Verdict,
 )
 
-from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape, feedback_html, quiz_nav
+from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape, feedback_html, quiz_nav, verdict_html
 from ._base import html_box as html
 
 __all__ = ["JugadaQuiz", "LanceQuiz", "QuizWidget", "RankQuiz", "TotalQuiz"]
@@ -199,9 +199,7 @@ class QuizWidget(Guarded, widgets.VBox):
         q = s.current
         self.picture.value = self._picture(q, verdict)
         self._mark_answers(q, verdict)
-        self.feedback.value = feedback_html(
-            "right" if verdict.correct else "wrong", verdict.headline, verdict.explanation
-        )
+        self.feedback.value = verdict_html(verdict)
         self.score.value = escape(s.score_text())
         self.progress.value = escape(s.progress_text())
         if s.finished:

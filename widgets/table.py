@@ -283,7 +283,22 @@ class PlayTable(Guarded, widgets.VBox):
         self._observed: set[int] = set()
         self.step = 0  # how many times the table was redrawn (in the header's data-step)
 
-        # --- widgets ---------------------------------------------------------------------------
+        self._build_views()
+        self._build_action_row()
+        self._build_sena_row()
+        self._build_nav()
+        super().__init__(
+            [css_widget(), _style(), self.header, self.score_view, self.status, self.seats_view, self.card_box,
+             self.my_info, self.partner_view, self.sena_row, self.action_box, self.message, self.coach_view,
+             self.count_view, self.nav, self.log_view]
+        )  # fmt: skip
+        self.add_class("musteach-table-widget")
+        self._deal_match(seed)  # a bad seed or first_mano raises here, like the other arguments
+        self._guard(self._begin)()
+
+    # ----- building the widgets ---------------------------------------------------------------
+    def _build_views(self) -> None:
+        """The HTML views: header, score, status, seats, the learner's cards, messages, coach, count, log."""
         self.header = _html("musteach-table-header")
         self.score_view = _html("musteach-table-score")
         self.status = _html("musteach-status")
@@ -292,6 +307,12 @@ class PlayTable(Guarded, widgets.VBox):
         self.card_box.add_class("musteach-my-hand")
         self.my_info = _html("musteach-my-info")
         self.partner_view = _html("musteach-partner-senas")
+        self.message = _html("musteach-message")
+        self.coach_view = _html("musteach-coach")
+        self.count_view = _html("musteach-count")
+
+    def _build_action_row(self) -> None:
+        """One button per kind of action, and the boxes for the envido and raise amounts."""
         self.envido_amount = widgets.BoundedIntText(
             value=2, min=2, max=_MAX_STAKE, step=1, description="", tooltip="Stones for envido (2 or more)",
             layout=widgets.Layout(width="64px"),
@@ -334,6 +355,9 @@ class PlayTable(Guarded, widgets.VBox):
             layout=widgets.Layout(flex_flow="row wrap"),
         )  # fmt: skip
         self.action_box.add_class("musteach-actions")
+
+    def _build_sena_row(self) -> None:
+        """The seña picker and its Signal button."""
         self.sena_choice = widgets.Dropdown(options=[], description="Seña:", layout=widgets.Layout(width="360px"))
         self.sena_choice.add_class("musteach-sena-choice")
         self.signal_button = widgets.Button(
@@ -346,9 +370,9 @@ class PlayTable(Guarded, widgets.VBox):
         self.buttons["signal"] = self.signal_button
         self.sena_row = widgets.HBox([self.sena_choice, self.signal_button])
         self.sena_row.add_class("musteach-sena-row")
-        self.message = _html("musteach-message")
-        self.coach_view = _html("musteach-coach")
-        self.count_view = _html("musteach-count")
+
+    def _build_nav(self) -> None:
+        """Next hand (or Go on) and New game."""
         self.next_button = widgets.Button(
             description="Next hand",
             icon="arrow-right",
@@ -365,17 +389,9 @@ class PlayTable(Guarded, widgets.VBox):
         )
         self.new_button.add_class("musteach-new-game")
         self.new_button.on_click(self._guard(self._on_new))
-        nav = widgets.HBox([self.next_button, self.new_button])
-        nav.add_class("musteach-nav")
+        self.nav = widgets.HBox([self.next_button, self.new_button])
+        self.nav.add_class("musteach-nav")
         self.log_view = _html("musteach-log")
-        super().__init__(
-            [css_widget(), _style(), self.header, self.score_view, self.status, self.seats_view, self.card_box,
-             self.my_info, self.partner_view, self.sena_row, self.action_box, self.message, self.coach_view,
-             self.count_view, nav, self.log_view]
-        )  # fmt: skip
-        self.add_class("musteach-table-widget")
-        self._deal_match(seed)  # a bad seed or first_mano raises here, like the other arguments
-        self._guard(self._begin)()
 
     # ----- state ---------------------------------------------------------------------------
     @property

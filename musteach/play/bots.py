@@ -136,6 +136,79 @@ def _keep_to_discard(view: View, keep: Sequence[Card]) -> Discard:
 
 
 # ----------------------------------------------------------------------------------------------
+# RuleBot's strength in each lance (0..1 from its own cards and its partner's señas; RULES.md §4, §11)
+# ----------------------------------------------------------------------------------------------
+
+
+def _ranks_high_to_low(view: View) -> list[int]:
+    return sorted(_eff(view.cards, view.rules), reverse=True)
+
+
+def _grande_strength(view: View, senas: frozenset[str]) -> float:
+    eff = _ranks_high_to_low(view)
+    kings = eff.count(12)
+    s = [0.1, 0.4, 0.7, 0.9, 0.97][kings]
+    if kings in (1, 2) and eff[kings] == 11:
+        s += 0.08
+    if senas & {"morder_labio_lado", "morder_labio_dos_veces", "solomillo"}:
+        s = max(s, 0.85)
+    elif "morder_labio" in senas:
+        s = max(s, 0.65) + (0.1 if kings >= 1 else 0)
+    return s
+
+
+def _chica_strength(view: View, senas: frozenset[str]) -> float:
+    eff = _ranks_high_to_low(view)
+    aces = eff.count(1)
+    s = [0.1, 0.4, 0.7, 0.9, 0.97][aces]
+    if aces in (1, 2) and eff[3 - aces] == 4:
+        s += 0.08
+    if senas & {"lengua_lado", "lengua_dos_veces"}:
+        s = max(s, 0.85)
+    elif "lengua" in senas:
+        s = max(s, 0.65) + (0.1 if aces >= 1 else 0)
+    return s
+
+
+def _pares_strength(view: View, senas: frozenset[str]) -> float:
+    p = view.info.pares
+    if p is None:
+        s = 0.0
+    elif p.kind == "duples":
+        s = 0.85 + (0.1 if p.high == 12 else 0)
+    elif p.kind == "medias":
+        s = 0.6 + (0.2 if p.high >= 11 else 0)
+    else:
+        s = {12: 0.45, 11: 0.35, 10: 0.3}.get(p.high, 0.2)
+    if "cejas" in senas:
+        s = max(s, 0.85)
+    elif senas & {"labios_torcidos", "morder_labio_lado", "lengua_lado"}:
+        s = max(s, 0.65)
+    return s
+
+
+def _juego_strength(view: View, senas: frozenset[str]) -> float:
+    info = view.info
+    s = {31: 0.85, 32: 0.6, 40: 0.45}.get(info.total, 0.3) if info.is_juego else 0.0
+    return max(s, 0.85) if "guino" in senas else s
+
+
+def _punto_strength(view: View, senas: frozenset[str]) -> float:
+    t = view.info.total
+    s = 0.8 if t == 30 else 0.65 if t == 29 else 0.5 if t == 28 else 0.3
+    return max(s, 0.8) if "hombros" in senas else s
+
+
+_STRENGTH = {
+    Lance.GRANDE: _grande_strength,
+    Lance.CHICA: _chica_strength,
+    Lance.PARES: _pares_strength,
+    Lance.JUEGO: _juego_strength,
+    Lance.PUNTO: _punto_strength,
+}
+
+
+# ----------------------------------------------------------------------------------------------
 # RuleBot
 # ----------------------------------------------------------------------------------------------
 
@@ -159,52 +232,9 @@ class RuleBot:
     def strength(self, view: View, lance: Lance | str) -> float:
         """The team's strength in ``lance`` from 0 to 1 (own cards, position, partner's señas)."""
         lance = Lance.parse(lance)
-        info = view.info
-        eff = sorted(_eff(view.cards, view.rules), reverse=True)
-        kings, aces = eff.count(12), eff.count(1)
-        senas = {s.key for s in view.partner_senas}
+        senas = frozenset(s.key for s in view.partner_senas)
         mano_bonus = 0.05 if view.position == 0 else (0.02 if view.position == 1 else 0.0)
-        if lance is Lance.GRANDE:
-            s = [0.1, 0.4, 0.7, 0.9, 0.97][kings]
-            if kings in (1, 2) and eff[kings] == 11:
-                s += 0.08
-            if senas & {"morder_labio_lado", "morder_labio_dos_veces", "solomillo"}:
-                s = max(s, 0.85)
-            elif "morder_labio" in senas:
-                s = max(s, 0.65) + (0.1 if kings >= 1 else 0)
-        elif lance is Lance.CHICA:
-            s = [0.1, 0.4, 0.7, 0.9, 0.97][aces]
-            if aces in (1, 2) and eff[3 - aces] == 4:
-                s += 0.08
-            if senas & {"lengua_lado", "lengua_dos_veces"}:
-                s = max(s, 0.85)
-            elif "lengua" in senas:
-                s = max(s, 0.65) + (0.1 if aces >= 1 else 0)
-        elif lance is Lance.PARES:
-            p = info.pares
-            if p is None:
-                s = 0.0
-            elif p.kind == "duples":
-                s = 0.85 + (0.1 if p.high == 12 else 0)
-            elif p.kind == "medias":
-                s = 0.6 + (0.2 if p.high >= 11 else 0)
-            else:
-                s = {12: 0.45, 11: 0.35, 10: 0.3}.get(p.high, 0.2)
-            if "cejas" in senas:
-                s = max(s, 0.85)
-            elif senas & {"labios_torcidos", "morder_labio_lado", "lengua_lado"}:
-                s = max(s, 0.65)
-        elif lance is Lance.JUEGO:
-            t = info.total
-            s = {31: 0.85, 32: 0.6, 40: 0.45}.get(t, 0.3) if info.is_juego else 0.0
-            if "guino" in senas:
-                s = max(s, 0.85)
-        else:
-            t = info.total
-            s = 0.8 if t == 30 else 0.65 if t == 29 else 0.5 if t == 28 else 0.3
-            if "hombros" in senas:
-                s = max(s, 0.8)
-        return min(s + mano_bonus, 1.0)
+        return min(_STRENGTH[lance](view, senas) + mano_bonus, 1.0)
 
     # decisions ---------------------------------------------------------------------------------
     def signals(self, view: View) -> tuple[Sena, ...]:

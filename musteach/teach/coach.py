@@ -9,7 +9,7 @@ with its reason, :func:`comment` the short sentence on an action, :func:`exact_o
 >>> from musteach.play.game import Game
 >>> g = Game(seed=3)
 >>> c = coach_comment(g.view(0), "no hay mus")
->>> c.agreed, c.text.startswith("The mus: you said no hay mus with ")
+>>> c.text.startswith("The mus: you said no hay mus with "), c.agreed == (c.advice == c.action)
 (True, True)
 """
 

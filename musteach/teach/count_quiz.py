@@ -31,6 +31,7 @@ from ..rules.count import CountResult, count_hand
 from ..rules.errors import MusError
 from ..rules.lances import DealResult, Lance, evaluate
 from ..rules.options import Rules
+from .verdict import Verdict
 
 __all__ = [
     "BettingQuestion",
@@ -50,21 +51,9 @@ class CountAnswerError(MusError):
     """An answer to a betting or count quiz that is not stones per team (e.g. a negative number)."""
 
 
-@dataclass(frozen=True, slots=True)
-class QuizGrade:
-    """The verdict on one answer.
-
-    correct: True when every part is right. expected / given: the answer key and the answer, normalised.
-    wrong: the parts that are wrong (``"A"``/``"B"`` for the betting quiz, lance names for the count quiz).
-    headline: a short line (``"Right!"``); steps: the step-by-step explanation, one sentence each.
-    """
-
-    correct: bool
-    expected: Any
-    given: Any
-    wrong: tuple[str, ...]
-    headline: str
-    steps: tuple[str, ...]
+#: The grade of a betting or count answer: a :class:`~musteach.teach.verdict.Verdict` whose ``wrong`` names the
+#: parts answered wrongly and whose ``steps`` explain it step by step (the name is kept for older code).
+QuizGrade = Verdict
 
 
 def _rng(seed: random.Random | int | None) -> random.Random:
@@ -126,7 +115,7 @@ class BettingQuestion:
     def mano(self) -> int:
         return self.state.mano
 
-    def grade(self, answer: Any) -> QuizGrade:
+    def grade(self, answer: Any) -> Verdict:
         """Same as :func:`grade_betting`."""
         return grade_betting(self, answer)
 
@@ -187,7 +176,7 @@ def betting_question(
     return BettingQuestion(state, _lines(state), prompt, answer)
 
 
-def grade_betting(question: BettingQuestion, answer: Any) -> QuizGrade:
+def grade_betting(question: BettingQuestion, answer: Any) -> Verdict:
     """Grade stones-now per team (``{"A": n, "B": n}`` or ``(a, b)``) with the step-by-step reasons.
 
     Raises :class:`CountAnswerError` for an answer that is not whole stones per team.
@@ -214,7 +203,7 @@ def grade_betting(question: BettingQuestion, answer: Any) -> QuizGrade:
         rule = "Everybody passed: no stones now; the lance is decided en paso in the count (RULES.md §7)."
     steps.append(rule)
     headline = "Right!" if not wrong else f"Not quite: the answer is {_pair(exp)}, you said {_pair(given)}."
-    return QuizGrade(not wrong, dict(exp), given, wrong, headline, tuple(steps))
+    return Verdict(not wrong, dict(exp), given, " ".join(steps), None, headline, tuple(steps), wrong)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -258,7 +247,7 @@ class CountQuestion:
             f"Count the hand: how many stones does each team take in {', '.join(lc.title for lc in r.lances)}?"
         )
 
-    def grade(self, answer: Any) -> QuizGrade:
+    def grade(self, answer: Any) -> Verdict:
         """Same as :func:`grade_count`."""
         return grade_count(self, answer)
 
@@ -297,10 +286,10 @@ def count_question(
     return CountQuestion(d, dict(result.start_score), bettings, lines, result)
 
 
-def grade_count(question: CountQuestion, answer: Any) -> QuizGrade:
+def grade_count(question: CountQuestion, answer: Any) -> Verdict:
     """Grade ``{lance: {"A": n, "B": n}}`` (a missing lance or team counts as 0) against the count.
 
-    Returns a :class:`QuizGrade` whose ``wrong`` names the lances answered wrongly and whose ``steps``
+    Returns a :class:`~musteach.teach.verdict.Verdict` whose ``wrong`` names the lances answered wrongly and whose ``steps``
     are the count's explanation. Raises :class:`CountAnswerError` for an answer of the wrong shape.
     """
     if not isinstance(answer, Mapping):
@@ -316,5 +305,6 @@ def grade_count(question: CountQuestion, answer: Any) -> QuizGrade:
     else:
         parts = [f"{Lance(k).title} is {_pair(expected[k])}, not {_pair(given[k])}" for k in wrong]
         headline = "Not quite: " + "; ".join(parts) + "."
-    return QuizGrade(not wrong, expected, given, wrong, headline, tuple(question.result.explanation))
+    steps = tuple(question.result.explanation)
+    return Verdict(not wrong, expected, given, " ".join(steps), None, headline, steps, wrong)
 

@@ -33,7 +33,8 @@ from ..rules.cards import DECK, Card, Hand, parse_hand
 from ..rules.errors import MusError
 from ..rules.lances import Lance, check_seat, effective_rank
 from ..rules.options import Rules
-from .quiz import Answerable, AnswerError, QuizError, Verdict
+from .quiz import Answerable, AnswerError, QuizError
+from .verdict import Verdict
 
 __all__ = [
     "BANDS",

@@ -28,14 +28,13 @@ A run of questions keeps the score:
 
 from __future__ import annotations
 
-import enum
 import itertools
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..rules.cards import DECK, Card, Hand
+from ..rules.cards import Card, Hand
 from ..rules.errors import MusError, SeatError
 from ..rules.lances import (
     _PLURAL,
@@ -46,12 +45,15 @@ from ..rules.lances import (
     check_seat,
     effective_rank,
     evaluate,
-    hand_key_table,
     point_value,
     rank_letter,
-    speaking_order,
 )
 from ..rules.options import Rules
+from .errors import AnswerError, QuizError, QuizStateError
+from .sampling import fits_kind, hand_test, sample_cards, sample_deal, sample_hand
+from .session import QuizSession
+from .skills import JUGADA_CHOICES, KINDS, LANCE_SKILLS, NOBODY, Kind, Skill, kinds_for
+from .verdict import Verdict
 
 __all__ = [
     "Answerable",
@@ -76,152 +78,8 @@ __all__ = [
 
 
 # ----------------------------------------------------------------------------------------------
-# Errors
-# ----------------------------------------------------------------------------------------------
-
-
-class QuizError(MusError):
-    """Base class of quiz errors (a bad skill or kind, a bad response, answering out of turn)."""
-
-
-class AnswerError(QuizError):
-    """A response that is not one of the question's possible answers; the message can be shown as feedback."""
-
-
-class QuizStateError(QuizError):
-    """An action the session refuses in its current state: answering twice, or after the run is finished."""
-
-
-# ----------------------------------------------------------------------------------------------
-# Skills and kinds
-# ----------------------------------------------------------------------------------------------
-
-
-class Skill(enum.StrEnum):
-    """What a question practises.
-
-    The five lance skills share their values with :class:`~musteach.rules.lances.Lance`.
-    """
-
-    GRANDE = "grande"
-    CHICA = "chica"
-    PARES = "pares"
-    JUEGO = "juego"
-    PUNTO = "punto"
-    RANK_ORDER = "rank_order"
-    JUGADA = "jugada"
-    JUEGO_TOTAL = "juego_total"
-    PUNTO_TOTAL = "punto_total"
-
-    @property
-    def lance(self) -> Lance | None:
-        """The :class:`Lance` this skill asks about, or None for the one-hand and card skills."""
-        try:
-            return Lance(self.value)
-        except ValueError:
-            return None
-
-    @classmethod
-    def parse(cls, name: str | Skill | Lance) -> Skill:
-        """A skill from its name or a :class:`Lance`; raises :class:`QuizError` for an unknown name."""
-        text = str(getattr(name, "value", name)).strip().lower().replace("-", "_").replace(" ", "_")
-        try:
-            return cls(text)
-        except ValueError:
-            names = ", ".join(s.value for s in cls)
-            raise QuizError(f"unknown quiz skill {name!r}: use one of {names}") from None
-
-    def __str__(self) -> str:
-        return self.value
-
-
-LANCE_SKILLS: tuple[Skill, ...] = (Skill.GRANDE, Skill.CHICA, Skill.PARES, Skill.JUEGO, Skill.PUNTO)
-
-
-class Kind(enum.StrEnum):
-    """How a question's deal was chosen: uniformly at random, or built to teach one point."""
-
-    UNIFORM = "uniform"
-    TIE_TO_MANO = "tie_to_mano"  # the best hands are equal; the seat nearer mano wins (RULES.md §2)
-    THREES_AS_KINGS = "threes_as_kings"  # a 3 decides it because it plays as a king (8 reyes, §1)
-    TWOS_AS_ACES = "twos_as_aces"  # a 2 decides Chica because it plays as an ace (8 reyes, §1)
-    DUPLES_VS_MEDIAS = "duples_vs_medias"  # duples (incl. four of a kind) meet medias (§5)
-    THIRTY_ONE_VS_FORTY = "31_vs_40"  # one hand has 31, another 40: 31 wins (§5)
-    NOBODY = "nobody"  # nobody holds pares / nobody has juego (§4)
-    NEAR_31 = "near_31"  # a total of 29 to 33, either side of the juego line (§5)
-
-    @classmethod
-    def parse(cls, name: str | Kind) -> Kind:
-        """A kind from its name; raises :class:`QuizError` for an unknown name."""
-        try:
-            return cls(str(getattr(name, "value", name)).strip().lower())
-        except ValueError:
-            names = ", ".join(k.value for k in cls)
-            raise QuizError(f"unknown question kind {name!r}: use one of {names}") from None
-
-    def __str__(self) -> str:
-        return self.value
-
-
-#: The instructive kinds each skill can produce (besides "uniform").
-KINDS: dict[Skill, tuple[Kind, ...]] = {
-    Skill.GRANDE: (Kind.TIE_TO_MANO, Kind.THREES_AS_KINGS),
-    Skill.CHICA: (Kind.TIE_TO_MANO, Kind.TWOS_AS_ACES),
-    Skill.PARES: (Kind.TIE_TO_MANO, Kind.THREES_AS_KINGS, Kind.DUPLES_VS_MEDIAS, Kind.NOBODY),
-    Skill.JUEGO: (Kind.TIE_TO_MANO, Kind.THIRTY_ONE_VS_FORTY, Kind.NOBODY),
-    Skill.PUNTO: (Kind.TIE_TO_MANO,),
-    Skill.RANK_ORDER: (Kind.THREES_AS_KINGS,),
-    Skill.JUGADA: (Kind.THREES_AS_KINGS, Kind.DUPLES_VS_MEDIAS),
-    Skill.JUEGO_TOTAL: (Kind.THREES_AS_KINGS, Kind.NEAR_31),
-    Skill.PUNTO_TOTAL: (Kind.THREES_AS_KINGS,),
-}
-_EIGHT_KINGS_ONLY = frozenset({Kind.THREES_AS_KINGS, Kind.TWOS_AS_ACES})
-
-#: Values and labels of the jugada choices (RULES.md §5).
-JUGADA_CHOICES: tuple[tuple[str, str], ...] = (
-    ("par", "Par (one pair)"),
-    ("medias", "Medias (three of a kind)"),
-    ("duples", "Duples (two pairs)"),
-    ("none", "No pares"),
-)
-
-_MAX_DEAL_TRIES = 6000  # rejection sampling bound per question (each try costs a few microseconds)
-_MAX_HAND_TRIES = 3000
-_NOBODY = "nobody"
-
-
-def kinds_for(skill: Skill | str, rules: Rules | None = None) -> tuple[Kind, ...]:
-    """The instructive kinds a skill can produce under some rules (3s-as-kings kinds need 8 reyes).
-
-    >>> [k.value for k in kinds_for("grande", Rules(kings=4))]
-    ['tie_to_mano']
-    """
-    rules = rules or Rules()
-    return tuple(k for k in KINDS[Skill.parse(skill)] if rules.kings == 8 or k not in _EIGHT_KINGS_ONLY)
-
-
-# ----------------------------------------------------------------------------------------------
 # Questions and verdicts
 # ----------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """The grade of one response.
-
-    correct: True if the response is right. expected: the correct answer (a seat or None, a jugada name,
-    a total, or the cards high to low); given: the response, normalised the same way.
-    explanation: the evaluator's sentence (for lances, exactly :attr:`LanceResult.explanation`).
-    highlight: the seat to highlight (the lance winner), or None.
-    headline: ``"Right!"`` or ``"Not quite: seat 2 wins Grande."``.
-    """
-
-    correct: bool
-    expected: Any
-    given: Any
-    explanation: str
-    highlight: int | None
-    headline: str
 
 
 class Answerable:
@@ -332,7 +190,7 @@ class Question(Answerable):
         return Verdict(correct, self.answer, given, self.explanation, self.highlight, headline)
 
     def _verify_seat(self, response: Any) -> int | None:
-        if response is None or (isinstance(response, str) and response.strip().lower() == _NOBODY):
+        if response is None or (isinstance(response, str) and response.strip().lower() == NOBODY):
             if self.lance in (Lance.PARES, Lance.JUEGO):
                 return None
             raise AnswerError(f"{self.lance.title} always has a winner: answer a seat 0, 1, 2 or 3")  # type: ignore[union-attr]
@@ -472,232 +330,6 @@ def _total_explanation(hand: Hand, info: HandInfo, rules: Rules, punto: bool) ->
 
 
 # ----------------------------------------------------------------------------------------------
-# Sampling (fast paths over card indexes, 0..39 as in DECK)
-# ----------------------------------------------------------------------------------------------
-
-_IDX = tuple(range(40))
-_LI = {Lance.GRANDE: 0, Lance.CHICA: 1, Lance.PARES: 2, Lance.JUEGO: 3, Lance.PUNTO: 4}
-
-
-def _keys(idx: Sequence[int], kings: int) -> list[tuple[int, int, int, int, int]]:
-    weights, table = hand_key_table(kings)
-    return [
-        table[weights[idx[i]] + weights[idx[i + 1]] + weights[idx[i + 2]] + weights[idx[i + 3]]] for i in (0, 4, 8, 12)
-    ]
-
-
-def _fast_lance(keys: Sequence[tuple[int, ...]], order: Sequence[int], li: int) -> tuple[int | None, bool]:
-    """(winner, tie) of one lance from integer keys; punto (li 4) gives (None, False) if anyone has juego."""
-    if li == 4 and any(k[3] for k in keys):
-        return None, False
-    vals = [keys[s][li] for s in order]
-    best = max(vals)
-    if best == 0:
-        return None, False
-    return order[vals.index(best)], vals.count(best) > 1
-
-
-def _deal_from(idx: Sequence[int]) -> tuple[Hand, Hand, Hand, Hand]:
-    return tuple(Hand([DECK[i] for i in idx[4 * s : 4 * s + 4]]) for s in range(4))  # type: ignore[return-value]
-
-
-def _seat_has_rank(idx: Sequence[int], seat: int, rank: int) -> bool:
-    return any(DECK[i].rank == rank for i in idx[4 * seat : 4 * seat + 4])
-
-
-def _fast_test(skill: Skill, kind: Kind, kings: int) -> Callable[[list[int], int], bool]:
-    """A cheap predicate on (card indexes, mano) for rejection sampling; the result is re-checked by evaluate()."""
-    lance = skill.lance
-    assert lance is not None
-    li = _LI[lance]
-
-    def test(idx: list[int], mano: int) -> bool:
-        keys = _keys(idx, kings)
-        order = speaking_order(mano)
-        winner, tie = _fast_lance(keys, order, li)
-        if li == 4 and any(k[3] for k in keys):
-            return False  # punto questions need a deal where nobody has juego
-        if kind is Kind.UNIFORM:
-            return True
-        if kind is Kind.TIE_TO_MANO:
-            return tie
-        if kind is Kind.NOBODY:
-            return winner is None
-        if kind in (Kind.THREES_AS_KINGS, Kind.TWOS_AS_ACES):
-            w4, _ = _fast_lance(_keys(idx, 4), order, li)
-            rank = 3 if kind is Kind.THREES_AS_KINGS else 2
-            return winner is not None and w4 != winner and _seat_has_rank(idx, winner, rank)
-        if kind is Kind.DUPLES_VS_MEDIAS:
-            cats = [k[2] >> 8 for k in keys]  # pares key = (category * 16 + high) * 16 + low
-            return 3 in cats and 2 in cats
-        if kind is Kind.THIRTY_ONE_VS_FORTY:
-            totals = [k[4] for k in keys]
-            return 31 in totals and 40 in totals
-        raise QuizError(f"kind {kind.value!r} does not apply to {skill.value}")
-
-    return test
-
-
-def _final_test(skill: Skill, kind: Kind, result: DealResult) -> bool:
-    """The property checked on the real evaluator's result (also what the tests re-check)."""
-    lance = skill.lance
-    assert lance is not None
-    lr = result[lance]
-    if lance is Lance.PUNTO and any(i.is_juego for i in result.infos):
-        return False
-    if kind is Kind.UNIFORM:
-        return True
-    if kind is Kind.TIE_TO_MANO:
-        return lr.tie_to_mano
-    if kind is Kind.NOBODY:
-        return lr.winner is None
-    if kind in (Kind.THREES_AS_KINGS, Kind.TWOS_AS_ACES):
-        other = evaluate(result.hands, result.mano, result.rules.replace(kings=4))[lance]
-        rank = 3 if kind is Kind.THREES_AS_KINGS else 2
-        w = lr.winner
-        return w is not None and other.winner != w and any(c.rank == rank for c in result.hands[w])
-    if kind is Kind.DUPLES_VS_MEDIAS:
-        cats = [i.pares.kind if i.pares else None for i in result.infos]
-        return "duples" in cats and "medias" in cats
-    if kind is Kind.THIRTY_ONE_VS_FORTY:
-        totals = [i.total for i in result.infos]
-        return 31 in totals and 40 in totals
-    return False
-
-
-def _plant(skill: Skill, kind: Kind, rng: random.Random, kings: int) -> list[int] | None:
-    """A deal (16 card indexes) built around the kind's rare property, or None if this shuffle cannot.
-
-    Used where plain rejection is slow: equal hands in Grande/Chica, duples against medias, 31 against 40.
-    The result still goes through the same fast and final tests as a random deal.
-    """
-    deck = list(_IDX)
-    rng.shuffle(deck)
-    eff = [effective_rank(DECK[i].rank, kings) for i in range(40)]
-    if kind is Kind.TIE_TO_MANO:  # a second hand of the very same ranks, other suits
-        first, twin, rest = deck[:4], [], []
-        need: dict[int, int] = {}
-        for i in first:
-            need[eff[i]] = need.get(eff[i], 0) + 1
-        for i in deck[4:]:
-            if need.get(eff[i], 0):
-                need[eff[i]] -= 1
-                twin.append(i)
-            else:
-                rest.append(i)
-        if len(twin) < 4:
-            return None
-        hands = [first, twin, rest[:4], rest[4:8]]
-    elif kind is Kind.DUPLES_VS_MEDIAS:
-        m = eff[deck[0]]
-        trio = [i for i in deck if eff[i] == m][:3]
-        left = [i for i in deck if i not in trio]
-        odd = next(i for i in left if eff[i] != m)
-        left.remove(odd)
-        seen: dict[int, list[int]] = {}
-        for i in left:
-            seen.setdefault(eff[i], []).append(i)
-        pairs = [cards[:2] for r, cards in seen.items() if len(cards) >= 2][:2]
-        if len(pairs) < 2:
-            return None
-        duples = pairs[0] + pairs[1]
-        rest = [i for i in left if i not in duples]
-        hands = [[*trio, odd], duples, rest[:4], rest[4:8]]
-    elif kind is Kind.THIRTY_ONE_VS_FORTY:
-        points = [point_value(DECK[i].rank, kings) for i in range(40)]
-        forty = [i for i in deck if points[i] == 10][:4]
-        left = [i for i in deck if i not in forty]
-        for _ in range(200):
-            hand = rng.sample(left, 4)
-            if sum(points[i] for i in hand) == 31:
-                break
-        else:
-            return None
-        rest = [i for i in left if i not in hand]
-        hands = [forty, hand, rest[:4], rest[4:8]]
-    else:
-        return None
-    for h in hands:
-        rng.shuffle(h)
-    rng.shuffle(hands)
-    return [i for h in hands for i in h]
-
-
-_PLANTED = {
-    (Skill.GRANDE, Kind.TIE_TO_MANO),
-    (Skill.CHICA, Kind.TIE_TO_MANO),
-    (Skill.PARES, Kind.DUPLES_VS_MEDIAS),
-    (Skill.JUEGO, Kind.THIRTY_ONE_VS_FORTY),
-}
-
-
-def _sample_deal(skill: Skill, kind: Kind, rng: random.Random, rules: Rules) -> tuple[DealResult, Kind]:
-    test = _fast_test(skill, kind, rules.kings)
-    planted = (skill, kind) in _PLANTED
-    for _ in range(_MAX_DEAL_TRIES):
-        idx = _plant(skill, kind, rng, rules.kings) if planted else rng.sample(_IDX, 16)
-        if idx is None:
-            continue
-        mano = rng.randrange(4)
-        if test(idx, mano):
-            result = evaluate(_deal_from(idx), mano, rules)
-            if _final_test(skill, kind, result):
-                return result, kind
-    if kind is Kind.UNIFORM:  # pragma: no cover - punto without juego is ~25% of deals
-        raise QuizError(f"could not find a deal for {skill.value}")
-    return _sample_deal(skill, Kind.UNIFORM, rng, rules)
-
-
-def _hand_test(skill: Skill, kind: Kind, rules: Rules) -> Callable[[Hand], bool]:
-    def test(hand: Hand) -> bool:
-        info = analyse(hand, rules)
-        if skill is Skill.PUNTO_TOTAL and info.is_juego:
-            return False
-        if kind is Kind.UNIFORM:
-            return True
-        if kind is Kind.THREES_AS_KINGS:
-            if skill is Skill.JUGADA:
-                return info.pares != analyse(hand, rules.replace(kings=4)).pares
-            return any(c.rank in (2, 3) for c in hand)
-        if kind is Kind.DUPLES_VS_MEDIAS:
-            return info.pares is not None and info.pares.kind in ("medias", "duples")
-        if kind is Kind.NEAR_31:
-            return 29 <= info.total <= 33
-        raise QuizError(f"kind {kind.value!r} does not apply to {skill.value}")
-
-    return test
-
-
-def _sample_hand(skill: Skill, kind: Kind, rng: random.Random, rules: Rules) -> tuple[Hand, Kind]:
-    if kind is Kind.DUPLES_VS_MEDIAS and rng.random() < 0.3:
-        # four of a kind is rare at random: build it (four cards of one effective rank), then shuffle it
-        eff = rng.choice(sorted({effective_rank(c.rank, rules.kings) for c in DECK}))
-        pool = [c for c in DECK if effective_rank(c.rank, rules.kings) == eff]
-        cards = rng.sample(pool, 4)
-        return Hand(cards), kind
-    test = _hand_test(skill, kind, rules)
-    for _ in range(_MAX_HAND_TRIES):
-        hand = Hand([DECK[i] for i in rng.sample(_IDX, 4)])
-        if test(hand):
-            return hand, kind
-    if kind is Kind.UNIFORM:  # pragma: no cover
-        raise QuizError(f"could not find a hand for {skill.value}")
-    return _sample_hand(skill, Kind.UNIFORM, rng, rules)
-
-
-def _sample_cards(kind: Kind, rng: random.Random, rules: Rules) -> tuple[tuple[Card, ...], Kind]:
-    n = rng.choice((4, 5))
-    for _ in range(_MAX_HAND_TRIES):
-        cards = tuple(DECK[i] for i in rng.sample(_IDX, n))
-        if kind is Kind.UNIFORM:
-            return cards, kind
-        ranks = {c.rank for c in cards}
-        if (3 in ranks and ranks & {12, 11}) or (2 in ranks and ranks & {1, 4}):
-            return cards, kind
-    return _sample_cards(Kind.UNIFORM, rng, rules)  # pragma: no cover
-
-
-# ----------------------------------------------------------------------------------------------
 # Building questions
 # ----------------------------------------------------------------------------------------------
 
@@ -711,7 +343,7 @@ _LANCE_PROMPTS = {
 
 
 def _lance_question(skill: Skill, kind: Kind, rng: random.Random, rules: Rules) -> Question:
-    result, kind = _sample_deal(skill, kind, rng, rules)
+    result, kind = sample_deal(skill, kind, rng, rules)
     return _lance_from_result(skill, kind, result)
 
 
@@ -735,7 +367,7 @@ def _lance_from_result(skill: Skill, kind: Kind, result: DealResult) -> Question
 
 
 def _hand_question(skill: Skill, kind: Kind, rng: random.Random, rules: Rules) -> Question:
-    hand, kind = _sample_hand(skill, kind, rng, rules)
+    hand, kind = sample_hand(skill, kind, rng, rules)
     return _hand_from(skill, kind, hand, rules, rng)
 
 
@@ -787,7 +419,7 @@ def _total_choices(hand: Hand, info: HandInfo, rules: Rules, rng: random.Random,
 
 
 def _rank_question(kind: Kind, rng: random.Random, rules: Rules) -> Question:
-    cards, kind = _sample_cards(kind, rng, rules)
+    cards, kind = sample_cards(kind, rng, rules)
     return _rank_from(kind, cards, rules)
 
 
@@ -812,7 +444,7 @@ def _rank_from(kind: Kind, cards: tuple[Card, ...], rules: Rules) -> Question:
 
 def _classify_deal(skill: Skill, result: DealResult) -> Kind:
     for kind in kinds_for(skill, result.rules):
-        if _final_test(skill, kind, result):
+        if fits_kind(skill, kind, result):
             return kind
     return Kind.UNIFORM
 
@@ -859,7 +491,7 @@ def hand_question(
     h = hand if isinstance(hand, Hand) else Hand(hand)
     if skill is Skill.PUNTO_TOTAL and analyse(h, rules).is_juego:
         raise QuizError(f"{h} has juego ({analyse(h, rules).total}), so it has no punto to ask about")
-    kind = next((k for k in kinds_for(skill, rules) if _hand_test(skill, k, rules)(h)), Kind.UNIFORM)
+    kind = next((k for k in kinds_for(skill, rules) if hand_test(skill, k, rules)(h)), Kind.UNIFORM)
     return _hand_from(skill, kind, h, rules, random.Random(str(h)))
 
 
@@ -982,133 +614,3 @@ class QuestionGenerator:
 
     def __iter__(self) -> Iterator[Question]:
         return self
-
-
-# ----------------------------------------------------------------------------------------------
-# A run of questions
-# ----------------------------------------------------------------------------------------------
-
-
-class QuizSession:
-    """The state of a run of ``n`` questions: the current question, the score, the streak, the history.
-
-    source: a :class:`QuestionGenerator`, or any iterable of :class:`Question` (the run ends early if it runs out).
-    n: how many questions must be answered to finish. A question skipped with :meth:`next` before it is
-    answered (say, after an error) is not scored and does not count towards ``n``.
-
-    Bad responses raise (see :meth:`Question.verify_response`) and leave the state unchanged.
-    """
-
-    def __init__(self, source: QuestionGenerator | Iterable[Question], n: int = 10):
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise QuizError(f"a quiz needs a whole number of questions, 1 or more, not {n!r}")
-        self.n = n
-        self._source = source
-        self._iter = iter(source) if not isinstance(source, QuestionGenerator) else None
-        self.history: list[tuple[Question, Verdict | None]] = []
-        self.current: Question | None = None
-        self.verdict: Verdict | None = None
-        self.answered = 0
-        self.right = 0
-        self.streak = 0
-        self.best_streak = 0
-        self.skipped = 0
-        self.exhausted = False
-        self._advance()
-
-    def _fetch(self) -> Question | None:
-        if isinstance(self._source, QuestionGenerator):
-            return self._source.next()
-        assert self._iter is not None
-        return next(self._iter, None)
-
-    def _advance(self) -> None:
-        q = self._fetch()  # may raise: nothing has changed yet
-        self.current = q
-        self.verdict = None
-        if q is None:
-            self.exhausted = True
-
-    @property
-    def finished(self) -> bool:
-        """True once ``n`` questions are answered (or the question source ran out)."""
-        return self.answered >= self.n or self.exhausted
-
-    @property
-    def number(self) -> int:
-        """The number of the current question, 1..n (answered ones plus this one)."""
-        return min(self.answered + (0 if self.verdict else 1), self.n)
-
-    @property
-    def is_answered(self) -> bool:
-        """True once the current question has its verdict."""
-        return self.verdict is not None
-
-    def can_answer(self) -> bool:
-        """True if :meth:`answer` would accept a (valid) response now."""
-        return self.current is not None and self.verdict is None and not self.finished
-
-    def answer(self, response: Any) -> Verdict:
-        """Grade the response to the current question and update the score.
-
-        Raises :class:`QuizStateError` if the question is already answered or the run is finished, and the
-        question's errors (:class:`AnswerError`, :class:`~musteach.rules.errors.SeatError`...) for a bad response;
-        in both cases nothing changes.
-        """
-        if self.finished or self.current is None:
-            raise QuizStateError("the quiz is finished: start again for new questions")
-        if self.verdict is not None:
-            raise QuizStateError("this question is already answered: press Next for another")
-        verdict = self.current.grade(response)  # raises before any change
-        self.verdict = verdict
-        self.answered += 1
-        if verdict.correct:
-            self.right += 1
-            self.streak += 1
-            self.best_streak = max(self.best_streak, self.streak)
-        else:
-            self.streak = 0
-        self.history.append((self.current, verdict))
-        return verdict
-
-    def next(self) -> Question | None:
-        """Move to the next question (an unanswered current question is skipped, not scored).
-
-        Raises :class:`QuizStateError` if the run is finished.
-        """
-        if self.finished:
-            raise QuizStateError("the quiz is finished: start again for new questions")
-        skipped = self.current if self.verdict is None else None
-        self._advance()
-        if skipped is not None:
-            self.skipped += 1
-            self.history.append((skipped, None))
-        return self.current
-
-    def restart(self) -> Question | None:
-        """A new run of ``n`` fresh questions from the same source; the score starts again from 0."""
-        self._advance()
-        self.history = []
-        self.answered = self.right = self.streak = self.best_streak = self.skipped = 0
-        self.exhausted = self.current is None
-        return self.current
-
-    def score_text(self) -> str:
-        """``"Score: 3/4 · streak 2"``: right answers out of those answered, and the current streak."""
-        return f"Score: {self.right}/{self.answered} · streak {self.streak}"
-
-    def progress_text(self) -> str:
-        """``"Question 3 of 10"``."""
-        return f"Question {self.number} of {self.n}"
-
-    def summary(self) -> str:
-        """The message shown when the run is finished."""
-        pct = round(100 * self.right / self.answered) if self.answered else 0
-        cheer = (
-            "Perfect!"
-            if self.answered and self.right == self.answered
-            else "Well done."
-            if pct >= 70
-            else "Keep practising."
-        )
-        return f"Finished: {self.right} of {self.answered} right ({pct}%), best streak {self.best_streak}. {cheer}"

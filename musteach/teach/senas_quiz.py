@@ -55,7 +55,8 @@ from ..rules.senas import (
     senas_for,
     why_not,
 )
-from .quiz import Answerable, AnswerError, QuizError, Verdict
+from .quiz import Answerable, AnswerError, QuizError
+from .verdict import Verdict
 
 __all__ = [
     "MODES",
