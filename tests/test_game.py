@@ -438,3 +438,30 @@ def test_match_of_vacas_is_counted():
             vacas[w] += 1
             games = Counter()
     assert vacas[g.winner] == 2 and g.match.vacas[g.winner] == 2
+
+
+def test_every_decision_keeps_its_frozen_record_and_it_survives_a_json_round_trip():
+    """The history is typed: each decision event holds its record (MusCall, Discard, Declare, a betting
+    Action, Signal, NextHand), kinds and phases are enums, and a history read back from JSON has the same."""
+    import json
+
+    from musteach.play.actions import NextHand
+    from musteach.play.events import EventKind, Phase
+    from musteach.rules.betting import Action
+
+    g = Game(seed=5, ask_declarations=True)
+    run(g, {s: RuleBot() for s in range(4)}, hands=1)
+    g.next_hand()
+    run(g, {s: RuleBot() for s in range(4)}, hands=1)
+    decisions = [e for e in g.history if e.action is not None]
+    assert decisions and all(e.record is not None and str(e.record) == e.action for e in decisions)
+    assert {type(e.record) for e in decisions} >= {MusCall, Declare, Action, NextHand}
+    assert all(isinstance(e.kind, EventKind) and isinstance(e.phase, Phase) for e in g.history)
+    for e in decisions:
+        if e.kind is EventKind.ACTION and e.phase.is_betting:
+            assert isinstance(e.record, Action) and e.phase.lance is not None
+        if isinstance(e.record, Declare):
+            assert e.phase.is_declaration and e.record.lance is e.phase.lance
+    back = [Event.from_dict(d) for d in json.loads(json.dumps(g.history_dicts()))]
+    assert [e.record for e in back] == [e.record for e in g.history]
+    assert replay(back).history == g.history

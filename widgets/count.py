@@ -24,7 +24,6 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -45,10 +44,12 @@ from musteach.rules.errors import MusError
 from musteach.rules.lances import DealResult, Lance, evaluate, seat_roles, team_of
 from musteach.teach.betting_script import lance_that_ended_game, play_betting_script, read_betting_script
 from musteach.teach.count_quiz import (
+    MAX_TYPED_STONES,
     BettingQuestion,
     CountQuestion,
     betting_question,
     count_question,
+    read_typed_stones,
 )
 from musteach.teach.quiz import QuizSession
 from musteach.teach.verdict import Verdict
@@ -68,7 +69,6 @@ __all__ = [
 ]
 
 #: The largest number a learner may type in a stones box; more is surely a slip (no generated hand comes near).
-MAX_TYPED_STONES = 999
 
 _TABLE_CARD_WIDTH = 46
 
@@ -420,25 +420,6 @@ def show_count(
 # ----------------------------------------------------------------------------------------------
 
 
-class _TypedSlip(Exception):
-    """Something typed in a stones box that is not a number of stones (shown as a hint, nothing scored)."""
-
-
-def _typed_stones(text: str, where: str) -> int:
-    """A whole number of stones from a box, or :class:`_TypedSlip` with a friendly sentence."""
-    t = str(text).strip()
-    if not t:
-        raise _TypedSlip(f"the box for {where} is empty: type a number of stones (0 if they take none).")
-    if re.fullmatch(r"-\s*\d+", t):
-        raise _TypedSlip(f"{where}: {t} is negative, but nobody loses stones in Mus; type 0 or more.")
-    if not re.fullmatch(r"\d+", t):
-        raise _TypedSlip(f"{where}: type a whole number such as 0, 2 or 5, not {t!r}.")
-    v = int(t)
-    if v > MAX_TYPED_STONES:
-        raise _TypedSlip(f"{where}: {v} is far more stones than a hand gives; type a number from 0 to {MAX_TYPED_STONES}.")
-    return v
-
-
 def _stones_box(team: str, tooltip: str) -> widgets.Text:
     box = widgets.Text(
         value="0",
@@ -559,7 +540,7 @@ class _StonesQuiz(Guarded, widgets.VBox):
         try:
             answer = self._read()
             grade = session.answer(answer)
-        except (_TypedSlip, MusError) as exc:
+        except MusError as exc:
             self.feedback.value = feedback_html("hint", f"Try again: {exc}")
             return
         self.grade = grade
@@ -674,8 +655,8 @@ class BettingQuiz(_StonesQuiz):
 
     def _read(self) -> dict[str, int]:
         return {
-            "A": _typed_stones(self.stones_a.value, "team A"),
-            "B": _typed_stones(self.stones_b.value, "team B"),
+            "A": read_typed_stones(self.stones_a.value, "team A"),
+            "B": read_typed_stones(self.stones_b.value, "team B"),
         }
 
     def _mark(self, q: BettingQuestion, grade: Verdict) -> None:
@@ -764,7 +745,7 @@ class CountQuiz(_StonesQuiz):
 
     def _read(self) -> dict[str, dict[str, int]]:
         return {
-            key: {team: _typed_stones(box.value, f"team {team} in {Lance(key).title}") for team, box in row.items()}
+            key: {team: read_typed_stones(box.value, f"team {team} in {Lance(key).title}") for team, box in row.items()}
             for key, row in self.cells.items()
         }
 

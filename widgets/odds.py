@@ -780,7 +780,7 @@ class OddsQuiz(QuizWidget):
     n: questions to answer; seed: an int for a reproducible run, or None; rules: a
     :class:`~musteach.rules.Rules`; lances: the lances to ask about (default grande, chica, pares,
     juego); title: the heading. The answer and the explanation come from :mod:`musteach.teach.odds_quiz`.
-    Raises :class:`~musteach.teach.quiz.QuizError` for a bad ``n`` or no lances.
+    Raises :class:`~musteach.teach.errors.QuizError` for a bad ``n`` or no lances.
     """
 
     default_title = "How often does your team win?"

@@ -406,7 +406,7 @@ SOURCES: list[SkillSource] = [QuizSource(), BettingSource(), CountSource()]
 def register_source(source: SkillSource) -> SkillSource:
     """Add a question source to :data:`SOURCES` (e.g. señas); its skill names must be new.
 
-    Raises :class:`~musteach.teach.quiz.QuizError` for a skill name another source already uses.
+    Raises :class:`~musteach.teach.errors.QuizError` for a skill name another source already uses.
     """
     taken = {s for src in SOURCES for s, _ in src.skills}
     clash = [s for s, _ in source.skills if s in taken]
@@ -447,7 +447,7 @@ class PracticeQuiz(Guarded, widgets.VBox):
     clock: a function returning the current UTC time (tests).
 
     ``progress`` is the learner's :class:`~musteach.teach.progress.Progress`; ``errors`` lists exceptions handlers
-    raised (the learner saw a friendly message instead). Raises :class:`~musteach.teach.quiz.QuizError` for an
+    raised (the learner saw a friendly message instead). Raises :class:`~musteach.teach.errors.QuizError` for an
     unknown skill or a bad ``n``, :class:`~musteach.teach.progress.ProgressError` for a bad ``store``.
     """
 

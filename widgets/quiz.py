@@ -57,7 +57,7 @@ class QuizWidget(Guarded, widgets.VBox):
     to ask in order instead of generated ones; ``n`` is then at most their number.
 
     ``errors`` lists every exception a handler raised (the learner saw a friendly message instead);
-    ``session`` is the :class:`~musteach.teach.quiz.QuizSession`. Raises :class:`~musteach.teach.quiz.QuizError` for
+    ``session`` is the :class:`~musteach.teach.quiz.QuizSession`. Raises :class:`~musteach.teach.errors.QuizError` for
     a bad skill, kind, share or n.
     """
 

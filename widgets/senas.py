@@ -102,7 +102,7 @@ class SenaQuiz(QuizWidget):
 
     n: questions to answer; seed: an int for a reproducible run, or None; rules: a
     :class:`~musteach.rules.Rules` (which kings, which set of señas); title: the heading.
-    Raises :class:`~musteach.teach.quiz.QuizError` for a bad mode or ``n``, or when señas are off.
+    Raises :class:`~musteach.teach.errors.QuizError` for a bad mode or ``n``, or when señas are off.
     """
 
     def __init__(

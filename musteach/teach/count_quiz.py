@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,7 +38,10 @@ __all__ = [
     "BettingQuestion",
     "CountAnswerError",
     "CountQuestion",
+    "MAX_TYPED_STONES",
     "QuizGrade",
+    "TypedStonesError",
+    "read_typed_stones",
     "betting_question",
     "count_question",
     "grade_betting",
@@ -54,6 +58,36 @@ class CountAnswerError(MusError):
 #: The grade of a betting or count answer: a :class:`~musteach.teach.verdict.Verdict` whose ``wrong`` names the
 #: parts answered wrongly and whose ``steps`` explain it step by step (the name is kept for older code).
 QuizGrade = Verdict
+
+
+#: The most stones a box accepts: far more than one hand can give.
+MAX_TYPED_STONES = 999
+
+
+class TypedStonesError(CountAnswerError):
+    """Something typed in a stones box that is not a number of stones (shown as a hint; nothing is scored)."""
+
+
+def read_typed_stones(text: str, where: str) -> int:
+    """A whole number of stones (0..:data:`MAX_TYPED_STONES`) from what a learner typed in a box for
+    ``where`` (``"team A"``); raises :class:`TypedStonesError` with a friendly sentence otherwise (RULES.md §7).
+
+    >>> read_typed_stones(" 3 ", "team A")
+    3
+    """
+    t = str(text).strip()
+    if not t:
+        raise TypedStonesError(f"the box for {where} is empty: type a number of stones (0 if they take none).")
+    if re.fullmatch(r"-\s*\d+", t):
+        raise TypedStonesError(f"{where}: {t} is negative, but nobody loses stones in Mus; type 0 or more.")
+    if not re.fullmatch(r"\d+", t):
+        raise TypedStonesError(f"{where}: type a whole number such as 0, 2 or 5, not {t!r}.")
+    v = int(t)
+    if v > MAX_TYPED_STONES:
+        raise TypedStonesError(
+            f"{where}: {v} is far more stones than a hand gives; type a number from 0 to {MAX_TYPED_STONES}."
+        )
+    return v
 
 
 def _rng(seed: random.Random | int | None) -> random.Random:

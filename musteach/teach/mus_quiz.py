@@ -112,7 +112,7 @@ class DiscardQuestion(Answerable):
     def verify_response(self, response: Any) -> str:
         """The response as a choice key: the key itself, its label, or the discarded cards (any suits).
 
-        Raises :class:`~musteach.teach.quiz.AnswerError` naming the response for anything else.
+        Raises :class:`~musteach.teach.errors.AnswerError` naming the response for anything else.
         """
         keys = [k for k, _ in self.choices]
         if isinstance(response, str):

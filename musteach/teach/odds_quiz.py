@@ -14,7 +14,7 @@ a coin toss.
 >>> q.grade(9)
 Traceback (most recent call last):
 ...
-musteach.teach.quiz.AnswerError: answer with one of the bands 0-4 (under 20%, 20 to 40%, 40 to 60%, 60 to 80%, 80% or more), not 9
+musteach.teach.errors.AnswerError: answer with one of the bands 0-4 (under 20%, 20 to 40%, 40 to 60%, 60 to 80%, 80% or more), not 9
 >>> gen = OddsQuestionGenerator(seed=3)
 >>> q = gen.next()
 >>> min(abs(q.probability - edge) for edge in BAND_EDGES) >= MARGIN
@@ -120,7 +120,7 @@ class OddsQuestion(Answerable):
     def verify_response(self, response: Any) -> int:
         """The response as a band 0..4 (a band number or its label).
 
-        Raises :class:`~musteach.teach.quiz.AnswerError` for anything else.
+        Raises :class:`~musteach.teach.errors.AnswerError` for anything else.
         """
         if isinstance(response, str):
             text = response.strip().lower()
@@ -175,7 +175,7 @@ class OddsQuestionGenerator:
     seed: an int (the same seed gives the same questions) or None. lances: names to ask about (default
     :data:`QUIZ_LANCES`). rules: a :class:`~musteach.rules.Rules`. margin: the least distance (0 to 0.1)
     between the answer's probability and a band edge.
-    Raises :class:`~musteach.teach.quiz.QuizError` for no lances or a bad margin, :class:`MusError` for an
+    Raises :class:`~musteach.teach.errors.QuizError` for no lances or a bad margin, :class:`MusError` for an
     unknown lance.
     """
 
@@ -198,7 +198,7 @@ class OddsQuestionGenerator:
         self.rng = random.Random(seed)
 
     def next(self) -> OddsQuestion:
-        """The next question; raises :class:`~musteach.teach.quiz.QuizError` if none clears the margin."""
+        """The next question; raises :class:`~musteach.teach.errors.QuizError` if none clears the margin."""
         # Random hands mostly land in "20 to 40%": aim at a band first so every answer comes up. A team
         # almost never wins a lance less than 1 time in 5 (the partner's cards help), so band 0 is not aimed at.
         target = self.rng.choice(_TARGETS)

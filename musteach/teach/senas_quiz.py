@@ -18,7 +18,7 @@ Two kinds of question, both graded by :mod:`musteach.rules.senas` (RULES.md §11
 >>> q.grade("wink")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-musteach.teach.quiz.AnswerError: answer with one of the señas shown (...), not 'wink'
+musteach.teach.errors.AnswerError: answer with one of the señas shown (...), not 'wink'
 
 >>> m = meaning_question("cejas", seed=2)
 >>> m.prompt
@@ -261,7 +261,7 @@ class SenaQuestion(Answerable):
     def verify_response(self, response: Any) -> str:
         """The response as one of the choices' keys (a key, a :class:`Sena`, or a choice's label).
 
-        Raises :class:`~musteach.teach.quiz.AnswerError` naming the response for anything else.
+        Raises :class:`~musteach.teach.errors.AnswerError` naming the response for anything else.
         """
         keys = [k for k, _ in self.choices]
         if isinstance(response, Sena):
