@@ -20,7 +20,7 @@ from ..rules.batch import evaluate_batch
 from ..rules.betting import ORDAGO, LanceBetting
 from ..rules.cards import DECK, RANKS, Card
 from ..rules.errors import MusError
-from ..rules.lances import HandInfo, Lance, _info_from_ranks, effective_rank
+from ..rules.lances import HandInfo, Lance, effective_rank, info_from_ranks
 from ..rules.options import Rules
 from ..rules.senas import _TESTS, Sena, best_senas
 from .game import Declare, GameAction, MusCall, View
@@ -71,7 +71,7 @@ def _rank_tables(kings: int) -> _RankTables:
     infos: list[HandInfo] = []
     for t in product(range(10), repeat=4):
         i = ((t[0] * 10 + t[1]) * 10 + t[2]) * 10 + t[3]
-        info = _info_from_ranks(tuple(sorted(RANKS[r] for r in t)), kings)
+        info = info_from_ranks([RANKS[r] for r in t], kings)
         flags[i] = (info.pares is not None) | (info.is_juego << 1)
         pv[i] = info.pares.value if info.pares else 0
         jv[i] = info.juego_value
