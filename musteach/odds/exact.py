@@ -62,10 +62,10 @@ from ..rules.errors import DuplicateCardError, MusError, RulesError
 from ..rules.lances import (
     HandInfo,
     Lance,
-    _info_from_ranks,
     check_seat,
     effective_rank,
     hand_key_table,
+    info_from_ranks,
 )
 from ..rules.options import Rules
 
@@ -268,7 +268,7 @@ class _Space:
             infos = []
             for j in range(self.m):
                 ranks = tuple(int(self.class_rank[c]) for c in range(self.k) for _ in range(int(self.M[j, c])))
-                info = _info_from_ranks(ranks, 4)
+                info = info_from_ranks(ranks, 4)
                 if self.la_real_mask[j]:
                     info = HandInfo(info.ranks, info.pares, info.total, True)
                 infos.append(info)

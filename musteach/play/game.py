@@ -56,7 +56,7 @@ from typing import Any
 
 from ..rules.betting import Action, LanceBetting, declarations, lances_played, start_betting
 from ..rules.cards import DECK, Card, Hand, parse_hands
-from ..rules.count import Match, _check_score, count_hand
+from ..rules.count import Match, check_score, count_hand
 from ..rules.errors import IllegalActionError, MusError, RulesError
 from ..rules.lances import Lance, check_seat, evaluate
 from ..rules.options import Rules
@@ -127,7 +127,7 @@ class Game:
         self.ask_declarations = bool(ask_declarations)
         self.rng = random.Random(seed)
         self._preset = parse_hands(hands) if hands is not None else None
-        start = _check_score(start_score, self.rules)
+        start = check_score(start_score, self.rules)
         self.match = Match(self.rules, stones=(start["A"], start["B"]))
         self.history: list[Event] = []
         self.hands: list[HandState] = []

@@ -22,7 +22,7 @@ from ..rules.cards import DECK, RANKS, Card
 from ..rules.errors import MusError
 from ..rules.lances import HandInfo, Lance, effective_rank, info_from_ranks
 from ..rules.options import Rules
-from ..rules.senas import _TESTS, Sena, best_senas
+from ..rules.senas import HAND_TESTS, Sena, best_senas
 from .game import Declare, GameAction, MusCall, View
 from .policy import (
     LANCE_INDEX,
@@ -42,7 +42,7 @@ __all__ = ["Estimate", "OddsBot", "OpponentModel", "estimate"]
 # Monte Carlo over the unseen cards (what OddsBot and the coach know)
 # ----------------------------------------------------------------------------------------------
 
-_SENA_BITS = {k: i for i, k in enumerate([*_TESTS, "ciego"])}
+_SENA_BITS = {k: i for i, k in enumerate([*HAND_TESTS, "ciego"])}
 _LANCES5 = (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO, Lance.PUNTO)
 
 
@@ -76,7 +76,7 @@ def _rank_tables(kings: int) -> _RankTables:
         pv[i] = info.pares.value if info.pares else 0
         jv[i] = info.juego_value
         bits = 0
-        for k, test in _TESTS.items():
+        for k, test in HAND_TESTS.items():
             if test(info):
                 bits |= 1 << _SENA_BITS[k]
         if info.pares is None and not info.is_juego and info.total not in (29, 30):

@@ -41,7 +41,7 @@ import numpy as np
 
 from .cards import DECK, RANKS, Card, Hand, Suit, parse_hands
 from .errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
-from .lances import LANCES, HandInfo, Lance, _info_from_ranks, check_seat, effective_rank
+from .lances import LANCES, HandInfo, Lance, check_seat, effective_rank, info_from_ranks
 from .options import Rules
 
 __all__ = [
@@ -91,7 +91,7 @@ def _tables(rules: Rules) -> _Tables:
     is_777s = np.zeros(10_000, dtype=bool)
     for hid, pos in enumerate(product(range(10), repeat=4)):
         raw = tuple(RANKS[p] for p in pos)
-        info = _info_from_ranks(tuple(sorted(raw)), rules.kings)
+        info = info_from_ranks(tuple(sorted(raw)), rules.kings)
         if _la_real_by_ranks(raw, rules):
             info = HandInfo(info.ranks, info.pares, info.total, True)
         infos.append(info)

@@ -59,7 +59,9 @@ __all__ = [
     "participants",
     "play_betting",
     "random_betting",
+    "stake_text",
     "start_betting",
+    "stones_text",
 ]
 
 #: The stake that stands for the whole game (RULES.md §6).
@@ -91,11 +93,13 @@ def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _stake_str(s: Stake) -> str:
+def stake_text(s: Stake) -> str:
+    """A stake as a player says it: ``"5"`` or ``"órdago"`` (RULES.md §6)."""
     return "órdago" if s == ORDAGO else str(s)
 
 
-def _stones(n: int) -> str:
+def stones_text(n: int) -> str:
+    """A number of stones (piedras) in words: ``"1 stone"``, ``"5 stones"`` (RULES.md §7)."""
     return f"{n} stone" if n == 1 else f"{n} stones"
 
 
@@ -401,8 +405,8 @@ class BettingOutcome:
             return f"bet of {self.stake} accepted"
         if self.type == "ordago_accepted":
             return "órdago accepted"
-        chain = " → ".join(_stake_str(s) for s in self.stakes)
-        return f"team {self.winner_team}'s bet ({chain}) was refused: team {self.winner_team} takes the deje of {_stones(self.deje)}"
+        chain = " → ".join(stake_text(s) for s in self.stakes)
+        return f"team {self.winner_team}'s bet ({chain}) was refused: team {self.winner_team} takes the deje of {stones_text(self.deje)}"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -701,7 +705,7 @@ class LanceBetting:
         stake = self.current_stake
         if a.kind == "envido":
             raise IllegalActionError(
-                f"{say}: there is already a bet of {_stake_str(stake)} (RULES.md §6); answer quiero, no quiero, "  # type: ignore[arg-type]
+                f"{say}: there is already a bet of {stake_text(stake)} (RULES.md §6); answer quiero, no quiero, "  # type: ignore[arg-type]
                 "a raise (N más) or órdago"
             )
         if a.kind in ("reenvido", "ordago") and stake == ORDAGO:
@@ -794,7 +798,7 @@ class LanceBetting:
                 return self._step(seat, a, text, outcome=BettingOutcome.ordago_accepted(self.stakes))
             text = (
                 f"{who}: team {at} accepts the bet of {stake}; the best {self.lance.value} takes "
-                f"{_stones(stake)}{self._count_extra()} in the count."  # type: ignore[arg-type]
+                f"{stones_text(stake)}{self._count_extra()} in the count."  # type: ignore[arg-type]
             )
             return self._step(seat, a, text, outcome=BettingOutcome.accepted(self.stakes))  # type: ignore[arg-type]
         if a.kind in ("no_quiero", "paso"):
@@ -807,7 +811,7 @@ class LanceBetting:
                 return self._step(seat, a, text, declined=declined)
             o = BettingOutcome.rejected(self.stakes, bt)
             when = "now" if self.rules.deje_timing == "immediate" else "(scored at the end of the hand)"
-            text = f"{said}. Team {at} refuses: team {bt} takes the deje of {_stones(o.deje)} {when}"
+            text = f"{said}. Team {at} refuses: team {bt} takes the deje of {stones_text(o.deje)} {when}"
             if self.lance in _BETTABLE_BY_HOLDERS:
                 text += f", and its own {self.lance.value} in the count"
             elif self.lance is Lance.PUNTO and self.rules.punto_bonus_on_refusal:

@@ -37,11 +37,11 @@ from .betting import (
     TEAMS,
     BettingOutcome,
     LanceBetting,
-    _stake_str,
-    _stones,
     declarations,
     lances_played,
     other_team,
+    stake_text,
+    stones_text,
 )
 from .errors import BettingError, RulesError
 from .lances import DealResult, Lance, LanceResult, evaluate, team_of
@@ -51,6 +51,8 @@ __all__ = [
     "CountResult",
     "CountStep",
     "Match",
+    "Score",
+    "check_score",
     "count_case",
     "count_hand",
     "describe_score",
@@ -142,7 +144,13 @@ class CountResult:
 # ----------------------------------------------------------------------------------------------
 
 
-def _check_score(score: Mapping[str, Any] | None, rules: Rules, where: str = "start_score") -> Score:
+def check_score(score: Mapping[str, Any] | Sequence[int] | None, rules: Rules, where: str = "start_score") -> Score:
+    """A game score checked against the rules: ``{"A": stones, "B": stones}`` (RULES.md §7a, §8).
+
+    score: a mapping by team, a pair ``(A, B)``, or None for 0-0. where: the field name used in messages.
+    Each team's stones are a whole number ≥ 0 and below ``rules.target`` (else the game is already won).
+    Returns a fresh dict. Raises :class:`~musteach.rules.errors.BettingError` naming the field and value.
+    """
     if score is None:
         return {"A": 0, "B": 0}
     if isinstance(score, Sequence) and not isinstance(score, str | bytes) and len(score) == 2:
@@ -250,7 +258,7 @@ def _score_str(score: Score) -> str:
 
 def _breakdown(terms: list[tuple[str, int]]) -> tuple[int, str]:
     total = sum(v for _, v in terms)
-    return total, f"{_stones(total)}: " + " + ".join(f"{name} ({v})" for name, v in terms)
+    return total, f"{stones_text(total)}: " + " + ".join(f"{name} ({v})" for name, v in terms)
 
 
 def _best(res: LanceResult) -> str:
@@ -296,7 +304,7 @@ def _count_lance(
         if lance is Lance.PUNTO and rules.punto_bonus_when_accepted:
             total, text = _breakdown([("the accepted bet", stake), ("punto", 1)])
             return t, total, f"{title}: {_best(res)}; team {t} takes {text}"
-        return t, stake, f"{title}: {_best(res)}; the accepted bet pays {_stones(stake)} to team {t}"
+        return t, stake, f"{title}: {_best(res)}; the accepted bet pays {stones_text(stake)} to team {t}"
     # pares / juego
     if w is None:
         return None, 0, f"{title}: nobody holds {lance.value}, so it scores nothing"
@@ -345,7 +353,7 @@ def count_hand(
             raise BettingError("count_hand needs the mano seat (RULES.md §0)")
         deal = evaluate(hands, mano, rules)
     rules = deal.rules
-    start = _check_score(start_score, rules)
+    start = check_score(start_score, rules)
     outcomes = resolve_betting(deal, betting)
     played = lances_played(deal)
     target = rules.target
@@ -377,7 +385,7 @@ def count_hand(
         if o.type == "rejected":
             bt = o.winner_team
             assert bt is not None
-            chain = " → ".join(_stake_str(s) for s in o.stakes)
+            chain = " → ".join(stake_text(s) for s in o.stakes)
             if immediate:
                 add(
                     "betting",
@@ -385,7 +393,7 @@ def count_hand(
                     bt,
                     o.deje,
                     f"{title} betting: team {bt}'s bet ({chain}) was refused; team {bt} takes the deje of "
-                    f"{_stones(o.deje)} at once",
+                    f"{stones_text(o.deje)} at once",
                 )
                 if score[bt] >= target:
                     winner, ended_at = bt, f"betting:{lance.value}"
@@ -409,7 +417,7 @@ def count_hand(
                         bt,
                         0,
                         (score["A"], score["B"]),
-                        f"{title} betting: team {bt}'s bet ({chain}) was refused; its deje of {_stones(o.deje)} "
+                        f"{title} betting: team {bt}'s bet ({chain}) was refused; its deje of {stones_text(o.deje)} "
                         f"is scored at the end, in the count (deje_timing 'end').",
                     )
                 )
@@ -564,7 +572,7 @@ def describe_score(stones: int, rules: Rules | None = None) -> str:
         parts.append(f"{a} amarraco" + ("s" if a != 1 else ""))
     if p:
         parts.append(f"{p} piedra" + ("s" if p != 1 else ""))
-    text = f"{' and '.join(parts)} ({_stones(stones)})" if parts else _stones(stones)
+    text = f"{' and '.join(parts)} ({stones_text(stones)})" if parts else stones_text(stones)
     if stones >= rules.target:
         return f"{text}: game won"
     if is_dentro(stones, rules):

@@ -45,6 +45,7 @@ __all__ = [
     "effective_rank",
     "point_value",
     "rank_letter",
+    "rank_plural",
     "team_of",
     "speaking_order",
     "seat_roles",
@@ -143,7 +144,8 @@ def rank_letter(rank: int) -> str:
     return _LETTERS.get(rank, str(rank))
 
 
-def _plural(rank: int) -> str:
+def rank_plural(rank: int) -> str:
+    """The plural of an effective rank in words: ``rank_plural(12) == "kings"``, ``rank_plural(10) == "sotas"``."""
     return _PLURAL[rank]
 
 
@@ -173,9 +175,9 @@ class Pares:
         """Plain words: ``"par of kings"``, ``"medias of 5s"``, ``"duples of kings and sotas"``."""
         if self.kind == "duples":
             if self.high == self.low:
-                return f"duples of four {_plural(self.high)}"
-            return f"duples of {_plural(self.high)} and {_plural(self.low)}"
-        return f"{self.kind} of {_plural(self.high)}"
+                return f"duples of four {rank_plural(self.high)}"
+            return f"duples of {rank_plural(self.high)} and {rank_plural(self.low)}"
+        return f"{self.kind} of {rank_plural(self.high)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +268,7 @@ def _is_la_real(cards: Sequence[Card], rules: Rules) -> bool:
 
 @lru_cache(maxsize=4096)
 def _info_from_ranks(ranks: tuple[int, ...], kings: int) -> HandInfo:
+    """:func:`info_from_ranks` for ranks already sorted (the cache's key)."""
     eff = tuple(sorted((effective_rank(r, kings) for r in ranks), reverse=True))
     counts = Counter(eff)
     pairs = sorted((r for r, n in counts.items() if n >= 2), reverse=True)

@@ -41,6 +41,7 @@ from .options import Rules
 
 __all__ = [
     "CONTEXTS",
+    "HAND_TESTS",
     "ODDS_NAMES",
     "SENAS",
     "Sena",
@@ -249,7 +250,9 @@ def _aces(info: HandInfo) -> int:
     return _counts(info)[1]
 
 
-_TESTS: dict[str, Callable[[HandInfo], bool]] = {
+#: The test of each hand seña (by key) on the signalling hand's :class:`~musteach.rules.lances.HandInfo`:
+#: True when the seña describes the hand (context rules such as medias before Grande aside, RULES.md §11).
+HAND_TESTS: dict[str, Callable[[HandInfo], bool]] = {
     "morder_labio": lambda i: _kings(i) == 2,
     "morder_labio_lado": lambda i: _kings(i) == 3,
     "morder_labio_dos_veces": lambda i: _kings(i) == 4,
@@ -418,8 +421,8 @@ def _true(key: str, info: HandInfo, context: str, keys: Iterable[str]) -> bool:
     if key == "ciego":
         if info.pares is not None or info.is_juego:
             return False
-        return not any(_true(k, info, context, ()) for k in keys if k != "ciego" and k in _TESTS)
-    test = _TESTS.get(key)
+        return not any(_true(k, info, context, ()) for k in keys if k != "ciego" and k in HAND_TESTS)
+    test = HAND_TESTS.get(key)
     if test is None:
         return False
     if not test(info):

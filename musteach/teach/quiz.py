@@ -37,7 +37,6 @@ from typing import Any
 from ..rules.cards import Card, Hand
 from ..rules.errors import MusError, SeatError
 from ..rules.lances import (
-    _PLURAL,
     DealResult,
     HandInfo,
     Lance,
@@ -47,6 +46,7 @@ from ..rules.lances import (
     evaluate,
     point_value,
     rank_letter,
+    rank_plural,
 )
 from ..rules.options import Rules
 from .errors import AnswerError, QuizError, QuizStateError
@@ -284,12 +284,12 @@ def _jugada_explanation(hand: Hand, info: HandInfo, rules: Rules) -> str:
     if p is None:
         return f"{head}: four different ranks, nothing pairs, so no pares."
     if p.kind == "par":
-        return f"{head}: one pair of {_PLURAL[p.high]}, so par; the other two cards do not pair."
+        return f"{head}: one pair of {rank_plural(p.high)}, so par; the other two cards do not pair."
     if p.kind == "medias":
-        return f"{head}: three {_PLURAL[p.high]}, so medias (three of a kind)."
+        return f"{head}: three {rank_plural(p.high)}, so medias (three of a kind)."
     if p.high == p.low:
-        return f"{head}: four {_PLURAL[p.high]} count as two equal pairs, so duples, not medias."
-    return f"{head}: a pair of {_PLURAL[p.high]} and a pair of {_PLURAL[p.low]}, so duples."
+        return f"{head}: four {rank_plural(p.high)} count as two equal pairs, so duples, not medias."
+    return f"{head}: a pair of {rank_plural(p.high)} and a pair of {rank_plural(p.low)}, so duples."
 
 
 def _join(words: Sequence[str]) -> str:
