@@ -18,7 +18,9 @@ import time
 import numpy as np
 
 from musteach import DECK, Hand, Rules
-from musteach.odds import _all_hands, _count, _space, advise_discard, hand_odds
+from musteach.odds import advise_discard, hand_odds
+from musteach.odds.cache import advisor_table
+from musteach.odds.enumeration import count_deals, space
 from musteach.rules.batch import evaluate_batch
 from musteach.rules.lances import LANCES
 
@@ -39,8 +41,8 @@ def monte_carlo_odds(hand: Hand, seat: int, mano: int, rules: Rules, samples: in
 
 
 def _clear() -> None:
-    _count.cache_clear()
-    _all_hands.cache_clear()
+    count_deals.cache_clear()
+    advisor_table.cache_clear()
 
 
 def _times(label: str, hands: list[tuple[Hand, int, int]], rules: Rules, **kw) -> list[float]:
@@ -70,10 +72,10 @@ def main() -> None:
 
     r8, r4 = Rules(), Rules(kings=4)
     t = time.perf_counter()
-    _space(8, None).plan(0)
+    space(8, None).plan(0)
     print(f"{'8 reyes: one-time tables (first call only)':<46} {1000 * (time.perf_counter() - t):7.1f} ms")
     for pos in range(1, 4):
-        _space(8, None).plan(pos)
+        space(8, None).plan(pos)
     _times("8 reyes: all lances, one hand (exact)", hands, r8)
     _times("8 reyes: the same, exact Fractions", hands[:5], r8, exact=True)
     ts = []
@@ -87,7 +89,7 @@ def main() -> None:
     print(f"{'8 reyes: partner known':<46} median {1000 * statistics.median(ts):7.1f} ms   max {1000 * max(ts):7.1f} ms")
     t = time.perf_counter()
     for pos in range(4):
-        _space(4, None).plan(pos)
+        space(4, None).plan(pos)
     print(f"{'4 reyes: one-time tables (first call only)':<46} {1000 * (time.perf_counter() - t):7.1f} ms")
     ts4 = _times("4 reyes: all lances, one hand (exact)", hands[:6], r4)
     oros = Rules(la_real=True, la_real_figure="sota_de_oros")

@@ -1,28 +1,24 @@
 """The odds: exact chances of winning each lance, and the discard advisor.
 
-Modules:
+Modules, and the RULES.md sections they implement:
 
-- :mod:`.exact`: exact enumeration over the unseen cards (rank multisets with combinatorial weights),
-  each hand's odds per lance (:func:`hand_odds`), and the discard advisor (:func:`advise_discard`) with its
-  on-disk cache. The lance rules it counts with are those of :mod:`musteach.rules.lances` (RULES.md §2–§5, §9).
+- :mod:`.enumeration`: the space of rank multisets (suits never matter, §0, §1), every deal of the unseen
+  cards counted exactly per lance with ties to the seat nearer mano (§2, §4, §5), en-paso stones (§7),
+  the señas a partner can send (:data:`SENAS`, §11) and la real (§13): :func:`~.enumeration.count_deals`,
+  :func:`~.enumeration.count_all_hands`.
+- :mod:`.hands`: one hand's odds per lance and who holds pares / juego: :func:`hand_odds`,
+  :class:`HandOdds`, :class:`LanceOdds`, :class:`Holding`, :func:`odds_in_words`, :func:`position_name`.
+- :mod:`.advisor`: the mus (discard) phase (§3): the 15 discards of a hand and what each brings,
+  :func:`advise_discard`, :func:`prepare_advisor`, :class:`DiscardAdvice`, :data:`AIMS`.
+- :mod:`.cache`: the advisor's per-position table, kept on disk between processes
+  (:func:`~.cache.advisor_table`).
+
+The lance rules the counts follow are those of :mod:`musteach.rules.lances`.
 """
 
-from .exact import (
-    AIMS,
-    SENAS,
-    DiscardAdvice,
-    DiscardOption,
-    HandOdds,
-    Holding,
-    LanceOdds,
-    Number,
-    Redraw,
-    advise_discard,
-    hand_odds,
-    odds_in_words,
-    position_name,
-    prepare_advisor,
-)
+from .advisor import AIMS, DiscardAdvice, DiscardOption, Redraw, advise_discard, prepare_advisor
+from .enumeration import SENAS
+from .hands import HandOdds, Holding, LanceOdds, Number, hand_odds, odds_in_words, position_name
 
 __all__ = [
     "AIMS",

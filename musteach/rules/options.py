@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from .errors import RulesError
 
-__all__ = ["Rules", "PRESETS"]
+__all__ = ["PRESETS", "Rules", "check_rules"]
 
 DejeTiming = Literal["immediate", "end"]
 FirstHand = Literal["normal", "mus_corrido"]
@@ -147,3 +147,15 @@ PRESETS: dict[str, Rules] = {
     "primera_corrida": Rules(first_hand="mus_corrido"),
     "sin_senas": Rules(senas="off"),
 }
+
+
+def check_rules(rules: object) -> Rules:
+    """``rules`` itself when it is a :class:`Rules`, the default (8 reyes to 40) for None (RULES.md §13).
+
+    Raises :class:`RulesError` naming anything else, e.g. a preset name given where a Rules is needed.
+    """
+    if rules is None:
+        return PRESETS["8reyes"]
+    if not isinstance(rules, Rules):
+        raise RulesError(f"rules must be a musteach Rules, not {rules!r} (use Rules(kings=4) for 4 reyes)")
+    return rules

@@ -1,0 +1,289 @@
+"""The discard (mus) advisor: every way of changing 1 to 4 cards, with the exact odds each brings (RULES.md §3, §7).
+
+>>> a = advise_discard("12o 11c 7e 4b", aim="grande")  # doctest: +SKIP
+>>> a.best().describe()  # doctest: +SKIP
+'change 7e 4b, keep 12o 11c'
+
+The advisor lists the 15 discards of a hand, with the exact distribution of the new hand and the odds it
+brings: each new hand's odds come from :mod:`musteach.odds.enumeration` (in 8 reyes through the on-disk
+table of :mod:`musteach.odds.cache`), averaged with the redraw probabilities.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+
+import numpy as np
+
+from ..rules.cards import Card, Hand, parse_hand
+from ..rules.errors import MusError
+from ..rules.lances import LANCES, HandInfo, Lance, check_seat
+from ..rules.options import Rules, check_rules
+from .cache import advisor_table
+from .enumeration import RankSpace, batch_fits, count_deals, multisets, space, space_for
+from .hands import HandOdds, Number, hand_odds, odds_in_words, ratio
+
+__all__ = [
+    "AIMS",
+    "DiscardAdvice",
+    "DiscardOption",
+    "Redraw",
+    "advise_discard",
+    "prepare_advisor",
+]
+
+#: What a discard can aim at: the team's chance of winning one lance, or "balanced": the stones the
+#: team expects over all five lances when every lance is passed (en paso, RULES.md §7): 1 each for
+#: Grande, Chica and Punto, and both partners' values for Pares (1, 2, 3) and Juego (31 = 3, else 2).
+AIMS: tuple[str, ...] = ("grande", "chica", "pares", "juego", "punto", "balanced")
+
+
+@dataclass(frozen=True, slots=True)
+class Redraw:
+    """One possible hand after the discard. info: its :class:`~musteach.rules.lances.HandInfo`; probability."""
+
+    info: HandInfo
+    probability: Number
+
+    @property
+    def text(self) -> str:
+        """The new hand's ranks, high to low: ``"R-R-7-5"``."""
+        return self.info.grande_str
+
+
+@dataclass(frozen=True)
+class DiscardOption:
+    """One way of discarding 1 to 4 cards, and what it brings.
+
+    discard, keep: the cards changed and the cards kept. redraws: every possible new hand (as ranks)
+    with its exact probability, most likely first (they sum to 1). win: per lance name, the team's
+    probability of winning it, averaged over the new hands. stones: per lance name, the stones the team
+    expects en paso (see :data:`AIMS`).
+    """
+
+    discard: tuple[Card, ...]
+    keep: tuple[Card, ...]
+    redraws: tuple[Redraw, ...]
+    win: dict[str, Number]
+    stones: dict[str, Number]
+
+    @property
+    def balanced(self) -> Number:
+        """Expected en-paso stones over the five lances (the "balanced" aim)."""
+        return sum(self.stones.values(), Fraction(0) if isinstance(self.stones["grande"], Fraction) else 0.0)
+
+    def score(self, aim: str = "balanced") -> Number:
+        """The option's value for an aim of :data:`AIMS` (a probability, or stones for "balanced")."""
+        aim = _check_aim(aim)
+        return self.balanced if aim == "balanced" else self.win[aim]
+
+    def describe(self) -> str:
+        """``"change 7e 5b, keep 12o 3c"`` (or ``"change all four"``)."""
+        if not self.keep:
+            return "change all four"
+        return f"change {' '.join(c.code for c in self.discard)}, keep {' '.join(c.code for c in self.keep)}"
+
+
+@dataclass(frozen=True)
+class DiscardAdvice:
+    """The 15 discards of one hand (see :func:`advise_discard`).
+
+    current: the :class:`HandOdds` of keeping the hand as it is (for comparison). options: the 15
+    :class:`DiscardOption` in a fixed order (1 card changed, then 2, 3, 4; cards in hand order).
+    aim: the aim :meth:`best` and :meth:`explain` use by default.
+    """
+
+    hand: Hand
+    seat: int
+    mano: int
+    rules: Rules
+    aim: str
+    current: HandOdds
+    options: tuple[DiscardOption, ...]
+
+    def ranked(self, aim: str | None = None) -> tuple[DiscardOption, ...]:
+        """The options, best first for ``aim`` (default :attr:`aim`); equal scores keep fewer discards first."""
+        a = _check_aim(aim or self.aim)
+        return tuple(sorted(self.options, key=lambda o: -o.score(a)))
+
+    def best(self, aim: str | None = None) -> DiscardOption:
+        """The best option for ``aim`` (default :attr:`aim`)."""
+        return self.ranked(aim)[0]
+
+    def current_score(self, aim: str | None = None) -> Number:
+        """The same score for keeping the hand as it is."""
+        a = _check_aim(aim or self.aim)
+        return self.current.team_stones if a == "balanced" else self.current.win(a)
+
+    def explain(self, aim: str | None = None) -> str:
+        """A sentence or two a coach can show for the best option; when keeping the hand beats every discard,
+        it says so first (cut the mus: "no hay mus"), since a player who goes mus must change 1-4 cards (§3)."""
+        a = _check_aim(aim or self.aim)
+        b = self.best(a)
+        hand = self.current.info.grande_str
+        if a == "balanced":
+            text = (
+                f"For the most stones en paso, {b.describe()} from {hand}: your team then expects "
+                f"{float(b.balanced):.2f} stones over the five lances (keeping the hand: "
+                f"{float(self.current.team_stones):.2f})."
+            )
+        else:
+            title = Lance.parse(a).title
+            text = (
+                f"To aim at {title}, {b.describe()} from {hand}: your team then wins {title} "
+                f"{odds_in_words(b.win[a])} ({float(b.win[a]):.2f}; keeping the hand: {float(self.current.win(a)):.2f})."
+            )
+        if self.current_score(a) >= b.score(a):
+            return f"Keeping {hand} beats every discard for this aim: cut the mus (no hay mus). If the mus goes on, {text[0].lower()}{text[1:]}"
+        return text
+
+
+def _check_aim(aim: str) -> str:
+    a = str(aim).strip().lower()
+    if a not in AIMS:
+        raise MusError(f"unknown aim {aim!r}: use one of {', '.join(AIMS)}")
+    return a
+
+
+@lru_cache(maxsize=16)
+def _draw_multisets(kings: int, la_real: str | None, d: int) -> np.ndarray:
+    return np.array(multisets(space(kings, la_real).caps, d), dtype=np.int64)
+
+
+def advise_discard(
+    hand: Hand | str | Sequence[Card | str],
+    seat: int = 0,
+    mano: int = 0,
+    rules: Rules | None = None,
+    *,
+    aim: str = "balanced",
+    exact: bool = False,
+) -> DiscardAdvice:
+    """Every way of changing 1 to 4 cards in the mus (RULES.md §3), with the exact odds each brings.
+
+    hand: the seat's 4 cards; seat, mano: seats 0..3; rules: a :class:`~musteach.rules.Rules`.
+    aim: the default aim of the advice, one of :data:`AIMS`. exact: Fractions instead of floats.
+
+    Model: the replacements are drawn from the 36 cards not in the original hand, every set equally
+    likely; after the draw, the other three hands are unknown and dealt from the 36 cards not in the
+    NEW hand (the other players' discards, and where the discarded cards went, are ignored). Each new
+    hand's odds are those of :func:`hand_odds`, averaged with the redraw probabilities.
+
+    Speed: the odds of every possible new hand at this distance from mano are counted once and cached
+    (8 reyes: all 330 hands in one batch, about 1-2 s on two cores; 4 reyes: hand by hand, about
+    0.2 s each, so minutes the first time). Later calls for the same distance from mano take
+    milliseconds; :func:`prepare_advisor` fills the cache ahead of time (e.g. from a thread).
+    Returns a :class:`DiscardAdvice`. Raises the errors of :func:`hand_odds`, or :class:`MusError`
+    for an unknown aim.
+    """
+    rules = check_rules(rules)
+    h = parse_hand(hand)
+    seat = check_seat(seat)
+    mano = check_seat(mano, "mano")
+    aim = _check_aim(aim)
+    sp = space_for(rules)
+    pos0 = (seat - mano) % 4
+    current = hand_odds(h, seat, mano, rules, exact=exact)
+    pool = sp.caps - sp.multiset_of(h.cards)
+    counts = _new_hand_counts(sp, pos0)
+    options = []
+    for d in range(1, 5):
+        draws = _draw_multisets(sp.kings, sp.la_real, d)
+        ways = np.prod([[comb(int(pool[i]), int(v)) for i, v in enumerate(row)] for row in draws], axis=1)
+        total = comb(int(pool.sum()), d)
+        for out in itertools.combinations(range(4), d):
+            options.append(_option(sp, h, out, draws, ways, total, counts, exact))
+    return DiscardAdvice(h, seat, mano, rules, aim, current, tuple(options))
+
+
+#: Team wins, en-paso stones (per lance) and the deal count for a new hand given as a multiset.
+_HandCounts = Callable[[tuple[int, ...]], tuple[Sequence[int], Sequence[int], int]]
+
+
+def _new_hand_counts(sp: RankSpace, pos0: int) -> _HandCounts:
+    """The counts of any new hand at distance ``pos0`` from mano, the other hands dealt from the 36 cards not
+    in it: read from the advisor's table when it fits (8 reyes), else counted hand by hand (cached)."""
+    if batch_fits(sp):
+        table = advisor_table(sp.kings, sp.la_real, pos0)
+        deals = comb(36, 4) * comb(32, 4) * comb(28, 4)  # every new hand leaves 36 unseen cards
+
+        def from_table(new: tuple[int, ...]) -> tuple[Sequence[int], Sequence[int], int]:
+            team, stones = table[new]
+            return team, stones, deals
+
+        return from_table
+
+    def counted(new: tuple[int, ...]) -> tuple[Sequence[int], Sequence[int], int]:
+        pool = tuple(int(v) for v in sp.caps - np.asarray(new))
+        c = count_deals(sp.kings, sp.la_real, new, pool, pos0, None, (), False)
+        return c.team, c.stones, c.deals
+
+    return counted
+
+
+def _option(
+    sp: RankSpace,
+    hand: Hand,
+    out: tuple[int, ...],
+    draws: np.ndarray,
+    ways_all: np.ndarray,
+    total: int,
+    counts: _HandCounts,
+    exact: bool,
+) -> DiscardOption:
+    """Changing the cards at positions ``out`` of ``hand``: every new hand with its probability (``draws``: the
+    multisets that can be drawn, ``ways_all``: in how many ways each, of ``total``), and the odds averaged."""
+    discard = tuple(hand.cards[i] for i in out)
+    keep = tuple(c for i, c in enumerate(hand.cards) if i not in out)
+    kept = sp.multiset_of(keep)
+    redraws: list[Redraw] = []
+    win_num = [0] * 5
+    stone_num = [0] * 5
+    deals: int | None = None
+    for row, w in zip(draws, ways_all, strict=True):
+        ways = int(w)
+        if not ways:
+            continue
+        new = tuple(int(v) for v in kept + row)
+        team, stones, hand_deals = counts(new)
+        if deals is None:
+            deals = hand_deals
+        elif hand_deals != deals:  # every new hand leaves 36 unseen cards: the same deal count
+            raise AssertionError("unequal deal counts")
+        for li in range(5):
+            win_num[li] += ways * team[li]
+            stone_num[li] += ways * stones[li]
+        redraws.append(Redraw(sp.info(sp.index[new]), ratio(ways, total, exact)))
+    assert deals is not None
+    redraws.sort(key=lambda r: (-r.probability, r.info.ranks))
+    denom = total * deals
+    names = [lance.value for lance in LANCES]
+    return DiscardOption(
+        discard,
+        keep,
+        tuple(redraws),
+        {names[li]: ratio(win_num[li], denom, exact) for li in range(5)},
+        {names[li]: ratio(stone_num[li], denom, exact) for li in range(5)},
+    )
+
+
+def prepare_advisor(rules: Rules | None = None, seat: int = 0, mano: int = 0) -> None:
+    """Count, ahead of time, the odds :func:`advise_discard` needs for a seat at this distance from mano.
+
+    Safe to call from a background thread. Raises :class:`SeatError` or :class:`RulesError`.
+    """
+    rules = check_rules(rules)
+    pos0 = (check_seat(seat) - check_seat(mano, "mano")) % 4
+    sp = space_for(rules)
+    if batch_fits(sp):
+        advisor_table(sp.kings, sp.la_real, pos0)
+        return
+    for i in range(sp.m):
+        me = tuple(int(v) for v in sp.M[i])
+        count_deals(sp.kings, sp.la_real, me, tuple(int(v) for v in sp.caps - sp.M[i]), pos0, None, (), False)
+
