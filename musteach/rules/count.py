@@ -60,6 +60,7 @@ __all__ = [
     "is_dentro",
     "jugada_values",
     "resolve_betting",
+    "score_lance",
     "to_amarracos",
 ]
 
@@ -267,10 +268,22 @@ def _best(res: LanceResult) -> str:
     return f"seat {w}'s {res.jugadas[w]} is best"
 
 
-def _count_lance(
+def score_lance(
     deal: DealResult, lance: Lance, o: BettingOutcome, rules: Rules
 ) -> tuple[str | None, int, str]:
-    """(team, stones, sentence without score) for one lance in the count."""
+    """What one lance adds in the count, by the table of RULES.md §7: ``(team, stones, sentence)``.
+
+    deal: the judged deal; lance: a lance played in it; o: its betting outcome (as checked by
+    :func:`resolve_betting`); rules: for ``deje_timing`` and the punto bonuses (RULES.md §13).
+    team is ``"A"``, ``"B"`` or None when the lance scores nothing; stones are piedras; the sentence has no
+    score at its end. A deje already paid during the betting (``deje_timing="immediate"``) is not counted
+    again; an accepted órdago is not counted at all (see :func:`count_hand`).
+
+    >>> deal = evaluate([["12o", "12c", "3o", "7o"], ["1o", "1c", "4o", "5o"],
+    ...                  ["11o", "11c", "10o", "1e"], ["6o", "6c", "5c", "4c"]], mano=0)
+    >>> score_lance(deal, Lance.PARES, BettingOutcome.paso(), Rules())
+    ('A', 3, "Pares: seat 0's medias of kings is best; en paso team A takes 3 stones: seat 0's medias of kings (2) + seat 2's par of caballos (1)")
+    """
     res = deal[lance]
     title = lance.title
     immediate = rules.deje_timing == "immediate"
@@ -342,150 +355,173 @@ def count_hand(
     Returns a :class:`CountResult`. Raises :class:`~musteach.rules.errors.MusError` subclasses for bad cards,
     seats, scores or betting outcomes.
     """
-    if isinstance(hands, DealResult):
-        deal = hands
-        if mano is not None and mano != deal.mano:
-            raise BettingError(f"mano {mano} differs from the judged deal's mano {deal.mano}")
-        if rules is not None and rules != deal.rules:
-            deal = evaluate(deal.hands, deal.mano, rules)
-    else:
-        if mano is None:
-            raise BettingError("count_hand needs the mano seat (RULES.md §0)")
-        deal = evaluate(hands, mano, rules)
+    deal = _judged_deal(hands, mano, rules)
     rules = deal.rules
     start = check_score(start_score, rules)
     outcomes = resolve_betting(deal, betting)
     played = lances_played(deal)
-    target = rules.target
-    immediate = rules.deje_timing == "immediate"
-
-    score = dict(start)
-    stones = {lance.value: {"A": 0, "B": 0} for lance in played}
-    steps: list[CountStep] = []
-    ended_at: str | None = None
-    winner: str | None = None
-
-    def add(phase: str, lance: Lance | None, team: str | None, n: int, text: str, why: str = "") -> None:
-        if team is not None and n:
-            score[team] += n
-            assert lance is not None
-            stones[lance.value][team] += n
-        steps.append(CountStep(phase, lance, team, n, (score["A"], score["B"]), f"{text} {_score_str(score)}.", why))
-
-    def rest(after: Lance) -> str:
-        later = [lance.title for lance in played[played.index(after) + 1 :]]
-        if not later:
-            return "that was the last lance"
-        return f"{', '.join(later[:-1]) + ' and ' if len(later) > 1 else ''}{later[-1]} {'is' if len(later) == 1 else 'are'} never counted"
-
-    # 1. The betting, lance by lance: dejes are paid at once; an accepted órdago ends everything.
-    for lance in played:
-        o = outcomes[lance.value]
-        title = lance.title
-        if o.type == "rejected":
-            bt = o.winner_team
-            assert bt is not None
-            chain = " → ".join(stake_text(s) for s in o.stakes)
-            if immediate:
-                add(
-                    "betting",
-                    lance,
-                    bt,
-                    o.deje,
-                    f"{title} betting: team {bt}'s bet ({chain}) was refused; team {bt} takes the deje of "
-                    f"{stones_text(o.deje)} at once",
-                )
-                if score[bt] >= target:
-                    winner, ended_at = bt, f"betting:{lance.value}"
-                    steps.append(
-                        CountStep(
-                            "end",
-                            lance,
-                            bt,
-                            0,
-                            (score["A"], score["B"]),
-                            f"Team {bt} reaches {score[bt]} of {target} with that deje and wins the game during the "
-                            f"betting of {title}; nothing else is played or counted (RULES.md §8).",
-                        )
-                    )
-                    break
-            else:
-                steps.append(
-                    CountStep(
-                        "betting",
-                        lance,
-                        bt,
-                        0,
-                        (score["A"], score["B"]),
-                        f"{title} betting: team {bt}'s bet ({chain}) was refused; its deje of {stones_text(o.deje)} "
-                        f"is scored at the end, in the count (deje_timing 'end').",
-                    )
-                )
-        elif o.type == "ordago_accepted":
-            res = deal[lance]
-            assert res.winner is not None and res.team is not None
-            winner, ended_at = res.team, f"ordago:{lance.value}"
-            steps.append(
-                CountStep(
-                    "ordago",
-                    lance,
-                    res.team,
-                    0,
-                    (score["A"], score["B"]),
-                    f"{title} betting: the órdago was accepted, so the hands are shown at once: {_best(res)}, and "
-                    f"team {res.team} wins the game; nothing else is counted (RULES.md §6).",
-                    res.explanation,
-                )
-            )
-            break
-
-    # 2. The count, in order Grande, Chica, Pares, Juego/Punto.
-    if ended_at is None:
-        order = ", ".join(lance.title for lance in played)
-        steps.append(
-            CountStep(
-                "start",
-                None,
-                None,
-                0,
-                (score["A"], score["B"]),
-                f"The betting is over: the hands are shown and the count goes {order} {_score_str(score)}.",
-            )
-        )
-        for lance in played:
-            team, n, text = _count_lance(deal, lance, outcomes[lance.value], rules)
-            add("count", lance, team, n, text, deal[lance].explanation)
-            if team is not None and score[team] >= target:
-                winner, ended_at = team, f"count:{lance.value}"
-                steps.append(
-                    CountStep(
-                        "end",
-                        lance,
-                        team,
-                        0,
-                        (score["A"], score["B"]),
-                        f"Team {team} reaches {score[team]} of {target} and wins the game during the count of "
-                        f"{lance.title}; {rest(lance)} (RULES.md §8).",
-                    )
-                )
-                break
-
-    hand_total = {t: sum(v[t] for v in stones.values()) for t in TEAMS}
-    final = dict(start) if ended_at and ended_at.startswith("ordago:") else dict(score)
+    tally = _Tally(dict(start), {lance.value: {"A": 0, "B": 0} for lance in played})
+    # 1. The betting, lance by lance; 2. unless the game ended there, the count (RULES.md §8).
+    end = _betting_phase(deal, outcomes, played, rules, tally) or _count_phase(deal, outcomes, played, rules, tally)
+    winner, ended_at = end if end is not None else (None, None)
+    hand_total = {t: sum(v[t] for v in tally.stones.values()) for t in TEAMS}
+    final = dict(start) if ended_at and ended_at.startswith("ordago:") else dict(tally.score)
     return CountResult(
         deal=deal,
         rules=rules,
         lances=played,
         betting={lance.value: outcomes[lance.value] for lance in played},
         start_score=start,
-        stones=stones,
+        stones=tally.stones,
         hand_total=hand_total,
         final_score=final,
         game_over=ended_at is not None,
         game_winner=winner,
         ended_at=ended_at,
-        steps=tuple(steps),
+        steps=tuple(tally.steps),
     )
+
+
+#: How a game ended during a hand: ``(winning team, ended_at)``, ended_at as in :attr:`CountResult.ended_at`.
+_Ending = tuple[str, str]
+
+
+@dataclass
+class _Tally:
+    """The running count of one hand: the game score, the stones per lance, and the steps so far."""
+
+    score: Score
+    stones: dict[str, Score]
+    steps: list[CountStep] = field(default_factory=list)
+
+    def add(self, phase: str, lance: Lance | None, team: str | None, n: int, text: str, why: str = "") -> None:
+        """Score ``n`` stones to ``team`` in ``lance`` and record the step; its text ends with the new score."""
+        if team is not None and n:
+            assert lance is not None
+            self.score[team] += n
+            self.stones[lance.value][team] += n
+        self.steps.append(CountStep(phase, lance, team, n, self.pair(), f"{text} {_score_str(self.score)}.", why))
+
+    def note(self, phase: str, lance: Lance | None, team: str | None, text: str, why: str = "") -> None:
+        """Record a step that scores nothing; ``text`` is the whole sentence."""
+        self.steps.append(CountStep(phase, lance, team, 0, self.pair(), text, why))
+
+    def pair(self) -> tuple[int, int]:
+        """The score as ``(A, B)``."""
+        return (self.score["A"], self.score["B"])
+
+
+def _judged_deal(hands: DealResult | Sequence[Any], mano: int | None, rules: Rules | None) -> DealResult:
+    """The deal to count: ``hands`` judged under ``rules`` (a judged deal is judged again only for other rules)."""
+    if isinstance(hands, DealResult):
+        if mano is not None and mano != hands.mano:
+            raise BettingError(f"mano {mano} differs from the judged deal's mano {hands.mano}")
+        if rules is not None and rules != hands.rules:
+            return evaluate(hands.hands, hands.mano, rules)
+        return hands
+    if mano is None:
+        raise BettingError("count_hand needs the mano seat (RULES.md §0)")
+    return evaluate(hands, mano, rules)
+
+
+def _betting_phase(
+    deal: DealResult, outcomes: Mapping[str, BettingOutcome], played: Sequence[Lance], rules: Rules, tally: _Tally
+) -> _Ending | None:
+    """The betting, lance by lance: dejes are paid at once (or noted for the count, deje_timing 'end');
+    an accepted órdago ends everything (RULES.md §6, §8). Returns how the game ended, if it did."""
+    for lance in played:
+        o = outcomes[lance.value]
+        if o.type == "rejected":
+            end = _refused_bet(lance, o, rules, tally)
+            if end is not None:
+                return end
+        elif o.type == "ordago_accepted":
+            return _accepted_ordago(deal, lance, tally)
+    return None
+
+
+def _refused_bet(lance: Lance, o: BettingOutcome, rules: Rules, tally: _Tally) -> _Ending | None:
+    """A refused bet: its team takes the deje at once, which may win the game (RULES.md §6, §8)."""
+    bt = o.winner_team
+    assert bt is not None
+    title = lance.title
+    chain = " → ".join(stake_text(s) for s in o.stakes)
+    if rules.deje_timing != "immediate":
+        tally.note(
+            "betting",
+            lance,
+            bt,
+            f"{title} betting: team {bt}'s bet ({chain}) was refused; its deje of {stones_text(o.deje)} "
+            f"is scored at the end, in the count (deje_timing 'end').",
+        )
+        return None
+    tally.add(
+        "betting",
+        lance,
+        bt,
+        o.deje,
+        f"{title} betting: team {bt}'s bet ({chain}) was refused; team {bt} takes the deje of "
+        f"{stones_text(o.deje)} at once",
+    )
+    if tally.score[bt] < rules.target:
+        return None
+    tally.note(
+        "end",
+        lance,
+        bt,
+        f"Team {bt} reaches {tally.score[bt]} of {rules.target} with that deje and wins the game during the "
+        f"betting of {title}; nothing else is played or counted (RULES.md §8).",
+    )
+    return bt, f"betting:{lance.value}"
+
+
+def _accepted_ordago(deal: DealResult, lance: Lance, tally: _Tally) -> _Ending:
+    """An accepted órdago: the hands are shown and the best hand of the lance wins the game (RULES.md §6)."""
+    res = deal[lance]
+    assert res.winner is not None and res.team is not None
+    tally.note(
+        "ordago",
+        lance,
+        res.team,
+        f"{lance.title} betting: the órdago was accepted, so the hands are shown at once: {_best(res)}, and "
+        f"team {res.team} wins the game; nothing else is counted (RULES.md §6).",
+        res.explanation,
+    )
+    return res.team, f"ordago:{lance.value}"
+
+
+def _count_phase(
+    deal: DealResult, outcomes: Mapping[str, BettingOutcome], played: Sequence[Lance], rules: Rules, tally: _Tally
+) -> _Ending | None:
+    """The count, in order Grande, Chica, Pares, Juego/Punto, until a team reaches the target (RULES.md §7, §8)."""
+    order = ", ".join(lance.title for lance in played)
+    tally.note(
+        "start",
+        None,
+        None,
+        f"The betting is over: the hands are shown and the count goes {order} {_score_str(tally.score)}.",
+    )
+    for lance in played:
+        team, n, text = score_lance(deal, lance, outcomes[lance.value], rules)
+        tally.add("count", lance, team, n, text, deal[lance].explanation)
+        if team is not None and tally.score[team] >= rules.target:
+            tally.note(
+                "end",
+                lance,
+                team,
+                f"Team {team} reaches {tally.score[team]} of {rules.target} and wins the game during the count of "
+                f"{lance.title}; {_never_counted(played, lance)} (RULES.md §8).",
+            )
+            return team, f"count:{lance.value}"
+    return None
+
+
+def _never_counted(played: Sequence[Lance], after: Lance) -> str:
+    """The lances after ``after`` that the end of the game leaves uncounted, in words."""
+    later = [lance.title for lance in played[played.index(after) + 1 :]]
+    if not later:
+        return "that was the last lance"
+    return f"{', '.join(later[:-1]) + ' and ' if len(later) > 1 else ''}{later[-1]} {'is' if len(later) == 1 else 'are'} never counted"
 
 
 def count_case(case: Mapping[str, Any]) -> CountResult:
@@ -666,7 +702,9 @@ class Match:
         )
 
     def after_hand(self, result: CountResult) -> Match:
-        """The match after a counted hand; ``result`` must start from this match's score.
+        """The match after a counted hand: stones, or a game won and perhaps a vaca (RULES.md §8, §10).
+
+        ``result`` must start from this match's score.
 
         Raises :class:`BettingError` when ``result.start_score`` is not the current score.
         """
