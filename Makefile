@@ -6,7 +6,7 @@ PORT   ?= 8866
 HOST   ?= 127.0.0.1
 STAMP  := $(VENV)/.installed
 
-.PHONY: install tutor lab test lint browser-deps bench clean
+.PHONY: install tutor lab test lint typecheck browser-deps bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,10 @@ browser-deps:
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check musteach widgets tests benchmarks
+
+## mypy --strict over the core (not yet part of `make test`: some sub-packages are still being typed)
+typecheck: $(STAMP)
+	$(PY) -m mypy --strict musteach
 
 ## Every test: unit, properties, vectors, doctests, widgets, nbval on the lessons, and the browser tests
 test: $(STAMP) browser-deps lint

@@ -407,6 +407,15 @@ def test_outcome_from_state_keeps_the_whole_chain():
     assert BettingOutcome.from_dict(b.outcome.to_dict()).stake == 4
 
 
+def test_a_single_stake_given_as_text_is_one_stake_not_its_letters():
+    assert BettingOutcome.rejected(ORDAGO, "B").stakes == (ORDAGO,)
+    assert BettingOutcome.rejected("órdago", "B").deje == 1  # a first-bet órdago refused pays 1
+    assert BettingOutcome.ordago_accepted("ordago").stakes == (ORDAGO,)
+    assert BettingOutcome.accepted(5).stakes == (5,)
+    with pytest.raises(BettingError, match="ordago_accepted"):
+        BettingOutcome.accepted(ORDAGO)
+
+
 # ----------------------------------------------------------------------------------------------
 # Properties
 # ----------------------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
+from typing import Any
 
 import numpy as np
 
@@ -144,11 +145,10 @@ def _as_hands(hands: object) -> np.ndarray:
 
 
 def _as_manos(mano: object, n: int) -> np.ndarray:
-    if np.ndim(mano) == 0:
-        m = mano.item() if isinstance(mano, np.generic) else mano
-        check_seat(m, "mano")
-        return np.full(n, m, dtype=np.int8)
     arr = np.asarray(mano)
+    if arr.ndim == 0:
+        m = mano.item() if isinstance(mano, np.generic) else mano
+        return np.full(n, check_seat(m, "mano"), dtype=np.int8)
     if arr.shape != (n,):
         raise SeatError(f"mano must be one seat 0..3 or an array of {n} seats, one per deal, not shape {arr.shape}")
     if not np.issubdtype(arr.dtype, np.integer):
@@ -179,7 +179,9 @@ def _pair_masks() -> np.ndarray:
     b = np.arange(1 << 16) >> 8
     ok = (a < 40) & (b < 40) & (a != b)
     one = np.uint64(1)
-    masks = np.left_shift(one, np.minimum(a, 39).astype(np.uint64)) | np.left_shift(one, np.minimum(b, 39).astype(np.uint64))
+    masks: np.ndarray = np.left_shift(one, np.minimum(a, 39).astype(np.uint64)) | np.left_shift(
+        one, np.minimum(b, 39).astype(np.uint64)
+    )
     masks[~ok] = one << np.uint64(62)
     return masks
 
@@ -357,7 +359,7 @@ def deals_to_array(deals: Sequence[Sequence[Hand | str | Sequence[Card | str]]])
     return out
 
 
-def array_to_codes(hands: object) -> list:
+def array_to_codes(hands: object) -> list[Any]:
     """Card codes of a (4, 4) deal or a (N, 4, 4) batch, as nested lists (``[["12o", ...], ...]``).
 
     >>> array_to_codes([[0, 1, 38, 39]])
@@ -369,4 +371,5 @@ def array_to_codes(hands: object) -> list:
     if arr.size and (arr.min() < 0 or arr.max() > 39):
         raise UnknownCardError(f"unknown card index {int(arr.max() if arr.max() > 39 else arr.min())}: expected 0..39")
     codes = np.array([c.code for c in DECK], dtype=object)
-    return codes[arr].tolist()
+    nested: list[Any] = codes[arr].tolist()
+    return nested

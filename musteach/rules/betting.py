@@ -35,7 +35,7 @@ import random
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Final, Literal, TypeGuard
 
 from .errors import BettingError, IllegalActionError
 from .lances import DealResult, Lance, check_seat, speaking_order, team_of
@@ -65,7 +65,7 @@ __all__ = [
 ]
 
 #: The stake that stands for the whole game (RULES.md §6).
-ORDAGO = "ordago"
+ORDAGO: Final = "ordago"
 #: The two teams: A = seats 0 and 2, B = seats 1 and 3 (RULES.md §0).
 TEAMS: tuple[str, str] = ("A", "B")
 #: Betting action kinds. "reenvido" is a raise of N more on a bet already made.
@@ -73,6 +73,7 @@ ACTION_KINDS: tuple[str, ...] = ("paso", "envido", "reenvido", "ordago", "quiero
 #: Outcome types of a lance's betting, as in ``scoring.json`` (RULES.md §7a).
 OUTCOME_TYPES: tuple[str, ...] = ("paso", "accepted", "rejected", "ordago_accepted", "no_bet")
 
+#: A bet total: a whole number of stones, or :data:`ORDAGO` (the whole game).
 Stake = int | Literal["ordago"]
 _BETTABLE_BY_HOLDERS = (Lance.PARES, Lance.JUEGO)
 
@@ -89,7 +90,7 @@ def _fold(text: str) -> str:
     return " ".join("".join(ch for ch in t if not unicodedata.combining(ch)).split())
 
 
-def _is_int(v: object) -> bool:
+def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -101,6 +102,13 @@ def stake_text(s: Stake) -> str:
 def stones_text(n: int) -> str:
     """A number of stones (piedras) in words: ``"1 stone"``, ``"5 stones"`` (RULES.md §7)."""
     return f"{n} stone" if n == 1 else f"{n} stones"
+
+
+def _chain(stakes: Stake | Sequence[Stake]) -> tuple[Stake, ...]:
+    """One stake, or a chain of them, as a tuple: a text such as ``"ordago"`` is one stake, not its letters."""
+    if isinstance(stakes, str | int):
+        return (stakes,)
+    return tuple(stakes)
 
 
 def check_stakes(stakes: Iterable[object], where: str = "stakes") -> tuple[Stake, ...]:
@@ -128,13 +136,14 @@ def check_stakes(stakes: Iterable[object], where: str = "stakes") -> tuple[Stake
             continue
         if not _is_int(s):
             raise BettingError(f"{where}[{i}] must be a whole number of stones or 'ordago', not {s!r} (RULES.md §7a)")
-        if out and out[-1] == ORDAGO:
+        prev = out[-1] if out else None
+        if prev == ORDAGO:
             raise BettingError(f"{where}: an órdago can only be accepted or refused, not raised (RULES.md §6)")
-        if not out and s < 2:
+        if prev is None and s < 2:
             raise BettingError(f"{where}: the first bet is at least 2 stones (envido), not {s} (RULES.md §6)")
-        if out and s - out[-1] < 2:  # type: ignore[operator]
+        if isinstance(prev, int) and s - prev < 2:
             raise BettingError(
-                f"{where}: {out[-1]} -> {s} raises by {s - out[-1]}, but a raise is at least 2 more (RULES.md §6)"  # type: ignore[operator]
+                f"{where}: {prev} -> {s} raises by {s - prev}, but a raise is at least 2 more (RULES.md §6)"
             )
         out.append(s)
     if not out:
@@ -236,6 +245,13 @@ class Action:
         return {"paso": "paso", "ordago": "órdago", "quiero": "quiero", "no_quiero": "no quiero"}[self.kind]
 
     @property
+    def stones(self) -> int:
+        """The stones of an envido or reenvido; raises :class:`IllegalActionError` for another kind."""
+        if self.amount is None:
+            raise IllegalActionError(f"{self} names no stones: only envido and reenvido do (RULES.md §6)")
+        return self.amount
+
+    @property
     def is_bet(self) -> bool:
         """True for envido, reenvido and órdago: actions that put up a new stake."""
         return self.kind in ("envido", "reenvido", "ordago")
@@ -320,19 +336,23 @@ class BettingOutcome:
         return cls("no_bet")
 
     @classmethod
-    def accepted(cls, stake: int | Sequence[int]) -> BettingOutcome:
+    def accepted(cls, stake: Stake | Sequence[Stake]) -> BettingOutcome:
         """A bet of ``stake`` stones accepted (or a whole chain of totals whose last one was accepted)."""
-        return cls("accepted", tuple(stake) if isinstance(stake, Sequence) else (stake,))
+        return cls("accepted", _chain(stake))
 
     @classmethod
-    def rejected(cls, stakes: Sequence[Stake], winner_team: str) -> BettingOutcome:
-        """The last of ``stakes``, bet by ``winner_team``, was refused."""
-        return cls("rejected", tuple(stakes), winner_team)
+    def rejected(cls, stakes: Stake | Sequence[Stake], winner_team: str) -> BettingOutcome:
+        """The last of ``stakes`` (one stake, or the chain of totals), bet by ``winner_team``, was refused.
+
+        >>> BettingOutcome.rejected("ordago", "A").deje  # a first-bet órdago refused
+        1
+        """
+        return cls("rejected", _chain(stakes), winner_team)
 
     @classmethod
-    def ordago_accepted(cls, stakes: Sequence[Stake] = (ORDAGO,)) -> BettingOutcome:
+    def ordago_accepted(cls, stakes: Stake | Sequence[Stake] = ORDAGO) -> BettingOutcome:
         """An órdago was accepted: the best hand of the lance wins the game."""
-        return cls("ordago_accepted", tuple(stakes))
+        return cls("ordago_accepted", _chain(stakes))
 
     # --- schema -----------------------------------------------------------------------------
     @classmethod
@@ -357,11 +377,12 @@ class BettingOutcome:
                 stakes = list(data["stakes"]) if "stakes" in data else [stake]
                 if stake is not None and stakes[-1] != stake:
                     raise BettingError(f"stake {stake!r} is not the last of stakes {stakes!r}")
-                if not _is_int(stakes[-1]) or stakes[-1] < 2:
+                last = stakes[-1]
+                if not _is_int(last) or last < 2:
                     raise BettingError(
-                        f"stake must be a whole number of stones ≥ 2 (envido is 2), not {stakes[-1]!r} (RULES.md §6, §7a)"
+                        f"stake must be a whole number of stones ≥ 2 (envido is 2), not {last!r} (RULES.md §6, §7a)"
                     )
-                return cls("accepted", tuple(stakes))
+                return cls("accepted", check_stakes(stakes, "stakes"))
             if t == "rejected":
                 if "stakes" not in data or "winner_team" not in data:
                     raise BettingError("a rejected bet needs 'stakes' and 'winner_team' (RULES.md §7a)")
@@ -496,7 +517,7 @@ def declarations(
             summary = "Nobody holds pares: the lance scores nothing (RULES.md §4)."
         else:
             summary = "Nobody has juego: Punto is played instead, with all four players (RULES.md §4)."
-        out[word] = Declaration(lance, d.mano, holds, texts, summary)  # type: ignore[arg-type]
+        out[word] = Declaration(lance, d.mano, (holds[0], holds[1], holds[2], holds[3]), texts, summary)
     return out
 
 
@@ -688,7 +709,7 @@ class LanceBetting:
                 raise IllegalActionError(
                     f"{say}: it is seat {turn}'s turn (speaking order from mano, seat {self.mano}; RULES.md §2, §6)"
                 )
-            if a.kind == "envido" and a.amount < 2:  # type: ignore[operator]
+            if a.kind == "envido" and a.stones < 2:
                 raise IllegalActionError(f"{say}: a bet is at least 2 stones {_RULE}")
             return a
         # facing a bet
@@ -703,14 +724,15 @@ class LanceBetting:
             rest = f"; seat {others[0]} may still answer for team {team_of(seat)}" if others else ""
             raise IllegalActionError(f"{say}: seat {seat} has already refused this bet{rest} {_RULE}")
         stake = self.current_stake
+        assert stake is not None  # facing a bet
         if a.kind == "envido":
             raise IllegalActionError(
-                f"{say}: there is already a bet of {stake_text(stake)} (RULES.md §6); answer quiero, no quiero, "  # type: ignore[arg-type]
+                f"{say}: there is already a bet of {stake_text(stake)} (RULES.md §6); answer quiero, no quiero, "
                 "a raise (N más) or órdago"
             )
         if a.kind in ("reenvido", "ordago") and stake == ORDAGO:
             raise IllegalActionError(f"{say}: an órdago can only be accepted (quiero) or refused {_RULE}")
-        if a.kind == "reenvido" and a.amount < 2:  # type: ignore[operator]
+        if a.kind == "reenvido" and a.stones < 2:
             raise IllegalActionError(f"{say}: a raise is at least 2 more, not {a.amount} {_RULE}")
         return a
 
@@ -732,7 +754,11 @@ class LanceBetting:
 
     # --- acting -----------------------------------------------------------------------------
     def act(self, seat: int, action: Action | str) -> LanceBetting:
-        """Play one action and return the new state; raises :class:`IllegalActionError` if it is not legal."""
+        """Play one action and return the new state (RULES.md §6).
+
+        seat: 0..3; action: an :class:`Action` or its text (``"envido 5"``, ``"3 más"``, ``"órdago"``, ``"quiero"``).
+        Raises :class:`IllegalActionError` naming the seat, the action and the rule when it is not legal.
+        """
         a = self.verify(seat, action)
         return self._apply(seat, a)
 
@@ -790,7 +816,7 @@ class LanceBetting:
         at = other_team(bt)
         stake = self.current_stake
         if a.kind == "quiero":
-            if stake == ORDAGO:
+            if not isinstance(stake, int):  # the órdago
                 text = (
                     f"{who}: team {at} accepts the órdago. The hands are shown at once and the best "
                     f"{self.lance.value} wins the game (RULES.md §6)."
@@ -798,9 +824,9 @@ class LanceBetting:
                 return self._step(seat, a, text, outcome=BettingOutcome.ordago_accepted(self.stakes))
             text = (
                 f"{who}: team {at} accepts the bet of {stake}; the best {self.lance.value} takes "
-                f"{stones_text(stake)}{self._count_extra()} in the count."  # type: ignore[arg-type]
+                f"{stones_text(stake)}{self._count_extra()} in the count."
             )
-            return self._step(seat, a, text, outcome=BettingOutcome.accepted(self.stakes))  # type: ignore[arg-type]
+            return self._step(seat, a, text, outcome=BettingOutcome.accepted(self.stakes))
         if a.kind in ("no_quiero", "paso"):
             declined = self.declined | {seat}
             later = replace(self, declined=declined)
@@ -824,10 +850,10 @@ class LanceBetting:
             new: Stake = ORDAGO
             what = "the whole game is at stake"
         elif a.kind == "envido":
-            new = int(a.amount)  # type: ignore[arg-type]
+            new = a.stones
             what = f"the bet is {new}"
         else:
-            new = int(before[-1]) + int(a.amount)  # type: ignore[arg-type]
+            new = int(before[-1]) + a.stones
             what = f"the bet is now {new}"
             who = f"Seat {seat} raises: {a} (reenvido)"
         answer = other_team(team_of(seat))

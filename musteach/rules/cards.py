@@ -21,7 +21,7 @@ from __future__ import annotations
 import enum
 import random
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .errors import DuplicateCardError, HandSizeError, UnknownCardError
@@ -201,7 +201,10 @@ DECK: tuple[Card, ...] = tuple(Card(r, s) for r in RANKS for s in Suit)
 
 
 def parse_card(text: str | Card) -> Card:
-    """Same as :meth:`Card.parse`."""
+    """A card from its code, rank then suit (``"12o"``: rey de oros), or its Spanish name (RULES.md §0).
+
+    Same as :meth:`Card.parse`; raises :class:`~musteach.rules.errors.UnknownCardError` naming the text.
+    """
     return Card.parse(text)
 
 
@@ -240,7 +243,7 @@ class Hand:
         """The four vector codes, in order."""
         return tuple(c.code for c in self.cards)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Card]:
         return iter(self.cards)
 
     def __len__(self) -> int:
@@ -298,10 +301,11 @@ def parse_hands(hands: Sequence[Hand | str | Iterable[Card | str]]) -> tuple[Han
 
 
 def deal(seed: int | random.Random | None = None) -> tuple[Hand, Hand, Hand, Hand]:
-    """Shuffle a fresh 40-card deck and deal 4 hands of 4 cards, indexed by seat.
+    """Shuffle a fresh 40-card deck and deal 4 hands of 4 cards, indexed by seat (RULES.md §1, §3).
 
     seed: an int (the same seed always gives the same deal), a :class:`random.Random`, or None.
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     cards = rng.sample(DECK, 16)
-    return tuple(Hand(cards[4 * i : 4 * i + 4]) for i in range(4))  # type: ignore[return-value]
+    h0, h1, h2, h3 = (Hand(cards[4 * i : 4 * i + 4]) for i in range(4))
+    return (h0, h1, h2, h3)

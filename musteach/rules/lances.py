@@ -64,7 +64,7 @@ class Lance(enum.StrEnum):
     PUNTO = "punto"
 
     @property
-    def title(self) -> str:  # type: ignore[override]
+    def title(self) -> str:  # type: ignore[override]  # a property in place of str.title(): Lance.GRANDE.title
         """The capitalised name: ``"Grande"``."""
         return self.value.capitalize()
 
@@ -269,7 +269,8 @@ def _is_la_real(cards: Sequence[Card], rules: Rules) -> bool:
 @lru_cache(maxsize=4096)
 def _info_from_ranks(ranks: tuple[int, ...], kings: int) -> HandInfo:
     """:func:`info_from_ranks` for ranks already sorted (the cache's key)."""
-    eff = tuple(sorted((effective_rank(r, kings) for r in ranks), reverse=True))
+    high, second, third, low = sorted((effective_rank(r, kings) for r in ranks), reverse=True)
+    eff = (high, second, third, low)
     counts = Counter(eff)
     pairs = sorted((r for r, n in counts.items() if n >= 2), reverse=True)
     pares: Pares | None = None
@@ -282,7 +283,7 @@ def _info_from_ranks(ranks: tuple[int, ...], kings: int) -> HandInfo:
     elif pairs:
         pares = Pares("par", pairs[0], pairs[0])
     total = sum(10 if r >= 10 else r for r in eff)
-    return HandInfo(eff, pares, total)  # type: ignore[arg-type]
+    return HandInfo(eff, pares, total)
 
 
 def info_from_ranks(ranks: Sequence[int], kings: int = 8) -> HandInfo:
@@ -361,7 +362,8 @@ class DealResult:
     punto: LanceResult
 
     def __getitem__(self, lance: Lance | str) -> LanceResult:
-        return getattr(self, Lance.parse(lance).value)
+        result: LanceResult = getattr(self, Lance.parse(lance).value)
+        return result
 
     def results(self) -> tuple[LanceResult, ...]:
         """The five results in lance order."""

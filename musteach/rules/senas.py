@@ -98,7 +98,7 @@ class Sena:
         return sena_svg(self)
 
 
-def _s(key: str, name: str, gesture: str, meaning_: str, notes: str = "", kind: str = "hand", sets=_SETS) -> Sena:
+def _s(key: str, name: str, gesture: str, meaning_: str, notes: str = "", kind: str = "hand", sets: Iterable[str] = _SETS) -> Sena:
     return Sena(key, name, gesture, meaning_, notes, kind, tuple(sets))
 
 
@@ -379,9 +379,10 @@ def get_sena(key: str | Sena, rules: Rules | str | None = None) -> Sena:
     else:
         k = str(key).strip().lower().replace(" ", "_").replace("-", "_").replace("ñ", "n")
         k = _ALIASES.get(k, k)
-        sena = SENAS.get(k) or next((s for s in SENAS.values() if s.name.replace(" ", "_") == k), None)
-        if sena is None:
+        found = SENAS.get(k) or next((s for s in SENAS.values() if s.name.replace(" ", "_") == k), None)
+        if found is None:
             raise SenaError(f"unknown seña {key!r}: known señas are {', '.join(SENAS)} (RULES.md §11)")
+        sena = found
     if rules is not None:
         s = _set_of(rules)
         if s == "off":
