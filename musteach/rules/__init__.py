@@ -2,14 +2,38 @@
 
 Modules, and the RULES.md sections they implement:
 
-- :mod:`.cards`: the 40-card Spanish deck, card and hand notation, dealing (§1, §0 notation).
+- :mod:`.cards`: the 40-card Spanish deck, card and hand notation, dealing (§0 notation, §1, §3 the deal).
 - :mod:`.options`: :class:`Rules`, one field per §13 switch, and the named presets (§13).
 - :mod:`.errors`: :class:`MusError` (a ``ValueError``) and its precise subclasses.
-- :mod:`.lances`: the four lances and Punto for one deal, with seats, mano and ties (§2–§5).
-- :mod:`.batch`: the same verdicts for many deals at once, with numpy (§2–§5).
-- :mod:`.betting`: envites, envido, quiero, deje, órdago, the declarations (§6).
-- :mod:`.count`: the count of a hand, piedras and amarracos, the end of a game (§7, §8).
+- :mod:`.lances`: the four lances and Punto for one deal: ranks, seats, mano and ties (§1, §2, §4, §5).
+- :mod:`.batch`: the same verdicts for many deals at once, with numpy (§2, §4, §5).
+- :mod:`.betting`: declarations, envites, envido, quiero, deje, órdago (§4, §6, §7a outcomes).
+- :mod:`.count`: the count of a hand, the end of a game, piedras and amarracos, the match (§7–§10).
 - :mod:`.senas`: the señas (signals) catalogue and what each tells the partner (§11).
+
+From a RULES.md section to the one function that implements it (``musteach.`` left out):
+
+====  =======================================  ==========================================================
+§     function                                 what it decides
+====  =======================================  ==========================================================
+§0    ``rules.cards.parse_card``               card codes (``"12o"``), seats 0..3 and teams A / B
+§1    ``rules.lances.effective_rank``          rank order and points; 3 = rey and 2 = as in 8 reyes
+§2    ``rules.lances.speaking_order``          mano first, the postre last; ties go to the seat nearer mano
+§3    ``play.game.Game.act``                   the mus call and the discard of 1 to 4 cards (the deal: ``rules.cards.deal``)
+§4    ``rules.betting.declarations``           pares / juego sí or no, who bets, Punto when nobody has juego
+§5    ``rules.lances.evaluate``                who wins each lance of a deal, and why
+§6    ``rules.betting.LanceBetting.act``       envido, reenvido, órdago, quiero, no quiero; the deje (``deje``)
+§7    ``rules.count.score_lance``              what one lance pays in the count: en paso, accepted, refused
+§7a   ``rules.count.count_case``               one ``scoring.json`` case, counted
+§8    ``rules.count.count_hand``               the count in order, and the end of the game at the target
+§9    ``rules.count.describe_score``           piedras, amarracos and dentro
+§10   ``rules.count.Match.after_hand``         games, vacas and the match
+§11   ``rules.senas.senas_for``                the señas that truthfully fit a hand
+§12   (no code)                                the seeds' errors; the vectors check each correction
+§13   ``rules.options.Rules``                  every variant switch, and the presets
+====  =======================================  ==========================================================
+
+The odds of each lance and the discard advisor, which count with these rules, are in :mod:`musteach.odds`.
 """
 
 from .options import PRESETS, DejeTiming, FirstHand, LaRealFigure, Rules, SenasSet
