@@ -1,7 +1,16 @@
 """musteach: the domain core of the Mus tutor.
 
 Plain Python with no Jupyter import: cards and notation, rules options, the lance evaluator,
-and everything the lessons and widgets show (RULES.md is the reference).
+and everything the lessons and widgets show (RULES.md is the reference). Sub-packages:
+
+- :mod:`musteach.rules`: the rules themselves (RULES.md §0–§11, §13); its docstring maps every RULES.md
+  section to the one function that implements it;
+- :mod:`musteach.odds`: exact odds of each lance, and the discard advisor;
+- :mod:`musteach.play`: actions, events, game flow, bots;
+- :mod:`musteach.teach`: questions, verdicts, quiz kinds, progress, wording;
+- :mod:`musteach.draw`: every SVG picture.
+
+The names below are re-exported so that ``from musteach import evaluate`` keeps working.
 """
 
 from .play.game import Game, Turn, View, replay
