@@ -145,7 +145,7 @@ def test_lesson_pages_carry_the_lesson_bar_and_the_index_lists_the_lessons(cappe
     assert re.findall(r'href="/voila/render/([^"]+)"', index) == [LANCE, BROKEN]
     assert "Lesson 2: A broken cell" in index
     # the page tells a visitor when its kernel is gone for good (culled), with a Reload button
-    assert "This page's session has ended (idle too long). Reload the page to continue." in page
+    assert "This session ended: reload to go on." in page
     assert "window.WebSocket = MusteachWebSocket" in page
 
 
@@ -159,20 +159,21 @@ def test_the_index_numbers_lessons_by_their_file_names():
         "Lesson 0: Welcome to Mus", "Lesson 3: Grande and Chica", "Lesson 11: Practice"]
 
 
-def test_the_kernel_api_the_page_watches_says_when_a_kernel_is_gone(capped):
+def test_the_session_api_the_page_watches_says_when_a_kernel_is_gone(capped):
     async def go():
         v = Visitor(capped.base_url)
         assert (await v.open(LANCE)).code == 200
-        alive = await v.fetch(f"/api/kernels/{v.kernel_id}")
+        alive = await v.fetch(f"/musteach/api/session/{v.kernel_id}")
+        stranger = await Visitor(capped.base_url).fetch(f"/musteach/api/session/{v.kernel_id}")
         await v.close_page()
         for _ in range(40):
-            gone = await v.fetch(f"/api/kernels/{v.kernel_id}")
-            if gone.code == 404:
+            gone = await v.fetch(f"/musteach/api/session/{v.kernel_id}")
+            if gone.code == 410:
                 break
             await asyncio.sleep(0.25)
-        return alive.code, gone.code
+        return alive.code, stranger.code, gone.code
 
-    assert run(go()) == (200, 404)
+    assert run(go()) == (200, 403, 410)
 
 
 def test_the_repo_lessons_are_listed_in_order_with_their_titles():
@@ -293,20 +294,69 @@ def test_culling_and_the_other_production_settings_are_configured():
     assert never.VoilaConfiguration.preheat_kernel is False
 
 
-def test_kernel_gate_counts_visitors_not_the_pool():
+def test_kernel_gate_counts_visitors():
     running: set[str] = set()
     gate = KernelGate(running, max_kernels=2)
-    assert gate.admit() and gate.admit()
-    assert not gate.admit() and gate.in_use() == 2  # two pages being opened hold both places
+    admit = lambda: asyncio.run(gate.admit())  # noqa: E731
+    assert admit() and admit()
+    assert not admit() and gate.in_use() == 2  # two pages being opened hold both places
     running |= {"k1", "pooled"}
     gate.seat("k1", LANCE)
     gate.abandon()  # the second page failed: its place is back
-    assert gate.in_use() == 1 and gate.admit()
+    assert gate.in_use() == 1 and admit()
     gate.seat("pooled-turned-visitor", LANCE)
     running.add("pooled-turned-visitor")
-    assert not gate.admit()
+    assert not admit()
     running.discard("k1")  # culled or closed
-    assert gate.in_use() == 1 and gate.admit()
+    assert gate.in_use() == 1 and admit()
+
+
+def test_kernel_gate_counts_the_pools_and_stops_a_spare_to_make_room():
+    class Pools(set):
+        def __init__(self):
+            super().__init__()
+            self._pools: dict[str, list] = {}
+            self.stopped: list[str] = []
+
+        async def shutdown_kernel(self, kernel_id, now=False):
+            self.stopped.append(kernel_id)
+            for pool in self._pools.values():
+                pool[:] = [f for f in pool if f.result()["kernel_id"] != kernel_id]
+
+    async def go():
+        km = Pools()
+        done = []
+        for k in ("a1", "b1"):
+            f = asyncio.get_running_loop().create_future()
+            f.set_result({"kernel_id": k})
+            done.append(f)
+        km._pools = {"a.ipynb": [done[0]], "b.ipynb": [done[1]]}
+        gate = KernelGate(km, max_kernels=3)
+        assert gate.total() == 2
+        assert await gate.admit("c.ipynb")  # a third kernel fits
+        gate.seat("c1", "c.ipynb")
+        km.add("c1")
+        assert gate.total() == 3 and km.stopped == []
+        assert await gate.admit("a.ipynb")  # takes a's preheated kernel: no new one
+        gate.abandon()
+        assert await gate.admit("d.ipynb")  # the room is full: a spare preheated kernel is stopped for it
+        return km.stopped, gate.total()
+
+    stopped, total = asyncio.run(go())
+    assert len(stopped) == 1 and stopped[0] in ("a1", "b1") and total == 3
+
+
+def test_pools_shrink_to_fit_under_the_cap():
+    lessons = list_lessons(ROOT / "lessons")
+    o = ServeOptions(lessons_dir=ROOT / "lessons", lessons=lessons, max_kernels=40, pool_size=1,
+                     pools={"03-grande-chica.ipynb": 40})
+    fitted = o.fitted_pools()
+    assert sum(fitted.values()) == 40 and fitted["03-grande-chica.ipynb"] == 40
+    o = ServeOptions(lessons_dir=ROOT / "lessons", lessons=lessons, max_kernels=5, pool_size=2)
+    fitted = o.fitted_pools()
+    assert sum(fitted.values()) == 5 and max(fitted.values()) == 1
+    pools = build_config(o).VoilaKernelManager.kernel_pools_config
+    assert pools["default"] == {"pool_size": 0} and sum(v["pool_size"] for v in pools.values()) == 5
 
 
 def test_traversal_detection():
