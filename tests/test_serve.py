@@ -463,3 +463,94 @@ def test_a_venv_built_from_the_binder_files_alone_serves_a_lesson(tmp_path):
     assert r.code == 200
     assert 'class="musteach-bar"' in html  # the template shipped inside the installed package
     assert quizzes and clicked is not None, "the lesson's quiz did not answer a click"
+
+
+# ----- fair places (issue 15) ---------------------------------------------------------------------
+
+IMG_FROM_ANOTHER_SITE = {"Sec-Fetch-Dest": "image", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Site": "cross-site"}
+
+
+def test_floods_and_cross_site_images_leave_a_place_for_a_second_visitor(tmp_path):
+    """One client floods the room four ways: <img> tags on another site, cookie-less GETs, one session
+    opening page after page, fresh sessions from one address (behind a trusted proxy). A second visitor,
+    from another address, still gets a lesson; the kernels never exceed the limits."""
+    lessons = write_lessons(tmp_path / "lessons", broken=False)
+    with running_server("--lessons", str(lessons), "--max-kernels", "5", "--pool-size", "0", "--per-address", "3",
+                        "--trusted-proxy", "127.0.0.1", log_path=tmp_path / "serve.log", cwd=ROOT) as s:
+        async def go():
+            flooder = Visitor(s.base_url)
+            imgs = [await flooder.fetch(f"/voila/render/{LANCE}", headers=IMG_FROM_ANOTHER_SITE) for _ in range(5)]
+            bare = [await Visitor(s.base_url).fetch(f"/voila/render/{LANCE}") for _ in range(30)]
+            after_anonymous = len(s.kernel_pids())
+            attacker = {"X-Forwarded-For": "198.51.100.7"}
+            one = Visitor(s.base_url)
+            one_session = []
+            for _ in range(5):
+                one.fetch = _with_headers(one.fetch, attacker)
+                one_session.append((await one.get_page(LANCE)).code)
+            held_by_one = len(s.kernel_pids())
+            fresh = []
+            for _ in range(4):
+                v = Visitor(s.base_url)
+                v.fetch = _with_headers(v.fetch, attacker)
+                fresh.append((await v.get_page(LANCE)).code)
+            second = Visitor(s.base_url)
+            second.fetch = _with_headers(second.fetch, {"X-Forwarded-For": "203.0.113.20"})
+            r = await second.open(LANCE)
+            return imgs, bare, after_anonymous, one_session, held_by_one, fresh, r, second
+
+        imgs, bare, after_anonymous, one_session, held_by_one, fresh, r, second = run(go())
+        assert [x.code for x in imgs] == [403] * 5
+        assert {x.code for x in bare} == {303}  # the first visit sets a cookie and starts no kernel
+        assert after_anonymous == 0
+        assert one_session == [200] * 5 and held_by_one == 3  # its oldest kernels were released
+        assert fresh.count(429) >= 3 and fresh[-1] == 429  # the address holds 3 kernels at most
+        assert r.code == 200 and second.quizzes()
+        assert len(s.kernel_pids()) <= 4
+        log = s.log()
+        assert re.search(r"refused 01-lance\.ipynb for 127\.0\.0\.1: no kernel is started for a image request", log)
+        assert "oldest kernel" in log and "already holds 3 kernels" in log
+
+
+def _with_headers(fetch, extra):
+    async def wrapped(path, *, method="GET", body=None, headers=None):
+        return await fetch(path, method=method, body=body, headers={**extra, **(headers or {})})
+
+    return wrapped
+
+
+def test_the_cap_counts_the_pools(tmp_path):
+    """--max-kernels 3 with two lessons asking for 2 preheated kernels each: never more than 3 kernels, the
+    third and fourth visitors get places by spare kernels being stopped, the next one the busy page."""
+    lessons = write_lessons(tmp_path / "lessons", broken=False)
+    (lessons / "03-total.ipynb").write_text(lesson_notebook(
+        "Lesson 3: Count", "from musteach_widgets import TotalQuiz\nTotalQuiz(kind='juego', n=3, seed=3)"))
+    with running_server("--lessons", str(lessons), "--max-kernels", "3", "--pool-size", "2",
+                        log_path=tmp_path / "serve.log", cwd=ROOT) as s:
+        wait_for_log(s, r"\] ready: ", timeout=120)
+        counts = [len(s.kernel_pids())]
+
+        async def go():
+            codes, visitors = [], []
+            for lesson in (LANCE, "03-total.ipynb", LANCE, "03-total.ipynb"):
+                v = Visitor(s.base_url)
+                codes.append((await v.get_page(lesson)).code)
+                visitors.append(v)
+                await asyncio.sleep(1.5)  # room for a (capped) refill
+                counts.append(len(s.kernel_pids()))
+            busy = visitors[-1] if codes[-1] == 503 else None
+            return codes, busy
+
+        codes, busy = run(go())
+    assert max(counts) <= 3, counts
+    assert codes[:3] == [200, 200, 200] and codes[3] == 503, codes
+    assert busy is not None
+
+
+def test_the_lessons_command_copies_the_packaged_lessons(tmp_path):
+    out = cli("lessons", str(tmp_path / "mus"))
+    assert out.returncode == 0, out.stderr
+    copied = sorted(p.name for p in (tmp_path / "mus").glob("*.ipynb"))
+    assert copied == sorted(p.name for p in (ROOT / "lessons").glob("*.ipynb"))
+    again = cli("lessons", str(tmp_path / "mus"))
+    assert again.returncode == 2 and "--force" in again.stderr
