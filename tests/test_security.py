@@ -406,6 +406,7 @@ def test_the_kernel_id_alone_opens_nothing(server):
     got, feedback = run(go())
     assert "musteach-verdict" in feedback
     assert got.pop("owner-beacon") == 204
+    assert got.pop("read-as-owner") == 200  # the page reads its own kernel's model on connecting
     assert got == {k: 403 for k in got}, got
 
 

@@ -865,8 +865,8 @@ class _GuardedApplication(tornado.web.Application):
     def _allowed(self, request: Any, route: KernelRoute, kernel_id: str | None) -> bool:
         if route is KernelRoute.CLOSED:
             return False
-        if route is KernelRoute.MODEL and request.method != "DELETE":
-            return False  # reading a kernel's model is for no visitor
+        if route is KernelRoute.MODEL and request.method not in ("GET", "DELETE"):
+            return False  # reading (the page does, on connecting) or stopping it, by its own session only
         gate: KernelGate | None = self.settings.get("musteach_gate")
         if gate is None:
             return False

@@ -94,7 +94,7 @@ class KernelRoute(Enum):
     CHANNELS = "channels"  # the kernel's websocket
     QUERY = "query"  # Voilà's request-info websocket of a preheated kernel
     SHUTDOWN = "shutdown"  # the page's beforeunload beacon
-    MODEL = "model"  # GET/DELETE /api/kernels/<id>
+    MODEL = "model"  # GET/DELETE /api/kernels/<id>: its own page only
     CLOSED = "closed"  # listings and contents: never for visitors
 
 
