@@ -554,3 +554,36 @@ def test_the_lessons_command_copies_the_packaged_lessons(tmp_path):
     assert copied == sorted(p.name for p in (ROOT / "lessons").glob("*.ipynb"))
     again = cli("lessons", str(tmp_path / "mus"))
     assert again.returncode == 2 and "--force" in again.stderr
+
+
+# ----- past one machine: two instances behind nginx (issue 15) ------------------------------------
+
+def test_two_instances_behind_nginx_keep_each_visitor_on_their_kernel(tmp_path):
+    from musteach_server.cluster import find_nginx, running_cluster
+
+    if find_nginx() is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("nginx is missing (make proxy-deps installs it)")
+        pytest.skip("nginx is missing (make proxy-deps installs it)")
+    lessons = write_lessons(tmp_path / "lessons", broken=False)
+    with running_cluster(2, "--lessons", str(lessons), "--pool-size", "0", "--max-kernels", "6",
+                         log_dir=tmp_path / "cluster", cwd=ROOT) as cluster:
+        async def one(i: int):
+            v = Visitor(cluster.base_url)
+            r = await v.open(LANCE)
+            feedback = v.find(v.quizzes()[0], "musteach-feedback")[0]
+            answer = next(a for a in v.find(v.quizzes()[0], "musteach-answer") if not v.states[a].get("disabled"))
+            _, latency = await v.click(answer, watch=feedback)
+            return r.code, latency, v
+
+        async def go():
+            done = await asyncio.gather(*(one(i) for i in range(6)))
+            per_instance = [len(s.kernel_pids()) for s in cluster.servers]
+            closed = [await v.close_page() for _, _, v in done]
+            return done, per_instance, closed
+
+        done, per_instance, closed = run(go())
+        assert [code for code, _, _ in done] == [200] * 6
+        assert all(latency is not None for _, latency, _ in done)
+        assert sum(per_instance) == 6, per_instance  # (the hash spreads sessions: the load test prints how)
+        assert closed == [204] * 6  # every beacon reached the instance holding its kernel
