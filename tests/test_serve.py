@@ -39,7 +39,7 @@ from musteach_server.app import (
 )
 from musteach_server.command import parse_pools
 from musteach_server.lessons import Lesson, list_lessons
-from musteach_server.probe import Visitor, lesson_notebook, running_server
+from musteach_server.probe import Visitor, free_port, lesson_notebook, running_server
 from tornado.httpclient import AsyncHTTPClient
 
 from musteach.rules.errors import MusError
@@ -464,6 +464,39 @@ def test_a_venv_built_from_the_binder_files_alone_serves_a_lesson(tmp_path):
     assert 'class="musteach-bar"' in html  # the template shipped inside the installed package
     assert quizzes and clicked is not None, "the lesson's quiz did not answer a click"
 
+    # Binder: postBuild installs the server-proxy config; the Binder session's Jupyter server then opens
+    # musteach serve's look (lesson bar, busy page, hidden sources) at <server>/musteach/
+    post = subprocess.run(["bash", "binder/postBuild"], cwd=repo, env=env, capture_output=True, text=True, timeout=60)
+    assert post.returncode == 0, post.stderr
+    port = free_port()
+    jupyter = subprocess.Popen(
+        [venv / "bin" / "jupyter", "server", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+         "--IdentityProvider.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True"],
+        cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=open(tmp_path / "jupyter.log", "wb"),
+        start_new_session=True)
+    try:
+        async def through_binder():
+            v = Visitor(f"http://127.0.0.1:{port}/musteach", timeout=120)
+            for _ in range(240):  # the Jupyter server, then musteach serve on its first request
+                try:
+                    index = await v.fetch("/")
+                except OSError:
+                    index = None
+                if index is not None and index.code == 200:
+                    break
+                await asyncio.sleep(0.5)
+            r = await v.open(lesson)
+            return index, r, v.html, v.quizzes()
+
+        index, r, html, quizzes = run(through_binder())
+    finally:
+        os.killpg(jupyter.pid, 15)
+        jupyter.wait(30)
+    log = (tmp_path / "jupyter.log").read_text(errors="replace")
+    assert index is not None and index.code == 200, log[-3000:]
+    assert 'href="/musteach/voila/render/' in index.body.decode()  # the lessons, under the proxy's prefix
+    assert r.code == 200 and 'class="musteach-bar"' in html and quizzes, log[-3000:]
+
 
 # ----- fair places (issue 15) ---------------------------------------------------------------------
 
@@ -587,3 +620,60 @@ def test_two_instances_behind_nginx_keep_each_visitor_on_their_kernel(tmp_path):
         assert all(latency is not None for _, latency, _ in done)
         assert sum(per_instance) == 6, per_instance  # (the hash spreads sessions: the load test prints how)
         assert closed == [204] * 6  # every beacon reached the instance holding its kernel
+
+
+# ----- pip users: the wheel carries the lessons (issue 15) ----------------------------------------
+
+def _fresh_env(tmp_path: Path, venv: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON", "JUPYTER", "CONDA"))}
+    return env | {"PATH": f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+                  "JUPYTER_DATA_DIR": str(tmp_path / "jd"), "JUPYTER_CONFIG_DIR": str(tmp_path / "jc"),
+                  "JUPYTER_RUNTIME_DIR": str(tmp_path / "jr"), "IPYTHONDIR": str(tmp_path / "ipy")}
+
+
+@pytest.mark.slow
+def test_the_built_wheel_serves_the_lessons_from_an_empty_folder(tmp_path):
+    """``pip install "musteach[tutor]"`` from the built wheel into a fresh venv, then ``musteach serve`` in an
+    empty folder: every lesson of the repository is listed, one opens and answers a click; ``musteach lessons``
+    copies them out."""
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(*SKIP))
+    wheels = tmp_path / "wheels"
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(repo)],
+                           capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr[-4000:]
+    wheel = next(wheels.glob("musteach-*.whl"))
+    import zipfile
+
+    names = zipfile.ZipFile(wheel).namelist()
+    lessons = sorted(p.name for p in (ROOT / "lessons").glob("[0-9][0-9]-*.ipynb"))
+    assert all(f"musteach_lessons/{name}" in names for name in lessons)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    env = _fresh_env(tmp_path, venv)
+    pip = subprocess.run([venv / "bin" / "python", "-m", "pip", "install", "--quiet", f"{wheel}[tutor]"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert pip.returncode == 0, pip.stderr[-4000:]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with running_server("--pool-size", "0", log_path=tmp_path / "serve.log", python=str(venv / "bin" / "python"),
+                        cwd=empty, env=env, timeout=120) as server:
+        async def go():
+            v = Visitor(server.base_url)
+            index = await v.fetch("/")
+            r = await v.open("03-grande-chica.ipynb")
+            quiz = v.quizzes()[0]
+            feedback = v.find(quiz, "musteach-feedback")[0]
+            answer = next(a for a in v.find(quiz, "musteach-answer") if not v.states[a].get("disabled"))
+            _, clicked = await v.click(answer, watch=feedback)
+            await v.close_page()
+            return index, r, clicked
+
+        index, r, clicked = run(go())
+    assert index.code == 200 and all(name in index.body.decode() for name in lessons)
+    assert r.code == 200 and clicked is not None
+    assert str(venv.resolve()) in server.log() or "site-packages/musteach_lessons" in server.log()
+    copied = subprocess.run([venv / "bin" / "musteach", "lessons", "mus"], cwd=empty, env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert copied.returncode == 0, copied.stderr
+    assert sorted(p.name for p in (empty / "mus").glob("*.ipynb")) == lessons

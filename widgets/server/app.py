@@ -5,9 +5,11 @@ configures Voilà 0.5 for that and adds what it lacks:
 
 * **preheated kernels**: ``--pool-size`` kernels per lesson are started and run through the lesson before
   anyone asks (``VoilaConfiguration.preheat_kernel`` / ``default_pool_size``), so a page opens at once;
-* **a cap**: at most ``--max-kernels`` visitors' kernels at once (:class:`KernelGate`); beyond it a page
-  request gets a friendly "busy" page, HTTP 503 with ``Retry-After`` (the pool's kernels are not counted:
-  they add ``pool_size`` x lessons processes);
+* **a cap**: at most ``--max-kernels`` kernels at once, preheated ones included (:class:`KernelGate`; the
+  pools shrink to fit); beyond it a page request gets a friendly "busy" page, HTTP 503 with ``Retry-After``;
+* **sessions** (:mod:`musteach_server.guard`): a kernel answers only to the visitor session whose page
+  started it (signed cookie); kernels start only for top-level navigations, a few per session and address;
+  a kernel that dies is stopped, not restarted blank, and its page says the session ended;
 * **culling**: a visitor's kernel with no activity for ``--cull-idle`` seconds is stopped, even with its tab
   still open (``MappingKernelManager.cull_idle_timeout``, ``cull_connected``); preheated kernels are kept;
 * **no code from visitors**: pages may send only the messages ipywidgets needs (:data:`ALLOWED_MESSAGE_TYPES`);
