@@ -394,6 +394,10 @@ def test_serve_is_a_plug_in_and_musteach_imports_no_jupyter():
     (["--lessons", "/nonexistent/lessons"], "no lessons folder found"),
     (["--pool", "99=3"], "no lesson '99'"),
     (["--pool", "03=lots"], "--pool wants LESSON=N"),
+    (["--per-session", "0"], "--per-session must be 1 or more"),
+    (["--trusted-proxy", "proxy.example"], "--trusted-proxy wants an address or network, not 'proxy.example'"),
+    (["--secret-file", "/nonexistent/secret"], "--secret-file /nonexistent/secret"),
+    (["--base-url", "musteach"], "--base-url must start with /"),
 ])
 def test_bad_options_exit_2_with_one_line(args, needle):
     out = cli("serve", *args)
