@@ -448,3 +448,24 @@ def test_every_answer_has_the_security_headers(server):
         csp = h.get("Content-Security-Policy", "")
         assert "script-src" in csp and "object-src 'none'" in csp and "frame-ancestors 'self'" in csp
         assert "Server" not in h, h.get("Server")
+
+
+def test_session_rules_without_a_server():
+    from musteach_server.guard import Sessions, is_https
+
+    s = Sessions(per_session=2, per_address=3)
+    s.bind("k1", "alice", "10.0.0.1")
+    s.bind("k2", "alice", "10.0.0.1")
+    assert s.owns("alice", "k1") and not s.owns("bob", "k1") and not s.owns(None, "k1") and not s.owns("", "k1")
+    assert s.to_release("alice") == ["k1"]  # a third page of alice's releases her oldest
+    assert s.to_release("bob") == []
+    s.bind("k3", "bob", "10.0.0.1")
+    assert s.address_full("10.0.0.1", "carol")  # 3 kernels from that address, none carol's to release
+    assert not s.address_full("10.0.0.1", "alice")  # alice's oldest would be released first
+    s.release("k1")
+    assert (s.status("alice", "k1"), s.status("alice", "k2"), s.status("bob", "k2"), s.status(None, "k2")) == (
+        410, 200, 403, 403)
+    trusted = frozenset({"127.0.0.1"})
+    assert is_https("https", "203.0.113.9", None, frozenset())
+    assert is_https("http", "127.0.0.1", "https", trusted)
+    assert not is_https("http", "203.0.113.9", "https", trusted)  # an untrusted client cannot claim TLS

@@ -534,9 +534,12 @@ def test_floods_and_cross_site_images_leave_a_place_for_a_second_visitor(tmp_pat
             second = Visitor(s.base_url)
             second.fetch = _with_headers(second.fetch, {"X-Forwarded-For": "203.0.113.20"})
             r = await second.open(LANCE)
-            return imgs, bare, after_anonymous, one_session, held_by_one, fresh, r, second
+            tls = await Visitor(s.base_url).fetch(f"/voila/render/{LANCE}", headers={"X-Forwarded-Proto": "https"})
+            return imgs, bare, after_anonymous, one_session, held_by_one, fresh, r, second, tls
 
-        imgs, bare, after_anonymous, one_session, held_by_one, fresh, r, second = run(go())
+        imgs, bare, after_anonymous, one_session, held_by_one, fresh, r, second, tls = run(go())
+        # behind a trusted TLS proxy the session cookie is Secure
+        assert any(c.startswith("musteach_session=") and "Secure" in c for c in tls.headers.get_list("Set-Cookie"))
         assert [x.code for x in imgs] == [403] * 5
         assert {x.code for x in bare} == {303}  # the first visit sets a cookie and starts no kernel
         assert after_anonymous == 0
