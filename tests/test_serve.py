@@ -475,7 +475,7 @@ def test_a_venv_built_from_the_binder_files_alone_serves_a_lesson(tmp_path):
     port = free_port()
     jupyter = subprocess.Popen(
         [venv / "bin" / "jupyter", "server", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
-         "--IdentityProvider.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True"],
+         "--IdentityProvider.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True", "--allow-root"],
         cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=open(tmp_path / "jupyter.log", "wb"),
         start_new_session=True)
     try:
