@@ -258,13 +258,13 @@ def main(argv: list[str] | None = None) -> int:
             sampler.join()
         time.sleep(2)
         left_after_close = sum(len(server.kernel_pids()) for server in servers)
-        stray, leftovers = [], []
+        stray: list[int] = []
         for server, sampler in zip(servers, samplers, strict=True):
             sampler.kernels_seen.update(server.kernel_pids())
             stray += stop_server(server)
         leftovers = [p for sampler in samplers for p in sampler.kernels_seen if psutil.pid_exists(p) and _alive(p)]
-        per_instance = [(len(sampler.kernels_seen), max(sampler.peak_kernels, 0), s.log().count(" opened: kernel "))
-                        for server, sampler in zip(servers, samplers, strict=True) for s in [server]]
+        per_instance = [(len(sampler.kernels_seen), sampler.peak_kernels, server.log().count(" opened: kernel "))
+                        for server, sampler in zip(servers, samplers, strict=True)]
     sampler = max(samplers, key=lambda x: x.peak_total)
 
     errors = [r.error for r in results if r.error]
