@@ -6,7 +6,7 @@ PORT   ?= 8866
 HOST   ?= 127.0.0.1
 STAMP  := $(VENV)/.installed
 
-.PHONY: install tutor lab test lint typecheck browser-deps bench clean
+.PHONY: install tutor lab test lint typecheck browser-deps proxy-deps bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,9 +24,9 @@ tutor: $(STAMP)
 	@echo ""
 	$(VENV)/bin/musteach serve --port $(PORT) --host $(HOST) $(SERVE_ARGS)
 
-## Open the lessons in JupyterLab
+## Open the lessons in JupyterLab (as root too: JupyterLab refuses root without --allow-root)
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab lessons/00-welcome.ipynb
+	$(VENV)/bin/jupyter lab $$([ "$$(id -u)" = 0 ] && echo --allow-root) lessons/00-welcome.ipynb
 
 ## Debian's Chromium for the browser tests (installed with apt when we are root and it is missing)
 browser-deps:
@@ -39,6 +39,18 @@ browser-deps:
 	  fi; \
 	fi
 
+## Debian's nginx for the two-instance test behind a reverse proxy (installed with apt when we are root)
+proxy-deps:
+	@if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's nginx for the reverse-proxy test"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null 2>&1 \
+	      || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \
+	  else \
+	    echo "nginx is missing: the reverse-proxy test will fail under CI=true and skip otherwise"; \
+	  fi; \
+	fi
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check musteach widgets tests benchmarks
 
@@ -47,7 +59,7 @@ typecheck: $(STAMP)
 	$(PY) -m mypy --strict musteach
 
 ## Every test: unit, properties, vectors, doctests, widgets, nbval on the lessons, and the browser tests
-test: $(STAMP) browser-deps lint
+test: $(STAMP) browser-deps proxy-deps lint
 	$(PY) -m pytest -q -p no:randomly tests musteach --nbval-lax lessons
 
 bench: $(STAMP)

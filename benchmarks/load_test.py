@@ -14,6 +14,10 @@ Prints: time to the first interactive quiz (page, websocket and widget states: w
 the quiz can be clicked; p50/p95/max), click-to-feedback latency (p50/p95/max), errors and refusals, the
 server's RSS and the kernels' RSS (total, per kernel) at the peak, and the stray-kernel check.
 
+With ``--instances 2`` (or more) the visitors go through Debian's nginx to that many instances, sticky by
+session cookie (:mod:`musteach_server.cluster`), and the script also prints each instance's pages and kernels:
+``.venv/bin/python benchmarks/load_test.py --instances 2 --visitors 80``.
+
 Targets on a 2-core machine: 40 visitors; p95 feedback <= 150 ms; p95 first quiz <= 3 s; no errors;
 nothing left running. Run: ``.venv/bin/python benchmarks/load_test.py`` (about 2-3 minutes with the
 defaults; it loads both cores: do not run it beside other heavy work).
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import platform
 import random
@@ -34,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
+from musteach_server.cluster import running_cluster
 from musteach_server.probe import PROTOCOL_V1, Server, Visitor, running_server, stop_server
 from tornado.httpclient import AsyncHTTPClient
 
@@ -144,6 +150,7 @@ class Sampler(threading.Thread):
         self.peak_total = 0
         self.peak: tuple[int, list[int]] = (0, [])  # server rss, kernels' rss
         self.kernels_seen: set[int] = set()
+        self.peak_kernels = 0
 
     def run(self) -> None:
         while not self.stop_event.wait(self.period):
@@ -160,6 +167,7 @@ class Sampler(threading.Thread):
             except psutil.NoSuchProcess:
                 return
             total = server_rss + sum(rss)
+            self.peak_kernels = max(self.peak_kernels, len(rss))
             if total > self.peak_total:
                 self.peak_total, self.peak = total, (server_rss, rss)
             if not self.pss and time.monotonic() >= self.pss_at:
@@ -198,6 +206,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for any one answer (default %(default)s)")
     ap.add_argument("--json", action="store_true", help="use the legacy JSON websocket protocol (default: JupyterLab's "
                     "binary v1 protocol, as the Voilà page does)")
+    ap.add_argument("--instances", type=int, default=1,
+                    help="musteach serve instances; 2 or more run behind Debian's nginx, sticky by session cookie, "
+                    "each with --max-kernels and --pool divided among them (default %(default)s)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--log", default=str(ROOT / "test-artifacts" / "load_test_server.log"), help="server log file")
     args = ap.parse_args(argv)
@@ -211,30 +222,50 @@ def main(argv: list[str] | None = None) -> int:
     AsyncHTTPClient.configure(None, max_clients=max(10, 2 * args.visitors))
     server_args = ["--lessons", args.lessons, "--max-kernels", str(cap), "--pool-size", str(args.pool_size),
                    "--pool", f"{args.lesson}={pool}"]
-    stray: list[int] = []
-    with running_server(*server_args, log_path=Path(args.log), cwd=ROOT) as server:
+    if args.instances > 1:
+        share = lambda n: str(-(-n // args.instances))  # noqa: E731 - ceil(n / instances)
+        # the hash splits sessions unevenly (about 40 +- 5 of 80): each instance gets a quarter more places
+        server_args = ["--lessons", args.lessons, "--max-kernels", share(cap * 5 // 4), "--pool-size", str(args.pool_size),
+                       "--pool", f"{args.lesson}={share(pool)}"]
+        print(f"{args.instances} instances behind nginx (sticky by session cookie), each: {' '.join(server_args[2:])}")
+    with contextlib.ExitStack() as stack:
+        if args.instances > 1:
+            cluster = stack.enter_context(running_cluster(args.instances, *server_args, log_dir=Path(args.log).parent
+                                                          / "load_test_cluster", cwd=ROOT, timeout=300))
+            servers, base_url = cluster.servers, cluster.base_url
+        else:
+            servers = [stack.enter_context(running_server(*server_args, log_path=Path(args.log), cwd=ROOT))]
+            base_url = servers[0].base_url
         t = time.monotonic()
-        while "] ready: " not in server.log() and time.monotonic() - t < 300:
+        while not all("] ready: " in s.log() for s in servers) and time.monotonic() - t < 300:
             time.sleep(0.5)
-        ready_line = next((ln for ln in server.log().splitlines() if "] ready: " in ln), "not ready after 300 s")
-        print(f"server {ready_line.split('] ', 1)[-1]}; {len(server.kernel_pids())} kernels running")
+        for i, server in enumerate(servers):
+            ready_line = next((ln for ln in server.log().splitlines() if "] ready: " in ln), "not ready after 300 s")
+            print(f"server {i + 1} {ready_line.split('] ', 1)[-1]}; {len(server.kernel_pids())} kernels running")
         t0 = time.monotonic()
-        sampler = Sampler(server, pss_at=t0 + args.ramp + 5)
-        sampler.start()
+        samplers = [Sampler(server, pss_at=t0 + args.ramp + 5) for server in servers]
+        for sampler in samplers:
+            sampler.start()
         results: list[Result] = []
 
         async def run_all() -> None:
-            await asyncio.gather(*(visit(i, server.base_url, args, results) for i in range(args.visitors)))
+            await asyncio.gather(*(visit(i, base_url, args, results) for i in range(args.visitors)))
 
         asyncio.run(run_all())
         elapsed = time.monotonic() - t0
-        sampler.stop_event.set()
-        sampler.join()
+        for sampler in samplers:
+            sampler.stop_event.set()
+            sampler.join()
         time.sleep(2)
-        left_after_close = len(server.kernel_pids())
-        sampler.kernels_seen.update(server.kernel_pids())
-        stray = stop_server(server)
-        leftovers = [p for p in sampler.kernels_seen if psutil.pid_exists(p) and _alive(p)]
+        left_after_close = sum(len(server.kernel_pids()) for server in servers)
+        stray: list[int] = []
+        for server, sampler in zip(servers, samplers, strict=True):
+            sampler.kernels_seen.update(server.kernel_pids())
+            stray += stop_server(server)
+        leftovers = [p for sampler in samplers for p in sampler.kernels_seen if psutil.pid_exists(p) and _alive(p)]
+        per_instance = [(len(sampler.kernels_seen), sampler.peak_kernels, server.log().count(" opened: kernel "))
+                        for server, sampler in zip(servers, samplers, strict=True)]
+    sampler = max(samplers, key=lambda x: x.peak_total)
 
     errors = [r.error for r in results if r.error]
     refused = sum(r.refused for r in results)
@@ -255,13 +286,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  while visitors arrive:        {fmt_ms(during)}")
     print(f"  once all are in:              {fmt_ms(after)}")
     if rss:
-        print(f"peak memory: server RSS {server_rss * mb:.0f} MiB; {len(rss)} kernels, RSS {sum(rss) * mb:.0f} MiB "
+        print(f"peak memory (busiest instance): server RSS {server_rss * mb:.0f} MiB; {len(rss)} kernels, RSS {sum(rss) * mb:.0f} MiB "
               f"in all, {statistics.mean(rss) * mb:.0f} MiB per kernel"
               + (f"; PSS {statistics.mean(pss) * mb:.0f} MiB per kernel once all had arrived" if pss else ""))
     closes = [r.close_status for r in results if r.close_status is not None]
     print(f"pages closed by the shutdown beacon: {sum(c == 204 for c in closes)}/{len(closes)}; kernels still running "
           f"before the server stopped: {left_after_close} (the preheated pools)")
     print(f"stray kernels after the server stopped: {len(leftovers)} (killed by the script: {len(stray)})")
+    if len(per_instance) > 1:
+        for i, (seen, peak, pages) in enumerate(per_instance):
+            print(f"instance {i + 1}: {pages} pages opened, {seen} kernels in all, at most {peak} at once")
     ok = (not errors and not refused and not leftovers and lat and firsts
           and quantile(lat, .95) <= 0.150 and quantile(firsts, .95) <= 3.0)
     print("targets (p95 feedback <= 150 ms, p95 first quiz <= 3 s, no errors, nothing left):", "met" if ok else "NOT met")

@@ -99,3 +99,19 @@ def test_lessons_run_in_a_venv_built_from_binder_files_only(binder_env):
     prefix, widgets_file = "".join(printed).split()
     assert Path(prefix).resolve() == venv.resolve()
     assert Path(widgets_file).resolve().is_relative_to(venv.resolve())
+
+
+def test_binder_opens_musteach_serve_through_the_server_proxy():
+    """binder/postBuild installs binder/jupyter_server_config.py, whose server-proxy entry runs ``musteach serve``
+    under the Binder session's base URL (the live check is in test_serve's binder test)."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    assert os.access(ROOT / "binder" / "postBuild", os.X_OK)
+    assert "jupyter_server_config.py" in (ROOT / "binder" / "postBuild").read_text()
+    reqs = [ln.split("#", 1)[0].strip() for ln in (ROOT / "binder" / "requirements.txt").read_text().splitlines()]
+    assert any(ln.startswith("jupyter-server-proxy") for ln in reqs)
+    config = PyFileConfigLoader("jupyter_server_config.py", path=str(ROOT / "binder")).load_config()
+    entry = config.ServerProxy.servers["musteach"]
+    command = entry["command"]
+    assert command[:2] == ["musteach", "serve"] and "{port}" in command and entry["absolute_url"] is True
+    assert command[command.index("--base-url") + 1] == "{base_url}musteach/"

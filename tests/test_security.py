@@ -13,6 +13,7 @@ import base64
 import json
 import re
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from tornado.websocket import WebSocketClosedError
@@ -346,3 +347,125 @@ def test_an_oversized_message_closes_only_that_socket(server):
 
 def test_the_message_limit_lets_a_saved_progress_through():
     assert MAX_MESSAGE_BYTES >= 2 * 1024 * 1024  # a practice learner's progress, an imported progress file
+
+
+# ----- a visitor's kernel answers only to that visitor (issue 15) ---------------------------------
+
+async def ws_status(server, kernel_id: str, cookies: dict[str, str]) -> int:
+    """The HTTP status of a websocket connection to the kernel's channels (101: connected)."""
+    from tornado.httpclient import HTTPRequest
+    from tornado.websocket import websocket_connect
+
+    url = server.base_url.replace("http", "ws", 1) + f"/api/kernels/{kernel_id}/channels?session_id=x"
+    cookie = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
+    try:
+        ws = await websocket_connect(HTTPRequest(url, headers={**cookie, "Origin": server.base_url}))
+    except Exception as e:  # tornado raises HTTPClientError(403)
+        return getattr(e, "code", 0)
+    ws.close()
+    return 101
+
+
+def test_the_kernel_id_alone_opens_nothing(server):
+    """An attacker who knows a visitor's kernel id, with no cookie, a self-made _xsrf, or a session and
+    _xsrf of their own: cannot read it, drive it or stop it. The owner still can."""
+
+    async def go():
+        owner = Visitor(server.base_url)
+        assert (await owner.open(LANCE)).code == 200
+        kid = owner.kernel_id
+        stranger = Visitor(server.base_url)  # no cookie at all
+        got = {
+            "read": (await stranger.fetch(f"/api/kernels/{kid}")).code,
+            "read-as-owner": (await owner.fetch(f"/api/kernels/{kid}")).code,
+            "list": (await stranger.fetch("/api/kernels")).code,
+            "sessions": (await stranger.fetch("/api/sessions")).code,
+            "ws-no-cookie": await ws_status(server, kid, {}),
+            "query-ws": (await stranger.fetch(f"/voila/query/{kid}")).code,
+        }
+        # DELETE with a self-made _xsrf cookie and header
+        forged = {"Cookie": "_xsrf=2|aa|bb|cc", "X-XSRFToken": "2|aa|bb|cc"}
+        got["delete-forged-xsrf"] = (await stranger.fetch(f"/api/kernels/{kid}", method="DELETE",
+                                                          headers=forged)).code
+        # another visitor's own session and _xsrf: their shutdown beacon aimed at the owner's kernel
+        other = Visitor(server.base_url)
+        assert (await other.get_page(TOTAL)).code == 200
+        got["ws-other-session"] = await ws_status(server, kid, other.cookies)
+        body = urlencode({"_xsrf": other.cookies["_xsrf"]}).encode()
+        got["beacon-other-session"] = (await other.fetch(
+            f"/voila/api/shutdown/{kid}", method="POST", body=body,
+            headers={"Content-Type": "application/x-www-form-urlencoded"})).code
+        got["delete-other-session"] = (await other.fetch(
+            f"/api/kernels/{kid}", method="DELETE", headers={"X-XSRFToken": other.cookies["_xsrf"]})).code
+        # the owner's page still works after all that: the kernel was neither stopped nor taken
+        feedback = await valid_click_works(owner)
+        got["owner-beacon"] = await owner.close_page()
+        await other.close_page()
+        return got, feedback
+
+    got, feedback = run(go())
+    assert "musteach-verdict" in feedback
+    assert got.pop("owner-beacon") == 204
+    assert got.pop("read-as-owner") == 200  # the page reads its own kernel's model on connecting
+    assert got == {k: 403 for k in got}, got
+
+
+def test_the_session_cookie_is_signed_httponly_and_samesite(server):
+    async def go():
+        v = Visitor(server.base_url)
+        first = await v.fetch(f"/voila/render/{LANCE}")  # no Sec-Fetch headers: an old browser's first visit
+        tampered = Visitor(server.base_url)
+        tampered.cookies = {"musteach_session": "0123456789abcdef0123456789abcdef"}  # unsigned
+        forged = await tampered.fetch(f"/voila/render/{LANCE}?musteach-cookie=1")
+        return first, forged
+
+    first, forged = run(go())
+    assert first.code == 303 and "jupyter-config-data" not in first.body.decode()
+    cookie = next(c for c in first.headers.get_list("Set-Cookie") if c.startswith("musteach_session="))
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" not in cookie  # plain http here
+    assert forged.code == 403  # an unsigned session is no session: and no kernel was started
+
+
+def test_listings_are_closed_and_malformed_paths_get_a_clean_400(server):
+    for path in ("/voila/api/contents", "/voila/api/contents/", "/voila/api/contents/.hidden", "/voila/tree",
+                 "/api/kernels", "/api/kernelspecs"):
+        r = fetch(server, path)
+        assert r.code in (403, 404), (path, r.code)
+        assert "helper.py" not in r.body.decode("utf-8", "replace")
+    for path in ("/voila/render/%ff%fe", "/voila/files/%c3%28.png", "/%ff"):
+        r = fetch(server, path)
+        assert r.code == 400, (path, r.code)
+    assert "Traceback" not in server.log() and "UnicodeDecodeError" not in server.log()
+
+
+def test_every_answer_has_the_security_headers(server):
+    answers = [fetch(server, p) for p in ("/", "/nowhere", "/voila/render/%ff", "/api/kernels",
+                                          "/voila/files/picture.png", "/voila/static/voila.js")]
+    for r in answers:
+        h = r.headers
+        assert h.get("X-Content-Type-Options") == "nosniff", r.effective_url
+        assert h.get("Referrer-Policy") == "same-origin"
+        csp = h.get("Content-Security-Policy", "")
+        assert "script-src" in csp and "object-src 'none'" in csp and "frame-ancestors 'self'" in csp
+        assert "Server" not in h, h.get("Server")
+
+
+def test_session_rules_without_a_server():
+    from musteach_server.guard import Sessions, is_https
+
+    s = Sessions(per_session=2, per_address=3)
+    s.bind("k1", "alice", "10.0.0.1")
+    s.bind("k2", "alice", "10.0.0.1")
+    assert s.owns("alice", "k1") and not s.owns("bob", "k1") and not s.owns(None, "k1") and not s.owns("", "k1")
+    assert s.to_release("alice") == ["k1"]  # a third page of alice's releases her oldest
+    assert s.to_release("bob") == []
+    s.bind("k3", "bob", "10.0.0.1")
+    assert s.address_full("10.0.0.1", "carol")  # 3 kernels from that address, none carol's to release
+    assert not s.address_full("10.0.0.1", "alice")  # alice's oldest would be released first
+    s.release("k1")
+    assert (s.status("alice", "k1"), s.status("alice", "k2"), s.status("bob", "k2"), s.status(None, "k2")) == (
+        410, 200, 403, 403)
+    trusted = frozenset({"127.0.0.1"})
+    assert is_https("https", "203.0.113.9", None, frozenset())
+    assert is_https("http", "127.0.0.1", "https", trusted)
+    assert not is_https("http", "203.0.113.9", "https", trusted)  # an untrusted client cannot claim TLS

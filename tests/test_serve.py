@@ -39,7 +39,7 @@ from musteach_server.app import (
 )
 from musteach_server.command import parse_pools
 from musteach_server.lessons import Lesson, list_lessons
-from musteach_server.probe import Visitor, lesson_notebook, running_server
+from musteach_server.probe import Visitor, free_port, lesson_notebook, running_server
 from tornado.httpclient import AsyncHTTPClient
 
 from musteach.rules.errors import MusError
@@ -145,7 +145,7 @@ def test_lesson_pages_carry_the_lesson_bar_and_the_index_lists_the_lessons(cappe
     assert re.findall(r'href="/voila/render/([^"]+)"', index) == [LANCE, BROKEN]
     assert "Lesson 2: A broken cell" in index
     # the page tells a visitor when its kernel is gone for good (culled), with a Reload button
-    assert "This page's session has ended (idle too long). Reload the page to continue." in page
+    assert "This session ended: reload to go on." in page
     assert "window.WebSocket = MusteachWebSocket" in page
 
 
@@ -159,20 +159,21 @@ def test_the_index_numbers_lessons_by_their_file_names():
         "Lesson 0: Welcome to Mus", "Lesson 3: Grande and Chica", "Lesson 11: Practice"]
 
 
-def test_the_kernel_api_the_page_watches_says_when_a_kernel_is_gone(capped):
+def test_the_session_api_the_page_watches_says_when_a_kernel_is_gone(capped):
     async def go():
         v = Visitor(capped.base_url)
         assert (await v.open(LANCE)).code == 200
-        alive = await v.fetch(f"/api/kernels/{v.kernel_id}")
+        alive = await v.fetch(f"/musteach/api/session/{v.kernel_id}")
+        stranger = await Visitor(capped.base_url).fetch(f"/musteach/api/session/{v.kernel_id}")
         await v.close_page()
         for _ in range(40):
-            gone = await v.fetch(f"/api/kernels/{v.kernel_id}")
-            if gone.code == 404:
+            gone = await v.fetch(f"/musteach/api/session/{v.kernel_id}")
+            if gone.code == 410:
                 break
             await asyncio.sleep(0.25)
-        return alive.code, gone.code
+        return alive.code, stranger.code, gone.code
 
-    assert run(go()) == (200, 404)
+    assert run(go()) == (200, 403, 410)
 
 
 def test_the_repo_lessons_are_listed_in_order_with_their_titles():
@@ -293,20 +294,69 @@ def test_culling_and_the_other_production_settings_are_configured():
     assert never.VoilaConfiguration.preheat_kernel is False
 
 
-def test_kernel_gate_counts_visitors_not_the_pool():
+def test_kernel_gate_counts_visitors():
     running: set[str] = set()
     gate = KernelGate(running, max_kernels=2)
-    assert gate.admit() and gate.admit()
-    assert not gate.admit() and gate.in_use() == 2  # two pages being opened hold both places
+    admit = lambda: asyncio.run(gate.admit())  # noqa: E731
+    assert admit() and admit()
+    assert not admit() and gate.in_use() == 2  # two pages being opened hold both places
     running |= {"k1", "pooled"}
     gate.seat("k1", LANCE)
     gate.abandon()  # the second page failed: its place is back
-    assert gate.in_use() == 1 and gate.admit()
+    assert gate.in_use() == 1 and admit()
     gate.seat("pooled-turned-visitor", LANCE)
     running.add("pooled-turned-visitor")
-    assert not gate.admit()
+    assert not admit()
     running.discard("k1")  # culled or closed
-    assert gate.in_use() == 1 and gate.admit()
+    assert gate.in_use() == 1 and admit()
+
+
+def test_kernel_gate_counts_the_pools_and_stops_a_spare_to_make_room():
+    class Pools(set):
+        def __init__(self):
+            super().__init__()
+            self._pools: dict[str, list] = {}
+            self.stopped: list[str] = []
+
+        async def shutdown_kernel(self, kernel_id, now=False):
+            self.stopped.append(kernel_id)
+            for pool in self._pools.values():
+                pool[:] = [f for f in pool if f.result()["kernel_id"] != kernel_id]
+
+    async def go():
+        km = Pools()
+        done = []
+        for k in ("a1", "b1"):
+            f = asyncio.get_running_loop().create_future()
+            f.set_result({"kernel_id": k})
+            done.append(f)
+        km._pools = {"a.ipynb": [done[0]], "b.ipynb": [done[1]]}
+        gate = KernelGate(km, max_kernels=3)
+        assert gate.total() == 2
+        assert await gate.admit("c.ipynb")  # a third kernel fits
+        gate.seat("c1", "c.ipynb")
+        km.add("c1")
+        assert gate.total() == 3 and km.stopped == []
+        assert await gate.admit("a.ipynb")  # takes a's preheated kernel: no new one
+        gate.abandon()
+        assert await gate.admit("d.ipynb")  # the room is full: a spare preheated kernel is stopped for it
+        return km.stopped, gate.total()
+
+    stopped, total = asyncio.run(go())
+    assert len(stopped) == 1 and stopped[0] in ("a1", "b1") and total == 3
+
+
+def test_pools_shrink_to_fit_under_the_cap():
+    lessons = list_lessons(ROOT / "lessons")
+    o = ServeOptions(lessons_dir=ROOT / "lessons", lessons=lessons, max_kernels=40, pool_size=1,
+                     pools={"03-grande-chica.ipynb": 40})
+    fitted = o.fitted_pools()
+    assert sum(fitted.values()) == 40 and fitted["03-grande-chica.ipynb"] == 40
+    o = ServeOptions(lessons_dir=ROOT / "lessons", lessons=lessons, max_kernels=5, pool_size=2)
+    fitted = o.fitted_pools()
+    assert sum(fitted.values()) == 5 and max(fitted.values()) == 1
+    pools = build_config(o).VoilaKernelManager.kernel_pools_config
+    assert pools["default"] == {"pool_size": 0} and sum(v["pool_size"] for v in pools.values()) == 5
 
 
 def test_traversal_detection():
@@ -344,6 +394,10 @@ def test_serve_is_a_plug_in_and_musteach_imports_no_jupyter():
     (["--lessons", "/nonexistent/lessons"], "no lessons folder found"),
     (["--pool", "99=3"], "no lesson '99'"),
     (["--pool", "03=lots"], "--pool wants LESSON=N"),
+    (["--per-session", "0"], "--per-session must be 1 or more"),
+    (["--trusted-proxy", "proxy.example"], "--trusted-proxy wants an address or network, not 'proxy.example'"),
+    (["--secret-file", "/nonexistent/secret"], "--secret-file /nonexistent/secret"),
+    (["--base-url", "musteach"], "--base-url must start with /"),
 ])
 def test_bad_options_exit_2_with_one_line(args, needle):
     out = cli("serve", *args)
@@ -413,3 +467,220 @@ def test_a_venv_built_from_the_binder_files_alone_serves_a_lesson(tmp_path):
     assert r.code == 200
     assert 'class="musteach-bar"' in html  # the template shipped inside the installed package
     assert quizzes and clicked is not None, "the lesson's quiz did not answer a click"
+
+    # Binder: postBuild installs the server-proxy config; the Binder session's Jupyter server then opens
+    # musteach serve's look (lesson bar, busy page, hidden sources) at <server>/musteach/
+    post = subprocess.run(["bash", "binder/postBuild"], cwd=repo, env=env, capture_output=True, text=True, timeout=60)
+    assert post.returncode == 0, post.stderr
+    port = free_port()
+    jupyter = subprocess.Popen(
+        [venv / "bin" / "jupyter", "server", "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+         "--IdentityProvider.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True", "--allow-root"],
+        cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=open(tmp_path / "jupyter.log", "wb"),
+        start_new_session=True)
+    try:
+        async def through_binder():
+            v = Visitor(f"http://127.0.0.1:{port}/musteach", timeout=120)
+            for _ in range(240):  # the Jupyter server, then musteach serve on its first request
+                try:
+                    index = await v.fetch("/")
+                except OSError:
+                    index = None
+                if index is not None and index.code == 200:
+                    break
+                await asyncio.sleep(0.5)
+            r = await v.open(lesson)
+            return index, r, v.html, v.quizzes()
+
+        index, r, html, quizzes = run(through_binder())
+    finally:
+        os.killpg(jupyter.pid, 15)
+        jupyter.wait(30)
+    log = (tmp_path / "jupyter.log").read_text(errors="replace")
+    assert index is not None and index.code == 200, log[-3000:]
+    assert 'href="/musteach/voila/render/' in index.body.decode()  # the lessons, under the proxy's prefix
+    assert r.code == 200 and 'class="musteach-bar"' in html and quizzes, log[-3000:]
+
+
+# ----- fair places (issue 15) ---------------------------------------------------------------------
+
+IMG_FROM_ANOTHER_SITE = {"Sec-Fetch-Dest": "image", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Site": "cross-site"}
+
+
+def test_floods_and_cross_site_images_leave_a_place_for_a_second_visitor(tmp_path):
+    """One client floods the room four ways: <img> tags on another site, cookie-less GETs, one session
+    opening page after page, fresh sessions from one address (behind a trusted proxy). A second visitor,
+    from another address, still gets a lesson; the kernels never exceed the limits."""
+    lessons = write_lessons(tmp_path / "lessons", broken=False)
+    with running_server("--lessons", str(lessons), "--max-kernels", "5", "--pool-size", "0", "--per-address", "3",
+                        "--trusted-proxy", "127.0.0.1", log_path=tmp_path / "serve.log", cwd=ROOT) as s:
+        async def go():
+            flooder = Visitor(s.base_url)
+            imgs = [await flooder.fetch(f"/voila/render/{LANCE}", headers=IMG_FROM_ANOTHER_SITE) for _ in range(5)]
+            bare = [await Visitor(s.base_url).fetch(f"/voila/render/{LANCE}") for _ in range(30)]
+            after_anonymous = len(s.kernel_pids())
+            attacker = {"X-Forwarded-For": "198.51.100.7"}
+            one = Visitor(s.base_url)
+            one_session = []
+            for _ in range(5):
+                one.fetch = _with_headers(one.fetch, attacker)
+                one_session.append((await one.get_page(LANCE)).code)
+            held_by_one = len(s.kernel_pids())
+            fresh = []
+            for _ in range(4):
+                v = Visitor(s.base_url)
+                v.fetch = _with_headers(v.fetch, attacker)
+                fresh.append((await v.get_page(LANCE)).code)
+            second = Visitor(s.base_url)
+            second.fetch = _with_headers(second.fetch, {"X-Forwarded-For": "203.0.113.20"})
+            r = await second.open(LANCE)
+            tls = await Visitor(s.base_url).fetch(f"/voila/render/{LANCE}", headers={"X-Forwarded-Proto": "https"})
+            return imgs, bare, after_anonymous, one_session, held_by_one, fresh, r, second, tls
+
+        imgs, bare, after_anonymous, one_session, held_by_one, fresh, r, second, tls = run(go())
+        # behind a trusted TLS proxy the session cookie is Secure
+        assert any(c.startswith("musteach_session=") and "Secure" in c for c in tls.headers.get_list("Set-Cookie"))
+        assert [x.code for x in imgs] == [403] * 5
+        assert {x.code for x in bare} == {303}  # the first visit sets a cookie and starts no kernel
+        assert after_anonymous == 0
+        assert one_session == [200] * 5 and held_by_one == 3  # its oldest kernels were released
+        assert fresh.count(429) >= 3 and fresh[-1] == 429  # the address holds 3 kernels at most
+        assert r.code == 200 and second.quizzes()
+        assert len(s.kernel_pids()) <= 4
+        log = s.log()
+        assert re.search(r"refused 01-lance\.ipynb for 127\.0\.0\.1: no kernel is started for a image request", log)
+        assert "oldest kernel" in log and "already holds 3 kernels" in log
+
+
+def _with_headers(fetch, extra):
+    async def wrapped(path, *, method="GET", body=None, headers=None):
+        return await fetch(path, method=method, body=body, headers={**extra, **(headers or {})})
+
+    return wrapped
+
+
+def test_the_cap_counts_the_pools(tmp_path):
+    """--max-kernels 3 with two lessons asking for 2 preheated kernels each: never more than 3 kernels, the
+    third and fourth visitors get places by spare kernels being stopped, the next one the busy page."""
+    lessons = write_lessons(tmp_path / "lessons", broken=False)
+    (lessons / "03-total.ipynb").write_text(lesson_notebook(
+        "Lesson 3: Count", "from musteach_widgets import TotalQuiz\nTotalQuiz(kind='juego', n=3, seed=3)"))
+    with running_server("--lessons", str(lessons), "--max-kernels", "3", "--pool-size", "2",
+                        log_path=tmp_path / "serve.log", cwd=ROOT) as s:
+        wait_for_log(s, r"\] ready: ", timeout=120)
+        counts = [len(s.kernel_pids())]
+
+        async def go():
+            codes, visitors = [], []
+            for lesson in (LANCE, "03-total.ipynb", LANCE, "03-total.ipynb"):
+                v = Visitor(s.base_url)
+                codes.append((await v.get_page(lesson)).code)
+                visitors.append(v)
+                await asyncio.sleep(1.5)  # room for a (capped) refill
+                counts.append(len(s.kernel_pids()))
+            busy = visitors[-1] if codes[-1] == 503 else None
+            return codes, busy
+
+        codes, busy = run(go())
+    assert max(counts) <= 3, counts
+    assert codes[:3] == [200, 200, 200] and codes[3] == 503, codes
+    assert busy is not None
+
+
+def test_the_lessons_command_copies_the_packaged_lessons(tmp_path):
+    out = cli("lessons", str(tmp_path / "mus"))
+    assert out.returncode == 0, out.stderr
+    copied = sorted(p.name for p in (tmp_path / "mus").glob("*.ipynb"))
+    assert copied == sorted(p.name for p in (ROOT / "lessons").glob("*.ipynb"))
+    again = cli("lessons", str(tmp_path / "mus"))
+    assert again.returncode == 2 and "--force" in again.stderr
+
+
+# ----- past one machine: two instances behind nginx (issue 15) ------------------------------------
+
+def test_two_instances_behind_nginx_keep_each_visitor_on_their_kernel(tmp_path):
+    from musteach_server.cluster import find_nginx, running_cluster
+
+    if find_nginx() is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("nginx is missing (make proxy-deps installs it)")
+        pytest.skip("nginx is missing (make proxy-deps installs it)")
+    lessons = write_lessons(tmp_path / "lessons", broken=False)
+    with running_cluster(2, "--lessons", str(lessons), "--pool-size", "0", "--max-kernels", "6",
+                         log_dir=tmp_path / "cluster", cwd=ROOT) as cluster:
+        async def one(i: int):
+            v = Visitor(cluster.base_url)
+            r = await v.open(LANCE)
+            feedback = v.find(v.quizzes()[0], "musteach-feedback")[0]
+            answer = next(a for a in v.find(v.quizzes()[0], "musteach-answer") if not v.states[a].get("disabled"))
+            _, latency = await v.click(answer, watch=feedback)
+            return r.code, latency, v
+
+        async def go():
+            done = await asyncio.gather(*(one(i) for i in range(6)))
+            per_instance = [len(s.kernel_pids()) for s in cluster.servers]
+            closed = [await v.close_page() for _, _, v in done]
+            return done, per_instance, closed
+
+        done, per_instance, closed = run(go())
+        assert [code for code, _, _ in done] == [200] * 6
+        assert all(latency is not None for _, latency, _ in done)
+        assert sum(per_instance) == 6, per_instance  # (the hash spreads sessions: the load test prints how)
+        assert closed == [204] * 6  # every beacon reached the instance holding its kernel
+
+
+# ----- pip users: the wheel carries the lessons (issue 15) ----------------------------------------
+
+def _fresh_env(tmp_path: Path, venv: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON", "JUPYTER", "CONDA"))}
+    return env | {"PATH": f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+                  "JUPYTER_DATA_DIR": str(tmp_path / "jd"), "JUPYTER_CONFIG_DIR": str(tmp_path / "jc"),
+                  "JUPYTER_RUNTIME_DIR": str(tmp_path / "jr"), "IPYTHONDIR": str(tmp_path / "ipy")}
+
+
+@pytest.mark.slow
+def test_the_built_wheel_serves_the_lessons_from_an_empty_folder(tmp_path):
+    """``pip install "musteach[tutor]"`` from the built wheel into a fresh venv, then ``musteach serve`` in an
+    empty folder: every lesson of the repository is listed, one opens and answers a click; ``musteach lessons``
+    copies them out."""
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(*SKIP))
+    wheels = tmp_path / "wheels"
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(repo)],
+                           capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr[-4000:]
+    wheel = next(wheels.glob("musteach-*.whl"))
+    import zipfile
+
+    names = zipfile.ZipFile(wheel).namelist()
+    lessons = sorted(p.name for p in (ROOT / "lessons").glob("[0-9][0-9]-*.ipynb"))
+    assert all(f"musteach_lessons/{name}" in names for name in lessons)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    env = _fresh_env(tmp_path, venv)
+    pip = subprocess.run([venv / "bin" / "python", "-m", "pip", "install", "--quiet", f"{wheel}[tutor]"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    assert pip.returncode == 0, pip.stderr[-4000:]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with running_server("--pool-size", "0", log_path=tmp_path / "serve.log", python=str(venv / "bin" / "python"),
+                        cwd=empty, env=env, timeout=120) as server:
+        async def go():
+            v = Visitor(server.base_url)
+            index = await v.fetch("/")
+            r = await v.open("03-grande-chica.ipynb")
+            quiz = v.quizzes()[0]
+            feedback = v.find(quiz, "musteach-feedback")[0]
+            answer = next(a for a in v.find(quiz, "musteach-answer") if not v.states[a].get("disabled"))
+            _, clicked = await v.click(answer, watch=feedback)
+            await v.close_page()
+            return index, r, clicked
+
+        index, r, clicked = run(go())
+    assert index.code == 200 and all(name in index.body.decode() for name in lessons)
+    assert r.code == 200 and clicked is not None
+    assert str(venv.resolve()) in server.log() or "site-packages/musteach_lessons" in server.log()
+    copied = subprocess.run([venv / "bin" / "musteach", "lessons", "mus"], cwd=empty, env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert copied.returncode == 0, copied.stderr
+    assert sorted(p.name for p in (empty / "mus").glob("*.ipynb")) == lessons

@@ -8,7 +8,7 @@
 //   {type: "stored_part", id: <string>, index: <int>, count: <int>, data: <string>, reason}
 //     parts 0..count-1 of one value, in order; the kernel joins them and reads them as one "stored".
 //   {type: "stored", value: null, reason, error: "", too_big: <length>}   a value longer than MAX_CHARS.
-//   {type: "saved", ok: <bool>, error: <string>}   after each write.
+//   {type: "saved", ok: <bool>, error: <string>, full: <bool>}   after each write (full: the storage is full).
 // Kernel -> browser:
 //   the "value" trait: the JSON to keep; written to localStorage on every change, once the first
 //   "stored" message has gone out (so an empty kernel never overwrites what the browser holds).
@@ -31,6 +31,11 @@ function storage() {
 
 function errorText(e) {
   return (e && (e.name || e.message)) ? `${e.name || "Error"}: ${e.message || ""}` : String(e);
+}
+
+// Whether a localStorage write failed because the browser's storage for this site is full.
+function isQuotaError(e) {
+  return !!e && (e.name === "QuotaExceededError" || e.name === "NS_ERROR_DOM_QUOTA_REACHED" || e.code === 22);
 }
 
 function initialize({ model }) {
@@ -79,7 +84,7 @@ function initialize({ model }) {
       if (ls.getItem(key()) !== value) ls.setItem(key(), value);
       model.send({ type: "saved", ok: true, error: "" });
     } catch (e) {
-      model.send({ type: "saved", ok: false, error: errorText(e) });
+      model.send({ type: "saved", ok: false, error: errorText(e), full: isQuotaError(e) });
     }
   }
 

@@ -74,6 +74,8 @@ class BrowserStore(anywidget.AnyWidget):
         self.progress = Progress()
         self.notices: list[str] = []
         self.save_error: str | None = None
+        #: the last write failed because the browser's storage for this site is full
+        self.storage_full = False
         self.set_aside_names: list[str] = []
         self._listeners: list[Callable[[Progress], None]] = []
         self._parts: dict[str, Any] = {}  # the progress text arriving in parts: id, count, parts so far
@@ -81,6 +83,9 @@ class BrowserStore(anywidget.AnyWidget):
 
     @property
     def where(self) -> str:
+        if self.storage_full:
+            return ("in this page only: NOT kept in this browser, whose storage for this site is full "
+                    "(use Export to keep a copy)")
         if not self.available:
             return "in this page only (this browser does not let it be kept: use Export to keep a copy)"
         return "in this browser (it stays here after a reload; other people's browsers never see it)"
@@ -125,6 +130,13 @@ class BrowserStore(anywidget.AnyWidget):
                     "is open. Use Export to keep a copy."
                 )
             self.save_error = error
+            full = bool(content.get("full"))
+            if full != self.storage_full:
+                self.storage_full = full
+                self._tell_listeners()  # the status line says where progress is (not) kept
+        elif kind == "saved" and self.storage_full:
+            self.storage_full = False  # room again (the learner cleared some)
+            self._tell_listeners()
 
     def _receive_part(self, content: dict[str, Any]) -> None:
         """One part of a long progress text; the last part reads the whole text (as a "stored" message)."""
@@ -201,6 +213,9 @@ class BrowserStore(anywidget.AnyWidget):
     def _done_loading(self) -> None:
         self.loaded = True
         self._push()
+        self._tell_listeners()
+
+    def _tell_listeners(self) -> None:
         for callback in list(self._listeners):
             callback(self.progress.copy())
 

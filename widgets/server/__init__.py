@@ -8,8 +8,13 @@ This subpackage is the only place that imports Voilà, jupyter_server and tornad
 * :mod:`musteach_server.app` is the Voilà application: preheated kernels, a cap on visitors' kernels
   with a "busy" page, idle kernels culled, sources and tracebacks hidden, only widget messages accepted from
   pages, a lesson bar on every page, one log line per event;
+* :mod:`musteach_server.guard` holds the rules of an open server: sessions, which requests may start a
+  kernel, per-session and per-address limits, security headers (pure Python);
 * :mod:`musteach_server.probe` simulates a visitor over the real protocol (tests, load test, smoke
-  checks of a class server).
+  checks of a class server);
+* :mod:`musteach_server.cluster` runs several instances behind Debian's nginx, sticky by session cookie;
+* :mod:`musteach_server.copy_lessons` is ``musteach lessons DIR`` (the lessons ship in the wheel as the data
+  package ``musteach_lessons``).
 
 Hosting a class
 ---------------
@@ -21,7 +26,8 @@ one and running its lesson costs about a second of CPU. So, on the server, befor
 ``--pool 03=40`` starts 40 kernels for lesson 3 (the one the class opens first) ahead of time, and
 ``--pool-size`` (default 1) keeps one ready for every other lesson; wait for the log's ``ready:`` line.
 Learners then get their page at once; the 41st gets a "busy, try again shortly" page (HTTP 503) that
-retries by itself. A tab closed frees its kernel at once; a kernel idle for ``--cull-idle`` seconds (default
+retries by itself. ``--max-kernels`` counts the preheated kernels too. A tab closed frees its kernel at once; a kernel idle for ``--cull-idle`` seconds (default
 900) is stopped even if its tab is open, and one with no page connected after 2 minutes. Put a TLS proxy
-in front for a public address; the server has no login (any visitor may open any lesson).
+in front for a public address (``--trusted-proxy``); the server has no login (any visitor may open any lesson),
+but each kernel answers only to the visitor session that started it.
 """

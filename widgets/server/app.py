@@ -5,9 +5,11 @@ configures Voilà 0.5 for that and adds what it lacks:
 
 * **preheated kernels**: ``--pool-size`` kernels per lesson are started and run through the lesson before
   anyone asks (``VoilaConfiguration.preheat_kernel`` / ``default_pool_size``), so a page opens at once;
-* **a cap**: at most ``--max-kernels`` visitors' kernels at once (:class:`KernelGate`); beyond it a page
-  request gets a friendly "busy" page, HTTP 503 with ``Retry-After`` (the pool's kernels are not counted:
-  they add ``pool_size`` x lessons processes);
+* **a cap**: at most ``--max-kernels`` kernels at once, preheated ones included (:class:`KernelGate`; the
+  pools shrink to fit); beyond it a page request gets a friendly "busy" page, HTTP 503 with ``Retry-After``;
+* **sessions** (:mod:`musteach_server.guard`): a kernel answers only to the visitor session whose page
+  started it (signed cookie); kernels start only for top-level navigations, a few per session and address;
+  a kernel that dies is stopped, not restarted blank, and its page says the session ended;
 * **culling**: a visitor's kernel with no activity for ``--cull-idle`` seconds is stopped, even with its tab
   still open (``MappingKernelManager.cull_idle_timeout``, ``cull_connected``); preheated kernels are kept;
 * **no code from visitors**: pages may send only the messages ipywidgets needs (:data:`ALLOWED_MESSAGE_TYPES`);
@@ -37,7 +39,7 @@ from datetime import UTC, datetime
 from html import escape
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, unquote_to_bytes, urlencode
 
 import tornado.web
 from jupyter_core.utils import ensure_async
@@ -57,6 +59,18 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from musteach.rules.errors import MusError
 
+from .guard import (
+    SECURITY_HEADERS,
+    SESSION_COOKIE,
+    KernelRoute,
+    SecurityHeaders,
+    Sessions,
+    client_address,
+    fetch_refusal,
+    is_https,
+    kernel_route,
+    new_session_id,
+)
 from .lessons import Lesson
 
 __all__ = [
@@ -125,10 +139,39 @@ class ServeOptions:
     cull_idle: int = 900
     pool_size: int = 1
     pools: dict[str, int] = field(default_factory=dict)
+    per_session: int = 3
+    per_address: int = 0
+    trusted_proxies: frozenset[str] = frozenset()
+    secret: bytes | None = None
+    base_url: str = "/"
 
     def pool_for(self, lesson_path: str) -> int:
-        """Kernels preheated for a lesson."""
+        """Kernels asked to be preheated for a lesson."""
         return self.pools.get(lesson_path, self.pool_size)
+
+    def fitted_pools(self) -> dict[str, int]:
+        """Kernels preheated per lesson, shrunk so that all the pools together fit under ``max_kernels``: the
+        lessons named by ``--pool`` first, then one kernel a lesson in order, then the rest in order.
+
+        >>> from .lessons import Lesson
+        >>> ls = [Lesson.from_heading(f"0{i}-x.ipynb", None) for i in range(4)]
+        >>> ServeOptions(Path("."), ls, max_kernels=5, pools={"03-x.ipynb": 4}).fitted_pools()
+        {'00-x.ipynb': 1, '01-x.ipynb': 0, '02-x.ipynb': 0, '03-x.ipynb': 4}
+        """
+        room = self.max_kernels
+        fitted = {ls.path: 0 for ls in self.lessons}
+        for path, n in self.pools.items():
+            fitted[path] = min(n, room)
+            room -= fitted[path]
+        for rounds in (1, None):
+            for ls in self.lessons:
+                if ls.path in self.pools:
+                    continue
+                wanted = self.pool_size if rounds is None else min(1, self.pool_size)
+                add = min(max(0, wanted - fitted[ls.path]), room)
+                fitted[ls.path] += add
+                room -= add
+        return fitted
 
 
 def _short(kernel_id: str) -> str:
@@ -229,6 +272,20 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         super().__init__(**kwargs)
         self._releases: set[asyncio.Future] = set()
         self._handed_over: dict[str, float] = {}  # kernel id -> time.monotonic() of its handover to a page
+        self._died: set[str] = set()
+        #: called with a kernel id once it has stopped (the gate frees its place and its session's claim)
+        self.on_stopped: list[Any] = []
+
+    def _handle_kernel_died(self, kernel_id: str) -> None:
+        """A kernel process died (killed, out of memory): it is not restarted blank (``restart_limit`` 0),
+        but shut down at once, which frees its place and closes its page's websocket (the page then says
+        the session ended)."""
+        if kernel_id not in self or kernel_id in self._died:
+            return
+        self._died.add(kernel_id)
+        task = asyncio.ensure_future(self.shutdown_kernel(kernel_id, now=True))
+        self._releases.add(task)
+        task.add_done_callback(self._releases.discard)
 
     def hand_over(self, kernel_id: str) -> None:
         """A preheated kernel was just given to a visitor: it is active from now on (it was idle in the pool),
@@ -364,8 +421,15 @@ class MusteachKernelManager(AsyncMappingKernelManager):
             dead = getattr(kernel, "execution_state", None) == "dead"
             alone = "" if self._kernel_connections.get(kernel_id, 0) else ", no page connected"
             why = " (culled: it had died)" if dead else f" (culled: idle for {idle}{alone})"
+        elif kernel_id in self._died:
+            why = " (it died: its page says the session ended)"
         self._handed_over.pop(kernel_id, None)
-        await ensure_async(super().shutdown_kernel(kernel_id, now=now, restart=restart))
+        try:
+            await ensure_async(super().shutdown_kernel(kernel_id, now=now, restart=restart))
+        finally:
+            self._died.discard(kernel_id)
+            for callback in self.on_stopped:
+                callback(kernel_id)
         log.info("kernel %s stopped%s (%d running)", _short(kernel_id), why, len(self.list_kernel_ids()))
         # a page still connected to it (culled with its tab open) is told by its websocket closing
         for conn in list(ZMQChannelsWebsocketConnection._open_sockets):
@@ -386,31 +450,86 @@ class MusteachKernelManager(AsyncMappingKernelManager):
 
 
 class KernelGate:
-    """Counts the kernels handed to visitors and refuses a page beyond ``max_kernels``.
+    """Counts every kernel, preheated ones included, and refuses a page beyond ``max_kernels``.
 
     A page request is *admitted* (a place is reserved) before its kernel exists, then *seated* with its
-    kernel id; a visitor's kernel frees its place when it stops (page closed, culled, server stopping).
-    Kernels waiting in Voilà's preheated pool are not counted.
+    kernel id and bound to the visitor's session (:class:`~musteach_server.guard.Sessions`); a kernel frees
+    its place when it stops (page closed, culled, died, server stopping). A page for a lesson whose pool
+    holds a kernel takes that one (no new place); when every place is taken, a spare preheated kernel of
+    another lesson is stopped to make room.
     """
 
-    def __init__(self, kernel_manager: Any, max_kernels: int):
+    def __init__(self, kernel_manager: Any, max_kernels: int, sessions: Sessions | None = None):
         self.kernel_manager = kernel_manager
         self.max_kernels = max_kernels
+        self.sessions = sessions or Sessions()
         self.visitors: dict[str, str] = {}  # kernel id -> lesson path
         self.admitting = 0
+        stopped = getattr(kernel_manager, "on_stopped", None)
+        if isinstance(stopped, list):
+            stopped.append(self.stopped)
+
+    def stopped(self, kernel_id: str) -> None:
+        """A kernel stopped: its place is free and its session's claim on it ends."""
+        self.visitors.pop(kernel_id, None)
+        self.sessions.release(kernel_id)
+
+    def pools(self) -> dict[str, list]:
+        """Voilà's pools of preheated kernels (lesson path -> futures), empty without preheating."""
+        return getattr(self.kernel_manager, "_pools", {}) or {}
+
+    def pooled(self) -> int:
+        """Kernels in the pools, starting or ready."""
+        return sum(len(p) for p in self.pools().values())
 
     def in_use(self) -> int:
-        """Places taken: visitors' running kernels plus pages being opened."""
+        """Places taken by visitors: their running kernels plus pages being opened."""
         for kernel_id in [k for k in self.visitors if k not in self.kernel_manager]:
             del self.visitors[kernel_id]
         return len(self.visitors) + self.admitting
 
-    def admit(self) -> bool:
-        """Reserve a place for a page being opened; False when every place is taken."""
-        if self.in_use() >= self.max_kernels:
+    def total(self) -> int:
+        """Every kernel counted against ``max_kernels``: visitors' ones, pages being opened, the pools'."""
+        return self.in_use() + self.pooled()
+
+    def _pool_key(self, lesson: str) -> str | None:
+        for name, pool in self.pools().items():
+            if pool and (name == lesson or name.endswith("/" + lesson)):
+                return name
+        return None
+
+    async def admit(self, lesson: str = "") -> bool:
+        """Reserve a place for a page of ``lesson`` being opened; False when every place is taken."""
+        if self._pool_key(lesson) is not None:  # it takes a preheated kernel: no new one
+            self.admitting += 1
+            return True
+        if self.total() < self.max_kernels:
+            self.admitting += 1
+            return True
+        self.admitting += 1  # reserved before the spare stops, so that no pool refills into its place
+        spare = self._spare_kernel()
+        if spare is None:  # only kernels still starting in the pools: wait for one, then take its place
+            pending = [item for pool in self.pools().values() for item in pool if not item.done()]
+            if pending:
+                await asyncio.wait(pending[:1], timeout=PREHEAT_SLOT_TIMEOUT)
+                spare = self._spare_kernel()
+        if spare is None:
+            self.admitting -= 1
             return False
-        self.admitting += 1
+        log.info("the room is full: stopping a spare preheated kernel %s to make room", _short(spare))
+        try:
+            await ensure_async(self.kernel_manager.shutdown_kernel(spare, now=True))
+        except Exception:  # already gone
+            pass
         return True
+
+    def _spare_kernel(self) -> str | None:
+        """A preheated kernel ready in the pool that holds the most."""
+        for _, pool in sorted(self.pools().items(), key=lambda kv: -len(kv[1])):
+            for item in pool:
+                if item.done() and not item.cancelled() and item.exception() is None:
+                    return str(item.result()["kernel_id"])
+        return None
 
     def seat(self, kernel_id: str, lesson: str) -> None:
         """The admitted page got its kernel."""
@@ -554,15 +673,53 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
 
     def _on_kernel(self, kernel_id: str, *, preheated: bool) -> None:
         self.settings["musteach_gate"].seat(kernel_id, self.path_args[0] if self.path_args else "")
+        self.settings["musteach_gate"].sessions.bind(kernel_id, self._session or "", self._address)
         self._seated, self._preheated = kernel_id, preheated
+
+    _session: str | None = None
+    _address = ""
+
+    def _plain(self, status: int, title: str, body: str, *, retry: int | None = None) -> None:
+        self.set_status(status)
+        if retry:
+            self.set_header("Retry-After", str(retry))
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(_page(title, body, refresh=retry))
 
     async def get(self, path: str | None = None) -> None:
         if not path or not path.lower().endswith(".ipynb"):
             await super().get(path)  # Voilà redirects to /voila/files/, where the allowlist decides
             return
+        if not (self.settings["musteach_lessons_dir"] / path).is_file():
+            raise tornado.web.HTTPError(404)  # no kernel, no session: the not-found page
+        why = fetch_refusal(dict(self.request.headers))
+        if why:
+            log.warning("refused %s for %s: no kernel is started for %s", path, self._who(), why)
+            self._plain(403, "musteach: open the lesson yourself",
+                        "<h1>Open the lesson yourself</h1><p>Lessons open only as pages of their own.</p>"
+                        f'<p><a href="{escape(url_path_join(self.base_url, "/"))}">The lessons</a></p>')
+            return
+        if not self._visitor_session():
+            return
         gate: KernelGate = self.settings["musteach_gate"]
-        if not gate.admit():
-            log.warning("busy: refused a visitor to %s (%d of %d places taken)", path, gate.in_use(), gate.max_kernels)
+        sessions = gate.sessions
+        assert self._session is not None
+        if sessions.address_full(self._address, self._session):
+            log.warning("refused %s: %s already holds %d kernels", path, self._who(), sessions.per_address)
+            self._plain(429, "musteach: too many pages open",
+                        "<h1>Too many lessons open</h1><p>Too many lesson pages are open from your network. "
+                        f"Close one, or try again in {RETRY_AFTER_SECONDS} seconds.</p>", retry=RETRY_AFTER_SECONDS)
+            return
+        for old in sessions.to_release(self._session):
+            log.info("a visitor opened more than %d lessons: their oldest kernel %s is released",
+                     sessions.per_session, _short(old))
+            try:
+                await ensure_async(self.settings["kernel_manager"].shutdown_kernel(old, now=True))
+            except Exception:  # gone meanwhile
+                sessions.release(old)
+        if not await gate.admit(path):
+            log.warning("busy: refused a visitor to %s (%d of %d places taken)", path, gate.total(), gate.max_kernels)
             self.set_status(503)
             self.set_header("Retry-After", str(RETRY_AFTER_SECONDS))
             self.set_header("Content-Type", "text/html; charset=utf-8")
@@ -584,14 +741,86 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
                 gate.abandon()
             else:
                 log.info(
-                    "page %s opened: kernel %s (%s), %d of %d places taken, %.2f s",
+                    "page %s opened: kernel %s (%s), %d kernels, %d of %d places taken by visitors, %.2f s",
                     path,
                     _short(self._seated),
                     "preheated" if self._preheated else "started for it",
+                    gate.total(),
                     gate.in_use(),
                     gate.max_kernels,
                     time.monotonic() - start,
                 )
+
+    def _who(self) -> str:
+        return self._address or client_address(self.request.remote_ip or "", self.request.headers.get(
+            "X-Forwarded-For"), self.settings["musteach_trusted"])
+
+    def _visitor_session(self) -> bool:
+        """The visitor's session (from its signed cookie), or a first visit that sets one and comes back
+        (a redirect to the same address; no kernel is started for a client that keeps no cookie)."""
+        trusted = self.settings["musteach_trusted"]
+        self._address = client_address(self.request.remote_ip or "", self.request.headers.get("X-Forwarded-For"),
+                                       trusted)
+        session = session_of(self.request, self.settings["musteach_secret"])
+        tried = self.get_query_argument(COOKIE_PROBE, None) is not None
+        clean_args = [(k, v) for k, vs in self.request.query_arguments.items() if k != COOKIE_PROBE
+                      for v in (x.decode("utf-8", "replace") for x in vs)]
+        here = self.request.path + ("?" + urlencode(clean_args) if clean_args else "")
+        if session is not None:
+            self._session = session
+            if tried:  # back from the first visit: the address without the probe
+                self.redirect(here, status=303)
+                return False
+            return True
+        if tried:
+            log.warning("refused %s for %s: no session cookie came back", self.request.path, self._address)
+            self._plain(403, "musteach: cookies needed",
+                        "<h1>This tutor needs a cookie</h1><p>Each visitor's lesson is tied to a session cookie. "
+                        "Allow cookies for this site, then open the lesson again.</p>")
+            return False
+        https = is_https(self.request.protocol, self.request.remote_ip or "",
+                         self.request.headers.get("X-Forwarded-Proto"), trusted)
+        signed = tornado.web.create_signed_value(self.settings["musteach_secret"], SESSION_COOKIE, new_session_id())
+        self.set_cookie(SESSION_COOKIE, signed.decode("ascii"), httponly=True, samesite="Lax", secure=https,
+                        path=self.base_url)
+        sep = "&" if clean_args else "?"
+        self.redirect(here + f"{sep}{COOKIE_PROBE}=1", status=303)
+        return False
+
+
+#: The query argument marking the redirect of a first visit (the session cookie was just set).
+COOKIE_PROBE = "musteach-cookie"
+
+
+def session_of(request: Any, secret: bytes) -> str | None:
+    """The session id of a request's signed session cookie, or None (no cookie, or not signed by us)."""
+    morsel = request.cookies.get(SESSION_COOKIE)
+    if morsel is None:
+        return None
+    value = tornado.web.decode_signed_value(secret, SESSION_COOKIE, morsel.value, max_age_days=2)
+    return value.decode("ascii", "replace") if value else None
+
+
+class SessionStatusHandler(JupyterHandler):
+    """``/musteach/api/session/<kernel>``: whether the visitor's kernel still runs (200), has ended (410) or
+    is not theirs (403). The page asks when its websocket closes, to say "this session ended"."""
+
+    def initialize(self, **kwargs: Any) -> None:
+        pass
+
+    def check_xsrf_cookie(self) -> None:
+        pass
+
+    def get(self, kernel_id: str) -> None:
+        gate: KernelGate = self.settings["musteach_gate"]
+        session = session_of(self.request, self.settings["musteach_secret"])
+        if gate.sessions.owns(session, kernel_id) and kernel_id not in self.settings["kernel_manager"]:
+            gate.stopped(kernel_id)
+        status = gate.sessions.status(session, kernel_id)
+        self.set_status(status)
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps({"running": status == 200, "ended": status == 410}))
 
 
 def _log_request(handler: tornado.web.RequestHandler) -> None:
@@ -619,12 +848,31 @@ def is_traversal(path: str) -> bool:
 
 
 class _GuardedApplication(tornado.web.Application):
-    """Tornado's application, refusing (400) any path that climbs out of a folder before any handler sees it."""
+    """Tornado's application, refusing before any handler sees them: paths that are not UTF-8 once decoded
+    or that climb out of a folder (400), kernel routes without the session that owns the kernel, kernel
+    listings and reading, the contents API and the file tree (403)."""
 
     def find_handler(self, request: Any, **kwargs: Any) -> Any:
+        try:
+            decoded = unquote_to_bytes(request.path).decode("utf-8")
+        except UnicodeDecodeError:
+            return self.get_handler_delegate(request, tornado.web.ErrorHandler, {"status_code": 400})
         if is_traversal(request.path):
             return self.get_handler_delegate(request, tornado.web.ErrorHandler, {"status_code": 400})
+        match = kernel_route(decoded, self.settings.get("base_url", "/"))
+        if match.route is not KernelRoute.NONE and not self._allowed(request, match.route, match.kernel_id):
+            return self.get_handler_delegate(request, tornado.web.ErrorHandler, {"status_code": 403})
         return super().find_handler(request, **kwargs)
+
+    def _allowed(self, request: Any, route: KernelRoute, kernel_id: str | None) -> bool:
+        if route is KernelRoute.CLOSED:
+            return False
+        if route is KernelRoute.MODEL and request.method not in ("GET", "DELETE"):
+            return False  # reading (the page does, on connecting) or stopping it, by its own session only
+        gate: KernelGate | None = self.settings.get("musteach_gate")
+        if gate is None:
+            return False
+        return gate.sessions.owns(session_of(request, self.settings["musteach_secret"]), kernel_id)
 
 
 _REQUEST_LINE = re.compile(r"^\d{3} (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) ")
@@ -687,17 +935,22 @@ class MusteachVoila(Voila):
         # jupyter_server's error pages call static_url(): give them a static path (set after the application
         # is built, so that tornado adds no /static/ route for it)
         self.app.settings.setdefault("static_path", DEFAULT_STATIC_FILES_PATH)
+        self.app.add_transform(SecurityHeaders)
         self.app.add_handlers(".*$", self.init_handlers())
         self.listen()
 
     def init_settings(self) -> dict:
         settings = super().init_settings()
         self.kernel_manager.allowed_message_types = list(ALLOWED_MESSAGE_TYPES)
-        self.gate = KernelGate(self.kernel_manager, self.musteach.max_kernels)
+        o = self.musteach
+        self.gate = KernelGate(self.kernel_manager, o.max_kernels, Sessions(o.per_session, o.per_address))
         self._cap_pool_refills()
         settings.update(
             musteach_gate=self.gate,
-            musteach_lessons=self.musteach.lessons,
+            musteach_secret=o.secret or os.urandom(32),
+            musteach_trusted=o.trusted_proxies,
+            musteach_lessons=o.lessons,
+            musteach_lessons_dir=Path(o.lessons_dir),
             websocket_max_message_size=MAX_MESSAGE_BYTES,
             log_function=_log_request,
             default_handler_class=NotFoundHandler,
@@ -719,7 +972,7 @@ class MusteachVoila(Voila):
             entry = dict(config.get(notebook_name, config.get("default", {})))
             pool = len(km._pools.get(notebook_name, []))
             assert gate is not None
-            wanted = min(entry.get("pool_size", 0), pool + max(0, cap - gate.in_use() - pool))
+            wanted = min(entry.get("pool_size", 0), pool + max(0, cap - gate.total()))
             if wanted <= pool:
                 return
             km.kernel_pools_config = {**config, notebook_name: {**entry, "pool_size": wanted}}
@@ -742,6 +995,7 @@ class MusteachVoila(Voila):
             elif isinstance(h, tuple) and h[0] == self.server_url:
                 h = (self.server_url, IndexHandler)
             out.append(h)
+        out.append((url_path_join(self.server_url, r"/musteach/api/session/([0-9a-f-]{36})"), SessionStatusHandler))
         return out
 
     def listen(self) -> None:
@@ -784,7 +1038,7 @@ class MusteachVoila(Voila):
             for item in pool:
                 if item.done() and not item.cancelled() and item.exception() is None and item.result()["task"].done():
                     ready += 1
-        wanted = sum(self.musteach.pool_for(ls.path) for ls in self.musteach.lessons)
+        wanted = sum(self.musteach.fitted_pools().values())
         return ready, wanted
 
     def _log_when_preheated(self) -> None:
@@ -816,9 +1070,8 @@ def build_config(o: ServeOptions) -> Config:
     c.Voila.log_format = "[musteach %(asctime)s] %(message)s"
     c.Voila.log_datefmt = "%H:%M:%S"
     c.Voila.kernel_websocket_connection_class = VisitorConnection
-    c.Voila.tornado_settings = {
-        "headers": {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin"},
-    }
+    c.Voila.base_url = o.base_url
+    c.Voila.tornado_settings = {"headers": dict(SECURITY_HEADERS)}
 
     vc = c.VoilaConfiguration
     vc.template = TEMPLATE
@@ -827,7 +1080,7 @@ def build_config(o: ServeOptions) -> Config:
     vc.allow_theme_override = "NO"
     vc.strip_sources = True
     vc.show_tracebacks = False
-    vc.preheat_kernel = o.pool_size > 0 or any(n > 0 for n in o.pools.values())
+    vc.preheat_kernel = any(n > 0 for n in o.fitted_pools().values())
     vc.default_pool_size = o.pool_size
     vc.file_allowlist = FILE_ALLOWLIST
     vc.file_denylist = FILE_DENYLIST
@@ -840,9 +1093,10 @@ def build_config(o: ServeOptions) -> Config:
     }
     # only the lessons are preheated (a scratch notebook in the folder starts its kernel on demand)
     # (Voilà matches these against absolute paths: deny every path whose file name is not a lesson's)
+    # every pool counts against --max-kernels: each lesson's is sized to fit (fitted_pools), others get none
     c.VoilaKernelManager.kernel_pools_config = {
-        "default": {"pool_size": o.pool_size},
-        **{path: {"pool_size": n} for path, n in o.pools.items()},
+        "default": {"pool_size": 0},
+        **{path: {"pool_size": n} for path, n in o.fitted_pools().items()},
     }
     c.VoilaKernelManager.preheat_denylist = [r"(?!.*[/\\][0-9][0-9]-[^/\\]*\.ipynb$)"]
     c.VoilaExecutor.timeout = 120
@@ -854,6 +1108,8 @@ def build_config(o: ServeOptions) -> Config:
 
     # kernels listen on Unix sockets in Voilà's private connection folder, not on TCP ports
     c.KernelManager.transport = "ipc"
+    # a kernel that dies is not restarted blank behind its page: it is stopped (its page says so)
+    c.KernelRestarter.restart_limit = 0
 
     mk = c.MappingKernelManager
     mk.allow_tracebacks = False

@@ -8,15 +8,19 @@ the command runs. Bad options exit with status 2 and one line (a :class:`~mustea
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import os
+from pathlib import Path
 
 from musteach.rules.errors import MusError
 
 from .lessons import Lesson, find_lessons_dir, list_lessons
 
-__all__ = ["DEFAULTS", "add_parser", "parse_pools", "run"]
+__all__ = ["DEFAULTS", "add_parser", "parse_pools", "read_secret", "run"]
 
 #: Defaults of the options (a room of up to 40 learners on a small server).
-DEFAULTS = {"host": "127.0.0.1", "port": 8866, "max_kernels": 40, "cull_idle": 900, "pool_size": 1}
+DEFAULTS = {"host": "127.0.0.1", "port": 8866, "max_kernels": 40, "cull_idle": 900, "pool_size": 1, "per_session": 3,
+            "per_address": 0}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -50,6 +54,27 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="kernels preheated for one lesson instead (repeatable), e.g. --pool 03=20 before a class starts "
         "lesson 3; LESSON is the file name, with or without .ipynb, or its number",
     )
+    p.add_argument(
+        "--per-session", type=int, default=DEFAULTS["per_session"], metavar="N",
+        help="most kernels one visitor (browser session) holds; opening one more releases their oldest "
+        "(default %(default)s)",
+    )
+    p.add_argument(
+        "--per-address", type=int, default=DEFAULTS["per_address"], metavar="N",
+        help="most kernels one address holds; 0: no limit (default %(default)s). Behind a proxy, name it with "
+        "--trusted-proxy so that X-Forwarded-For gives the visitor's address",
+    )
+    p.add_argument(
+        "--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+        help="a reverse proxy (address or network, repeatable) whose X-Forwarded-For and X-Forwarded-Proto "
+        "headers are believed; no other client's are",
+    )
+    p.add_argument(
+        "--secret-file", default=None, metavar="PATH",
+        help="file holding the secret that signs session cookies (share it between instances behind one "
+        "proxy; default: a random secret per start). Or set MUSTEACH_SECRET",
+    )
+    p.add_argument("--base-url", default="/", help="URL prefix the tutor is served under (default %(default)s)")
     return p
 
 
@@ -78,6 +103,34 @@ def _check(args: argparse.Namespace) -> None:
         raise MusError(f"--cull-idle must be 0 (never) or a number of seconds, not {args.cull_idle}")
     if args.pool_size < 0:
         raise MusError(f"--pool-size must be 0 or more, not {args.pool_size}")
+    if args.per_session < 1:
+        raise MusError(f"--per-session must be 1 or more, not {args.per_session}")
+    if args.per_address < 0:
+        raise MusError(f"--per-address must be 0 (no limit) or more, not {args.per_address}")
+    for proxy in args.trusted_proxy:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise MusError(f"--trusted-proxy wants an address or network, not {proxy!r}") from None
+    if not args.base_url.startswith("/"):
+        raise MusError(f"--base-url must start with /, not {args.base_url!r}")
+
+
+def read_secret(path: str | None) -> bytes | None:
+    """The cookie-signing secret: the file's content (stripped), else ``$MUSTEACH_SECRET``, else None (a random
+    one). Raises :class:`~musteach.rules.errors.MusError` for an unreadable or short (< 16 bytes) secret."""
+    if path is not None:
+        try:
+            secret = Path(path).read_bytes().strip()
+        except OSError as e:
+            raise MusError(f"--secret-file {path}: {e.strerror or e}") from None
+    else:
+        secret = os.environ.get("MUSTEACH_SECRET", "").strip().encode()
+        if not secret:
+            return None
+    if len(secret) < 16:
+        raise MusError(f"the session secret must be 16 bytes or more, not {len(secret)}")
+    return secret
 
 
 def run(args: argparse.Namespace) -> int:
@@ -99,5 +152,10 @@ def run(args: argparse.Namespace) -> int:
             cull_idle=args.cull_idle,
             pool_size=args.pool_size,
             pools=pools,
+            per_session=args.per_session,
+            per_address=args.per_address,
+            trusted_proxies=frozenset(args.trusted_proxy),
+            secret=read_secret(args.secret_file),
+            base_url="/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/",
         )
     )

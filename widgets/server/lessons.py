@@ -13,7 +13,7 @@ from pathlib import Path
 
 from musteach.rules.errors import MusError
 
-__all__ = ["LESSON_GLOB", "Lesson", "find_lessons_dir", "list_lessons"]
+__all__ = ["LESSON_GLOB", "Lesson", "find_lessons_dir", "list_lessons", "packaged_lessons_dir"]
 
 #: A lesson's file name: two digits, a dash, a topic, ``.ipynb``.
 LESSON_GLOB = "[0-9][0-9]-*.ipynb"
@@ -64,15 +64,32 @@ def is_lesson_name(name: str) -> bool:
     return bool(_LESSON_RE.match(name))
 
 
+def packaged_lessons_dir() -> Path | None:
+    """The lessons shipped inside the installed package (``musteach_lessons``, a data package made from the
+    repository's ``lessons/`` folder: no ``__init__.py``), or None when it is not installed as a folder."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("musteach_lessons")
+    except (ImportError, ValueError):
+        return None
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(location)
+        if path.is_dir() and any(path.glob(LESSON_GLOB)):
+            return path
+    return None
+
+
 def find_lessons_dir(given: str | Path | None = None) -> Path:
-    """The lessons folder: ``given``; else ``./lessons``; else the ``lessons`` folder of the source checkout.
+    """The lessons folder: ``given``; else ``./lessons``; else the lessons installed with the package.
 
     Raises :class:`~musteach.rules.errors.MusError` naming the folders tried when none exists or holds a lesson.
     """
     if given is not None:
         candidates = [Path(given)]
     else:
-        candidates = [Path.cwd() / "lessons", Path(__file__).resolve().parents[2] / "lessons"]
+        packaged = packaged_lessons_dir()
+        candidates = [Path.cwd() / "lessons", *([packaged] if packaged else [])]
     for c in candidates:
         if c.is_dir():
             if not any(c.glob(LESSON_GLOB)):

@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from jupyter_server.services.kernels.connection.base import (
     deserialize_binary_message,
@@ -42,13 +42,18 @@ from jupyter_server.services.kernels.connection.base import (
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest, HTTPResponse
 from tornado.websocket import WebSocketClientConnection, websocket_connect
 
-__all__ = ["PROTOCOL_V1", "Server", "Visitor", "VisitorError", "free_port", "running_server"]
+__all__ = ["NAVIGATION", "PROTOCOL_V1", "Server", "Visitor", "VisitorError", "free_port", "running_server"]
 
 #: The websocket subprotocol of JupyterLab's kernel client (binary frames); without it, JSON text frames.
 PROTOCOL_V1 = "v1.kernel.websocket.jupyter.org"
 
 _CONFIG_RE = re.compile(r'<script id="jupyter-config-data" type="application/json">\s*(\{.*?\})\s*</script>', re.S)
 _VIEW_RE = re.compile(r'"application/vnd\.jupyter\.widget-view\+json":\s*\{"model_id":\s*"([0-9a-f]+)"')
+
+
+#: The ``Sec-Fetch-*`` headers of a browser opening a page by a link or its address bar.
+NAVIGATION = {"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Site": "none",
+              "Sec-Fetch-User": "?1"}
 
 
 class VisitorError(RuntimeError):
@@ -87,6 +92,7 @@ class Visitor:
 
     def __init__(self, base_url: str, *, protocol: str | None = None, timeout: float = 60.0):
         self.base_url = base_url.rstrip("/")
+        self.prefix = urlsplit(self.base_url).path  # a server under a base URL: /prefix
         self.protocol = protocol
         self.timeout = timeout
         self.session_id = uuid.uuid4().hex
@@ -130,8 +136,16 @@ class Visitor:
         return response
 
     async def get_page(self, lesson: str) -> HTTPResponse:
-        """GET ``/voila/render/<lesson>``; on 200, reads the kernel id and the widget views from the page."""
-        response = await self.fetch(f"/voila/render/{lesson}")
+        """GET ``/voila/render/<lesson>`` as a browser opening it does (``Sec-Fetch-*`` headers of a
+        navigation, the first visit's redirects followed with the session cookie they set); on 200, reads the
+        kernel id and the widget views from the page."""
+        path = f"/voila/render/{lesson}"
+        for _ in range(3):
+            response = await self.fetch(path, headers=NAVIGATION)
+            location = response.headers.get("Location", "")
+            if response.code != 303 or not location.startswith("/"):
+                break
+            path = location[len(self.prefix):] if self.prefix and location.startswith(self.prefix) else location
         if response.code != 200:
             return response
         self.html = response.body.decode("utf-8", "replace")

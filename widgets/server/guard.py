@@ -1,0 +1,262 @@
+"""Who may use a kernel, and which requests may start one: the rules of ``musteach serve`` for an open server.
+
+Pure Python (no Voilà import), so that the rules can be read and tested on their own:
+
+* a visitor is a *session*: a random id in a signed, HttpOnly, SameSite=Lax cookie (:data:`SESSION_COOKIE`;
+  Secure when the page came over TLS). The page request that starts a kernel binds it to the session
+  (:class:`Sessions`); the kernel's websocket, its REST routes and the shutdown beacon answer only to that
+  session (:func:`kernel_route`);
+* a request for a lesson starts a kernel only when it is a top-level navigation (:func:`fetch_refusal`, from
+  the ``Sec-Fetch-*`` headers): an ``<img>`` or ``<iframe>`` on another site starts none;
+* a session holds at most :attr:`Sessions.per_session` kernels (its oldest is released first), an address
+  at most :attr:`Sessions.per_address` (0: no limit; the address is the peer's, or the one
+  ``X-Forwarded-For`` names when the peer is a trusted proxy: :func:`client_address`);
+* every answer carries :data:`SECURITY_HEADERS` and no ``Server`` version (:class:`SecurityHeaders`).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from enum import Enum
+
+import tornado.web
+
+__all__ = [
+    "CONTENT_SECURITY_POLICY",
+    "SECURITY_HEADERS",
+    "SESSION_COOKIE",
+    "KernelRoute",
+    "SecurityHeaders",
+    "Sessions",
+    "client_address",
+    "fetch_refusal",
+    "is_https",
+    "kernel_route",
+    "new_session_id",
+]
+
+#: The cookie naming a visitor's session (its value is signed with the server's secret).
+SESSION_COOKIE = "musteach_session"
+
+#: What a page may load and run: its own scripts (Voilà's page and inline bootstrap, the widgets' modules,
+#: anywidget's ``blob:`` modules), styles, pictures and fonts from the server or ``data:``, and connections
+#: (the kernel's websocket) to the server only. No plug-ins, no framing by other sites, forms post home.
+CONTENT_SECURITY_POLICY = "; ".join([
+    "default-src 'self'",
+    "script-src 'self' 'unsafe-inline' 'unsafe-eval' blob:",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+])
+
+#: Headers of every answer, error pages and static files included.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "SAMEORIGIN",
+}
+
+_KERNEL_ID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+
+
+class SecurityHeaders(tornado.web.OutputTransform):
+    """Tornado output transform: :data:`SECURITY_HEADERS` on every answer (jupyter_server sets them only on
+    its own handlers; tornado's error and static handlers have none), and no ``Server: TornadoServer/x.y``."""
+
+    def transform_first_chunk(self, status_code: int, headers: object, chunk: bytes, finishing: bool) -> tuple:
+        for name, value in SECURITY_HEADERS.items():
+            headers[name] = value  # type: ignore[index]  # tornado.httputil.HTTPHeaders
+        if "Server" in headers:  # type: ignore[operator]
+            del headers["Server"]  # type: ignore[attr-defined]
+        return status_code, headers, chunk
+
+
+def new_session_id() -> str:
+    """A fresh, unguessable session id (32 hex digits)."""
+    return secrets.token_hex(16)
+
+
+class KernelRoute(Enum):
+    """What a request path does with a kernel (see :func:`kernel_route`)."""
+
+    NONE = "none"  # not a kernel route
+    CHANNELS = "channels"  # the kernel's websocket
+    QUERY = "query"  # Voilà's request-info websocket of a preheated kernel
+    SHUTDOWN = "shutdown"  # the page's beforeunload beacon
+    MODEL = "model"  # GET/DELETE /api/kernels/<id>: its own page only
+    CLOSED = "closed"  # listings and contents: never for visitors
+
+
+@dataclass(frozen=True)
+class RouteMatch:
+    """A kernel route and the kernel id it names (None for :attr:`KernelRoute.CLOSED` and ``NONE``)."""
+
+    route: KernelRoute
+    kernel_id: str | None = None
+
+
+def kernel_route(path: str, base_url: str = "/") -> RouteMatch:
+    """Which kernel route ``path`` (already %-decoded, starting with ``base_url``) is.
+
+    >>> kernel_route("/api/kernels/0b9e2b1c-1111-2222-3333-444455556666/channels").route.value
+    'channels'
+    >>> kernel_route("/api/kernels").route.value, kernel_route("/voila/api/contents/sub").route.value
+    ('closed', 'closed')
+    >>> kernel_route("/voila/render/03-grande-chica.ipynb").route.value
+    'none'
+    """
+    base = base_url.rstrip("/")
+    if not path.startswith(base + "/"):
+        return RouteMatch(KernelRoute.NONE)
+    rest = path[len(base):]
+    patterns = (
+        (rf"/api/kernels/({_KERNEL_ID})/channels/?", KernelRoute.CHANNELS),
+        (rf"/voila/query/({_KERNEL_ID})/?", KernelRoute.QUERY),
+        (r"/voila/api/shutdown/([^/]*)/?", KernelRoute.SHUTDOWN),
+        (rf"/api/kernels/({_KERNEL_ID})/?", KernelRoute.MODEL),
+    )
+    for pattern, route in patterns:
+        m = re.fullmatch(pattern, rest)
+        if m:
+            return RouteMatch(route, m.group(1))
+    if re.match(r"/(api(/|$)|voila/api/contents|voila/tree|voila/execution)", rest):
+        return RouteMatch(KernelRoute.CLOSED)
+    return RouteMatch(KernelRoute.NONE)
+
+
+def fetch_refusal(headers: dict[str, str]) -> str | None:
+    """Why a request for a lesson page must not start a kernel, from its ``Sec-Fetch-*`` headers (None: it
+    may). Only a top-level navigation may (``Sec-Fetch-Dest: document``, ``Sec-Fetch-Mode: navigate``), from
+    this site or a link on another one; a picture, frame, script or fetch() of another page may not. Old
+    browsers send no such header: the session cookie's first visit stands in for them.
+
+    >>> fetch_refusal({"Sec-Fetch-Dest": "image", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Site": "cross-site"})
+    'a image request (not a page opened by the visitor)'
+    >>> fetch_refusal({"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Site": "cross-site"})
+    >>> fetch_refusal({})
+    """
+    dest = headers.get("Sec-Fetch-Dest", "").lower()
+    mode = headers.get("Sec-Fetch-Mode", "").lower()
+    if dest and dest != "document":
+        return f"a {dest} request (not a page opened by the visitor)"
+    if mode and mode != "navigate":
+        return f"a {mode} request (not a page opened by the visitor)"
+    return None
+
+
+def _parse_address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text.strip().strip("[]"))
+    except ValueError:
+        return None
+
+
+def client_address(remote_ip: str, forwarded_for: str | None, trusted: frozenset[str]) -> str:
+    """The visitor's address: ``remote_ip``, unless that is a trusted proxy (an address or network of
+    ``trusted``); then the right-most address of ``X-Forwarded-For`` that is not itself trusted.
+
+    >>> client_address("203.0.113.9", "10.0.0.1", frozenset())
+    '203.0.113.9'
+    >>> client_address("127.0.0.1", "198.51.100.7, 10.0.0.2", frozenset({"127.0.0.1", "10.0.0.0/8"}))
+    '198.51.100.7'
+    """
+    nets = []
+    for t in trusted:
+        try:
+            nets.append(ipaddress.ip_network(t, strict=False))
+        except ValueError:
+            continue
+
+    def is_trusted(addr: str) -> bool:
+        ip = _parse_address(addr)
+        return ip is not None and any(ip in n for n in nets)
+
+    if not forwarded_for or not is_trusted(remote_ip):
+        return remote_ip
+    for hop in reversed([h.strip() for h in forwarded_for.split(",") if h.strip()]):
+        if not is_trusted(hop):
+            return hop if _parse_address(hop) is not None else remote_ip
+    return remote_ip
+
+
+def is_https(protocol: str, remote_ip: str, forwarded_proto: str | None, trusted: frozenset[str]) -> bool:
+    """Whether the visitor's page came over TLS: directly, or through a trusted proxy that says so
+    (``X-Forwarded-Proto: https``)."""
+    if protocol == "https":
+        return True
+    if forwarded_proto and client_address(remote_ip, "0.0.0.0", trusted) != remote_ip:
+        return forwarded_proto.split(",")[0].strip().lower() == "https"
+    return False
+
+
+@dataclass
+class Sessions:
+    """The kernels of each visitor session and address.
+
+    ``per_session``: most kernels one session holds (its oldest is released when it opens one more);
+    ``per_address``: most kernels one address holds (0: no limit). ``ended`` remembers the last kernels that
+    stopped, with their session, so that a page can learn its session ended (:meth:`status`).
+    """
+
+    per_session: int = 3
+    per_address: int = 0
+    kernels: dict[str, tuple[str, str]] = field(default_factory=dict)  # kernel id -> (session, address)
+    ended: OrderedDict[str, str] = field(default_factory=OrderedDict)  # kernel id -> session
+
+    def bind(self, kernel_id: str, session: str, address: str) -> None:
+        """The page request of ``session`` from ``address`` got kernel ``kernel_id``."""
+        self.kernels[kernel_id] = (session, address)
+
+    def owns(self, session: str | None, kernel_id: str | None) -> bool:
+        """Whether ``kernel_id`` is a running kernel of ``session``."""
+        return bool(session) and kernel_id in self.kernels and self.kernels[kernel_id][0] == session
+
+    def release(self, kernel_id: str) -> None:
+        """The kernel stopped (its place is free); its session is remembered for :meth:`status`."""
+        owner = self.kernels.pop(kernel_id, None)
+        if owner is not None:
+            self.ended[kernel_id] = owner[0]
+            while len(self.ended) > 10_000:
+                self.ended.popitem(last=False)
+
+    def of_session(self, session: str) -> list[str]:
+        """The session's kernels, oldest first."""
+        return [k for k, (s, _) in self.kernels.items() if s == session]
+
+    def of_address(self, address: str) -> list[str]:
+        """The address's kernels, oldest first."""
+        return [k for k, (_, a) in self.kernels.items() if a == address]
+
+    def address_full(self, address: str, session: str) -> bool:
+        """Whether ``address`` holds its most kernels (and releasing the session's oldest would not help)."""
+        if not self.per_address:
+            return False
+        held = self.of_address(address)
+        mine = [k for k in self.of_session(session) if k in held]
+        freed = 1 if len(self.of_session(session)) >= self.per_session and mine else 0
+        return len(held) - freed >= self.per_address
+
+    def to_release(self, session: str) -> list[str]:
+        """The session's oldest kernels to stop so that it may open one more."""
+        held = self.of_session(session)
+        return held[: max(0, len(held) - self.per_session + 1)]
+
+    def status(self, session: str | None, kernel_id: str) -> int:
+        """HTTP status of a page's "is my session alive" question: 200 (running), 410 (it ended), 403 (not
+        this session's kernel)."""
+        if self.owns(session, kernel_id):
+            return 200
+        if session and self.ended.get(kernel_id) == session:
+            return 410
+        return 403
