@@ -12,7 +12,6 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from importlib.metadata import entry_points
 
 from .rules.errors import MusError
 
@@ -34,6 +33,10 @@ def build_parser(load: str | None = None) -> argparse.ArgumentParser:
             continue
         p = mod.add_parser(sub)
         p.set_defaults(_run=mod.run)
+    if load in COMMANDS:  # a built-in command was chosen: reading the plug-ins' metadata would cost ~0.1 s
+        return parser
+    from importlib.metadata import entry_points
+
     for ep in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
         if ep.name in sub.choices:  # a built-in command keeps its name
             continue

@@ -69,9 +69,14 @@ def test_json_array_jsonl_single_object_and_stdin_agree(tmp_path):
     assert lines_of(one.stdout) == expected[:1]
 
 
-def test_empty_input_prints_nothing():
-    p = judge(stdin="\n")
-    assert (p.returncode, p.stdout, p.stderr) == (0, "", "")
+@pytest.mark.parametrize("text", ["", "\n", "  \n\t\n", "[]", " [ ] \n"])
+def test_input_without_deals_says_no_deals(text, monkeypatch, capsys):
+    """Issue 11: empty, blank or ``[]`` input is not a silent success."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    assert main(["judge"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("musteach judge: no deals") and captured.err.count("\n") == 1
 
 
 def test_explain_adds_the_sentences():

@@ -1,20 +1,120 @@
-"""Subcommands of the ``musteach`` command line (see :mod:`musteach.cli`)."""
+"""Subcommands of the ``musteach`` command line (see :mod:`musteach.cli`), and the input reader they share.
+
+Every subcommand reads its input the same way: :func:`read_input` gets the text of a file or of standard
+input, and :func:`read_records` turns a JSON array, one JSON object or JSON Lines into :class:`Records`, the
+items with their labels for messages (``"deal 3"``, ``"case 2 (line 4)"``). Bad JSON raises
+:class:`~musteach.rules.errors.MusError` naming the line; so does a number of 4,300 digits or more.
+"""
 
 from __future__ import annotations
 
+import json
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
 
 from ..rules.errors import MusError
+
+__all__ = ["Records", "read_input", "read_records"]
+
+_DECODE = msgspec.json.Decoder()
 
 
 def read_input(path: str) -> str:
     """The text of ``path``, or of standard input for ``"-"``; raises :class:`MusError` naming the file."""
-    if path == "-":
-        return sys.stdin.read()
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
+        if path == "-":
+            stream = getattr(sys.stdin, "buffer", None)  # a test's io.StringIO has none
+            return stream.read().decode("utf-8") if stream is not None else sys.stdin.read()
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8")
     except OSError as e:
         raise MusError(f"cannot read {path}: {e.strerror}") from None
     except UnicodeDecodeError:
-        raise MusError(f"cannot read {path}: not UTF-8 text") from None
+        raise MusError(f"cannot read {'standard input' if path == '-' else path}: not UTF-8 text") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Records:
+    """The items of an input, in order, and how to name each in a message.
+
+    items: the decoded JSON values. lines: for JSON Lines, the line number (from 1) of each item; None for a
+    JSON array or a single object. noun: ``"deal"`` or ``"case"``.
+    """
+
+    items: list[Any]
+    lines: list[int] | None
+    noun: str
+
+    def label(self, i: int, always_line: bool = False) -> str:
+        """The label of item ``i`` (from 0): ``"deal 3"``, or ``"deal 3 (line 5)"`` when its line differs
+        (with ``always_line``, whenever the input was JSON Lines)."""
+        k = i + 1
+        if self.lines is None or (self.lines[i] == k and not always_line):
+            return f"{self.noun} {k}"
+        return f"{self.noun} {k} (line {self.lines[i]})"
+
+
+def _loads(text: str) -> Any:
+    """One JSON value: msgspec, or the json module (its messages, and NaN or 1e400, which msgspec refuses).
+    Raises ValueError (json.JSONDecodeError for bad JSON, ValueError for 4,300 digits or more)."""
+    try:
+        return _DECODE.decode(text)
+    except msgspec.MsgspecError:
+        return json.loads(text)
+
+
+def _decode_error(where: str, e: ValueError, with_line: bool) -> MusError:
+    if isinstance(e, json.JSONDecodeError):
+        at = f"line {e.lineno}, column {e.colno}" if with_line else f"column {e.colno}"
+        return MusError(f"{where}invalid JSON at {at}: {e.msg}")
+    # int() refuses 4,300 digits or more (Python's limit on integer string conversion)
+    return MusError(f"{where}a number with 4,300 digits or more: not a seat, stake, score or card")
+
+
+def read_records(text: str, noun: str, line_prefix: Callable[[int, str], str] | None = None) -> Records:
+    """The items of a JSON array, one JSON object, or JSON Lines (one item a line, blank lines skipped).
+
+    noun: ``"deal"`` or ``"case"``, for labels. line_prefix(line_number, label): the start of a message about
+    a bad JSON line (default ``"{label}: "``).
+    Returns :class:`Records` with no items for empty or blank text and for ``[]``: each command says "no …".
+    Raises :class:`MusError` naming the line and column of invalid JSON, or the item holding a number of 4,300
+    digits or more.
+
+    >>> r = read_records('{"mano": 0}\\n\\n{"mano": 1}\\n', "deal")
+    >>> r.items, [r.label(i) for i in range(2)]
+    ([{'mano': 0}, {'mano': 1}], ['deal 1', 'deal 2 (line 3)'])
+    """
+    stripped = text.strip()
+    if not stripped:
+        return Records([], None, noun)
+    if stripped[0] == "[":
+        try:
+            data = _loads(stripped)
+        except ValueError as e:
+            raise _decode_error("", e, with_line=True) from None
+        return Records(data if isinstance(data, list) else [data], None, noun)
+    try:
+        return Records([_loads(stripped)], None, noun)
+    except ValueError:
+        pass
+    lines = text.splitlines()
+    numbers = [n for n, line in enumerate(lines, 1) if line and not line.isspace()]
+    kept = lines if len(numbers) == len(lines) else [lines[n - 1] for n in numbers]
+    try:
+        items: list[Any] | None = [_DECODE.decode(line) for line in kept]
+    except msgspec.MsgspecError:
+        items = None
+    if items is None:  # find the bad line and say what is wrong with it
+        items = []
+        for i, line in enumerate(kept):
+            try:
+                items.append(_loads(line))
+            except ValueError as e:
+                label = Records([], numbers, noun).label(i)
+                where = line_prefix(numbers[i], label) if line_prefix else f"{label}: "
+                raise _decode_error(where, e, with_line=False) from None
+    return Records(items, numbers, noun)

@@ -8,7 +8,12 @@ optional ``"variant"`` (``"8reyes"`` or ``"4reyes"``) sets the kings for that de
 Output: one JSON line per deal, ``{"grande": s, "chica": s, "pares": s|null, "juego": s|null,
 "punto": s|null}``; ``--explain`` adds ``"explanations"``, one sentence per lance.
 Bad input exits with status 2 and one line naming the deal (numbered from 1) and the bad card, hand,
-mano or variant; nothing is printed for any deal then.
+mano or variant; nothing is printed for any deal then. Input without any deal (empty, blank, ``[]``) is bad too.
+
+Speed: the whole input is read at once, the card codes of all deals are turned into one integer array, the
+deals are judged by :func:`~musteach.rules.batch.evaluate_batch`, and the output is written at once.
+Only deals that the bulk conversion cannot take (Spanish names, a variant spelled otherwise, a bad deal)
+go one by one through the same checks as :func:`judge_deal`.
 """
 
 from __future__ import annotations
@@ -16,12 +21,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from itertools import chain
+from typing import Any, Literal
 
+import msgspec
+import numpy as np
+
+from ..rules.batch import BATCH_LANCES, evaluate_batch
+from ..rules.cards import CARD_TEXTS, DECK, parse_hands
 from ..rules.errors import MusError, RulesError, SeatError
-from ..rules.lances import DealResult, evaluate
+from ..rules.lances import DealResult, check_seat, evaluate
 from ..rules.options import Rules
-from . import read_input
+from . import Records, read_input, read_records
 
 _VARIANTS = {"8reyes": 8, "4reyes": 4}
 
@@ -42,6 +53,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return p
 
 
+
 def read_deals(text: str) -> list[tuple[str, Any]]:
     """Deals from a JSON array, one JSON object, or JSON Lines, each with its label (``"deal 3"``).
 
@@ -50,30 +62,8 @@ def read_deals(text: str) -> list[tuple[str, Any]]:
     >>> [label for label, _ in read_deals('{"mano": 0}\\n\\n{"mano": 1}\\n')]
     ['deal 1', 'deal 2 (line 3)']
     """
-    stripped = text.strip()
-    if not stripped:
-        return []
-    if stripped[0] == "[":
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as e:
-            raise MusError(f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
-        return [(f"deal {i}", d) for i, d in enumerate(data, 1)]
-    try:
-        return [("deal 1", json.loads(stripped))]
-    except json.JSONDecodeError:
-        pass
-    deals: list[tuple[str, Any]] = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        k = len(deals) + 1
-        label = f"deal {k}" if k == n else f"deal {k} (line {n})"
-        try:
-            deals.append((label, json.loads(line)))
-        except json.JSONDecodeError as e:
-            raise MusError(f"{label}: invalid JSON at column {e.colno}: {e.msg}") from None
-    return deals
+    records = read_records(text, "deal")
+    return [(records.label(i), d) for i, d in enumerate(records.items)]
 
 
 def deal_rules(deal: dict[str, Any], kings: int, la_real: bool) -> Rules:
@@ -89,8 +79,8 @@ def deal_rules(deal: dict[str, Any], kings: int, la_real: bool) -> Rules:
     return Rules(kings=kings, la_real=la_real)
 
 
-def judge_deal(deal: Any, kings: int = 8, la_real: bool = False) -> DealResult:
-    """Judge one input deal object (see the module docstring); raises a :class:`MusError` naming the problem."""
+def _checked(deal: Any, kings: int, la_real: bool) -> tuple[Any, int, Rules]:
+    """The hands, mano and rules of one input deal object, its shape checked; raises :class:`MusError`."""
     if not isinstance(deal, dict):
         raise MusError(f"expected an object with 'hands' and 'mano', not {json.dumps(deal)[:60]}")
     if "hands" not in deal:
@@ -101,7 +91,13 @@ def judge_deal(deal: Any, kings: int = 8, la_real: bool = False) -> DealResult:
     hands = deal["hands"]
     if not isinstance(hands, list):
         raise MusError(f"'hands' must be a list of 4 hands, not {json.dumps(hands)[:60]}")
-    return evaluate(hands, deal["mano"], rules)
+    return hands, deal["mano"], rules
+
+
+def judge_deal(deal: Any, kings: int = 8, la_real: bool = False) -> DealResult:
+    """Judge one input deal object (see the module docstring); raises a :class:`MusError` naming the problem."""
+    hands, mano, rules = _checked(deal, kings, la_real)
+    return evaluate(hands, mano, rules)
 
 
 def result_object(result: DealResult, explain: bool = False) -> dict[str, Any]:
@@ -112,14 +108,188 @@ def result_object(result: DealResult, explain: bool = False) -> dict[str, Any]:
     return out
 
 
-def run(args: argparse.Namespace) -> int:
-    lines = []
-    for label, deal in read_deals(read_input(args.file)):
+# ----- the bulk path -------------------------------------------------------------------------------------------
+
+_CODE_INDEX: dict[str, int] = {text: card.index for text, card in CARD_TEXTS.items()}
+_NO_CARD = 255
+
+
+def _seat_or_bad(mano: Any) -> int:
+    return mano if type(mano) is int and 0 <= mano <= 3 else -1
+
+
+def _bulk(deals: list[Any], kings: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(hands, manos, kings, doubtful)``: (N, 16) uint8 card indexes, (N,) int8 manos, (N,) uint8 kings and
+    the (N,) bool mask of deals the bulk conversion could not take (they go through :func:`_checked`).
+
+    Raises TypeError or ValueError when the input is too irregular for bulk conversion at all.
+    """
+    n = len(deals)
+    if set(map(type, deals)) != {dict}:
+        raise TypeError("not every deal is an object")
+    hands = [d.get("hands") for d in deals]
+    inner = list(chain.from_iterable(hands))  # TypeError if a "hands" is not iterable
+    if len(inner) != 4 * n or set(map(type, hands)) != {list} or set(map(type, inner)) != {list}:
+        raise ValueError("not every deal has 4 hands")
+    if set(map(len, inner)) != {4}:
+        raise ValueError("not every hand has 4 cards")
+    flat = np.fromiter(map(_CODE_INDEX.get, chain.from_iterable(inner), [_NO_CARD] * (16 * n)), np.uint8, 16 * n)
+    cards = flat.reshape(n, 16)
+    manos = np.fromiter(map(_seat_or_bad, [d.get("mano") for d in deals]), np.int8, n)
+    variants = {None: kings, "8reyes": 8, "4reyes": 4}
+    deal_kings = np.fromiter(map(variants.get, [d.get("variant") for d in deals], [0] * n), np.uint8, n)
+    ordered = np.sort(cards, axis=1)
+    doubtful = (ordered[:, -1] == _NO_CARD) | (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+    doubtful |= (manos < 0) | (deal_kings == 0)
+    return cards, manos, deal_kings, doubtful
+
+
+# The typed reader of clean input: every card an exact code, letter code or name, mano an integer.
+_CARD_TEXT: Any = Literal.__getitem__(tuple(CARD_TEXTS))  # the 120 texts, as msgspec reads a Literal
+_HAND: Any = tuple[_CARD_TEXT, _CARD_TEXT, _CARD_TEXT, _CARD_TEXT]
+_CLEAN_DEAL: Any = msgspec.defstruct(
+    "CleanDeal", [("hands", tuple[_HAND, _HAND, _HAND, _HAND]), ("mano", int), ("variant", str | None, None)]
+)
+_CLEAN_LINES = msgspec.json.Decoder(_CLEAN_DEAL)
+_CLEAN_ARRAY = msgspec.json.Decoder(list[_CLEAN_DEAL])  # type: ignore[valid-type]  # a struct made at run time
+
+
+def _clean_deals(text: str) -> list[Any] | None:
+    """The deals of ``text`` if it is clean JSON Lines or a clean JSON array, else None (then
+    :func:`read_records` and :func:`judge_records` read it and name what is wrong)."""
+    start = text.lstrip()[:1]
+    if not text.isascii() or start not in ("[", "{") or text.count("\r") != text.count("\r\n"):
+        return None
+    try:
+        if start == "[":
+            deals: list[Any] = _CLEAN_ARRAY.decode(text)
+            return deals
+        deals = _CLEAN_LINES.decode_lines(text)
+    except msgspec.MsgspecError:
+        return None
+    lines = text.split("\n")
+    if lines[-1].strip() == "":
+        lines.pop()
+    # one deal on each line, and no blank line: then no line held two deals
+    return deals if len(deals) == len(lines) and all(map(str.strip, lines)) else None
+
+
+def _judge_clean(deals: list[Any], kings: int, la_real: bool) -> tuple[np.ndarray, ...] | None:
+    """:func:`judge_records` for deals from :func:`_clean_deals`; None when a deal needs a closer look."""
+    n = len(deals)
+    if n == 0:
+        return None
+    codes = chain.from_iterable(chain.from_iterable([d.hands for d in deals]))
+    cards = np.fromiter(map(_CODE_INDEX.__getitem__, codes), np.uint8, 16 * n).reshape(n, 16)
+    manos = np.fromiter(map(_seat_or_bad, [d.mano for d in deals]), np.int8, n)
+    variants = {None: kings, "8reyes": 8, "4reyes": 4}
+    deal_kings = np.fromiter(map(variants.get, [d.variant for d in deals], [0] * n), np.uint8, n)
+    ordered = np.sort(cards, axis=1)
+    if (ordered[:, 1:] == ordered[:, :-1]).any() or (manos < 0).any() or (deal_kings == 0).any():
+        return None
+    return (*_judge_arrays(cards, manos, deal_kings, la_real), deal_kings)
+
+
+def judge_records(records: Records, kings: int = 8, la_real: bool = False) -> tuple[np.ndarray, ...]:
+    """Judge every deal of an input at once: ``(winners, hands, manos, kings)``.
+
+    winners: (N, 5) int8, the winning seat of grande, chica, pares, juego and punto, -1 for none;
+    hands: (N, 4, 4) uint8 card indexes; manos: (N,) int8; kings: (N,) uint8, 8 or 4, each deal's own
+    ``"variant"`` or else ``kings``.
+    Raises :class:`MusError` naming the first bad deal (``"deal 3: seat 1: unknown card '8b'"``), or saying
+    there are no deals.
+    """
+    deals = records.items
+    n = len(deals)
+    if n == 0:
+        raise MusError("no deals: the input holds none (give a JSON array, an object or JSON Lines of deals)")
+    try:
+        cards, manos, deal_kings, doubtful = _bulk(deals, kings)
+    except (TypeError, ValueError):
+        cards = np.zeros((n, 16), np.uint8)
+        manos = np.zeros(n, np.int8)
+        deal_kings = np.full(n, kings, np.uint8)
+        doubtful = np.ones(n, bool)
+    for i in np.flatnonzero(doubtful).tolist():
         try:
-            result = judge_deal(deal, args.kings, args.la_real)
+            hands, mano, rules = _checked(deals[i], kings, la_real)
+            manos[i] = check_seat(mano, "mano")
+            cards[i] = [c.index for hand in parse_hands(hands) for c in hand]
         except MusError as e:
-            raise type(e)(f"{label}: {e}") from None
-        lines.append(json.dumps(result_object(result, args.explain), ensure_ascii=False))
-    if lines:
-        sys.stdout.write("\n".join(lines) + "\n")
+            raise type(e)(f"{records.label(i)}: {e}") from None
+        deal_kings[i] = rules.kings
+    return (*_judge_arrays(cards, manos, deal_kings, la_real), deal_kings)
+
+
+def _judge_arrays(
+    cards: np.ndarray, manos: np.ndarray, deal_kings: np.ndarray, la_real: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(winners, hands, manos)`` of checked deals: (N, 16) card indexes, their manos and kings (8 or 4)."""
+    n = len(cards)
+    hands4 = cards.reshape(n, 4, 4)
+    winners = np.empty((n, 5), np.int8)
+    for k in (8, 4):
+        chosen = deal_kings == k
+        if not chosen.any():
+            continue
+        every = bool(chosen.all())
+        got = evaluate_batch(
+            hands4 if every else hands4[chosen],
+            manos if every else manos[chosen],
+            Rules(kings=k, la_real=la_real),
+            validate=False,
+        )
+        stacked = np.stack([got[name] for name in BATCH_LANCES], axis=1)
+        if every:
+            winners = stacked
+        else:
+            winners[chosen] = stacked
+    return winners, hands4, manos
+
+
+def _line_table() -> list[str]:
+    """The output line of every combination of winners, indexed by :func:`_line_codes`."""
+    seats: list[int | None] = [None, 0, 1, 2, 3]
+    return [
+        json.dumps(dict(zip(BATCH_LANCES, (g, c, p, j, pu), strict=True)))
+        for g in seats
+        for c in seats
+        for p in seats
+        for j in seats
+        for pu in seats
+    ]
+
+
+def _line_codes(winners: np.ndarray) -> list[int]:
+    w = winners.astype(np.int32) + 1
+    return ((((w[:, 0] * 5 + w[:, 1]) * 5 + w[:, 2]) * 5 + w[:, 3]) * 5 + w[:, 4]).tolist()
+
+
+def explain_lines(
+    winners: np.ndarray, hands: np.ndarray, manos: np.ndarray, deal_kings: np.ndarray, la_real: bool
+) -> list[str]:
+    """The ``--explain`` output lines: each deal's winners and its five sentences."""
+    lines = []
+    rule_sets = {k: Rules(kings=k, la_real=la_real) for k in (8, 4)}
+    for i, (idx, mano, k) in enumerate(zip(hands.tolist(), manos.tolist(), deal_kings.tolist(), strict=True)):
+        rules = rule_sets[k]
+        result = evaluate([[DECK[c] for c in hand] for hand in idx], mano, rules)
+        out = dict(zip(BATCH_LANCES, (None if w < 0 else w for w in winners[i].tolist()), strict=True))
+        out["explanations"] = result.explanations()
+        lines.append(json.dumps(out, ensure_ascii=False))
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    text = read_input(args.file)
+    clean = _clean_deals(text)
+    judged = _judge_clean(clean, args.kings, args.la_real) if clean is not None else None
+    if judged is None:
+        judged = judge_records(read_records(text, "deal"), args.kings, args.la_real)
+    winners, hands, manos, deal_kings = judged
+    if args.explain:
+        lines = explain_lines(winners, hands, manos, deal_kings, args.la_real)
+    else:
+        lines = list(map(_line_table().__getitem__, _line_codes(winners)))
+    sys.stdout.write("\n".join(lines) + "\n")
     return 0

@@ -21,7 +21,7 @@ from __future__ import annotations
 import enum
 import random
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import DuplicateCardError, HandSizeError, UnknownCardError
@@ -33,6 +33,7 @@ __all__ = [
     "RANKS",
     "DECK",
     "RANK_NAMES",
+    "CARD_TEXTS",
     "parse_card",
     "parse_hand",
     "parse_hands",
@@ -99,6 +100,17 @@ def _fold(text: str) -> str:
     return " ".join(t.split())
 
 
+def _is_rank_number(word: str, written: str) -> bool:
+    """True if ``word`` is a rank in ASCII digits (1-7, 10, 11 or 12, no leading 0) and was ``written`` so.
+
+    ``word`` is folded; other digits ("１２", "١٢", "¹²") fold to ASCII too, so ``written`` is checked before folding.
+    """
+    return word in _RANK_NUMBERS and written.isascii()
+
+
+_RANK_NUMBERS = frozenset(str(r) for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12))
+
+
 @dataclass(frozen=True, order=False, slots=True)
 class Card:
     """One card: ``rank`` in :data:`RANKS` and a :class:`Suit`.
@@ -126,11 +138,14 @@ class Card:
             return text
         if not isinstance(text, str):
             raise UnknownCardError(f"unknown card {text!r}: expected text such as '12o', 'Ro' or 'rey de oros'")
+        known = CARD_TEXTS.get(text)
+        if known is not None:
+            return known
         t = _fold(text)
         if " de " in t:
             rank_word, _, suit_word = t.partition(" de ")
             rank = _NAME_RANKS.get(rank_word)
-            if rank is None and rank_word.isdigit():
+            if rank is None and _is_rank_number(rank_word, text.split()[0]):
                 rank = int(rank_word)
             try:
                 suit = Suit.parse(suit_word)
@@ -147,10 +162,11 @@ class Card:
                 raise UnknownCardError(
                     f"unknown card {text!r}: the last letter must be a suit, o, c, e or b"
                 ) from None
-            if head.isdigit():
-                rank = int(head)
-                if rank in RANK_NAMES:
-                    return cls(rank, suit)
+            if not text.strip().isascii():  # "１２ｏ", "١٢o", "¹²o", "12ö" fold to "12o": refuse them
+                pass
+            elif head.isdigit():
+                if _is_rank_number(head, text.strip()):
+                    return cls(int(head), suit)
             elif head.upper() in _LETTER_RANKS:
                 return cls(_LETTER_RANKS[head.upper()], suit)
         raise UnknownCardError(f"unknown card {text!r}: expected a code such as '12o', 'Ro' or 'rey de oros'")
@@ -199,6 +215,10 @@ class Card:
 #: The 40 cards, rank-major: ``DECK[card.index] == card``.
 DECK: tuple[Card, ...] = tuple(Card(r, s) for r in RANKS for s in Suit)
 
+#: Every card's exact code (``"12o"``), letter code (``"Ro"``) and Spanish name (``"rey de oros"``): the texts
+#: that :meth:`Card.parse` reads without folding case, accents or spaces.
+CARD_TEXTS: dict[str, Card] = {t: c for c in DECK for t in (c.code, c.letter_code, c.name)}
+
 
 def parse_card(text: str | Card) -> Card:
     """A card from its code, rank then suit (``"12o"``: rey de oros), or its Spanish name (RULES.md §0).
@@ -221,7 +241,7 @@ class Hand:
     def __init__(self, cards: Iterable[Card | str]):
         if isinstance(cards, str):
             cards = cards.replace(",", " ").split()
-        if not isinstance(cards, Iterable):
+        if not isinstance(cards, Iterable) or isinstance(cards, Mapping):  # an object's keys are no hand
             raise HandSizeError(f"a hand holds 4 cards, not {cards!r}")
         parsed = tuple(Card.parse(c) for c in cards)
         if len(parsed) != 4:

@@ -1,0 +1,137 @@
+"""How fast the command line is: ``musteach judge`` (with and without ``--explain``) and ``musteach count``.
+
+Each figure is the wall time of the installed command on one file, Python start-up included, best of --repeat:
+
+  * ``musteach judge`` on N random deals (JSON Lines, random manos; default 200,000), and with ``--explain``;
+  * ``musteach count`` on N cases (the scoring.json vectors repeated, as JSON Lines);
+  * the peer's command line for comparison, with ``--peer PATH/TO/cards.js``: mikeloscoz/mus's ``js/cards.js``
+    (a checkout outside this repository; nothing of it is copied here) judged by a small node driver written to a
+    temporary folder. It judges 8 reyes with ties to mano, reading the same file and writing the same JSON lines;
+    the script checks that every verdict agrees with ours.
+
+Run: ``.venv/bin/python benchmarks/bench_cli.py [--peer ../mus/js/cards.js] [--deals 200000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from musteach.rules.batch import array_to_codes, random_deals
+
+ROOT = Path(__file__).resolve().parents[1]
+MUSTEACH = Path(sys.executable).with_name("musteach")
+SCORING = ROOT.parent / "shared" / "vectors" / "scoring.json"
+
+# The peer driver: reads JSON Lines of {"hands", "mano"}, writes one {"grande", ..., "punto"} line per deal.
+PEER_DRIVER = """
+import { readFileSync, writeSync } from "node:fs";
+import * as mus from "CARDS_URL";
+const PALO = { o: "oros", c: "copas", e: "espadas", b: "bastos" };
+const hand = (codes) => new mus.Hand(codes.map((c) => new mus.Card(PALO[c.slice(-1)], parseInt(c, 10))));
+function best(hands, order, cmp, takes) {
+  let w = null;
+  for (const s of order) if (takes(hands[s]) && (w === null || cmp(hands[s], hands[w]) > 0)) w = s;
+  return w;
+}
+const out = [];
+for (const line of readFileSync(process.argv[2], "utf8").split("\\n")) {
+  if (!line.trim()) continue;
+  const d = JSON.parse(line);
+  const hands = d.hands.map(hand);
+  const order = [0, 1, 2, 3].map((k) => (d.mano + k) % 4);
+  const all = () => true;
+  const juego = best(hands, order, mus.compararJuego, mus.tieneJuego);
+  out.push(JSON.stringify({
+    grande: best(hands, order, mus.compararGrande, all),
+    chica: best(hands, order, mus.compararChica, all),
+    pares: best(hands, order, mus.compararPares, mus.tienePares),
+    juego,
+    punto: juego === null ? best(hands, order, mus.compararPunto, all) : null,
+  }));
+}
+writeSync(1, out.join("\\n") + "\\n");
+"""
+
+
+def timed(cmd: list[str], out_path: Path, repeat: int) -> float:
+    """Best wall time in seconds of ``cmd`` writing its standard output to ``out_path``."""
+    best = float("inf")
+    for _ in range(repeat):
+        with out_path.open("wb") as out:
+            t = time.perf_counter()
+            subprocess.run(cmd, stdout=out, check=True)
+            best = min(best, time.perf_counter() - t)
+    return best
+
+
+def line(label: str, seconds: float, n: int, note: str = "") -> None:
+    print(f"  {label:<44} {seconds:>7.3f} s  {n / seconds:>12,.0f} /s{('   ' + note) if note else ''}")
+
+
+def write_deals(path: Path, n: int, seed: int) -> None:
+    hands = random_deals(n, seed=seed)
+    manos = np.random.default_rng(seed).integers(0, 4, n).tolist()
+    with path.open("w", encoding="utf-8") as f:
+        for h, m in zip(array_to_codes(hands), manos, strict=True):
+            f.write(json.dumps({"hands": h, "mano": m}) + "\n")
+
+
+def write_cases(path: Path, n: int) -> None:
+    cases = json.loads(SCORING.read_text(encoding="utf-8"))
+    with path.open("w", encoding="utf-8") as f:
+        for i in range(n):
+            f.write(json.dumps(cases[i % len(cases)]) + "\n")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=200_000, help="deals to judge (default 200,000)")
+    ap.add_argument("--cases", type=int, default=200_000, help="cases to count (default 200,000)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per figure; the best is shown (default 3)")
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--peer", type=Path, help="the peer's js/cards.js (mikeloscoz/mus), run with node")
+    a = ap.parse_args()
+    print(f"musteach command-line benchmark: Python {platform.python_version()}, {os.cpu_count()} CPUs, "
+          f"{platform.machine()}; wall time with start-up, best of {a.repeat}")
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        deals, cases, out = d / "deals.jsonl", d / "cases.jsonl", d / "out.jsonl"
+        write_deals(deals, a.deals, a.seed)
+        write_cases(cases, a.cases)
+        print(f"\n{a.deals:,} deals ({deals.stat().st_size / 1e6:.1f} MB of JSON Lines), {a.cases:,} count cases:")
+        t_start = timed([sys.executable, "-c", "import musteach.cli"], out, a.repeat)
+        line("python -c 'import musteach.cli' (start-up only)", t_start, 1, "")
+        t_judge = timed([str(MUSTEACH), "judge", str(deals)], out, a.repeat)
+        ours = out.read_text(encoding="utf-8").splitlines()
+        line("musteach judge", t_judge, a.deals)
+        t_explain = timed([str(MUSTEACH), "judge", "--explain", str(deals)], out, a.repeat)
+        line("musteach judge --explain", t_explain, a.deals)
+        t_count = timed([str(MUSTEACH), "count", str(cases)], out, a.repeat)
+        line("musteach count", t_count, a.cases)
+        node = shutil.which("node")
+        if a.peer is None or node is None:
+            print("\n  (peer not run: give --peer PATH/TO/cards.js and have node on the PATH)")
+            return
+        driver = d / "peer_judge.mjs"
+        driver.write_text(PEER_DRIVER.replace("CARDS_URL", a.peer.resolve().as_uri()), encoding="utf-8")
+        t_peer = timed([node, str(driver), str(deals)], out, a.repeat)
+        theirs = out.read_text(encoding="utf-8").splitlines()
+        agree = sum(json.loads(x) == json.loads(y) for x, y in zip(ours, theirs, strict=True))
+        line("peer: node cards.js (mikeloscoz/mus)", t_peer, a.deals)
+        print(f"\n  musteach judge is {t_peer / t_judge:.1f}x faster than the peer; --explain {t_peer / t_explain:.1f}x; "
+              f"verdicts agree on {agree:,} of {a.deals:,} deals")
+
+
+if __name__ == "__main__":
+    main()
