@@ -4,6 +4,8 @@
   loop running in this thread, which would break later modules that use ``asyncio.run``). Without Playwright
   or /usr/bin/chromium it skips, except under ``CI=true`` where it fails.
 * ``page``: a fresh 1100x900 browser context and page for one test.
+* Tests marked ``slow`` (long agreement and property runs) run only under ``CI=true``, or when chosen with
+  ``-m slow``; a developer's ``make test`` skips them.
 * ``strict_widgets``: makes ipywidgets re-raise exceptions from click handlers and fails the test if any
   guarded musteach widget made during it recorded a handler error; yields the list of those widgets.
 """
@@ -23,11 +25,26 @@ PAGE_TIMEOUT_MS = 90_000
 THREAD_WAIT_S = 120  # a widget's background count (the discard advisor) on a busy machine
 
 
+def under_ci() -> bool:
+    """True when the CI environment variable is "true" (any case), as GitHub Actions and most CIs set it."""
+    return os.environ.get("CI", "").lower() == "true"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip the ``slow`` tests outside CI, unless the marker expression asks for them (``-m slow``)."""
+    if under_ci() or "slow" in (config.getoption("markexpr", "") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: runs under CI=true (or with -m slow)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
 @pytest.fixture(scope="module")
 def browser():
     missing = bh.browser_missing()
     if missing:
-        if os.environ.get("CI", "").lower() == "true":
+        if under_ci():
             pytest.fail(f"browser tests cannot run under CI: {missing}")
         pytest.skip(missing)
     with bh.chromium() as b:

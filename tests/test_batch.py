@@ -52,6 +52,7 @@ def test_batch_agrees_with_evaluate_on_100000_deals(kings):
             pytest.fail(f"deal {i}: batch {tuple(got[i])} != evaluate {expected}: {array_to_codes(hands[i])}")
 
 
+@pytest.mark.slow  # an agreement run: CI=true runs it (tests/conftest.py)
 @pytest.mark.parametrize("kings", [8, 4])
 def test_batch_agrees_with_fast_winners_on_100000_deals(kings):
     n = 100_000
@@ -62,6 +63,7 @@ def test_batch_agrees_with_fast_winners_on_100000_deals(kings):
         assert tuple(-1 if w is None else w for w in winners(h, m, kings)) == tuple(g)
 
 
+@pytest.mark.slow  # an agreement run: CI=true runs it (tests/conftest.py)
 @pytest.mark.parametrize(
     "rules",
     [

@@ -95,6 +95,8 @@ BAD = [
     ("[1, 2", "invalid JSON at line 1"),
     ('{"id": "a"}\n{oops\n', "line 2: invalid JSON"),
     ("", "no cases: the input is empty"),
+    ("[]", "no cases"),
+    (" [ ]\n", "no cases"),
     ("[3]", "case 1: a case must be a JSON object"),
 ]
 

@@ -293,6 +293,7 @@ def test_bad_input_each_error_class():
 # ----- the fast path ----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # an agreement run: CI=true runs it (tests/conftest.py)
 @pytest.mark.parametrize("kings", [8, 4])
 def test_fast_winners_agree_with_evaluate(kings):
     rng = random.Random(kings)

@@ -105,6 +105,7 @@ def _holding(o, name):
 # ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # an agreement run: CI=true runs it (tests/conftest.py)
 @pytest.mark.parametrize(
     ("seed", "rules", "pool_size", "known_partner"),
     [
@@ -168,6 +169,7 @@ def _close(exact, est, n, sigmas=5.0):
     return abs(float(est) - p) <= sigmas * sd
 
 
+@pytest.mark.slow  # an agreement run: CI=true runs it (tests/conftest.py)
 @pytest.mark.parametrize("rules", [R8, R4], ids=["8reyes", "4reyes"])
 def test_agrees_with_monte_carlo(rules):
     rng = random.Random(2024 + rules.kings)
@@ -191,6 +193,7 @@ def test_agrees_with_monte_carlo(rules):
                 assert _close(p, est, n), (hand, name)
 
 
+@pytest.mark.slow  # an agreement run: CI=true runs it (tests/conftest.py)
 def test_known_partner_agrees_with_monte_carlo():
     rng = random.Random(77)
     nprng = np.random.default_rng(77)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from ..rules.count import CountResult, count_case
 from ..rules.errors import MusError
-from . import read_input
+from . import read_input, read_records
 
 _KEYS = ("id", "stones", "hand_total", "final_score", "game_over", "game_winner", "ended_at")
 
@@ -38,32 +39,17 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def read_cases(text: str) -> list[tuple[str, Any]]:
     """Cases from a JSON array, one JSON object, or JSON Lines; each with a label for messages.
 
-    Raises :class:`MusError` naming the line and the JSON error for text that is not JSON.
+    Raises :class:`MusError` naming the line and the JSON error for text that is not JSON, and saying
+    "no cases" for input without any (empty, blank, ``[]``).
+
+    >>> [label for label, _ in read_cases('{"id": "a"}\\n\\n{"id": "b"}')]
+    ['case 1 (line 1)', 'case 2 (line 3)']
     """
-    stripped = text.strip()
-    if not stripped:
-        raise MusError("no cases: the input is empty")
-    if stripped[0] == "[":
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as e:
-            raise MusError(f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
-        return [(f"case {i}", c) for i, c in enumerate(data, 1)]
-    try:
-        one = json.loads(stripped)
-    except json.JSONDecodeError:
-        pass
-    else:
-        return [("case 1", one)]
-    cases = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            cases.append((f"case {len(cases) + 1} (line {n})", json.loads(line)))
-        except json.JSONDecodeError as e:
-            raise MusError(f"line {n}: invalid JSON at column {e.colno}: {e.msg}") from None
-    return cases
+    records = read_records(text, "case", line_prefix=lambda n, label: f"line {n}: ")
+    if not records.items:
+        what = "the input is empty" if not text.strip() else "the input holds none"
+        raise MusError(f"no cases: {what}")
+    return [(records.label(i, always_line=True), c) for i, c in enumerate(records.items)]
 
 
 def result_line(case_id: Any, result: CountResult) -> dict[str, Any]:
@@ -83,24 +69,24 @@ def run(args: argparse.Namespace) -> int:
         except MusError as e:
             raise MusError(f"{where}: {e}") from None
     failures = 0
+    out: list[str] = []
     for cid, case, r in results:
         if args.explain:
-            print(f"# {cid}")
-            for line in r.explanation:
-                print(line)
-            print()
+            out += [f"# {cid}", *r.explanation, ""]
         elif args.check:
             expected = case.get("expected")
             got = r.to_dict()
             if expected is None:
-                print(f"{cid}: no 'expected' to check")
+                out.append(f"{cid}: no 'expected' to check")
                 failures += 1
             elif got == expected:
-                print(f"{cid}: ok")
+                out.append(f"{cid}: ok")
             else:
                 failures += 1
                 diffs = sorted(k for k in set(got) | set(expected) if got.get(k) != expected.get(k))
-                print(f"{cid}: differs in {', '.join(diffs)}: got {json.dumps({k: got.get(k) for k in diffs}, ensure_ascii=False)}")
+                shown = json.dumps({k: got.get(k) for k in diffs}, ensure_ascii=False)
+                out.append(f"{cid}: differs in {', '.join(diffs)}: got {shown}")
         else:
-            print(json.dumps(result_line(cid, r), ensure_ascii=False))
+            out.append(json.dumps(result_line(cid, r), ensure_ascii=False))
+    sys.stdout.write("\n".join(out) + "\n")
     return 1 if failures else 0

@@ -69,6 +69,10 @@ class Suit(enum.Enum):
     ESPADAS = "e"
     BASTOS = "b"
 
+    # Members are singletons: hash them by identity, in C (Enum's own __hash__ is Python code, and a Card's hash,
+    # taken whenever a hand or a deal is checked for a card twice, hashes its suit).
+    __hash__ = object.__hash__
+
     @property
     def spanish(self) -> str:
         """The suit's Spanish name: ``"oros"``, ``"copas"``, ``"espadas"`` or ``"bastos"``."""
@@ -218,6 +222,8 @@ DECK: tuple[Card, ...] = tuple(Card(r, s) for r in RANKS for s in Suit)
 #: Every card's exact code (``"12o"``), letter code (``"Ro"``) and Spanish name (``"rey de oros"``): the texts
 #: that :meth:`Card.parse` reads without folding case, accents or spaces.
 CARD_TEXTS: dict[str, Card] = {t: c for c in DECK for t in (c.code, c.letter_code, c.name)}
+_CANONICAL: dict[str | Card, Card] = {**CARD_TEXTS, **{c: c for c in DECK}}
+_DECK_IDS = frozenset(map(id, DECK))
 
 
 def parse_card(text: str | Card) -> Card:
@@ -243,7 +249,14 @@ class Hand:
             cards = cards.replace(",", " ").split()
         if not isinstance(cards, Iterable) or isinstance(cards, Mapping):  # an object's keys are no hand
             raise HandSizeError(f"a hand holds 4 cards, not {cards!r}")
-        parsed = tuple(Card.parse(c) for c in cards)
+        try:  # the usual case: exact codes or cards of the deck, each read by one dict look-up
+            parsed = tuple(map(_CANONICAL.__getitem__, cards))
+        except (KeyError, TypeError):
+            parsed = tuple(Card.parse(c) for c in cards)
+        else:
+            if len(parsed) == 4 and len(set(map(id, parsed))) == 4:  # canonical cards: equal means identical
+                object.__setattr__(self, "cards", parsed)
+                return
         if len(parsed) != 4:
             shown = " ".join(c.code for c in parsed)
             raise HandSizeError(f"a hand holds 4 cards, not {len(parsed)}: [{shown}]")
@@ -289,6 +302,20 @@ class Hand:
         return hand_html(self)
 
 
+def _as_sequence(cards: object) -> list[object] | tuple[object, ...]:
+    """``cards`` if it is a list or tuple; else TypeError (the careful path then reads or refuses it)."""
+    if isinstance(cards, list | tuple):
+        return cards
+    raise TypeError(cards)
+
+
+def _checked_hand(cards: tuple[Card, Card, Card, Card]) -> Hand:
+    """A :class:`Hand` of 4 cards already known to be different deck cards."""
+    hand = object.__new__(Hand)
+    object.__setattr__(hand, "cards", cards)
+    return hand
+
+
 def parse_hand(cards: Hand | str | Iterable[Card | str]) -> Hand:
     """A :class:`Hand` from a hand, a text or a sequence of 4 card texts."""
     return cards if isinstance(cards, Hand) else Hand(cards)
@@ -306,6 +333,14 @@ def parse_hands(hands: Sequence[Hand | str | Iterable[Card | str]]) -> tuple[Han
         n = "a text" if isinstance(hands, str | bytes) else f"{len(hands)} hands" if sized else repr(hands)
         raise HandSizeError(f"a deal holds 4 hands, one per seat 0-3, not {n}")
     out: list[Hand] = []
+    try:  # the usual case: four hands of exact codes or deck cards, all different
+        fast = [h.cards if isinstance(h, Hand) else tuple(map(_CANONICAL.__getitem__, _as_sequence(h))) for h in hands]
+    except (KeyError, TypeError):
+        pass
+    else:
+        ids = [id(c) for cards in fast for c in cards]
+        if len(ids) == 16 and _DECK_IDS.issuperset(ids) and len(set(ids)) == 16 and set(map(len, fast)) == {4}:
+            return tuple(map(_checked_hand, fast))  # type: ignore[return-value]  # 4 hands, counted above
     where: dict[Card, int] = {}
     for seat, h in enumerate(hands):
         try:

@@ -24,8 +24,9 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 
 from .cards import Card, Hand, Suit, parse_hands
 from .errors import SeatError
@@ -323,25 +324,39 @@ class LanceResult:
     lance: the :class:`Lance`.
     winner: the winning seat 0..3, or None (nobody holds pares / juego; punto when somebody has juego).
     team: ``"A"`` (seats 0, 2), ``"B"`` (seats 1, 3) or None.
-    jugadas: 4 strings, every seat's standing in this lance, indexed by seat.
     ranking: the seats taking part, best first (ties ordered by nearness to mano).
     tie_to_mano: True when another seat held an exactly equal hand and the tie rule decided (RULES.md §2).
-    explanation: one sentence a learner can read.
+    mano: the seat 0..3 that speaks first.
+    infos: the 4 :class:`HandInfo` the lance was judged on, indexed by seat.
+
+    The words are built only when read (RULES.md §2, §5): :attr:`jugadas` (4 strings, every seat's standing
+    in this lance, indexed by seat) and :attr:`explanation` (one sentence a learner can read).
     """
 
     lance: Lance
     winner: int | None
     team: str | None
-    jugadas: tuple[str, str, str, str]
     ranking: tuple[int, ...]
     tie_to_mano: bool
-    explanation: str
     mano: int
+    infos: tuple[HandInfo, HandInfo, HandInfo, HandInfo] = field(repr=False)
 
     @property
     def played(self) -> bool:
         """False when the lance has no holder (pares, juego) or is not played (punto when there is juego)."""
         return self.winner is not None
+
+    @property
+    def jugadas(self) -> tuple[str, str, str, str]:
+        """Every seat's standing in this lance, indexed by seat: ``("R-R-7-5", ...)``, ``"no pares"``."""
+        i0, i1, i2, i3 = self.infos
+        lance = self.lance
+        return (i0.jugada(lance), i1.jugada(lance), i2.jugada(lance), i3.jugada(lance))
+
+    @property
+    def explanation(self) -> str:
+        """One sentence a learner can read: ``"Seat 0 wins Grande: R-R-7-5 beats R-C-C-4 on the second card."``"""
+        return _explain(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,39 +411,56 @@ def _tie_sentence(tied: Sequence[int], what: str, mano: int) -> str:
     return f"{_list_seats(tied)} {what}; {who}."
 
 
-def _judge(lance: Lance, infos: Sequence[HandInfo], mano: int) -> LanceResult:
-    order = speaking_order(mano)
-    jug = tuple(i.jugada(lance) for i in infos)
-    if lance is Lance.PUNTO:
-        juego_seats = [s for s in order if infos[s].is_juego]
-        if juego_seats:
-            names = [f"seat {s}" for s in juego_seats]
-            who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-            verb = "has" if len(juego_seats) == 1 else "have"
-            text = f"Punto is not played: {who} {verb} juego."
-            return LanceResult(lance, None, None, jug, (), False, text, mano)  # type: ignore[arg-type]
-    keys = {s: infos[s].key(lance) for s in order}
-    taking_part = [s for s in order if keys[s]]
+_TEAMS = ("A", "B", "A", "B")
+
+
+def _judge(
+    lance: Lance,
+    infos: tuple[HandInfo, HandInfo, HandInfo, HandInfo],
+    keys: tuple[dict[Lance, tuple[int, ...]], ...],
+    mano: int,
+) -> LanceResult:
+    """The decision only: winner, ranking and tie; the words wait for :func:`_explain`.
+
+    keys: each seat's :func:`_lance_keys`."""
+    order = _ORDERS[mano]
+    i0, i1, i2, i3 = infos
+    if lance is Lance.PUNTO and (i0.total >= 31 or i1.total >= 31 or i2.total >= 31 or i3.total >= 31):
+        return LanceResult(lance, None, None, (), False, mano, infos)
+    keyed = [(keys[s][lance], s) for s in order]
+    taking_part = [ks for ks in keyed if ks[0]]
     if not taking_part:
-        text = (
-            "Nobody holds pares, so Pares scores nothing."
-            if lance is Lance.PARES
-            else "Nobody has juego (31 or more), so Punto is played instead."
-        )
-        return LanceResult(lance, None, None, jug, (), False, text, mano)  # type: ignore[arg-type]
+        return LanceResult(lance, None, None, (), False, mano, infos)
     # sorted() is stable: seats with equal keys stay in speaking order, so ties go to the seat nearer mano.
-    ranking = tuple(sorted(taking_part, key=lambda s: keys[s], reverse=True))
-    w = ranking[0]
-    tied = [s for s in ranking if keys[s] == keys[w]]
-    tie = len(tied) > 1
-    team = team_of(w)
-    if tie:
-        text = _tie_sentence(tied, _tie_what(lance, infos[w]), mano)
-    elif len(ranking) == 1:
-        text = f"Seat {w} wins {lance.title}: only seat {w} {_holds(lance, infos[w])}."
-    else:
-        text = f"Seat {w} wins {lance.title}: {_beats(lance, infos[w], infos[ranking[1]], ranking[1])}."
-    return LanceResult(lance, w, team, jug, ranking, tie, text, mano)  # type: ignore[arg-type]
+    taking_part.sort(key=itemgetter(0), reverse=True)
+    best, w = taking_part[0]
+    tie = len(taking_part) > 1 and taking_part[1][0] == best
+    return LanceResult(lance, w, _TEAMS[w], tuple(ks[1] for ks in taking_part), tie, mano, infos)
+
+
+@lru_cache(maxsize=4096)
+def _explain(result: LanceResult) -> str:
+    """The sentence of one judged lance (RULES.md §2, §5)."""
+    lance, infos, mano, ranking = result.lance, result.infos, result.mano, result.ranking
+    w = result.winner
+    if w is None:
+        if lance is Lance.PUNTO:
+            juego_seats = [s for s in speaking_order(mano) if infos[s].is_juego]
+            if juego_seats:
+                names = [f"seat {s}" for s in juego_seats]
+                who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+                verb = "has" if len(juego_seats) == 1 else "have"
+                return f"Punto is not played: {who} {verb} juego."
+        if lance is Lance.PARES:
+            return "Nobody holds pares, so Pares scores nothing."
+        return "Nobody has juego (31 or more), so Punto is played instead."
+    if result.tie_to_mano:
+        best = infos[w].key(lance)
+        tied = [s for s in ranking if infos[s].key(lance) == best]
+        return _tie_sentence(tied, _tie_what(lance, infos[w]), mano)
+    if len(ranking) == 1:
+        return f"Seat {w} wins {lance.title}: only seat {w} {_holds(lance, infos[w])}."
+    return f"Seat {w} wins {lance.title}: {_beats(lance, infos[w], infos[ranking[1]], ranking[1])}."
 
 
 def _tie_what(lance: Lance, info: HandInfo) -> str:
@@ -496,9 +528,26 @@ def evaluate(
     rules = rules or _DEFAULT_RULES
     check_seat(mano, "mano")
     hs = parse_hands(hands)
-    infos = tuple(analyse(h, rules) for h in hs)
-    res = [_judge(lance, infos, mano) for lance in LANCES]
-    return DealResult(hs, mano, rules, infos, *res)  # type: ignore[arg-type]
+    h0, h1, h2, h3 = hs
+    infos = (analyse(h0, rules), analyse(h1, rules), analyse(h2, rules), analyse(h3, rules))
+    keys = (_lance_keys(infos[0]), _lance_keys(infos[1]), _lance_keys(infos[2]), _lance_keys(infos[3]))
+    return DealResult(
+        hs,
+        mano,
+        rules,
+        infos,
+        _judge(Lance.GRANDE, infos, keys, mano),
+        _judge(Lance.CHICA, infos, keys, mano),
+        _judge(Lance.PARES, infos, keys, mano),
+        _judge(Lance.JUEGO, infos, keys, mano),
+        _judge(Lance.PUNTO, infos, keys, mano),
+    )
+
+
+@lru_cache(maxsize=1024)
+def _lance_keys(info: HandInfo) -> dict[Lance, tuple[int, ...]]:
+    """A hand's comparison key in every lance (see :meth:`HandInfo.key`)."""
+    return {lance: info.key(lance) for lance in LANCES}
 
 
 # ----------------------------------------------------------------------------------------------
