@@ -21,8 +21,8 @@ from . import read_input, read_records
 _KEYS = ("id", "stones", "hand_total", "final_score", "game_over", "game_winner", "ended_at")
 
 
-def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser(
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(
         "count",
         help="count whole hands (scoring.json cases) and print each result as a JSON line",
         description=__doc__.split("\n\n", 1)[1] if __doc__ else None,

@@ -28,17 +28,17 @@ import msgspec
 import numpy as np
 
 from ..rules.batch import BATCH_LANCES, evaluate_batch
-from ..rules.cards import CARD_TEXTS, DECK, parse_hands
+from ..rules.cards import CARD_TEXTS, DECK, Hand, parse_hands
 from ..rules.errors import MusError, RulesError, SeatError
-from ..rules.lances import DealResult, check_seat, evaluate
+from ..rules.lances import DealResult, HandInfo, analyse, check_seat, evaluate, judge_infos
 from ..rules.options import Rules
 from . import Records, read_input, read_records
 
 _VARIANTS = {"8reyes": 8, "4reyes": 4}
 
 
-def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser(
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(
         "judge",
         help="judge deals: print the winner of every lance as a JSON line",
         description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
@@ -111,6 +111,7 @@ def result_object(result: DealResult, explain: bool = False) -> dict[str, Any]:
 # ----- the bulk path -------------------------------------------------------------------------------------------
 
 _CODE_INDEX: dict[str, int] = {text: card.index for text, card in CARD_TEXTS.items()}
+_SOTA_DE_OROS = CARD_TEXTS["10o"].index
 _NO_CARD = 255
 
 
@@ -151,7 +152,7 @@ _CLEAN_DEAL: Any = msgspec.defstruct(
     "CleanDeal", [("hands", tuple[_HAND, _HAND, _HAND, _HAND]), ("mano", int), ("variant", str | None, None)]
 )
 _CLEAN_LINES = msgspec.json.Decoder(_CLEAN_DEAL)
-_CLEAN_ARRAY = msgspec.json.Decoder(list[_CLEAN_DEAL])  # type: ignore[valid-type]  # a struct made at run time
+_CLEAN_ARRAY = msgspec.json.Decoder(list[_CLEAN_DEAL])
 
 
 def _clean_deals(text: str) -> list[Any] | None:
@@ -262,22 +263,45 @@ def _line_table() -> list[str]:
 
 def _line_codes(winners: np.ndarray) -> list[int]:
     w = winners.astype(np.int32) + 1
-    return ((((w[:, 0] * 5 + w[:, 1]) * 5 + w[:, 2]) * 5 + w[:, 3]) * 5 + w[:, 4]).tolist()
+    codes: list[int] = ((((w[:, 0] * 5 + w[:, 1]) * 5 + w[:, 2]) * 5 + w[:, 3]) * 5 + w[:, 4]).tolist()
+    return codes
 
 
 def explain_lines(
     winners: np.ndarray, hands: np.ndarray, manos: np.ndarray, deal_kings: np.ndarray, la_real: bool
 ) -> list[str]:
-    """The ``--explain`` output lines: each deal's winners and its five sentences."""
-    lines = []
+    """The ``--explain`` output lines: each deal's winners and its five sentences, from judged arrays
+    (see :func:`judge_records`). A hand's :class:`~musteach.rules.lances.HandInfo` is worked out once per
+    set of four ranks and rules."""
     rule_sets = {k: Rules(kings=k, la_real=la_real) for k in (8, 4)}
-    for i, (idx, mano, k) in enumerate(zip(hands.tolist(), manos.tolist(), deal_kings.tolist(), strict=True)):
-        rules = rule_sets[k]
-        result = evaluate([[DECK[c] for c in hand] for hand in idx], mano, rules)
-        out = dict(zip(BATCH_LANCES, (None if w < 0 else w for w in winners[i].tolist()), strict=True))
-        out["explanations"] = result.explanations()
-        lines.append(json.dumps(out, ensure_ascii=False))
+    infos: dict[tuple[int, ...], HandInfo] = {}
+
+    def info(cards: list[int], kings: int) -> HandInfo:
+        # ranks decide a HandInfo; the sota de oros (index 28) may make la real
+        key = (kings, *sorted(c >> 2 for c in cards), _SOTA_DE_OROS in cards)
+        found = infos.get(key)
+        if found is None:
+            found = infos[key] = analyse(Hand([DECK[c] for c in cards]), rule_sets[kings])
+        return found
+
+    table = _line_table()
+    lines = []
+    n = len(hands)
+    for flat, mano, k, code in zip(
+        hands.reshape(n, 16).tolist(), manos.tolist(), deal_kings.tolist(), _line_codes(winners), strict=True
+    ):
+        seats = (info(flat[0:4], k), info(flat[4:8], k), info(flat[8:12], k), info(flat[12:16], k))
+        g, c, p, j, pu = (r.explanation for r in judge_infos(seats, mano))
+        lines.append(
+            f'{table[code][:-1]}, "explanations": {{"grande": {_quoted(g)}, "chica": {_quoted(c)}, '
+            f'"pares": {_quoted(p)}, "juego": {_quoted(j)}, "punto": {_quoted(pu)}}}}}'
+        )
     return lines
+
+
+def _quoted(text: str) -> str:
+    """``text`` as a JSON string, as ``json.dumps(text, ensure_ascii=False)`` writes it."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -222,7 +222,8 @@ DECK: tuple[Card, ...] = tuple(Card(r, s) for r in RANKS for s in Suit)
 #: Every card's exact code (``"12o"``), letter code (``"Ro"``) and Spanish name (``"rey de oros"``): the texts
 #: that :meth:`Card.parse` reads without folding case, accents or spaces.
 CARD_TEXTS: dict[str, Card] = {t: c for c in DECK for t in (c.code, c.letter_code, c.name)}
-_CANONICAL: dict[str | Card, Card] = {**CARD_TEXTS, **{c: c for c in DECK}}
+_CANONICAL: dict[object, Card] = {**{c: c for c in DECK}}
+_CANONICAL.update(CARD_TEXTS)
 _DECK_IDS = frozenset(map(id, DECK))
 
 
@@ -309,7 +310,7 @@ def _as_sequence(cards: object) -> list[object] | tuple[object, ...]:
     raise TypeError(cards)
 
 
-def _checked_hand(cards: tuple[Card, Card, Card, Card]) -> Hand:
+def _checked_hand(cards: tuple[Card, ...]) -> Hand:
     """A :class:`Hand` of 4 cards already known to be different deck cards."""
     hand = object.__new__(Hand)
     object.__setattr__(hand, "cards", cards)
@@ -340,7 +341,8 @@ def parse_hands(hands: Sequence[Hand | str | Iterable[Card | str]]) -> tuple[Han
     else:
         ids = [id(c) for cards in fast for c in cards]
         if len(ids) == 16 and _DECK_IDS.issuperset(ids) and len(set(ids)) == 16 and set(map(len, fast)) == {4}:
-            return tuple(map(_checked_hand, fast))  # type: ignore[return-value]  # 4 hands, counted above
+            h0, h1, h2, h3 = map(_checked_hand, fast)
+            return (h0, h1, h2, h3)
     where: dict[Card, int] = {}
     for seat, h in enumerate(hands):
         try:

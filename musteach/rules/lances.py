@@ -42,6 +42,7 @@ __all__ = [
     "analyse",
     "info_from_ranks",
     "evaluate",
+    "judge_infos",
     "winners",
     "effective_rank",
     "point_value",
@@ -438,7 +439,6 @@ def _judge(
     return LanceResult(lance, w, _TEAMS[w], tuple(ks[1] for ks in taking_part), tie, mano, infos)
 
 
-@lru_cache(maxsize=4096)
 def _explain(result: LanceResult) -> str:
     """The sentence of one judged lance (RULES.md §2, §5)."""
     lance, infos, mano, ranking = result.lance, result.infos, result.mano, result.ranking
@@ -530,12 +530,16 @@ def evaluate(
     hs = parse_hands(hands)
     h0, h1, h2, h3 = hs
     infos = (analyse(h0, rules), analyse(h1, rules), analyse(h2, rules), analyse(h3, rules))
+    return DealResult(hs, mano, rules, infos, *judge_infos(infos, mano))
+
+
+def judge_infos(
+    infos: tuple[HandInfo, HandInfo, HandInfo, HandInfo], mano: int
+) -> tuple[LanceResult, LanceResult, LanceResult, LanceResult, LanceResult]:
+    """The five lances judged from the 4 hands' :class:`HandInfo` (indexed by seat) and the mano seat 0..3
+    (not checked), in lance order; each sentence is built when read (RULES.md §2, §4, §5)."""
     keys = (_lance_keys(infos[0]), _lance_keys(infos[1]), _lance_keys(infos[2]), _lance_keys(infos[3]))
-    return DealResult(
-        hs,
-        mano,
-        rules,
-        infos,
+    return (
         _judge(Lance.GRANDE, infos, keys, mano),
         _judge(Lance.CHICA, infos, keys, mano),
         _judge(Lance.PARES, infos, keys, mano),
