@@ -2,7 +2,8 @@
 
 Prints deals per second of
   * the one-deal path: ``winners()`` (the lean fast path from card indexes) and ``evaluate()`` (the full result,
-    from card codes and from Card objects; its sentences are built when read, so a third figure reads all five);
+    from card codes and from Card objects; its lances are judged and its sentences built when read, so two more
+    figures read the winners, then all five sentences);
   * the batched path: ``evaluate_batch()`` over 1,000,000 random deals (8 and 4 reyes, with and without input
     checks), and ``random_deals()``.
 
@@ -82,9 +83,14 @@ def main() -> None:
         for hands, mano in as_codes:
             evaluate(hands, mano, rules8).explanations()
 
-    line("evaluate() from codes ('12o'), sentences when read", best_rate(len(few), run_eval_codes, a.repeat))
-    line("evaluate() from Card objects, sentences when read", best_rate(len(few), run_eval_cards, a.repeat))
-    line("evaluate() from codes, all five sentences read", best_rate(len(few), run_eval_read, a.repeat))
+    def run_eval_winners() -> None:
+        for hands, mano in as_codes:
+            evaluate(hands, mano, rules8).winners()
+
+    line("evaluate() from codes ('12o'), judged when read", best_rate(len(few), run_eval_codes, a.repeat))
+    line("evaluate() from Card objects, judged when read", best_rate(len(few), run_eval_cards, a.repeat))
+    line("evaluate() from codes, then winners()", best_rate(len(few), run_eval_winners, a.repeat))
+    line("evaluate() from codes, then all five sentences", best_rate(len(few), run_eval_read, a.repeat))
 
     # ----- the batched path -----------------------------------------------------------------------------------
     n = a.batch_deals

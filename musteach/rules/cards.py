@@ -23,6 +23,7 @@ import random
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 from .errors import DuplicateCardError, HandSizeError, UnknownCardError
 
@@ -339,7 +340,7 @@ def parse_hands(hands: Sequence[Hand | str | Iterable[Card | str]]) -> tuple[Han
     except (KeyError, TypeError):
         pass
     else:
-        ids = [id(c) for cards in fast for c in cards]
+        ids = list(map(id, chain.from_iterable(fast)))
         if len(ids) == 16 and _DECK_IDS.issuperset(ids) and len(set(ids)) == 16 and set(map(len, fast)) == {4}:
             h0, h1, h2, h3 = map(_checked_hand, fast)
             return (h0, h1, h2, h3)

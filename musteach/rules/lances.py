@@ -309,7 +309,7 @@ def analyse(hand: Hand | str | Sequence[Card | str], rules: Rules | None = None)
     """
     rules = rules or _DEFAULT_RULES
     h = hand if isinstance(hand, Hand) else Hand(hand)
-    info = _info_from_ranks(tuple(sorted(c.rank for c in h)), rules.kings)
+    info = _info_from_ranks(tuple(sorted([c.rank for c in h.cards])), rules.kings)
     if rules.la_real and _is_la_real(h.cards, rules):
         info = HandInfo(info.ranks, info.pares, info.total, True)
     return info
@@ -362,20 +362,17 @@ class LanceResult:
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """The five lances of one deal.
+    """The five lances of one deal, each judged when first read.
 
-    hands: the 4 :class:`Hand` objects, indexed by seat. infos: their :class:`HandInfo`.
+    hands: the 4 :class:`Hand` objects, indexed by seat. infos: their :class:`HandInfo`. mano: seat 0..3.
+    grande, chica, pares, juego, punto: their :class:`LanceResult`.
     """
 
     hands: tuple[Hand, Hand, Hand, Hand]
     mano: int
     rules: Rules
     infos: tuple[HandInfo, HandInfo, HandInfo, HandInfo]
-    grande: LanceResult
-    chica: LanceResult
-    pares: LanceResult
-    juego: LanceResult
-    punto: LanceResult
+    _judged: list[LanceResult] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def __getitem__(self, lance: Lance | str) -> LanceResult:
         result: LanceResult = getattr(self, Lance.parse(lance).value)
@@ -383,7 +380,34 @@ class DealResult:
 
     def results(self) -> tuple[LanceResult, ...]:
         """The five results in lance order."""
-        return (self.grande, self.chica, self.pares, self.juego, self.punto)
+        if not self._judged:
+            self._judged[:] = judge_infos(self.infos, self.mano)  # one assignment: a racing thread sees 0 or 5
+        return tuple(self._judged)
+
+    @property
+    def grande(self) -> LanceResult:
+        """Who wins Grande, and why."""
+        return self.results()[0]
+
+    @property
+    def chica(self) -> LanceResult:
+        """Who wins Chica, and why."""
+        return self.results()[1]
+
+    @property
+    def pares(self) -> LanceResult:
+        """Who wins Pares (winner None when nobody holds pares), and why."""
+        return self.results()[2]
+
+    @property
+    def juego(self) -> LanceResult:
+        """Who wins Juego (winner None when nobody has juego), and why."""
+        return self.results()[3]
+
+    @property
+    def punto(self) -> LanceResult:
+        """Who wins Punto (winner None when somebody has juego), and why."""
+        return self.results()[4]
 
     def winners(self) -> dict[str, int | None]:
         """``{"grande": s, "chica": s, "pares": s|None, "juego": s|None, "punto": s|None}``."""
@@ -520,17 +544,21 @@ def evaluate(
     mano: the seat 0..3 that speaks first; ties go to the seat nearer mano.
     rules: a :class:`~musteach.rules.Rules`; the default is 8 reyes.
 
-    Returns a :class:`DealResult`. Pares and juego have winner None when nobody holds them; punto has a
-    winner only when nobody has juego.
+    Returns a :class:`DealResult`, whose lances are judged when first read and whose sentences are built when
+    read. Pares and juego have winner None when nobody holds them; punto has a winner only when nobody has juego.
     Raises :class:`~musteach.rules.errors.UnknownCardError`, :class:`~musteach.rules.errors.HandSizeError`,
     :class:`~musteach.rules.errors.DuplicateCardError` (a card dealt twice) or :class:`SeatError` (bad mano).
     """
     rules = rules or _DEFAULT_RULES
     check_seat(mano, "mano")
     hs = parse_hands(hands)
-    h0, h1, h2, h3 = hs
-    infos = (analyse(h0, rules), analyse(h1, rules), analyse(h2, rules), analyse(h3, rules))
-    return DealResult(hs, mano, rules, infos, *judge_infos(infos, mano))
+    if rules.la_real:
+        infos = (analyse(hs[0], rules), analyse(hs[1], rules), analyse(hs[2], rules), analyse(hs[3], rules))
+    else:  # what analyse() does without la real, inlined: evaluate() is called for every deal a learner sees
+        k = rules.kings
+        i0, i1, i2, i3 = (_info_from_ranks(tuple(sorted([c.rank for c in h.cards])), k) for h in hs)
+        infos = (i0, i1, i2, i3)
+    return DealResult(hs, mano, rules, infos)
 
 
 def judge_infos(
