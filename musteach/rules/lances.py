@@ -85,6 +85,7 @@ class Lance(enum.StrEnum):
 
 
 LANCES: tuple[Lance, ...] = tuple(Lance)
+_LANCE_NAMES: tuple[str, ...] = tuple(lance.value for lance in LANCES)
 
 #: Juego totals from best to worst (RULES.md §5): 31, 32, 40, 37, 36, 35, 34, 33.
 JUEGO_ORDER: tuple[int, ...] = (31, 32, 40, 37, 36, 35, 34, 33)
@@ -144,6 +145,12 @@ def point_value(rank: int, kings: int = 8) -> int:
 def rank_letter(rank: int) -> str:
     """The letter shown in hand notation: R, C, S, A or the digit (ranks already effective)."""
     return _LETTERS.get(rank, str(rank))
+
+
+@lru_cache(maxsize=2048)
+def _ranks_text(ranks: tuple[int, ...]) -> str:
+    """Ranks in hand notation, in the order given: ``"R-R-7-5"``."""
+    return "-".join(rank_letter(r) for r in ranks)
 
 
 def rank_plural(rank: int) -> str:
@@ -210,12 +217,12 @@ class HandInfo:
     @property
     def grande_str(self) -> str:
         """Ranks high to low, as ``"R-R-7-5"``."""
-        return "-".join(rank_letter(r) for r in self.ranks)
+        return _ranks_text(self.ranks)
 
     @property
     def chica_str(self) -> str:
         """Ranks low to high, as ``"A-A-7-C"``."""
-        return "-".join(rank_letter(r) for r in reversed(self.ranks))
+        return _ranks_text(self.ranks[::-1])
 
     @property
     def juego_value(self) -> int:
@@ -411,11 +418,11 @@ class DealResult:
 
     def winners(self) -> dict[str, int | None]:
         """``{"grande": s, "chica": s, "pares": s|None, "juego": s|None, "punto": s|None}``."""
-        return {r.lance.value: r.winner for r in self.results()}
+        return dict(zip(_LANCE_NAMES, [r.winner for r in self.results()], strict=True))
 
     def explanations(self) -> dict[str, str]:
         """One sentence per lance, keyed by lance name."""
-        return {r.lance.value: r.explanation for r in self.results()}
+        return dict(zip(_LANCE_NAMES, [r.explanation for r in self.results()], strict=True))
 
     def _repr_html_(self) -> str:
         from ..draw.cards import deal_html
@@ -441,18 +448,19 @@ _TEAMS = ("A", "B", "A", "B")
 
 def _judge(
     lance: Lance,
+    position: int,
     infos: tuple[HandInfo, HandInfo, HandInfo, HandInfo],
-    keys: tuple[dict[Lance, tuple[int, ...]], ...],
+    keys: tuple[tuple[tuple[int, ...], ...], ...],
     mano: int,
 ) -> LanceResult:
     """The decision only: winner, ranking and tie; the words wait for :func:`_explain`.
 
-    keys: each seat's :func:`_lance_keys`."""
+    position: the lance's place in :data:`LANCES`. keys: each seat's :func:`_lance_keys`."""
     order = _ORDERS[mano]
     i0, i1, i2, i3 = infos
     if lance is Lance.PUNTO and (i0.total >= 31 or i1.total >= 31 or i2.total >= 31 or i3.total >= 31):
         return LanceResult(lance, None, None, (), False, mano, infos)
-    keyed = [(keys[s][lance], s) for s in order]
+    keyed = [(keys[s][position], s) for s in order]
     taking_part = [ks for ks in keyed if ks[0]]
     if not taking_part:
         return LanceResult(lance, None, None, (), False, mano, infos)
@@ -568,18 +576,24 @@ def judge_infos(
     (not checked), in lance order; each sentence is built when read (RULES.md §2, §4, §5)."""
     keys = (_lance_keys(infos[0]), _lance_keys(infos[1]), _lance_keys(infos[2]), _lance_keys(infos[3]))
     return (
-        _judge(Lance.GRANDE, infos, keys, mano),
-        _judge(Lance.CHICA, infos, keys, mano),
-        _judge(Lance.PARES, infos, keys, mano),
-        _judge(Lance.JUEGO, infos, keys, mano),
-        _judge(Lance.PUNTO, infos, keys, mano),
+        _judge(Lance.GRANDE, 0, infos, keys, mano),
+        _judge(Lance.CHICA, 1, infos, keys, mano),
+        _judge(Lance.PARES, 2, infos, keys, mano),
+        _judge(Lance.JUEGO, 3, infos, keys, mano),
+        _judge(Lance.PUNTO, 4, infos, keys, mano),
     )
 
 
-@lru_cache(maxsize=1024)
-def _lance_keys(info: HandInfo) -> dict[Lance, tuple[int, ...]]:
-    """A hand's comparison key in every lance (see :meth:`HandInfo.key`)."""
-    return {lance: info.key(lance) for lance in LANCES}
+_KEYS: dict[tuple[tuple[int, ...], bool], tuple[tuple[int, ...], ...]] = {}
+
+
+def _lance_keys(info: HandInfo) -> tuple[tuple[int, ...], ...]:
+    """A hand's comparison key in every lance, in lance order (see :meth:`HandInfo.key`); its ranks and la real
+    decide them, so they are kept by those (a tuple of ints hashes fast, a HandInfo does not)."""
+    found = _KEYS.get((info.ranks, info.la_real))
+    if found is None:
+        found = _KEYS[info.ranks, info.la_real] = tuple(info.key(lance) for lance in LANCES)
+    return found
 
 
 # ----------------------------------------------------------------------------------------------
