@@ -32,7 +32,7 @@ def build_parser(load: str | None = None) -> argparse.ArgumentParser:
                 raise
             continue
         p = mod.add_parser(sub)
-        p.set_defaults(_run=mod.run)
+        p.set_defaults(run_command=mod.run)
     if load in COMMANDS:  # a built-in command was chosen: reading the plug-ins' metadata would cost ~0.1 s
         return parser
     from importlib.metadata import entry_points
@@ -48,7 +48,7 @@ def build_parser(load: str | None = None) -> argparse.ArgumentParser:
         except ImportError:  # its package's extra is not installed (e.g. serve without [tutor])
             continue
         p = mod.add_parser(sub)
-        p.set_defaults(_run=mod.run)
+        p.set_defaults(run_command=mod.run)
     return parser
 
 
@@ -57,11 +57,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     chosen = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(load=chosen)
     args = parser.parse_args(argv)
-    if not hasattr(args, "_run"):  # a plug-in whose package is not installed
+    if not hasattr(args, "run_command"):  # a plug-in whose package is not installed
         print(f"musteach {args.command}: not available here; install musteach[tutor]", file=sys.stderr)
         return 2
     try:
-        return int(args._run(args) or 0)
+        return int(args.run_command(args) or 0)
     except MusError as e:
         print(f"musteach {args.command}: {e}", file=sys.stderr)
         return 2
