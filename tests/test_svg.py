@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 from musteach import DECK, Card, Hand, evaluate, parse_hands
-from musteach.draw.cards import CARD_RATIO, TEAM_COLORS, card_html, card_svg, deal_html, hand_html, hand_svg, table_svg
+from musteach.draw.cards import CARD_RATIO, TEAM_COLORS, card_html, card_svg, hand_html, hand_svg
+from musteach.draw.table import deal_html, table_svg
 from musteach.rules import Rules
 from musteach.rules.errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
 from musteach.rules.lances import team_of
@@ -343,3 +345,31 @@ def test_repr_hooks_return_the_markup() -> None:
     assert result._repr_html_() == deal_html(result)
     ET.fromstring(card._repr_svg_())
     ET.fromstring(hand._repr_svg_())
+
+
+_PIP = re.compile(r'<g class="musteach-pip" transform="translate\(([-\d.]+) ([-\d.]+)\)( rotate\([-\d.]+\))? scale\(([\d.]+)\)">')
+
+
+def _pip_boxes(code: str) -> list[tuple[float, float, float, float, bool]]:
+    """(left, top, right, bottom, turned) of each pip's body on the card (100 x 154 units): a round suit fills
+    its square, a sword or a club is a bar 0.3 of its height wide."""
+    card = Card.parse(code)
+    long = card.suit.value in ("e", "b")
+    boxes = []
+    for x, y, turned, k in _PIP.findall(card_svg(code)):
+        x, y, size = float(x), float(y), float(k) * 100
+        half_w = size * (0.15 if long else 0.47)
+        boxes.append((x - half_w, y - size / 2, x + half_w, y + size / 2, bool(turned)))
+    return boxes
+
+
+@pytest.mark.parametrize("code", [f"{r}{s}" for s in "oceb" for r in range(2, 8)])
+def test_pips_are_apart_and_countable(code):
+    # issue 14: the 3 de bastos drew its three clubs crossed in one bundle; every pip must stand apart, upright
+    boxes = _pip_boxes(code)
+    assert len(boxes) == int(code[:-1])
+    assert not any(b[4] for b in boxes), f"{code}: a pip is turned"
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            overlap = min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+            assert not overlap, f"{code}: pips at {a[:4]} and {b[:4]} overlap"

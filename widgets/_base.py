@@ -16,7 +16,7 @@ import ipywidgets as widgets
 from musteach.teach.verdict import Verdict
 from musteach.teach.wording import for_learner
 
-__all__ = ["FRIENDLY_ERROR", "QUIZ_CSS", "Guarded", "css_widget", "escape", "feedback_html", "html_box", "quiz_nav"]
+__all__ = ["FRIENDLY_ERROR", "QUIZ_CSS", "THEME_CSS", "Guarded", "css_widget", "escape", "feedback_html", "html_box", "quiz_nav"]
 
 _log = logging.getLogger("musteach_widgets")
 
@@ -77,6 +77,34 @@ QUIZ_CSS = """
 """
 
 
+#: Colours that hold in every theme, put before each module's styles. Each musteach root paints its own paper
+#: and ink together; JupyterLab's themes colour ``.widget-html-content`` and ``.widget-label`` themselves (white
+#: in JupyterLab Dark, which vanished on the cream paper), so inside a root they take the root's ink again.
+#: Buttons and inputs keep the theme's own pair of ``--jp-…`` colours. On a narrow screen (a phone) a root
+#: spends less on padding, and no row pushes the page sideways.
+THEME_CSS = """
+:is(.musteach-quiz, .musteach-dealview, .musteach-table-widget, .musteach-odds, .musteach-advisor,
+    .musteach-senas-catalogue, .musteach-sena-quiz, .musteach-countview, .musteach-bettingview,
+    .musteach-scoreboard) :is(.widget-html, .widget-html-content, .widget-label, .widget-label-basic) {
+  color: inherit;
+}
+:is(.musteach-quiz, .musteach-dealview, .musteach-table-widget, .musteach-odds, .musteach-advisor,
+    .musteach-senas-catalogue, .musteach-countview, .musteach-bettingview) {
+  box-sizing: border-box; max-width: 100%; min-width: 0;
+}
+:is(.musteach-quiz, .musteach-dealview, .musteach-table-widget, .musteach-odds, .musteach-advisor) svg {
+  max-width: 100%; height: auto;
+}
+@media (max-width: 600px) {
+  :is(.musteach-quiz, .musteach-dealview, .musteach-table-widget, .musteach-odds, .musteach-advisor,
+      .musteach-senas-catalogue, .musteach-countview, .musteach-bettingview) {
+    padding-left: 8px !important; padding-right: 8px !important;
+  }
+  :is(.musteach-quiz, .musteach-table-widget, .musteach-odds, .musteach-advisor) .widget-hbox { flex-wrap: wrap; }
+}
+"""
+
+
 def html_box(cls: str, value: str = "") -> widgets.HTML:
     """A full-width HTML widget carrying the CSS class ``cls`` (a hook for styles and browser tests)."""
     w = widgets.HTML(value, layout=widgets.Layout(width="100%"))
@@ -109,7 +137,7 @@ def quiz_nav(on_next: Callable[..., Any], on_restart: Callable[..., Any]) -> tup
 def css_widget(css: str = QUIZ_CSS) -> widgets.HTML:
     """An HTML widget holding a scoped ``<style>`` (put it first among a root's children); ``css`` defaults
     to the styles every quiz shares, and a module passes its own extra styles."""
-    w = widgets.HTML(f"<style>{css}</style>", layout=widgets.Layout(height="0px", margin="0"))
+    w = widgets.HTML(f"<style>{THEME_CSS}{css}</style>", layout=widgets.Layout(height="0px", margin="0"))
     w.add_class("musteach-style")
     return w
 

@@ -29,8 +29,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from musteach.draw.cards import TEAM_COLORS, table_svg
+from musteach.draw.cards import TEAM_COLORS
 from musteach.draw.stones import stones_svg
+from musteach.draw.table import table_svg
 from musteach.rules import Rules
 from musteach.rules.betting import (
     TEAMS,

@@ -12,7 +12,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from musteach.draw.cards import deal_html, table_svg
+from musteach.draw.table import deal_html, table_svg
 from musteach.rules import Rules
 from musteach.rules.cards import Card, Hand
 from musteach.rules.errors import MusError

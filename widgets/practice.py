@@ -30,7 +30,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from musteach.draw.cards import card_svg, hand_svg, table_svg
+from musteach.draw.cards import card_svg, hand_svg
+from musteach.draw.table import table_svg
 from musteach.rules import Rules
 from musteach.rules.cards import Card
 from musteach.rules.errors import MusError

@@ -32,9 +32,10 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from musteach.draw.cards import TEAM_COLORS, card_svg, table_svg
+from musteach.draw.cards import TEAM_COLORS, card_svg
 from musteach.draw.senas import sena_svg
 from musteach.draw.stones import stones_svg
+from musteach.draw.table import table_svg
 from musteach.odds import position_name
 from musteach.play.actions import Declare, Discard, MusCall, Signal
 from musteach.play.bots import OddsBot, RuleBot, run

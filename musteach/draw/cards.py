@@ -1,4 +1,4 @@
-"""Pictures of cards, hands and the table, as SVG and HTML strings (no Jupyter import).
+"""Pictures of cards and hands, as SVG and HTML strings (no Jupyter import); the table is :mod:`.table`.
 
 Rendering is kept apart from the rules, as in python-chess: every function here returns a string,
 and the only rule facts used are those :mod:`musteach.rules.lances` provides (seats, teams, mano and
@@ -13,9 +13,6 @@ The cards are drawn here, in the Spanish pattern: the four suits oros (coins), c
 >>> svg = card_svg(Card.parse("rey de oros"))
 >>> svg.startswith("<svg") and 'aria-label="rey de oros"' in svg and "<title>rey de oros</title>" in svg
 True
->>> 'data-hands="12o 3c 7e 5b|12c 11o 11c 4e|1o 1c 4o 5o|6c 6e 10o 2b"' in table_svg(
-...     ["12o 3c 7e 5b", "12c 11o 11c 4e", "1o 1c 4o 5o", "6c 6e 10o 2b"], mano=0)
-True
 
 No element carries an ``id``, so any number of pictures can be inlined in one page.
 """
@@ -23,29 +20,27 @@ No element carries an ``id``, so any number of pictures can be inlined in one pa
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
-from html import escape
 
-from ..rules.cards import Card, Hand, Suit, parse_hand, parse_hands
-from ..rules.errors import MusError, RulesError
-from ..rules.lances import DealResult, check_seat, seat_roles, speaking_order, team_of
-from ..rules.options import Rules
+from ..rules.cards import Card, Hand, Suit, parse_hand
+from ..rules.errors import MusError
+from .xml import SVG_NS, escaped, number
 
 __all__ = [
     "CARD_RATIO",
     "CARD_WIDTH",
     "SUIT_COLORS",
     "TEAM_COLORS",
+    "TEXT_FONT",
     "card_html",
     "card_svg",
-    "deal_html",
+    "check_width",
     "hand_html",
+    "hand_row",
+    "hand_row_width",
     "hand_svg",
-    "table_svg",
 ]
-
-SVG_NS = "http://www.w3.org/2000/svg"
 
 #: Default card width in CSS pixels.
 CARD_WIDTH = 60
@@ -82,17 +77,6 @@ _FIGURE_LETTERS = {10: "S", 11: "C", 12: "R"}
 _LONG_SUITS = (Suit.ESPADAS, Suit.BASTOS)
 # La pinta: breaks in the frame line on the short sides.
 _PINTA_BREAKS = {Suit.OROS: 0, Suit.COPAS: 1, Suit.ESPADAS: 2, Suit.BASTOS: 3}
-
-
-def _n(x: float) -> str:
-    """A compact number for SVG attributes."""
-    s = f"{x:.2f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
-
-
-def _attr(text: str) -> str:
-    """Text escaped for XML and HTML alike, non-ASCII as character references (safe in any page encoding)."""
-    return escape(text, quote=True).encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -161,9 +145,9 @@ _SYMBOL_BODIES = {Suit.OROS: _oros(), Suit.COPAS: _copas(), Suit.ESPADAS: _espad
 
 def _symbol(suit: Suit, x: float, y: float, size: float, angle: float = 0.0, cls: str = "") -> str:
     """One suit symbol centred at (x, y), ``size`` user units high, turned by ``angle`` degrees."""
-    rot = f" rotate({_n(angle)})" if angle else ""
+    rot = f" rotate({number(angle)})" if angle else ""
     c = f' class="{cls}"' if cls else ""
-    return f'<g{c} transform="translate({_n(x)} {_n(y)}){rot} scale({_n(size / 100)})">{_SYMBOL_BODIES[suit]}</g>'
+    return f'<g{c} transform="translate({number(x)} {number(y)}){rot} scale({number(size / 100)})">{_SYMBOL_BODIES[suit]}</g>'
 
 
 # Pip layouts for 1..7: (x, y, size[, angle]). Round suits (coins, cups) and long suits (swords, clubs).
@@ -178,18 +162,21 @@ _ROUND_PIPS: dict[int, tuple[tuple[float, ...], ...]] = {
 }
 _LONG_PIPS: dict[int, tuple[tuple[float, ...], ...]] = {
     1: ((50, 79, 112, -12),),
-    2: ((50, 79, 100, -26), (50, 79, 100, 26)),
-    3: ((50, 79, 100, -28), (50, 79, 100, 28), (50, 79, 104, 0)),
+    # apart, never crossed in a bundle: every pip stays countable at table size
+    2: ((50, 50, 56), (50, 108, 56)),
+    3: ((31, 50, 56), (69, 50, 56), (50, 108, 56)),
     4: ((38, 50, 56), (62, 50, 56), (38, 108, 56), (62, 108, 56)),
     5: ((31, 50, 54), (69, 50, 54), (50, 79, 54), (31, 108, 54), (69, 108, 54)),
     6: ((31, 50, 52), (50, 50, 52), (69, 50, 52), (31, 108, 52), (50, 108, 52), (69, 108, 52)),
-    7: ((31, 45, 40), (50, 45, 40), (69, 45, 40), (50, 79, 40), (31, 113, 40), (50, 113, 40), (69, 113, 40)),
+    7: ((31, 42, 36), (50, 42, 36), (69, 42, 36), (50, 79, 36), (31, 116, 36), (50, 116, 36), (69, 116, 36)),
 }
 
 
 def _pips(card: Card) -> str:
     layout = (_LONG_PIPS if card.suit in _LONG_SUITS else _ROUND_PIPS)[card.rank]
-    return "".join(_symbol(card.suit, *p[:3], p[3] if len(p) > 3 else 0.0, "musteach-pip") for p in layout)
+    return "".join(
+        _symbol(card.suit, p[0], p[1], p[2], p[3] if len(p) > 3 else 0.0, "musteach-pip") for p in layout
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -260,15 +247,15 @@ def _frame(suit: Suit) -> str:
     def edge(x0: float, x1: float, y: float) -> str:
         # a horizontal run from x0 to x1 with ``breaks`` gaps around its middle
         if not breaks:
-            return f"M{_n(x0)},{_n(y)} H{_n(x1)}"
+            return f"M{number(x0)},{number(y)} H{number(x1)}"
         mid = (x0 + x1) / 2
         first = mid - ((breaks - 1) * step) / 2
         parts, cur = [], x0
         for k in range(breaks):
             g = first + k * step
-            parts.append(f"M{_n(cur)},{_n(y)} H{_n(g - gap / 2)}")
+            parts.append(f"M{number(cur)},{number(y)} H{number(g - gap / 2)}")
             cur = g + gap / 2
-        parts.append(f"M{_n(cur)},{_n(y)} H{_n(x1)}")
+        parts.append(f"M{number(cur)},{number(y)} H{number(x1)}")
         return " ".join(parts)
 
     d = " ".join(
@@ -316,7 +303,10 @@ def _as_card(card: Card | str) -> Card:
     return Card.parse(card)
 
 
-def _check_width(width: object, what: str = "width") -> float:
+def check_width(width: object, what: str = "width") -> float:
+    """``width`` as a float, when it is a finite positive number of pixels (not a bool).
+
+    Raises :class:`~musteach.rules.errors.MusError` naming ``what`` and the bad value otherwise."""
     if isinstance(width, bool) or not isinstance(width, int | float) or not math.isfinite(width) or width <= 0:
         raise MusError(f"{what} must be a positive number of pixels, not {width!r}")
     return float(width)
@@ -324,9 +314,9 @@ def _check_width(width: object, what: str = "width") -> float:
 
 def _card_element(card: Card, x: float, y: float, width: float, highlight: bool = False, dim: bool = False) -> str:
     """A card as a nested <svg> placed at (x, y) in a larger picture."""
-    name = _attr(card.name)
+    name = escaped(card.name)
     return (
-        f'<svg x="{_n(x)}" y="{_n(y)}" width="{_n(width)}" height="{_n(width * CARD_RATIO)}" '
+        f'<svg x="{number(x)}" y="{number(y)}" width="{number(width)}" height="{number(width * CARD_RATIO)}" '
         f'viewBox="0 0 {_VW} {_VH}" role="img" aria-label="{name}" class="musteach-card" data-card="{card.code}">'
         f"<title>{name}</title>{_card_body(card, highlight, dim)}</svg>"
     )
@@ -346,10 +336,10 @@ def card_svg(card: Card | str, width: float = CARD_WIDTH, *, highlight: bool = F
     1
     """
     c = _as_card(card)
-    w = _check_width(width)
-    name = _attr(c.name)
+    w = check_width(width)
+    name = escaped(c.name)
     return (
-        f'<svg xmlns="{SVG_NS}" width="{_n(w)}" height="{_n(w * CARD_RATIO)}" viewBox="0 0 {_VW} {_VH}" '
+        f'<svg xmlns="{SVG_NS}" width="{number(w)}" height="{number(w * CARD_RATIO)}" viewBox="0 0 {_VW} {_VH}" '
         f'role="img" aria-label="{name}" class="musteach-card" data-card="{c.code}">'
         f"<title>{name}</title>{_card_body(c, bool(highlight), bool(dim))}</svg>"
     )
@@ -366,12 +356,15 @@ def card_html(card: Card | str, width: float = CARD_WIDTH, *, highlight: bool = 
 # ----------------------------------------------------------------------------------------------
 
 
-def _hand_cards(hand: Hand, x: float, y: float, w: float, highlight: bool = False) -> str:
+def hand_row(hand: Hand, x: float, y: float, w: float, highlight: bool = False) -> str:
+    """A hand's 4 cards side by side, as nested ``<svg>`` elements for a larger picture: the first card's top
+    left corner at (x, y), each ``w`` user units wide, a gap of 8 % of ``w`` between them."""
     gap = w * 0.08
     return "".join(_card_element(c, x + i * (w + gap), y, w, highlight=highlight) for i, c in enumerate(hand))
 
 
-def _hand_width(w: float) -> float:
+def hand_row_width(w: float) -> float:
+    """The width of :func:`hand_row` for cards ``w`` wide (same units)."""
     return 4 * w + 3 * w * 0.08
 
 
@@ -395,7 +388,7 @@ def hand_svg(
     True
     """
     h = parse_hand(hand)
-    w = _check_width(card_width, "card_width")
+    w = check_width(card_width, "card_width")
     names = ", ".join(c.name for c in h)
     top = 0.0
     head = ""
@@ -403,15 +396,15 @@ def hand_svg(
         top = w * 0.36
         names = f"{label}: {names}"
         head = (
-            f'<text x="2" y="{_n(top * 0.72)}" font-family="{TEXT_FONT}" font-size="{_n(w * 0.22)}" '
-            f'font-weight="bold" fill="#333">{_attr(str(label))}</text>'
+            f'<text x="2" y="{number(top * 0.72)}" font-family="{TEXT_FONT}" font-size="{number(w * 0.22)}" '
+            f'font-weight="bold" fill="#333">{escaped(str(label))}</text>'
         )
     pad = w * 0.05
-    width, height = _hand_width(w) + 2 * pad, top + w * CARD_RATIO + 2 * pad
+    width, height = hand_row_width(w) + 2 * pad, top + w * CARD_RATIO + 2 * pad
     return (
-        f'<svg xmlns="{SVG_NS}" width="{_n(width)}" height="{_n(height)}" viewBox="0 0 {_n(width)} {_n(height)}" '
-        f'role="img" aria-label="{_attr(names)}" class="musteach-hand" data-hand="{" ".join(h.codes())}">'
-        f"<title>{_attr(names)}</title>{head}{_hand_cards(h, pad, top + pad, w, bool(highlight))}</svg>"
+        f'<svg xmlns="{SVG_NS}" width="{number(width)}" height="{number(height)}" viewBox="0 0 {number(width)} {number(height)}" '
+        f'role="img" aria-label="{escaped(names)}" class="musteach-hand" data-hand="{" ".join(h.codes())}">'
+        f"<title>{escaped(names)}</title>{head}{hand_row(h, pad, top + pad, w, bool(highlight))}</svg>"
     )
 
 
@@ -425,260 +418,3 @@ def hand_html(
     """:func:`hand_svg` inside a ``<div class="musteach-hand-wrap">`` (for ``_repr_html_``)."""
     svg = hand_svg(hand, card_width=card_width, highlight=highlight, label=label)
     return f'<div class="musteach-hand-wrap" style="line-height:0">{svg}</div>'
-
-
-# ----------------------------------------------------------------------------------------------
-# The table
-# ----------------------------------------------------------------------------------------------
-
-
-def _highlight_seats(highlight: int | Iterable[int] | None) -> frozenset[int]:
-    if highlight is None:
-        return frozenset()
-    if isinstance(highlight, int) and not isinstance(highlight, bool):
-        return frozenset((check_seat(highlight, "highlight"),))
-    if isinstance(highlight, str | bytes) or not isinstance(highlight, Iterable):
-        from ..rules.errors import SeatError
-
-        raise SeatError(f"highlight must be a seat 0-3 or a set of seats, not {highlight!r}")
-    return frozenset(check_seat(s, "highlight") for s in highlight)
-
-
-def _role_text(seat: int, mano: int) -> str:
-    roles = seat_roles(seat, mano)
-    return roles[0] if roles else ""
-
-
-def _pill(x_right: float, y: float, h: float, text: str, fill: str, ink: str, stroke: str) -> str:
-    """A rounded label ending at x_right, vertically centred on y."""
-    fs = h * 0.62
-    w = len(text) * fs * 0.62 + h * 0.9
-    return (
-        f'<rect x="{_n(x_right - w)}" y="{_n(y - h / 2)}" width="{_n(w)}" height="{_n(h)}" rx="{_n(h / 2)}" '
-        f'fill="{fill}" stroke="{stroke}" stroke-width="{_n(h * 0.07)}"/>'
-        f'<text x="{_n(x_right - w / 2)}" y="{_n(y + fs * 0.36)}" text-anchor="middle" font-family="{TEXT_FONT}" '
-        f'font-size="{_n(fs)}" font-weight="bold" fill="{ink}">{text}</text>'
-    )
-
-
-def _ccw_arrow(cx: float, cy: float, r: float) -> str:
-    """A circular arrow turning counter-clockwise (the way play goes)."""
-    # Screen angles (y points down), so counter-clockwise on screen means a decreasing angle: start low
-    # right (60°) and go up through the right, the top and the left to low left (-200°): 260° with sweep 0.
-    a0, a1 = math.radians(60), math.radians(-200)
-    x0, y0 = cx + r * math.cos(a0), cy + r * math.sin(a0)
-    x1, y1 = cx + r * math.cos(a1), cy + r * math.sin(a1)
-    d = f"M{_n(x0)},{_n(y0)} A{_n(r)},{_n(r)} 0 1 0 {_n(x1)},{_n(y1)}"
-    # arrowhead at the end point, pointing along the counter-clockwise tangent
-    t = a1 - math.pi / 2
-    hx, hy = math.cos(t), math.sin(t)  # direction of travel
-    px, py = -hy, hx
-    s = r * 0.45
-    tip = (x1 + hx * s * 0.6, y1 + hy * s * 0.6)
-    b1 = (x1 - hx * s * 0.4 + px * s * 0.5, y1 - hy * s * 0.4 + py * s * 0.5)
-    b2 = (x1 - hx * s * 0.4 - px * s * 0.5, y1 - hy * s * 0.4 - py * s * 0.5)
-    head = f"M{_n(tip[0])},{_n(tip[1])} L{_n(b1[0])},{_n(b1[1])} L{_n(b2[0])},{_n(b2[1])} Z"
-    return (
-        f'<g class="musteach-direction"><title>play runs counter-clockwise</title>'
-        f'<path d="{d}" fill="none" stroke="#E8F3EC" stroke-width="{_n(r * 0.16)}" stroke-linecap="round"/>'
-        f'<path d="{head}" fill="#E8F3EC"/></g>'
-    )
-
-
-def _rules_note(rules: Rules | None) -> str:
-    if rules is None:
-        return ""
-    if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be a musteach Rules, not {rules!r}")
-    kings = "8 reyes (3 = rey, 2 = as)" if rules.kings == 8 else "4 reyes"
-    return f"{kings} · game to {rules.target}"
-
-
-def table_svg(
-    hands: Sequence[Hand | str | Sequence[Card | str]],
-    mano: int,
-    *,
-    highlight: int | Iterable[int] | None = None,
-    card_width: float = CARD_WIDTH,
-    caption: str | None = None,
-    rules: Rules | None = None,
-) -> str:
-    """The four hands around a green table, as a standalone SVG document (RULES.md §0, §2).
-
-    hands: 4 hands of 4 cards, indexed by seat. Seat 0 sits at the bottom, 1 on the right, 2 at the top,
-    3 on the left, so play (0, 1, 2, 3) runs counter-clockwise.
-    mano: the seat 0..3 that speaks first; it is marked "mano", and mano+3 (the dealer) "postre".
-    highlight: a seat or a set of seats drawn with a glowing ring (e.g. a lance's winner).
-    card_width: CSS pixels per card; the whole picture scales with it.
-    caption: optional title line above the table. rules: a :class:`~musteach.rules.Rules`, named in the legend.
-
-    Team A (seats 0 and 2) and team B (seats 1 and 3) have their own colour, with a legend.
-    The root ``<svg class="musteach-table">`` carries ``data-hands`` (codes, seats 0..3 joined by ``|``) and
-    ``data-mano``; each seat is a ``<g class="musteach-seat" data-seat data-team data-role data-highlight>``.
-    Raises :class:`~musteach.rules.errors.HandSizeError`, :class:`~musteach.rules.errors.UnknownCardError`,
-    :class:`~musteach.rules.errors.DuplicateCardError`, :class:`~musteach.rules.errors.SeatError` (mano, highlight),
-    :class:`~musteach.rules.errors.RulesError` (rules), :class:`~musteach.rules.errors.MusError` (card_width).
-    """
-    hs = parse_hands(hands)
-    m = check_seat(mano, "mano")
-    lit = _highlight_seats(highlight)
-    w = _check_width(card_width, "card_width")
-    rules_note = _rules_note(rules)
-    s = w / 60.0
-    ch = w * CARD_RATIO
-    pad = 9 * s  # inside a seat panel
-    band = 26 * s  # label band on top of a seat panel
-    panel_w = _hand_width(w) + 2 * pad
-    panel_h = band + ch + 2 * pad
-    margin = 16 * s  # felt edge to panels
-    mid = 44 * s  # horizontal gap between the side panels
-    vgap = 10 * s
-    felt_w = 2 * margin + 2 * panel_w + mid
-    felt_h = 2 * margin + 3 * panel_h + 2 * vgap
-    cap_h = 28 * s if caption else 0.0
-    fs = 12.5 * s  # legend text
-    note = "↺ play runs counter-clockwise" + (f" · {rules_note}" if rules_note else "")
-    teams_w = 2 * (12 * s + 5 * s + 16 * s) + len("Team A (seats 0 & 2)Team B (seats 1 & 3)") * fs * 0.6
-    two_lines = teams_w + len(note) * fs * 0.56 + 12 * s > felt_w
-    legend_h = (48 if two_lines else 30) * s
-    total_w, total_h = felt_w, cap_h + felt_h + legend_h
-    fy = cap_h  # felt top
-
-    pos = {
-        0: ((felt_w - panel_w) / 2, fy + felt_h - margin - panel_h),
-        1: (felt_w - margin - panel_w, fy + margin + panel_h + vgap),
-        2: ((felt_w - panel_w) / 2, fy + margin),
-        3: (margin, fy + margin + panel_h + vgap),
-    }
-    order = speaking_order(m)
-
-    parts: list[str] = []
-    if caption:
-        parts.append(
-            f'<text x="{_n(4 * s)}" y="{_n(cap_h * 0.7)}" font-family="{TEXT_FONT}" font-size="{_n(16 * s)}" '
-            f'font-weight="bold" fill="#222">{_attr(str(caption))}</text>'
-        )
-    parts.append(
-        f'<rect x="{_n(2 * s)}" y="{_n(fy + 2 * s)}" width="{_n(felt_w - 4 * s)}" height="{_n(felt_h - 4 * s)}" '
-        f'rx="{_n(34 * s)}" fill="{FELT}" stroke="{FELT_EDGE}" stroke-width="{_n(4 * s)}"/>'
-    )
-    parts.append(_ccw_arrow(felt_w / 2, fy + felt_h / 2, 13 * s))
-
-    labels: list[str] = []
-    for seat in range(4):
-        x, y = pos[seat]
-        team = team_of(seat)
-        tfill, tink = TEAM_COLORS[team]
-        role = _role_text(seat, m)
-        is_lit = seat in lit
-        g = [
-            f'<g class="musteach-seat" data-seat="{seat}" data-team="{team}" data-role="{role}" '
-            f'data-highlight="{"true" if is_lit else "false"}" data-speaks="{order.index(seat) + 1}">'
-        ]
-        if is_lit:
-            g.append(
-                f'<rect x="{_n(x - 5 * s)}" y="{_n(y - 5 * s)}" width="{_n(panel_w + 10 * s)}" '
-                f'height="{_n(panel_h + 10 * s)}" rx="{_n(14 * s)}" fill="{HIGHLIGHT}" fill-opacity="0.35" '
-                f'stroke="{HIGHLIGHT}" stroke-width="{_n(4 * s)}" class="musteach-glow"/>'
-            )
-        g.append(
-            f'<rect class="musteach-panel" x="{_n(x)}" y="{_n(y)}" width="{_n(panel_w)}" height="{_n(panel_h)}" '
-            f'rx="{_n(9 * s)}" '
-            f'fill="{PANEL_FILL}" stroke="{tfill}" stroke-width="{_n(3 * s)}"/>'
-            f'<path d="M{_n(x)},{_n(y + band)} V{_n(y + 9 * s)} A{_n(9 * s)},{_n(9 * s)} 0 0 1 {_n(x + 9 * s)},{_n(y)} '
-            f"H{_n(x + panel_w - 9 * s)} A{_n(9 * s)},{_n(9 * s)} 0 0 1 {_n(x + panel_w)},{_n(y + 9 * s)} "
-            f'V{_n(y + band)} Z" fill="{tfill}"/>'
-            f'<text x="{_n(x + 9 * s)}" y="{_n(y + band * 0.7)}" font-family="{TEXT_FONT}" font-size="{_n(14 * s)}" '
-            f'font-weight="bold" fill="{tink}">Seat {seat} <tspan font-weight="normal">&#183; team {team}</tspan></text>'
-        )
-        if role == "mano":
-            g.append(_pill(x + panel_w - 5 * s, y + band / 2, 19 * s, "MANO", "#FFFFFF", "#111111", "#111111"))
-        elif role == "postre":
-            g.append(_pill(x + panel_w - 5 * s, y + band / 2, 19 * s, "POSTRE", "#222222", "#FFFFFF", "#FFFFFF"))
-        g.append(_hand_cards(hs[seat], x + pad, y + band + pad, w))
-        g.append("</g>")
-        parts.append("".join(g))
-        who = f"Seat {seat}, team {team}" + (f", {role}" if role else "")
-        labels.append(f"{who}: {', '.join(c.name for c in hs[seat])}")
-
-    # legend below the felt
-    ly = fy + felt_h + 19 * s
-    sw = 12 * s
-    lx = 6 * s
-    legend = []
-    for team, text in (("A", "Team A (seats 0 & 2)"), ("B", "Team B (seats 1 & 3)")):
-        tfill, _ = TEAM_COLORS[team]
-        legend.append(
-            f'<rect class="musteach-swatch" data-team="{team}" x="{_n(lx)}" y="{_n(ly - sw * 0.85)}" '
-            f'width="{_n(sw)}" height="{_n(sw)}" rx="{_n(2 * s)}" fill="{tfill}"/>'
-            f'<text x="{_n(lx + sw + 5 * s)}" y="{_n(ly)}" font-family="{TEXT_FONT}" font-size="{_n(fs)}" '
-            f'fill="#222">{_attr(text)}</text>'
-        )
-        lx += sw + 5 * s + len(text) * fs * 0.6 + 16 * s
-    nx, ny, anchor = (6 * s, ly + 18 * s, "start") if two_lines else (total_w - 6 * s, ly, "end")
-    legend.append(
-        f'<text x="{_n(nx)}" y="{_n(ny)}" text-anchor="{anchor}" font-family="{TEXT_FONT}" '
-        f'font-size="{_n(fs)}" fill="#444">{_attr(note)}</text>'
-    )
-    parts.append(f'<g class="musteach-legend">{"".join(legend)}</g>')
-
-    data_hands = "|".join(" ".join(h.codes()) for h in hs)
-    aria = f"Mus table, seat {m} is mano. " + ". ".join(labels) + "."
-    if caption:
-        aria = f"{caption}. {aria}"
-    return (
-        f'<svg xmlns="{SVG_NS}" width="{_n(total_w)}" height="{_n(total_h)}" '
-        f'viewBox="0 0 {_n(total_w)} {_n(total_h)}" role="group" aria-label="{_attr(aria)}" '
-        f'class="musteach-table" data-hands="{data_hands}" data-mano="{m}">'
-        f"<title>{_attr(aria)}</title>{''.join(parts)}</svg>"
-    )
-
-
-# ----------------------------------------------------------------------------------------------
-# A judged deal
-# ----------------------------------------------------------------------------------------------
-
-_DEAL_CSS = """
-.musteach-deal{font-family:DejaVu Sans,Verdana,Arial,sans-serif;color:#222;max-width:100%;line-height:1.35}
-.musteach-deal .musteach-table{max-width:100%;height:auto}
-.musteach-deal table.musteach-lances{border-collapse:collapse;margin-top:.5em;font-size:14px;min-width:60%}
-.musteach-lances th,.musteach-lances td{text-align:left;vertical-align:top;padding:.3em .7em;border-bottom:1px solid #ddd}
-.musteach-lances th{background:#f1f5f2;font-weight:600}
-.musteach-lances td.musteach-lance{font-weight:600;white-space:nowrap}
-.musteach-lances td.musteach-winner{white-space:nowrap}
-.musteach-lances tr.musteach-unplayed td{color:#777}
-.musteach-dot{display:inline-block;width:.8em;height:.8em;border-radius:50%;margin-right:.35em;vertical-align:-.05em}
-"""
-
-
-def _winner_cell(winner: int | None, team: str | None) -> str:
-    if winner is None:
-        return "nobody"
-    fill, _ = TEAM_COLORS.get(team or "", ("#888", ""))
-    return f'<span class="musteach-dot" style="background:{fill}"></span>Seat {winner} (team {team})'
-
-
-def deal_html(result: DealResult, *, card_width: float = CARD_WIDTH) -> str:
-    """A judged deal as HTML: the table (nothing highlighted) and the five lances with winner and reason.
-
-    result: a :class:`~musteach.rules.lances.DealResult` from :func:`~musteach.rules.lances.evaluate`; nothing is
-    recomputed, the winners and sentences are the result's own. Raises :class:`~musteach.rules.errors.MusError`
-    when ``result`` is not a DealResult.
-    """
-    if not isinstance(result, DealResult):
-        raise MusError(f"deal_html needs a DealResult from musteach.evaluate, not {type(result).__name__}")
-    table = table_svg(result.hands, result.mano, card_width=card_width, rules=result.rules)
-    rows = []
-    for r in result.results():
-        cls = "" if r.winner is not None else ' class="musteach-unplayed"'
-        rows.append(
-            f'<tr{cls} data-lance="{r.lance.value}" data-winner="{"" if r.winner is None else r.winner}">'
-            f'<td class="musteach-lance">{r.lance.title}</td>'
-            f'<td class="musteach-winner">{_winner_cell(r.winner, r.team)}</td>'
-            f"<td>{_attr(r.explanation)}</td></tr>"
-        )
-    return (
-        f'<div class="musteach-deal"><style>{_DEAL_CSS}</style>{table}'
-        '<table class="musteach-lances"><thead><tr><th>Lance</th><th>Winner</th><th>Why</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
-    )

@@ -27,7 +27,8 @@ from typing import Any
 
 from ..rules.errors import MusError
 from ..rules.lances import Lance
-from .cards import SVG_NS, TEXT_FONT, _attr, _n
+from .cards import TEXT_FONT
+from .xml import SVG_NS, escaped, number
 
 __all__ = ["BAR_COLORS", "NOBODY_WORDS", "odds_bars_svg", "odds_label", "percent_text"]
 
@@ -97,7 +98,7 @@ def _rows(odds: Mapping[str, Any] | Any, lances: Sequence[str] | None) -> tuple[
     names = list(_ORDER) if lances is None else [Lance.parse(x).value for x in lances]
     if not names:
         raise MusError("lances must name at least one lance")
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in names:
         lo = odds["lances"].get(name)
         if not isinstance(lo, Mapping):
@@ -106,19 +107,21 @@ def _rows(odds: Mapping[str, Any] | Any, lances: Sequence[str] | None) -> tuple[
         if not isinstance(seats, Sequence) or len(seats) != 4:
             raise MusError(f"odds['lances'][{name!r}]['seats'] must hold 4 probabilities, one per seat")
         s = [_prob(x, f"{name} seat {i}") for i, x in enumerate(seats)]
-        row = {
-            "name": name,
-            "title": Lance.parse(name).title,
-            "you": s[seat],
-            "partner": s[(seat + 2) % 4],
-            "opponents": s[(seat + 1) % 4] + s[(seat + 3) % 4],
-            "nobody": _prob(lo.get("nobody", 0.0), f"{name} nobody"),
-        }
-        total = row["you"] + row["partner"] + row["opponents"] + row["nobody"]
+        you, partner = s[seat], s[(seat + 2) % 4]
+        opponents = s[(seat + 1) % 4] + s[(seat + 3) % 4]
+        nobody = _prob(lo.get("nobody", 0.0), f"{name} nobody")
+        total = you + partner + opponents + nobody
         if abs(total - 1) > 1e-6:
             raise MusError(f"the {name} shares add up to {total:.6f}, not 1")
-        row["team"] = row["you"] + row["partner"]
-        rows.append(row)
+        rows.append({
+            "name": name,
+            "title": Lance.parse(name).title,
+            "you": you,
+            "partner": partner,
+            "opponents": opponents,
+            "nobody": nobody,
+            "team": you + partner,
+        })
     return seat, rows
 
 
@@ -176,13 +179,13 @@ def odds_bars_svg(
     # A header line: the optional title on the left, "your team" over the column of team shares.
     head = fs * 1.5
     parts: list[str] = [
-        f'<text x="{_n(x1 + fs * 0.5)}" y="{_n(head - fs * 0.45)}" font-family="{TEXT_FONT}" '
-        f'font-size="{_n(fs * 0.8)}" fill="{_MUTED}">your team</text>'
+        f'<text x="{number(x1 + fs * 0.5)}" y="{number(head - fs * 0.45)}" font-family="{TEXT_FONT}" '
+        f'font-size="{number(fs * 0.8)}" fill="{_MUTED}">your team</text>'
     ]
     if title:
         parts.append(
-            f'<text x="0" y="{_n(head - fs * 0.45)}" font-family="{TEXT_FONT}" font-size="{_n(fs * 1.05)}" '
-            f'font-weight="bold" fill="{_INK}">{_attr(title)}</text>'
+            f'<text x="0" y="{number(head - fs * 0.45)}" font-family="{TEXT_FONT}" font-size="{number(fs * 1.05)}" '
+            f'font-weight="bold" fill="{_INK}">{escaped(title)}</text>'
         )
     top = head
     for i, r in enumerate(rows):
@@ -191,9 +194,9 @@ def odds_bars_svg(
         cells = [
             f'<g class="musteach-odds-row" data-lance="{r["name"]}" data-team="{r["team"]!r}" '
             f'data-nobody="{r["nobody"]!r}">',
-            f'<text x="0" y="{_n(by + bar_h / 2 + fs * 0.36)}" font-family="{TEXT_FONT}" font-size="{_n(fs)}" '
+            f'<text x="0" y="{number(by + bar_h / 2 + fs * 0.36)}" font-family="{TEXT_FONT}" font-size="{number(fs)}" '
             f'font-weight="bold" fill="{_INK}">{r["title"]}</text>',
-            f'<rect x="{_n(x0)}" y="{_n(by)}" width="{_n(x1 - x0)}" height="{_n(bar_h)}" rx="3" '
+            f'<rect x="{number(x0)}" y="{number(by)}" width="{number(x1 - x0)}" height="{number(bar_h)}" rx="3" '
             f'fill="{_PAPER}" stroke="#B9B2A3" stroke-width="1"/>',
         ]
         x = x0
@@ -204,14 +207,14 @@ def odds_bars_svg(
                 continue
             who = NOBODY_WORDS[r["name"]] if seg == "nobody" else seg
             cells.append(
-                f'<rect class="musteach-bar-{seg}" data-share="{share!r}" x="{_n(x)}" y="{_n(by)}" '
-                f'width="{_n(sw)}" height="{_n(bar_h)}" fill="{BAR_COLORS[seg]}">'
-                f"<title>{r['title']}, {_attr(who)}: {percent_text(share)}</title></rect>"
+                f'<rect class="musteach-bar-{seg}" data-share="{share!r}" x="{number(x)}" y="{number(by)}" '
+                f'width="{number(sw)}" height="{number(bar_h)}" fill="{BAR_COLORS[seg]}">'
+                f"<title>{r['title']}, {escaped(who)}: {percent_text(share)}</title></rect>"
             )
             x += sw
         cells.append(
-            f'<text class="musteach-odds-team" x="{_n(x1 + fs * 0.5)}" y="{_n(by + bar_h / 2 + fs * 0.36)}" '
-            f'font-family="{TEXT_FONT}" font-size="{_n(fs)}" font-weight="bold" fill="{_INK}">'
+            f'<text class="musteach-odds-team" x="{number(x1 + fs * 0.5)}" y="{number(by + bar_h / 2 + fs * 0.36)}" '
+            f'font-family="{TEXT_FONT}" font-size="{number(fs)}" font-weight="bold" fill="{_INK}">'
             f"{percent_text(r['team'])}</text>"
         )
         cells.append("</g>")
@@ -219,7 +222,7 @@ def odds_bars_svg(
     bottom = top + len(rows) * rh
     mid = (x0 + x1) / 2
     parts.append(
-        f'<line x1="{_n(mid)}" y1="{_n(top)}" x2="{_n(mid)}" y2="{_n(bottom)}" stroke="{_INK}" '
+        f'<line x1="{number(mid)}" y1="{number(top)}" x2="{number(mid)}" y2="{number(bottom)}" stroke="{_INK}" '
         f'stroke-opacity="0.45" stroke-width="1" stroke-dasharray="3 3"/>'
     )
     height = bottom + 4
@@ -229,15 +232,15 @@ def odds_bars_svg(
         key = []
         for seg, text in zip(_SEGMENTS, ("you", "your partner", "opponents", "nobody / not played"), strict=True):
             key.append(
-                f'<rect x="{_n(lx)}" y="{_n(ly)}" width="{_n(fs)}" height="{_n(fs)}" rx="2" fill="{BAR_COLORS[seg]}"/>'
-                f'<text x="{_n(lx + fs * 1.3)}" y="{_n(ly + fs * 0.85)}" font-family="{TEXT_FONT}" '
-                f'font-size="{_n(fs * 0.85)}" fill="{_MUTED}">{text}</text>'
+                f'<rect x="{number(lx)}" y="{number(ly)}" width="{number(fs)}" height="{number(fs)}" rx="2" fill="{BAR_COLORS[seg]}"/>'
+                f'<text x="{number(lx + fs * 1.3)}" y="{number(ly + fs * 0.85)}" font-family="{TEXT_FONT}" '
+                f'font-size="{number(fs * 0.85)}" fill="{_MUTED}">{text}</text>'
             )
             lx += fs * 1.3 + len(text) * fs * 0.52 + fs
         parts.append(f'<g class="musteach-odds-legend">{"".join(key)}</g>')
         height = ly + fs * 1.5
     return (
-        f'<svg xmlns="{SVG_NS}" width="{_n(w)}" height="{_n(height)}" viewBox="0 0 {_n(w)} {_n(height)}" '
-        f'role="img" aria-label="{_attr(label)}" class="musteach-odds-bars">'
-        f"<title>{_attr(label)}</title>{''.join(parts)}</svg>"
+        f'<svg xmlns="{SVG_NS}" width="{number(w)}" height="{number(height)}" viewBox="0 0 {number(w)} {number(height)}" '
+        f'role="img" aria-label="{escaped(label)}" class="musteach-odds-bars">'
+        f"<title>{escaped(label)}</title>{''.join(parts)}</svg>"
     )

@@ -22,7 +22,8 @@ from ..rules.betting import TEAMS
 from ..rules.count import is_dentro, to_amarracos
 from ..rules.errors import BettingError, RulesError
 from ..rules.options import Rules
-from .cards import SVG_NS, TEAM_COLORS, TEXT_FONT, _attr, _n
+from .cards import TEAM_COLORS, TEXT_FONT
+from .xml import SVG_NS, escaped, number
 
 __all__ = ["stones_label", "stones_svg", "team_stones_text"]
 
@@ -80,9 +81,9 @@ def _pill(x: float, y: float, h: float, text: str, fill: str, ink: str, cls: str
     fs = h * 0.6
     w = len(text) * fs * 0.74 + h * 0.9
     svg = (
-        f'<g class="{cls}"><rect x="{_n(x)}" y="{_n(y - h / 2)}" width="{_n(w)}" height="{_n(h)}" rx="{_n(h / 2)}" '
-        f'fill="{fill}"/><text x="{_n(x + w / 2)}" y="{_n(y + fs * 0.36)}" text-anchor="middle" '
-        f'font-family="{TEXT_FONT}" font-size="{_n(fs)}" font-weight="bold" fill="{ink}">{_attr(text)}</text></g>'
+        f'<g class="{cls}"><rect x="{number(x)}" y="{number(y - h / 2)}" width="{number(w)}" height="{number(h)}" rx="{number(h / 2)}" '
+        f'fill="{fill}"/><text x="{number(x + w / 2)}" y="{number(y + fs * 0.36)}" text-anchor="middle" '
+        f'font-family="{TEXT_FONT}" font-size="{number(fs)}" font-weight="bold" fill="{ink}">{escaped(text)}</text></g>'
     )
     return svg, w
 
@@ -92,35 +93,35 @@ def _amarraco(x: float, y: float, w: float, h: float, times: int | None = None) 
     label = "5" if times is None else f"×{times}"
     fs = w * (0.62 if times is None else 0.42)
     return (
-        f'<g class="musteach-amarraco"><rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" '
-        f'rx="{_n(w * 0.3)}" fill="{fill}" stroke="{edge}" stroke-width="1.5"/>'
-        f'<rect x="{_n(x + w * 0.18)}" y="{_n(y + h * 0.08)}" width="{_n(w * 0.16)}" height="{_n(h * 0.5)}" '
-        f'rx="{_n(w * 0.08)}" fill="#FFFFFF" fill-opacity="0.22"/>'
-        f'<text x="{_n(x + w / 2)}" y="{_n(y + h * 0.66)}" text-anchor="middle" font-family="{TEXT_FONT}" '
-        f'font-size="{_n(fs)}" font-weight="bold" fill="{ink}">{label}</text></g>'
+        f'<g class="musteach-amarraco"><rect x="{number(x)}" y="{number(y)}" width="{number(w)}" height="{number(h)}" '
+        f'rx="{number(w * 0.3)}" fill="{fill}" stroke="{edge}" stroke-width="1.5"/>'
+        f'<rect x="{number(x + w * 0.18)}" y="{number(y + h * 0.08)}" width="{number(w * 0.16)}" height="{number(h * 0.5)}" '
+        f'rx="{number(w * 0.08)}" fill="#FFFFFF" fill-opacity="0.22"/>'
+        f'<text x="{number(x + w / 2)}" y="{number(y + h * 0.66)}" text-anchor="middle" font-family="{TEXT_FONT}" '
+        f'font-size="{number(fs)}" font-weight="bold" fill="{ink}">{label}</text></g>'
     )
 
 
 def _piedra(cx: float, cy: float, r: float) -> str:
     fill, edge, shine = PIEDRA_COLORS
     return (
-        f'<g class="musteach-piedra"><ellipse cx="{_n(cx)}" cy="{_n(cy)}" rx="{_n(r)}" ry="{_n(r * 0.86)}" '
+        f'<g class="musteach-piedra"><ellipse cx="{number(cx)}" cy="{number(cy)}" rx="{number(r)}" ry="{number(r * 0.86)}" '
         f'fill="{fill}" stroke="{edge}" stroke-width="1.5"/>'
-        f'<ellipse cx="{_n(cx - r * 0.3)}" cy="{_n(cy - r * 0.32)}" rx="{_n(r * 0.34)}" ry="{_n(r * 0.22)}" '
+        f'<ellipse cx="{number(cx - r * 0.3)}" cy="{number(cy - r * 0.32)}" rx="{number(r * 0.34)}" ry="{number(r * 0.22)}" '
         f'fill="{shine}" fill-opacity="0.8"/></g>'
     )
 
 
 def _slot_rect(x: float, y: float, w: float, h: float) -> str:
     return (
-        f'<rect class="musteach-slot" x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="{_n(w * 0.3)}" '
+        f'<rect class="musteach-slot" x="{number(x)}" y="{number(y)}" width="{number(w)}" height="{number(h)}" rx="{number(w * 0.3)}" '
         f'fill="none" stroke="{SLOT_INK}" stroke-width="1.2" stroke-dasharray="3 3"/>'
     )
 
 
 def _slot_circle(cx: float, cy: float, r: float) -> str:
     return (
-        f'<ellipse class="musteach-slot" cx="{_n(cx)}" cy="{_n(cy)}" rx="{_n(r)}" ry="{_n(r * 0.86)}" fill="none" '
+        f'<ellipse class="musteach-slot" cx="{number(cx)}" cy="{number(cy)}" rx="{number(r)}" ry="{number(r * 0.86)}" fill="none" '
         f'stroke="{SLOT_INK}" stroke-width="1.2" stroke-dasharray="3 3"/>'
     )
 
@@ -170,9 +171,9 @@ def stones_svg(score_a: int, score_b: int, rules: Rules | None = None, *, width:
     vh = head_h + 2 * row_h + 6
 
     parts = [
-        f'<rect x="1" y="1" width="{_n(vw - 2)}" height="{_n(vh - 2)}" rx="12" fill="{PAPER}" stroke="#D8D2C2"/>',
+        f'<rect x="1" y="1" width="{number(vw - 2)}" height="{number(vh - 2)}" rx="12" fill="{PAPER}" stroke="#D8D2C2"/>',
         f'<text x="12" y="18" font-family="{TEXT_FONT}" font-size="12.5" fill="#555">'
-        f"{_attr(f'Game to {r.target} = {target_slots} amarracos · 1 amarraco = 5 stones')}</text>",
+        f"{escaped(f'Game to {r.target} = {target_slots} amarracos · 1 amarraco = 5 stones')}</text>",
     ]
     for i, t in enumerate(TEAMS):
         a, p = split[t]
@@ -187,10 +188,10 @@ def stones_svg(score_a: int, score_b: int, rules: Rules | None = None, *, width:
             f'data-piedras="{p}" data-dentro="{"true" if dentro else "false"}" data-won="{"true" if won else "false"}">'
         ]
         if i:
-            g.append(f'<path d="M10,{_n(y0)} H{_n(vw - 10)}" stroke="#E6E0D2" stroke-width="1"/>')
+            g.append(f'<path d="M10,{number(y0)} H{number(vw - 10)}" stroke="#E6E0D2" stroke-width="1"/>')
         g.append(
-            f'<rect x="10" y="{_n(cy - 14)}" width="{_n(label_w)}" height="28" rx="8" fill="{fill}"/>'
-            f'<text x="{_n(10 + label_w / 2)}" y="{_n(cy + 5)}" text-anchor="middle" font-family="{TEXT_FONT}" '
+            f'<rect x="10" y="{number(cy - 14)}" width="{number(label_w)}" height="28" rx="8" fill="{fill}"/>'
+            f'<text x="{number(10 + label_w / 2)}" y="{number(cy + 5)}" text-anchor="middle" font-family="{TEXT_FONT}" '
             f'font-size="15" font-weight="bold" fill="{ink}">Team {t}</text>'
         )
         # amarracos, in their slots
@@ -207,7 +208,7 @@ def stones_svg(score_a: int, score_b: int, rules: Rules | None = None, *, width:
             g.append(_piedra(cx, cy, pr) if k < p else _slot_circle(cx, cy, pr))
         # the total, and dentro / won
         g.append(
-            f'<text class="musteach-total" x="{_n(total_x)}" y="{_n(cy + 9)}" font-family="{TEXT_FONT}" '
+            f'<text class="musteach-total" x="{number(total_x)}" y="{number(cy + 9)}" font-family="{TEXT_FONT}" '
             f'font-size="26" font-weight="bold" fill="#1F2A24">{v}</text>'
         )
         badge_x = total_x + 16 * len(str(v)) + 10
@@ -221,16 +222,16 @@ def stones_svg(score_a: int, score_b: int, rules: Rules | None = None, *, width:
         if dentro:
             words += f" · {r.target - v} to go"
         g.append(
-            f'<text x="{_n(ax0)}" y="{_n(cy + ah / 2 + 16)}" font-family="{TEXT_FONT}" font-size="12.5" '
-            f'fill="#4A554F">{_attr(words)}</text>'
+            f'<text x="{number(ax0)}" y="{number(cy + ah / 2 + 16)}" font-family="{TEXT_FONT}" font-size="12.5" '
+            f'fill="#4A554F">{escaped(words)}</text>'
         )
         g.append("</g>")
         parts.append("".join(g))
 
-    label = _attr(stones_label(score_a, score_b, r))
+    label = escaped(stones_label(score_a, score_b, r))
     height = width * vh / vw
     return (
-        f'<svg xmlns="{SVG_NS}" width="{_n(width)}" height="{_n(height)}" viewBox="0 0 {_n(vw)} {_n(vh)}" '
+        f'<svg xmlns="{SVG_NS}" width="{number(width)}" height="{number(height)}" viewBox="0 0 {number(vw)} {number(vh)}" '
         f'role="img" aria-label="{label}" class="musteach-stones" data-score-a="{score_a}" '
         f'data-score-b="{score_b}" data-target="{r.target}"><title>{label}</title>{"".join(parts)}</svg>'
     )

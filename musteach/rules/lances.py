@@ -425,7 +425,7 @@ class DealResult:
         return dict(zip(_LANCE_NAMES, [r.explanation for r in self.results()], strict=True))
 
     def _repr_html_(self) -> str:
-        from ..draw.cards import deal_html
+        from ..draw.table import deal_html
 
         return deal_html(self)
 
