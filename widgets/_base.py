@@ -92,6 +92,10 @@ THEME_CSS = """
     .musteach-senas-catalogue, .musteach-countview, .musteach-bettingview) {
   box-sizing: border-box; max-width: 100%; min-width: 0;
 }
+:is(.musteach-quiz, .musteach-dealview, .musteach-table-widget, .musteach-odds, .musteach-advisor,
+    .musteach-senas-catalogue, .musteach-countview, .musteach-bettingview, .musteach-scoreboard) > .widget-html {
+  margin-left: 0; margin-right: 0; max-width: 100%;
+}
 :is(.musteach-quiz, .musteach-dealview, .musteach-table-widget, .musteach-odds, .musteach-advisor) svg {
   max-width: 100%; height: auto;
 }
@@ -100,7 +104,22 @@ THEME_CSS = """
       .musteach-senas-catalogue, .musteach-countview, .musteach-bettingview) {
     padding-left: 8px !important; padding-right: 8px !important;
   }
-  :is(.musteach-quiz, .musteach-table-widget, .musteach-odds, .musteach-advisor) .widget-hbox { flex-wrap: wrap; }
+  :is(.musteach-quiz, .musteach-table-widget, .musteach-odds, .musteach-advisor, .musteach-countview,
+      .musteach-bettingview) :is(.widget-hbox, .widget-box) { flex-wrap: wrap; min-width: 0; max-width: 100%; }
+  :is(.musteach-quiz, .musteach-table-widget, .musteach-odds, .musteach-advisor) .widget-vbox > .widget-html {
+    margin-left: 0; margin-right: 0;
+  }
+  :is(.musteach-quiz, .musteach-table-widget, .musteach-advisor) :is(select, .widget-dropdown) { max-width: 100%; }
+  :is(.musteach-scoreboard, .musteach-countview, .musteach-bettingview) svg { max-width: 100%; height: auto; }
+  /* the practice mastery rows: name and meter on one line, the numbers under them */
+  .musteach-practice .musteach-skill { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr) 3.2em !important; }
+  .musteach-practice .musteach-skill > * { min-width: 0; }
+  .musteach-practice .musteach-skill-due { grid-column: 1 / -1 !important; }
+  /* the advisor's table: each option wraps onto lines of equal cells, under a header that wraps the same way */
+  table.musteach-advice, table.musteach-advice :is(thead, tbody) { display: block; }
+  table.musteach-advice tr { display: flex; flex-wrap: wrap; border-bottom: 1px solid #d8d2c2; }
+  table.musteach-advice :is(th, td) { flex: 0 0 4.6em; box-sizing: border-box; padding: 3px 4px !important; border: 0 !important; }
+  table.musteach-advice :is(th, td).musteach-cards-cell { flex-basis: 100%; }
 }
 """
 

@@ -43,7 +43,7 @@ SENAS_CSS = """
 }
 .musteach-senas-catalogue .musteach-senas { display: flex; flex-wrap: wrap; gap: 2px; }
 .musteach-senas-catalogue figure.musteach-sena-card { background: #fff8ec; border-radius: 10px; padding: 4px 0; }
-.musteach-senas-catalogue h4 { margin: 8px 0 2px; font-size: 1em; }
+.musteach-senas-catalogue h3 { margin: 8px 0 2px; font-size: 1em; }
 .musteach-sena-quiz .musteach-sena-faces { display: flex; flex-wrap: wrap; gap: 8px; margin: 4px 0; }
 .musteach-sena-quiz .musteach-sena-faces figure { margin: 0; text-align: center; width: 96px; font-size: 12px; }
 .musteach-sena-quiz .musteach-sena-faces figcaption { line-height: 1.25; }
@@ -82,9 +82,9 @@ class SenaCatalogue(widgets.VBox):
             body = catalogue_html(rules, width)
         else:
             body = (
-                "<h4>What you hold</h4>"
+                "<h3>What you hold</h3>"
                 + catalogue_html(rules, width, senas=hand)
-                + ("<h4>What you want to do</h4>" + catalogue_html(rules, width, senas=intent) if intent else "")
+                + ("<h3>What you want to do</h3>" + catalogue_html(rules, width, senas=intent) if intent else "")
             )
         self.content = widgets.HTML(body, layout=widgets.Layout(width="100%"))
         super().__init__([_style(), self.content])

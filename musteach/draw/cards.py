@@ -317,7 +317,7 @@ def _card_element(card: Card, x: float, y: float, width: float, highlight: bool 
     name = escaped(card.name)
     return (
         f'<svg x="{number(x)}" y="{number(y)}" width="{number(width)}" height="{number(width * CARD_RATIO)}" '
-        f'viewBox="0 0 {_VW} {_VH}" role="img" aria-label="{name}" class="musteach-card" data-card="{card.code}">'
+        f'viewBox="0 0 {_VW} {_VH}" role="img" lang="es" aria-label="{name}" class="musteach-card" data-card="{card.code}">'
         f"<title>{name}</title>{_card_body(card, highlight, dim)}</svg>"
     )
 
@@ -327,7 +327,7 @@ def card_svg(card: Card | str, width: float = CARD_WIDTH, *, highlight: bool = F
 
     card: a :class:`~musteach.rules.cards.Card` or any text :meth:`Card.parse` reads (``"12o"``, ``"Ro"``).
     width: CSS pixels (the height is ``width * CARD_RATIO``). highlight: a yellow ring; dim: faded.
-    The root carries ``role="img"``, ``aria-label`` and a ``<title>`` with the Spanish name, and
+    The root carries ``role="img"``, ``lang="es"``, ``aria-label`` and a ``<title>`` with the Spanish name, and
     ``data-card`` with the code.
     Raises :class:`~musteach.rules.errors.UnknownCardError` for a bad card, :class:`~musteach.rules.errors.MusError`
     for a bad width.
@@ -340,7 +340,7 @@ def card_svg(card: Card | str, width: float = CARD_WIDTH, *, highlight: bool = F
     name = escaped(c.name)
     return (
         f'<svg xmlns="{SVG_NS}" width="{number(w)}" height="{number(w * CARD_RATIO)}" viewBox="0 0 {_VW} {_VH}" '
-        f'role="img" aria-label="{name}" class="musteach-card" data-card="{c.code}">'
+        f'role="img" lang="es" aria-label="{name}" class="musteach-card" data-card="{c.code}">'
         f"<title>{name}</title>{_card_body(c, bool(highlight), bool(dim))}</svg>"
     )
 
@@ -399,11 +399,12 @@ def hand_svg(
             f'<text x="2" y="{number(top * 0.72)}" font-family="{TEXT_FONT}" font-size="{number(w * 0.22)}" '
             f'font-weight="bold" fill="#333">{escaped(str(label))}</text>'
         )
+    lang = ' lang="es"' if label is None else ""  # the card names are Spanish; a label is not
     pad = w * 0.05
     width, height = hand_row_width(w) + 2 * pad, top + w * CARD_RATIO + 2 * pad
     return (
         f'<svg xmlns="{SVG_NS}" width="{number(width)}" height="{number(height)}" viewBox="0 0 {number(width)} {number(height)}" '
-        f'role="img" aria-label="{escaped(names)}" class="musteach-hand" data-hand="{" ".join(h.codes())}">'
+        f'role="img"{lang} aria-label="{escaped(names)}" class="musteach-hand" data-hand="{" ".join(h.codes())}">'
         f"<title>{escaped(names)}</title>{head}{hand_row(h, pad, top + pad, w, bool(highlight))}</svg>"
     )
 
