@@ -5,8 +5,9 @@ PY     := $(VENV)/bin/python
 PORT   ?= 8866
 HOST   ?= 127.0.0.1
 STAMP  := $(VENV)/.installed
+AXE    := $(VENV)/npm/node_modules/axe-core/axe.min.js
 
-.PHONY: install tutor lab test lint typecheck browser-deps proxy-deps bench clean
+.PHONY: install tutor lab test lint typecheck browser-deps proxy-deps axe bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +52,16 @@ proxy-deps:
 	  fi; \
 	fi
 
+## axe-core (npm) for the accessibility browser tests, kept inside the venv folder
+$(AXE):
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm install --silent --no-audit --no-fund --prefix $(VENV)/npm axe-core@4; \
+	else \
+	  echo "npm is missing: the axe browser tests will fail under CI=true and skip otherwise"; \
+	fi
+
+axe: $(AXE)
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check musteach widgets tests benchmarks
 
@@ -59,7 +70,7 @@ typecheck: $(STAMP)
 	$(PY) -m mypy --strict musteach
 
 ## Every test: unit, properties, vectors, doctests, widgets, nbval on the lessons, and the browser tests
-test: $(STAMP) browser-deps proxy-deps lint
+test: $(STAMP) browser-deps proxy-deps axe lint
 	$(PY) -m pytest -q -p no:randomly tests musteach --nbval-lax lessons
 
 bench: $(STAMP)

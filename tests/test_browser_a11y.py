@@ -22,7 +22,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 try:
     from . import browser_helpers as bh
@@ -109,8 +108,7 @@ def test_phone_and_axe(phone, server, path):
 
 def test_table_cards_are_large_enough_to_tap(phone, server):
     _open(phone, server, bh.LESSONS / "10-play.ipynb")
-    table = phone.locator(".musteach-table-widget").first
-    table.locator(".musteach-discard-toggle, .musteach-action").first.wait_for(state="visible")
+    phone.locator(".musteach-table-widget .musteach-action:not([disabled])").first.wait_for(state="visible")
     sizes = phone.evaluate(
         """() => [...document.querySelectorAll('.musteach-table-widget .musteach-mycard svg.musteach-card,
                   .musteach-table-widget .musteach-discard-toggle, .musteach-table-widget .musteach-action')]
@@ -171,7 +169,7 @@ def test_keyboard_alone_takes_a_table_decision(page, server):
         if tog.is_visible():
             assert tog.get_attribute("aria-pressed") in ("true", "false")
             assert " de " in (tog.get_attribute("aria-label") or ""), "a toggle without its card's name"
-    before = status.inner_text()
+    before = table.inner_text()
     for _ in range(80):  # Tab until an enabled action of the table has focus
         page.keyboard.press("Tab")
         if page.evaluate("() => !!document.activeElement.closest('.musteach-table-widget')"
@@ -181,7 +179,7 @@ def test_keyboard_alone_takes_a_table_decision(page, server):
         pytest.fail("no table action reachable by Tab")
     action = _focused(page)
     page.keyboard.press("Enter")
-    page.wait_for_function("([s, b]) => s.innerText !== b", arg=[status.element_handle(), before])
+    page.wait_for_function("([t, b]) => t.innerText !== b", arg=[table.element_handle(), before])
     page.wait_for_timeout(500)
     after = page.evaluate("() => document.activeElement === document.body ? 'body'"
                           " : (document.activeElement.closest('.musteach-table-widget') ? 'table' : 'elsewhere')")
@@ -250,6 +248,8 @@ def _jupyterlab(tmp: Path):
 
 
 def test_quiz_text_is_readable_in_jupyterlab_dark(page, tmp_path, server):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     with _jupyterlab(tmp_path) as base:
         page.goto(f"{base}/lab/tree/03-grande-chica.ipynb", wait_until="domcontentloaded")
         page.wait_for_function("() => window.jupyterapp && document.body.dataset.jpThemeName === 'JupyterLab Dark'",

@@ -110,6 +110,15 @@ THEME_CSS = """
     margin-left: 0; margin-right: 0;
   }
   :is(.musteach-quiz, .musteach-table-widget, .musteach-advisor) :is(select, .widget-dropdown) { max-width: 100%; }
+  :is(.musteach-quiz, .musteach-table-widget, .musteach-odds, .musteach-advisor) :is(.widget-hbox, .widget-vbox) > * {
+    max-width: calc(100% - 4px);  /* a widget's own 2 px margins stay inside its row */
+  }
+  :is(.musteach-quiz, .musteach-table-widget, .musteach-odds, .musteach-advisor) .widget-inline-hbox {
+    width: auto; min-width: 0; flex-wrap: wrap;
+  }
+  :is(.musteach-quiz, .musteach-table-widget, .musteach-odds, .musteach-advisor) .widget-inline-hbox > * {
+    min-width: 0; flex-shrink: 1;
+  }
   :is(.musteach-scoreboard, .musteach-countview, .musteach-bettingview) svg { max-width: 100%; height: auto; }
   /* the practice mastery rows: name and meter on one line, the numbers under them */
   .musteach-practice .musteach-skill { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr) 3.2em !important; }

@@ -47,7 +47,7 @@ from musteach.teach.progress import (
 from musteach.teach.quiz import Question, QuizError, Skill, make_question
 from musteach.teach.verdict import Verdict
 
-from ._base import FRIENDLY_ERROR, QUIZ_CSS, Guarded, escape, feedback_html, verdict_html
+from ._base import FRIENDLY_ERROR, QUIZ_CSS, Guarded, css_widget, escape, feedback_html, verdict_html
 from .storage import BrowserStore, Store, open_store
 
 __all__ = [
@@ -502,10 +502,7 @@ class PracticeQuiz(Guarded, widgets.VBox):
             w.add_class(cls)
             return w
 
-        style = widgets.HTML(
-            f"<style>{QUIZ_CSS}{PRACTICE_CSS}</style>", layout=widgets.Layout(height="0px", margin="0")
-        )
-        style.add_class("musteach-style")
+        style = css_widget(QUIZ_CSS + PRACTICE_CSS)
         self.title = html("musteach-title")
         self.title.value = escape(title)
         self.notice = html("musteach-notice")
