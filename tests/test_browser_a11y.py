@@ -110,8 +110,8 @@ def test_table_cards_are_large_enough_to_tap(phone, server):
     _open(phone, server, bh.LESSONS / "10-play.ipynb")
     phone.locator(".musteach-table-widget .musteach-action:not([disabled])").first.wait_for(state="visible")
     sizes = phone.evaluate(
-        """() => [...document.querySelectorAll('.musteach-table-widget .musteach-mycard svg.musteach-card,
-                  .musteach-table-widget .musteach-discard-toggle, .musteach-table-widget .musteach-action')]
+        """() => [...document.querySelectorAll(['.musteach-mycard svg.musteach-card', '.musteach-discard-toggle',
+                  '.musteach-action'].map(s => '.musteach-table-widget ' + s).join(', '))]
            .filter(e => e.getClientRects().length).map(e => { const r = e.getBoundingClientRect();
              return [e.getAttribute('class'), Math.round(r.width), Math.round(r.height)]; })"""
     )

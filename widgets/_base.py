@@ -110,6 +110,9 @@ THEME_CSS = """
     margin-left: 0; margin-right: 0;
   }
   :is(.musteach-quiz, .musteach-table-widget, .musteach-advisor) :is(select, .widget-dropdown) { max-width: 100%; }
+  /* a finger's target: every button and box at least 44 px high */
+  :is(.musteach-quiz, .musteach-table-widget, .musteach-odds, .musteach-advisor, .musteach-countview)
+    :is(.widget-button, .widget-toggle-button, select, input) { min-height: 44px; height: auto; }
   :is(.musteach-quiz, .musteach-table-widget, .musteach-odds, .musteach-advisor) :is(.widget-hbox, .widget-vbox) > * {
     max-width: calc(100% - 4px);  /* a widget's own 2 px margins stay inside its row */
   }
