@@ -65,12 +65,12 @@ axe: $(AXE)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check musteach widgets tests benchmarks
 
-## mypy --strict over the core (not yet part of `make test`: some sub-packages are still being typed)
+## mypy --strict over the core (part of `make test`)
 typecheck: $(STAMP)
 	$(PY) -m mypy --strict musteach
 
 ## Every test: unit, properties, vectors, doctests, widgets, nbval on the lessons, and the browser tests
-test: $(STAMP) browser-deps proxy-deps axe lint
+test: $(STAMP) browser-deps proxy-deps axe lint typecheck
 	$(PY) -m pytest -q -p no:randomly tests musteach --nbval-lax lessons
 
 bench: $(STAMP)
