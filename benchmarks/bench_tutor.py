@@ -89,6 +89,7 @@ def main(argv=None) -> int:
     ap.add_argument("--plain", action="store_true", help="bare Voilà instead of musteach serve")
     ap.add_argument("--loads", type=int, default=2, help="fresh page loads per lesson (default 2)")
     ap.add_argument("--clicks", type=int, default=6, help="answers timed per lesson (default 6)")
+    ap.add_argument("--lessons", nargs="*", default=None, help="lesson names to measure (default: every lesson)")
     ap.add_argument("--serve-args", default="", help='more server options, e.g. "--pool-size 0" (cold kernels)')
     args = ap.parse_args(argv)
     missing = bh.browser_missing()
@@ -107,7 +108,17 @@ def main(argv=None) -> int:
         with bh.chromium() as browser:
             time.sleep(2.0)  # a pre-started kernel pool (musteach serve) gets a moment to fill
             for path in lessons:
-                rows.append((path.stem, bench_lesson(browser, base, path, args.loads, args.clicks)))
+                if args.lessons and path.stem not in args.lessons:
+                    continue
+                try:
+                    r = bench_lesson(browser, base, path, args.loads, args.clicks)
+                except Exception as exc:  # a lesson that times out is reported, the others still measured
+                    print(f"{path.stem}: {type(exc).__name__}: {str(exc).splitlines()[0]}", flush=True)
+                    continue
+                fb = r["feedback"]
+                print(f"  {path.stem}: first button {[round(x) for x in r['first']]} ms; "
+                      f"feedback {[round(x) for x in fb]} ms", flush=True)
+                rows.append((path.stem, r))
     print(f"server: {server}; answered HTTP after {started:.1f} s; {args.loads} loads and {args.clicks} answers per lesson")
     print(f"{'lesson':<18} {'first button ms (each load)':>30} {'feedback ms median':>19} {'max':>7}")
     for stem, r in rows:

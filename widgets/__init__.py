@@ -10,42 +10,63 @@ Quizzes (each is a run of ``n`` questions with feedback, score, Next and Start a
 * :class:`TotalQuiz` — a hand's total for Juego (``kind="juego"``) or its punto (``kind="punto"``)
 
 and :func:`show_deal` / :class:`DealView` for a judged example deal.
+
+Every name is imported on first use (PEP 562): a lesson's kernel loads only the views it shows, so a
+lesson without odds never imports numpy or the odds tables, and one without practice never imports fsrs.
 """
 
-from ._base import FRIENDLY_ERROR, QUIZ_CSS
-from .deal import DealView, show_deal
-from .quiz import JugadaQuiz, LanceQuiz, QuizWidget, RankQuiz, TotalQuiz
+from __future__ import annotations
 
-__all__ = [
-    "FRIENDLY_ERROR",
-    "QUIZ_CSS",
-    "DealView",
-    "JugadaQuiz",
-    "LanceQuiz",
-    "QuizWidget",
-    "RankQuiz",
-    "TotalQuiz",
-    "show_deal",
-]
+import importlib
+from typing import Any
 
-# Betting and the count (lessons 06 and 07): BettingQuiz, CountQuiz, ScoreBoard, show_betting, show_count.
-from .count import BettingQuiz, BettingView, CountQuiz, CountView, ScoreBoard, show_betting, show_count
+#: Public name -> the submodule that defines it.
+_HOMES = {
+    "FRIENDLY_ERROR": "_base",
+    "QUIZ_CSS": "_base",
+    "DealView": "deal",
+    "show_deal": "deal",
+    "JugadaQuiz": "quiz",
+    "LanceQuiz": "quiz",
+    "QuizWidget": "quiz",
+    "RankQuiz": "quiz",
+    "TotalQuiz": "quiz",
+    "BettingQuiz": "count",
+    "BettingView": "count",
+    "CountQuiz": "count",
+    "CountView": "count",
+    "ScoreBoard": "count",
+    "show_betting": "count",
+    "show_count": "count",
+    "Practice": "practice",
+    "PracticeQuiz": "practice",
+    "SkillSource": "practice",
+    "register_source": "practice",
+    "BrowserStore": "storage",
+    "in_voila": "storage",
+    "open_store": "storage",
+    "DiscardAdvisor": "odds",
+    "OddsExplorer": "odds",
+    "OddsPanel": "odds",
+    "OddsQuiz": "odds",
+    "SenaCatalogue": "senas",
+    "SenaQuiz": "senas",
+    "show_senas": "senas",
+    "MusQuiz": "table",
+    "PlayTable": "table",
+}
 
-__all__ += ["BettingQuiz", "BettingView", "CountQuiz", "CountView", "ScoreBoard", "show_betting", "show_count"]
+__all__ = list(_HOMES)
 
-# Practice (lesson 11): an adaptive self-quiz whose progress is kept across visits.
-from .practice import Practice, PracticeQuiz, SkillSource, register_source  # noqa: E402
-from .storage import BrowserStore, in_voila, open_store  # noqa: E402
 
-__all__ += ["BrowserStore", "Practice", "PracticeQuiz", "SkillSource", "in_voila", "open_store", "register_source"]
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
 
-# Odds (lessons 06 and 12): exact lance odds, the discard advisor and an odds-reading quiz.
-from .odds import DiscardAdvisor, OddsExplorer, OddsPanel, OddsQuiz  # noqa: E402
 
-__all__ += ["DiscardAdvisor", "OddsExplorer", "OddsPanel", "OddsQuiz"]
-
-# Playing with a coach (lessons 08-10): the table, the mus quiz, the señas catalogue and quizzes.
-from .senas import SenaCatalogue, SenaQuiz, show_senas  # noqa: E402
-from .table import MusQuiz, PlayTable  # noqa: E402
-
-__all__ += ["MusQuiz", "PlayTable", "SenaCatalogue", "SenaQuiz", "show_senas"]
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

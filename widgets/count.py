@@ -545,8 +545,8 @@ class _StonesQuiz(Guarded, widgets.VBox):
             self.feedback.value = feedback_html("hint", f"Try again: {exc}")
             return
         self.grade = grade
+        self.feedback.value = verdict_html(grade)  # first: the verdict is what the learner waits for
         self._mark(session.current, grade)
-        self.feedback.value = verdict_html(grade)
         self.score.value = escape(session.score_text())
         self.progress.value = escape(session.progress_text())
         for b in self._boxes():

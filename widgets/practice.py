@@ -658,11 +658,6 @@ class PracticeQuiz(Guarded, widgets.VBox):
         self.round_answered += 1
         self.round_right += outcome.correct
         self.round_streak = self.round_streak + 1 if outcome.correct else 0
-        self._save()
-        item.shown.mark(outcome)
-        after = item.shown.after(outcome)
-        if after is not None:
-            self.picture.value = after
         text = verdict_html(outcome)
         if self.round_answered >= self.n:
             pct = round(100 * self.round_right / self.round_answered)
@@ -672,7 +667,12 @@ class PracticeQuiz(Guarded, widgets.VBox):
                 (f"Press Next to keep practising. Your progress is kept {self.store.where}.",),
             )
             self.next_button.description = "Next round"
-        self.feedback.value = text
+        self.feedback.value = text  # first: the verdict is what the learner waits for
+        item.shown.mark(outcome)
+        after = item.shown.after(outcome)
+        if after is not None:
+            self.picture.value = after
+        self._save()
         self.next_button.disabled = False
         self._refresh_totals()
         self.next_button.focus()

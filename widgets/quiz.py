@@ -198,11 +198,13 @@ class QuizWidget(Guarded, widgets.VBox):
         s = self.session
         assert s is not None and s.current is not None
         q = s.current
-        self.picture.value = self._picture(q, verdict)
-        self._mark_answers(q, verdict)
+        # The verdict goes out first: it is what the learner waits for. The marked buttons and the redrawn
+        # picture (the largest message) follow, each button's changes in one message.
         self.feedback.value = verdict_html(verdict)
+        self._mark_answers(q, verdict)
         self.score.value = escape(s.score_text())
         self.progress.value = escape(s.progress_text())
+        self.picture.value = self._picture(q, verdict)
         if s.finished:
             self._show_finished()
         else:
@@ -266,14 +268,15 @@ class QuizWidget(Guarded, widgets.VBox):
 
     def _mark_answers(self, q: Question, verdict: Verdict) -> None:
         for v, b in self._buttons:
-            b.disabled = True
-            if _same(v, verdict.expected):
-                b.button_style = "success"
-                b.add_class("musteach-correct")
-            if _same(v, verdict.given):
-                b.add_class("musteach-chosen")
-                if not verdict.correct:
-                    b.button_style = "danger"
+            with b.hold_sync():
+                b.disabled = True
+                if _same(v, verdict.expected):
+                    b.button_style = "success"
+                    b.add_class("musteach-correct")
+                if _same(v, verdict.given):
+                    b.add_class("musteach-chosen")
+                    if not verdict.correct:
+                        b.button_style = "danger"
 
 
 class LanceQuiz(QuizWidget):
