@@ -7,7 +7,7 @@ HOST   ?= 127.0.0.1
 STAMP  := $(VENV)/.installed
 AXE    := $(VENV)/npm/node_modules/axe-core/axe.min.js
 
-.PHONY: install tutor lab test lint typecheck browser-deps proxy-deps axe bench clean
+.PHONY: install tutor lab test lint typecheck browser-deps proxy-deps axe bench tables clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +72,10 @@ typecheck: $(STAMP)
 ## Every test: unit, properties, vectors, doctests, widgets, nbval on the lessons, and the browser tests
 test: $(STAMP) browser-deps proxy-deps axe lint typecheck
 	$(PY) -m pytest -q -p no:randomly tests musteach --nbval-lax lessons
+
+## Count the odds tables shipped in musteach/odds/data/ (every hand, 8 and 4 reyes; about 10 CPU-minutes)
+tables: $(STAMP)
+	$(PY) -m musteach.odds.tables --kings 8 4
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_evaluator.py

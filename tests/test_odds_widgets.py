@@ -267,11 +267,11 @@ def test_advisor_a_card_twice_is_named_and_nothing_counts():
     assert_advises(a, advise_discard(HAND, 0, 0), "grande")
 
 
-def test_advisor_in_four_reyes_says_it_counts_eight_reyes_only():
-    a = mw.DiscardAdvisor(HAND, rules=Rules(kings=4))
-    assert a.thread is None and a.advice is None
-    assert "8 reyes" in a.message.value and 'class="musteach-error"' in a.message.value
-    assert all(w.disabled for w in a.controls)
+def test_advisor_in_four_reyes_advises_from_the_four_reyes_odds():
+    a = mw.DiscardAdvisor(HAND, rules=Rules(kings=4), aim="grande", background=False)
+    assert a.error is None and not any(w.disabled for w in a.controls)
+    assert_advises(a, advise_discard(HAND, 0, 0, Rules(kings=4)), "grande")
+    assert a.advice is not None and a.advice.rules.kings == 4
 
 
 def test_advisor_can_count_in_the_callers_thread():

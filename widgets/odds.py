@@ -8,8 +8,8 @@ the pickers and wire them (real ipywidgets controls: Tab, arrows and typing a ca
 * :class:`OddsExplorer`: pick four cards, your place at the table, 8 or 4 reyes, optionally your
   partner's cards; see who wins each lance, as bars and sentences.
 * :class:`DiscardAdvisor`: the 15 ways of changing cards in the mus, ranked for an aim, the best marked.
-  The first count at a place at the table takes a couple of seconds; it runs in a background thread
-  while the advisor shows "counting…". 8 reyes only (in 4 reyes that first count takes minutes).
+  8 or 4 reyes: the odds come from the tables shipped with musteach (quick); under la real the first count
+  at a place at the table is slower, so it runs in a background thread while the advisor shows "counting…".
 * :class:`OddsPanel`: a compact, read-only "before you decide, your odds are…" for one hand.
 * :class:`OddsQuiz`: how often does your team win this lance? Five bands to choose from.
 
@@ -33,7 +33,16 @@ import ipywidgets as widgets
 
 from musteach.draw.cards import card_svg, hand_svg
 from musteach.draw.odds import odds_bars_svg, percent_text
-from musteach.odds import AIMS, DiscardAdvice, HandOdds, advise_discard, hand_odds, position_name
+from musteach.odds import (
+    AIMS,
+    DiscardAdvice,
+    HandOdds,
+    advise_discard,
+    aim_hint,
+    counting_note,
+    hand_odds,
+    position_name,
+)
 from musteach.rules import Rules
 from musteach.rules.cards import DECK, Card, Hand
 from musteach.rules.errors import MusError
@@ -212,20 +221,7 @@ def _explain_list(odds: HandOdds) -> str:
 
 
 def _nobody_line(odds: HandOdds) -> str:
-    p, j = float(odds.no_pares), float(odds.no_juego)
-    who = "You" if odds.info.pares is not None else "Your partner"
-    pares = (
-        f"{who} hold{'s' if who != 'You' else ''} pares, so Pares is always played"
-        if p == 0
-        else f"Nobody at the table holds pares in {percent_text(p)} of the deals, and Pares then scores nothing"
-    )
-    who = "you" if odds.info.is_juego else "your partner"
-    juego = (
-        f"{who} ha{'s' if who != 'you' else 've'} juego, so Punto is never played"
-        if j == 0
-        else f"nobody has juego in {percent_text(j)}, and then Punto is played instead of Juego"
-    )
-    return f'<p class="musteach-nobody">{pares}; {juego}.</p>'
+    return f'<p class="musteach-nobody">{escape(odds.nobody_sentence())}</p>'
 
 
 # ----------------------------------------------------------------------------------------------
@@ -462,8 +458,7 @@ class DiscardAdvisor(Guarded, widgets.VBox):
     """The mus: which cards to change? The 15 discards ranked for an aim, the best marked (RULES.md §3, §7).
 
     hand: the 4 starting cards (default R-R-C-A); seat, mano: seats 0..3 (the starting place at the
-    table); rules: a :class:`~musteach.rules.Rules` (8 reyes: with 4 reyes the advisor says it counts
-    8 reyes only, as its first count there would take minutes); aim: one of
+    table); rules: a :class:`~musteach.rules.Rules` (8 or 4 reyes, any la real option); aim: one of
     :data:`~musteach.odds.AIMS` (grande, chica, pares, juego, punto, balanced). background: count in a
     background thread (the default; the page stays live and shows "counting…"), or in the caller.
 
@@ -508,13 +503,9 @@ class DiscardAdvisor(Guarded, widgets.VBox):
         self.aim_picker = widgets.ToggleButtons(
             options=[(_AIM_LABELS[a], a) for a in AIMS],
             value=aim_name,
-            tooltips=[
-                f"Rank the discards by the chance of winning {_AIM_LABELS[a]}" if a != "balanced"
-                else "Rank the discards by the stones expected over all five lances, every lance passed"
-                for a in AIMS
-            ],
+            tooltips=[aim_hint(a) for a in AIMS],
             style={"button_width": "auto"},
-        )  # fmt: skip
+        )
         self.aim_picker.add_class("musteach-aim-picker")
         self.message = _html("musteach-message")
         self.status = _html("musteach-status")
@@ -537,14 +528,6 @@ class DiscardAdvisor(Guarded, widgets.VBox):
             ]
         )
         self.add_class("musteach-advisor")
-        if self.rules.kings != 8:
-            for w in self.controls:
-                w.disabled = True
-            self.message.value = _error_html(
-                "The discard advisor counts 8 reyes games only: with 4 reyes its first count would take "
-                "minutes. The odds explorer above works for 4 reyes."
-            )
-            return
         for w in (*self.card_pickers, self.position_picker):
             w.observe(self._guard(self._on_change), names="value")
         self.aim_picker.observe(self._guard(self._on_aim), names="value")
@@ -624,8 +607,7 @@ class DiscardAdvisor(Guarded, widgets.VBox):
             codes, card_width=46, label=f"Your hand, {position_name(self.position_picker.value)}"
         )
         self.status.value = (
-            '<span class="musteach-counting" role="status" aria-live="polite">Counting… every new hand each '
-            "discard can bring, against every deal of the other cards (a few seconds the first time).</span>"
+            f'<span class="musteach-counting" role="status" aria-live="polite">{escape(counting_note(self.rules))}</span>'
         )
         if not self.background:
             self._apply(key, self._compute(key))
@@ -710,10 +692,7 @@ class DiscardAdvisor(Guarded, widgets.VBox):
 
 
 def _likely(advice: DiscardAdvice, aim: str) -> str:
-    best = advice.best(aim)
-    top = ", ".join(f"{r.text} ({percent_text(float(r.probability))})" for r in best.redraws[:3])
-    n = len(best.redraws)
-    return f'<p class="musteach-note">After that change, {n} new hands are possible; the likeliest: {top}.</p>'
+    return f'<p class="musteach-note">{escape(advice.likely_sentence(aim))}</p>'
 
 
 def _aim_cls(name: str, aim: str) -> str:

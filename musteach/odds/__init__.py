@@ -10,13 +10,24 @@ Modules, and the RULES.md sections they implement:
   :class:`HandOdds`, :class:`LanceOdds`, :class:`Holding`, :func:`odds_in_words`, :func:`position_name`.
 - :mod:`.advisor`: the mus (discard) phase (§3): the 15 discards of a hand and what each brings,
   :func:`advise_discard`, :func:`prepare_advisor`, :class:`DiscardAdvice`, :data:`AIMS`.
+- :mod:`.tables`: every hand's counts with nothing else known, for 8 and 4 reyes, counted by ``make tables``
+  and shipped in ``odds/data/`` (:func:`~.tables.shipped_counts`).
 - :mod:`.cache`: the advisor's per-position table, kept on disk between processes
   (:func:`~.cache.advisor_table`).
 
 The lance rules the counts follow are those of :mod:`musteach.rules.lances`.
 """
 
-from .advisor import AIMS, DiscardAdvice, DiscardOption, Redraw, advise_discard, prepare_advisor
+from .advisor import (
+    AIMS,
+    DiscardAdvice,
+    DiscardOption,
+    Redraw,
+    advise_discard,
+    aim_hint,
+    counting_note,
+    prepare_advisor,
+)
 from .enumeration import SENAS
 from .hands import HandOdds, Holding, LanceOdds, Number, hand_odds, odds_in_words, position_name
 
@@ -31,6 +42,8 @@ __all__ = [
     "Number",
     "Redraw",
     "advise_discard",
+    "aim_hint",
+    "counting_note",
     "hand_odds",
     "odds_in_words",
     "position_name",

@@ -5,8 +5,9 @@
 'change 7e 4b, keep 12o 11c'
 
 The advisor lists the 15 discards of a hand, with the exact distribution of the new hand and the odds it
-brings: each new hand's odds come from :mod:`musteach.odds.enumeration` (in 8 reyes through the on-disk
-table of :mod:`musteach.odds.cache`), averaged with the redraw probabilities.
+brings: each new hand's odds come from the tables shipped with the package (:mod:`musteach.odds.tables`, 8 and
+4 reyes), or under la real from :mod:`musteach.odds.enumeration` (in 8 reyes through the on-disk table of
+:mod:`musteach.odds.cache`), averaged with the redraw probabilities.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from math import comb
 
 import numpy as np
 
+from ..draw.odds import percent_text
 from ..rules.cards import Card, Hand, parse_hand
 from ..rules.errors import MusError
 from ..rules.lances import LANCES, HandInfo, Lance, check_seat
@@ -27,6 +29,7 @@ from ..rules.options import Rules, check_rules
 from .cache import advisor_table
 from .enumeration import RankSpace, batch_fits, count_deals, multisets, space, space_for
 from .hands import HandOdds, Number, hand_odds, odds_in_words, ratio
+from .tables import shipped_table
 
 __all__ = [
     "AIMS",
@@ -34,6 +37,8 @@ __all__ = [
     "DiscardOption",
     "Redraw",
     "advise_discard",
+    "aim_hint",
+    "counting_note",
     "prepare_advisor",
 ]
 
@@ -120,6 +125,13 @@ class DiscardAdvice:
         a = _check_aim(aim or self.aim)
         return self.current.team_stones if a == "balanced" else self.current.win(a)
 
+    def likely_sentence(self, aim: str | None = None) -> str:
+        """The new hands the best discard for ``aim`` can bring: ``"After that change, 35 new hands are
+        possible; the likeliest: R-R-7-5 (4%), ..."`` (the three likeliest, with their chance)."""
+        best = self.best(aim)
+        top = ", ".join(f"{r.text} ({percent_text(float(r.probability))})" for r in best.redraws[:3])
+        return f"After that change, {len(best.redraws)} new hands are possible; the likeliest: {top}."
+
     def explain(self, aim: str | None = None) -> str:
         """A sentence or two a coach can show for the best option; when keeping the hand beats every discard,
         it says so first (cut the mus: "no hay mus"), since a player who goes mus must change 1-4 cards (§3)."""
@@ -141,6 +153,28 @@ class DiscardAdvice:
         if self.current_score(a) >= b.score(a):
             return f"Keeping {hand} beats every discard for this aim: cut the mus (no hay mus). If the mus goes on, {text[0].lower()}{text[1:]}"
         return text
+
+
+def aim_hint(aim: str) -> str:
+    """What ranking the discards by ``aim`` (one of :data:`AIMS`) means, e.g. for a tooltip:
+    ``"Rank the discards by the chance of winning Grande"``. Raises :class:`MusError` for an unknown aim."""
+    a = _check_aim(aim)
+    if a == "balanced":
+        return "Rank the discards by the stones expected over all five lances, every lance passed"
+    return f"Rank the discards by the chance of winning {Lance.parse(a).title}"
+
+
+def counting_note(rules: Rules | None = None) -> str:
+    """What a learner waiting for :func:`advise_discard` is told: quick with the shipped tables (no la real),
+    longer under la real, where the odds are counted the first time (RULES.md §13)."""
+    rules = check_rules(rules)
+    if not rules.la_real and shipped_table(rules.kings) is not None:
+        return "Counting… every new hand each discard can bring, against every deal of the other cards."
+    wait = "a few seconds" if rules.kings == 8 else "a few minutes"
+    return (
+        f"Counting… every new hand each discard can bring, against every deal of the other cards "
+        f"({wait} the first time with la real)."
+    )
 
 
 def _check_aim(aim: str) -> str:
@@ -174,10 +208,11 @@ def advise_discard(
     NEW hand (the other players' discards, and where the discarded cards went, are ignored). Each new
     hand's odds are those of :func:`hand_odds`, averaged with the redraw probabilities.
 
-    Speed: the odds of every possible new hand at this distance from mano are counted once and cached
-    (8 reyes: all 330 hands in one batch, about 1-2 s on two cores; 4 reyes: hand by hand, about
-    0.2 s each, so minutes the first time). Later calls for the same distance from mano take
-    milliseconds; :func:`prepare_advisor` fills the cache ahead of time (e.g. from a thread).
+    Speed: without la real, the odds of every possible new hand are read from the tables shipped with the
+    package (:mod:`musteach.odds.tables`), in 8 and 4 reyes alike: tens of milliseconds, even the first call.
+    Under la real they are counted once per distance from mano and cached (8 reyes: all 330 hands in one
+    batch, about 1-2 s on two cores; 4 reyes: hand by hand, minutes the first time); :func:`prepare_advisor`
+    fills that cache ahead of time (e.g. from a thread).
     Returns a :class:`DiscardAdvice`. Raises the errors of :func:`hand_odds`, or :class:`MusError`
     for an unknown aim.
     """
@@ -207,7 +242,19 @@ _HandCounts = Callable[[tuple[int, ...]], tuple[Sequence[int], Sequence[int], in
 
 def _new_hand_counts(sp: RankSpace, pos0: int) -> _HandCounts:
     """The counts of any new hand at distance ``pos0`` from mano, the other hands dealt from the 36 cards not
-    in it: read from the advisor's table when it fits (8 reyes), else counted hand by hand (cached)."""
+    in it: read from the shipped tables (8 and 4 reyes without la real, :mod:`musteach.odds.tables`), else from the
+    advisor's table when it fits (8 reyes with la real), else counted hand by hand (cached)."""
+    data = shipped_table(sp.kings) if sp.la_real is None else None
+    if data is not None:
+        team_rows: list[list[int]] = data["team"][pos0].tolist()  # Python ints: the sums below exceed int64
+        stone_rows: list[list[int]] = data["stones"][pos0].tolist()
+        deal_count = int(data["deals"][pos0, 0])  # every new hand leaves 36 unseen cards: the same count
+
+        def shipped(new: tuple[int, ...]) -> tuple[Sequence[int], Sequence[int], int]:
+            i = sp.index[new]
+            return team_rows[i], stone_rows[i], deal_count
+
+        return shipped
     if batch_fits(sp):
         table = advisor_table(sp.kings, sp.la_real, pos0)
         deals = comb(36, 4) * comb(32, 4) * comb(28, 4)  # every new hand leaves 36 unseen cards
@@ -280,6 +327,8 @@ def prepare_advisor(rules: Rules | None = None, seat: int = 0, mano: int = 0) ->
     rules = check_rules(rules)
     pos0 = (check_seat(seat) - check_seat(mano, "mano")) % 4
     sp = space_for(rules)
+    if sp.la_real is None and shipped_table(sp.kings) is not None:
+        return  # the shipped tables have every hand already
     if batch_fits(sp):
         advisor_table(sp.kings, sp.la_real, pos0)
         return

@@ -1,4 +1,7 @@
-"""The discard advisor's table, kept on disk between processes (RULES.md §3, §7).
+"""The discard advisor's table under la real, kept on disk between processes (RULES.md §3, §7, §13).
+
+Without la real the advisor reads the tables shipped with the package (:mod:`musteach.odds.tables`); this
+cache serves the la real options, which no shipped table covers.
 
 :func:`musteach.odds.advisor.advise_discard` needs, for the seat's distance from mano, the team's wins
 and en-paso stones of every possible hand (:func:`~musteach.odds.enumeration.count_all_hands`). Counting

@@ -14,7 +14,8 @@ True
 Partners' knowledge: ``partner=`` (the partner's cards, known), ``senas=`` (señas received from the
 partner, :data:`~musteach.odds.enumeration.SENAS`, RULES.md §11) and ``dead=`` (cards known to be out of
 play) narrow the deals counted. La real (RULES.md §13) is taken into account, including the sota de oros
-option. The counting itself is :func:`musteach.odds.enumeration.count_deals`; the floats returned are the
+option. The counting itself is :func:`musteach.odds.enumeration.count_deals`; with nothing known but the
+hand (no la real), the counts are read from the tables shipped by :mod:`musteach.odds.tables`. The floats returned are the
 nearest floats to the exact ratios, and ``exact=True`` returns the ratios as :class:`fractions.Fraction`.
 """
 
@@ -25,11 +26,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Union
 
+from ..draw.odds import percent_text
 from ..rules.cards import Card, Hand, parse_hand
 from ..rules.errors import DuplicateCardError, MusError
 from ..rules.lances import LANCES, HandInfo, Lance, analyse, check_seat
 from ..rules.options import Rules, check_rules
 from .enumeration import SENAS, Counts, count_deals, space_for
+from .tables import shipped_counts
 
 __all__ = [
     "HandOdds",
@@ -290,6 +293,23 @@ class HandOdds:
             f"{win}: {split}."
         )
 
+    def nobody_sentence(self) -> str:
+        """How often Pares scores nothing and Punto replaces Juego (RULES.md §4), as one sentence, e.g.
+        ``"Nobody at the table holds pares in 12% of the deals, and Pares then scores nothing; nobody has
+        juego in 40%, and then Punto is played instead of Juego."``"""
+        p, j = float(self.no_pares), float(self.no_juego)
+        if p == 0:
+            pares = "You hold pares" if self.info.pares is not None else "Your partner holds pares"
+            pares += ", so Pares is always played"
+        else:
+            pares = f"Nobody at the table holds pares in {percent_text(p)} of the deals, and Pares then scores nothing"
+        if j == 0:
+            juego = "you have juego" if self.info.is_juego else "your partner has juego"
+            juego += ", so Punto is never played"
+        else:
+            juego = f"nobody has juego in {percent_text(j)}, and then Punto is played instead of Juego"
+        return f"{pares}; {juego}."
+
     def explanations(self) -> dict[str, str]:
         """One sentence per lance, keyed by lance name."""
         return {lo.lance.value: self.explain(lo.lance) for lo in self.lances()}
@@ -397,7 +417,11 @@ def hand_odds(
     me = tuple(int(v) for v in sp.multiset_of(h.cards))
     pm = None if ph is None else tuple(int(v) for v in sp.multiset_of(ph.cards))
     pos0 = (seat - mano) % 4
-    c = count_deals(sp.kings, sp.la_real, me, tuple(int(v) for v in pool), pos0, pm, tuple(sorted(set(senas_t))))
+    c = None
+    if pm is None and not senas_t and not dead_cards and sp.la_real is None:
+        c = shipped_counts(sp.kings, me, pos0)  # nothing known but the hand: the shipped table has it
+    if c is None:
+        c = count_deals(sp.kings, sp.la_real, me, tuple(int(v) for v in pool), pos0, pm, tuple(sorted(set(senas_t))))
     return _odds_from_counts(c, h, seat, mano, rules, ph, senas_t, dead_cards, exact, sp.info(sp.index[me]))
 
 
