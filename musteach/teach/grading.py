@@ -272,30 +272,47 @@ def _play_out(
     return state.outcome
 
 
-def _payoff(
-    o: BettingOutcome, lance: Lance, winner: int, values: tuple[int, int], team: int, live: dict[str, int], target: int
-) -> float:
-    """Net stones (the team's minus the opponents') of one lance's outcome in one deal (RULES.md §6, §7).
+def _payoffs(
+    outcomes: list[BettingOutcome],
+    which: np.ndarray,
+    lance: Lance,
+    winners: np.ndarray,
+    team_vals: np.ndarray,
+    team: int,
+    live: dict[str, int],
+    target: int,
+) -> np.ndarray:
+    """Net stones (the team's minus the opponents') of the lance in each deal (RULES.md §6, §7).
 
-    winner: the seat with the best hand in the lance (-1: none). values: each team's pares or juego values
-    (by team index, 0 for the other lances).
+    outcomes: the distinct outcomes of the betting; which: (m,) the outcome index of each deal.
+    winners: (m,) the seat with the best hand in the lance (-1: none). team_vals: (m, 2) each team's pares
+    or juego values (0 for the other lances). An accepted órdago is worth the stones each team still needs.
     """
-    sign = 1.0 if winner >= 0 and winner % 2 == team else -1.0
-    bonus = 1 if lance is Lance.PUNTO else 0
-    if o.type == "ordago_accepted":
-        us = "A" if team == 0 else "B"
-        them = "B" if us == "A" else "A"
-        return float(target - live[us]) if sign > 0 else -float(target - live[them])
-    if o.type == "rejected":
-        bettors = 0 if o.winner_team == "A" else 1
-        s = 1.0 if bettors == team else -1.0
-        return s * (o.deje + values[bettors] + bonus)
-    if winner < 0:
-        return 0.0
-    wv = values[winner % 2]
-    if o.type == "accepted":
-        return sign * (int(o.stakes[-1]) + wv + bonus)
-    return sign * (wv if lance in (Lance.PARES, Lance.JUEGO) else 1)
+    m = len(which)
+    sign = np.where((winners >= 0) & (winners % 2 == team), 1.0, -1.0)
+    sign[winners < 0] = 0.0
+    rows = np.arange(m)
+    win_vals = team_vals[rows, np.maximum(winners, 0) % 2]
+    bonus = 1.0 if lance is Lance.PUNTO else 0.0
+    us, them = ("A", "B") if team == 0 else ("B", "A")
+    out = np.zeros(m)
+    for k, o in enumerate(outcomes):
+        sel = which == k
+        if not sel.any():
+            continue
+        if o.type == "ordago_accepted":
+            out[sel] = np.where(sign[sel] > 0, float(target - live[us]), -float(target - live[them]))
+        elif o.type == "rejected":
+            bettors = 0 if o.winner_team == "A" else 1
+            s = 1.0 if bettors == team else -1.0
+            out[sel] = s * (o.deje + team_vals[sel, bettors] + bonus)
+        elif o.type == "accepted":
+            out[sel] = sign[sel] * (int(o.stakes[-1]) + win_vals[sel] + bonus)  # type: ignore[arg-type]
+        elif lance in (Lance.PARES, Lance.JUEGO):
+            out[sel] = sign[sel] * win_vals[sel]
+        else:
+            out[sel] = sign[sel]
+    return out
 
 
 def _rollout_values(view: View, action: Action, n: int, seed: int) -> tuple[list[ActionValue], int, np.ndarray]:
@@ -307,21 +324,30 @@ def _rollout_values(view: View, action: Action, n: int, seed: int) -> tuple[list
     pct, pv, jv = hand_facts(hands, lance, view.rules.kings)
     vals = pv if lance is Lance.PARES else jv if lance is Lance.JUEGO else np.zeros_like(pv)
     team_vals = np.stack([vals[:, 0] + vals[:, 2], vals[:, 1] + vals[:, 3]], axis=1)
-    chances = np.round(pct * 20) / 20  # percentiles in steps of 0.05: deals alike share one rollout
+    # Below the least percentile that bets, every seat plays alike (rollout_action): deals that differ only
+    # there share one rollout, and the others' percentiles are taken in steps of 0.05.
+    floor = _floor(BET_AT)
+    chances = np.where(pct < floor, 0.0, np.round(pct * 20) / 20)
+    chances[:, [s for s in range(4) if s not in b.participants]] = 0.0
     kinds = [a for a in view.legal if isinstance(a, Action) and not (b.stakes and a.kind == "paso")]
     if not any(a == action for a in kinds):
         kinds.append(action)
     live, target, team = dict(view.live_score), view.rules.target, view.seat % 2
     rows = np.empty((len(kinds), m))
+    keys = [tuple(float(x) for x in r) for r in chances]
     for k, a in enumerate(kinds):
-        memo: dict[tuple[float, ...], BettingOutcome] = {}
-        for i in range(m):
-            key = tuple(float(x) for x in chances[i])
-            o = memo.get(key)
-            if o is None:
-                o = memo[key] = _play_out(b, view.seat, a, key, live, target)
-            tv = (int(team_vals[i, 0]), int(team_vals[i, 1]))
-            rows[k, i] = _payoff(o, lance, int(winners[i]), tv, team, live, target)
+        memo: dict[tuple[float, ...], int] = {}
+        outcomes: list[BettingOutcome] = []
+        which = np.empty(m, np.int64)
+        for i, key in enumerate(keys):
+            j = memo.get(key)
+            if j is None:
+                o = _play_out(b, view.seat, a, key, live, target)
+                j = memo[key] = outcomes.index(o) if o in outcomes else len(outcomes)
+                if j == len(outcomes):
+                    outcomes.append(o)
+            which[i] = j
+        rows[k] = _payoffs(outcomes, which, lance, winners.astype(np.int64), team_vals, team, live, target)
     means = rows.mean(axis=1)
     errs = rows.std(axis=1, ddof=1) / math.sqrt(m) if m > 1 else np.zeros(len(kinds))
     out = [ActionValue(a, round(float(x), 1), float(e)) for a, x, e in zip(kinds, means, errs, strict=True)]
