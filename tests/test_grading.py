@@ -89,3 +89,43 @@ def test_grading_an_action_that_is_not_legal_raises() -> None:
     v = next(v for v, _ in _views(2, 80) if v.phase.is_betting and not (v.betting and v.betting.stakes))
     with pytest.raises(MusError, match="quiero"):
         grade_decision(v, Action("quiero"))
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), pick=st.integers(0, 10_000), k=st.integers(0, 40))
+def test_a_comment_states_its_figures_once_and_recommends_the_best(seed: int, pick: int, k: int) -> None:
+    import re
+
+    from musteach.teach.coach import coach_comment
+
+    v, legal = _views(seed, k + 1)[-1]
+    action = legal[pick % len(legal)]
+    c = coach_comment(v, action)
+    gr = c.grade
+    assert gr is not None
+    if isinstance(action, Declare):
+        return
+    assert c.advice == gr.best.action and all(gr.best.stones >= x.stones for x in gr.values)
+    assert c.agreed == (gr.grade is Grade.BEST)
+    figures = [float(x) for x in re.findall(r"([+-]\d+\.\d) stones?\b", c.text)]
+    if gr.grade is Grade.BEST:
+        assert figures[0] == gr.chosen.stones
+    else:
+        best, mine = figures[:2]
+        assert (best, mine) == (gr.best.stones, gr.chosen.stones)
+        lost = float(re.findall(r"(\d+\.\d) stones? lost", c.text)[0])
+        assert lost == pytest.approx(best - mine)
+        assert f"{gr.grade.value}" in c.text.lower()
+    assert "1 times" not in c.text
+
+
+def test_odds_in_words_says_one_time() -> None:
+    from musteach.odds import odds_in_words
+    from musteach.play.bots import OddsBot
+    from musteach.play.game import Game
+
+    assert odds_in_words(0.1) == "about 1 time in 10"
+    g = Game(seed=3)
+    g.act(0, "no hay mus")
+    reason = OddsBot().advise(g.view(0)).reason
+    assert "1 times" not in reason

@@ -713,7 +713,10 @@ class OddsBot:
                 if now >= self.keep_at:
                     why = f"that is a strong hand (changing cards would give {after:.1f}, but the opponents change too)"
                 else:
-                    why = f"changing cards would give at most {after:.1f}"
+                    why = (
+                        f"changing cards would give at most {after:.1f}, a gain of {after - now:.1f} stones, "
+                        f"less than the {need:.1f} this bot asks of mus round {view.mus_round}"
+                    )
                 return Advice(
                     MusCall(False),
                     f"With {hand} your team expects {now:.1f} stones en paso; {why}: cut the mus (no hay mus).",
@@ -792,5 +795,7 @@ def _in_words(p: float) -> str:
     if p <= 0.005:
         return "almost never"
     if p >= 0.95 or p <= 0.05:
-        return f"about {round(p * 20)} times in 20"
-    return f"about {max(1, round(p * 10))} times in 10"
+        k = max(1, round(p * 20))
+        return f"about {k} time{'s' if k > 1 else ''} in 20"
+    k = max(1, round(p * 10))
+    return f"about {k} time{'s' if k > 1 else ''} in 10"

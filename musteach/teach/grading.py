@@ -157,6 +157,12 @@ class DecisionGrade:
         """The best action weighed, with its figure."""
         return self.values[0]
 
+    @property
+    def sampling_error(self) -> float:
+        """One standard error of what the text states: of the stones lost, or of the figure of the learner's
+        action when it is the best (0 when exact)."""
+        return self.loss_error if self.loss > 0 else self.chosen.error
+
     def how(self) -> str:
         """How the figures were computed, in one sentence for the learner."""
         if self.method is Method.TRUTH:
@@ -169,7 +175,7 @@ class DecisionGrade:
         return (
             f"Figures: your team's stones minus the opponents' in {self.lance.title if self.lance else 'this lance'}, "
             f"averaged over {self.samples} deals of the unseen cards that fit what you know, the lance played "
-            f"to its end by the strong level's policy (sampling error ± {self.loss_error:.2f} on the loss)."
+            f"to its end by the strong level's policy (sampling error ± {self.sampling_error:.2f} stones)."
         )
 
 
@@ -307,7 +313,7 @@ def _payoffs(
             s = 1.0 if bettors == team else -1.0
             out[sel] = s * (o.deje + team_vals[sel, bettors] + bonus)
         elif o.type == "accepted":
-            out[sel] = sign[sel] * (int(o.stakes[-1]) + win_vals[sel] + bonus)  # type: ignore[arg-type]
+            out[sel] = sign[sel] * (int(o.stakes[-1]) + win_vals[sel] + bonus)
         elif lance in (Lance.PARES, Lance.JUEGO):
             out[sel] = sign[sel] * win_vals[sel]
         else:
