@@ -276,7 +276,8 @@ def test_a_whole_game_and_match_can_be_played_then_a_new_game():
             res = g.hand.result
             if res.game_over:
                 games_seen.add(g.hand.game_number)
-                assert "wins the game" in t.count_view.value
+                assert f"Game {g.hand.game_number} is over: " in text_of(t.review_view.value)
+                assert f"(team {res.game_winner}) won it" in text_of(t.review_view.value)
             if g.is_over:
                 break
             t.next_button.click()
@@ -290,7 +291,8 @@ def test_a_whole_game_and_match_can_be_played_then_a_new_game():
             answer_betting(t, prefer=("quiero", "paso"))
     assert t.game.is_over, "the match finished"
     assert len(games_seen) >= 2, "a match is at least two games"
-    assert f"Team {t.game.winner} wins the match" in text_of(t.count_view.value)
+    assert f"The match is over: " in text_of(t.review_view.value)
+    assert f"(team {t.game.winner}) won it" in text_of(t.review_view.value).split("The match is over: ")[1]
     assert t.next_button.disabled and "match is over" in t.status.value
     t.new_button.click()
     assert not t.game.is_over and t.game.hand.number == 1 and t.game.score == {"A": 0, "B": 0}
@@ -369,3 +371,38 @@ def test_warm_up_is_shared():
     assert table_module.warm_up(Rules(), background=False) is None
     t1 = table_module.warm_up(Rules())
     assert t1 is table_module.warm_up(Rules()), "one warm-up per process and deck"
+
+
+def test_a_finished_game_shows_its_review_worst_first_and_replays_a_decision():
+    from musteach.play.bots import RuleBot
+
+    t = mw.PlayTable(seed=5, bot="rule", target=30, background=False)
+    learner = RuleBot()
+    for _ in range(600):
+        g = t.game
+        if g.hand.is_over:
+            if g.hand.result.game_over:
+                break
+            t.next_button.click()
+            continue
+        t.play(learner.decide(g.view(t.seat)))
+    g = t.game
+    assert g.hand.result.game_over, "the first game finished"
+    review = t.reviews[1]
+    shown = text_of(t.review_view.value)
+    assert review.banner in shown and review.summary() in shown
+    assert len(review.decisions) == len(t.coach_comments) - sum(c.grade is None for c in t.coach_comments)
+    lost = [d.stones_lost for d in review.decisions]
+    assert lost == sorted(lost, reverse=True), "worst first"
+    assert review.error_rate == pytest.approx(sum(lost) / len(lost))
+    for d in review.decisions[:3]:
+        assert d.line() in shown
+    if lost[0] > 0:
+        worst = review.decisions[0]
+        assert t.replay_box.children, "a button replays the worst decisions"
+        t.replay_box.children[0].click()
+        assert not t.errors
+        assert t.game.to_act is not None and t.game.to_act.seat == t.seat, "back at the learner's decision"
+        assert t.game.hand.number == worst.hand_number and t.view.cards == worst.cards
+        assert len(t.game.history) == worst.event_index
+        assert t.play(worst.best_action), "the better action can be tried"
