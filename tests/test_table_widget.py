@@ -291,7 +291,7 @@ def test_a_whole_game_and_match_can_be_played_then_a_new_game():
             answer_betting(t, prefer=("quiero", "paso"))
     assert t.game.is_over, "the match finished"
     assert len(games_seen) >= 2, "a match is at least two games"
-    assert f"The match is over: " in text_of(t.review_view.value)
+    assert "The match is over: " in text_of(t.review_view.value)
     assert f"(team {t.game.winner}) won it" in text_of(t.review_view.value).split("The match is over: ")[1]
     assert t.next_button.disabled and "match is over" in t.status.value
     t.new_button.click()
@@ -406,3 +406,28 @@ def test_a_finished_game_shows_its_review_worst_first_and_replays_a_decision():
         assert t.game.hand.number == worst.hand_number and t.view.cards == worst.cards
         assert len(t.game.history) == worst.event_index
         assert t.play(worst.best_action), "the better action can be tried"
+
+
+def test_finished_games_are_kept_in_the_progress_store_with_the_best_one():
+    from musteach.play.bots import RuleBot
+    from musteach.teach.progress import MemoryStore, Progress
+
+    store = MemoryStore()
+    t = mw.PlayTable(seed=8, bot="beginner", target=30, background=False, store=store)
+    learner = RuleBot()
+    for _ in range(600):
+        g = t.game
+        if g.hand.is_over:
+            if g.hand.result.game_over:
+                break
+            t.next_button.click()
+            continue
+        t.play(learner.decide(g.view(t.seat)))
+    review = t.reviews[1]
+    kept = store.load().games
+    assert len(kept) == 1 and kept[0].decisions == len(review.decisions)
+    assert kept[0].stones_lost == pytest.approx(review.stones_lost) and kept[0].level == "beginner"
+    assert "Your best game so far" in text_of(t.review_view.value)
+    # what is kept survives a reload: the JSON document reads back the same games
+    again = Progress.from_json(store.load().to_json())
+    assert again.games == kept and again.best_game() == kept[0]

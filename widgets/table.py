@@ -50,13 +50,23 @@ from musteach.rules.errors import MusError
 from musteach.rules.lances import Lance, effective_rank, seat_roles, team_of
 from musteach.teach.coach import CoachComment, coach_comment, phase_words, prepare, said_words, turn_prompt
 from musteach.teach.mus_quiz import DiscardQuestion, DiscardQuestionGenerator
+from musteach.teach.progress import GameResult
 from musteach.teach.quiz import QuizSession, Verdict
-from musteach.teach.review import DecisionRecord, GameReview, match_banner, record_decision, replay_from, review_game
+from musteach.teach.review import (
+    DecisionRecord,
+    GameReview,
+    best_game_sentence,
+    match_banner,
+    record_decision,
+    replay_from,
+    review_game,
+)
 from musteach.teach.senas_quiz import third_person
 
 from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape
 from ._base import html_box as _html
 from .quiz import QuizWidget
+from .storage import BrowserStore, Store, open_store
 
 __all__ = ["TABLE_CSS", "MusQuiz", "PlayTable", "warm_up"]
 
@@ -239,7 +249,9 @@ class PlayTable(Guarded, widgets.VBox):
     learner's seat 0..3 (0 and 2 are team A). target: stones to win a game (40, 35 or 30), overriding
     ``rules``. first_mano: the first hand's mano. ask_declarations: the learner says "pares sí / no" and
     "juego sí / no" itself. background: warm the coach's tables in a background thread (the default), or
-    at once.
+    at once. store: where each finished game (its decisions and stones lost) is kept with the quizzes'
+    progress, in its "games" section: ``"memory"`` (the default), ``"auto"``, ``"browser"``, ``"file"`` or a
+    store (:func:`~musteach_widgets.storage.open_store`); the review shows the best game kept there.
 
     State for scripts and tests: ``game`` (the :class:`~musteach.play.game.Game`), ``bots`` (by seat),
     ``comments`` (every coach comment, newest last), ``last_refusal`` (the last action refused, as the
@@ -260,6 +272,7 @@ class PlayTable(Guarded, widgets.VBox):
         first_mano: int = 0,
         ask_declarations: bool = False,
         background: bool = True,
+        store: str | Store = "memory",
     ):
         self.errors: list[BaseException] = []
         self.comments: list[str] = []
@@ -292,6 +305,8 @@ class PlayTable(Guarded, widgets.VBox):
         self._observed: set[int] = set()
         self.step = 0  # how many times the table was redrawn (in the header's data-step)
 
+        self.store = open_store(store)  # ProgressError (a MusError) for a bad store
+        self.best_game: GameResult | None = None
         self._build_views()
         self._build_action_row()
         self._build_sena_row()
@@ -301,6 +316,7 @@ class PlayTable(Guarded, widgets.VBox):
              self.seats_view, self.card_box,
              self.my_info, self.partner_view, self.sena_row, self.action_box, self.message, self.coach_view,
              self.count_view, self.nav, self.log_view]
+            + ([self.store] if isinstance(self.store, BrowserStore) else [])
         )  # fmt: skip
         self.add_class("musteach-table-widget")
         self._deal_match(seed)  # a bad seed or first_mano raises here, like the other arguments
@@ -898,6 +914,7 @@ class PlayTable(Guarded, widgets.VBox):
         review = self.reviews.get(h.game_number)
         if review is None:
             review = self.reviews[h.game_number] = review_game(g, self.seat, self.decisions, h.game_number)
+            self._record_game(review)
         self.review = review
         match = match_banner(g, self.seat)
         items = "".join(f"<li>{escape(d.line())}</li>" for d in review.decisions)
@@ -905,7 +922,8 @@ class PlayTable(Guarded, widgets.VBox):
             f'<div class="musteach-review-box" role="status" aria-live="polite">'
             f'<div class="musteach-game-over">{escape(review.banner)}</div>'
             + (f'<div class="musteach-match-over">{escape(match)}</div>' if match else "")
-            + f'<div class="musteach-review-summary">{escape(review.summary())}</div>'
+            + f'<div class="musteach-review-summary">{escape(review.summary())} '
+            f"{escape(best_game_sentence(self.best_game))}</div>"
             f"<details open><summary>Your decisions, worst first</summary>"
             f'<ol class="musteach-review-list">{items}</ol></details></div>'
         )
@@ -918,6 +936,12 @@ class PlayTable(Guarded, widgets.VBox):
             b.on_click(self._guard(lambda _b, i=i: self.replay_decision(i)))
             buttons.append(b)
         self.replay_box.children = tuple(buttons)
+
+    def _record_game(self, review: GameReview) -> None:
+        """Keep the finished game in the progress store (its "games" section) and read the best game back."""
+        progress = self.store.load()
+        progress.record_game(len(review.decisions), review.stones_lost, review.winner == review.team, level=self.bot_kind)
+        self.best_game = self.store.save(progress).best_game()
 
     def replay_decision(self, index: int) -> None:
         """Go back to the position of the ``index``-th decision of the last review (worst first), to try the

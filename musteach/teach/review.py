@@ -20,8 +20,9 @@ from ..play.view import View
 from ..rules.cards import Card
 from ..rules.errors import MusError
 from .grading import DecisionGrade, Grade
+from .progress import GameResult
 
-__all__ = ["DecisionRecord", "GameReview", "match_banner", "record_decision", "replay_from", "review_game"]
+__all__ = ["best_game_sentence", "DecisionRecord", "GameReview", "match_banner", "record_decision", "replay_from", "review_game"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,3 +153,14 @@ def replay_from(game: Game, record: DecisionRecord) -> Game:
     if not 0 < record.event_index <= len(game.history):
         raise MusError(f"decision event {record.event_index} is not in this game's history of {len(game.history)} events")
     return replay(game.history[: record.event_index], check=False)
+
+
+def best_game_sentence(best: GameResult | None) -> str:
+    """``"Your best game so far: 0.12 stones lost per decision (25 decisions)."``; "" before any game kept."""
+    if best is None:
+        return ""
+    n = best.decisions
+    return (
+        f"Your best game so far: {best.error_rate:.2f} stones lost per decision "
+        f"({n} decision{'' if n == 1 else 's'}, {best.at:%Y-%m-%d})."
+    )
