@@ -43,7 +43,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--progress", action="store_true", help="print the running figures every 200 games or so")
+    ap.add_argument("--progress", action="store_true", help="print the running figures every 100 games or so")
     ap.add_argument("--pair", choices=["all", "beginner-club", "club-strong"], default="all")
     args = ap.parse_args()
     pairs = PAIRS if args.pair == "all" else [PAIRS[0] if args.pair == "beginner-club" else PAIRS[1]]
@@ -55,9 +55,10 @@ def main() -> None:
             while played < args.games:
                 batch = [(better, worse, s) for s in range(seed, seed + 4 * args.workers)]
                 seed += len(batch)
+                before = played
                 for w, n in pool.map(one_match, batch):
                     won, played = won + w, played + n
-                if args.progress and played // 200 != (played - sum(1 for _ in batch)) // 200:
+                if args.progress and played // 100 != before // 100:
                     lo, hi = wilson(won, played)
                     print(f"  ... {played} games: {won / played:.3f} ({lo:.3f}-{hi:.3f})", flush=True)
         lo, hi = wilson(won, played)
