@@ -580,3 +580,21 @@ def test_a_record_caches_its_card_per_scheduler_settings_not_per_object_id():
         del other
     assert record.card(Scheduler(desired_retention=0.97, enable_fuzzing=False)).due != default.due
     assert record.card(Scheduler(enable_fuzzing=False)).due == default.due
+
+
+def test_games_section_round_trips_merges_and_names_the_best_game():
+    from datetime import datetime
+
+
+    t = datetime(2026, 1, 2, 10, 0, tzinfo=UTC)
+    a = Progress()
+    g1 = a.record_game(20, 4.0, True, level="club", at=t)
+    b = Progress.from_json(a.to_json())
+    assert b.games == (g1,) and b == a
+    g2 = b.record_game(10, 1.0, False, level="strong", at=t)
+    merged = a.merge(b)
+    assert merged.games == tuple(sorted((g1, g2), key=lambda g: g.id)), "same time: by id"
+    assert merged.best_game() == g2 and g2.error_rate == pytest.approx(0.1)
+    assert "games" not in Progress().to_dict(), "a progress without games keeps the old document"
+    with pytest.raises(ProgressError, match="decisions"):
+        Progress.from_dict({**a.to_dict(), "games": [["x", t.isoformat(), -1, 0.0, True, ""]]})

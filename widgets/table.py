@@ -41,6 +41,7 @@ from musteach.play.actions import Declare, Discard, MusCall, Signal
 from musteach.play.bots import OddsBot, RuleBot, run
 from musteach.play.events import EventKind, Phase
 from musteach.play.game import Game
+from musteach.play.levels import Level, make_bot
 from musteach.play.view import View
 from musteach.rules import Rules
 from musteach.rules.betting import Action
@@ -49,16 +50,27 @@ from musteach.rules.errors import MusError
 from musteach.rules.lances import Lance, effective_rank, seat_roles, team_of
 from musteach.teach.coach import CoachComment, coach_comment, phase_words, prepare, said_words, turn_prompt
 from musteach.teach.mus_quiz import DiscardQuestion, DiscardQuestionGenerator
+from musteach.teach.progress import GameResult
 from musteach.teach.quiz import QuizSession, Verdict
+from musteach.teach.review import (
+    DecisionRecord,
+    GameReview,
+    best_game_sentence,
+    match_banner,
+    record_decision,
+    replay_from,
+    review_game,
+)
 from musteach.teach.senas_quiz import third_person
 
 from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape
 from ._base import html_box as _html
 from .quiz import QuizWidget
+from .storage import BrowserStore, Store, open_store
 
 __all__ = ["TABLE_CSS", "MusQuiz", "PlayTable", "warm_up"]
 
-BOT_KINDS = ("odds", "rule")
+BOT_KINDS = ("odds", "rule", *(lv.value for lv in Level))
 _MY_CARD_WIDTH = 74
 _BACK_WIDTH = 30
 _FACE_WIDTH = 34
@@ -230,13 +242,16 @@ class PlayTable(Guarded, widgets.VBox):
     """Play whole hands, games and a match of Mus against bots, with a coach (RULES.md §2–§11).
 
     seed: an int for a reproducible game (the same seed and the same clicks give the same cards), or None.
-    rules: a :class:`~musteach.rules.Rules` (default 8 reyes to 40, best of 3 games). bot: ``"odds"``
-    (:class:`~musteach.play.bots.OddsBot`, which weighs its chances) or ``"rule"``
-    (:class:`~musteach.play.bots.RuleBot`, simple thresholds) for the other three seats. learner_seat: the
+    rules: a :class:`~musteach.rules.Rules` (default 8 reyes to 40, best of 3 games). bot: a level of
+    :class:`~musteach.play.levels.Level` (``"beginner"``, ``"club"``, ``"strong"``), ``"odds"``
+    (:class:`~musteach.play.bots.OddsBot`, which weighs its chances; the strong level) or ``"rule"``
+    (:class:`~musteach.play.bots.RuleBot`, simple thresholds; the club level) for the other three seats. learner_seat: the
     learner's seat 0..3 (0 and 2 are team A). target: stones to win a game (40, 35 or 30), overriding
     ``rules``. first_mano: the first hand's mano. ask_declarations: the learner says "pares sí / no" and
     "juego sí / no" itself. background: warm the coach's tables in a background thread (the default), or
-    at once.
+    at once. store: where each finished game (its decisions and stones lost) is kept with the quizzes'
+    progress, in its "games" section: ``"memory"`` (the default), ``"auto"``, ``"browser"``, ``"file"`` or a
+    store (:func:`~musteach_widgets.storage.open_store`); the review shows the best game kept there.
 
     State for scripts and tests: ``game`` (the :class:`~musteach.play.game.Game`), ``bots`` (by seat),
     ``comments`` (every coach comment, newest last), ``last_refusal`` (the last action refused, as the
@@ -257,14 +272,20 @@ class PlayTable(Guarded, widgets.VBox):
         first_mano: int = 0,
         ask_declarations: bool = False,
         background: bool = True,
+        store: str | Store = "memory",
     ):
         self.errors: list[BaseException] = []
         self.comments: list[str] = []
         self.coach_comments: list[CoachComment] = []
+        self.decisions: list[DecisionRecord] = []
+        self.reviews: dict[int, GameReview] = {}
         self.timings: list[float] = []
         self.last_refusal: MusError | None = None
         if bot not in BOT_KINDS:
-            raise MusError(f"unknown bot {bot!r}: use 'odds' (it weighs its chances) or 'rule' (simple thresholds)")
+            raise MusError(
+                f"unknown bot {bot!r}: use a level (beginner, club, strong), 'odds' (it weighs its chances) or "
+                "'rule' (simple thresholds)"
+            )
         if isinstance(learner_seat, bool) or learner_seat not in (0, 1, 2, 3):
             raise MusError(f"learner_seat must be a seat 0, 1, 2 or 3, not {learner_seat!r}")
         r = rules if rules is not None else Rules()
@@ -284,14 +305,18 @@ class PlayTable(Guarded, widgets.VBox):
         self._observed: set[int] = set()
         self.step = 0  # how many times the table was redrawn (in the header's data-step)
 
+        self.store = open_store(store)  # ProgressError (a MusError) for a bad store
+        self.best_game: GameResult | None = None
         self._build_views()
         self._build_action_row()
         self._build_sena_row()
         self._build_nav()
         super().__init__(
-            [css_widget(), _style(), self.header, self.score_view, self.status, self.seats_view, self.card_box,
+            [css_widget(), _style(), self.header, self.score_view, self.review_view, self.replay_box, self.status,
+             self.seats_view, self.card_box,
              self.my_info, self.partner_view, self.sena_row, self.action_box, self.message, self.coach_view,
              self.count_view, self.nav, self.log_view]
+            + ([self.store] if isinstance(self.store, BrowserStore) else [])
         )  # fmt: skip
         self.add_class("musteach-table-widget")
         self._deal_match(seed)  # a bad seed or first_mano raises here, like the other arguments
@@ -311,6 +336,9 @@ class PlayTable(Guarded, widgets.VBox):
         self.message = _html("musteach-message")
         self.coach_view = _html("musteach-coach")
         self.count_view = _html("musteach-count")
+        self.review_view = _html("musteach-review")
+        self.replay_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self.replay_box.add_class("musteach-replay")
 
     def _build_action_row(self) -> None:
         """One button per kind of action, and the boxes for the envido and raise amounts."""
@@ -439,7 +467,12 @@ class PlayTable(Guarded, widgets.VBox):
         out: dict[int, Any] = {}
         for s in range(4):
             if s != self.seat:
-                out[s] = OddsBot(name=f"OddsBot {s}") if self.bot_kind == "odds" else RuleBot(name=f"RuleBot {s}")
+                if self.bot_kind == "odds":
+                    out[s] = OddsBot(name=f"OddsBot {s}")
+                elif self.bot_kind == "rule":
+                    out[s] = RuleBot(name=f"RuleBot {s}")
+                else:
+                    out[s] = make_bot(self.bot_kind, name=f"{Level(self.bot_kind).title} {s}", seed=s)
         return out
 
     def _wait_warm(self) -> None:
@@ -452,6 +485,8 @@ class PlayTable(Guarded, widgets.VBox):
         self.bots = self._make_bots()
         self.comments = []
         self.coach_comments = []
+        self.decisions = []
+        self.reviews = {}
         self._selected = set()
         self._observed = set()
 
@@ -508,6 +543,8 @@ class PlayTable(Guarded, widgets.VBox):
         self._wait_warm()
         view = g.view(self.seat)
         said = coach_comment(view, a)  # before the action is played
+        if said.grade is not None:
+            self.decisions.append(record_decision(view, len(g.history), said.grade))
         g.act(self.seat, a)
         self._selected = set()
         self.coach_comments.append(said)
@@ -627,6 +664,7 @@ class PlayTable(Guarded, widgets.VBox):
         g = self.game
         view = self.view
         self._draw_count()
+        self._draw_review()
         self._draw_log()
         self._draw_seats(view)
         self._draw_cards()
@@ -857,19 +895,70 @@ class PlayTable(Guarded, widgets.VBox):
         fa, fb = res.final_score["A"], res.final_score["B"]
         you = team_of(self.seat)
         line = f"After this hand: team A {fa}, team B {fb} (you are team {you})."
-        over = ""
-        if res.game_over:
-            won = "Your team wins" if res.game_winner == you else "The other team wins"
-            over = f'<div class="musteach-game-over">{won} the game (team {res.game_winner}).'
-            if g.is_over:
-                over += f" Team {g.winner} wins the match."
-            over += "</div>"
         self.count_view.value = (
             f'<div class="musteach-count-box" aria-label="The count"><div class="musteach-count-pic">{pic}</div>'
             "<div><b>The count, step by step</b></div>"
             f'<ol class="musteach-count-steps">{steps}</ol><div class="musteach-count-total">{escape(line)}</div>'
-            f"{over}</div>"
+            "</div>"
         )
+
+    def _draw_review(self) -> None:
+        """At the end of a game: its banner (and the match's), the learner's decisions worst first, the error
+        rate, and a button to replay each of the worst decisions (musteach.teach.review)."""
+        g = self.game
+        h = g.hand
+        if not h.is_over or h.result is None or not h.result.game_over:
+            self.review_view.value = ""
+            self.replay_box.children = ()
+            return
+        review = self.reviews.get(h.game_number)
+        if review is None:
+            review = self.reviews[h.game_number] = review_game(g, self.seat, self.decisions, h.game_number)
+            self._record_game(review)
+        self.review = review
+        match = match_banner(g, self.seat)
+        items = "".join(f"<li>{escape(d.line())}</li>" for d in review.decisions)
+        self.review_view.value = (
+            f'<div class="musteach-review-box" role="status" aria-live="polite">'
+            f'<div class="musteach-game-over">{escape(review.banner)}</div>'
+            + (f'<div class="musteach-match-over">{escape(match)}</div>' if match else "")
+            + f'<div class="musteach-review-summary">{escape(review.summary())} '
+            f"{escape(best_game_sentence(self.best_game))}</div>"
+            f"<details open><summary>Your decisions, worst first</summary>"
+            f'<ol class="musteach-review-list">{items}</ol></details></div>'
+        )
+        buttons = []
+        for i, d in enumerate(review.decisions[:5]):
+            if d.stones_lost <= 0:
+                break
+            b = widgets.Button(description=f"Replay hand {d.hand_number} ({i + 1})", tooltip=d.line())
+            b.add_class("musteach-replay-button")
+            b.on_click(self._guard(lambda _b, i=i: self.replay_decision(i)))
+            buttons.append(b)
+        self.replay_box.children = tuple(buttons)
+
+    def _record_game(self, review: GameReview) -> None:
+        """Keep the finished game in the progress store (its "games" section) and read the best game back."""
+        progress = self.store.load()
+        progress.record_game(len(review.decisions), review.stones_lost, review.winner == review.team, level=self.bot_kind)
+        self.best_game = self.store.save(progress).best_game()
+
+    def replay_decision(self, index: int) -> None:
+        """Go back to the position of the ``index``-th decision of the last review (worst first), to try the
+        better action; the game goes on from there. Raises :class:`MusError` for a bad index."""
+        review = getattr(self, "review", None)
+        if review is None or not 0 <= index < len(review.decisions):
+            raise MusError(f"there is no reviewed decision {index} to replay")
+        rec = review.decisions[index]
+        self.game = replay_from(self.game, rec)
+        self.bots = self._make_bots()
+        self.decisions = [d for d in self.decisions if d.event_index < rec.event_index]
+        self.reviews = {n: r for n, r in self.reviews.items() if n < rec.game_number}
+        self._observed = {n for n in self._observed if n < rec.hand_number}
+        self._selected = set()
+        self.coach_view.value = ""
+        self.message.value = ""
+        self._refresh()
 
     def _draw_log(self) -> None:
         g = self.game

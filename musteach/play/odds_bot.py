@@ -35,7 +35,7 @@ from .policy import (
     match_equity,
 )
 
-__all__ = ["Estimate", "OddsBot", "OpponentModel", "estimate"]
+__all__ = ["Estimate", "OddsBot", "OpponentModel", "estimate", "hand_facts", "sample_deals"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -249,6 +249,59 @@ def _samples(
     if len(_SAMPLE_CACHE) > _SAMPLE_CACHE_SIZE:
         _SAMPLE_CACHE.popitem(last=False)
     return out
+
+
+def sample_deals(view: View, n: int = 400, seed: int = 0) -> np.ndarray:
+    """Random deals of the cards ``view.seat`` cannot see that fit what it knows: its partner's hand señas
+    (RULES.md §11) and the pares / juego declarations made so far (§4).
+
+    Returns a (m, 4, 4) uint8 array of card indexes by seat (``view.seat`` holds its own cards), m ≤ n;
+    fewer when the facts are rare in the pool of random orders, and none of the facts are used when no
+    deal at all fits them. The same view, n and seed give the same deals.
+    """
+    tabs = _rank_tables(view.rules.kings)
+    own = np.array(sorted(c.index for c in view.cards), np.uint8)
+    seat = view.seat
+    rel_seats = [(seat + rel) % 4 for rel in (1, 2, 3)]
+    need = 0
+    for sena in view.partner_senas:
+        if sena.kind == "hand" and sena.key in _SENA_BITS:
+            need |= 1 << _SENA_BITS[sena.key]
+    unseen = np.ones(40, bool)
+    unseen[own] = False
+    others = np.flatnonzero(unseen).astype(np.uint8)
+    perms = _perm_pool()
+    rng = np.random.default_rng(_stable_seed("deals", tuple(own.tolist()), seat, view.mano, need, n, seed))
+    start = int(rng.integers(len(perms)))
+    rows = (start + np.arange(min(len(perms), 16 * n))) % len(perms)
+    cand = others[perms[rows]]  # (c, 12): relative seats 1, 2, 3
+    ok = np.ones(len(rows), bool)
+    if need:
+        ok &= (tabs.senas[_rank_ids(cand[:, 4:8])] & need) == need
+    fl = tabs.flags[_rank_ids(cand.reshape(len(rows), 3, 4))]  # (c, 3)
+    for bit, name in ((1, "pares"), (2, "juego")):
+        for rel, s in enumerate(rel_seats):
+            said = view.declared.get(name, (None,) * 4)[s]
+            if said is not None:
+                ok &= ((fl[:, rel] & bit) > 0) == bool(said)
+    if ok.any():
+        cand = cand[ok]
+    cand = cand[:n]
+    hands = np.empty((len(cand), 4, 4), np.uint8)
+    hands[:, seat] = own
+    for rel, s in enumerate(rel_seats):
+        hands[:, s] = cand[:, 4 * rel : 4 * rel + 4]
+    return hands
+
+
+def hand_facts(hands: np.ndarray, lance: Lance, kings: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For deals ``hands`` ((m, 4, 4) card indexes by seat): each hand's percentile in ``lance`` among all
+    hands (0..1; 0 for a hand without pares or juego in those lances), its pares value (par 1, medias 2,
+    duples 3) and its juego value (31 is 3, other juego 2), each (m, 4) by seat (RULES.md §7)."""
+    tabs = _rank_tables(kings)
+    ids = _rank_ids(hands)
+    pct: np.ndarray = tabs.pct[LANCE_INDEX[lance]][ids] / 255.0
+    return pct, tabs.pares_value[ids].astype(np.int16), tabs.juego_value[ids].astype(np.int16)
 
 
 @dataclass(frozen=True, slots=True)
@@ -660,7 +713,10 @@ class OddsBot:
                 if now >= self.keep_at:
                     why = f"that is a strong hand (changing cards would give {after:.1f}, but the opponents change too)"
                 else:
-                    why = f"changing cards would give at most {after:.1f}"
+                    why = (
+                        f"changing cards would give at most {after:.1f}, a gain of {after - now:.1f} stones, "
+                        f"less than the {need:.1f} this bot asks of mus round {view.mus_round}"
+                    )
                 return Advice(
                     MusCall(False),
                     f"With {hand} your team expects {now:.1f} stones en paso; {why}: cut the mus (no hay mus).",
@@ -739,5 +795,7 @@ def _in_words(p: float) -> str:
     if p <= 0.005:
         return "almost never"
     if p >= 0.95 or p <= 0.05:
-        return f"about {round(p * 20)} times in 20"
-    return f"about {max(1, round(p * 10))} times in 10"
+        k = max(1, round(p * 20))
+        return f"about {k} time{'s' if k > 1 else ''} in 20"
+    k = max(1, round(p * 10))
+    return f"about {k} time{'s' if k > 1 else ''} in 10"

@@ -27,10 +27,11 @@ from ..play.game import Game
 from ..play.view import View
 from ..rules.betting import ORDAGO, Action
 from ..rules.cards import Card
-from ..rules.errors import MusError
+from ..rules.errors import IllegalActionError, MusError
 from ..rules.lances import Lance, effective_rank
 from ..rules.options import Rules
 from ..rules.senas import ODDS_NAMES
+from .grading import DecisionGrade, Grade, Method, grade_decision, stones_text
 
 __all__ = [
     "CoachComment",
@@ -40,6 +41,7 @@ __all__ = [
     "comment",
     "exact_discard_sentence",
     "exact_odds_sentence",
+    "grade_sentence",
     "phase_words",
     "prepare",
     "said_words",
@@ -57,10 +59,11 @@ class CoachComment:
     action: the learner's decision. advice: what the coach would have done (None for a declaration, which
     only the truth decides, RULES.md §4). agreed: True when the coach would do the same (for a discard: the
     same ranks changed). text: the whole sentence to show. reason: the coach's reason alone.
-    exact: the exact engine's sentence ("" when it has none). team_wins: the exact probability (0..1) that
-    the learner's team wins the lance being bet, before any bet; discard_stones / best_discard_stones: the
-    stones (en paso) the learner's discard and the best discard are worth, by the exact advisor (8 reyes
-    only); each None when not computed.
+    exact: how the figures were computed ("" when there are none). team_wins: kept for callers, no longer
+    computed (None): the betting figures are the rollouts' stones. discard_stones / best_discard_stones: the
+    stones (en paso, rounded to 0.1) the learner's mus or discard and the best one are worth, by the exact
+    advisor (8 reyes only); None when not computed. grade: the :class:`~musteach.teach.grading.DecisionGrade`
+    behind the text (None for a 4-reyes mus or discard).
     """
 
     action: GameAction
@@ -72,6 +75,7 @@ class CoachComment:
     team_wins: float | None = None
     discard_stones: float | None = None
     best_discard_stones: float | None = None
+    grade: DecisionGrade | None = None
 
     def __str__(self) -> str:
         return self.text
@@ -241,39 +245,72 @@ def comment(view: View, action: GameAction | str, coach: OddsBot | None = None) 
     return _verdict(a, advise(view, coach), view.rules)[1]
 
 
-def coach_comment(view: View, action: GameAction | str, coach: OddsBot | None = None) -> CoachComment:
-    """The coach's structured comment on the learner's ``action`` from ``view``, before it is played.
+def grade_sentence(grade: DecisionGrade) -> str:
+    """The grade of a decision in one sentence, each figure stated once and rounded once, with the lance and
+    the moment it refers to; the action it recommends is the best by its own figures. E.g.
+    ``"A mistake (Grande, before any bet): envido 2 is worth +0.8 stones, your paso -0.4 stones: 1.2 stones lost."``
+    """
+    if grade.method is Method.TRUTH:
+        return "Declarations must be truthful (RULES.md §4): best."
+    where = f"{grade.lance.title}, {grade.moment}" if grade.lance is not None and grade.phase.is_betting else grade.moment
+    best, mine = grade.best, grade.chosen
+    if grade.grade is Grade.BEST:
+        rest = [v for v in grade.values if v is not mine]
+        nxt = f"; next best: {action_words(rest[0].action)}, {stones_text(rest[0].stones)}" if rest else ""
+        return f"Best ({where}): {action_words(mine.action)} is worth {stones_text(mine.stones)}{nxt}."
+    lost = grade.loss
+    return (
+        f"{_cap(grade.grade.article)} ({where}): {action_words(best.action)} is worth {stones_text(best.stones)}, "
+        f"your {action_words(mine.action)} {stones_text(mine.stones)}: {lost:.1f} stone{'' if lost == 1 else 's'} lost."
+    )
 
-    A declaration is only checked for truth (RULES.md §4), so the coach agrees with it; a discard is
-    compared by the ranks changed, with the exact advisor's stones (8 reyes); the mus with the exact
-    advisor's word; a bet with the exact odds of the lance. Raises
-    :class:`~musteach.rules.errors.IllegalActionError` for an action text it cannot read.
+
+def coach_comment(view: View, action: GameAction | str, coach: OddsBot | None = None) -> CoachComment:
+    """The coach's structured comment on the learner's ``action`` from ``view``, before it is played: its grade
+    (:func:`musteach.teach.grading.grade_decision`: the expected stones of every legal action and of the
+    learner's, the stones lost, the tier) in one sentence, and how the figures were computed.
+
+    The coach's advice is the best action by those figures, so a comment never recommends an action its own
+    numbers rank lower. A declaration is only checked for truth (RULES.md §4). With 4 reyes a mus or a
+    discard is not graded (the exact advisor is for 8 reyes): the comment then gives the coach's own advice.
+    Raises :class:`~musteach.rules.errors.IllegalActionError` for an action text it cannot read or an action
+    that is not legal now.
     """
     a = parse_action(action, view.phase)
     head = (
         f"{_cap(phase_words(view.phase))}: you said {action_words(a)} with {view.info.grande_str} "
         f"{position_name(view.position)}."
     )
+    try:
+        grade = grade_decision(view, a)
+    except IllegalActionError:
+        raise
+    except MusError:
+        grade = None
+    if grade is None:
+        adv = advise(view, coach)
+        agreed, said = _verdict(a, adv, view.rules)
+        return CoachComment(a, adv.action, agreed, f"{head} {said}", adv.reason)
     if isinstance(a, Declare):
         reason = "Declarations must be truthful (RULES.md §4)."
-        return CoachComment(a, None, True, f"{head} {reason}", reason)
-    adv = advise(view, coach)
-    agreed, said = _verdict(a, adv, view.rules)
-    text = f"{head} {said}"
-    exact, team_wins, mine, best = "", None, None, None
-    if isinstance(a, Discard) or view.phase is Phase.MUS:
-        discards = _exact_discards(view)
-        if discards is not None:
-            exact, mine = _discard_sentence(discards, a.cards if isinstance(a, Discard) else None)
-            best = float(discards.best("balanced").balanced)
-            text += f" Exact advisor: {exact}"
-    elif view.phase.is_betting and view.lance is not None:
-        odds = _exact_odds(view)
-        if odds is not None:
-            exact = odds.explain(view.lance)
-            team_wins = float(odds[view.lance].team)
-            text += f" Exact odds before any bet: {exact}"
-    return CoachComment(a, adv.action, agreed, text, adv.reason, exact, team_wins, mine, best)
+        return CoachComment(a, None, True, f"{head} {reason}", reason, grade=grade)
+    sentence = grade_sentence(grade)
+    how = grade.how()
+    mine = best = None
+    if grade.method is Method.EXACT_EN_PASO:
+        mine, best = grade.chosen.stones, grade.best.stones
+    return CoachComment(
+        a,
+        grade.best.action,
+        grade.grade is Grade.BEST,
+        f"{head} {sentence} {how}",
+        sentence,
+        how,
+        None,
+        mine,
+        best,
+        grade,
+    )
 
 
 def prepare(rules: Rules) -> None:

@@ -59,6 +59,7 @@ __all__ = [
     "SCHEMA",
     "SCHEMA_VERSION",
     "FileStore",
+    "GameResult",
     "MemoryStore",
     "Pick",
     "Progress",
@@ -334,6 +335,48 @@ class SkillRecord:
 # ----------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One finished game at the play table (lesson 10), for the learner's record of games.
+
+    id: a unique id (so two copies of the progress merge without doubles). at: when it ended (UTC).
+    decisions: the learner's graded decisions. stones_lost: their stones lost in all (0.1 stone).
+    won: True when the learner's team won the game. level: the opponents' level ("beginner", "club",
+    "strong", or the bot's kind).
+    """
+
+    id: str
+    at: datetime
+    decisions: int
+    stones_lost: float
+    won: bool
+    level: str = ""
+
+    @property
+    def error_rate(self) -> float:
+        """Stones lost per decision (0.0 without a decision)."""
+        return self.stones_lost / self.decisions if self.decisions else 0.0
+
+    def to_list(self) -> list[Any]:
+        return [self.id, self.at.isoformat(), self.decisions, self.stones_lost, self.won, self.level]
+
+    @classmethod
+    def from_list(cls, data: object, where: str = "game") -> GameResult:
+        """Read ``[id, at, decisions, stones_lost, won, level]``; raises :class:`ProgressError` naming the field."""
+        if not isinstance(data, list | tuple) or len(data) != 6:
+            raise ProgressError(f"{where} must be [id, at, decisions, stones_lost, won, level], not {data!r}")
+        gid, at, n, lost, won, level = data
+        if not isinstance(gid, str) or not gid:
+            raise ProgressError(f"{where}: the id must be a text, not {gid!r}")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ProgressError(f"{where}: decisions must be a whole number ≥ 0, not {n!r}")
+        if isinstance(lost, bool) or not isinstance(lost, int | float) or not math.isfinite(lost) or lost < 0:
+            raise ProgressError(f"{where}: stones_lost must be a number ≥ 0, not {lost!r}")
+        if not isinstance(won, bool) or not isinstance(level, str):
+            raise ProgressError(f"{where}: won must be true or false and level a text, not {won!r}, {level!r}")
+        return cls(gid, _parse_time(at, f"{where}.at"), n, float(lost), won, level)
+
+
 class Progress:
     """Everything one learner has practised: a :class:`SkillRecord` per skill, and the best streak.
 
@@ -348,17 +391,19 @@ class Progress:
         best_streak: int = 0,
         *,
         scheduler: Scheduler | None = None,
+        games: Iterable[GameResult] = (),
     ):
         self.scheduler = scheduler or SCHEDULER
         self.skills: dict[str, SkillRecord] = dict(skills or {})
         self._best = best_streak
+        self.games: tuple[GameResult, ...] = tuple(sorted({g.id: g for g in games}.values(), key=lambda g: (g.at, g.id)))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Progress):
             return NotImplemented
         mine = {k: v for k, v in self.skills.items() if v.answered}
         theirs = {k: v for k, v in other.skills.items() if v.answered}
-        return mine == theirs and self.best_streak == other.best_streak
+        return mine == theirs and self.best_streak == other.best_streak and self.games == other.games
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -487,10 +532,30 @@ class Progress:
         skills = dict(self.skills)
         for name, rec in other.skills.items():
             skills[name] = skills[name].merge(rec, self.scheduler) if name in skills else rec
-        return Progress(skills, max(self.best_streak, other.best_streak), scheduler=self.scheduler)
+        return Progress(
+            skills, max(self.best_streak, other.best_streak), scheduler=self.scheduler, games=(*self.games, *other.games)
+        )
 
     def copy(self) -> Progress:
-        return Progress(self.skills, self._best, scheduler=self.scheduler)
+        return Progress(self.skills, self._best, scheduler=self.scheduler, games=self.games)
+
+    # ----- games at the play table ---------------------------------------------------------
+    def record_game(
+        self, decisions: int, stones_lost: float, won: bool, *, level: str = "", at: datetime | None = None
+    ) -> GameResult:
+        """Add one finished game of the play table (see :class:`GameResult`) and return it. Raises
+        :class:`ProgressError` for a negative count or loss."""
+        game = GameResult.from_list(
+            [uuid.uuid4().hex[:16], _utc(at or _now(), "at").isoformat(), decisions, round(float(stones_lost), 1), won, level]
+        )
+        self.games = (*self.games, game)
+        return game
+
+    def best_game(self) -> GameResult | None:
+        """The game with the lowest error rate (stones lost per decision) among those with a decision; the
+        earliest of equals; None before any."""
+        played = [g for g in self.games if g.decisions]
+        return min(played, key=lambda g: (g.error_rate, g.at)) if played else None
 
     # ----- JSON ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -500,7 +565,7 @@ class Progress:
             "schema_version": SCHEMA_VERSION,
             "best_streak": self.best_streak,
             "skills": {k: self.skills[k].to_dict() for k in sorted(self.skills) if self.skills[k].answered},
-        }
+        } | ({"games": [g.to_list() for g in self.games]} if self.games else {})
 
     def to_json(self, indent: int | None = None) -> str:
         """The document as JSON text (compact, without spaces, unless ``indent`` is given); the same progress
@@ -539,7 +604,11 @@ class Progress:
         for name, rec in raw.items():
             _check_skill(name)
             skills[name] = SkillRecord.from_dict(name, rec, version)
-        progress = cls(skills, best, scheduler=scheduler)
+        raw_games = data.get("games", [])
+        if not isinstance(raw_games, list):
+            raise ProgressError(f"'games' must be a list of games, not {raw_games!r}")
+        games = [GameResult.from_list(g, f"games[{i}]") for i, g in enumerate(raw_games)]
+        progress = cls(skills, best, scheduler=scheduler, games=games)
         total = progress.answered()
         if best > total:
             raise ProgressError(

@@ -1,0 +1,78 @@
+"""The three levels of opponents a learner chooses from: beginner, club player, strong (RULES.md §3–§11).
+
+Every level plays only legal moves and makes only true señas (RULES.md §11).
+
+* :attr:`Level.BEGINNER`: :class:`BeginnerBot`, a :class:`~musteach.play.rule_bot.RuleBot` that bets and
+  accepts too often, cuts the mus at once and does not read its partner's señas (it still makes true ones);
+* :attr:`Level.CLUB`: :class:`~musteach.play.rule_bot.RuleBot` with its thresholds on simple hand strength;
+* :attr:`Level.STRONG`: :class:`~musteach.play.odds_bot.OddsBot`, which weighs its chances over the unseen
+  cards. The coach's grading (:mod:`musteach.teach.grading`) measures against this level's policy.
+
+``benchmarks/bench_levels.py`` plays neighbouring levels against each other and prints their win rates.
+
+>>> make_bot(Level.parse("club")).name, Level.STRONG.title
+('Club player', 'Strong')
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from ..rules.errors import MusError
+from ..rules.lances import Lance
+from .game import View
+from .odds_bot import OddsBot
+from .policy import Bot
+from .rule_bot import RuleBot
+
+__all__ = ["BeginnerBot", "Level", "make_bot"]
+
+
+class Level(Enum):
+    """How well the bots at the table play."""
+
+    BEGINNER = "beginner"
+    CLUB = "club"
+    STRONG = "strong"
+
+    @property
+    def title(self) -> str:
+        """``"Beginner"``, ``"Club player"``, ``"Strong"``."""
+        return {"beginner": "Beginner", "club": "Club player", "strong": "Strong"}[self.value]
+
+    @classmethod
+    def parse(cls, value: Level | str) -> Level:
+        """A level from its value (``"beginner"``, ``"club"``, ``"strong"``); raises :class:`MusError` naming
+        any other value."""
+        if isinstance(value, Level):
+            return value
+        try:
+            return cls(str(value).strip().lower())
+        except ValueError:
+            raise MusError(f"unknown level {value!r}: use beginner, club or strong") from None
+
+
+class BeginnerBot(RuleBot):
+    """A beginner: RuleBot's hand strength without its partner's señas, opening at 0.55, accepting at 0.35
+    and raising at 0.75, and cutting the mus after the first round (RULES.md §3, §6). Its señas are true."""
+
+    def __init__(self, *, name: str = "Beginner"):
+        super().__init__(bet=0.55, accept=0.35, raise_=0.75, max_mus=1, name=name)
+
+    def strength(self, view: View, lance: Lance | str) -> float:
+        """RuleBot's strength as if the partner had made no seña."""
+        from dataclasses import replace
+
+        return super().strength(replace(view, partner_senas=()), lance)
+
+
+def make_bot(level: Level | str, *, name: str | None = None, seed: int = 0) -> Bot:
+    """A fresh bot of ``level`` (see :class:`Level`); name: its name (default the level's title); seed: the
+    strong level's sampling seed. Raises :class:`MusError` for an unknown level."""
+    lv = Level.parse(level)
+    title = name or lv.title
+    if lv is Level.BEGINNER:
+        return BeginnerBot(name=title)
+    if lv is Level.CLUB:
+        return RuleBot(name=title)
+    return OddsBot(name=title, seed=seed)

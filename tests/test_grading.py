@@ -1,0 +1,131 @@
+"""The coach's grading (musteach.teach.grading): the best action is graded best, the figures agree."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from musteach.play.actions import Declare, Discard, MusCall
+from musteach.play.bots import RuleBot
+from musteach.play.game import Game
+from musteach.rules.betting import Action
+from musteach.rules.errors import MusError
+from musteach.teach.grading import GRADE_LIMITS, Grade, Method, grade_decision, grade_for
+
+
+def _views(seed: int, steps: int):
+    """Views of the seat to act at each decision of a game played by RuleBots."""
+    g = Game(seed=seed)
+    bot = RuleBot()
+    out = []
+    while len(out) < steps and not g.is_over:
+        if g.hand.is_over:
+            g.next_hand()
+            continue
+        t = g.to_act
+        assert t is not None
+        v = g.view(t.seat)
+        out.append((v, v.legal))  # legal is read from the game now, before it moves on
+        g.act(t.seat, bot.decide(v))
+    return out
+
+
+def test_grade_limits_are_ordered_and_monotone() -> None:
+    limits = [x for _, x in GRADE_LIMITS]
+    assert limits == sorted(limits)
+    order = list(Grade)
+    losses = [0.0, 0.1, 0.2, 0.3, 0.5, 0.6, 1.5, 1.6, 5.0]
+    ranks = [order.index(grade_for(x)) for x in losses]
+    assert ranks == sorted(ranks)
+    assert grade_for(0.0) is Grade.BEST and grade_for(3.0) is Grade.BLUNDER
+    with pytest.raises(MusError, match="-1"):
+        grade_for(-1.0)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), pick=st.integers(0, 10_000), k=st.integers(0, 40))
+def test_every_action_graded_consistently(seed: int, pick: int, k: int) -> None:
+    v, legal = _views(seed, k + 1)[-1]
+    action = legal[pick % len(legal)]
+    gr = grade_decision(v, action, n=80)
+    stones = [x.stones for x in gr.values]
+    assert stones == sorted(stones, reverse=True)
+    assert any(x.action == gr.chosen.action for x in gr.values)
+    assert gr.loss == pytest.approx(round(gr.values[0].stones - gr.chosen.stones, 1))
+    assert gr.loss >= 0 and gr.grade is grade_for(gr.loss)
+    best = grade_decision(v, gr.best.action, n=80)
+    assert best.grade is Grade.BEST and best.loss == 0
+    if isinstance(action, Declare):
+        assert gr.method is Method.TRUTH
+    elif isinstance(action, MusCall | Discard):
+        assert gr.method is Method.EXACT_EN_PASO and gr.loss_error == 0
+    else:
+        assert isinstance(action, Action) and gr.method is Method.ROLLOUT and gr.samples > 0
+
+
+def test_the_weaker_discard_loses_what_the_advisor_says() -> None:
+    from musteach.odds import advise_discard
+
+    v = next(v for v, _ in _views(5, 60) if v.phase.value == "discard")
+    adv = advise_discard(v.hand, v.seat, v.mano, v.rules)
+    worst = adv.ranked("balanced")[-1]
+    gr = grade_decision(v, Discard(worst.discard))
+    best = round(float(adv.best("balanced").balanced), 1)
+    assert gr.loss == pytest.approx(best - round(float(worst.balanced), 1))
+    assert gr.best.stones == best
+
+
+def test_a_betting_grade_is_reproducible_and_names_its_moment() -> None:
+    v, legal = next((v, legal) for v, legal in _views(2, 80) if v.phase.is_betting)
+    a = legal[0]
+    g1, g2 = grade_decision(v, a, n=150), grade_decision(v, a, n=150)
+    assert g1 == g2
+    assert g1.moment.startswith(("before any bet", "given "))
+    assert f"{g1.samples} deals" in g1.how()
+
+
+def test_grading_an_action_that_is_not_legal_raises() -> None:
+    v = next(v for v, _ in _views(2, 80) if v.phase.is_betting and not (v.betting and v.betting.stakes))
+    with pytest.raises(MusError, match="quiero"):
+        grade_decision(v, Action("quiero"))
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), pick=st.integers(0, 10_000), k=st.integers(0, 40))
+def test_a_comment_states_its_figures_once_and_recommends_the_best(seed: int, pick: int, k: int) -> None:
+    import re
+
+    from musteach.teach.coach import coach_comment
+
+    v, legal = _views(seed, k + 1)[-1]
+    action = legal[pick % len(legal)]
+    c = coach_comment(v, action)
+    gr = c.grade
+    assert gr is not None
+    if isinstance(action, Declare):
+        return
+    assert c.advice == gr.best.action and all(gr.best.stones >= x.stones for x in gr.values)
+    assert c.agreed == (gr.grade is Grade.BEST)
+    figures = [float(x) for x in re.findall(r"([+-]\d+\.\d) stones?\b", c.text)]
+    if gr.grade is Grade.BEST:
+        assert figures[0] == gr.chosen.stones
+    else:
+        best, mine = figures[:2]
+        assert (best, mine) == (gr.best.stones, gr.chosen.stones)
+        lost = float(re.findall(r"(\d+\.\d) stones? lost", c.text)[0])
+        assert lost == pytest.approx(best - mine)
+        assert f"{gr.grade.value}" in c.text.lower()
+    assert "1 times" not in c.text
+
+
+def test_odds_in_words_says_one_time() -> None:
+    from musteach.odds import odds_in_words
+    from musteach.play.bots import OddsBot
+    from musteach.play.game import Game
+
+    assert odds_in_words(0.1) == "about 1 time in 10"
+    g = Game(seed=3)
+    g.act(0, "no hay mus")
+    reason = OddsBot().advise(g.view(0)).reason
+    assert "1 times" not in reason
