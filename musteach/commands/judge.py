@@ -206,7 +206,7 @@ _STEP_BYTES = 1 << 20  # bytes of input a step: small enough for the CPU cache
 
 def _fixed(*parts: tuple[int, int, bytes]) -> tuple[tuple[int, int, np.dtype[Any], int], ...]:
     """The checks of fixed text: (quote number, offset from it, dtype, the bytes as that little-endian number)."""
-    kinds = {8: np.dtype("<u8"), 4: np.dtype("<u4"), 2: np.dtype("<u2"), 1: np.dtype("u1")}
+    kinds: dict[int, np.dtype[Any]] = {8: np.dtype("<u8"), 4: np.dtype("<u4"), 2: np.dtype("<u2"), 1: np.dtype("u1")}
     return tuple((quote, offset, kinds[len(text)], int.from_bytes(text, "little")) for quote, offset, text in parts)
 
 
@@ -422,24 +422,26 @@ def _quoted(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def run(args: argparse.Namespace) -> int:
-    data = read_input_bytes(args.file)
+def judge_input(data: bytes, path: str, kings: int = 8, la_real: bool = False) -> tuple[np.ndarray, ...]:
+    """:func:`judge_records` on the bytes of an input file (``path`` names it in messages): input of the
+    standard shape is read by :func:`standard_deals`, any other through :func:`read_records`, so that the
+    first bad deal is named. Raises :class:`MusError` as :func:`judge_records` does."""
     standard = standard_deals(data)
-    judged: tuple[np.ndarray, ...] | None = None
     if standard is not None:
         cards, manos = standard
-        deal_kings = np.full(len(cards), args.kings, np.uint8)
+        deal_kings = np.full(len(cards), kings, np.uint8)
         try:  # a card dealt twice: the exact path below names the deal
-            judged = (*_judge_arrays(cards, manos, deal_kings, args.la_real, validate=True), deal_kings)
+            return (*_judge_arrays(cards, manos, deal_kings, la_real, validate=True), deal_kings)
         except MusError:
-            standard = None
-    if standard is None:
-        text = decode_input(data, args.file)
-        clean = _clean_deals(text)
-        judged = _judge_clean(clean, args.kings, args.la_real) if clean is not None else None
-        if judged is None:
-            judged = judge_records(read_records(text, "deal"), args.kings, args.la_real)
-    winners, hands, manos, deal_kings = judged
+            pass
+    text = decode_input(data, path)
+    clean = _clean_deals(text)
+    judged = _judge_clean(clean, kings, la_real) if clean is not None else None
+    return judged if judged is not None else judge_records(read_records(text, "deal"), kings, la_real)
+
+
+def run(args: argparse.Namespace) -> int:
+    winners, hands, manos, deal_kings = judge_input(read_input_bytes(args.file), args.file, args.kings, args.la_real)
     if args.explain:
         lines = explain_lines(winners, hands, manos, deal_kings, args.la_real)
     else:
