@@ -140,8 +140,8 @@ def main() -> None:
         agree = sum(json.loads(x) == json.loads(y) for x, y in zip(ours, theirs, strict=True))
         line("peer: node cards.js (mikeloscoz/mus)", t_peer, a.deals)
         for what, i in (("wall", 0), ("CPU", 1)):
-            print(f"\n  {what} time: musteach judge is {t_peer[i] / t_judge[i]:.1f}x faster than the peer; "
-                  f"--explain {t_peer[i] / t_explain[i]:.1f}x", end="")
+            explained = "" if a.no_explain else f"; --explain {t_peer[i] / t_explain[i]:.1f}x"
+            print(f"\n  {what} time: musteach judge is {t_peer[i] / t_judge[i]:.1f}x faster than the peer{explained}", end="")
         print(f"\n  verdicts agree on {agree:,} of {a.deals:,} deals")
 
 
