@@ -24,7 +24,8 @@ def build_parser(load: str | None = None) -> argparse.ArgumentParser:
     so that ``musteach judge`` never imports the Jupyter stack a plug-in such as ``serve`` needs."""
     parser = argparse.ArgumentParser(prog="musteach", description="The Mus tutor's command line.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMANDS:
+    # a built-in command chosen: only its module is imported (``musteach judge`` needs no count or grade)
+    for name in (load,) if load in COMMANDS else COMMANDS:
         try:
             mod = importlib.import_module(f"musteach.commands.{name}")
         except ModuleNotFoundError as e:  # a command not built yet

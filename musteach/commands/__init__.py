@@ -18,23 +18,34 @@ import msgspec
 
 from ..rules.errors import MusError
 
-__all__ = ["Records", "read_input", "read_records"]
+__all__ = ["Records", "decode_input", "read_input", "read_input_bytes", "read_records"]
 
 _DECODE = msgspec.json.Decoder()
 
 
-def read_input(path: str) -> str:
-    """The text of ``path``, or of standard input for ``"-"``; raises :class:`MusError` naming the file."""
+def read_input_bytes(path: str) -> bytes:
+    """The bytes of ``path``, or of standard input for ``"-"``; raises :class:`MusError` naming the file."""
     try:
         if path == "-":
             stream = getattr(sys.stdin, "buffer", None)  # a test's io.StringIO has none
-            return stream.read().decode("utf-8") if stream is not None else sys.stdin.read()
+            return stream.read() if stream is not None else sys.stdin.read().encode("utf-8", "surrogatepass")
         with open(path, "rb") as f:
-            return f.read().decode("utf-8")
+            return f.read()
     except OSError as e:
         raise MusError(f"cannot read {path}: {e.strerror}") from None
+
+
+def decode_input(data: bytes, path: str) -> str:
+    """``data`` read from ``path`` as text; raises :class:`MusError` naming the file when it is not UTF-8."""
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise MusError(f"cannot read {'standard input' if path == '-' else path}: not UTF-8 text") from None
+
+
+def read_input(path: str) -> str:
+    """The text of ``path``, or of standard input for ``"-"``; raises :class:`MusError` naming the file."""
+    return decode_input(read_input_bytes(path), path)
 
 
 @dataclass(frozen=True, slots=True)

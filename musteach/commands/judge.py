@@ -32,7 +32,7 @@ from ..rules.cards import CARD_TEXTS, DECK, Hand, parse_hands
 from ..rules.errors import MusError, RulesError, SeatError
 from ..rules.lances import DealResult, HandInfo, analyse, check_seat, evaluate, judge_infos
 from ..rules.options import Rules
-from . import Records, read_input, read_records
+from . import Records, decode_input, read_input_bytes, read_records
 
 _VARIANTS = {"8reyes": 8, "4reyes": 4}
 
@@ -191,6 +191,123 @@ def _judge_clean(deals: list[Any], kings: int, la_real: bool) -> tuple[np.ndarra
     return (*_judge_arrays(cards, manos, deal_kings, la_real), deal_kings)
 
 
+# ----- the fast path: the standard file shape, parsed as bytes ------------------------------------------------
+#
+# One deal a line, exactly as ``json.dumps({"hands": hands, "mano": m})`` writes it with card codes:
+#   {"hands": [["12o", "3c", "7e", "5b"], ["12c", ...], [...], [...]], "mano": 0}
+# Every byte of every line is checked: the 36 quotes of a line, the fixed text between them, each card code
+# (through a table of the codes' bytes), the mano digit 0..3 and the closing brace. Anything else (other
+# spacing, another key, a name, a bad or repeated card, a blank line, \r\n) returns None and the input goes
+# through the exact per-deal path, which names the first bad deal.
+
+_QUOTES_PER_DEAL = 36  # "hands", 16 card codes, "mano": 18 strings
+_STEP_BYTES = 1 << 20  # bytes of input a step: small enough for the CPU cache
+
+
+def _fixed(*parts: tuple[int, int, bytes]) -> tuple[tuple[int, int, np.dtype[Any], int], ...]:
+    """The checks of fixed text: (quote number, offset from it, dtype, the bytes as that little-endian number)."""
+    kinds: dict[int, np.dtype[Any]] = {8: np.dtype("<u8"), 4: np.dtype("<u4"), 2: np.dtype("<u2"), 1: np.dtype("u1")}
+    return tuple((quote, offset, kinds[len(text)], int.from_bytes(text, "little")) for quote, offset, text in parts)
+
+
+# Every byte between the card codes, read as one 8-, 4-, 2- or 1-byte number at an offset from a quote:
+_FIXED_TEXT = _fixed(
+    (0, -1, b"{"),
+    (0, 0, b'"hands":'),  # then ' [["' : 12 bytes from quote 0 up to the first card's quote
+    (0, 8, b' [["'),
+    *((2 * k + 1, 0, b'", "') for k in range(1, 16) if k % 4 != 0),  # between the cards of a hand
+    *((2 * k + 1, 0, b'"], ') for k in (4, 8, 12)),  # between hands: '"], ["'
+    *((2 * k + 1, 4, b'["') for k in (4, 8, 12)),
+    (33, 0, b'"]], "ma'),  # after the last card: '"]], "mano": ', the mano digit, '}' and the newline
+    (33, 8, b'no":'),
+    (33, 12, b" "),
+    (33, 14, b"}\n"),
+)
+_MANO_AT = len(b'"]], "mano": ')  # the mano digit, counted from the closing quote of the last card
+_LINE_AFTER = _MANO_AT + 4  # the next line's first quote, counted from the same quote
+
+
+def _code_tables() -> tuple[np.ndarray, np.ndarray]:
+    """(65536,) uint8 each: the card index of a 2-byte code ``a b`` at ``a | b << 8``, and of a 3-byte code
+    ``1 b c`` at ``b | c << 8``; every other entry is 255 (not a card code)."""
+    two = np.full(1 << 16, _NO_CARD, np.uint8)
+    three = np.full(1 << 16, _NO_CARD, np.uint8)
+    for text, card in CARD_TEXTS.items():
+        raw = text.encode("ascii", "replace")
+        if len(raw) == 2:
+            two[raw[0] | raw[1] << 8] = card.index
+        elif len(raw) == 3 and raw[0] == ord("1"):
+            three[raw[1] | raw[2] << 8] = card.index
+    return two, three
+
+
+_TWO_BYTE_CODES, _THREE_BYTE_CODES = _code_tables()
+
+
+def standard_deals(data: bytes) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(cards, manos)`` of input in the standard shape (see above): (N, 16) uint8 card indexes, seat 0's
+    four cards first, and (N,) int8 manos; None for any other input. Cards are not checked for repeats.
+
+    >>> cards, manos = standard_deals(b'{"hands": [["12o", "3c", "7e", "5b"], ["12c", "11o", "11c", "4e"], '
+    ...                               b'["1o", "1c", "4o", "5o"], ["6c", "6e", "10o", "2b"]], "mano": 2}\\n')
+    >>> cards.tolist(), manos.tolist()
+    ([[36, 9, 26, 19, 37, 32, 33, 14, 0, 1, 12, 16, 21, 22, 28, 7]], [2])
+    >>> standard_deals(b'{"hands": [], "mano": 2}') is None
+    True
+    """
+    if not data.startswith(b'{"hands": [["'):
+        return None
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    n = data.count(b"\n")
+    cards = np.empty((n, 16), np.uint8)
+    manos = np.empty(n, np.int8)
+    start = line = 0
+    while start < len(data):
+        end = data.find(b"\n", min(start + _STEP_BYTES, len(data) - 1)) + 1
+        lines = data.count(b"\n", start, end)
+        got = _standard_step(data, start, end, lines)
+        if got is None:
+            return None
+        cards[line : line + lines], manos[line : line + lines] = got
+        start, line = end, line + lines
+    return cards, manos
+
+
+def _standard_step(data: bytes, start: int, end: int, n: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`standard_deals` on the ``n`` whole lines of ``data[start:end]``."""
+    size = end - start
+    u8 = np.frombuffer(data, np.uint8, size, start)
+    quotes = np.flatnonzero(u8 == ord('"')).astype(np.int32)
+    if quotes.size != _QUOTES_PER_DEAL * n:
+        return None
+    q = quotes.reshape(n, _QUOTES_PER_DEAL)
+    # the lines follow each other: each one's first quote right after the previous one's newline and "{"
+    if q[0, 0] != 1 or q[-1, 33] + _LINE_AFTER - 1 != size or (q[1:, 0] != q[:-1, 33] + _LINE_AFTER).any():
+        return None
+    padded = np.zeros(size + 8, np.uint8)  # room to read 8 bytes anywhere
+    padded[:size] = u8
+    views = {
+        dtype: np.ndarray((size,), dtype, padded, 0, (1,)) for dtype in {kind for _, _, kind, _ in _FIXED_TEXT}
+    }
+    for quote, offset, dtype, number in _FIXED_TEXT:
+        if (views[dtype][q[:, quote] + offset] != number).any():
+            return None
+    manos = u8[q[:, 33] + _MANO_AT].astype(np.int8) - np.int8(ord("0"))
+    if ((manos < 0) | (manos > 3)).any():
+        return None
+    opens = q[:, 2:34:2] + 1  # (N, 16): the first byte of each card code
+    lengths = q[:, 3:35:2] - opens
+    u16 = views.get(np.dtype("<u2"), np.ndarray((size,), "<u2", padded, 0, (1,)))
+    three = lengths == 3
+    if not ((lengths == 2) | three).all() or (u8[opens[three]] != ord("1")).any():
+        return None
+    cards = np.where(three, _THREE_BYTE_CODES[u16[opens + 1]], _TWO_BYTE_CODES[u16[opens]])
+    if (cards == _NO_CARD).any():
+        return None
+    return cards, manos
+
+
 def judge_records(records: Records, kings: int = 8, la_real: bool = False) -> tuple[np.ndarray, ...]:
     """Judge every deal of an input at once: ``(winners, hands, manos, kings)``.
 
@@ -223,9 +340,10 @@ def judge_records(records: Records, kings: int = 8, la_real: bool = False) -> tu
 
 
 def _judge_arrays(
-    cards: np.ndarray, manos: np.ndarray, deal_kings: np.ndarray, la_real: bool
+    cards: np.ndarray, manos: np.ndarray, deal_kings: np.ndarray, la_real: bool, validate: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(winners, hands, manos)`` of checked deals: (N, 16) card indexes, their manos and kings (8 or 4)."""
+    """``(winners, hands, manos)`` of deals: (N, 16) card indexes 0..39, their manos and kings (8 or 4).
+    With ``validate``, raises :class:`~musteach.rules.errors.DuplicateCardError` for a card dealt twice."""
     n = len(cards)
     hands4 = cards.reshape(n, 4, 4)
     winners = np.empty((n, 5), np.int8)
@@ -238,7 +356,7 @@ def _judge_arrays(
             hands4 if every else hands4[chosen],
             manos if every else manos[chosen],
             Rules(kings=k, la_real=la_real),
-            validate=False,
+            validate=validate,
         )
         stacked = np.stack([got[name] for name in BATCH_LANCES], axis=1)
         if every:
@@ -304,13 +422,26 @@ def _quoted(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def run(args: argparse.Namespace) -> int:
-    text = read_input(args.file)
+def judge_input(data: bytes, path: str, kings: int = 8, la_real: bool = False) -> tuple[np.ndarray, ...]:
+    """:func:`judge_records` on the bytes of an input file (``path`` names it in messages): input of the
+    standard shape is read by :func:`standard_deals`, any other through :func:`read_records`, so that the
+    first bad deal is named. Raises :class:`MusError` as :func:`judge_records` does."""
+    standard = standard_deals(data)
+    if standard is not None:
+        cards, manos = standard
+        deal_kings = np.full(len(cards), kings, np.uint8)
+        try:  # a card dealt twice: the exact path below names the deal
+            return (*_judge_arrays(cards, manos, deal_kings, la_real, validate=True), deal_kings)
+        except MusError:
+            pass
+    text = decode_input(data, path)
     clean = _clean_deals(text)
-    judged = _judge_clean(clean, args.kings, args.la_real) if clean is not None else None
-    if judged is None:
-        judged = judge_records(read_records(text, "deal"), args.kings, args.la_real)
-    winners, hands, manos, deal_kings = judged
+    judged = _judge_clean(clean, kings, la_real) if clean is not None else None
+    return judged if judged is not None else judge_records(read_records(text, "deal"), kings, la_real)
+
+
+def run(args: argparse.Namespace) -> int:
+    winners, hands, manos, deal_kings = judge_input(read_input_bytes(args.file), args.file, args.kings, args.la_real)
     if args.explain:
         lines = explain_lines(winners, hands, manos, deal_kings, args.la_real)
     else:

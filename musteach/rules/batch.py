@@ -88,15 +88,21 @@ def _la_real_by_ranks(raw: Sequence[int], rules: Rules) -> bool:
 
 @lru_cache(maxsize=16)
 def _tables(rules: Rules) -> _Tables:
+    # A hand's standing depends on its sorted ranks (and, for some la real figures, on them too): the keys are
+    # worked out once per sorted rank tuple (at most 715), then spread over the 10,000 rank tuples in card order.
+    positions = np.array(list(product(range(10), repeat=4)), dtype=np.int8)  # (10000, 4) rank positions
+    ordered = np.sort(positions, axis=1)
+    sorted_ids = ordered.astype(np.int32) @ np.array([1000, 100, 10, 1], dtype=np.int32)
+    _, first_hid, spread = np.unique(sorted_ids, return_index=True, return_inverse=True)
     infos: list[HandInfo] = []
-    is_777s = np.zeros(10_000, dtype=bool)
-    for hid, pos in enumerate(product(range(10), repeat=4)):
+    for pos in positions[first_hid].tolist():
         raw = tuple(RANKS[p] for p in pos)
-        info = info_from_ranks(tuple(sorted(raw)), rules.kings)
+        info = info_from_ranks(raw, rules.kings)
         if _la_real_by_ranks(raw, rules):
             info = HandInfo(info.ranks, info.pares, info.total, True)
         infos.append(info)
-        is_777s[hid] = sorted(raw) == [7, 7, 7, 10]
+    sevens_sota = ordered == np.array([RANKS.index(7)] * 3 + [RANKS.index(10)], dtype=np.int8)
+    is_777s = sevens_sota.all(axis=1)
     keys = []
     la_real_key = 0
     for lance in LANCES:
@@ -107,7 +113,7 @@ def _tables(rules: Rules) -> _Tables:
             distinct.append(la_real)
             la_real_key = len(distinct) * 4
         dense = {k: i + 1 for i, k in enumerate(distinct)}
-        col = np.array([dense.get(k, 0) * 4 for k in raw_keys], dtype=np.int32)
+        col = np.array([dense.get(k, 0) * 4 for k in raw_keys], dtype=np.int32)[spread.reshape(-1)]
         dtype = np.uint8 if col.max() + 3 <= 255 else np.int16
         keys.append(col.astype(dtype))
     pair_hi = np.zeros(1 << 16, dtype=np.int16)

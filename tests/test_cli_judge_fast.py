@@ -1,0 +1,76 @@
+"""The fast path of ``musteach judge`` (issue 16): input in the standard shape is read as bytes with numpy, and
+anything else falls back to the exact per-deal path. Whatever bytes it accepts must read exactly as JSON reads
+them; a file one byte away from the standard shape is either read the same or left to the exact path."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from musteach.commands import read_records
+from musteach.commands.judge import judge_records, standard_deals
+from musteach.rules.batch import array_to_codes, random_deals
+
+
+def standard_file(n: int, seed: int) -> bytes:
+    hands = random_deals(n, seed=seed)
+    manos = np.random.default_rng(seed).integers(0, 4, n).tolist()
+    lines = [json.dumps({"hands": h, "mano": m}) for h, m in zip(array_to_codes(hands), manos, strict=True)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def exact(data: bytes) -> tuple[list[list[int]], list[int]] | None:
+    """The cards and manos the exact path reads, or None when it refuses the input."""
+    try:
+        _, hands, manos, _ = judge_records(read_records(data.decode("utf-8"), "deal"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return hands.reshape(len(hands), 16).tolist(), manos.tolist()
+
+
+def test_standard_file_is_read_fast_and_as_json_reads_it() -> None:
+    data = standard_file(3000, seed=5)  # several steps of the reader
+    got = standard_deals(data)
+    assert got is not None
+    assert (got[0].tolist(), got[1].tolist()) == exact(data)
+    without_newline = standard_deals(data[:-1])
+    assert without_newline is not None and (without_newline[0] == got[0]).all()
+
+
+def test_other_shapes_fall_back() -> None:
+    data = standard_file(3, seed=1)
+    assert standard_deals(data.replace(b", ", b",")) is None  # compact JSON
+    assert standard_deals(data.replace(b"\n", b"\r\n")) is None
+    assert standard_deals(data + b"\n") is None  # a blank line
+    last = data.rindex(b'"mano": ') + len(b'"mano": ')
+    assert standard_deals(data[:last] + b"4}\n") is None
+    assert standard_deals(data[:last] + b"-1}\n") is None
+    first_card = data.index(b'"', 12) + 1  # after the first card's closing quote
+    assert standard_deals(b'{"hands": [["as de oros' + data[first_card - 1 :]) is None
+    assert standard_deals(b"[" + data.replace(b"}\n{", b"}, {").rstrip() + b"]") is None
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.integers(1, 4),
+    st.integers(0, 10**6),
+    st.data(),
+)
+def test_one_byte_changed_is_read_exactly_or_left_to_the_exact_path(n: int, seed: int, data: st.DataObject) -> None:
+    raw = bytearray(standard_file(n, seed))
+    at = data.draw(st.integers(0, len(raw) - 1))
+    how = data.draw(st.sampled_from(["replace", "insert", "delete"]))
+    byte = data.draw(st.sampled_from([*b'"{}[],: \n\\0123456789abcosSRCAe', 0xC3]))
+    if how == "replace":
+        raw[at] = byte
+    elif how == "insert":
+        raw.insert(at, byte)
+    else:
+        del raw[at]
+    got = standard_deals(bytes(raw))
+    if got is not None:  # read as JSON reads it; a card dealt twice is left to evaluate_batch's check
+        repeated = any(len(set(row)) < 16 for row in got[0].tolist())
+        assert repeated or (got[0].tolist(), got[1].tolist()) == exact(bytes(raw))
