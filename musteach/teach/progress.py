@@ -9,8 +9,10 @@ The progress keeps each skill's answers (:class:`Review`), so two copies of the 
 losing anything (the union of their answers, replayed through FSRS). Only the last :data:`HISTORY_LIMIT`
 answers of a skill are kept; older ones are folded into the skill's base (its FSRS card and all-time
 counts), so the saved progress stays small (a few tens of kilobytes however long the learner practises).
-It reads and writes a versioned, compact JSON document (:data:`SCHEMA_VERSION`; version 1 documents are
-migrated on reading); :class:`FileStore` keeps it in a file in the user's data folder, written atomically
+It also keeps every finished quiz run of every lesson (:class:`QuizRun`: its points, stars, hints and second
+tries; the best stars are what the lesson map shows), and the time of the last reset (answers and runs from
+before it are dropped, also when an older copy is merged in). It reads and writes a versioned, compact JSON
+document (:data:`SCHEMA_VERSION`; version 1 and 2 documents are migrated on reading); :class:`FileStore` keeps it in a file in the user's data folder, written atomically
 under a file lock.
 
 >>> from datetime import datetime, timedelta, timezone
@@ -65,6 +67,8 @@ __all__ = [
     "Progress",
     "ProgressError",
     "ProgressSchemaError",
+    "QuizRun",
+    "RUN_LIMIT",
     "Review",
     "SkillRecord",
     "choose_skill",
@@ -79,11 +83,15 @@ SCHEMA = "musteach-progress"
 #: The version of the JSON layout this module writes (it also reads version 1, migrating it).
 #: Version 2: each answer is a list ``[at, rating, ms, id]`` (right = rating above 1), and at most
 #: :data:`HISTORY_LIMIT` answers per skill. Version 1: each answer an object, up to 200 per skill.
-SCHEMA_VERSION = 2
+#: Version 3 adds ``runs`` (finished quiz runs, see :class:`QuizRun`), ``folded_runs`` and ``reset_at``;
+#: a version 2 document reads as one without runs.
+SCHEMA_VERSION = 3
 #: The oldest schema version this module still reads (migrating it to :data:`SCHEMA_VERSION`).
 OLDEST_READABLE_VERSION = 1
 #: Answers kept per skill; older ones are folded into the skill's base (its FSRS card and counts).
 HISTORY_LIMIT = 50
+#: Finished quiz runs kept; older ones are folded into ``folded_runs`` (best stars and run count per quiz).
+RUN_LIMIT = 200
 #: How many recent answers the mastery figure looks at (and how many right ones a full bar needs: half).
 RECENT = 10
 #: A right answer this fast (milliseconds), making a streak of 3 on the skill, is rated Easy.
@@ -331,6 +339,109 @@ class SkillRecord:
 
 
 # ----------------------------------------------------------------------------------------------
+# Quiz runs
+# ----------------------------------------------------------------------------------------------
+
+_KEY_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
+
+
+def _check_key(value: object, what: str) -> str:
+    if not isinstance(value, str) or not _KEY_RE.match(value):
+        raise ProgressError(f"a {what} name is 1 to 64 lower-case letters, digits, '_', '.' or '-', not {value!r}")
+    return value
+
+
+def _count(value: object, where: str, least: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ProgressError(f"{where} must be a whole number ≥ {least}, not {value!r}")
+    return value
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class QuizRun:
+    """One finished run of a lesson's quiz (issue 12).
+
+    at: when it finished (UTC). id: a unique name (merging keeps one of each). lesson: the lesson's name
+    (``"03-grande-chica"``). quiz: the quiz's name within the lesson (``"grande"``). points: the questions'
+    points summed (each 0..1, see :mod:`musteach.teach.scoring`). questions: how many. stars: 0..3, as earned.
+    hints: hint steps used in all. retries: questions answered right at the second try.
+    """
+
+    at: datetime
+    id: str
+    lesson: str = field(compare=False)
+    quiz: str = field(compare=False)
+    points: float = field(compare=False)
+    questions: int = field(compare=False)
+    stars: int = field(compare=False)
+    hints: int = field(default=0, compare=False)
+    retries: int = field(default=0, compare=False)
+
+    @property
+    def key(self) -> str:
+        """``"<lesson>/<quiz>"``."""
+        return f"{self.lesson}/{self.quiz}"
+
+    def to_list(self) -> list[Any]:
+        """``[at, id, lesson, quiz, points, questions, stars, hints, retries]``."""
+        pts = round(self.points, 3)
+        return [
+            self.at.isoformat(),
+            self.id,
+            self.lesson,
+            self.quiz,
+            pts,
+            self.questions,
+            self.stars,
+            self.hints,
+            self.retries,
+        ]
+
+    @classmethod
+    def from_list(cls, data: object, where: str = "run") -> QuizRun:
+        """A run from :meth:`to_list`'s form; raises :class:`ProgressError` naming the bad field."""
+        if not isinstance(data, list) or len(data) != 9:
+            raise ProgressError(
+                f"{where} must be a list [time, id, lesson, quiz, points, questions, stars, hints, retries], not {data!r}"
+            )
+        at, rid, lesson, quiz, points, questions, stars, hints, retries = data
+        if not isinstance(rid, str) or not 1 <= len(rid) <= 64:
+            raise ProgressError(f"{where}: the id must be a short text, not {rid!r}")
+        n = _count(questions, f"{where}: 'questions'", 1)
+        if isinstance(points, bool) or not isinstance(points, int | float) or not 0 <= points <= n:
+            raise ProgressError(f"{where}: 'points' must be a number from 0 to {n}, not {points!r}")
+        if _count(stars, f"{where}: 'stars'") > 3:
+            raise ProgressError(f"{where}: 'stars' must be 0 to 3, not {stars!r}")
+        return cls(
+            _parse_time(at, f"{where}: 'at'"),
+            rid,
+            _check_key(lesson, "lesson"),
+            _check_key(quiz, "quiz"),
+            float(points),
+            n,
+            stars,
+            _count(hints, f"{where}: 'hints'"),
+            _count(retries, f"{where}: 'retries'"),
+        )
+
+
+def _read_folded(raw: object) -> dict[str, tuple[int, int]]:
+    if not isinstance(raw, Mapping):
+        raise ProgressError(f"'folded_runs' must be an object of quiz names, not {raw!r}")
+    out: dict[str, tuple[int, int]] = {}
+    for key, v in raw.items():
+        lesson, _, quiz = str(key).partition("/")
+        _check_key(lesson, "lesson"), _check_key(quiz, "quiz")
+        if not isinstance(v, list) or len(v) != 2:
+            raise ProgressError(f"folded run {key!r} must be [best stars, runs], not {v!r}")
+        best, runs = _count(v[0], f"folded run {key!r}: stars"), _count(v[1], f"folded run {key!r}: runs", 1)
+        if best > 3:
+            raise ProgressError(f"folded run {key!r}: stars must be 0 to 3, not {best}")
+        out[key] = (best, runs)
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
 # The progress
 # ----------------------------------------------------------------------------------------------
 
@@ -378,11 +489,14 @@ class GameResult:
 
 
 class Progress:
-    """Everything one learner has practised: a :class:`SkillRecord` per skill, and the best streak.
+    """Everything one learner has practised: a :class:`SkillRecord` per skill, the best streak, and the
+    finished quiz runs of every lesson.
 
     skills: records by skill name (skills this version does not know are kept as they are).
+    runs: finished :class:`QuizRun` records (at most :data:`RUN_LIMIT`; older ones are folded into
+    ``folded_runs``: ``{"<lesson>/<quiz>": (best stars, runs)}``). reset_at: the last reset (UTC), or None.
     scheduler: the :class:`fsrs.Scheduler` (default :data:`SCHEDULER`).
-    Equality compares the answers (and the best streak), not object identity.
+    Equality compares the answers, runs and best streak, not object identity.
     """
 
     def __init__(
@@ -392,18 +506,44 @@ class Progress:
         *,
         scheduler: Scheduler | None = None,
         games: Iterable[GameResult] = (),
+        runs: Iterable[QuizRun] = (),
+        folded_runs: Mapping[str, tuple[int, int]] | None = None,
+        reset_at: datetime | None = None,
     ):
         self.scheduler = scheduler or SCHEDULER
         self.skills: dict[str, SkillRecord] = dict(skills or {})
         self._best = best_streak
         self.games: tuple[GameResult, ...] = tuple(sorted({g.id: g for g in games}.values(), key=lambda g: (g.at, g.id)))
+        self.reset_at = reset_at
+        self.folded_runs: dict[str, tuple[int, int]] = dict(folded_runs or {})
+        self.runs: tuple[QuizRun, ...] = ()
+        self._set_runs(runs)
+
+    def _set_runs(self, runs: Iterable[QuizRun]) -> None:
+        seen: dict[str, QuizRun] = {}
+        for r in runs:
+            if self.reset_at is None or r.at > self.reset_at:
+                seen.setdefault(r.id, r)
+        kept = sorted(seen.values())
+        old, kept = kept[: max(0, len(kept) - RUN_LIMIT)], kept[max(0, len(kept) - RUN_LIMIT) :]
+        for r in old:
+            best, n = self.folded_runs.get(r.key, (0, 0))
+            self.folded_runs[r.key] = (max(best, r.stars), n + 1)
+        self.runs = tuple(kept)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Progress):
             return NotImplemented
         mine = {k: v for k, v in self.skills.items() if v.answered}
         theirs = {k: v for k, v in other.skills.items() if v.answered}
-        return mine == theirs and self.best_streak == other.best_streak and self.games == other.games
+        same_runs = self.runs == other.runs and self.folded_runs == other.folded_runs
+        return (
+            mine == theirs
+            and self.best_streak == other.best_streak
+            and self.games == other.games
+            and same_runs
+            and self.reset_at == other.reset_at
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -527,17 +667,100 @@ class Progress:
         self._best = self.best_streak
         return review
 
+    # ----- quiz runs -----------------------------------------------------------------------
+    def record_run(
+        self,
+        lesson: str,
+        quiz: str,
+        points: Sequence[float],
+        stars: int,
+        *,
+        hints: int = 0,
+        retries: int = 0,
+        at: datetime | None = None,
+    ) -> QuizRun:
+        """Add one finished quiz run and return it.
+
+        points: each question's points (0..1, see :mod:`musteach.teach.scoring`). stars: 0..3 earned.
+        Raises :class:`ProgressError` for a bad lesson or quiz name, an empty run or a bad figure.
+        """
+        values = [float(p) for p in points]
+        if not values or any(not 0.0 <= p <= 1.0 for p in values):
+            raise ProgressError(f"a quiz run needs 1 or more question points, each 0 to 1, not {list(points)!r}")
+        run = QuizRun.from_list(
+            [
+                _utc(at or _now(), "at").isoformat(),
+                uuid.uuid4().hex[:16],
+                lesson,
+                quiz,
+                round(sum(values), 3),
+                len(values),
+                stars,
+                hints,
+                retries,
+            ]
+        )
+        self._set_runs((*self.runs, run))
+        return run
+
+    def runs_of(self, lesson: str, quiz: str | None = None) -> tuple[QuizRun, ...]:
+        """The kept runs of one lesson (or of one of its quizzes), oldest first."""
+        return tuple(r for r in self.runs if r.lesson == lesson and (quiz is None or r.quiz == quiz))
+
+    def best_stars(self, lesson: str, quiz: str) -> int | None:
+        """The best stars any run of this quiz earned, or None when it was never finished."""
+        stars = [r.stars for r in self.runs_of(lesson, quiz)]
+        folded = self.folded_runs.get(f"{lesson}/{quiz}")
+        if folded is not None:
+            stars.append(folded[0])
+        return max(stars) if stars else None
+
+    def runs_done(self, lesson: str, quiz: str) -> int:
+        """How many runs of this quiz were finished (kept and folded)."""
+        return len(self.runs_of(lesson, quiz)) + self.folded_runs.get(f"{lesson}/{quiz}", (0, 0))[1]
+
+    # ----- merging and resetting ------------------------------------------------------------
     def merge(self, other: Progress) -> Progress:
-        """A new progress holding every answer of both (a union by answer id; nothing is lost)."""
+        """A new progress holding every answer and run of both (a union by id; nothing is lost), except what
+        came before the later reset of the two."""
+        reset = max((t for t in (self.reset_at, other.reset_at) if t is not None), default=None)
         skills = dict(self.skills)
         for name, rec in other.skills.items():
             skills[name] = skills[name].merge(rec, self.scheduler) if name in skills else rec
-        return Progress(
-            skills, max(self.best_streak, other.best_streak), scheduler=self.scheduler, games=(*self.games, *other.games)
+        best = max(
+            self.best_streak if self.reset_at == reset else 0, other.best_streak if other.reset_at == reset else 0
         )
+        folded = dict(self.folded_runs) if self.reset_at == reset else {}
+        if other.reset_at == reset:
+            for k, (b, n) in other.folded_runs.items():
+                fb, fn = folded.get(k, (0, 0))
+                folded[k] = (max(b, fb), max(n, fn))
+        if reset is not None:
+            skills = {k: _after(rec, reset, self.scheduler) for k, rec in skills.items()}
+        games = [g for g in (*self.games, *other.games) if reset is None or g.at > reset]
+        merged = Progress(
+            skills, 0, scheduler=self.scheduler, games=games, runs=(), folded_runs=folded, reset_at=reset
+        )
+        merged._set_runs((*self.runs, *other.runs))
+        merged._best = max(best if reset is None or best <= merged.answered() else 0, merged.best_streak)
+        return merged
 
     def copy(self) -> Progress:
-        return Progress(self.skills, self._best, scheduler=self.scheduler, games=self.games)
+        return Progress(
+            self.skills,
+            self._best,
+            scheduler=self.scheduler,
+            games=self.games,
+            runs=self.runs,
+            folded_runs=self.folded_runs,
+            reset_at=self.reset_at,
+        )
+
+    @classmethod
+    def reset(cls, at: datetime | None = None, *, scheduler: Scheduler | None = None) -> Progress:
+        """An empty progress that, saved to a store, drops every answer and run made before ``at`` (now), in
+        every copy it is later merged with."""
+        return cls(scheduler=scheduler, reset_at=_utc(at or _now(), "reset time"))
 
     # ----- games at the play table ---------------------------------------------------------
     def record_game(
@@ -559,13 +782,22 @@ class Progress:
 
     # ----- JSON ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """The JSON document: ``{"schema", "schema_version", "best_streak", "skills": {name: record}}``."""
-        return {
+        """The JSON document: ``{"schema", "schema_version", "best_streak", "skills": {name: record}, "runs":
+        [run, ...]}``, with ``"folded_runs"`` and ``"reset_at"`` when there are any."""
+        out: dict[str, Any] = {
             "schema": SCHEMA,
             "schema_version": SCHEMA_VERSION,
             "best_streak": self.best_streak,
             "skills": {k: self.skills[k].to_dict() for k in sorted(self.skills) if self.skills[k].answered},
-        } | ({"games": [g.to_list() for g in self.games]} if self.games else {})
+            "runs": [r.to_list() for r in self.runs],
+        }
+        if self.games:
+            out["games"] = [g.to_list() for g in self.games]
+        if self.folded_runs:
+            out["folded_runs"] = {k: list(v) for k, v in sorted(self.folded_runs.items())}
+        if self.reset_at is not None:
+            out["reset_at"] = self.reset_at.isoformat()
+        return out
 
     def to_json(self, indent: int | None = None) -> str:
         """The document as JSON text (compact, without spaces, unless ``indent`` is given); the same progress
@@ -608,7 +840,16 @@ class Progress:
         if not isinstance(raw_games, list):
             raise ProgressError(f"'games' must be a list of games, not {raw_games!r}")
         games = [GameResult.from_list(g, f"games[{i}]") for i, g in enumerate(raw_games)]
-        progress = cls(skills, best, scheduler=scheduler, games=games)
+        raw_runs = data.get("runs", []) if version >= 3 else []
+        if not isinstance(raw_runs, list):
+            raise ProgressError(f"'runs' must be a list, not {raw_runs!r}")
+        runs = [QuizRun.from_list(r, f"run {i + 1}") for i, r in enumerate(raw_runs)]
+        folded = _read_folded(data.get("folded_runs", {})) if version >= 3 else {}
+        reset = data.get("reset_at") if version >= 3 else None
+        reset_at = None if reset is None else _parse_time(reset, "'reset_at'")
+        progress = cls(
+            skills, best, scheduler=scheduler, games=games, runs=runs, folded_runs=folded, reset_at=reset_at
+        )
         total = progress.answered()
         if best > total:
             raise ProgressError(
@@ -638,6 +879,16 @@ class Progress:
         except RecursionError:
             raise ProgressError("this is not a musteach progress file (it nests too deep)") from None
         return cls.from_dict(data, scheduler=scheduler)
+
+
+def _after(rec: SkillRecord, reset: datetime, scheduler: Scheduler) -> SkillRecord:
+    """The record without anything answered at or before ``reset``."""
+    kept = [r for r in rec.reviews if r.at > reset]
+    if rec.base_until is not None and rec.base_until > reset:
+        return rec.with_reviews(kept, scheduler)  # the base holds answers after the reset: keep it
+    if len(kept) == len(rec.reviews) and rec.base_until is None:
+        return rec
+    return SkillRecord(rec.skill).with_reviews(kept, scheduler)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -1,0 +1,338 @@
+"""Hints in two steps, like lichess Learn: first what to compare, then the deciding card or total (issue 12).
+
+Pure Python (no Jupyter import). Step 1 is a sentence that says where to look ("look at each hand's lowest
+card first"). Step 2 names the deciding cards or total, and carries them as data a picture can highlight:
+:class:`Mark` records (a seat and indexes into that seat's hand as given), never a sentence to parse.
+
+One function per question kind:
+
+* :func:`lance_hints`: who wins Grande, Chica, Pares, Juego or Punto (RULES.md §2, §4, §5).
+* :func:`hand_hints`: one hand's jugada (§5), its total for Juego or its punto (§1, §5).
+* :func:`rank_hints`: cards to order by rank (§1).
+* :func:`betting_hints`: the stones taken during the betting (§6).
+* :func:`count_hints`: a whole hand's count (§7, §8).
+* :func:`sena_hints`: which seña fits a hand, or what a seña means (§11).
+
+>>> h1, h2 = lance_hints(["12o 11c 7e 4b", "12c 12e 7o 6e", "1o 5c 6o 10e", "4c 5e 6c 7c"], mano=0, lance="grande")
+>>> print(h1.text)
+Look at each hand's highest card first; if they are equal, the next one down. In 8 reyes every 3 is a king.
+>>> print(h2.text)
+Seat 1's R-R-7-6 against seat 0's R-C-7-4: the second card decides, R against C.
+>>> h2.marks
+(Mark(seat=1, cards=(1,)), Mark(seat=0, cards=(1,)))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..rules.betting import LanceBetting
+from ..rules.cards import Card, Hand, parse_hand, parse_hands
+from ..rules.lances import DealResult, HandInfo, Lance, analyse, effective_rank, evaluate, point_value, rank_letter
+from ..rules.options import Rules
+from ..rules.senas import Sena, get_sena
+
+__all__ = [
+    "Hint",
+    "Mark",
+    "betting_hints",
+    "count_hints",
+    "hand_hints",
+    "lance_hints",
+    "rank_hints",
+    "sena_hints",
+]
+
+_ORDINALS = ("first", "second", "third", "fourth")
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """Cards a picture highlights: ``seat`` (0..3, or None for the question's only hand or row of cards)
+    and ``cards``, indexes 0..3 into that hand in the order it was given (0..n-1 for a row of cards)."""
+
+    seat: int | None
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """One hint step: ``step`` 1 (what to compare) or 2 (what decides), ``text`` (one or two sentences for
+    the learner), ``marks`` (the cards to highlight, step 2 only) and ``total`` (the deciding total, or None)."""
+
+    step: int
+    text: str
+    marks: tuple[Mark, ...] = ()
+    total: int | None = None
+
+
+# ----------------------------------------------------------------------------------------------
+# Lances
+# ----------------------------------------------------------------------------------------------
+
+_LANCE_STEP1 = {
+    Lance.GRANDE: "Look at each hand's highest card first; if they are equal, the next one down.",
+    Lance.CHICA: "Look at each hand's lowest card first; if they are equal, the next one up. The lower card wins.",
+    Lance.PARES: (
+        "First find who holds pares (two or more cards of equal rank). Duples beat medias, medias beat a par; "
+        "between equal kinds, the higher rank wins."
+    ),
+    Lance.JUEGO: (
+        "Add up each hand (R, 3, C and S count 10, the rest their number, aces and 2s 1). Only 31 or more is "
+        "juego, and the order is 31, 32, 40, 37, 36, 35, 34, 33."
+    ),
+    Lance.PUNTO: (
+        "First check whether anybody has juego (31 or more): then Punto is not played. Otherwise add up each "
+        "hand; the highest total wins."
+    ),
+}
+_EIGHT_REYES = {
+    Lance.GRANDE: " In 8 reyes every 3 is a king.",
+    Lance.CHICA: " In 8 reyes every 2 is an ace.",
+    Lance.PARES: " In 8 reyes a 3 pairs with a king and a 2 with an ace.",
+    Lance.JUEGO: "",
+    Lance.PUNTO: "",
+}
+
+
+def _order(hand: Hand, kings: int, low_first: bool) -> list[int]:
+    """Card indexes of ``hand`` sorted by effective rank, high to low (low to high with ``low_first``)."""
+    ranks = [effective_rank(c.rank, kings) for c in hand.cards]
+    return sorted(range(4), key=lambda i: ranks[i] if low_first else -ranks[i])
+
+
+def _rank_of(hand: Hand, i: int, kings: int) -> str:
+    return rank_letter(effective_rank(hand.cards[i].rank, kings))
+
+
+def _pares_cards(hand: Hand, info: HandInfo, kings: int) -> tuple[int, ...]:
+    if info.pares is None:
+        return ()
+    ranks = [effective_rank(c.rank, kings) for c in hand.cards]
+    return tuple(i for i in range(4) if ranks.count(ranks[i]) >= 2)
+
+
+def _all(seat: int | None) -> Mark:
+    return Mark(seat, (0, 1, 2, 3))
+
+
+def lance_hints(
+    hands: Sequence[Hand | str | Sequence[Card | str]],
+    mano: int,
+    lance: Lance | str,
+    rules: Rules | None = None,
+) -> tuple[Hint, Hint]:
+    """The two hint steps for "who wins ``lance``?" on one deal (RULES.md §2, §4, §5).
+
+    hands: 4 hands of 4 cards, indexed by seat. mano: the seat 0..3 that speaks first. Step 2 marks the
+    winner's deciding cards first, then the runner-up's. Raises like :func:`~musteach.rules.lances.evaluate`.
+    """
+    rules = rules or Rules()
+    the_lance = Lance.parse(lance)
+    result = evaluate(parse_hands(hands), mano, rules)
+    step1 = _LANCE_STEP1[the_lance] + (_EIGHT_REYES[the_lance] if rules.kings == 8 else "")
+    return Hint(1, step1), _lance_step2(result, the_lance)
+
+
+def _lance_step2(result: DealResult, lance: Lance) -> Hint:
+    lr = result[lance]
+    hs, infos, kings = result.hands, result.infos, result.rules.kings
+    if lance is Lance.PUNTO and lr.winner is None:
+        holders = [s for s in range(4) if infos[s].is_juego]
+        who = ", ".join(f"seat {s} ({infos[s].total})" for s in holders)
+        return Hint(2, f"Somebody has juego: {who}. Then Punto is not played.", tuple(_all(s) for s in holders))
+    if lance is Lance.PARES and lr.winner is None:
+        return Hint(2, "No hand holds two cards of equal rank: nobody holds pares.")
+    if lance is Lance.JUEGO and lr.winner is None:
+        best = max(range(4), key=lambda s: infos[s].total)
+        text = f"The highest total is seat {best}'s {infos[best].total}, below 31: nobody has juego."
+        return Hint(2, text, (_all(best),), infos[best].total)
+    w = lr.winner
+    assert w is not None
+    if len(lr.ranking) == 1:
+        what = infos[w].jugada(lance)
+        marks = (Mark(w, _pares_cards(hs[w], infos[w], kings)),) if lance is Lance.PARES else (_all(w),)
+        total = infos[w].total if lance is Lance.JUEGO else None
+        return Hint(2, f"Only seat {w} takes part: {what}.", marks, total)
+    r = lr.ranking[1]
+    if lance in (Lance.GRANDE, Lance.CHICA):
+        return _card_step2(hs, infos, w, r, lance, kings, lr.tie_to_mano)
+    if lance is Lance.PARES:
+        text = f"Seat {w}'s {infos[w].jugada(lance)} against seat {r}'s {infos[r].jugada(lance)}."
+        if lr.tie_to_mano:
+            text += f" They are equal, and seat {w} is nearer mano."
+        marks = (Mark(w, _pares_cards(hs[w], infos[w], kings)), Mark(r, _pares_cards(hs[r], infos[r], kings)))
+        return Hint(2, text, marks)
+    text = f"Seat {w} has {infos[w].total}, seat {r} has {infos[r].total}."
+    if lr.tie_to_mano:
+        text += f" They are equal, and seat {w} is nearer mano."
+    return Hint(2, text, (_all(w), _all(r)), infos[w].total)
+
+
+def _card_step2(
+    hs: Sequence[Hand], infos: Sequence[HandInfo], w: int, r: int, lance: Lance, kings: int, tie: bool
+) -> Hint:
+    low = lance is Lance.CHICA
+    ws, rs = (infos[w].chica_str, infos[r].chica_str) if low else (infos[w].grande_str, infos[r].grande_str)
+    wo, ro = _order(hs[w], kings, low), _order(hs[r], kings, low)
+    if tie:
+        text = f"Seat {w}'s {ws} and seat {r}'s {rs} are equal card for card; seat {w} is nearer mano."
+        return Hint(2, text, (_all(w), _all(r)))
+    a, b = infos[w].ranks, infos[r].ranks
+    if low:
+        a, b = a[::-1], b[::-1]
+    k = next(i for i in range(4) if a[i] != b[i])
+    wi, ri = wo[k], ro[k]
+    text = (
+        f"Seat {w}'s {ws} against seat {r}'s {rs}: the {_ORDINALS[k]} card decides, "
+        f"{_rank_of(hs[w], wi, kings)} against {_rank_of(hs[r], ri, kings)}."
+    )
+    return Hint(2, text, (Mark(w, (wi,)), Mark(r, (ri,))))
+
+
+# ----------------------------------------------------------------------------------------------
+# One hand, and cards to order
+# ----------------------------------------------------------------------------------------------
+
+
+def hand_hints(hand: Hand | str | Sequence[Card | str], skill: str, rules: Rules | None = None) -> tuple[Hint, Hint]:
+    """The two hint steps for one hand: ``skill`` ``"jugada"`` (par, medias, duples or none; RULES.md §5),
+    ``"juego_total"`` or ``"punto_total"`` (the hand's points, §1, §5). Marks use ``seat`` None.
+
+    Raises :class:`~musteach.rules.errors.MusError` for an unknown skill, and like
+    :func:`~musteach.rules.cards.parse_hand` for a bad hand.
+    """
+    from ..rules.errors import MusError
+
+    rules = rules or Rules()
+    h = parse_hand(hand)
+    info = analyse(h, rules)
+    kings = rules.kings
+    if skill == "jugada":
+        step1 = "Group the cards by rank: two of a rank is a par, three medias, two pairs (or four alike) duples."
+        if kings == 8:
+            step1 += " In 8 reyes a 3 counts as a king and a 2 as an ace."
+        cards = _pares_cards(h, info, kings)
+        if not cards:
+            return Hint(1, step1), Hint(2, "No two cards share a rank.", (_all(None),))
+        ranks = "-".join(_rank_of(h, i, kings) for i in cards)
+        return Hint(1, step1), Hint(2, f"These cards share a rank: {ranks}.", (Mark(None, cards),))
+    if skill in ("juego_total", "punto_total"):
+        step1 = "Add the four cards: R, C and S count 10, the others their number, an ace 1."
+        if kings == 8:
+            step1 += " In 8 reyes a 3 counts 10 (a king) and a 2 counts 1 (an ace)."
+        tens = tuple(i for i in range(4) if point_value(h.cards[i].rank, kings) == 10)
+        parts = " + ".join(str(point_value(c.rank, kings)) for c in h.cards)
+        text = f"{parts} = {info.total}." if not tens else f"The marked cards count 10 each: {parts} = {info.total}."
+        return Hint(1, step1), Hint(2, text, (Mark(None, tens),) if tens else (), info.total)
+    raise MusError(f"no hints for skill {skill!r}: use jugada, juego_total or punto_total")
+
+
+def rank_hints(cards: Sequence[Card | str], rules: Rules | None = None) -> tuple[Hint, Hint]:
+    """The two hint steps for ordering ``cards`` highest first (RULES.md §1); step 2 marks the highest card
+    (index into ``cards``). Raises :class:`~musteach.rules.errors.UnknownCardError` for a bad card."""
+    rules = rules or Rules()
+    cs = [Card.parse(c) for c in cards]
+    step1 = "From the top: R, C, S, then 7 down to 4, then the aces."
+    if rules.kings == 8:
+        step1 += " In 8 reyes a 3 ranks as a king and a 2 as an ace."
+    ranks = [effective_rank(c.rank, rules.kings) for c in cs]
+    top = max(ranks)
+    first = tuple(i for i in range(len(cs)) if ranks[i] == top)
+    return Hint(1, step1), Hint(2, f"The highest here is {rank_letter(top)}: it goes first.", (Mark(None, first),))
+
+
+# ----------------------------------------------------------------------------------------------
+# Betting, count and señas
+# ----------------------------------------------------------------------------------------------
+
+
+def betting_hints(state: LanceBetting) -> tuple[Hint, Hint]:
+    """The two hint steps for "how many stones does each team take now?" on a closed betting (RULES.md §6).
+
+    Step 2's ``total`` is the deje of a refused bet, else 0. Raises :class:`~musteach.rules.errors.MusError`
+    when the betting is not closed.
+    """
+    from ..rules.errors import MusError
+
+    o = state.outcome
+    if o is None:
+        raise MusError("the betting is still open: hints need a closed betting")
+    step1 = (
+        "Look at how the betting ended: only a refused bet moves stones now; an accepted bet, an accepted "
+        "órdago or a lance everybody passed waits for the count."
+    )
+    if o.type == "rejected":
+        if state.rules.deje_timing != "immediate":
+            text = f"The last bet was refused, but dejes are scored at the end: no stones now ({o.deje} later)."
+            return Hint(1, step1), Hint(2, text, (), 0)
+        text = (
+            f"The last bet was refused: team {o.winner_team} takes the deje, 1 stone for a first bet, otherwise "
+            f"what was already agreed before it: {o.deje}."
+        )
+        return Hint(1, step1), Hint(2, text, (), o.deje)
+    ended = {"accepted": "was accepted", "ordago_accepted": "was an accepted órdago", "paso": "was passed by all"}
+    return Hint(1, step1), Hint(2, f"The lance {ended.get(o.type, 'ended')}: no stones move now.", (), 0)
+
+
+def count_hints(deal: DealResult) -> tuple[Hint, Hint]:
+    """The two hint steps for counting a hand (RULES.md §7, §8): step 2 marks each hand's cards that score
+    in Pares (its pares) and the juego hands, which are the ones that bring stones beyond the bets."""
+    step1 = (
+        "Go lance by lance in order: Grande, Chica, Pares, then Juego or Punto. Each lance pays what was bet "
+        "(1 if passed), and Pares and Juego also pay what every hand of the winning team holds."
+    )
+    kings = deal.rules.kings
+    marks: list[Mark] = []
+    parts: list[str] = []
+    for s in range(4):
+        info = deal.infos[s]
+        cards = set(_pares_cards(deal.hands[s], info, kings))
+        if info.is_juego:
+            cards |= {0, 1, 2, 3}
+        if cards:
+            marks.append(Mark(s, tuple(sorted(cards))))
+        bits = []
+        if info.pares is not None:
+            bits.append(f"{info.pares.describe()} ({info.pares.value})")
+        if info.is_juego:
+            bits.append(f"juego {info.total} ({info.juego_value})")
+        if bits:
+            parts.append(f"seat {s}: {', '.join(bits)}")
+    text = "What the hands hold: " + "; ".join(parts) + "." if parts else "Nobody holds pares or juego."
+    return Hint(1, step1), Hint(2, text[:1].upper() + text[1:], tuple(marks))
+
+
+def sena_hints(
+    hand: Hand | str | Sequence[Card | str] | None, rules: Rules | None = None, sena: Sena | str | None = None
+) -> tuple[Hint, Hint]:
+    """The two hint steps for a señas question (RULES.md §11).
+
+    hand: the hand of a "which seña fits" question (step 2 marks its kings and aces), or None for a "what
+    does this seña mean" question, whose ``sena`` (a :class:`~musteach.rules.senas.Sena` or its key) step 2
+    sorts into a fact about the cards or a wish. Raises :class:`~musteach.rules.senas.SenaError` for an
+    unknown seña and :class:`~musteach.rules.errors.MusError` when neither hand nor sena is given.
+    """
+    from ..rules.errors import MusError
+
+    rules = rules or Rules()
+    if hand is None:
+        if sena is None:
+            raise MusError("a señas hint needs the hand (which seña fits) or the seña (what it means)")
+        s = get_sena(sena, rules)
+        step1 = "A seña shows either something your partner holds (pares, juego, kings, aces) or what they want to do."
+        if s.kind == "intent":
+            return Hint(1, step1), Hint(2, f"'{s.gesture}' is about what your partner wants to do, not their cards.")
+        return Hint(1, step1), Hint(2, f"'{s.gesture}' tells you something your partner holds.")
+    h = parse_hand(hand)
+    info = analyse(h, rules)
+    step1 = "A seña must tell the truth: check the hand's kings and aces, its pares and its total first."
+    k = rules.kings
+    top = tuple(i for i in range(4) if effective_rank(h.cards[i].rank, k) in (12, 1))
+    kings = sum(effective_rank(c.rank, k) == 12 for c in h.cards)
+    aces = sum(effective_rank(c.rank, k) == 1 for c in h.cards)
+    pares = info.pares.describe() if info.pares else "no pares"
+    juego = f"juego ({info.total})" if info.is_juego else f"no juego ({info.total})"
+    text = f"This hand: {kings} king{'s' if kings != 1 else ''}, {aces} ace{'s' if aces != 1 else ''}, {pares}, {juego}."
+    return Hint(1, step1), Hint(2, text, (Mark(None, top),) if top else (), info.total)

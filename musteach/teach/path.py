@@ -1,0 +1,201 @@
+"""The learning path: the lessons in order, the quizzes each one holds, and the map a learner sees (issue 12).
+
+Pure Python (no Jupyter import). A lesson's stars are the fewest best stars among its quizzes (each quiz's
+best run is kept in :class:`~musteach.teach.progress.Progress`), so three stars on a lesson mean three on
+every quiz of it. A lesson with quizzes is done once each of them was finished; a lesson without one (the
+welcome page, the practice page) is done once opened. "Continue here" is the first lesson not done.
+
+>>> from musteach.teach.progress import Progress
+>>> p = Progress()
+>>> _ = mark_opened(p, "00-welcome")
+>>> _ = p.record_run("03-grande-chica", "grande", [1.0] * 10, 3)
+>>> stops = lesson_map(p)
+>>> [(s.lesson.name, s.stars, s.done, s.here) for s in stops[3:5]]
+[('03-grande-chica', 0, False, True), ('04-pares', 0, False, False)]
+>>> print(stops[3].status_text)
+Grande 3 stars (1 run); Chica not finished yet
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..rules.errors import MusError
+from .progress import Progress
+
+__all__ = ["LESSONS", "QUIZ_SKILLS", "Lesson", "LessonError", "MapStop", "QuizRef", "find_lesson", "lesson_map", "mark_opened"]
+
+
+class LessonError(MusError):
+    """An unknown lesson or quiz name (the message names it and lists the known ones)."""
+
+
+@dataclass(frozen=True, slots=True)
+class QuizRef:
+    """One quiz of a lesson: ``name`` (unique within the lesson, e.g. ``"grande"``) and ``label`` (``"Grande"``)."""
+
+    name: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Lesson:
+    """One lesson: ``name`` (the notebook's file name without ``.ipynb``), ``number``, ``title`` and the
+    ``quizzes`` whose runs earn its stars (none for a page without a graded quiz)."""
+
+    name: str
+    number: int
+    title: str
+    quizzes: tuple[QuizRef, ...] = ()
+
+    @property
+    def notebook(self) -> str:
+        """The notebook's file name, relative to the lessons folder (a link from the index works as is,
+        in JupyterLab and in Voilà alike)."""
+        return f"{self.name}.ipynb"
+
+    def quiz(self, name: str) -> QuizRef:
+        """The quiz called ``name``; raises :class:`LessonError` naming it."""
+        for q in self.quizzes:
+            if q.name == name:
+                return q
+        known = ", ".join(q.name for q in self.quizzes) or "none"
+        raise LessonError(f"lesson {self.name!r} has no quiz {name!r} (its quizzes: {known})")
+
+
+def _q(*pairs: tuple[str, str]) -> tuple[QuizRef, ...]:
+    return tuple(QuizRef(n, label) for n, label in pairs)
+
+
+#: Every lesson, in order (the notebooks of ``lessons/``).
+LESSONS: tuple[Lesson, ...] = (
+    Lesson("00-welcome", 0, "Welcome to Mus"),
+    Lesson("01-deck", 1, "The deck, ranks and values", _q(("rank_order", "Ranks in order"))),
+    Lesson("02-seats", 2, "Seats, mano and ties", _q(("tie_to_mano", "Ties go to mano"))),
+    Lesson("03-grande-chica", 3, "Grande and Chica", _q(("grande", "Grande"), ("chica", "Chica"))),
+    Lesson("04-pares", 4, "Pares", _q(("jugada", "Name the jugada"), ("pares", "Pares"))),
+    Lesson(
+        "05-juego-punto", 5, "Juego and Punto", _q(("juego_total", "Totals"), ("juego", "Juego"), ("punto", "Punto"))
+    ),
+    Lesson("06-betting", 6, "Betting", _q(("betting", "Betting"))),
+    Lesson("07-count", 7, "The count", _q(("count", "The count"))),
+    Lesson("08-mus", 8, "The mus and the discards", _q(("mus", "Which cards to change"))),
+    Lesson(
+        "09-senas",
+        9,
+        "Señas, the table signals",
+        _q(("senas_fit", "Which seña fits"), ("senas_meaning", "What it means")),
+    ),
+    Lesson("10-play", 10, "Play a hand with a coach", _q(("mus_balanced", "Discards for the most stones"))),
+    Lesson("11-practice", 11, "Practice"),
+    Lesson("12-odds", 12, "Odds and the discard advisor", _q(("odds", "Reading the odds"))),
+)
+
+#: The progress skill each quiz's answers are recorded under (what lesson 11's scheduler practises);
+#: a quiz not listed records under its own name.
+QUIZ_SKILLS: dict[str, str] = {
+    "tie_to_mano": "grande",
+    "senas_fit": "senas",
+    "senas_meaning": "senas",
+    "mus_balanced": "mus",
+}
+
+
+def find_lesson(name: str) -> Lesson:
+    """The lesson called ``name`` (``"03-grande-chica"``, with or without ``.ipynb``); raises :class:`LessonError`."""
+    stem = name[: -len(".ipynb")] if name.endswith(".ipynb") else name
+    for lesson in LESSONS:
+        if lesson.name == stem:
+            return lesson
+    raise LessonError(f"unknown lesson {name!r}: use one of {', '.join(x.name for x in LESSONS)}")
+
+
+@dataclass(frozen=True, slots=True)
+class QuizStop:
+    """One quiz on the map: ``quiz``, ``stars`` (best, 0..3, or None when never finished) and ``runs``."""
+
+    quiz: QuizRef
+    stars: int | None
+    runs: int
+
+
+@dataclass(frozen=True, slots=True)
+class MapStop:
+    """One lesson on the map.
+
+    lesson: the :class:`Lesson`. stars: 0..3, the fewest best stars among its quizzes (0 until each is
+    finished; 0 for a lesson without quizzes). done: every quiz finished (or, without quizzes, opened).
+    here: True for the one lesson the "continue here" link points at. quizzes: each quiz's :class:`QuizStop`.
+    """
+
+    lesson: Lesson
+    stars: int
+    done: bool
+    here: bool
+    quizzes: tuple[QuizStop, ...]
+
+    @property
+    def status_text(self) -> str:
+        """One line for the learner: each quiz's best stars and runs, or "not opened yet"."""
+        if not self.quizzes:
+            return "Read" if self.done else "Not opened yet"
+        parts = []
+        for q in self.quizzes:
+            if q.stars is None:
+                parts.append(f"{q.quiz.label} not finished yet")
+            else:
+                parts.append(
+                    f"{q.quiz.label} {q.stars} star{'s' if q.stars != 1 else ''} ({q.runs} run{'s' if q.runs != 1 else ''})"
+                )
+        return "; ".join(parts)
+
+
+#: The quiz name under which opening a lesson without quizzes is recorded (a run with no points asked).
+OPENED = "opened"
+
+
+def mark_opened(progress: Progress, lesson: str) -> bool:
+    """Record that a lesson without quizzes was opened (a run of its :data:`OPENED` quiz, no stars), once.
+
+    Returns True when it was recorded now, False when it already was or the lesson has quizzes.
+    Raises :class:`LessonError` for an unknown lesson.
+    """
+    the = find_lesson(lesson)
+    if the.quizzes or any(r.quiz == OPENED for r in progress.runs_of(the.name)):
+        return False
+    progress.record_run(the.name, OPENED, [1.0], 0)
+    return True
+
+
+def lesson_map(
+    progress: Progress, lessons: Sequence[Lesson] = LESSONS, opened: Iterable[str] = ()
+) -> tuple[MapStop, ...]:
+    """The map of ``lessons`` for this learner, in order, with one stop marked "continue here".
+
+    opened: names of lessons without quizzes already opened (besides those recorded in ``progress`` as a
+    run of quiz :data:`OPENED`). When every lesson is done, "continue here" points at the lesson with the
+    fewest stars (the first of them).
+    """
+    seen = set(opened) | {r.lesson for r in progress.runs if r.quiz == OPENED}
+    seen |= {k.partition("/")[0] for k in progress.folded_runs if k.endswith("/" + OPENED)}
+    stops: list[MapStop] = []
+    for lesson in lessons:
+        qs = tuple(
+            QuizStop(q, progress.best_stars(lesson.name, q.name), progress.runs_done(lesson.name, q.name))
+            for q in lesson.quizzes
+        )
+        if qs:
+            done = all(q.stars is not None for q in qs)
+            stars = min((q.stars or 0) for q in qs)
+        else:
+            done, stars = lesson.name in seen, 0
+        stops.append(MapStop(lesson, stars, done, False, qs))
+    target = next((i for i, s in enumerate(stops) if not s.done), None)
+    if target is None and stops:
+        graded = [i for i, s in enumerate(stops) if s.quizzes]
+        target = min(graded, key=lambda i: stops[i].stars) if graded else 0
+    if target is not None:
+        s = stops[target]
+        stops[target] = MapStop(s.lesson, s.stars, s.done, True, s.quizzes)
+    return tuple(stops)

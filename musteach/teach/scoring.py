@@ -1,0 +1,160 @@
+"""Graded scoring: one question's attempt (hints, a second try) and the stars a quiz run earns (issue 12).
+
+Pure Python, in the spirit of chess.com's graded hints and lichess Learn's stars:
+
+* A question is worth 1 point when answered right at the first try without a hint. Each hint step costs a
+  quarter of it (:data:`HINT_FACTORS`), and a right answer at the second try earns half
+  (:data:`RETRY_FACTOR`). A question whose two tries were both wrong earns 0, and its answer is revealed.
+* A quiz run earns 0 to 3 stars from its share of the points (:data:`STAR_SHARES`): since hints and second
+  tries lower the points, they lower the stars too. The best run is kept (see :mod:`.progress`).
+
+:class:`Attempt` follows the verify / can / do pattern: :meth:`Attempt.verify_hint` raises
+:class:`AttemptError` naming why, :meth:`Attempt.can_hint` asks, :meth:`Attempt.hint` returns the next state.
+
+>>> a = Attempt().hint()            # step 1 of the hint
+>>> a = a.answer(False)             # wrong: one more try
+>>> a.may_retry, a.finished
+(True, False)
+>>> a = a.answer(True)              # right at the second try, after one hint step
+>>> a.solved, a.points
+(True, 0.375)
+>>> stars_for([1.0, 1.0, 0.375, 1.0])
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ..rules.errors import MusError
+
+__all__ = [
+    "HINT_FACTORS",
+    "MAX_HINTS",
+    "RETRY_FACTOR",
+    "STAR_SHARES",
+    "TRIES",
+    "Attempt",
+    "AttemptError",
+    "stars_for",
+    "stars_text",
+]
+
+#: Hint steps a question offers (step 1: what to compare; step 2: the deciding card or total).
+MAX_HINTS = 2
+#: The share of a question's point kept after 0, 1 or 2 hint steps.
+HINT_FACTORS: tuple[float, float, float] = (1.0, 0.75, 0.5)
+#: Tries per question: a wrong first answer gets one more try before the answer is revealed.
+TRIES = 2
+#: The share of the point a right answer at the second try earns.
+RETRY_FACTOR = 0.5
+#: The least share of a run's points for 1, 2 and 3 stars.
+STAR_SHARES: tuple[float, float, float] = (0.4, 0.7, 0.9)
+
+
+class AttemptError(MusError):
+    """A hint or an answer the attempt refuses: a hint after both steps or after the question is over,
+    an answer after the question is over."""
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One question as the learner works on it.
+
+    hints: hint steps shown, 0..:data:`MAX_HINTS`. wrong: wrong answers given, 0..:data:`TRIES`.
+    solved: True once a right answer was given. Each change returns a new :class:`Attempt`.
+    """
+
+    hints: int = 0
+    wrong: int = 0
+    solved: bool = False
+
+    @property
+    def finished(self) -> bool:
+        """True when the question is over: solved, or every try used (the answer is then revealed)."""
+        return self.solved or self.wrong >= TRIES
+
+    @property
+    def revealed(self) -> bool:
+        """True when every try was wrong: the widget shows the right answer."""
+        return self.wrong >= TRIES and not self.solved
+
+    @property
+    def may_retry(self) -> bool:
+        """True after a wrong answer that leaves a try: the widget offers one more try."""
+        return 0 < self.wrong < TRIES and not self.solved
+
+    @property
+    def tries(self) -> int:
+        """Answers given so far."""
+        return self.wrong + int(self.solved)
+
+    @property
+    def points(self) -> float:
+        """The question's score, 0..1: 1 at the first try without a hint, less per hint step and for a
+        second try, 0 until solved."""
+        if not self.solved:
+            return 0.0
+        base = 1.0 if self.wrong == 0 else RETRY_FACTOR
+        return base * HINT_FACTORS[self.hints]
+
+    @property
+    def clean(self) -> bool:
+        """True for a right first answer without a hint (what the spaced-repetition scheduler rates Good)."""
+        return self.solved and self.wrong == 0 and self.hints == 0
+
+    # verify / can / do
+    def verify_hint(self) -> None:
+        """Raise :class:`AttemptError` when no further hint step can be shown."""
+        if self.finished:
+            raise AttemptError("this question is over: no more hints")
+        if self.hints >= MAX_HINTS:
+            raise AttemptError(f"both hint steps are shown already ({MAX_HINTS} of {MAX_HINTS})")
+
+    def can_hint(self) -> bool:
+        """True if :meth:`hint` would give one more step."""
+        try:
+            self.verify_hint()
+        except AttemptError:
+            return False
+        return True
+
+    def hint(self) -> Attempt:
+        """The attempt with one more hint step shown; raises :class:`AttemptError` (see :meth:`verify_hint`)."""
+        self.verify_hint()
+        return replace(self, hints=self.hints + 1)
+
+    def verify_answer(self) -> None:
+        """Raise :class:`AttemptError` when the question is over."""
+        if self.finished:
+            raise AttemptError("this question is over: go on to the next one")
+
+    def can_answer(self) -> bool:
+        """True while the question takes an answer."""
+        return not self.finished
+
+    def answer(self, correct: bool) -> Attempt:
+        """The attempt after one answer, right or wrong; raises :class:`AttemptError` when it is over."""
+        self.verify_answer()
+        return replace(self, solved=True) if correct else replace(self, wrong=self.wrong + 1)
+
+
+def stars_for(points: Sequence[float]) -> int:
+    """Stars 0..3 for a run whose questions scored ``points`` (each 0..1): the mean against :data:`STAR_SHARES`.
+
+    An empty run earns 0 stars.
+
+    >>> stars_for([1.0] * 9 + [0.5]), stars_for([1.0] * 7 + [0.0] * 3), stars_for([0.0])
+    (3, 2, 0)
+    """
+    if not points:
+        return 0
+    share = sum(points) / len(points)
+    return sum(share >= t - 1e-9 for t in STAR_SHARES)
+
+
+def stars_text(stars: int) -> str:
+    """``"★★☆"``: filled and empty stars, 3 in all."""
+    stars = max(0, min(3, stars))
+    return "★" * stars + "☆" * (3 - stars)
