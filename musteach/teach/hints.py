@@ -162,8 +162,8 @@ def _lance_step2(result: DealResult, lance: Lance) -> Hint:
         text = f"Seat {w}'s {infos[w].jugada(lance)} against seat {r}'s {infos[r].jugada(lance)}."
         if lr.tie_to_mano:
             text += f" They are equal, and seat {w} is nearer mano."
-        marks = (Mark(w, _pares_cards(hs[w], infos[w], kings)), Mark(r, _pares_cards(hs[r], infos[r], kings)))
-        return Hint(2, text, marks)
+        pair = (Mark(w, _pares_cards(hs[w], infos[w], kings)), Mark(r, _pares_cards(hs[r], infos[r], kings)))
+        return Hint(2, text, pair)
     text = f"Seat {w} has {infos[w].total}, seat {r} has {infos[r].total}."
     if lr.tie_to_mano:
         text += f" They are equal, and seat {w} is nearer mano."
@@ -334,5 +334,7 @@ def sena_hints(
     aces = sum(effective_rank(c.rank, k) == 1 for c in h.cards)
     pares = info.pares.describe() if info.pares else "no pares"
     juego = f"juego ({info.total})" if info.is_juego else f"no juego ({info.total})"
-    text = f"This hand: {kings} king{'s' if kings != 1 else ''}, {aces} ace{'s' if aces != 1 else ''}, {pares}, {juego}."
+    text = (
+        f"This hand: {kings} king{'s' if kings != 1 else ''}, {aces} ace{'s' if aces != 1 else ''}, {pares}, {juego}."
+    )
     return Hint(1, step1), Hint(2, text, (Mark(None, top),) if top else (), info.total)

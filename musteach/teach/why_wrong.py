@@ -73,7 +73,9 @@ def why_betting_wrong(
             f"its {outcome.stake} stones go to the best hand in the count."
         )
     if outcome.type == "ordago_accepted":
-        return "You moved stones now, but an accepted órdago is settled by showing the hands: the best hand wins the game."
+        return (
+            "You moved stones now, but an accepted órdago is settled by showing the hands: the best hand wins the game."
+        )
     return "You moved stones now, but everybody passed: the lance is played en paso and scored in the count."
 
 
