@@ -239,6 +239,7 @@ def test_why_meaning_wrong_names_both_gestures():
     a, p = senas[0], senas[1]
     text = why_meaning_wrong(a.key, p.key)
     assert p.gesture in text and a.gesture in text and text.index(p.gesture) < text.index(a.gesture)
+    assert text.startswith("You picked")
     assert why_meaning_wrong(a.key, a.key) == ""
 
 
@@ -361,3 +362,45 @@ def test_when_all_is_done_continue_at_the_weakest():
             p.record_run(lesson.name, q.name, [1.0], 3 if lesson.name != "07-count" else rng.choice([0, 1]), at=T0)
     here = [s.lesson.name for s in lesson_map(p) if s.here]
     assert here == ["07-count"]
+
+
+# ----- item 5: what a new learner hit ----------------------------------------------------------------------
+
+RAW_CODE = __import__("re").compile(r"\b(?:1[0-2]|[1-7])[oceb]\b")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_senas_meaning_says_whose_meaning_was_picked_and_shows_a_plain_par(seed):
+    from musteach.teach.senas_quiz import meaning_question
+
+    q = meaning_question("girar_cabeza", seed=seed)
+    held = q.explanation.split("holding ")[1].split(".")[0].split(" ")[0].split("-")
+    assert sorted(held.count(x) for x in set(held)) in ([1, 1, 2],), held  # one par, not duples or medias
+    for key, _ in q.choices:
+        if key == q.answer:
+            continue
+        text = q.grade(key).explanation
+        other = next(s for s in catalogue() if s.key == key)
+        assert text.startswith("You picked") and f"what '{other.gesture}' means" in text
+
+
+def test_odds_quiz_never_asks_the_same_question_twice():
+    from musteach.teach.odds_quiz import OddsQuestionGenerator
+
+    gen = OddsQuestionGenerator(seed=4)
+    seen = set()
+    for _ in range(12):
+        q = gen.next()
+        key = (tuple(sorted(eff(c) for c in q.hand.cards)), q.position, q.lance)
+        assert key not in seen
+        seen.add(key)
+
+
+def test_advisor_text_has_no_raw_card_codes():
+    from musteach.odds import advise_discard
+
+    adv = advise_discard("6b 2o 12o 10o", seat=0, mano=0)
+    for aim in ("balanced", "grande", "chica"):
+        text = adv.explain(aim)
+        assert not RAW_CODE.search(text), text
+    assert adv.best("balanced").describe().startswith("change ")

@@ -409,7 +409,7 @@ def test_advisor_floats_match_exact_and_explanations_read_well():
     assert "stones" in f.explain("balanced")
     g = advise_discard("12o 12c 10e 4b", seat=0, mano=0)
     assert g.best("grande").score("grande") > g.current_score("grande")
-    assert g.explain("grande").startswith("To aim at Grande, change 4b, keep 12o 12c 10e")
+    assert g.explain("grande").startswith("To aim at Grande, change 4, keep R-R-S from R-R-S-4")
 
 
 def test_explanations_and_words():

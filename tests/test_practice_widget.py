@@ -21,7 +21,7 @@ from musteach_widgets import storage as storage_module
 from musteach_widgets.practice import BettingSource, CountSource, PracticeQuiz, QuizSource, Shown, SkillSource
 from musteach_widgets.storage import BrowserStore, open_store
 
-from musteach.teach.progress import FileStore, MemoryStore, Progress, ProgressError
+from musteach.teach.progress import SCHEMA_VERSION, FileStore, MemoryStore, Progress, ProgressError
 from musteach.teach.quiz import QuizError
 from musteach.teach.verdict import Verdict
 from musteach.teach.wording import for_learner
@@ -579,7 +579,7 @@ def test_a_long_progress_comes_from_the_browser_in_parts_and_goes_back_small():
     expected = Progress.from_json(text)
     assert quiz.progress == expected and quiz.progress.answered() == expected.answered()
     assert len(quiz.store.value) < 30_000, "written back compact and trimmed"
-    assert json.loads(quiz.store.value)["schema_version"] == 2
+    assert json.loads(quiz.store.value)["schema_version"] == SCHEMA_VERSION
 
 
 def test_progress_in_damaged_parts_is_kept_aside_and_reported(monkeypatch):
@@ -656,3 +656,17 @@ def test_a_too_big_import_is_refused_kindly():
     _upload(quiz, b" " * (practice_module.MAX_IMPORT_BYTES + 1), "huge.json")
     assert "huge.json could not be imported" in html.unescape(quiz.notice.value)
     assert "too big" in quiz.notice.value
+
+
+def test_the_first_pick_uses_the_progress_the_browser_sends(isolated):
+    """Issue 12 item 5: after a reload the first question is picked from the saved progress, so a skill
+    practised before is not called "a new skill"."""
+    quiz = PracticeQuiz(skills=["grande", "chica"], seed=1, store="browser")
+    assert quiz.item.pick.reason == "new"  # nothing known yet: the browser has not answered
+    saved = Progress()
+    for i in range(4):
+        saved.record("grande", True, at=datetime.now(UTC) - timedelta(days=30, minutes=i))
+        saved.record("chica", True, at=datetime.now(UTC) - timedelta(days=30, minutes=i))
+    browser_says(quiz.store, saved.to_json())
+    assert quiz.item.pick.reason in ("due", "weak")
+    assert "a new skill" not in quiz.status.value

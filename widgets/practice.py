@@ -599,8 +599,14 @@ class PracticeQuiz(Guarded, widgets.VBox):
         self._refresh_totals()
 
     def _on_stored(self, progress: Progress) -> None:
-        """Progress arrived from the browser (page load, or another tab): it already includes ours."""
+        """Progress arrived from the browser (page load, or another tab): it already includes ours.
+
+        When nothing has been answered on this page yet, the question on screen was picked before the saved
+        progress arrived: it is picked again from the saved progress (issue 12: the first pick uses it)."""
         self.progress = progress
+        if self.round_answered == 0 and self.outcome is None and self.item is not None:
+            self._next_question()
+            return
         self._refresh_totals()
 
     def _save(self) -> None:

@@ -390,7 +390,7 @@ class PlayTable(Guarded, widgets.VBox):
         self.sena_choice = widgets.Dropdown(options=[], description="Seña:", layout=widgets.Layout(width="360px"))
         self.sena_choice.add_class("musteach-sena-choice")
         self.signal_button = widgets.Button(
-            description="Signal", tooltip="Make this seña to your partner (only your partner sees it)",
+            description="Signal", tooltip="Make this seña to your partner (at this table the opponents never watch for it)",
             layout=widgets.Layout(width="auto"),
         )  # fmt: skip
         self.signal_button.add_class("musteach-action")

@@ -2,7 +2,7 @@
 
 >>> a = advise_discard("12o 11c 7e 4b", aim="grande")  # doctest: +SKIP
 >>> a.best().describe()  # doctest: +SKIP
-'change 7e 4b, keep 12o 11c'
+'change 7-4, keep R-C'
 
 The advisor lists the 15 discards of a hand, with the exact distribution of the new hand and the odds it
 brings: each new hand's odds come from the tables shipped with the package (:mod:`musteach.odds.tables`, 8 and
@@ -24,7 +24,7 @@ import numpy as np
 from ..draw.odds import percent_text
 from ..rules.cards import Card, Hand, parse_hand
 from ..rules.errors import MusError
-from ..rules.lances import LANCES, HandInfo, Lance, check_seat
+from ..rules.lances import LANCES, HandInfo, Lance, check_seat, ranks_text
 from ..rules.options import Rules, check_rules
 from .cache import advisor_table
 from .enumeration import RankSpace, batch_fits, count_deals, multisets, space, space_for
@@ -87,11 +87,11 @@ class DiscardOption:
         aim = _check_aim(aim)
         return self.balanced if aim == "balanced" else self.win[aim]
 
-    def describe(self) -> str:
-        """``"change 7e 5b, keep 12o 3c"`` (or ``"change all four"``)."""
+    def describe(self, kings: int = 8) -> str:
+        """``"change 7-5, keep R-R"`` in the lessons' hand notation (or ``"change all four"``)."""
         if not self.keep:
             return "change all four"
-        return f"change {' '.join(c.code for c in self.discard)}, keep {' '.join(c.code for c in self.keep)}"
+        return f"change {ranks_text(self.discard, kings)}, keep {ranks_text(self.keep, kings)}"
 
 
 @dataclass(frozen=True)
@@ -140,14 +140,14 @@ class DiscardAdvice:
         hand = self.current.info.grande_str
         if a == "balanced":
             text = (
-                f"For the most stones en paso, {b.describe()} from {hand}: your team then expects "
+                f"For the most stones en paso, {b.describe(self.rules.kings)} from {hand}: your team then expects "
                 f"{float(b.balanced):.2f} stones over the five lances (keeping the hand: "
                 f"{float(self.current.team_stones):.2f})."
             )
         else:
             title = Lance.parse(a).title
             text = (
-                f"To aim at {title}, {b.describe()} from {hand}: your team then wins {title} "
+                f"To aim at {title}, {b.describe(self.rules.kings)} from {hand}: your team then wins {title} "
                 f"{odds_in_words(b.win[a])} ({float(b.win[a]):.2f}; keeping the hand: {float(self.current.win(a)):.2f})."
             )
         if self.current_score(a) >= b.score(a):

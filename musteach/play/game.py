@@ -608,7 +608,8 @@ class Game:
     def signal(self, seat: int, sena: Sena | str) -> list[Event]:
         """``seat`` makes a seña to its partner (RULES.md §11). It does not use the seat's turn.
 
-        Only the partner sees it (the event's audience). The seña must be in the table's set and true of
+        The event's audience is the partner: the bots never watch for an opponent's seña, although at a
+        real table anybody may see it (lesson 9). The seña must be in the table's set and true of
         the seat's cards now; plain medias only after Grande. Raises :class:`~musteach.rules.senas.SenaError`
         (an :class:`IllegalActionError`) naming the rule otherwise.
         """

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
@@ -48,6 +48,7 @@ __all__ = [
     "point_value",
     "rank_letter",
     "rank_plural",
+    "ranks_text",
     "team_of",
     "speaking_order",
     "seat_roles",
@@ -145,6 +146,16 @@ def point_value(rank: int, kings: int = 8) -> int:
 def rank_letter(rank: int) -> str:
     """The letter shown in hand notation: R, C, S, A or the digit (ranks already effective)."""
     return _LETTERS.get(rank, str(rank))
+
+
+def ranks_text(cards: Iterable[Card], kings: int = 8) -> str:
+    """Cards in the lessons' hand notation, high to low by effective rank: ``"R-S-6"`` (suits never matter
+    in Mus; in 8 reyes a 3 reads R and a 2 reads A, RULES.md §1); ``""`` for no cards.
+
+    >>> ranks_text([Card.parse("6b"), Card.parse("3o"), Card.parse("10c")])
+    'R-S-6'
+    """
+    return _ranks_text(tuple(sorted((effective_rank(c.rank, kings) for c in cards), reverse=True)))
 
 
 @lru_cache(maxsize=2048)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..odds import SENAS as ODDS_SENAS
 from ..odds import DiscardAdvice, HandOdds, advise_discard, hand_odds, position_name, prepare_advisor
-from ..play.actions import Declare, Discard, GameAction, Record, cards_text, parse_action
+from ..play.actions import Declare, Discard, GameAction, Record, parse_action
 from ..play.bots import Advice, OddsBot
 from ..play.events import Phase
 from ..play.game import Game
@@ -28,7 +28,7 @@ from ..play.view import View
 from ..rules.betting import ORDAGO, Action
 from ..rules.cards import Card
 from ..rules.errors import IllegalActionError, MusError
-from ..rules.lances import Lance, effective_rank
+from ..rules.lances import Lance, effective_rank, ranks_text
 from ..rules.options import Rules
 from ..rules.senas import ODDS_NAMES
 from .grading import DecisionGrade, Grade, Method, grade_decision, stones_text
@@ -99,9 +99,9 @@ def phase_words(phase: Phase) -> str:
 
 
 def action_words(action: GameAction) -> str:
-    """A decision in words: ``"changing 12o 3c"`` for a discard, else the action's own text."""
+    """A decision in words: ``"changing R-7"`` for a discard (the lessons' hand notation), else the action's own text."""
     if isinstance(action, Discard):
-        return f"changing {cards_text(action.cards)}"
+        return f"changing {ranks_text(action.cards)}"
     return str(action)
 
 
@@ -183,7 +183,7 @@ def _discard_sentence(adv: DiscardAdvice, discard: Iterable[Card] | None) -> tup
     if mine is None:
         return text, None
     if mine is not adv.best("balanced"):
-        text += f" Your change ({cards_text(mine.discard)}): {float(mine.balanced):.2f} stones."
+        text += f" Your change ({ranks_text(mine.discard)}): {float(mine.balanced):.2f} stones."
     return text, float(mine.balanced)
 
 
@@ -227,7 +227,7 @@ def _verdict(action: GameAction, adv: Advice, rules: Rules) -> tuple[bool, str]:
     if _same(action, adv.action, rules):
         return True, f"Agreed: {adv.reason}"
     if isinstance(adv.action, Discard):
-        return False, f"The coach would change {cards_text(adv.action.cards)}: {adv.reason}"
+        return False, f"The coach would change {ranks_text(adv.action.cards, rules.kings)}: {adv.reason}"
     return False, f"The coach would say {adv.action}: {adv.reason}"
 
 

@@ -196,9 +196,12 @@ class OddsQuestionGenerator:
             raise QuizError(f"rules must be a musteach Rules, not {rules!r}")
         self.margin = float(margin)
         self.rng = random.Random(seed)
+        self.asked: set[tuple[tuple[int, ...], int, Lance]] = set()
 
     def next(self) -> OddsQuestion:
-        """The next question; raises :class:`~musteach.teach.errors.QuizError` if none clears the margin."""
+        """The next question, never one already asked by this generator (the same ranks, place and lance
+        are the same question: suits never matter); raises :class:`~musteach.teach.errors.QuizError` if none
+        clears the margin."""
         # Random hands mostly land in "20 to 40%": aim at a band first so every answer comes up. A team
         # almost never wins a lance less than 1 time in 5 (the partner's cards help), so band 0 is not aimed at.
         target = self.rng.choice(_TARGETS)
@@ -209,10 +212,14 @@ class OddsQuestionGenerator:
             lance = self.rng.choice(self.lances)
             mano = self.rng.randrange(4)
             seat = (mano + self.rng.randrange(4)) % 4
+            key = (tuple(effective_rank(c.rank, self.rules.kings) for c in hand.cards), (seat - mano) % 4, lance)
+            if key in self.asked:
+                continue
             q = odds_question(hand, seat, mano, lance, self.rules)
             if min(abs(q.probability - e) for e in BAND_EDGES) < self.margin:
                 continue
             if q.answer == target or tries >= _MAX_TRIES // 2:
+                self.asked.add(key)
                 return q
         raise QuizError(f"no question kept its answer {self.margin} away from a band edge in {_MAX_TRIES} tries")
 

@@ -57,6 +57,7 @@ from ..rules.senas import (
 )
 from .quiz import Answerable, AnswerError, QuizError
 from .verdict import Verdict
+from .why_wrong import why_meaning_wrong
 
 __all__ = [
     "MODES",
@@ -352,11 +353,16 @@ def fit_question(
 
 
 def _example_hand(key: str, rules: Rules, rng: random.Random) -> tuple[Hand, str] | None:
-    """A random hand the seña fits, and its context, or None (intents, or nothing fits)."""
+    """A random plain hand the seña fits, and its context, or None (intents, or nothing fits).
+
+    Plain: among the hands it fits, one that fits the fewest other señas, so "some pair" is shown with a
+    par, not with duples (which have a seña of their own)."""
     for context in ("lances", "after_grande"):
-        rows = [ms for ms, keys in _fit_table(rules.kings, rules.senas, context) if key in keys]
+        table = _fit_table(rules.kings, rules.senas, context)
+        rows = [((len(keys), 4 - len(set(ms))), ms) for ms, keys in table if key in keys]
         if rows:
-            return _realise(rng.choice(rows), rules, rng), context
+            fewest = min(n for n, _ in rows)
+            return _realise(rng.choice([ms for n, ms in rows if n == fewest]), rules, rng), context
     return None
 
 
@@ -381,7 +387,7 @@ def meaning_question(
     keys = [target.key, *wrong]
     rng.shuffle(keys)
     choices = tuple((k, _cap(meaning(SENAS[k], r))) for k in keys)
-    reasons = {k: f"that is what '{SENAS[k].gesture}' would tell you" for k in wrong}
+    reasons = {k: why_meaning_wrong(target.key, k, r).rstrip(".") for k in wrong}
     prompt = f"Your partner {third_person(target.gesture)}. What does this seña tell you?"
     explanation = f"'{target.gesture}' means {meaning(target, r)}."
     if target.kind == "intent":

@@ -129,13 +129,10 @@ def _why_lance(result: CountResult, lance: Lance, exp: Mapping[str, int], got: M
 def why_meaning_wrong(asked: str, picked: str, rules: Rules | None = None) -> str:
     """Why the meaning of seña ``picked`` is not what seña ``asked`` tells (both keys; RULES.md §11).
 
-    Names both gestures, so the sentence cannot be read the wrong way round; ``""`` when they are the same.
-    Raises :class:`~musteach.rules.senas.SenaError` for an unknown seña.
+    Names the gesture the picked meaning belongs to, so the sentence cannot be read as the right meaning;
+    ``""`` when they are the same. Raises :class:`~musteach.rules.senas.SenaError` for an unknown seña.
     """
     if asked == picked:
         return ""
     a, p = get_sena(asked, rules), get_sena(picked, rules)
-    return (
-        f"You picked \u201c{meaning(p, rules)}\u201d: that is the meaning of a different seña, "
-        f"'{p.gesture}'. '{a.gesture}' tells you {meaning(a, rules)}."
-    )
+    return f"You picked \u201c{meaning(p, rules)}\u201d, which is what '{p.gesture}' means, not '{a.gesture}'."
