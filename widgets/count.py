@@ -57,6 +57,8 @@ from musteach.teach.verdict import Verdict
 
 from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape, feedback_html, quiz_nav, verdict_html
 from ._base import html_box as _html
+from .path import Tutored
+from .storage import Store
 
 __all__ = [
     "MAX_TYPED_STONES",
@@ -434,17 +436,35 @@ def _stones_box(team: str, tooltip: str) -> widgets.Text:
     return box
 
 
-class _StonesQuiz(Guarded, widgets.VBox):
-    """A run of ``n`` questions answered by typing stones per team, with Check, feedback, score, Next and
-    Start again. Subclasses build the questions and the boxes; the grading is :mod:`musteach.teach.count_quiz`'s.
+class _StonesQuiz(Tutored, Guarded, widgets.VBox):
+    """A run of ``n`` questions answered by typing stones per team, with Check, feedback, score, a Hint button,
+    Next and Start again. Subclasses build the questions and the boxes; the grading is
+    :mod:`musteach.teach.count_quiz`'s. tries, lesson, quiz, store, path: as for
+    :class:`~musteach_widgets.quiz.QuizWidget` (a second try after a wrong first answer; results kept).
     """
+
+    quiz_default = ""
 
     default_title = "Quiz"
     instructions = ""
 
-    def __init__(self, n: int = 10, seed: int | None = None, rules: Rules | None = None, *, title: str | None = None):
+    def __init__(
+        self,
+        n: int = 10,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        *,
+        title: str | None = None,
+        tries: int = 2,
+        lesson: str | None = None,
+        quiz: str | None = None,
+        store: str | Store | None = None,
+        path: str | None = None,
+    ):
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise MusError(f"a quiz needs a whole number of questions, 1 or more, not {n!r}")
+        if tries not in (1, 2):
+            raise MusError(f"tries must be 1 or 2, not {tries!r}")
         if rules is not None and not isinstance(rules, Rules):
             raise MusError(f"rules must be a musteach Rules, not {rules!r}")
         self.errors: list[BaseException] = []
@@ -470,11 +490,16 @@ class _StonesQuiz(Guarded, widgets.VBox):
         self.score, self.next_button, self.restart_button, nav = quiz_nav(
             self._guard(self._on_next), self._guard(self._on_restart)
         )
+        extra = self._setup_tutor(
+            tries=tries, lesson=lesson, quiz=quiz or self.quiz_default, store=store, path=path
+        )
+        nav.children = (self.hint_button, *nav.children)
         super().__init__(
             [
                 css_widget(),
                 _style(),
                 self.title,
+                self.best,
                 self.progress,
                 self.prompt,
                 self.picture,
@@ -483,6 +508,7 @@ class _StonesQuiz(Guarded, widgets.VBox):
                 self.check_button,
                 self.feedback,
                 nav,
+                *extra,
             ]
         )
         self.add_class("musteach-quiz")
@@ -513,7 +539,7 @@ class _StonesQuiz(Guarded, widgets.VBox):
     # ----- handlers ----------------------------------------------------------------------------
     def _start(self) -> None:
         rng = random.Random(self.seed)
-        self.session = QuizSession(self._questions(rng), n=self.n)
+        self.session = QuizSession(self._questions(rng), n=self.n, tries=self.tries)
         self._show_question()
 
     def _on_next(self, _button: widgets.Button | None = None) -> None:
@@ -544,6 +570,8 @@ class _StonesQuiz(Guarded, widgets.VBox):
         except MusError as exc:
             self.feedback.value = feedback_html("hint", f"Try again: {exc}")
             return
+        if self._tutor_answered(grade):
+            return  # one more try: the boxes stay open
         self.grade = grade
         self.feedback.value = verdict_html(grade)  # first: the verdict is what the learner waits for
         self._mark(session.current, grade)
@@ -574,6 +602,7 @@ class _StonesQuiz(Guarded, widgets.VBox):
             self._show_finished()
             return
         self.progress.value = escape(s.progress_text())
+        self._tutor_question()
         self._draw(s.current)
         self.feedback.value = ""  # last: a page waiting for the feedback to clear then sees the whole new question
 
@@ -585,8 +614,12 @@ class _StonesQuiz(Guarded, widgets.VBox):
         self.feedback.value += feedback_html("done", s.summary())
         self.restart_button.focus()
 
+    def _reopen_answers(self, given: Any) -> None:
+        self._focus_first()
+
     def _show_oops(self) -> None:
         self.check_button.disabled = True
+        self.hint_button.disabled = True
         self.feedback.value = feedback_html("oops", FRIENDLY_ERROR)
         if self.session is not None:
             self.score.value = escape(self.session.score_text())
@@ -616,12 +649,16 @@ class BettingQuiz(_StonesQuiz):
     default_title = "Who takes stones now?"
     instructions = "Type each team's stones now (0 for a team that takes nothing), then press Check."
 
-    def __init__(self, n: int = 10, seed: int | None = None, rules: Rules | None = None, *, title: str | None = None):
+    quiz_default = "betting"
+
+    def __init__(
+        self, n: int = 10, seed: int | None = None, rules: Rules | None = None, *, title: str | None = None, **tutor: Any
+    ):
         self.stones_a = _stones_box("A", "Stones team A takes now, during the betting")
         self.stones_a.add_class("musteach-stones-A")
         self.stones_b = _stones_box("B", "Stones team B takes now, during the betting")
         self.stones_b.add_class("musteach-stones-B")
-        super().__init__(n, seed, rules, title=title)
+        super().__init__(n, seed, rules, title=title, **tutor)
         row = widgets.HBox([self.stones_a, self.stones_b])
         row.add_class("musteach-stones-row")
         self.inputs.children = (row,)
@@ -682,6 +719,7 @@ class CountQuiz(_StonesQuiz):
     the boxes (class ``musteach-stones-<lance>-<team>``); wrong ones get ``musteach-cell-wrong``.
     """
 
+    quiz_default = "count"
     default_title = "Count the hand"
     instructions = (
         "Type the stones each team takes in each lance (0 where it takes none), counting a deje in the "
@@ -696,13 +734,14 @@ class CountQuiz(_StonesQuiz):
         *,
         near_end_share: float = 0.3,
         title: str | None = None,
+        **tutor: Any,
     ):
         if isinstance(near_end_share, bool) or not isinstance(near_end_share, int | float) or not 0 <= near_end_share <= 1:
             raise MusError(f"near_end_share must be a number from 0 to 1, not {near_end_share!r}")
         self.near_end_share = float(near_end_share)
         self.cells: dict[str, dict[str, widgets.Text]] = {}
         self.marks: dict[str, widgets.HTML] = {}
-        super().__init__(n, seed, rules, title=title)
+        super().__init__(n, seed, rules, title=title, **tutor)
 
     def _questions(self, rng: random.Random) -> Iterator[CountQuestion]:
         for _ in itertools.count():
@@ -712,16 +751,25 @@ class CountQuiz(_StonesQuiz):
     def _boxes(self) -> list[widgets.Text]:
         return [box for row in self.cells.values() for box in row.values()]
 
-    def _draw(self, q: CountQuestion) -> None:
+    def _picture_html(self, q: CountQuestion) -> str:
         r = q.result
-        self.prompt.value = escape(q.prompt)
-        table = table_svg(q.hands, q.mano, rules=r.rules, card_width=_TABLE_CARD_WIDTH)
+        lit = {m.seat: m.cards for m in self.hint_marks if m.seat is not None}
+        table = table_svg(q.hands, q.mano, rules=r.rules, card_width=_TABLE_CARD_WIDTH, marks=lit)
         lines = {k: tuple(x[0].lower() + x[1:] for x in v) for k, v in q.betting_lines.items()}
         start = stones_svg(q.start_score["A"], q.start_score["B"], r.rules, width=440)
-        self.picture.value = (
+        return (
             f"{table}{_betting_table(q.deal, r, lines)}"
             f'<div class="musteach-start-score"><b>The score before this hand:</b><br>{start}</div>'
         )
+
+    def _redraw_marks(self) -> None:
+        if self.question is not None:
+            self.picture.value = self._picture_html(self.question)
+
+    def _draw(self, q: CountQuestion) -> None:
+        r = q.result
+        self.prompt.value = escape(q.prompt)
+        self.picture.value = self._picture_html(q)
         self.cells, self.marks = {}, {}
         rows = []
         for lance in r.lances:

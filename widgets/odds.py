@@ -772,19 +772,24 @@ class OddsQuiz(QuizWidget):
         *,
         lances: Iterable[Lance | str] | None = None,
         title: str | None = None,
+        **tutor: Any,
     ):
         kwargs = {} if lances is None else {"lances": lances}
         self.odds_source = OddsQuestionGenerator(seed=seed, rules=rules, **kwargs)
-        super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title)
+        super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title, **tutor)
         self.generator = self.odds_source  # type: ignore[assignment]
 
+    def _quiz_default(self) -> str | None:
+        return "odds"
+
     def _start(self) -> None:
-        self.session = QuizSession(self.odds_source, n=self.n)  # type: ignore[arg-type]
+        self.session = QuizSession(self.odds_source, n=self.n, tries=self.tries)  # type: ignore[arg-type]
         self._show_question()
 
     def _picture(self, q: OddsQuestion, verdict: Verdict | None) -> str:  # type: ignore[override]
         where = position_name(q.position)
-        pic = hand_svg(q.hand, card_width=64, label=f"Your hand, {where}")
+        lit = {i for m in self.hint_marks for i in m.cards}
+        pic = hand_svg(q.hand, card_width=64, label=f"Your hand, {where}", marked=lit)
         if verdict is None or q.odds is None:
             return pic
         return pic + odds_bars_svg(q.odds.as_dict(), width=560, lances=[q.lance.value], row_height=28, legend=True)

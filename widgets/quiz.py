@@ -35,6 +35,8 @@ from musteach.teach.quiz import (
 
 from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape, feedback_html, quiz_nav, verdict_html
 from ._base import html_box as html
+from .path import Tutored
+from .storage import Store
 
 __all__ = ["JugadaQuiz", "LanceQuiz", "QuizWidget", "RankQuiz", "TotalQuiz"]
 
@@ -46,8 +48,8 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-class QuizWidget(Guarded, widgets.VBox):
-    """A run of ``n`` questions with feedback, a running score, Next and Start again.
+class QuizWidget(Tutored, Guarded, widgets.VBox):
+    """A run of ``n`` questions with feedback, a running score, a Hint button, Next and Start again.
 
     skills: the :class:`~musteach.teach.quiz.Skill` values to draw from. n: questions to answer.
     seed: an int for a reproducible run, or None. rules: a :class:`~musteach.rules.Rules` (default 8 reyes).
@@ -56,6 +58,10 @@ class QuizWidget(Guarded, widgets.VBox):
     title: the heading shown at the top.
     questions: a fixed list of :class:`~musteach.teach.quiz.Question` (e.g. from :func:`~musteach.teach.quiz.lance_question`)
     to ask in order instead of generated ones; ``n`` is then at most their number.
+    tries: 2 (a wrong first answer gets one more try, with what led astray) or 1.
+    lesson, quiz: the lesson (``"03-grande-chica"``) and its quiz (default: the skill asked, ``"grande"``)
+    whose results are kept; without a lesson nothing is kept. store, path: where they are kept (default
+    ``"auto"``: this browser in Voilà, a file in JupyterLab; see :func:`~musteach_widgets.storage.open_store`).
 
     ``errors`` lists every exception a handler raised (the learner saw a friendly message instead);
     ``session`` is the :class:`~musteach.teach.quiz.QuizSession`. Raises :class:`~musteach.teach.errors.QuizError` for
@@ -75,6 +81,11 @@ class QuizWidget(Guarded, widgets.VBox):
         kinds: Iterable[Kind | str] | None = None,
         title: str | None = None,
         questions: Iterable[Question] | None = None,
+        tries: int = 2,
+        lesson: str | None = None,
+        quiz: str | None = None,
+        store: str | Store | None = None,
+        path: str | None = None,
     ):
         self.errors: list[BaseException] = []
         self.questions: tuple[Question, ...] | None = None if questions is None else tuple(questions)
@@ -106,11 +117,25 @@ class QuizWidget(Guarded, widgets.VBox):
         self.score, self.next_button, self.restart_button, nav = quiz_nav(
             self._guard(self._on_next), self._guard(self._on_restart)
         )
-        super().__init__(
-            [css_widget(), self.title, self.progress, self.prompt, self.picture, self.answer_box, self.feedback, nav]
+        if tries not in (1, 2):
+            raise QuizError(f"tries must be 1 or 2, not {tries!r}")
+        extra = self._setup_tutor(
+            tries=tries, lesson=lesson, quiz=quiz or self._quiz_default(), store=store, path=path
         )
+        nav.children = (self.hint_button, *nav.children)
+        super().__init__(
+            [
+                css_widget(), self.title, self.best, self.progress, self.prompt, self.picture, self.answer_box,
+                self.feedback, nav, *extra,
+            ]
+        )  # fmt: skip
         self.add_class("musteach-quiz")
         self._guard(self._start)()
+
+    def _quiz_default(self) -> str | None:
+        """The quiz's name within its lesson when none is given (the skill asked, if only one)."""
+        skills = self.generator.skills
+        return skills[0].value if len(skills) == 1 else None
 
     # ----- state ---------------------------------------------------------------------------
     @property
@@ -138,7 +163,7 @@ class QuizWidget(Guarded, widgets.VBox):
     # ----- handlers ------------------------------------------------------------------------
     def _start(self) -> None:
         source = self.generator if self.questions is None else iter(self.questions)
-        self.session = QuizSession(source, n=self.n)
+        self.session = QuizSession(source, n=self.n, tries=self.tries)
         self._show_question()
 
     def _on_next(self, _button: widgets.Button | None = None) -> None:
@@ -172,6 +197,8 @@ class QuizWidget(Guarded, widgets.VBox):
                 raise
             self.feedback.value = feedback_html("hint", "Try again:", str(exc))
             return None
+        if self._tutor_answered(verdict):
+            return verdict  # one more try: the question stays open
         self._show_verdict(verdict)
         return verdict
 
@@ -190,6 +217,7 @@ class QuizWidget(Guarded, widgets.VBox):
             return
         self.progress.value = escape(s.progress_text())
         self.prompt.value = escape(q.prompt)
+        self._tutor_question()
         self.picture.value = self._picture(q, None)
         self._buttons = []
         self.answer_box.children = tuple(self._answer_controls(q))
@@ -219,7 +247,22 @@ class QuizWidget(Guarded, widgets.VBox):
         self.feedback.value += feedback_html("done", s.summary())
         self.restart_button.focus()
 
+    def _redraw_marks(self) -> None:
+        q = self.question
+        if q is not None:
+            self.picture.value = self._picture(q, None)
+
+    def _reopen_answers(self, given: Any) -> None:
+        """The second try: every answer but the wrong one stays open; the wrong one is marked."""
+        for v, b in self._buttons:
+            if _same(v, given):
+                b.disabled = True
+                b.button_style = "danger"
+                b.add_class("musteach-tried")
+        self._focus_first_answer()
+
     def _show_oops(self) -> None:
+        self.hint_button.disabled = True
         for b in self.answer_buttons:
             b.disabled = True
         self.feedback.value = feedback_html("oops", FRIENDLY_ERROR)
@@ -241,10 +284,14 @@ class QuizWidget(Guarded, widgets.VBox):
     def _picture(self, q: Question, verdict: Verdict | None) -> str:
         if q.lance is not None:
             highlight = verdict.highlight if verdict else None
-            return table_svg(q.hands, q.mano, highlight=highlight, rules=q.rules, card_width=_TABLE_CARD_WIDTH)  # type: ignore[arg-type]
+            marks = {m.seat: m.cards for m in self.hint_marks if m.seat is not None}
+            return table_svg(
+                q.hands, q.mano, highlight=highlight, rules=q.rules, card_width=_TABLE_CARD_WIDTH, marks=marks  # type: ignore[arg-type]
+            )
+        lit = {i for m in self.hint_marks if m.seat is None for i in m.cards}
         if q.hand is not None:
-            return hand_svg(q.hand, card_width=_HAND_CARD_WIDTH)
-        cards = "".join(card_svg(c, _HAND_CARD_WIDTH) for c in q.cards)
+            return hand_svg(q.hand, card_width=_HAND_CARD_WIDTH, marked=lit)
+        cards = "".join(card_svg(c, _HAND_CARD_WIDTH, highlight=i in lit) for i, c in enumerate(q.cards))
         return f'<div class="musteach-cards">{cards}</div>'
 
     def _answer_controls(self, q: Question) -> list[widgets.Widget]:
@@ -298,6 +345,7 @@ class LanceQuiz(QuizWidget):
         kinds: Iterable[Kind | str] | None = None,
         title: str | None = None,
         questions: Iterable[Question] | None = None,
+        **tutor: Any,
     ):
         if lance is None:
             skills: tuple[Skill, ...] = LANCE_SKILLS
@@ -319,6 +367,7 @@ class LanceQuiz(QuizWidget):
             kinds=kinds,
             title=title,
             questions=questions,
+            **tutor,
         )
 
     def _choice_class(self, value: Any) -> str:
@@ -347,6 +396,7 @@ class JugadaQuiz(QuizWidget):
         kinds: Iterable[Kind | str] | None = None,
         title: str | None = None,
         questions: Iterable[Question] | None = None,
+        **tutor: Any,
     ):
         super().__init__(
             [Skill.JUGADA],
@@ -357,6 +407,7 @@ class JugadaQuiz(QuizWidget):
             kinds=kinds,
             title=title,
             questions=questions,
+            **tutor,
         )
 
     def _tooltip(self, q: Question, value: Any, label: str) -> str:
@@ -382,6 +433,7 @@ class TotalQuiz(QuizWidget):
         kinds: Iterable[Kind | str] | None = None,
         title: str | None = None,
         questions: Iterable[Question] | None = None,
+        **tutor: Any,
     ):
         if kind not in ("juego", "punto"):
             raise QuizError(f"TotalQuiz kind must be 'juego' or 'punto', not {kind!r}")
@@ -402,6 +454,7 @@ class TotalQuiz(QuizWidget):
             kinds=kinds,
             title=title,
             questions=questions,
+            **tutor,
         )
 
     def _answer_controls(self, q: Question) -> list[widgets.Widget]:
@@ -428,6 +481,14 @@ class TotalQuiz(QuizWidget):
 
     def _tooltip(self, q: Question, value: Any, label: str) -> str:
         return f"Answer: the total is {label}"
+
+    def _reopen_answers(self, given: Any) -> None:
+        if self.mode == "choices":
+            super()._reopen_answers(given)
+            return
+        assert self.total_input is not None and self.check_button is not None
+        self.total_input.value = ""
+        self.total_input.focus()
 
     def _mark_answers(self, q: Question, verdict: Verdict) -> None:
         if self.mode == "choices":
@@ -458,6 +519,7 @@ class RankQuiz(QuizWidget):
         kinds: Iterable[Kind | str] | None = None,
         title: str | None = None,
         questions: Iterable[Question] | None = None,
+        **tutor: Any,
     ):
         self.order: list[Card] = []
         self.order_view = widgets.HTML(layout=widgets.Layout(width="100%"))
@@ -475,6 +537,7 @@ class RankQuiz(QuizWidget):
             kinds=kinds,
             title=title,
             questions=questions,
+            **tutor,
         )
         self.undo_button.on_click(self._guard(self._on_undo))
         self.check_button.on_click(self._guard(self._on_check))
@@ -517,6 +580,14 @@ class RankQuiz(QuizWidget):
 
     def _on_check(self, _button: widgets.Button | None = None) -> None:
         self._submit(tuple(self.order))
+
+    def _reopen_answers(self, given: Any) -> None:
+        """The second try starts a fresh order."""
+        self.order = []
+        for _, b in self._buttons:
+            b.disabled = False
+        self._refresh_order()
+        self._focus_first_answer()
 
     def _refresh_order(self) -> None:
         q = self.question

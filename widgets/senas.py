@@ -113,24 +113,29 @@ class SenaQuiz(QuizWidget):
         rules: Rules | None = None,
         *,
         title: str | None = None,
+        **tutor: Any,
     ):
         self.sena_source = SenaQuestionGenerator(mode, seed=seed, rules=rules)
         self.mode = self.sena_source.mode
         if title is None:
             title = "Which seña fits this hand?" if self.mode == "fit" else "What does this seña tell you?"
-        super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title)
+        super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title, **tutor)
         self.generator = self.sena_source  # type: ignore[assignment]
         self.add_class("musteach-sena-quiz")
         self.children = (css_widget(), _style(), *self.children[1:])
 
+    def _quiz_default(self) -> str | None:
+        return f"senas_{self.mode}"
+
     def _start(self) -> None:
-        self.session = QuizSession(self.sena_source, n=self.n)  # type: ignore[arg-type]
+        self.session = QuizSession(self.sena_source, n=self.n, tries=self.tries)  # type: ignore[arg-type]
         self._show_question()
 
     def _picture(self, q: SenaQuestion, verdict: Verdict | None) -> str:  # type: ignore[override]
         if q.mode == "fit":
             assert q.hand is not None
-            pic = hand_svg(q.hand, card_width=64, label="Your hand")
+            lit = {i for m in self.hint_marks for i in m.cards}
+            pic = hand_svg(q.hand, card_width=64, label="Your hand", marked=lit)
             faces = "".join(
                 f"<figure>{face_without_meaning(k, 84)}<figcaption>{escape(label)}</figcaption></figure>"
                 for k, label in q.choices

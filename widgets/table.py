@@ -1004,21 +1004,26 @@ class MusQuiz(QuizWidget):
         aims: str | Sequence[str] = ("grande", "chica", "pares", "juego"),
         positions: Sequence[int] = (0,),
         title: str | None = None,
+        **tutor: Any,
     ):
         self.mus_source = DiscardQuestionGenerator(seed=seed, aims=aims, positions=positions, rules=rules)
-        super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title)
+        super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title, **tutor)
         self.generator = self.mus_source  # type: ignore[assignment]
         self.add_class("musteach-mus-quiz")
         self.children = (css_widget(), _style(), *self.children[1:])
 
+    def _quiz_default(self) -> str | None:
+        return "mus"
+
     def _start(self) -> None:
-        self.session = QuizSession(self.mus_source, n=self.n)  # type: ignore[arg-type]
+        self.session = QuizSession(self.mus_source, n=self.n, tries=self.tries)  # type: ignore[arg-type]
         self._show_question()
 
     def _picture(self, q: DiscardQuestion, verdict: Verdict | None) -> str:  # type: ignore[override]
         where = position_name(q.position)
         if verdict is None:
-            cards = "".join(card_svg(c, 64) for c in q.hand)
+            lit = {i for m in self.hint_marks for i in m.cards}
+            cards = "".join(card_svg(c, 64, highlight=i in lit) for i, c in enumerate(q.hand))
             note = f"Your hand, {where}"
         else:
             throw = set(q.answer_cards)

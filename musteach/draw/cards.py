@@ -20,7 +20,7 @@ No element carries an ``id``, so any number of pictures can be inlined in one pa
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from ..rules.cards import Card, Hand, Suit, parse_hand
@@ -313,11 +313,12 @@ def check_width(width: object, what: str = "width") -> float:
 
 
 def _card_element(card: Card, x: float, y: float, width: float, highlight: bool = False, dim: bool = False) -> str:
-    """A card as a nested <svg> placed at (x, y) in a larger picture."""
+    """A card as a nested <svg> placed at (x, y) in a larger picture (a highlighted one has ``data-marked``)."""
     name = escaped(card.name)
+    marked = ' data-marked="true"' if highlight else ""
     return (
         f'<svg x="{number(x)}" y="{number(y)}" width="{number(width)}" height="{number(width * CARD_RATIO)}" '
-        f'viewBox="0 0 {_VW} {_VH}" role="img" lang="es" aria-label="{name}" class="musteach-card" data-card="{card.code}">'
+        f'viewBox="0 0 {_VW} {_VH}" role="img" lang="es" aria-label="{name}" class="musteach-card" data-card="{card.code}"{marked}>'
         f"<title>{name}</title>{_card_body(card, highlight, dim)}</svg>"
     )
 
@@ -356,11 +357,15 @@ def card_html(card: Card | str, width: float = CARD_WIDTH, *, highlight: bool = 
 # ----------------------------------------------------------------------------------------------
 
 
-def hand_row(hand: Hand, x: float, y: float, w: float, highlight: bool = False) -> str:
+def hand_row(hand: Hand, x: float, y: float, w: float, highlight: bool = False, marked: Iterable[int] = ()) -> str:
     """A hand's 4 cards side by side, as nested ``<svg>`` elements for a larger picture: the first card's top
-    left corner at (x, y), each ``w`` user units wide, a gap of 8 % of ``w`` between them."""
+    left corner at (x, y), each ``w`` user units wide, a gap of 8 % of ``w`` between them. marked: indexes
+    0..3 of cards to ring (a hint's deciding cards)."""
     gap = w * 0.08
-    return "".join(_card_element(c, x + i * (w + gap), y, w, highlight=highlight) for i, c in enumerate(hand))
+    lit = set(marked)
+    return "".join(
+        _card_element(c, x + i * (w + gap), y, w, highlight=highlight or i in lit) for i, c in enumerate(hand)
+    )
 
 
 def hand_row_width(w: float) -> float:
@@ -374,11 +379,13 @@ def hand_svg(
     card_width: float = CARD_WIDTH,
     highlight: bool = False,
     label: str | None = None,
+    marked: Iterable[int] = (),
 ) -> str:
     """Four cards in a row, as a standalone SVG document.
 
     hand: a :class:`~musteach.rules.cards.Hand`, a text such as ``"12o 3c 7e 5b"`` or 4 cards.
-    card_width: CSS pixels per card. highlight: a yellow ring round every card.
+    card_width: CSS pixels per card. highlight: a yellow ring round every card. marked: indexes 0..3 of
+    cards to ring (a hint's deciding cards).
     label: optional text shown above the cards and put first in the accessible name.
     The root's ``aria-label`` lists the cards (``"rey de oros, tres de copas, ..."``) and ``data-hand`` holds
     the codes. Raises :class:`~musteach.rules.errors.HandSizeError`, :class:`~musteach.rules.errors.UnknownCardError`,
@@ -405,7 +412,7 @@ def hand_svg(
     return (
         f'<svg xmlns="{SVG_NS}" width="{number(width)}" height="{number(height)}" viewBox="0 0 {number(width)} {number(height)}" '
         f'role="img"{lang} aria-label="{escaped(names)}" class="musteach-hand" data-hand="{" ".join(h.codes())}">'
-        f"<title>{escaped(names)}</title>{head}{hand_row(h, pad, top + pad, w, bool(highlight))}</svg>"
+        f"<title>{escaped(names)}</title>{head}{hand_row(h, pad, top + pad, w, bool(highlight), marked)}</svg>"
     )
 
 

@@ -14,7 +14,7 @@ No element carries an ``id``, so any number of tables can be inlined in one page
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..rules.cards import Card, Hand, parse_hands
@@ -171,7 +171,9 @@ def _ccw_arrow(cx: float, cy: float, r: float) -> str:
     )
 
 
-def _seat_group(lay: _Layout, seat: int, hand: Hand, mano: int, speaks: int, lit: bool) -> str:
+def _seat_group(
+    lay: _Layout, seat: int, hand: Hand, mano: int, speaks: int, lit: bool, marked: Iterable[int] = ()
+) -> str:
     """One seat's panel: the team band with "Seat n · team X", the mano/postre pill and the 4 cards."""
     x, y = lay.seat_xy(seat)
     s, band, panel_w, panel_h = lay.s, lay.band, lay.panel_w, lay.panel_h
@@ -202,7 +204,7 @@ def _seat_group(lay: _Layout, seat: int, hand: Hand, mano: int, speaks: int, lit
         g.append(_pill(x + panel_w - 5 * s, y + band / 2, 19 * s, "MANO", "#FFFFFF", "#111111", "#111111"))
     elif role == "postre":
         g.append(_pill(x + panel_w - 5 * s, y + band / 2, 19 * s, "POSTRE", "#222222", "#FFFFFF", "#FFFFFF"))
-    g.append(hand_row(hand, x + lay.pad, y + band + lay.pad, lay.w))
+    g.append(hand_row(hand, x + lay.pad, y + band + lay.pad, lay.w, marked=marked))
     g.append("</g>")
     return "".join(g)
 
@@ -246,6 +248,7 @@ def table_svg(
     card_width: float = CARD_WIDTH,
     caption: str | None = None,
     rules: Rules | None = None,
+    marks: Mapping[int, Iterable[int]] | None = None,
 ) -> str:
     """The four hands around a green table, as a standalone SVG document (RULES.md §0, §2).
 
@@ -255,6 +258,7 @@ def table_svg(
     highlight: a seat or a set of seats drawn with a glowing ring (e.g. a lance's winner).
     card_width: CSS pixels per card; the whole picture scales with it.
     caption: optional title line above the table. rules: a :class:`~musteach.rules.Rules`, named in the legend.
+    marks: per seat, indexes 0..3 of cards to ring (a hint's deciding cards; ``data-marked`` on each).
 
     Team A (seats 0 and 2) and team B (seats 1 and 3) have their own colour, with a legend.
     The root ``<svg class="musteach-table">`` carries ``data-hands`` (codes, seats 0..3 joined by ``|``) and
@@ -285,7 +289,10 @@ def table_svg(
         f'stroke-width="{number(4 * s)}"/>'
     )
     parts.append(_ccw_arrow(lay.felt_w / 2, fy + lay.felt_h / 2, 13 * s))
-    parts.extend(_seat_group(lay, seat, hs[seat], m, order.index(seat) + 1, seat in lit) for seat in range(4))
+    parts.extend(
+        _seat_group(lay, seat, hs[seat], m, order.index(seat) + 1, seat in lit, (marks or {}).get(seat, ()))
+        for seat in range(4)
+    )
     parts.append(_legend(lay))
 
     data_hands = "|".join(" ".join(h.codes()) for h in hs)

@@ -33,6 +33,7 @@ from ..rules.errors import MusError
 from ..rules.lances import DealResult, Lance, evaluate
 from ..rules.options import Rules
 from .verdict import Verdict
+from .why_wrong import why_betting_wrong, why_count_wrong
 
 __all__ = [
     "BettingQuestion",
@@ -236,6 +237,8 @@ def grade_betting(question: BettingQuestion, answer: Any) -> Verdict:
     else:
         rule = "Everybody passed: no stones now; the lance is decided en paso in the count (RULES.md §7)."
     steps.append(rule)
+    if wrong:  # the learner's own answer, last (issue 12)
+        steps.append(why_betting_wrong(o, exp, given, question.state.rules))
     headline = "Right!" if not wrong else f"Not quite: the answer is {_pair(exp)}, you said {_pair(given)}."
     return Verdict(not wrong, dict(exp), given, " ".join(steps), None, headline, tuple(steps), wrong)
 
@@ -340,5 +343,7 @@ def grade_count(question: CountQuestion, answer: Any) -> Verdict:
         parts = [f"{Lance(k).title} is {_pair(expected[k])}, not {_pair(given[k])}" for k in wrong]
         headline = "Not quite: " + "; ".join(parts) + "."
     steps = tuple(question.result.explanation)
+    if wrong:  # the learner's own answer, last (issue 12)
+        steps += (why_count_wrong(question.result, given),)
     return Verdict(not wrong, expected, given, " ".join(steps), None, headline, steps, wrong)
 

@@ -66,6 +66,11 @@ class Hint:
     marks: tuple[Mark, ...] = ()
     total: int | None = None
 
+    @property
+    def headline(self) -> str:
+        """``"Hint 1 of 2:"``."""
+        return f"Hint {self.step} of 2:"
+
 
 # ----------------------------------------------------------------------------------------------
 # Lances

@@ -21,9 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+
+from fsrs import Rating
 
 from ..rules.errors import MusError
-from .progress import Progress
+from .progress import Progress, Review
+from .scoring import Attempt, stars_text
 
 __all__ = [
     "LESSONS",
@@ -31,10 +35,14 @@ __all__ = [
     "Lesson",
     "LessonError",
     "MapStop",
+    "OPENED",
     "QuizRef",
+    "QuizStop",
     "find_lesson",
     "lesson_map",
     "mark_opened",
+    "quiz_status_text",
+    "record_attempt",
 ]
 
 
@@ -164,6 +172,28 @@ class MapStop:
 
 #: The quiz name under which opening a lesson without quizzes is recorded (a run with no points asked).
 OPENED = "opened"
+
+
+def record_attempt(
+    progress: Progress, skill: str, attempt: Attempt, *, at: datetime | None = None, ms: int | None = None
+) -> Review:
+    """Record one finished question for the spaced-repetition scheduler (lesson 11): a clean right answer is
+    rated as usual (Good, or Easy on a fast streak), a right answer after a hint or a second try Hard, and an
+    unsolved question Again. Raises :class:`~musteach.teach.progress.ProgressError` for a bad skill name."""
+    if attempt.clean:
+        return progress.record(skill, True, at=at, ms=ms)
+    rating = Rating.Hard if attempt.solved else Rating.Again
+    return progress.record(skill, attempt.solved, at=at, ms=ms, rating=rating)
+
+
+def quiz_status_text(progress: Progress, lesson: str, quiz: str) -> str:
+    """What the learner has done in one quiz, for the line under its title: ``"Your best here: ★★☆ (2 runs)."``
+    or ``"Not finished yet: finish a run to earn up to 3 stars."``."""
+    best = progress.best_stars(lesson, quiz)
+    if best is None:
+        return "Not finished yet: finish a run to earn up to 3 stars."
+    runs = progress.runs_done(lesson, quiz)
+    return f"Your best here: {stars_text(best)} ({runs} run{'s' if runs != 1 else ''})."
 
 
 def mark_opened(progress: Progress, lesson: str) -> bool:

@@ -49,6 +49,7 @@ from ..rules.lances import (
     rank_plural,
 )
 from ..rules.options import Rules
+from .diagnosis import diagnose
 from .errors import AnswerError, QuizError, QuizStateError
 from .sampling import fits_kind, hand_test, sample_cards, sample_deal, sample_hand
 from .session import QuizSession
@@ -183,11 +184,19 @@ class Question(Answerable):
         return bool(given == self.answer)
 
     def grade(self, response: Any) -> Verdict:
-        """Grade a response; raises like :meth:`verify_response` for a response that is not a possible answer."""
+        """Grade a response; raises like :meth:`verify_response` for a response that is not a possible answer.
+
+        A wrong answer to a lance question gets two steps: the mistake diagnosis on the learner's own seat
+        (:func:`~musteach.teach.diagnosis.diagnose`: which misconception gives it, or why it loses), then the
+        evaluator's sentence (the :attr:`Verdict.explanation`)."""
         given = self.verify_response(response)
         correct = self.is_correct(given)
         headline = "Right!" if correct else f"Not quite: {self.answer_text}."
-        return Verdict(correct, self.answer, given, self.explanation, self.highlight, headline)
+        steps: tuple[str, ...] = ()
+        if not correct and self.lance is not None and not self.rules.la_real:
+            d = diagnose(self.hands, self.mano or 0, self.lance, given, self.rules)
+            steps = (d.explanation, self.explanation)
+        return Verdict(correct, self.answer, given, self.explanation, self.highlight, headline, steps)
 
     def _verify_seat(self, response: Any) -> int | None:
         if response is None or (isinstance(response, str) and response.strip().lower() == NOBODY):

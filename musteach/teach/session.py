@@ -1,6 +1,11 @@
 """A run of quiz questions: the current question, the score, the streak and the history (:class:`QuizSession`).
 
 It works with every question kind of :mod:`musteach.teach` (anything with ``grade(response) -> Verdict``).
+
+With ``tries=2`` (what every quiz widget uses, issue 12) a wrong first answer does not end the question: the
+session keeps it open, says what led the learner astray (:func:`~musteach.teach.tutor.retry_text`) and takes
+one more answer; :meth:`QuizSession.hint` gives the question's two hint steps. Each question then scores
+0..1 points (:mod:`.scoring`) and a finished run earns 0..3 :attr:`QuizSession.stars`.
 """
 
 from __future__ import annotations
@@ -9,6 +14,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from .errors import QuizError, QuizStateError
+from .hints import Hint
+from .scoring import Attempt, stars_for, stars_text
 from .verdict import Verdict
 
 if TYPE_CHECKING:
@@ -23,14 +30,28 @@ class QuizSession:
     source: a :class:`QuestionGenerator`, or any iterable of :class:`Question` (the run ends early if it runs out).
     n: how many questions must be answered to finish. A question skipped with :meth:`next` before it is
     answered (say, after an error) is not scored and does not count towards ``n``.
+    tries: 1 (a wrong answer ends the question) or 2 (one more try after a wrong first answer).
+
+    ``attempt`` is the current question's :class:`~musteach.teach.scoring.Attempt` (hints and tries so far),
+    ``retry`` the not-final verdict of a wrong first answer (None otherwise), ``points`` each finished
+    question's points, ``hints_used`` and ``retries`` the run's totals.
 
     Bad responses raise (see :meth:`Question.verify_response`) and leave the state unchanged.
     """
 
-    def __init__(self, source: QuestionGenerator | Iterable[Question], n: int = 10):
+    def __init__(self, source: QuestionGenerator | Iterable[Question], n: int = 10, *, tries: int = 1):
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise QuizError(f"a quiz needs a whole number of questions, 1 or more, not {n!r}")
+        if tries not in (1, 2):
+            raise QuizError(f"tries must be 1 or 2, not {tries!r}")
         self.n = n
+        self.tries = tries
+        self.attempt = Attempt()
+        self.retry: Verdict | None = None
+        self.points: list[float] = []
+        self.hints_used = 0
+        self.retries = 0
+        self._hints: tuple[Hint, Hint] | None = None
         self._source = source
         self._iter = iter(source)
         self.history: list[tuple[Question, Verdict | None]] = []
@@ -51,6 +72,9 @@ class QuizSession:
         q = self._fetch()  # may raise: nothing has changed yet
         self.current = q
         self.verdict = None
+        self.retry = None
+        self.attempt = Attempt()
+        self._hints = None
         if q is None:
             self.exhausted = True
 
@@ -85,6 +109,16 @@ class QuizSession:
         if self.verdict is not None:
             raise QuizStateError("this question is already answered: press Next for another")
         verdict = self.current.grade(response)  # raises before any change
+        if not verdict.correct and self.tries == 2 and self.attempt.wrong == 0:
+            from .tutor import retry_text  # the tutor knows every question kind; imported late (no cycle)
+
+            self.attempt = self.attempt.answer(False)
+            self.retry = Verdict(False, None, verdict.given, retry_text(self.current, verdict.given), None, "Not quite.")
+            return self.retry
+        self.attempt = self.attempt.answer(verdict.correct)
+        self.points.append(self.attempt.points)
+        self.retries += int(verdict.correct and self.attempt.wrong > 0)
+        self.retry = None
         self.verdict = verdict
         self.answered += 1
         if verdict.correct:
@@ -95,6 +129,33 @@ class QuizSession:
             self.streak = 0
         self.history.append((self.current, verdict))
         return verdict
+
+    # ----- hints ---------------------------------------------------------------------------
+    def can_hint(self) -> bool:
+        """True if :meth:`hint` would give one more step now."""
+        return self.can_answer() and self.attempt.can_hint()
+
+    def hint(self) -> Hint:
+        """The next hint step for the current question (step 1, then step 2); each lowers its points.
+
+        Raises :class:`QuizStateError` when there is no open question, and
+        :class:`~musteach.teach.scoring.AttemptError` when both steps are shown.
+        """
+        if not self.can_answer() or self.current is None:
+            raise QuizStateError("no open question to hint at")
+        self.attempt.verify_hint()
+        if self._hints is None:
+            from .tutor import question_hints
+
+            self._hints = question_hints(self.current)
+        self.attempt = self.attempt.hint()
+        self.hints_used += 1
+        return self._hints[self.attempt.hints - 1]
+
+    @property
+    def stars(self) -> int:
+        """Stars 0..3 the questions answered so far earn (:func:`~musteach.teach.scoring.stars_for`)."""
+        return stars_for(self.points)
 
     def next(self) -> Question | None:
         """Move to the next question (an unanswered current question is skipped, not scored).
@@ -115,6 +176,8 @@ class QuizSession:
         self._advance()
         self.history = []
         self.answered = self.right = self.streak = self.best_streak = self.skipped = 0
+        self.points = []
+        self.hints_used = self.retries = 0
         self.exhausted = self.current is None
         return self.current
 
@@ -129,11 +192,18 @@ class QuizSession:
     def summary(self) -> str:
         """The message shown when the run is finished."""
         pct = round(100 * self.right / self.answered) if self.answered else 0
+        clean = self.tries == 1 or sum(self.points) == self.answered
         cheer = (
             "Perfect!"
-            if self.answered and self.right == self.answered
+            if self.answered and self.right == self.answered and clean
             else "Well done."
             if pct >= 70
             else "Keep practising."
         )
-        return f"Finished: {self.right} of {self.answered} right ({pct}%), best streak {self.best_streak}. {cheer}"
+        text = f"Finished: {self.right} of {self.answered} right ({pct}%), best streak {self.best_streak}. {cheer}"
+        if self.tries == 2 and self.answered:
+            pts = sum(self.points)
+            text += f" {stars_text(self.stars)} ({pts:g} of {self.answered} points"
+            extra = [f"{x} {w}{'s' if x != 1 else ''}" for x, w in ((self.hints_used, "hint"), (self.retries, "second try")) if x]
+            text += f"; {', '.join(extra)})." if extra else ")."
+        return text

@@ -37,10 +37,17 @@ def _other(team: str) -> str:
 
 
 def why_betting_wrong(
-    outcome: BettingOutcome, expected: Mapping[str, int], given: Mapping[str, int], rules: Rules | None = None
+    outcome: BettingOutcome,
+    expected: Mapping[str, int],
+    given: Mapping[str, int],
+    rules: Rules | None = None,
+    *,
+    reveal: bool = True,
 ) -> str:
     """Why ``given`` (``{"A": n, "B": n}`` stones taken now) is not ``expected`` for a betting that ended
-    with ``outcome`` (RULES.md §6); ``""`` when they are equal."""
+    with ``outcome`` (RULES.md §6); ``""`` when they are equal.
+
+    reveal: False leaves out the right number of stones (for the message before a second try)."""
     exp = {t: expected.get(t, 0) for t in "AB"}
     got = {t: given.get(t, 0) for t in "AB"}
     if exp == got:
@@ -54,18 +61,23 @@ def why_betting_wrong(
                 f"team {w}'s deje of {outcome.deje} waits for the count."
             )
         refused = outcome.stakes[-1] if outcome.stakes else None
+        deje = f" of {outcome.deje}" if reveal else ""
         if got[_other(w)] > 0 and got[w] == 0:
             return (
                 f"You gave the stones to team {_other(w)}, whose side refused; the team whose bet was refused "
-                f"(team {w}) takes the deje of {outcome.deje}."
+                f"(team {w}) takes the deje{deje}."
             )
         if isinstance(refused, int) and got[w] == refused and refused != outcome.deje:
+            agreed = f": {outcome.deje}" if reveal else " (1 for a first bet)"
             return (
                 f"You gave team {w} the {refused} stones of the bet that was refused; a refused bet pays what "
-                f"was agreed before it: {outcome.deje}."
+                f"was agreed before it{agreed}."
             )
         if refused == "ordago" and got[w] > outcome.deje:
-            return f"A refused órdago is not the game: team {w} takes only what was agreed before it, {outcome.deje}."
+            agreed = f", {outcome.deje}" if reveal else ""
+            return f"A refused órdago is not the game: team {w} takes only what was agreed before it{agreed}."
+        if not reveal:
+            return f"Team {w}'s last bet was refused: count again what was agreed before it."
         return f"Team {w}'s last bet was refused, so team {w} takes the deje of {outcome.deje} now, and nobody else."
     if outcome.type == "accepted":
         return (
@@ -88,25 +100,29 @@ def _seat_bonus(result: CountResult, lance: Lance, seat: int) -> int:
     return 0
 
 
-def why_count_wrong(result: CountResult, given: Mapping[str, Mapping[str, int]]) -> str:
+def why_count_wrong(result: CountResult, given: Mapping[str, Mapping[str, int]], *, reveal: bool = True) -> str:
     """Why ``given`` (``{lance: {"A": n, "B": n}}``) is not the count ``result`` (RULES.md §7, §8): one
-    sentence per wrong lance, in lance order; ``""`` when every lance is right."""
+    sentence per wrong lance, in lance order; ``""`` when every lance is right.
+
+    reveal: False leaves out the right stones (for the message before a second try)."""
     out: list[str] = []
     for lance in result.lances:
         exp = result.stones[lance.value]
         got = {t: given.get(lance.value, {}).get(t, 0) for t in "AB"}
         if got == {t: exp[t] for t in "AB"}:
             continue
-        out.append(_why_lance(result, lance, exp, got))
+        out.append(_why_lance(result, lance, exp, got, reveal))
     return " ".join(out)
 
 
-def _why_lance(result: CountResult, lance: Lance, exp: Mapping[str, int], got: Mapping[str, int]) -> str:
+def _why_lance(
+    result: CountResult, lance: Lance, exp: Mapping[str, int], got: Mapping[str, int], reveal: bool = True
+) -> str:
     name = lance.title
     winner = result.deal[lance].winner
     team = next((t for t in "AB" if exp[t] > 0), None)
     if team is None:
-        return f"{name}: you gave {_pair(got)}, but nobody scores here ({_pair(exp)})."
+        return f"{name}: you gave {_pair(got)}, but nobody scores here."
     if got[team] == 0 and got[_other(team)] > 0:
         who = f"seat {winner}" if winner is not None else f"team {team}"
         return f"{name}: you gave the stones to team {_other(team)}, but {who} of team {team} holds the best hand."
@@ -123,6 +139,8 @@ def _why_lance(result: CountResult, lance: Lance, exp: Mapping[str, int], got: M
         return f"{name}: everybody passed, but the lance is still worth 1 stone en paso to the best hand."
     if o is not None and o.type == "rejected" and got[team] == exp[team] + o.deje:
         return f"{name}: you counted the deje of {o.deje} twice; it was taken during the betting and counts once."
+    if not reveal:
+        return f"{name}: {_pair(got)} is not the count; go through it again."
     return f"{name}: you gave {_pair(got)}, the count gives {_pair(exp)}."
 
 

@@ -1,0 +1,257 @@
+"""The learning path in the widgets: hints and a second try in every quiz, results kept in the progress store,
+and the map of the lessons (issue 12).
+
+* :class:`Tutored` — the mixin every quiz uses: a Hint button (two steps; the second rings the deciding cards
+  on the picture), one more try after a wrong first answer, each answer recorded for lesson 11's scheduler,
+  a finished run's stars kept, and a line saying what the learner has already done here.
+* :class:`LessonMap` — the lessons with their stars, done or not, and a "continue here" link; a Reset button
+  forgets every answer (after a confirmation).
+
+Every sentence comes from :mod:`musteach.teach` (hints, tutor, path, scoring); the stores are those of
+:mod:`.storage` (a file in JupyterLab, this browser in Voilà).
+
+Stable CSS classes for browser tests: ``musteach-hint`` (the button), ``musteach-best`` (what was done here),
+``musteach-map`` with one ``musteach-stop`` per lesson (``data-lesson``, ``data-stars``, ``data-done``,
+``data-here``), ``musteach-continue`` (the link), ``musteach-reset`` and ``musteach-reset-confirm``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+
+from musteach.teach.hints import Hint, Mark
+from musteach.teach.path import find_lesson, lesson_map, quiz_status_text, record_attempt
+from musteach.teach.progress import Progress
+from musteach.teach.scoring import stars_text
+from musteach.teach.session import QuizSession
+from musteach.teach.tutor import skill_of
+from musteach.teach.verdict import Verdict
+
+from ._base import css_widget, escape, feedback_html, html_box
+from .storage import BrowserStore, Store, in_voila, open_store
+
+__all__ = ["LessonMap", "Tutored", "show_map"]
+
+_log = logging.getLogger("musteach_widgets")
+
+
+class Tutored:
+    """Mixin for a quiz with a :class:`~musteach.teach.session.QuizSession` in ``self.session``, a
+    ``self.feedback`` HTML box and ``self._guard`` (:class:`~._base.Guarded`).
+
+    Call :meth:`_setup_tutor` in ``__init__`` (it returns the widgets to add), pass ``tries=self.tries`` to the
+    session, call :meth:`_tutor_question` when a question is shown and :meth:`_tutor_answered` after each
+    answer. Subclasses redraw their picture in :meth:`_redraw_marks` and reopen their answer controls in
+    :meth:`_reopen_answers`.
+    """
+
+    session: QuizSession | None
+    feedback: widgets.HTML
+    errors: list[BaseException]
+    _guard: Callable[..., Callable[..., Any]]
+
+    def _setup_tutor(
+        self,
+        *,
+        tries: int,
+        lesson: str | None,
+        quiz: str | None,
+        store: str | Store | None,
+        path: str | None,
+    ) -> list[widgets.Widget]:
+        self.tries = tries
+        self.lesson = find_lesson(lesson).name if lesson is not None else None
+        self.quiz_name = quiz
+        if self.lesson is not None and quiz is not None:
+            find_lesson(self.lesson).quiz(quiz)  # raises LessonError for an unknown quiz name
+        saving = self.lesson is not None and quiz is not None
+        self.store: Store = open_store(store if store is not None else ("auto" if saving else "memory"), path=path)
+        self.learner = Progress()
+        self.hint_marks: tuple[Mark, ...] = ()
+        self.hint_button = widgets.Button(
+            description="Hint", icon="lightbulb-o", tooltip="Show a hint (it lowers this question's points)"
+        )
+        self.hint_button.add_class("musteach-hint")
+        self.hint_button.on_click(self._guard(self._on_hint))
+        self.best = html_box("musteach-best")
+        extra: list[widgets.Widget] = []
+        if isinstance(self.store, BrowserStore):
+            extra.append(self.store)
+            self.store.on_change(self._guard(self._on_stored))
+        try:
+            self.learner = self.store.load()
+        except OSError as e:  # the learner still practises; the line says so
+            _log.warning("progress could not be read: %s", e)
+        self._show_best()
+        return extra
+
+    # ----- what was done here ---------------------------------------------------------------
+    def _show_best(self) -> None:
+        if self.lesson is None or self.quiz_name is None:
+            self.best.layout.display = "none"
+            return
+        self.best.value = escape(quiz_status_text(self.learner, self.lesson, self.quiz_name))
+
+    def _on_stored(self, progress: Progress) -> None:
+        self.learner = progress
+        self._show_best()
+
+    def _save(self) -> None:
+        try:
+            self.learner = self.store.save(self.learner)
+        except OSError as e:
+            self.feedback.value += feedback_html("oops", f"Your progress could not be saved ({e.strerror or e}).")
+        self._show_best()
+
+    # ----- hints ----------------------------------------------------------------------------
+    def _tutor_question(self) -> None:
+        """A new question is on screen: no marks, the Hint button ready."""
+        self.hint_marks = ()
+        s = self.session
+        self.hint_button.disabled = s is None or not s.can_hint()
+
+    def _on_hint(self, _button: widgets.Button | None = None) -> None:
+        s = self.session
+        if s is None or not s.can_hint():
+            return
+        hint: Hint = s.hint()
+        self.feedback.value = feedback_html("hint", hint.headline, hint.text)
+        if hint.marks:
+            self.hint_marks = hint.marks
+            self._redraw_marks()
+        self.hint_button.disabled = not s.can_hint()
+
+    def _redraw_marks(self) -> None:  # pragma: no cover - overridden
+        """Redraw the picture with :attr:`hint_marks` ringed."""
+
+    def _reopen_answers(self, given: Any) -> None:  # pragma: no cover - overridden
+        """Open the answer controls again for the second try (the wrong ``given`` stays marked)."""
+
+    # ----- answers --------------------------------------------------------------------------
+    def _tutor_answered(self, verdict: Verdict) -> bool:
+        """After an answer: True when the question stays open for one more try (the retry message is shown);
+        False when it is over (the caller shows the verdict). Records a finished question, and a finished run."""
+        s = self.session
+        assert s is not None
+        if s.retry is not None and not s.is_answered:
+            self.feedback.value = feedback_html("wrong", s.retry.headline, s.retry.explanation)
+            self._reopen_answers(verdict.given)
+            self.hint_button.disabled = not s.can_hint()
+            return True
+        self.hint_button.disabled = True
+        self.hint_marks = ()
+        if self.lesson is not None and self.quiz_name is not None and s.history:
+            question = s.history[-1][0]
+            record_attempt(self.learner, skill_of(question), s.attempt)
+            if s.finished:
+                self.learner.record_run(
+                    self.lesson, self.quiz_name, s.points, s.stars, hints=s.hints_used, retries=s.retries
+                )
+            self._save()
+        return False
+
+
+# ----------------------------------------------------------------------------------------------
+# The map
+# ----------------------------------------------------------------------------------------------
+
+_MAP_CSS = """
+.musteach-map ol { list-style: none; padding: 0; margin: 6px 0; }
+.musteach-map li.musteach-stop { display: flex; gap: 10px; align-items: baseline; padding: 5px 8px;
+  border-left: 4px solid var(--mt-edge); margin: 3px 0; }
+.musteach-map li.musteach-stop[data-done="true"] { border-left-color: #2e7d32; }
+.musteach-map li.musteach-stop[data-here="true"] { background: #fffde7; border-left-color: #f9a825; }
+.musteach-map .musteach-stars { color: #b8860b; font-size: 1.1em; min-width: 3.5em; }
+.musteach-map .musteach-status { color: var(--mt-muted); font-size: .9em; }
+.musteach-map .musteach-continue { font-weight: 700; }
+"""
+
+
+class LessonMap(Tutored, widgets.VBox):
+    """The lessons as a path: each with its stars (0–3), done or not, and a "continue here" link to the
+    first lesson not done. store: where progress is kept (``"auto"``: this browser in Voilà, a file in
+    JupyterLab; see :func:`~musteach_widgets.storage.open_store`). path: the file for the file store.
+    ``progress`` is the learner's :class:`~musteach.teach.progress.Progress`. A Reset button forgets every
+    answer and run, after a second click to confirm.
+    """
+
+    def __init__(self, *, store: str | Store = "auto", path: str | None = None, opened: tuple[str, ...] = ("00-welcome",)):
+        self.errors: list[BaseException] = []
+        self.opened = opened
+        self.session = None
+        self.feedback = html_box("musteach-feedback")
+        self.title = html_box("musteach-title", escape("Your path through the lessons"))
+        self.view = html_box("musteach-map-view")
+        self.reset_button = widgets.Button(
+            description="Reset progress", icon="trash", tooltip="Forget every answer and every star"
+        )
+        self.reset_button.add_class("musteach-reset")
+        self.confirm_button = widgets.Button(
+            description="Yes, forget everything", button_style="danger", tooltip="Forget every answer and star"
+        )
+        self.confirm_button.add_class("musteach-reset-confirm")
+        self.confirm_button.layout.display = "none"
+        self.reset_button.on_click(self._guard(self._on_reset))
+        self.confirm_button.on_click(self._guard(self._on_confirm))
+        extra = self._setup_tutor(tries=1, lesson=None, quiz=None, store=store, path=path)
+        self.note = html_box("musteach-map-note")
+        if not in_voila():
+            self.note.value = escape(
+                "In JupyterLab your progress is kept in a file for your user; to read the lessons as web pages "
+                "instead, run make tutor in the musteach folder."
+            )
+        tools = widgets.HBox([self.reset_button, self.confirm_button])
+        super().__init__([css_widget(), css_widget(_MAP_CSS), self.title, self.view, self.feedback, tools, self.note, *extra])
+        self.add_class("musteach-quiz")
+        self.add_class("musteach-map")
+        self._draw()
+
+    @property
+    def progress(self) -> Progress:
+        return self.learner
+
+    def _show_best(self) -> None:  # the map draws everything itself
+        if hasattr(self, "view"):
+            self._draw()
+
+    def _on_stored(self, progress: Progress) -> None:
+        self.learner = progress
+        self._draw()
+
+    def _draw(self) -> None:
+        items = []
+        for stop in lesson_map(self.learner, opened=self.opened):
+            lesson = stop.lesson
+            link = f'<a href="{escape(lesson.notebook)}">{escape(f"{lesson.number}. {lesson.title}")}</a>'
+            here = ' <a class="musteach-continue" href="' + escape(lesson.notebook) + '">Continue here →</a>' if stop.here else ""
+            stars = stars_text(stop.stars) if stop.lesson.quizzes else ("✓" if stop.done else "·")
+            items.append(
+                f'<li class="musteach-stop" data-lesson="{escape(lesson.name)}" data-stars="{stop.stars}" '
+                f'data-done="{str(stop.done).lower()}" data-here="{str(stop.here).lower()}">'
+                f'<span class="musteach-stars" aria-label="{stop.stars} stars">{stars}</span>'
+                f'<span>{link}{here}<br><span class="musteach-status">{escape(stop.status_text)}</span></span></li>'
+            )
+        self.view.value = f'<ol aria-label="The lessons">{"".join(items)}</ol>'
+
+    def _on_reset(self, _button: widgets.Button | None = None) -> None:
+        self.confirm_button.layout.display = None
+        self.feedback.value = feedback_html("hint", "Forget everything?", "Every answer and every star is lost.")
+
+    def _on_confirm(self, _button: widgets.Button | None = None) -> None:
+        self.confirm_button.layout.display = "none"
+        self.learner = self.store.save(Progress.reset())
+        self.feedback.value = feedback_html("done", "Your progress was reset.")
+        self._draw()
+
+    def _show_oops(self) -> None:
+        self.feedback.value = feedback_html("oops", "Something went wrong with the map; reload the page.")
+
+
+def show_map(**kwargs: Any) -> LessonMap:
+    """The map of the lessons (see :class:`LessonMap`)."""
+    return LessonMap(**kwargs)
+
