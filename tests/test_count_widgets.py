@@ -152,7 +152,7 @@ def test_betting_quiz_data_rebuilds_the_same_betting():
 
 
 def test_betting_quiz_right_then_wrong_then_next():
-    quiz = mw.BettingQuiz(n=5, seed=5)
+    quiz = mw.BettingQuiz(n=5, seed=5, tries=1)
     q = quiz.question
     type_betting(quiz, q.answer["A"], q.answer["B"])
     g = q.grade(q.answer)
@@ -228,7 +228,7 @@ def test_betting_quiz_bad_input_gives_a_friendly_hint_and_keeps_the_score(typed,
 
 
 def test_second_check_is_ignored_and_the_run_finishes_and_restarts():
-    quiz = mw.BettingQuiz(n=2, seed=8)
+    quiz = mw.BettingQuiz(n=2, seed=8, tries=1)
     q = quiz.question
     type_betting(quiz, q.answer["A"], q.answer["B"])
     before = (quiz.feedback.value, quiz.score.value)
@@ -327,7 +327,7 @@ def test_count_quiz_right_answer():
 
 
 def test_count_quiz_one_wrong_cell_is_marked():
-    quiz = mw.CountQuiz(n=3, seed=14)
+    quiz = mw.CountQuiz(n=3, seed=14, tries=1)
     q = quiz.question
     lances = list(q.answer)
     bad = lances[1]

@@ -105,10 +105,15 @@ def test_each_lesson_has_a_quiz_of_ten(path):
 
 
 def test_index_links_every_lesson_in_order():
-    links = [lk for lk in _links(_markdown(_read(INDEX))) if lk != INDEX.name]
-    wanted = [p.name for p in NOTEBOOKS[1:]]
-    listed = [lk for lk in links if lk in wanted]
-    assert list(dict.fromkeys(listed)) == wanted, f"the index must list {wanted} in order, found {listed}"
+    """The index is the map of the lessons (issue 12): a LessonMap, whose links come from musteach's list of
+    the lessons, which must be every notebook in order."""
+    from musteach.teach.path import LESSONS as PATH
+
+    code = "\n".join(c.source for c in _read(INDEX).cells if c.cell_type == "code")
+    assert "LessonMap()" in code, "the index draws the map of the lessons"
+    wanted = [p.name for p in NOTEBOOKS]
+    listed = [lesson.notebook for lesson in PATH]
+    assert listed == wanted, f"the map must list {wanted} in order, found {listed}"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))

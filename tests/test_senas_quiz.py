@@ -158,7 +158,7 @@ def test_meaning_errors_and_words():
 
 
 def test_sena_quiz_fit_widget():
-    quiz = mw.SenaQuiz(mode="fit", n=10, seed=4)
+    quiz = mw.SenaQuiz(mode="fit", n=10, seed=4, tries=1)
     assert {"musteach-quiz", "musteach-sena-quiz"} <= set(quiz._dom_classes)
     q = quiz.question
     assert len(quiz.answer_buttons) == 4

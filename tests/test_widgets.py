@@ -144,7 +144,7 @@ def test_answer_right_by_click():
 
 
 def test_answer_wrong_by_click():
-    quiz = mw.LanceQuiz("chica", n=5, seed=6)
+    quiz = mw.LanceQuiz("chica", n=5, seed=6, tries=1)
     q = quiz.question
     expected = evaluate(q.hands, q.mano).chica
     wrong = (expected.winner + 1) % 4
@@ -169,7 +169,7 @@ def test_second_click_on_an_answered_question_is_ignored():
 
 
 def test_next_advances_and_the_run_finishes_then_starts_again():
-    quiz = mw.LanceQuiz(None, n=3, seed=8)
+    quiz = mw.LanceQuiz(None, n=3, seed=8, tries=1)
     seen = []
     for i in range(3):
         q = quiz.question
@@ -209,7 +209,7 @@ def test_mixed_lances_and_seeded_runs_are_reproducible():
 
 
 def test_lance_quiz_kinds_option():
-    quiz = mw.LanceQuiz("juego", n=3, seed=10, kinds=["31_vs_40"], instructive_share=1.0)
+    quiz = mw.LanceQuiz("juego", n=3, seed=10, kinds=["31_vs_40"], instructive_share=1.0, tries=1)
     q = quiz.question
     assert q.kind is Kind.THIRTY_ONE_VS_FORTY
     totals = sorted(i.total for i in q.result.infos)
@@ -229,7 +229,7 @@ def test_a_fixed_list_of_questions():
     from musteach.teach.quiz import hand_question, lance_question, rank_question
 
     qs = [lance_question(DEAL, 0, "grande"), lance_question(DEAL, 1, "pares")]
-    quiz = mw.LanceQuiz(n=5, questions=qs, title="Two examples")
+    quiz = mw.LanceQuiz(n=5, questions=qs, title="Two examples", tries=1)
     assert quiz.n == 2 and quiz.question is qs[0] and quiz.title.value == "Two examples"
     quiz.button_for(0).click()
     assert "Right!" in feedback_text(quiz)
@@ -240,8 +240,8 @@ def test_a_fixed_list_of_questions():
     quiz.restart_button.click()
     assert quiz.question is qs[0] and quiz.session.answered == 0
     with pytest.raises(QuizError, match="jugada"):
-        mw.LanceQuiz(questions=[hand_question("12o 3c 7e 5b")])
-    rank = mw.RankQuiz(questions=[rank_question("1o 3c 12b 7e")])
+        mw.LanceQuiz(questions=[hand_question("12o 3c 7e 5b")], tries=1)
+    rank = mw.RankQuiz(questions=[rank_question("1o 3c 12b 7e")], tries=1)
     assert {b.description for b in rank.answer_buttons} == {
         "As de oros",
         "Tres de copas",
@@ -269,7 +269,7 @@ def test_bad_options_raise_at_once():
 
 
 def test_jugada_quiz_right_and_wrong():
-    quiz = mw.JugadaQuiz(n=3, seed=12)
+    quiz = mw.JugadaQuiz(n=3, seed=12, tries=1)
     assert [b.description for b in quiz.answer_buttons] == [
         "Par (one pair)",
         "Medias (three of a kind)",
@@ -309,7 +309,7 @@ def test_total_quiz_entry_with_a_typo_then_right():
 
 
 def test_total_quiz_punto_with_choices():
-    quiz = mw.TotalQuiz("punto", n=2, seed=14, mode="choices")
+    quiz = mw.TotalQuiz("punto", n=2, seed=14, mode="choices", tries=1)
     q = quiz.question
     assert q.skill is Skill.PUNTO_TOTAL and q.answer <= 30
     assert [b.description for b in quiz.answer_buttons] == [str(v) for v, _ in q.choices]
@@ -320,7 +320,7 @@ def test_total_quiz_punto_with_choices():
 
 
 def test_rank_quiz_place_undo_check():
-    quiz = mw.RankQuiz(n=2, seed=15)
+    quiz = mw.RankQuiz(n=2, seed=15, tries=1)
     q = quiz.question
     assert all(isinstance(b, widgets.Button) for b in quiz.answer_buttons)
     assert {f"musteach-card-{c.code}" for c in q.cards} <= set().union(*(classes(b) for b in quiz.answer_buttons))

@@ -54,6 +54,8 @@ _HOMES = {
     "show_senas": "senas",
     "MusQuiz": "table",
     "PlayTable": "table",
+    "LessonMap": "path",
+    "show_map": "path",
 }
 
 __all__ = list(_HOMES)

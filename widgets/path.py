@@ -31,7 +31,7 @@ from musteach.teach.session import QuizSession
 from musteach.teach.tutor import skill_of
 from musteach.teach.verdict import Verdict
 
-from ._base import css_widget, escape, feedback_html, html_box
+from ._base import Guarded, css_widget, escape, feedback_html, html_box
 from .storage import BrowserStore, Store, in_voila, open_store
 
 __all__ = ["LessonMap", "Tutored", "show_map"]
@@ -171,7 +171,7 @@ _MAP_CSS = """
 """
 
 
-class LessonMap(Tutored, widgets.VBox):
+class LessonMap(Tutored, Guarded, widgets.VBox):
     """The lessons as a path: each with its stars (0–3), done or not, and a "continue here" link to the
     first lesson not done. store: where progress is kept (``"auto"``: this browser in Voilà, a file in
     JupyterLab; see :func:`~musteach_widgets.storage.open_store`). path: the file for the file store.

@@ -36,6 +36,7 @@ from musteach.rules import Rules
 from musteach.rules.cards import Card
 from musteach.rules.errors import MusError
 from musteach.teach.count_quiz import BettingQuestion, CountQuestion, betting_question, count_question
+from musteach.teach.path import mark_opened
 from musteach.teach.progress import (
     FAST_MS,
     Pick,
@@ -660,6 +661,7 @@ class PracticeQuiz(Guarded, widgets.VBox):
         now = self.clock()
         ms = max(0, round((now - item.shown_at).total_seconds() * 1000))
         self.progress.record(item.pick.skill, outcome.correct, at=now, ms=ms, fast_ms=item.source.fast_ms)
+        mark_opened(self.progress, "11-practice")  # the lesson map shows the practice page as done
         self.outcome = outcome
         self.round_answered += 1
         self.round_right += outcome.correct
