@@ -12,6 +12,12 @@ Modules, and the RULES.md sections they implement:
 - :mod:`.odds_quiz`: reading-the-odds questions (§4, §5).
 - :mod:`.senas_quiz`: which seña, and what a seña means (§11).
 - :mod:`.coach`: the coach's advice and its structured comment on a learner's decision (§3, §4, §6).
-- :mod:`.progress`: skills, spaced repetition (fsrs) and the progress store.
+- :mod:`.hints`: two-step hints per question kind, the deciding cards as data (§1–§8, §11; issue 12).
+- :mod:`.scoring`: one question's attempt (hints, a second try), its points, and a run's 0–3 stars.
+- :mod:`.why_wrong`: why the learner's own answer is wrong in the betting, count and señas quizzes (§6–§8, §11).
+- :mod:`.tutor`: hints and the message before a second try, for every question kind.
+- :mod:`.session`: a run of questions (score, streak, tries, hints, points, stars).
+- :mod:`.path`: the lessons, their quizzes, the map with stars and "continue here", and what is recorded.
+- :mod:`.progress`: skills, spaced repetition (fsrs), finished quiz runs and the progress store (schema 3).
 - :mod:`.wording`: learner-facing wording helpers.
 """
