@@ -474,17 +474,16 @@ def test_session_rules_without_a_server():
     assert (s.status("alice", "k1"), s.status("alice", "k2"), s.status("bob", "k2"), s.status(None, "k2")) == (
         410, 200, 403, 403)
     w = Sessions(per_session=3, waiting_per_address=2)
-    w.begin_opening("10.0.0.9")
     w.bind("w1", "s1", "10.0.0.9")
-    w.end_opening("10.0.0.9")
-    w.begin_opening("10.0.0.9")  # a second page still rendering
-    assert w.too_many_waiting("10.0.0.9") and not w.too_many_waiting("10.0.0.10")
-    assert w.overdue(5) == []  # a page being rendered is never overdue
+    w.bind("w2", "s2", "10.0.0.9")
+    assert not w.too_many_waiting("10.0.0.9")  # pages still being rendered do not count
+    assert w.overdue(5, now=time.monotonic() + 60) == []  # nor are they ever overdue
     w.page_sent("w1")
-    assert w.overdue(5, now=time.monotonic() + 6) == ["w1"] and w.overdue(5) == []
+    w.page_sent("w2")
+    assert w.too_many_waiting("10.0.0.9") and not w.too_many_waiting("10.0.0.10")
+    assert w.overdue(5, now=time.monotonic() + 6) == ["w1", "w2"] and w.overdue(5) == []
     w.connected("w1")
-    w.end_opening("10.0.0.9")
-    assert not w.too_many_waiting("10.0.0.9") and w.overdue(5, now=time.monotonic() + 60) == []
+    assert not w.too_many_waiting("10.0.0.9") and w.overdue(5, now=time.monotonic() + 60) == ["w2"]
     w.page_sent("w1")  # its page, finished after it connected, does not make it wait again
     assert w.waiting_of_address("10.0.0.9") == []
     trusted = frozenset({"127.0.0.1"})

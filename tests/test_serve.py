@@ -558,7 +558,7 @@ def test_half_open_page_loads_hold_no_place_for_long(tmp_path):
     kernels at once (no per-address limit is set), so a second visitor still gets a lesson, and the
     half-open kernels are stopped ``--connect-timeout`` seconds later while the second visitor's stays."""
     lessons = write_lessons(tmp_path / "lessons", broken=False)
-    timeout = 6
+    timeout = 20  # rendering a page takes about 4 s on a loaded test machine
     with running_server("--lessons", str(lessons), "--max-kernels", "6", "--pool-size", "0",
                         "--waiting-per-address", "3", "--connect-timeout", str(timeout),
                         "--trusted-proxy", "127.0.0.1", log_path=tmp_path / "serve.log", cwd=ROOT) as s:
@@ -566,10 +566,11 @@ def test_half_open_page_loads_hold_no_place_for_long(tmp_path):
                     "X-Forwarded-For": "198.51.100.7"}
 
         async def go():
-            flooders = [Visitor(s.base_url) for _ in range(8)]
-            for v in flooders:
+            flood = []
+            for _ in range(8):  # one after another, as the tester did
+                v = Visitor(s.base_url)
                 v.fetch = _with_headers(v.fetch, document)
-            flood = sorted([r.code for r in await asyncio.gather(*(v.get_page(LANCE) for v in flooders))])
+                flood.append((await v.get_page(LANCE)).code)
             held = len(s.kernel_pids())
             second = Visitor(s.base_url)
             second.fetch = _with_headers(second.fetch, {"X-Forwarded-For": "203.0.113.20"})
@@ -589,7 +590,7 @@ def test_half_open_page_loads_hold_no_place_for_long(tmp_path):
         assert flood[:3] == [200] * 3 and set(flood[3:]) == {429}, flood
         assert held == 3
         assert r.code == 200 and second.quizzes()
-        assert left == 1 and gone_after < timeout + 3, (left, gone_after)
+        assert left == 1 and gone_after < timeout + 3, (left, gone_after)  # counted from the second visitor's page
         assert clicked is not None  # the second visitor's kernel, connected, was kept
         log = s.log()
         assert log.count(f"its page did not connect within {timeout} s") == 3

@@ -727,12 +727,7 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
         self.settings["musteach_gate"].seat(kernel_id, self.path_args[0] if self.path_args else "")
         sessions = self.settings["musteach_gate"].sessions
         sessions.bind(kernel_id, self._session or "", self._address)
-        if self._opening:
-            self._opening = False
-            sessions.end_opening(self._address)
         self._seated, self._preheated = kernel_id, preheated
-
-    _opening = False
 
     _session: str | None = None
     _address = ""
@@ -799,14 +794,9 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
         # closing the tab frees the place at once (Voilà's own page never sets it: its beacon gets a 403)
         self.xsrf_token  # noqa: B018 - reading it sets the _xsrf cookie
         start = time.monotonic()
-        sessions.begin_opening(self._address)
-        self._opening = True
         try:
             await super().get(path)
         finally:
-            if self._opening:
-                self._opening = False
-                sessions.end_opening(self._address)
             if self._seated is None:
                 gate.abandon()
             else:

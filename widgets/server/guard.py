@@ -222,19 +222,6 @@ class Sessions:
     ended: OrderedDict[str, str] = field(default_factory=OrderedDict)  # kernel id -> session
     #: kernel id -> time.monotonic() its page was sent (infinity while the page is being rendered)
     waiting: dict[str, float] = field(default_factory=dict)
-    opening: dict[str, int] = field(default_factory=dict)  # address -> pages admitted, kernel not yet bound
-
-    def begin_opening(self, address: str) -> None:
-        """A page request from ``address`` was admitted; its kernel is not bound yet."""
-        self.opening[address] = self.opening.get(address, 0) + 1
-
-    def end_opening(self, address: str) -> None:
-        """The admitted page request got its kernel (or ended without one)."""
-        left = self.opening.get(address, 0) - 1
-        if left > 0:
-            self.opening[address] = left
-        else:
-            self.opening.pop(address, None)
 
     def bind(self, kernel_id: str, session: str, address: str) -> None:
         """The page request of ``session`` from ``address`` got kernel ``kernel_id`` (waiting for its page)."""
@@ -260,10 +247,11 @@ class Sessions:
         return [k for k in self.waiting if k in self.kernels and self.kernels[k][1] == address]
 
     def too_many_waiting(self, address: str) -> bool:
-        """Whether ``address`` already holds its most kernels whose page has not connected (pages being
-        opened included)."""
-        held = len(self.waiting_of_address(address)) + self.opening.get(address, 0)
-        return bool(self.waiting_per_address) and held >= self.waiting_per_address
+        """Whether ``address`` already holds its most kernels whose page was sent and has not connected.
+        Pages still being rendered do not count: a class behind one address opening a lesson at once must
+        not be refused; such a flood is bounded by ``--max-kernels`` and released after the timeout."""
+        sent = [k for k in self.waiting_of_address(address) if self.waiting[k] != float("inf")]
+        return bool(self.waiting_per_address) and len(sent) >= self.waiting_per_address
 
     def owns(self, session: str | None, kernel_id: str | None) -> bool:
         """Whether ``kernel_id`` is a running kernel of ``session``."""
