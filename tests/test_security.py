@@ -12,6 +12,7 @@ import asyncio
 import base64
 import json
 import re
+import time
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -435,7 +436,14 @@ def test_listings_are_closed_and_malformed_paths_get_a_clean_400(server):
     for path in ("/voila/render/%ff%fe", "/voila/files/%c3%28.png", "/%ff"):
         r = fetch(server, path)
         assert r.code == 400, (path, r.code)
-    assert "Traceback" not in server.log() and "UnicodeDecodeError" not in server.log()
+    for path in ("/voila/templates/musteach/index.html.j2", "/voila/templates/nope/static/x.js",
+                 "/voila/templates/musteach/static/", "/voila/templates/", "/voila/templates/x",
+                 "/voila/templates/musteach/static/nope.css", "/voila/templates/lab/../static/x"):
+        r = fetch(server, path)
+        assert 400 <= r.code < 500, (path, r.code)
+    assert fetch(server, "/voila/templates/lab/static/index.css").code == 200  # the template's own files still load
+    log = server.log()
+    assert "Traceback" not in log and "UnicodeDecodeError" not in log and "ValueError" not in log
 
 
 def test_every_answer_has_the_security_headers(server):
@@ -465,6 +473,19 @@ def test_session_rules_without_a_server():
     s.release("k1")
     assert (s.status("alice", "k1"), s.status("alice", "k2"), s.status("bob", "k2"), s.status(None, "k2")) == (
         410, 200, 403, 403)
+    w = Sessions(per_session=3, waiting_per_address=2)
+    w.bind("w1", "s1", "10.0.0.9")
+    w.bind("w2", "s2", "10.0.0.9")
+    assert not w.too_many_waiting("10.0.0.9")  # pages still being rendered do not count
+    assert w.overdue(5, now=time.monotonic() + 60) == []  # nor are they ever overdue
+    w.page_sent("w1")
+    w.page_sent("w2")
+    assert w.too_many_waiting("10.0.0.9") and not w.too_many_waiting("10.0.0.10")
+    assert w.overdue(5, now=time.monotonic() + 6) == ["w1", "w2"] and w.overdue(5) == []
+    w.connected("w1")
+    assert not w.too_many_waiting("10.0.0.9") and w.overdue(5, now=time.monotonic() + 60) == ["w2"]
+    w.page_sent("w1")  # its page, finished after it connected, does not make it wait again
+    assert w.waiting_of_address("10.0.0.9") == ["w2"]
     trusted = frozenset({"127.0.0.1"})
     assert is_https("https", "203.0.113.9", None, frozenset())
     assert is_https("http", "127.0.0.1", "https", trusted)

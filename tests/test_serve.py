@@ -552,11 +552,75 @@ def test_floods_and_cross_site_images_leave_a_place_for_a_second_visitor(tmp_pat
         assert "oldest kernel" in log and "already holds 3 kernels" in log
 
 
+def test_half_open_page_loads_hold_no_place_for_long(tmp_path):
+    """One client loads lesson pages as a browser would (fresh cookie jar each time, ``Sec-Fetch-Dest:
+    document``) but never runs them: no websocket connects. It gets at most ``--waiting-per-address``
+    kernels at once (no per-address limit is set), so a second visitor still gets a lesson, and the
+    half-open kernels are stopped ``--connect-timeout`` seconds later while the second visitor's stays."""
+    lessons = write_lessons(tmp_path / "lessons", broken=False)
+    timeout = 20  # rendering a page takes about 4 s on a loaded test machine
+    with running_server("--lessons", str(lessons), "--max-kernels", "6", "--pool-size", "0",
+                        "--waiting-per-address", "3", "--connect-timeout", str(timeout),
+                        "--trusted-proxy", "127.0.0.1", log_path=tmp_path / "serve.log", cwd=ROOT) as s:
+        document = {"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Site": "none",
+                    "X-Forwarded-For": "198.51.100.7"}
+
+        async def go():
+            flood = []
+            for _ in range(8):  # one after another, as the tester did
+                v = Visitor(s.base_url)
+                v.fetch = _with_headers(v.fetch, document)
+                flood.append((await v.get_page(LANCE)).code)
+            held = len(s.kernel_pids())
+            second = Visitor(s.base_url)
+            second.fetch = _with_headers(second.fetch, {"X-Forwarded-For": "203.0.113.20"})
+            r = await second.open(LANCE)
+            start = time.monotonic()
+            while len(s.kernel_pids()) > 1 and time.monotonic() - start < timeout + 10:
+                await asyncio.sleep(0.5)
+            gone_after = time.monotonic() - start
+            left = len(s.kernel_pids())
+            quiz = second.quizzes()[0]
+            feedback = second.find(quiz, "musteach-feedback")[0]
+            answer = next(a for a in second.find(quiz, "musteach-answer") if not second.states[a].get("disabled"))
+            _, clicked = await second.click(answer, watch=feedback)
+            return flood, held, r, second, gone_after, left, clicked
+
+        flood, held, r, second, gone_after, left, clicked = run(go())
+        assert flood[:3] == [200] * 3 and set(flood[3:]) == {429}, flood
+        assert held == 3
+        assert r.code == 200 and second.quizzes()
+        assert left == 1 and gone_after < timeout + 3, (left, gone_after)  # counted from the second visitor's page
+        assert clicked is not None  # the second visitor's kernel, connected, was kept
+        log = s.log()
+        assert log.count(f"its page did not connect within {timeout} s") == 3
+        assert "already holds 3 kernels whose page has not connected" in log
+
+
 def _with_headers(fetch, extra):
     async def wrapped(path, *, method="GET", body=None, headers=None):
         return await fetch(path, method=method, body=body, headers={**extra, **(headers or {})})
 
     return wrapped
+
+
+def test_the_start_up_log_says_how_the_pools_shrank(tmp_path):
+    """--max-kernels 3 with --pool 03=5: the log says 3 kernels are preheated, all for lesson 3, none for the
+    others, what was asked and why it shrank; the kernels started match it."""
+    lessons = write_lessons(tmp_path / "lessons", broken=False)
+    (lessons / "03-total.ipynb").write_text(lesson_notebook(
+        "Lesson 3: Count", "from musteach_widgets import TotalQuiz\nTotalQuiz(kind='juego', n=3, seed=3)"))
+    with running_server("--lessons", str(lessons), "--max-kernels", "3", "--pool", "03=5",
+                        log_path=tmp_path / "serve.log", cwd=ROOT) as s:
+        ready = wait_for_log(s, r"\] ready: (\d+) preheated kernels have run their lessons", timeout=120)
+        log = s.log()
+        assert ready.group(1) == "3" and len(s.kernel_pids()) == 3
+    assert ("at most 3 kernels, preheated ones included; 3 kernels preheated: 3 for 03-total.ipynb; none for "
+            "01-lance.ipynb (asked: 1 kernel per lesson, 5 for 03-total.ipynb, 6 in all; shrunk to fit under "
+            "--max-kernels 3)") in log
+    assert " 1 kernels" not in log
+    running = [int(n) for n in re.findall(r"started for the pool \((\d+) running\)", log)]
+    assert running == [1, 2, 3]
 
 
 def test_the_cap_counts_the_pools(tmp_path):

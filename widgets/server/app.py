@@ -54,6 +54,7 @@ from tornado.websocket import WebSocketProtocol13
 from traitlets import default
 from traitlets.config import Config
 from voila.app import Voila
+from voila.paths import collect_static_paths
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
@@ -141,6 +142,8 @@ class ServeOptions:
     pools: dict[str, int] = field(default_factory=dict)
     per_session: int = 3
     per_address: int = 0
+    waiting_per_address: int = 4
+    connect_timeout: int = 25
     trusted_proxies: frozenset[str] = frozenset()
     secret: bytes | None = None
     base_url: str = "/"
@@ -172,6 +175,42 @@ class ServeOptions:
                 fitted[ls.path] += add
                 room -= add
         return fitted
+
+
+def count(n: int, noun: str) -> str:
+    """``n`` with ``noun``, plural when ``n`` is not 1: ``count(1, "kernel")`` is ``'1 kernel'``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def pools_summary(o: ServeOptions) -> str:
+    """What the start-up log says of preheating: the kernels each lesson gets (after the pools shrank to fit
+    under ``--max-kernels``), and how the pools shrank.
+
+    >>> from .lessons import Lesson
+    >>> ls = [Lesson.from_heading(f"0{i}-x.ipynb", None) for i in range(1, 4)]
+    >>> print(pools_summary(ServeOptions(Path("."), ls, max_kernels=3, pools={"03-x.ipynb": 5})))
+    3 kernels preheated: 3 for 03-x.ipynb; none for 01-x.ipynb, 02-x.ipynb (asked: 1 kernel per lesson, 5 for 03-x.ipynb, 7 in all; shrunk to fit under --max-kernels 3)
+    >>> print(pools_summary(ServeOptions(Path("."), ls, pool_size=1)))
+    3 kernels preheated: 1 for 01-x.ipynb, 1 for 02-x.ipynb, 1 for 03-x.ipynb
+    >>> print(pools_summary(ServeOptions(Path("."), ls, pool_size=0)))
+    no kernel preheated (kernels start when a page is opened)
+    """
+    fitted = o.fitted_pools()
+    asked = {ls.path: o.pool_for(ls.path) for ls in o.lessons}
+    total = sum(fitted.values())
+    if not sum(asked.values()):
+        return "no kernel preheated (kernels start when a page is opened)"
+    got = [f"{n} for {path}" for path, n in fitted.items() if n]
+    none = [path for path, n in fitted.items() if not n]
+    text = f"{count(total, 'kernel')} preheated: " + ", ".join(got)
+    if none:
+        text += "; none for " + ", ".join(none)
+    if fitted != asked:
+        wanted = f"{count(o.pool_size, 'kernel')} per lesson" + "".join(
+            f", {n} for {path}" for path, n in o.pools.items())
+        text += (f" (asked: {wanted}, {sum(asked.values())} in all; shrunk to fit under --max-kernels "
+                 f"{o.max_kernels})")
+    return text
 
 
 def _short(kernel_id: str) -> str:
@@ -246,7 +285,14 @@ class _SizeLoggingProtocol(WebSocketProtocol13):
 
 
 class VisitorWebsocketHandler(VoilaKernelWebsocketHandler):
-    """Voilà's kernel websocket handler, with :class:`_SizeLoggingProtocol`."""
+    """Voilà's kernel websocket handler, with :class:`_SizeLoggingProtocol`; tells the sessions that the
+    kernel's page connected (it no longer waits: :meth:`~musteach_server.guard.Sessions.connected`)."""
+
+    async def open(self, kernel_id: str) -> None:  # type: ignore[override]
+        gate = self.settings.get("musteach_gate")
+        if gate is not None:
+            gate.sessions.connected(kernel_id)
+        await super().open(kernel_id)
 
     def get_websocket_protocol(self) -> Any:
         protocol = super().get_websocket_protocol()
@@ -273,6 +319,9 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         self._releases: set[asyncio.Future] = set()
         self._handed_over: dict[str, float] = {}  # kernel id -> time.monotonic() of its handover to a page
         self._died: set[str] = set()
+        #: kernels whose start has been logged and whose stop not yet: the "(N running)" of the log lines (the
+        #: kernel manager's own list also holds kernels still starting, started concurrently)
+        self._running: set[str] = set()
         #: called with a kernel id once it has stopped (the gate frees its place and its session's claim)
         self.on_stopped: list[Any] = []
 
@@ -312,7 +361,8 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         preheat = (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
         if not preheat:  # a visitor is waiting for it: start at once
             kernel_id = await ensure_async(super().start_kernel(*args, **kwargs))
-            log.info("kernel %s started for a page (%d running)", _short(kernel_id), len(self.list_kernel_ids()))
+            self._running.add(kernel_id)
+            log.info("kernel %s started for a page (%d running)", _short(kernel_id), len(self._running))
             return kernel_id
         held = await self._take_slot()
         try:
@@ -325,7 +375,8 @@ class MusteachKernelManager(AsyncMappingKernelManager):
             task = asyncio.ensure_future(self._release_after_lesson(kernel_id))
             self._releases.add(task)  # keep a reference until it is done
             task.add_done_callback(self._releases.discard)
-        log.info("kernel %s started for the pool (%d running)", _short(kernel_id), len(self.list_kernel_ids()))
+        self._running.add(kernel_id)
+        log.info("kernel %s started for the pool (%d running)", _short(kernel_id), len(self._running))
         return kernel_id
 
     async def _take_slot(self) -> bool:
@@ -430,7 +481,8 @@ class MusteachKernelManager(AsyncMappingKernelManager):
             self._died.discard(kernel_id)
             for callback in self.on_stopped:
                 callback(kernel_id)
-        log.info("kernel %s stopped%s (%d running)", _short(kernel_id), why, len(self.list_kernel_ids()))
+        self._running.discard(kernel_id)
+        log.info("kernel %s stopped%s (%d running)", _short(kernel_id), why, len(self._running))
         # a page still connected to it (culled with its tab open) is told by its websocket closing
         for conn in list(ZMQChannelsWebsocketConnection._open_sockets):
             if getattr(conn, "kernel_id", None) == kernel_id and conn.websocket_handler is not None:
@@ -673,7 +725,8 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
 
     def _on_kernel(self, kernel_id: str, *, preheated: bool) -> None:
         self.settings["musteach_gate"].seat(kernel_id, self.path_args[0] if self.path_args else "")
-        self.settings["musteach_gate"].sessions.bind(kernel_id, self._session or "", self._address)
+        sessions = self.settings["musteach_gate"].sessions
+        sessions.bind(kernel_id, self._session or "", self._address)
         self._seated, self._preheated = kernel_id, preheated
 
     _session: str | None = None
@@ -705,6 +758,13 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
         gate: KernelGate = self.settings["musteach_gate"]
         sessions = gate.sessions
         assert self._session is not None
+        if sessions.too_many_waiting(self._address):
+            log.warning("refused %s: %s already holds %d kernels whose page has not connected", path, self._who(),
+                        sessions.waiting_per_address)
+            self._plain(429, "musteach: too many pages opening",
+                        "<h1>Too many lessons opening</h1><p>Too many lesson pages are being opened from your "
+                        f"network. Try again in {RETRY_AFTER_SECONDS} seconds.</p>", retry=RETRY_AFTER_SECONDS)
+            return
         if sessions.address_full(self._address, self._session):
             log.warning("refused %s: %s already holds %d kernels", path, self._who(), sessions.per_address)
             self._plain(429, "musteach: too many pages open",
@@ -740,12 +800,13 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
             if self._seated is None:
                 gate.abandon()
             else:
+                sessions.page_sent(self._seated)
                 log.info(
-                    "page %s opened: kernel %s (%s), %d kernels, %d of %d places taken by visitors, %.2f s",
+                    "page %s opened: kernel %s (%s), %s, %d of %d places taken by visitors, %.2f s",
                     path,
                     _short(self._seated),
                     "preheated" if self._preheated else "started for it",
-                    gate.total(),
+                    count(gate.total(), "kernel"),
                     gate.in_use(),
                     gate.max_kernels,
                     time.monotonic() - start,
@@ -847,6 +908,26 @@ def is_traversal(path: str) -> bool:
     return "\x00" in path or any(seg in ("..", ".") for seg in path.replace("\\", "/").split("/"))
 
 
+def template_static_path_ok(path: str, base_url: str = "/") -> bool:
+    """Whether ``path`` (%-decoded), if it is under Voilà's ``/voila/templates/``, has the only form Voilà's
+    handler serves, ``<template>/static/<file>``, of a template that exists (Voilà's handler answers any
+    other with a 500 and a traceback). Paths elsewhere are not its business (True).
+
+    >>> template_static_path_ok("/voila/templates/musteach/index.html.j2"), template_static_path_ok("/lessons")
+    (False, True)
+    """
+    prefix = base_url.rstrip("/") + "/voila/templates/"
+    if not path.startswith(prefix):
+        return True
+    m = re.fullmatch(r"([A-Za-z0-9_.-]+)/static/[^/].*", path[len(prefix):])
+    if not m:
+        return False
+    try:
+        return bool(collect_static_paths(["voila", "nbconvert"], m.group(1)))
+    except ValueError:  # no such template
+        return False
+
+
 class _GuardedApplication(tornado.web.Application):
     """Tornado's application, refusing before any handler sees them: paths that are not UTF-8 once decoded
     or that climb out of a folder (400), kernel routes without the session that owns the kernel, kernel
@@ -859,6 +940,8 @@ class _GuardedApplication(tornado.web.Application):
             return self.get_handler_delegate(request, tornado.web.ErrorHandler, {"status_code": 400})
         if is_traversal(request.path):
             return self.get_handler_delegate(request, tornado.web.ErrorHandler, {"status_code": 400})
+        if not template_static_path_ok(decoded, self.settings.get("base_url", "/")):
+            return self.get_handler_delegate(request, tornado.web.ErrorHandler, {"status_code": 404})
         match = kernel_route(decoded, self.settings.get("base_url", "/"))
         if match.route is not KernelRoute.NONE and not self._allowed(request, match.route, match.kernel_id):
             return self.get_handler_delegate(request, tornado.web.ErrorHandler, {"status_code": 403})
@@ -943,7 +1026,8 @@ class MusteachVoila(Voila):
         settings = super().init_settings()
         self.kernel_manager.allowed_message_types = list(ALLOWED_MESSAGE_TYPES)
         o = self.musteach
-        self.gate = KernelGate(self.kernel_manager, o.max_kernels, Sessions(o.per_session, o.per_address))
+        self.gate = KernelGate(self.kernel_manager, o.max_kernels, Sessions(o.per_session, o.per_address,
+                                                                         o.waiting_per_address))
         self._cap_pool_refills()
         settings.update(
             musteach_gate=self.gate,
@@ -1007,28 +1091,37 @@ class MusteachVoila(Voila):
         o = self.musteach
         shown = "localhost" if self.ip in ("127.0.0.1", "0.0.0.0", "localhost", "::", "::1") else self.ip
         print(f"musteach: serving {len(o.lessons)} lessons on http://{shown}:{self.port}/", flush=True)
-        extra = "".join(f", {n} for {path}" for path, n in o.pools.items())
         log.info(
-            "lessons in %s; at most %d visitors' kernels; %d kernels preheated per lesson%s; idle kernels stopped "
-            "after %s",
+            "lessons in %s; at most %s, preheated ones included; %s; idle kernels stopped after %s",
             o.lessons_dir,
-            o.max_kernels,
-            o.pool_size,
-            extra,
+            count(o.max_kernels, "kernel"),
+            pools_summary(o),
             f"{o.cull_idle} s" if o.cull_idle else "never",
         )
         self.ioloop = IOLoop.current()
         self._started_at = time.monotonic()
         self._ready_check = PeriodicCallback(self._log_when_preheated, 500)
         self._ready_check.start()
+        self._connect_check = PeriodicCallback(self._release_unconnected, 1000)
+        self._connect_check.start()
         try:
             self.ioloop.start()
         except KeyboardInterrupt:
             pass
         finally:
-            log.info("stopping: shutting down %d kernels", len(self.kernel_manager.list_kernel_ids()))
+            log.info("stopping: shutting down %s", count(len(self.kernel_manager.list_kernel_ids()), "kernel"))
             self.stop()
 
+
+    def _release_unconnected(self) -> None:
+        """Stop the kernels whose page has not connected within ``--connect-timeout`` seconds (a page load
+        that never ran its page, or a flood of them): their places are free again."""
+        for kernel_id in self.gate.sessions.overdue(self.musteach.connect_timeout):
+            self.gate.sessions.connected(kernel_id)  # asked once
+            log.warning("kernel %s released: its page did not connect within %d s", _short(kernel_id),
+                        self.musteach.connect_timeout)
+            task = asyncio.ensure_future(ensure_async(self.kernel_manager.shutdown_kernel(kernel_id, now=True)))
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
     def preheated(self) -> tuple[int, int]:
         """(kernels preheated and done running their lesson, kernels the pools should hold)."""
@@ -1046,7 +1139,8 @@ class MusteachVoila(Voila):
         if ready >= wanted:
             self._ready_check.stop()
             if wanted:
-                log.info("ready: %d preheated kernels have run their lessons (%.1f s after start)", ready,
+                log.info("ready: %s %s (%.1f s after start)", count(ready, "preheated kernel"),
+                         "has run its lesson" if ready == 1 else "have run their lessons",
                          time.monotonic() - self._started_at)
             else:
                 log.info("ready: no kernel to preheat (kernels start when a page is opened)")

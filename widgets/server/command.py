@@ -20,7 +20,7 @@ __all__ = ["DEFAULTS", "add_parser", "parse_pools", "read_secret", "run"]
 
 #: Defaults of the options (a room of up to 40 learners on a small server).
 DEFAULTS = {"host": "127.0.0.1", "port": 8866, "max_kernels": 40, "cull_idle": 900, "pool_size": 1, "per_session": 3,
-            "per_address": 0}
+            "per_address": 0, "waiting_per_address": 4, "connect_timeout": 25}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -65,6 +65,16 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--trusted-proxy so that X-Forwarded-For gives the visitor's address",
     )
     p.add_argument(
+        "--waiting-per-address", type=int, default=DEFAULTS["waiting_per_address"], metavar="N",
+        help="most kernels one address holds whose page has not connected yet; real pages connect within "
+        "seconds, so a class behind one address never reaches it; 0: no limit (default %(default)s)",
+    )
+    p.add_argument(
+        "--connect-timeout", type=int, default=DEFAULTS["connect_timeout"], metavar="SECONDS",
+        help="a kernel whose page has not connected this long after it was opened is stopped, freeing its "
+        "place (default %(default)s)",
+    )
+    p.add_argument(
         "--trusted-proxy", action="append", default=[], metavar="ADDRESS",
         help="a reverse proxy (address or network, repeatable) whose X-Forwarded-For and X-Forwarded-Proto "
         "headers are believed; no other client's are",
@@ -107,6 +117,10 @@ def _check(args: argparse.Namespace) -> None:
         raise MusError(f"--per-session must be 1 or more, not {args.per_session}")
     if args.per_address < 0:
         raise MusError(f"--per-address must be 0 (no limit) or more, not {args.per_address}")
+    if args.waiting_per_address < 0:
+        raise MusError(f"--waiting-per-address must be 0 (no limit) or more, not {args.waiting_per_address}")
+    if args.connect_timeout < 1:
+        raise MusError(f"--connect-timeout must be 1 second or more, not {args.connect_timeout}")
     for proxy in args.trusted_proxy:
         try:
             ipaddress.ip_network(proxy, strict=False)
@@ -154,6 +168,8 @@ def run(args: argparse.Namespace) -> int:
             pools=pools,
             per_session=args.per_session,
             per_address=args.per_address,
+            waiting_per_address=args.waiting_per_address,
+            connect_timeout=args.connect_timeout,
             trusted_proxies=frozenset(args.trusted_proxy),
             secret=read_secret(args.secret_file),
             base_url="/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/",

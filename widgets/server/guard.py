@@ -11,6 +11,9 @@ Pure Python (no Voilà import), so that the rules can be read and tested on thei
 * a session holds at most :attr:`Sessions.per_session` kernels (its oldest is released first), an address
   at most :attr:`Sessions.per_address` (0: no limit; the address is the peer's, or the one
   ``X-Forwarded-For`` names when the peer is a trusted proxy: :func:`client_address`);
+* a kernel whose page has not connected its websocket yet is *waiting*: an address holds at most
+  :attr:`Sessions.waiting_per_address` of them, and one still waiting after ``--connect-timeout`` seconds is
+  released (:meth:`Sessions.overdue`), so that page loads that never run their page hold no place for long;
 * every answer carries :data:`SECURITY_HEADERS` and no ``Server`` version (:class:`SecurityHeaders`).
 """
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 import ipaddress
 import re
 import secrets
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from enum import Enum
@@ -205,18 +209,49 @@ class Sessions:
     """The kernels of each visitor session and address.
 
     ``per_session``: most kernels one session holds (its oldest is released when it opens one more);
-    ``per_address``: most kernels one address holds (0: no limit). ``ended`` remembers the last kernels that
-    stopped, with their session, so that a page can learn its session ended (:meth:`status`).
+    ``per_address``: most kernels one address holds (0: no limit); ``waiting_per_address``: most kernels
+    one address holds whose page has not connected yet (0: no limit; real pages connect within seconds, so
+    a class behind one address never reaches it). ``ended`` remembers the last kernels that stopped, with
+    their session, so that a page can learn its session ended (:meth:`status`).
     """
 
     per_session: int = 3
     per_address: int = 0
+    waiting_per_address: int = 4
     kernels: dict[str, tuple[str, str]] = field(default_factory=dict)  # kernel id -> (session, address)
     ended: OrderedDict[str, str] = field(default_factory=OrderedDict)  # kernel id -> session
+    #: kernel id -> time.monotonic() its page was sent (infinity while the page is being rendered)
+    waiting: dict[str, float] = field(default_factory=dict)
 
     def bind(self, kernel_id: str, session: str, address: str) -> None:
-        """The page request of ``session`` from ``address`` got kernel ``kernel_id``."""
+        """The page request of ``session`` from ``address`` got kernel ``kernel_id`` (waiting for its page)."""
         self.kernels[kernel_id] = (session, address)
+        self.waiting[kernel_id] = float("inf")
+
+    def page_sent(self, kernel_id: str) -> None:
+        """The kernel's page was sent: the time its websocket has to connect starts now."""
+        if kernel_id in self.waiting:
+            self.waiting[kernel_id] = time.monotonic()
+
+    def connected(self, kernel_id: str) -> None:
+        """The kernel's page connected its websocket: it waits no more."""
+        self.waiting.pop(kernel_id, None)
+
+    def overdue(self, timeout: float, now: float | None = None) -> list[str]:
+        """Kernels still waiting for their page more than ``timeout`` seconds after they were bound."""
+        now = time.monotonic() if now is None else now
+        return [k for k, since in self.waiting.items() if now - since > timeout]
+
+    def waiting_of_address(self, address: str) -> list[str]:
+        """The address's kernels whose page has not connected yet, oldest first."""
+        return [k for k in self.waiting if k in self.kernels and self.kernels[k][1] == address]
+
+    def too_many_waiting(self, address: str) -> bool:
+        """Whether ``address`` already holds its most kernels whose page was sent and has not connected.
+        Pages still being rendered do not count: a class behind one address opening a lesson at once must
+        not be refused; such a flood is bounded by ``--max-kernels`` and released after the timeout."""
+        sent = [k for k in self.waiting_of_address(address) if self.waiting[k] != float("inf")]
+        return bool(self.waiting_per_address) and len(sent) >= self.waiting_per_address
 
     def owns(self, session: str | None, kernel_id: str | None) -> bool:
         """Whether ``kernel_id`` is a running kernel of ``session``."""
@@ -225,6 +260,7 @@ class Sessions:
     def release(self, kernel_id: str) -> None:
         """The kernel stopped (its place is free); its session is remembered for :meth:`status`."""
         owner = self.kernels.pop(kernel_id, None)
+        self.waiting.pop(kernel_id, None)
         if owner is not None:
             self.ended[kernel_id] = owner[0]
             while len(self.ended) > 10_000:
