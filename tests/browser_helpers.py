@@ -11,10 +11,10 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+
+from musteach_server.probe import answers_ok
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = ROOT / "lessons"
@@ -54,12 +54,6 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def _answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as r:
-            return r.status == 200
-    except (urllib.error.URLError, OSError):
-        return False
 
 
 def serve_argv(port: int, *, plain: bool = False, extra: tuple[str, ...] = ()) -> list[str]:
@@ -87,7 +81,7 @@ def voila_server(log_path: Path, timeout: float = 120.0, *, plain: bool = False,
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + timeout
-        while not _answers(base + "/"):
+        while not answers_ok(base + "/"):
             if proc.poll() is not None:
                 raise RuntimeError(f"Voilà exited with {proc.returncode}:\n{log_path.read_text(errors='replace')[-4000:]}")
             if time.monotonic() > deadline:

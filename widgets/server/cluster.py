@@ -20,14 +20,12 @@ import secrets
 import shutil
 import subprocess
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from .guard import SESSION_COOKIE
-from .probe import Server, free_port, running_server
+from .probe import Server, answers_ok, free_port, running_server
 
 __all__ = ["Cluster", "find_nginx", "nginx_config", "running_cluster"]
 
@@ -91,12 +89,6 @@ class Cluster:
     prefix: Path
 
 
-def _answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as r:
-            return r.status == 200
-    except (urllib.error.URLError, OSError):
-        return False
 
 
 @contextlib.contextmanager
@@ -136,7 +128,7 @@ def running_cluster(n: int, *args: str, log_dir: Path, cwd: Path | None = None,
         stack.callback(stop_nginx)
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 30
-        while not _answers(base + "/"):
+        while not answers_ok(base + "/"):
             if proc.poll() is not None or time.monotonic() > deadline:
                 err = (prefix / "stderr.log").read_text(errors="replace") + (prefix / "error.log").read_text(
                     errors="replace") if (prefix / "error.log").exists() else ""

@@ -379,7 +379,8 @@ class Server:
             return []
 
 
-def _answers(url: str) -> bool:
+def answers_ok(url: str) -> bool:
+    """Whether ``url`` answers 200 within 2 s (a server that is up)."""
     try:
         with urllib.request.urlopen(url, timeout=2) as r:
             return r.status == 200
@@ -440,7 +441,7 @@ def running_server(*args: str, log_path: Path, python: str = sys.executable, cwd
     server = Server(f"http://127.0.0.1:{port}", proc, log_path)
     try:
         deadline = time.monotonic() + timeout
-        while not _answers(server.base_url + "/"):
+        while not answers_ok(server.base_url + "/"):
             if proc.poll() is not None:
                 raise RuntimeError(f"musteach serve exited with {proc.returncode}:\n{server.log()[-4000:]}")
             if time.monotonic() > deadline:
