@@ -83,9 +83,20 @@ def test_lance_quiz_feedback_is_the_evaluators_explanation(page, server):
         # answer wrongly on the first question, rightly on the second: both must explain the same way
         seat = (result.winner + 1) % 4 if _round == 0 else result.winner
         quiz.locator(f".musteach-answer.musteach-seat-{seat}").click()
+        if _round == 0:
+            # a wrong first answer gets one more try: the answer is not revealed yet, Next waits
+            quiz.locator(".musteach-answer.musteach-tried").wait_for(state="visible")
+            assert quiz.locator(".musteach-next").is_disabled()
+            assert result.explanation not in quiz.locator(".musteach-feedback").inner_text()
+            quiz.locator(f".musteach-answer.musteach-seat-{(result.winner + 2) % 4}").click()
+        page.wait_for_function("b => !b.disabled", arg=quiz.locator(".musteach-next").element_handle())
         explanation = quiz.locator(".musteach-feedback .musteach-explanation")
-        explanation.wait_for(state="visible")
-        assert explanation.inner_text().strip() == result.explanation
+        explanation.first.wait_for(state="visible")
+        # the evaluator's explanation closes the feedback; a wrong answer is first told why its seat loses
+        lines = explanation.first.inner_text().strip().splitlines()
+        assert lines[-1].strip() == result.explanation
+        if _round == 0:
+            assert lines[0].startswith(f"You picked seat {(result.winner + 2) % 4}")
         headline = quiz.locator(".musteach-feedback .musteach-headline").inner_text()
         score = quiz.locator(".musteach-score").inner_text()
         if _round == 0:
