@@ -331,8 +331,9 @@ class Visitor:
         return found
 
     def quizzes(self) -> list[str]:
-        """The page's quiz widgets (class ``musteach-quiz``), in page order."""
-        return [v for v in self.views if "musteach-quiz" in self.classes(v)]
+        """The page's quiz widgets (class ``musteach-quiz``), in page order; the lesson map (lesson 0), which is
+        styled as a quiz but asks nothing, is not one."""
+        return [v for v in self.views if "musteach-quiz" in self.classes(v) and "musteach-map" not in self.classes(v)]
 
     def click_message(self, model_id: str) -> dict:
         """The comm message the front end sends when a Button is clicked."""
