@@ -431,3 +431,26 @@ def test_finished_games_are_kept_in_the_progress_store_with_the_best_one():
     # what is kept survives a reload: the JSON document reads back the same games
     again = Progress.from_json(store.load().to_json())
     assert again.games == kept and again.best_game() == kept[0]
+
+
+def test_the_focus_stays_in_the_table_when_the_pressed_button_goes_away(monkeypatch):
+    """A click that hides or disables its own button moves the focus to the next usable control, not the page."""
+    focused: list[object] = []
+    monkeypatch.setattr(table_module.widgets.Button, "focus", lambda self: focused.append(self))
+    for seed in range(200):
+        t = mw.PlayTable(seed=seed, bot="rule", background=False)
+        if t.my_turn and t.game.hand.phase == "mus":
+            break
+    else:
+        raise AssertionError("no seed in 0..199 gives the learner the first mus decision")
+    t.button("no-hay-mus").click()  # the mus round ends: its buttons are hidden
+    assert t.button("no-hay-mus").layout.display == "none"
+    assert focused, "the focus was not moved"
+    target = focused[-1]
+    assert not target.disabled and target.layout.display != "none", "the focus went to a control one cannot use"
+    assert target in (*t.buttons.values(), t.next_button, t.new_button)
+    # a click that leaves its button usable does not move the focus
+    focused.clear()
+    if not t.signal_button.disabled and len([v for _, v in t.sena_choice.options if v]) > 1:
+        t.signal_button.click()
+        assert not t.signal_button.disabled and focused == []

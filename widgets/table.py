@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -372,7 +372,7 @@ class PlayTable(Guarded, widgets.VBox):
             b = widgets.Button(description=label, tooltip=tip, layout=widgets.Layout(width="auto"))
             b.add_class("musteach-action")
             b.add_class(f"musteach-action-{kind}")
-            b.on_click(self._guard(lambda _b, k=kind: self._on_action(k)))
+            b.on_click(self._guard(lambda b_, k=kind: self._after_click(b_, self._on_action, k)))
             self.buttons[kind] = b
         self.buttons["mus"].button_style = "info"
         self.buttons["ordago"].button_style = "danger"
@@ -395,7 +395,7 @@ class PlayTable(Guarded, widgets.VBox):
         )  # fmt: skip
         self.signal_button.add_class("musteach-action")
         self.signal_button.add_class("musteach-action-signal")
-        self.signal_button.on_click(self._guard(self._on_signal))
+        self.signal_button.on_click(self._guard(lambda b_: self._after_click(b_, self._on_signal)))
         self.buttons["signal"] = self.signal_button
         self.sena_row = widgets.HBox([self.sena_choice, self.signal_button])
         self.sena_row.add_class("musteach-sena-row")
@@ -409,7 +409,7 @@ class PlayTable(Guarded, widgets.VBox):
             layout=widgets.Layout(width="auto"),
         )
         self.next_button.add_class("musteach-next-hand")
-        self.next_button.on_click(self._guard(self._on_next))
+        self.next_button.on_click(self._guard(lambda b_: self._after_click(b_, self._on_next)))
         self.new_button = widgets.Button(
             description="New game",
             icon="refresh",
@@ -417,7 +417,7 @@ class PlayTable(Guarded, widgets.VBox):
             layout=widgets.Layout(width="auto"),
         )
         self.new_button.add_class("musteach-new-game")
-        self.new_button.on_click(self._guard(self._on_new))
+        self.new_button.on_click(self._guard(lambda b_: self._after_click(b_, self._on_new)))
         self.nav = widgets.HBox([self.next_button, self.new_button])
         self.nav.add_class("musteach-nav")
         self.log_view = _html("musteach-log")
@@ -569,6 +569,31 @@ class PlayTable(Guarded, widgets.VBox):
         )
 
     # ----- handlers ------------------------------------------------------------------------
+    def _after_click(self, pressed: widgets.Button, handler: Callable[..., Any], *args: Any) -> None:
+        """Run a click's handler, then keep the keyboard focus inside the table.
+
+        A decision often hides or disables the button that was pressed (the lance moves on, the seña is made,
+        the hand ends); the browser would then drop the focus to the page's top. The focus goes to the first
+        control the learner can use next: an enabled action, else Next hand (or Go on), else New game.
+        """
+        try:
+            handler(*args)
+        finally:
+            if not self._usable(pressed):
+                self.focus_next_control()
+
+    def _usable(self, b: widgets.Button) -> bool:
+        hidden = b.layout.display == "none" or (b is self.signal_button and self.sena_row.layout.display == "none")
+        return not (b.disabled or hidden)
+
+    def focus_next_control(self) -> None:
+        """Give the keyboard focus to the first control the learner can use now (see :meth:`_after_click`)."""
+        candidates = [*self.buttons.values(), self.next_button, self.new_button]
+        for b in candidates:
+            if self._usable(b):
+                b.focus()
+                return
+
     def _action_for(self, kind: str) -> Any:
         view = self.view
         if kind == "mus":
