@@ -6,6 +6,8 @@
 * ``page``: a fresh 1100x900 browser context and page for one test.
 * Tests marked ``slow`` (long agreement and property runs) run only under ``CI=true``, or when chosen with
   ``-m slow``; a developer's ``make test`` skips them.
+* ``fresh_install``: one copy of the repository with a venv built from binder/requirements.txt alone, made once
+  per session for the slow install tests (see fresh_venv.py).
 * ``strict_widgets``: makes ipywidgets re-raise exceptions from click handlers and fails the test if any
   guarded musteach widget made during it recorded a handler error; yields the list of those widgets.
 """
@@ -20,6 +22,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import browser_helpers as bh
+import fresh_venv
 
 PAGE_TIMEOUT_MS = 90_000
 THREAD_WAIT_S = 120  # a widget's background count (the discard advisor) on a busy machine
@@ -89,3 +92,8 @@ def strict_widgets(monkeypatch):
             assert wait(THREAD_WAIT_S), f"{type(w).__name__}'s background work did not finish"
         errors = getattr(w, "errors", [])  # a constructor that refused its arguments recorded nothing
         assert errors == [], f"{type(w).__name__} handler errors: {errors!r}"
+
+
+@pytest.fixture(scope="session")
+def fresh_install(tmp_path_factory: pytest.TempPathFactory) -> fresh_venv.FreshInstall:
+    return fresh_venv.build(tmp_path_factory.mktemp("fresh-install"))

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -426,25 +425,13 @@ def test_parse_pools():
 
 # ----- binder -------------------------------------------------------------------------------------
 
-SKIP = (".venv", ".git", "test-artifacts", "build", "dist", "*.egg-info", "__pycache__", ".ipynb_checkpoints",
-        ".pytest_cache", ".ruff_cache", ".hypothesis")
 
 
 @pytest.mark.slow
-def test_a_venv_built_from_the_binder_files_alone_serves_a_lesson(tmp_path):
-    """As repo2docker does: a copy of the repo, a fresh venv, ``pip install -r binder/requirements.txt`` (pip's
-    download cache reused), then that venv's ``musteach serve`` serves a lesson page a visitor can answer."""
-    repo = tmp_path / "repo"
-    shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(*SKIP))
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON", "JUPYTER", "CONDA"))}
-    env |= {"PATH": f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
-            "JUPYTER_DATA_DIR": str(tmp_path / "jd"), "JUPYTER_CONFIG_DIR": str(tmp_path / "jc"),
-            "JUPYTER_RUNTIME_DIR": str(tmp_path / "jr"), "IPYTHONDIR": str(tmp_path / "ipy")}
-    pip = subprocess.run([venv / "bin" / "python", "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"],
-                         cwd=repo, env=env, capture_output=True, text=True, timeout=900)
-    assert pip.returncode == 0, pip.stderr[-4000:]
+def test_a_venv_built_from_the_binder_files_alone_serves_a_lesson(fresh_install, tmp_path):
+    """As repo2docker does: a copy of the repo, a fresh venv, ``pip install -r binder/requirements.txt`` (the
+    session's ``fresh_install``), then that venv's ``musteach serve`` serves a lesson page a visitor can answer."""
+    repo, venv, env = fresh_install.repo, fresh_install.venv, fresh_install.env
     where = subprocess.run([venv / "bin" / "python", "-c", "import musteach_server as s; print(s.__file__)"],
                            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert Path(where.stdout.strip()).resolve().is_relative_to(venv.resolve()), where.stdout + where.stderr
@@ -695,20 +682,13 @@ def test_two_instances_behind_nginx_keep_each_visitor_on_their_kernel(tmp_path):
 
 # ----- pip users: the wheel carries the lessons (issue 15) ----------------------------------------
 
-def _fresh_env(tmp_path: Path, venv: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON", "JUPYTER", "CONDA"))}
-    return env | {"PATH": f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
-                  "JUPYTER_DATA_DIR": str(tmp_path / "jd"), "JUPYTER_CONFIG_DIR": str(tmp_path / "jc"),
-                  "JUPYTER_RUNTIME_DIR": str(tmp_path / "jr"), "IPYTHONDIR": str(tmp_path / "ipy")}
-
-
 @pytest.mark.slow
-def test_the_built_wheel_serves_the_lessons_from_an_empty_folder(tmp_path):
-    """``pip install "musteach[tutor]"`` from the built wheel into a fresh venv, then ``musteach serve`` in an
-    empty folder: every lesson of the repository is listed, one opens and answers a click; ``musteach lessons``
-    copies them out."""
-    repo = tmp_path / "repo"
-    shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(*SKIP))
+def test_the_built_wheel_serves_the_lessons_from_an_empty_folder(fresh_install, tmp_path):
+    """``pip install "musteach[tutor]"`` from the built wheel into a fresh venv (the session's ``fresh_install``,
+    whose dependencies are the tutor extra's; the wheel replaces its musteach), then ``musteach serve`` in an empty
+    folder: every lesson of the repository is listed, one opens and answers a click; ``musteach lessons`` copies
+    them out."""
+    repo = fresh_install.repo
     wheels = tmp_path / "wheels"
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(repo)],
                            capture_output=True, text=True, timeout=600)
@@ -719,12 +699,13 @@ def test_the_built_wheel_serves_the_lessons_from_an_empty_folder(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     lessons = sorted(p.name for p in (ROOT / "lessons").glob("[0-9][0-9]-*.ipynb"))
     assert all(f"musteach_lessons/{name}" in names for name in lessons)
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
-    env = _fresh_env(tmp_path, venv)
-    pip = subprocess.run([venv / "bin" / "python", "-m", "pip", "install", "--quiet", f"{wheel}[tutor]"],
-                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
-    assert pip.returncode == 0, pip.stderr[-4000:]
+    venv, env = fresh_install.venv, fresh_install.env
+    python = fresh_install.bin("python")
+    fresh_install.run([python, "-m", "pip", "install", "--quiet", "--force-reinstall", "--no-deps", str(wheel)],
+                      cwd=tmp_path)
+    fresh_install.run([python, "-m", "pip", "install", "--quiet", f"{wheel}[tutor]"], cwd=tmp_path)  # extras resolve
+    shown = fresh_install.run([python, "-m", "pip", "show", "-f", "musteach"], cwd=tmp_path).stdout
+    assert "musteach_lessons/03-grande-chica.ipynb" in shown and "Editable project location" not in shown
     empty = tmp_path / "empty"
     empty.mkdir()
     with running_server("--pool-size", "0", log_path=tmp_path / "serve.log", python=str(venv / "bin" / "python"),
