@@ -33,6 +33,7 @@ pytestmark = pytest.mark.browser
 LESSONS = bh.lesson_paths()
 PHONE = {"width": 390, "height": 844}
 AXE_JS = Path(os.environ.get("MUSTEACH_AXE_JS", bh.ROOT / ".venv" / "npm" / "node_modules" / "axe-core" / "axe.min.js"))
+ERROR_TEXT = "There was an error when executing cell"
 ROOTS = ".musteach-quiz, .musteach-table-widget, .musteach-odds, .musteach-advisor, .musteach-dealview"
 
 
@@ -89,7 +90,9 @@ _PHONE_CHECK = """() => {
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
-def test_phone_and_axe(phone, server, path):
+def test_phone_and_axe_then_desktop(phone, server, path):
+    """At 390 px: nothing scrolls sideways, no control is off screen, one <main>, the page's title, 0 axe
+    violations. Then at 1100 px: no failed cell, no error box, no stderr, the lesson's heading; screenshots of both."""
     axe = _need_axe()
     _open(phone, server, path)
     found = phone.evaluate(_PHONE_CHECK)
@@ -104,6 +107,15 @@ def test_phone_and_axe(phone, server, path):
         " nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))"
     )
     assert violations == [], f"axe on {path.stem}: {json.dumps(violations, indent=1)}"
+    # the same page on a desktop (this replaces a second page load per lesson): it renders without an error
+    phone.set_viewport_size({"width": 1100, "height": 900})
+    phone.wait_for_timeout(300)
+    text = phone.inner_text("body")
+    assert ERROR_TEXT not in text, f"{path.name}: a cell failed in Voilà"
+    assert phone.locator(".musteach-error, .musteach-oops").count() == 0
+    assert phone.locator('[data-mime-type="application/vnd.jupyter.stderr"]').count() == 0
+    assert _title(path) in text
+    bh.full_page_screenshot(phone, bh.SCREENSHOTS / f"{path.stem}.png")
 
 
 def test_table_cards_are_large_enough_to_tap(phone, server):
