@@ -24,9 +24,10 @@ log ``musteach-log``; ``musteach-next-hand`` and ``musteach-new-game``.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -50,7 +51,7 @@ from musteach.rules.errors import MusError
 from musteach.rules.lances import Lance, effective_rank, seat_roles, team_of
 from musteach.teach.coach import CoachComment, coach_comment, phase_words, prepare, said_words, turn_prompt
 from musteach.teach.mus_quiz import DiscardQuestion, DiscardQuestionGenerator
-from musteach.teach.progress import GameResult
+from musteach.teach.progress import GameResult, Progress
 from musteach.teach.quiz import QuizSession, Verdict
 from musteach.teach.review import (
     DecisionRecord,
@@ -217,6 +218,18 @@ def warm_up(rules: Rules | None = None, *, background: bool = True) -> threading
 # ----------------------------------------------------------------------------------------------
 
 
+def _env_start_score() -> dict[str, int] | None:
+    """The test-only start score from ``MUSTEACH_TABLE_START`` (``"38-38"``: A-B), or None when it is unset;
+    :class:`MusError` naming the value when it is not two whole numbers."""
+    text = os.environ.get("MUSTEACH_TABLE_START", "").strip()
+    if not text:
+        return None
+    a, sep, b = text.partition("-")
+    if not (sep and a.strip().isdigit() and b.strip().isdigit()):
+        raise MusError(f"MUSTEACH_TABLE_START must read A-B, such as 38-38, not {text!r}")
+    return {"A": int(a), "B": int(b)}
+
+
 def _seat_words(seat: int, me: int) -> str:
     if seat == me:
         return "you"
@@ -251,7 +264,11 @@ class PlayTable(Guarded, widgets.VBox):
     "juego sí / no" itself. background: warm the coach's tables in a background thread (the default), or
     at once. store: where each finished game (its decisions and stones lost) is kept with the quizzes'
     progress, in its "games" section: ``"memory"`` (the default), ``"auto"``, ``"browser"``, ``"file"`` or a
-    store (:func:`~musteach_widgets.storage.open_store`); the review shows the best game kept there.
+    store (:func:`~musteach_widgets.storage.open_store`); the review shows the best game kept there, and so
+    does a line under the score (``musteach-best-game``) as soon as the store has it (after a reload too).
+    start_score: the first game's score, ``{"A": n, "B": n}`` (None: 0-0; :class:`MusError` for a bad one);
+    New game starts from 0-0. Without it, the server's environment variable ``MUSTEACH_TABLE_START``
+    (``"38-38"``: A-B) sets it: a test-only way to reach the end of a game fast through the real page.
 
     State for scripts and tests: ``game`` (the :class:`~musteach.play.game.Game`), ``bots`` (by seat),
     ``comments`` (every coach comment, newest last), ``last_refusal`` (the last action refused, as the
@@ -273,6 +290,7 @@ class PlayTable(Guarded, widgets.VBox):
         ask_declarations: bool = False,
         background: bool = True,
         store: str | Store = "memory",
+        start_score: Mapping[str, int] | None = None,
     ):
         self.errors: list[BaseException] = []
         self.comments: list[str] = []
@@ -297,6 +315,7 @@ class PlayTable(Guarded, widgets.VBox):
         self.bot_kind = bot
         self.seat = learner_seat
         self.first_mano = first_mano
+        self.start_score = start_score if start_score is not None else _env_start_score()
         self.ask_declarations = bool(ask_declarations)
         self.background = bool(background)
         self._warm = warm_up(r, background=self.background)
@@ -306,20 +325,22 @@ class PlayTable(Guarded, widgets.VBox):
         self.step = 0  # how many times the table was redrawn (in the header's data-step)
 
         self.store = open_store(store)  # ProgressError (a MusError) for a bad store
-        self.best_game: GameResult | None = None
+        self.best_game: GameResult | None = self.store.load().best_game()
         self._build_views()
         self._build_action_row()
         self._build_sena_row()
         self._build_nav()
         super().__init__(
-            [css_widget(), _style(), self.header, self.score_view, self.review_view, self.replay_box, self.status,
+            [css_widget(), _style(), self.header, self.score_view, self.best_view, self.review_view, self.replay_box, self.status,
              self.seats_view, self.card_box,
              self.my_info, self.partner_view, self.sena_row, self.action_box, self.message, self.coach_view,
              self.count_view, self.nav, self.log_view]
             + ([self.store] if isinstance(self.store, BrowserStore) else [])
         )  # fmt: skip
         self.add_class("musteach-table-widget")
-        self._deal_match(seed)  # a bad seed or first_mano raises here, like the other arguments
+        self._deal_match(seed, self.start_score)  # a bad seed, first_mano or score raises here
+        if isinstance(self.store, BrowserStore):
+            self.store.on_change(self._guard(self._on_stored))
         self._guard(self._begin)()
 
     # ----- building the widgets ---------------------------------------------------------------
@@ -327,6 +348,7 @@ class PlayTable(Guarded, widgets.VBox):
         """The HTML views: header, score, status, seats, the learner's cards, messages, coach, count, log."""
         self.header = _html("musteach-table-header")
         self.score_view = _html("musteach-table-score")
+        self.best_view = _html("musteach-best-game")
         self.status = _html("musteach-status")
         self.seats_view = _html("musteach-seats")
         self.card_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
@@ -480,8 +502,10 @@ class PlayTable(Guarded, widgets.VBox):
         if t is not None and t.is_alive():
             t.join()
 
-    def _deal_match(self, seed: int | None) -> None:
-        self.game = Game(self.rules, seed, first_mano=self.first_mano, ask_declarations=self.ask_declarations)
+    def _deal_match(self, seed: int | None, start_score: Mapping[str, int] | None = None) -> None:
+        self.game = Game(
+            self.rules, seed, first_mano=self.first_mano, ask_declarations=self.ask_declarations, start_score=start_score
+        )
         self.bots = self._make_bots()
         self.comments = []
         self.coach_comments = []
@@ -690,6 +714,7 @@ class PlayTable(Guarded, widgets.VBox):
         view = self.view
         self._draw_count()
         self._draw_review()
+        self._draw_best()
         self._draw_log()
         self._draw_seats(view)
         self._draw_cards()
@@ -967,6 +992,17 @@ class PlayTable(Guarded, widgets.VBox):
         progress = self.store.load()
         progress.record_game(len(review.decisions), review.stones_lost, review.winner == review.team, level=self.bot_kind)
         self.best_game = self.store.save(progress).best_game()
+        self._draw_best()
+
+    def _on_stored(self, progress: Progress) -> None:
+        """The browser sent the progress it keeps: show the best game kept there."""
+        self.best_game = progress.best_game()
+        self._draw_best()
+        if self.game.hand.is_over:
+            self._draw_review()
+
+    def _draw_best(self) -> None:
+        self.best_view.value = escape(best_game_sentence(self.best_game))
 
     def replay_decision(self, index: int) -> None:
         """Go back to the position of the ``index``-th decision of the last review (worst first), to try the
