@@ -35,7 +35,7 @@ from .policy import (
     match_equity,
 )
 
-__all__ = ["Estimate", "OddsBot", "OpponentModel", "estimate", "hand_facts", "sample_deals"]
+__all__ = ["VALUE_SEED", "Estimate", "OddsBot", "OpponentModel", "estimate", "hand_facts", "keep_values", "sample_deals"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -592,22 +592,29 @@ def _draw_tables(kings: int) -> _DrawTables:
     )
 
 
-_DISCARD_CACHE: dict[tuple[Any, ...], tuple[tuple[int, ...], float, float]] = {}
+#: The seed of the hand values behind every discard choice: one table per deck, position and n, whatever the
+#: bot's own seed (which varies its estimates only), so a process builds it once.
+VALUE_SEED = 0
+
+_KEEP_CACHE: dict[tuple[Any, ...], tuple[float, dict[tuple[int, ...], float]]] = {}
 
 
-def _best_discard(cards: Sequence[Card], pos: int, rules: Rules, n: int, seed: int) -> tuple[tuple[int, ...], float, float]:
-    """``(ranks to keep, value after the best discard, value of the hand as it is)`` in en-paso stones.
+def keep_values(cards: Sequence[Card], pos: int, rules: Rules, n: int = 1000) -> tuple[float, dict[tuple[int, ...], float]]:
+    """``(value of the hand as it is, {effective ranks kept: value after that discard})``, in the stones the
+    team expects en paso (RULES.md §3, §7), for a hand at ``pos`` (0 mano .. 3 postre), 8 or 4 reyes.
 
-    Every way of keeping 0 to 3 cards is weighed over every multiset of replacements, each with its
-    exact probability of being drawn from the 36 unseen cards (RULES.md §3).
+    Every way of keeping 0 to 3 cards is weighed over every multiset of replacements, each with its exact
+    probability of being drawn from the 36 unseen cards; each hand's value is sampled over ``n`` random
+    deals (one table per deck, position and n, seed :data:`VALUE_SEED`: a sampling error of about
+    0.05 stone). The keys are the ranks kept, high to low.
     """
     eff = tuple(sorted(effective_ranks(cards, rules), reverse=True))
-    key = (rules, eff, pos, n, seed)
-    hit = _DISCARD_CACHE.get(key)
+    key = (rules, eff, pos, n)
+    hit = _KEEP_CACHE.get(key)
     if hit is not None:
         return hit
     dt = _draw_tables(rules.kings)
-    values = _value_vector(rules, pos, n, seed)
+    values = _value_vector(rules, pos, n, VALUE_SEED)
     index = {r: i for i, r in enumerate(dt.classes)}
     hand = np.zeros(len(dt.classes), int)
     for r in eff:
@@ -620,25 +627,32 @@ def _best_discard(cards: Sequence[Card], pos: int, rules: Rules, n: int, seed: i
         return got
 
     current = float(value_of(hand[None])[0])
-    best: tuple[tuple[int, ...], float] = ((), -1.0)
-    seen: set[tuple[int, ...]] = set()
+    by_keep: dict[tuple[int, ...], float] = {}
     for k in (3, 2, 1, 0):
         for keep in combinations(eff, k):
-            if keep in seen:
+            if keep in by_keep:
                 continue
-            seen.add(keep)
             kv = np.zeros(len(dt.classes), int)
             for r in keep:
                 kv[index[r]] += 1
             x = dt.draws[4 - k]
             ways = np.prod(dt.comb[pool[None, :], x], axis=1)
             ok = ways > 0
-            value = float((ways[ok] * value_of(kv + x[ok])).sum() / ways.sum())
-            if value > best[1] + 1e-12:
-                best = (keep, value)
-    out = (best[0], best[1], current)
-    _DISCARD_CACHE[key] = out
+            by_keep[keep] = float((ways[ok] * value_of(kv + x[ok])).sum() / ways.sum())
+    out = (current, by_keep)
+    _KEEP_CACHE[key] = out
     return out
+
+
+def _best_discard(cards: Sequence[Card], pos: int, rules: Rules, n: int) -> tuple[tuple[int, ...], float, float]:
+    """``(ranks to keep, value after the best discard, value of the hand as it is)`` in en-paso stones
+    (:func:`keep_values`; among equal values the first kept of 3, 2, 1, 0 cards)."""
+    current, by_keep = keep_values(cards, pos, rules, n)
+    best: tuple[tuple[int, ...], float] = ((), -1.0)
+    for keep, value in by_keep.items():
+        if value > best[1] + 1e-12:
+            best = (keep, value)
+    return best[0], best[1], current
 
 
 # ----------------------------------------------------------------------------------------------
@@ -699,7 +713,7 @@ class OddsBot:
         """The action with its reason (what :func:`advise` shows a learner)."""
         phase = view.phase
         if phase in ("mus", "discard"):
-            keep, after, now = _best_discard(view.cards, view.position, view.rules, self.n, self.seed)
+            keep, after, now = _best_discard(view.cards, view.position, view.rules, self.n)
             if phase == "mus":
                 gain = after - now
                 need = self.mus_gain * view.mus_round

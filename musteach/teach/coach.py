@@ -31,7 +31,7 @@ from ..rules.errors import IllegalActionError, MusError
 from ..rules.lances import Lance, effective_rank, ranks_text
 from ..rules.options import Rules
 from ..rules.senas import ODDS_NAMES
-from .grading import DecisionGrade, Grade, Method, grade_decision, stones_text
+from .grading import DecisionGrade, Grade, Method, figure_text, grade_decision, loss_text
 
 __all__ = [
     "CoachComment",
@@ -253,15 +253,14 @@ def grade_sentence(grade: DecisionGrade) -> str:
     if grade.method is Method.TRUTH:
         return "Declarations must be truthful (RULES.md §4): best."
     where = f"{grade.lance.title}, {grade.moment}" if grade.lance is not None and grade.phase.is_betting else grade.moment
-    best, mine = grade.best, grade.chosen
+    best, mine, unit = grade.best, grade.chosen, grade.unit
     if grade.grade is Grade.BEST:
         rest = [v for v in grade.values if v is not mine]
-        nxt = f"; next best: {action_words(rest[0].action)}, {stones_text(rest[0].stones)}" if rest else ""
-        return f"Best ({where}): {action_words(mine.action)} is worth {stones_text(mine.stones)}{nxt}."
-    lost = grade.loss
+        nxt = f"; next best: {action_words(rest[0].action)}, {figure_text(rest[0].stones, unit)}" if rest else ""
+        return f"Best ({where}): {action_words(mine.action)} is worth {figure_text(mine.stones, unit)}{nxt}."
     return (
-        f"{_cap(grade.grade.article)} ({where}): {action_words(best.action)} is worth {stones_text(best.stones)}, "
-        f"your {action_words(mine.action)} {stones_text(mine.stones)}: {lost:.1f} stone{'' if lost == 1 else 's'} lost."
+        f"{_cap(grade.grade.article)} ({where}): {action_words(best.action)} is worth {figure_text(best.stones, unit)}, "
+        f"your {action_words(mine.action)} {figure_text(mine.stones, unit)}: {loss_text(grade.loss, unit)}."
     )
 
 
@@ -297,7 +296,7 @@ def coach_comment(view: View, action: GameAction | str, coach: OddsBot | None = 
     sentence = grade_sentence(grade)
     how = grade.how()
     mine = best = None
-    if grade.method is Method.EXACT_EN_PASO:
+    if grade.method in (Method.EXACT_EN_PASO, Method.SAMPLED_EN_PASO):
         mine, best = grade.chosen.stones, grade.best.stones
     return CoachComment(
         a,

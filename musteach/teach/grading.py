@@ -36,16 +36,26 @@ import numpy as np
 from ..odds import advise_discard
 from ..play.actions import Declare, Discard, GameAction, MusCall, cards_text
 from ..play.events import Phase
-from ..play.odds_bot import hand_facts, sample_deals
-from ..play.policy import deje_if_refused, match_equity
+from ..play.odds_bot import keep_values
+from ..play.rollout import (
+    BET_AT,
+    ORDAGO_AT,
+    RAISE_AT,
+    ROLLOUT_DEALS,
+    Unit,
+    betting_values,
+    chance_against_bet,
+    rollout_action,
+    team_chance,
+)
 from ..play.view import View
-from ..rules.batch import evaluate_batch
-from ..rules.betting import ORDAGO, Action, BettingOutcome, LanceBetting
+from ..rules.betting import ORDAGO, Action
 from ..rules.errors import MusError
-from ..rules.lances import Lance
+from ..rules.lances import Lance, effective_rank
 
 __all__ = [
     "BET_AT",
+    "CHANCE_LIMITS",
     "GRADE_LIMITS",
     "ORDAGO_AT",
     "RAISE_AT",
@@ -54,11 +64,14 @@ __all__ = [
     "DecisionGrade",
     "Grade",
     "Method",
+    "Unit",
+    "figure_text",
     "grade_decision",
     "grade_for",
     "chance_against_bet",
     "rollout_action",
     "team_chance",
+    "loss_text",
     "stones_text",
 ]
 
@@ -86,19 +99,27 @@ GRADE_LIMITS: tuple[tuple[Grade, float], ...] = (
     (Grade.MISTAKE, 1.5),
 )
 
-#: Random deals of the unseen cards behind a betting figure.
-ROLLOUT_DEALS = 400
+#: Near the end of a game: the most points of win chance (of 100, rounded to 1) a decision may lose and
+#: keep each grade; above the last: a blunder.
+CHANCE_LIMITS: tuple[tuple[Grade, float], ...] = (
+    (Grade.BEST, 0.0),
+    (Grade.GOOD, 2.0),
+    (Grade.INACCURACY, 5.0),
+    (Grade.MISTAKE, 15.0),
+)
 
 
-def grade_for(loss: float) -> Grade:
-    """The :class:`Grade` of a decision that loses ``loss`` stones (≥ 0) against the best action.
+def grade_for(loss: float, unit: Unit = Unit.STONES) -> Grade:
+    """The :class:`Grade` of a decision that loses ``loss`` (≥ 0) against the best action: stones
+    (:data:`GRADE_LIMITS`), or points of win chance near the end of a game (:data:`CHANCE_LIMITS`).
 
     Raises :class:`MusError` for a negative or not-a-number loss.
     """
     if not loss >= 0:
-        raise MusError(f"a loss of stones is 0 or more, not {loss!r}")
-    for grade, limit in GRADE_LIMITS:
-        if round(loss, 1) <= limit + 1e-9:
+        raise MusError(f"a loss of {unit.value} is 0 or more, not {loss!r}")
+    limits, digits = (GRADE_LIMITS, 1) if unit is Unit.STONES else (CHANCE_LIMITS, 0)
+    for grade, limit in limits:
+        if round(loss, digits) <= limit + 1e-9:
             return grade
     return Grade.BLUNDER
 
@@ -108,6 +129,7 @@ class Method(Enum):
 
     TRUTH = "truth"
     EXACT_EN_PASO = "exact en paso"
+    SAMPLED_EN_PASO = "sampled en paso"
     ROLLOUT = "rollout"
 
 
@@ -116,6 +138,26 @@ def stones_text(x: float) -> str:
     r = round(x, 1) + 0.0
     unit = "stone" if abs(r) == 1 else "stones"
     return f"{r:+.1f} {unit}"
+
+
+def figure_text(x: float, unit: Unit) -> str:
+    """A figure as the learner reads it: :func:`stones_text`, or near the end of a game a chance of winning
+    it, rounded once to 1 point of 100: ``"a 62% chance of winning the game"``.
+
+    >>> figure_text(61.6, Unit.WIN_CHANCE), figure_text(1.04, Unit.STONES)
+    ('a 62% chance of winning the game', '+1.0 stone')
+    """
+    if unit is Unit.STONES:
+        return stones_text(x)
+    return f"a {round(x) + 0:d}% chance of winning the game"
+
+
+def loss_text(loss: float, unit: Unit) -> str:
+    """What a decision lost: ``"1.2 stones lost"``, ``"1 stone lost"``, ``"8 points of win chance lost"``."""
+    if unit is Unit.STONES:
+        return f"{loss:.1f} stone{'' if loss == 1 else 's'} lost"
+    pts = round(loss) + 0
+    return f"{pts:d} point{'' if pts == 1 else 's'} of win chance lost"
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +179,11 @@ class DecisionGrade:
     against the best (the difference of the rounded figures, so it is exactly what the text states).
     loss_error: its sampling error (0 when exact). grade: its :class:`Grade`. method: how the figures are
     computed. moment: the moment the figures refer to ("en paso, before the mus", "given the opponents'
-    envido 2, with your partner's seña"). samples: random deals behind the figures (0 when exact).
+    envido 2, with your partner's seña"). samples: random deals behind the figures (0 when exact). unit:
+    what the figures count (:class:`Unit`: stones, or near the end of a game the chance of winning it, in
+    points of 100, each rounded to 1 point; the loss and its grade are then in points too). stones_loss:
+    the stones lost (0.1 stone) whatever the unit: near the end, the net stones of the lance behind the
+    chances, best by chance against the learner's (0 when that is not a loss); else ``loss``.
     """
 
     phase: Phase
@@ -151,6 +197,8 @@ class DecisionGrade:
     method: Method
     moment: str
     samples: int
+    unit: Unit = Unit.STONES
+    stones_loss: float = 0.0
 
     @property
     def best(self) -> ActionValue:
@@ -172,8 +220,20 @@ class DecisionGrade:
                 "Figures: the stones your team expects en paso, counted exactly over every deal of the unseen "
                 "cards (the betting that follows is not added)."
             )
+        if self.method is Method.SAMPLED_EN_PASO:
+            return (
+                "Figures: the stones your team expects en paso (4 reyes), every discard weighed over every draw, "
+                "each hand's value sampled over 1000 deals (about ± 0.05 stones; the betting that follows is not added)."
+            )
+        where = self.lance.title if self.lance else "this lance"
+        if self.unit is Unit.WIN_CHANCE:
+            return (
+                f"Near the end of the game, figures: your team's chance of winning the game after {where}, "
+                f"averaged over {self.samples} deals of the unseen cards that fit what you know, the lance played "
+                f"to its end by the strong level's policy (sampling error ± {self.sampling_error:.1f} points)."
+            )
         return (
-            f"Figures: your team's stones minus the opponents' in {self.lance.title if self.lance else 'this lance'}, "
+            f"Figures: your team's stones minus the opponents' in {where}, "
             f"averaged over {self.samples} deals of the unseen cards that fit what you know, the lance played "
             f"to its end by the strong level's policy (sampling error ± {self.sampling_error:.2f} stones)."
         )
@@ -188,9 +248,26 @@ def _ranked(values: list[ActionValue]) -> tuple[ActionValue, ...]:
     return tuple(sorted(values, key=lambda v: -v.stones))
 
 
+def _sampled_values(view: View) -> list[ActionValue]:
+    """4 reyes: the mus and the discards by :func:`~musteach.play.odds_bot.keep_values` (sampled hand values)."""
+    current, by_keep = keep_values(view.cards, view.position, view.rules)
+    if view.phase is Phase.MUS:
+        return [
+            ActionValue(MusCall(False), round(current, 1)),
+            ActionValue(MusCall(True), round(max(by_keep.values()), 1)),
+        ]
+    out: dict[tuple[int, ...], ActionValue] = {}
+    eff = {c: effective_rank(c.rank, view.rules.kings) for c in view.cards}
+    for mask in range(1, 16):
+        thrown = [c for i, c in enumerate(view.cards) if mask >> i & 1]
+        keep = tuple(sorted((eff[c] for c in view.cards if c not in thrown), reverse=True))
+        out[tuple(sorted(c.index for c in thrown))] = ActionValue(Discard(thrown), round(by_keep[keep], 1))
+    return list(out.values())  # every set of 1 to 4 cards, as the exact advisor's
+
+
 def _exact_values(view: View) -> list[ActionValue]:
     if view.rules.kings != 8:
-        raise MusError("the exact discard advisor grades 8-reyes hands only (the 4-reyes tables take minutes)")
+        return _sampled_values(view)
     adv = advise_discard(view.hand, view.seat, view.mano, view.rules)
     if view.phase is Phase.MUS:
         return [
@@ -210,154 +287,16 @@ def _same_action(a: GameAction, b: GameAction) -> bool:
 # The betting: rollouts
 # ----------------------------------------------------------------------------------------------
 
-#: The strong level's thresholds on the chance of winning the lance (those of OddsBot's defaults).
-BET_AT, RAISE_AT, ORDAGO_AT = 0.66, 0.82, 0.97
-
-
-def team_chance(u: float) -> float:
-    """A team's chance of winning a lance when one player's hand has percentile ``u`` (0..1) among all
-    hands and the partner and both opponents are random: P(max(u, V) > max(W1, W2)) = (1 + 2u³) / 3."""
-    return (1.0 + 2.0 * u**3) / 3.0
-
-
-def _floor(p: float) -> float:
-    """The least percentile whose :func:`team_chance` reaches ``p``."""
-    return float(((3.0 * p - 1.0) / 2.0) ** (1.0 / 3.0))
-
-
-def chance_against_bet(u: float, state: LanceBetting) -> float:
-    """The chance that a player with percentile ``u`` (its partner random) beats a bettor who plays the
-    strong level's policy: the bettor's percentile W is uniform above the least one that makes that bet
-    (envido 2 from 0.66, more from 0.82, órdago from 0.97; :func:`team_chance`), so the chance is
-    1 - E[W; W ≥ u] = 1 - (1 - max(a, u)²) / (2 (1 - a)) for W uniform on (a, 1)."""
-    stake = state.current_stake
-    p_bettor = ORDAGO_AT if stake == ORDAGO else BET_AT if len(state.stakes) == 1 and stake == 2 else RAISE_AT
-    a = _floor(p_bettor)
-    return 1.0 - (1.0 - max(a, u) ** 2) / (2.0 * (1.0 - a))
-
-
-def rollout_action(state: LanceBetting, seat: int, u: float, live: dict[str, int], target: int) -> Action:
-    """What ``seat`` says in a rollout of the betting ``state`` when its hand has percentile ``u`` in the
-    lance (the strong level's rule, RULES.md §6). Its chance p is :func:`team_chance` before any bet and
-    :func:`chance_against_bet` facing one. It opens envido 2 from p = 0.66, more from 0.82; facing a bet,
-    it raises 2 from 0.82, accepts when the stake is worth more than the deje it would give away, and
-    accepts an órdago (or a stake that ends the game) when p beats the chance of winning the game anyway
-    (:func:`~musteach.play.policy.match_equity`). live: the score ``{"A": n, "B": n}`` now; target: stones
-    to win a game.
-    """
-    us = "A" if seat % 2 == 0 else "B"
-    them = "B" if us == "A" else "A"
-    if not state.stakes:
-        p = team_chance(u)
-        if p >= RAISE_AT:
-            return Action("envido", 3 if p < 0.92 else 4)
-        return Action("envido", 2) if p >= BET_AT else Action("paso")
-    p = chance_against_bet(u, state)
-    stake = state.current_stake
-    d = deje_if_refused(state)
-    if stake == ORDAGO or int(stake) >= min(target - live[us], target - live[them]):  # type: ignore[arg-type]
-        return Action("quiero") if p > match_equity(live[us], live[them] + d, target) else Action("no_quiero")
-    if p >= RAISE_AT and len(state.stakes) < 4:
-        return Action("reenvido", 2)
-    s = int(stake)  # type: ignore[arg-type]
-    return Action("quiero") if p * s - (1 - p) * s > -d else Action("no_quiero")
-
-
-def _play_out(
-    b: LanceBetting, seat: int, action: Action, chances: tuple[float, ...], live: dict[str, int], target: int
-) -> BettingOutcome:
-    state = b.act(seat, action)
-    for _ in range(40):
-        if state.closed:
-            break
-        s = state.to_act[0]
-        state = state.act(s, rollout_action(state, s, chances[s], live, target))
-    else:  # pragma: no cover - the rule bounds the raises
-        raise MusError("a rollout of the betting did not end")
-    assert state.outcome is not None
-    return state.outcome
-
-
-def _payoffs(
-    outcomes: list[BettingOutcome],
-    which: np.ndarray,
-    lance: Lance,
-    winners: np.ndarray,
-    team_vals: np.ndarray,
-    team: int,
-    live: dict[str, int],
-    target: int,
-) -> np.ndarray:
-    """Net stones (the team's minus the opponents') of the lance in each deal (RULES.md §6, §7).
-
-    outcomes: the distinct outcomes of the betting; which: (m,) the outcome index of each deal.
-    winners: (m,) the seat with the best hand in the lance (-1: none). team_vals: (m, 2) each team's pares
-    or juego values (0 for the other lances). An accepted órdago is worth the stones each team still needs.
-    """
-    m = len(which)
-    sign = np.where((winners >= 0) & (winners % 2 == team), 1.0, -1.0)
-    sign[winners < 0] = 0.0
-    rows = np.arange(m)
-    win_vals = team_vals[rows, np.maximum(winners, 0) % 2]
-    bonus = 1.0 if lance is Lance.PUNTO else 0.0
-    us, them = ("A", "B") if team == 0 else ("B", "A")
-    out = np.zeros(m)
-    for k, o in enumerate(outcomes):
-        sel = which == k
-        if not sel.any():
-            continue
-        if o.type == "ordago_accepted":
-            out[sel] = np.where(sign[sel] > 0, float(target - live[us]), -float(target - live[them]))
-        elif o.type == "rejected":
-            bettors = 0 if o.winner_team == "A" else 1
-            s = 1.0 if bettors == team else -1.0
-            out[sel] = s * (o.deje + team_vals[sel, bettors] + bonus)
-        elif o.type == "accepted":
-            out[sel] = sign[sel] * (int(o.stakes[-1]) + win_vals[sel] + bonus)
-        elif lance in (Lance.PARES, Lance.JUEGO):
-            out[sel] = sign[sel] * win_vals[sel]
-        else:
-            out[sel] = sign[sel]
-    return out
-
-
-def _rollout_values(view: View, action: Action, n: int, seed: int) -> tuple[list[ActionValue], int, np.ndarray]:
-    b, lance = view.betting, view.lance
-    assert b is not None and lance is not None
-    hands = sample_deals(view, n, seed)
-    m = len(hands)
-    winners = evaluate_batch(hands, view.mano, view.rules, validate=False)[lance.value]
-    pct, pv, jv = hand_facts(hands, lance, view.rules.kings)
-    vals = pv if lance is Lance.PARES else jv if lance is Lance.JUEGO else np.zeros_like(pv)
-    team_vals = np.stack([vals[:, 0] + vals[:, 2], vals[:, 1] + vals[:, 3]], axis=1)
-    # Below the least percentile that bets, every seat plays alike (rollout_action): deals that differ only
-    # there share one rollout, and the others' percentiles are taken in steps of 0.05.
-    floor = _floor(BET_AT)
-    chances = np.where(pct < floor, 0.0, np.round(pct * 20) / 20)
-    chances[:, [s for s in range(4) if s not in b.participants]] = 0.0
-    kinds = [a for a in view.legal if isinstance(a, Action) and not (b.stakes and a.kind == "paso")]
-    if not any(a == action for a in kinds):
-        kinds.append(action)
-    live, target, team = dict(view.live_score), view.rules.target, view.seat % 2
-    rows = np.empty((len(kinds), m))
-    keys = [tuple(float(x) for x in r) for r in chances]
-    for k, a in enumerate(kinds):
-        memo: dict[tuple[float, ...], int] = {}
-        outcomes: list[BettingOutcome] = []
-        which = np.empty(m, np.int64)
-        for i, key in enumerate(keys):
-            j = memo.get(key)
-            if j is None:
-                o = _play_out(b, view.seat, a, key, live, target)
-                j = memo[key] = outcomes.index(o) if o in outcomes else len(outcomes)
-                if j == len(outcomes):
-                    outcomes.append(o)
-            which[i] = j
-        rows[k] = _payoffs(outcomes, which, lance, winners.astype(np.int64), team_vals, team, live, target)
-    means = rows.mean(axis=1)
-    errs = rows.std(axis=1, ddof=1) / math.sqrt(m) if m > 1 else np.zeros(len(kinds))
-    out = [ActionValue(a, round(float(x), 1), float(e)) for a, x, e in zip(kinds, means, errs, strict=True)]
-    return out, m, rows
+def _rollout_values(
+    view: View, action: Action, n: int, seed: int
+) -> tuple[list[ActionValue], int, np.ndarray, Unit, np.ndarray]:
+    vals = betting_values(view, action, n=n, seed=seed)
+    digits = 1 if vals.unit is Unit.STONES else 0
+    out = [
+        ActionValue(a, round(float(x), digits), float(e))
+        for a, x, e in zip(vals.actions, vals.means, vals.errors, strict=True)
+    ]
+    return out, vals.samples, vals.rows, vals.unit, vals.stones
 
 
 def _moment(view: View) -> str:
@@ -382,23 +321,27 @@ def _moment(view: View) -> str:
 
 
 def grade_decision(view: View, action: GameAction, *, n: int = ROLLOUT_DEALS, seed: int = 0) -> DecisionGrade:
-    """Grade ``action``, the learner's decision from ``view`` (before it is played), by the stones it costs.
+    """Grade ``action``, the learner's decision from ``view`` (before it is played), by what it costs.
 
-    n: random deals for a betting decision; seed: their seed (the same view, n and seed give the same figures).
-    Returns a :class:`DecisionGrade`. Raises :class:`MusError` when it is not ``view.seat``'s decision, for a
-    mus or discard with 4 reyes (the exact advisor is for 8 reyes), and
+    n: random deals for a betting decision; seed: their seed (the same view, n and seed give the same figures,
+    those the strong level plays by). Near the end of a game (:func:`~musteach.play.rollout.near_end`) a
+    betting decision is graded by the chance of winning the game (:attr:`DecisionGrade.unit`). Returns a
+    :class:`DecisionGrade`. Raises :class:`MusError` when it is not ``view.seat``'s decision, and
     :class:`~musteach.rules.errors.IllegalActionError` for an action that is not legal now.
     """
     phase, lance = view.phase, view.lance
     loss_rows: np.ndarray | None = None
     samples = 0
+    unit = Unit.STONES
+    stones = np.zeros(0)
     if isinstance(action, Declare):
         values, method = [ActionValue(action, 0.0)], Method.TRUTH
     elif phase in (Phase.MUS, Phase.DISCARD):
-        values, method = _exact_values(view), Method.EXACT_EN_PASO
+        values = _exact_values(view)
+        method = Method.EXACT_EN_PASO if view.rules.kings == 8 else Method.SAMPLED_EN_PASO
     elif phase.is_betting and isinstance(action, Action) and view.betting is not None:
         view.betting.verify(view.seat, action)
-        values, samples, loss_rows = _rollout_values(view, action, n, seed)
+        values, samples, loss_rows, unit, stones = _rollout_values(view, action, n, seed)
         method = Method.ROLLOUT
     else:
         raise MusError(f"there is no decision of seat {view.seat} to grade for {action} in phase {phase.value}")
@@ -407,14 +350,19 @@ def grade_decision(view: View, action: GameAction, *, n: int = ROLLOUT_DEALS, se
     if chosen_i is None:
         raise MusError(f"{action} is not one of the actions of seat {view.seat} now ({cards_text(view.cards)})")
     chosen = values[chosen_i]
-    loss = round(ranked[0].stones - chosen.stones, 1) + 0.0
+    loss = round(ranked[0].stones - chosen.stones, 1 if unit is Unit.STONES else 0) + 0.0
     loss_error = 0.0
     if loss_rows is not None:
         best_i = next(i for i, v in enumerate(values) if v is ranked[0])
         diff = loss_rows[best_i] - loss_rows[chosen_i]
         loss_error = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else 0.0
+    stones_loss = loss
+    if unit is Unit.WIN_CHANCE:  # the stones behind the chances, for the game's error rate
+        best_i = next(i for i, v in enumerate(values) if v is ranked[0])
+        stones_loss = max(round(float(stones[best_i]) - float(stones[chosen_i]), 1), 0.0) if loss > 0 else 0.0
     if chosen.stones == ranked[0].stones:  # a tie with the best is the best: list the learner's first
         ranked = (chosen, *(v for v in ranked if v is not chosen))
     return DecisionGrade(
-        phase, lance, action, ranked, chosen, loss, loss_error, grade_for(loss), method, _moment(view), samples
-    )
+        phase, lance, action, ranked, chosen, loss, loss_error, grade_for(loss, unit), method, _moment(view),
+        samples, unit, stones_loss,
+    )  # fmt: skip

@@ -19,7 +19,7 @@ from ..play.game import Game, replay
 from ..play.view import View
 from ..rules.cards import Card
 from ..rules.errors import MusError
-from .grading import DecisionGrade, Grade
+from .grading import DecisionGrade, Grade, Unit, loss_text
 from .progress import GameResult
 
 __all__ = ["best_game_sentence", "DecisionRecord", "GameReview", "match_banner", "record_decision", "replay_from", "review_game"]
@@ -42,8 +42,9 @@ class DecisionRecord:
 
     @property
     def stones_lost(self) -> float:
-        """Stones lost against the best action (rounded to 0.1, see the grade)."""
-        return self.grade.loss
+        """Stones lost against the best action (rounded to 0.1; near the end of a game, the stones behind the
+        chances of winning it: :attr:`~musteach.teach.grading.DecisionGrade.stones_loss`)."""
+        return self.grade.stones_loss
 
     @property
     def action(self) -> GameAction:
@@ -63,7 +64,9 @@ class DecisionRecord:
         if g.grade is Grade.BEST:
             tail = "best"
         else:
-            tail = f"best {g.best.action}; {lost:.1f} stone{'' if lost == 1 else 's'} lost ({g.grade.article})"
+            tail = f"best {g.best.action}; {loss_text(lost, g.unit)} ({g.grade.article})"
+            if g.unit is Unit.WIN_CHANCE:
+                tail = f"best {g.best.action}; {loss_text(lost, g.unit)}, {self.stones_lost:.1f} stones ({g.grade.article})"
         return f"Hand {self.hand_number}, {cards_text(self.cards)}, {where}: you said {g.action}; {tail}."
 
 
@@ -124,7 +127,7 @@ def review_game(game: Game, seat: int, decisions: Iterable[DecisionRecord], game
     winner, score = _game_end(game, game_number)
     team = "A" if seat % 2 == 0 else "B"
     mine = [d for d in decisions if d.game_number == game_number]
-    worst = tuple(sorted(mine, key=lambda d: (-d.stones_lost, d.event_index)))
+    worst = tuple(sorted(mine, key=lambda d: (-d.stones_lost, -d.grade.loss, d.event_index)))
     who = "your team" if winner == team else "the opponents"
     banner = (
         f"Game {game_number} is over: {who} (team {winner}) won it, {max(score)} to {min(score)} "

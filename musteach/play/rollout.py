@@ -1,0 +1,288 @@
+"""Rollouts of a lance's betting: what each action of a seat is worth, the lance played to its end by the
+strong level's policy (RULES.md §6, §7).
+
+:func:`betting_values` is the one evaluator of a betting decision: the strong level
+(:class:`~musteach.play.levels.StrongBot`) plays the action it ranks first, and the coach's grading
+(:mod:`musteach.teach.grading`) grades the learner against the same figures, so the strong level's own
+choices grade "best". For one view it draws random deals of the unseen cards that fit the partner's señas
+and the declarations (:func:`~musteach.play.odds_bot.sample_deals`), judges each lance with the batched
+evaluator (:func:`~musteach.rules.batch.evaluate_batch`), and after each candidate action plays the lance out
+with :func:`rollout_action` at every seat, counting the whole lance: the deje of a refused bet (with the
+bettors' pares / juego values, or punto's stone), an accepted stake plus the values, and an accepted órdago.
+
+Two units (:class:`Unit`): the net stones of the lance (the seat's team minus the opponents'), or, near the
+end of a game (:func:`near_end`: a team is :data:`NEAR_END` stones or fewer from the target), the team's
+chance of winning the game after the lance, in points of 100 (:func:`~musteach.play.policy.match_equity`
+on the score after the lance; an accepted órdago is 100 or 0).
+
+>>> team_chance(0.0) < team_chance(0.5) < team_chance(1.0) == 1.0
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from ..rules.batch import evaluate_batch
+from ..rules.betting import ORDAGO, Action, BettingOutcome, LanceBetting
+from ..rules.errors import MusError
+from ..rules.lances import Lance
+from .odds_bot import hand_facts, sample_deals
+from .policy import deje_if_refused, match_equity
+from .view import View
+
+__all__ = [
+    "BET_AT",
+    "NEAR_END",
+    "ORDAGO_AT",
+    "RAISE_AT",
+    "ROLLOUT_DEALS",
+    "RolloutValues",
+    "Unit",
+    "betting_values",
+    "chance_against_bet",
+    "floor_percentile",
+    "near_end",
+    "rollout_action",
+    "team_chance",
+    "win_chance_points",
+]
+
+#: Random deals of the unseen cards behind a betting figure (the strong level's and the coach's).
+ROLLOUT_DEALS = 400
+#: Near the end of a game: a team needs this many stones or fewer to win it.
+NEAR_END = 10
+#: The strong level's thresholds on the chance of winning the lance, for the seats of a rollout.
+BET_AT, RAISE_AT, ORDAGO_AT = 0.66, 0.82, 0.97
+
+
+class Unit(Enum):
+    """What a betting figure counts: net stones of the lance, or the chance (points of 100) of winning the game."""
+
+    STONES = "stones"
+    WIN_CHANCE = "win chance"
+
+
+def near_end(view: View) -> bool:
+    """True when a team needs :data:`NEAR_END` stones or fewer to win the game (from ``view.live_score``):
+    then a lance's stones matter by how they change the chance of winning the game."""
+    return min(view.to_go.values()) <= NEAR_END
+
+
+def team_chance(u: float) -> float:
+    """A team's chance of winning a lance when one player's hand has percentile ``u`` (0..1) among all
+    hands and the partner and both opponents are random: P(max(u, V) > max(W1, W2)) = (1 + 2u³) / 3."""
+    return (1.0 + 2.0 * u**3) / 3.0
+
+
+def floor_percentile(p: float) -> float:
+    """The least percentile whose :func:`team_chance` reaches ``p``."""
+    return float(((3.0 * p - 1.0) / 2.0) ** (1.0 / 3.0))
+
+
+def chance_against_bet(u: float, state: LanceBetting) -> float:
+    """The chance that a player with percentile ``u`` (its partner random) wins the lance facing a bet, as
+    :class:`~musteach.play.odds_bot.OddsBot` weighs it before it has seen the opponents play: the bettors'
+    team strength t (uniform on 0..1 for random hands; see ``OpponentModel``) weighted by its prior chance
+    of betting, 0.1 + 0.8 t, so t has density 0.2 + 1.6 t and distribution F(t) = 0.2 t + 0.8 t². The
+    responding team's strength is max(u, V)² with V its partner's percentile, so the chance is
+    u F(u²) + ∫ from u to 1 of F(v²) dv = u (0.2 u² + 0.8 u⁴) + 0.2 (1 - u³) / 3 + 0.16 (1 - u⁵).
+    The same for every stake (``state`` is kept for the callers)."""
+    del state
+    return u * (0.2 * u**2 + 0.8 * u**4) + 0.2 * (1 - u**3) / 3 + 0.16 * (1 - u**5)
+
+
+def rollout_action(state: LanceBetting, seat: int, u: float, live: dict[str, int], target: int) -> Action:
+    """What ``seat`` says in a rollout of the betting ``state`` when its hand has percentile ``u`` in the
+    lance (RULES.md §6). Its chance p is :func:`team_chance` before any bet and :func:`chance_against_bet`
+    facing one. It opens envido 2 from p = 0.66, more from 0.82; facing a bet, it raises 2 from 0.82,
+    accepts when the stake is worth more than the deje it would give away, and accepts an órdago (or a stake
+    that ends the game) when p beats the chance of winning the game anyway
+    (:func:`~musteach.play.policy.match_equity`). live: the score ``{"A": n, "B": n}`` now; target: stones
+    to win a game.
+    """
+    us = "A" if seat % 2 == 0 else "B"
+    them = "B" if us == "A" else "A"
+    if not state.stakes:
+        p = team_chance(u)
+        if p >= RAISE_AT:
+            return Action("envido", 3 if p < 0.92 else 4)
+        return Action("envido", 2) if p >= BET_AT else Action("paso")
+    p = chance_against_bet(u, state)
+    stake = state.current_stake
+    d = deje_if_refused(state)
+    if stake == ORDAGO or int(stake) >= min(target - live[us], target - live[them]):  # type: ignore[arg-type]  # stake is an int here
+        return Action("quiero") if p > match_equity(live[us], live[them] + d, target) else Action("no_quiero")
+    if p >= RAISE_AT and len(state.stakes) < 4:
+        return Action("reenvido", 2)
+    s = int(stake)  # type: ignore[arg-type]  # not an órdago (handled above)
+    return Action("quiero") if p * s - (1 - p) * s > -d else Action("no_quiero")
+
+
+def _play_out(
+    b: LanceBetting, seat: int, action: Action, chances: tuple[float, ...], live: dict[str, int], target: int
+) -> BettingOutcome:
+    state = b.act(seat, action)
+    for _ in range(40):
+        if state.closed:
+            break
+        s = state.to_act[0]
+        state = state.act(s, rollout_action(state, s, chances[s], live, target))
+    else:  # pragma: no cover - the rule bounds the raises
+        raise MusError("a rollout of the betting did not end")
+    assert state.outcome is not None
+    return state.outcome
+
+
+def _payoffs(
+    outcomes: list[BettingOutcome],
+    which: np.ndarray,
+    lance: Lance,
+    winners: np.ndarray,
+    team_vals: np.ndarray,
+    team: int,
+    live: dict[str, int],
+    target: int,
+) -> np.ndarray:
+    """Net stones (the team's minus the opponents') of the lance in each deal (RULES.md §6, §7).
+
+    outcomes: the distinct outcomes of the betting; which: (m,) the outcome index of each deal.
+    winners: (m,) the seat with the best hand in the lance (-1: none). team_vals: (m, 2) each team's pares
+    or juego values (0 for the other lances). An accepted órdago is worth the stones each team still needs.
+    """
+    m = len(which)
+    sign = np.where((winners >= 0) & (winners % 2 == team), 1.0, -1.0)
+    sign[winners < 0] = 0.0
+    rows = np.arange(m)
+    win_vals = team_vals[rows, np.maximum(winners, 0) % 2]
+    bonus = 1.0 if lance is Lance.PUNTO else 0.0
+    us, them = ("A", "B") if team == 0 else ("B", "A")
+    out = np.zeros(m)
+    for k, o in enumerate(outcomes):
+        sel = which == k
+        if not sel.any():
+            continue
+        if o.type == "ordago_accepted":
+            out[sel] = np.where(sign[sel] > 0, float(target - live[us]), -float(target - live[them]))
+        elif o.type == "rejected":
+            bettors = 0 if o.winner_team == "A" else 1
+            s = 1.0 if bettors == team else -1.0
+            out[sel] = s * (o.deje + team_vals[sel, bettors] + bonus)
+        elif o.type == "accepted":
+            out[sel] = sign[sel] * (int(o.stakes[-1]) + win_vals[sel] + bonus)
+        elif lance in (Lance.PARES, Lance.JUEGO):
+            out[sel] = sign[sel] * win_vals[sel]
+        else:
+            out[sel] = sign[sel]
+    return out
+
+
+def win_chance_points(net: np.ndarray, us: int, them: int, target: int) -> np.ndarray:
+    """The chance (points of 100) that the team with ``us`` stones wins the game against ``them`` after a
+    lance whose net stones are ``net`` ((m,) array; positive: the team scores, negative: the opponents do),
+    by :func:`~musteach.play.policy.match_equity`. Reaching the target is 100."""
+    out = np.empty(len(net))
+    cache: dict[float, float] = {}
+    for i, x in enumerate(net.tolist()):
+        v = cache.get(x)
+        if v is None:
+            a, b = (us + round(x), them) if x > 0 else (us, them - round(x))
+            v = cache[x] = 100.0 * match_equity(min(a, target), min(b, target), target)
+        out[i] = v
+    return out
+
+
+@dataclass(frozen=True)
+class RolloutValues:
+    """What each betting action of a seat is worth (see the module docstring).
+
+    actions: the actions weighed (the legal ones, and the one asked about). rows: (len(actions), m) the
+    figure of each action in each of the m random deals (the same deals for every action), in ``unit``.
+    means: each action's mean figure; errors: its standard error (one s.e., same unit). stone_rows: near
+    the end, the net stones behind the win chances (else None: ``rows`` are stones).
+    """
+
+    actions: tuple[Action, ...]
+    rows: np.ndarray
+    unit: Unit
+    stone_rows: np.ndarray | None = None
+
+    @property
+    def stones(self) -> np.ndarray:
+        """(len(actions),) each action's net stones of the lance, averaged (whatever the unit)."""
+        means: np.ndarray = (self.rows if self.stone_rows is None else self.stone_rows).mean(axis=1)
+        return means
+
+    @property
+    def samples(self) -> int:
+        """Random deals behind the figures."""
+        return int(self.rows.shape[1])
+
+    @property
+    def means(self) -> np.ndarray:
+        """(len(actions),) each action's figure averaged over the deals."""
+        means: np.ndarray = self.rows.mean(axis=1)
+        return means
+
+    @property
+    def errors(self) -> np.ndarray:
+        """(len(actions),) one standard error of each mean (0 with fewer than 2 deals)."""
+        m = self.samples
+        if m < 2:
+            return np.zeros(len(self.actions))
+        errs: np.ndarray = self.rows.std(axis=1, ddof=1) / math.sqrt(m)
+        return errs
+
+    def best(self) -> Action:
+        """The action with the highest figure, rounded as it is shown (0.1 stone, 1 point of 100); among
+        equals the first weighed."""
+        shown = np.round(self.means, 1 if self.unit is Unit.STONES else 0)
+        return self.actions[int(np.argmax(shown))]
+
+
+def betting_values(view: View, also: Action | None = None, *, n: int = ROLLOUT_DEALS, seed: int = 0) -> RolloutValues:
+    """The figure of every betting action of ``view.seat`` now (and of ``also``, when it is not among them),
+    over ``n`` random deals (seeded: the same view, n and seed give the same figures); see the module
+    docstring. Facing a bet, paso is left out (it refuses, like no quiero). Raises :class:`MusError` when no
+    lance is being bet.
+    """
+    b, lance = view.betting, view.lance
+    if b is None or lance is None:
+        raise MusError(f"there is no betting to weigh in phase {view.phase.value}")
+    hands = sample_deals(view, n, seed)
+    m = len(hands)
+    winners = evaluate_batch(hands, view.mano, view.rules, validate=False)[lance.value].astype(np.int64)
+    pct, pv, jv = hand_facts(hands, lance, view.rules.kings)
+    vals = pv if lance is Lance.PARES else jv if lance is Lance.JUEGO else np.zeros_like(pv)
+    team_vals = np.stack([vals[:, 0] + vals[:, 2], vals[:, 1] + vals[:, 3]], axis=1)
+    # Percentiles in steps of 0.05: deals that differ less share one rollout.
+    chances = np.round(pct * 20) / 20
+    chances[:, [s for s in range(4) if s not in b.participants]] = 0.0
+    kinds = [a for a in view.legal if isinstance(a, Action) and not (b.stakes and a.kind == "paso")]
+    if also is not None and not any(a == also for a in kinds):
+        kinds.append(also)
+    live, target, team = dict(view.live_score), view.rules.target, view.seat % 2
+    rows = np.empty((len(kinds), m))
+    keys = [tuple(float(x) for x in r) for r in chances]
+    for k, a in enumerate(kinds):
+        memo: dict[tuple[float, ...], int] = {}
+        outcomes: list[BettingOutcome] = []
+        which = np.empty(m, np.int64)
+        for i, key in enumerate(keys):
+            j = memo.get(key)
+            if j is None:
+                o = _play_out(b, view.seat, a, key, live, target)
+                j = memo[key] = outcomes.index(o) if o in outcomes else len(outcomes)
+                if j == len(outcomes):
+                    outcomes.append(o)
+            which[i] = j
+        rows[k] = _payoffs(outcomes, which, lance, winners, team_vals, team, live, target)
+    if near_end(view):
+        us, them = ("A", "B") if team == 0 else ("B", "A")
+        points = np.stack([win_chance_points(r, live[us], live[them], target) for r in rows])
+        return RolloutValues(tuple(kinds), points, Unit.WIN_CHANCE, rows)
+    return RolloutValues(tuple(kinds), rows, Unit.STONES)
