@@ -1,12 +1,14 @@
-"""Benchmark of the coach's grading: the time per graded decision and the sampling error of its figures.
+"""Benchmark of the coach's grading: the time per graded decision, the sampling error of its figures, and
+how the strong level's own decisions grade.
 
 Run:  .venv/bin/python benchmarks/bench_coach.py [--games 4] [--deals 400]
 
-Four strong-level bots (OddsBot) play whole games; every decision of seat 0 is graded before it is
-played (musteach.teach.grading.grade_decision, the coach's figures). Prints the median and p90 time
-per graded decision (warm: the exact advisor's tables are built first), by method, and the sampling
-error of the betting figures: the median and p90 standard error of each action's figure and of the
-stones lost. Figures depend on the machine and its load.
+Four strong-level bots (musteach.play.levels, Level.STRONG) play whole games; every decision of seat 0 is
+graded before it is played (musteach.teach.grading.grade_decision, the coach's figures). Prints the median
+and p95 time per graded decision (warm: the exact advisor's tables are built first), by method; the
+sampling error (one standard error, stones; points of win chance near the end of a game) of each action's
+expected figure and of the stones lost; and the distribution of the grades of the strong bot's own
+decisions, by method. Figures depend on the machine and its load.
 """
 
 from __future__ import annotations
@@ -14,13 +16,14 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 
-from musteach.play.bots import OddsBot
+from musteach.play.bots import run
 from musteach.play.game import Game
+from musteach.play.levels import Level, make_bot
 from musteach.rules.options import Rules
 from musteach.teach.coach import prepare
-from musteach.teach.grading import DecisionGrade, Method, grade_decision
+from musteach.teach.grading import DecisionGrade, Grade, Method, Unit, grade_decision
 
 
 def q(xs: list[float], f: float) -> float:
@@ -38,37 +41,45 @@ def main() -> None:
     grades: list[DecisionGrade] = []
     for seed in range(args.games):
         g = Game(seed=seed)
-        bots = {s: OddsBot(seed=s) for s in range(4)}
+        bots = {s: make_bot(Level.STRONG, seed=s) for s in range(4)}
         while not g.is_over:
+            run(g, {s: b for s, b in bots.items() if s != 0}, stop_at=[0], hands=1)
             if g.hand.is_over:
+                if g.is_over:
+                    break
                 g.next_hand()
                 continue
-            turn = g.to_act
-            assert turn is not None
-            v = g.view(turn.seat)
-            a = bots[turn.seat].decide(v)
-            if turn.seat == 0:
-                t0 = time.perf_counter()
-                gr = grade_decision(v, a, n=args.deals)
-                times[gr.method].append(time.perf_counter() - t0)
-                grades.append(gr)
-            g.act(turn.seat, a)
+            v = g.view(0)
+            a = bots[0].decide(v)
+            t0 = time.perf_counter()
+            gr = grade_decision(v, a, n=args.deals)
+            times[gr.method].append(time.perf_counter() - t0)
+            grades.append(gr)
+            g.act(0, a)
     every = [t for ts in times.values() for t in ts]
     print(f"graded decisions: {len(every)} in {args.games} games ({args.deals} deals per betting figure)")
-    print(f"time per decision: median {statistics.median(every) * 1000:.0f} ms, p90 {q(every, 0.9) * 1000:.0f} ms")
+    print(f"time per decision: median {statistics.median(every) * 1000:.0f} ms, p95 {q(every, 0.95) * 1000:.0f} ms")
     for m, ts in times.items():
-        print(f"  {m.value:14s} {len(ts):4d}: median {statistics.median(ts) * 1000:.0f} ms, p90 {q(ts, 0.9) * 1000:.0f} ms")
-    roll = [g for g in grades if g.method is Method.ROLLOUT]
-    if roll:
+        print(f"  {m.value:15s} {len(ts):4d}: median {statistics.median(ts) * 1000:.0f} ms, p95 {q(ts, 0.95) * 1000:.0f} ms")
+    for unit in Unit:
+        roll = [g for g in grades if g.method is Method.ROLLOUT and g.unit is unit]
+        if not roll:
+            continue
         errs = [v.error for g in roll for v in g.values]
         lerr = [g.loss_error for g in roll if g.loss > 0]
-        print(f"sampling error (1 s.e., stones) of a betting figure: median {statistics.median(errs):.3f}, p90 {q(errs, 0.9):.3f}")
+        print(
+            f"sampling error (1 s.e., {unit.value}) of an expected figure, {len(roll)} betting decisions: "
+            f"median {statistics.median(errs):.3f}, p95 {q(errs, 0.95):.3f}"
+        )
         if lerr:
-            print(f"sampling error of the stones lost (non-best decisions): median {statistics.median(lerr):.3f}, p90 {q(lerr, 0.9):.3f}")
-    counts: dict[str, int] = defaultdict(int)
-    for gr in grades:
-        counts[gr.grade.value] += 1
-    print("grades of the strong bot's own decisions:", dict(counts))
+            print(f"  of the loss (non-best decisions): median {statistics.median(lerr):.3f}, p95 {q(lerr, 0.95):.3f}")
+    print("grades of the strong bot's own decisions:")
+    for m in Method:
+        c = Counter(gr.grade for gr in grades if gr.method is m)
+        if c:
+            n = sum(c.values())
+            shares = ", ".join(f"{gd.value} {c[gd]} ({c[gd] / n:.0%})" for gd in Grade)
+            print(f"  {m.value:15s} {n:4d}: {shares}")
 
 
 if __name__ == "__main__":

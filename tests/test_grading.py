@@ -129,3 +129,45 @@ def test_odds_in_words_says_one_time() -> None:
     g.act(0, "no hay mus")
     reason = OddsBot().advise(g.view(0)).reason
     assert "1 times" not in reason
+
+
+def test_a_4_reyes_mus_and_discard_are_graded_by_sampled_en_paso_values() -> None:
+    from musteach.rules.options import Rules
+
+    g = Game(Rules(kings=4), seed=7)
+    v = g.view(g.to_act.seat)
+    cut, mus = grade_decision(v, MusCall(False)), grade_decision(v, MusCall(True))
+    assert cut.method is mus.method is Method.SAMPLED_EN_PASO
+    assert {x.action for x in cut.values} == {MusCall(False), MusCall(True)}
+    assert (cut.grade is Grade.BEST) != (mus.grade is Grade.BEST) or cut.best.stones == mus.best.stones
+    while g.hand.phase.value == "mus":
+        g.act(g.to_act.seat, "mus")
+    v = g.view(g.to_act.seat)
+    assert v.phase.value == "discard"
+    gr = grade_decision(v, Discard(v.cards[:1]))
+    assert gr.method is Method.SAMPLED_EN_PASO and len(gr.values) == 15
+    assert grade_decision(v, gr.best.action).grade is Grade.BEST
+
+
+def test_near_the_end_a_bet_is_graded_by_the_chance_of_winning_the_game() -> None:
+    from musteach.teach.coach import coach_comment
+    from musteach.teach.grading import Unit
+
+    g = Game(seed=3, start_score={"A": 35, "B": 33})
+    g.act(0, "no hay mus")
+    while not g.hand.phase.is_betting:
+        t = g.to_act
+        g.act(t.seat, RuleBot().decide(g.view(t.seat)))
+    v = g.view(g.to_act.seat)
+    gr = grade_decision(v, Action("paso") if Action("paso") in v.legal else v.legal[0], n=120)
+    assert gr.unit is Unit.WIN_CHANCE and all(0 <= x.stones <= 100 for x in gr.values)
+    assert gr.grade is grade_for(gr.loss, Unit.WIN_CHANCE)
+    text = coach_comment(v, gr.action).text
+    assert "% chance of winning the game" in text and "Near the end of the game" in text
+    far = Game(seed=3)
+    far.act(0, "no hay mus")
+    while not far.hand.phase.is_betting:
+        t = far.to_act
+        far.act(t.seat, RuleBot().decide(far.view(t.seat)))
+    fv = far.view(far.to_act.seat)
+    assert grade_decision(fv, fv.legal[0], n=120).unit is Unit.STONES

@@ -373,19 +373,24 @@ def test_warm_up_is_shared():
     assert t1 is table_module.warm_up(Rules()), "one warm-up per process and deck"
 
 
-def test_a_finished_game_shows_its_review_worst_first_and_replays_a_decision():
+def _finish_first_game(t) -> None:
+    """Let a RuleBot play the learner's seat of table ``t`` (clicking Next hand) until the first game ends."""
     from musteach.play.bots import RuleBot
 
-    t = mw.PlayTable(seed=5, bot="rule", target=30, background=False)
     learner = RuleBot()
     for _ in range(600):
         g = t.game
         if g.hand.is_over:
             if g.hand.result.game_over:
-                break
+                return
             t.next_button.click()
             continue
         t.play(learner.decide(g.view(t.seat)))
+
+
+def test_a_finished_game_shows_its_review_worst_first_and_replays_a_decision():
+    t = mw.PlayTable(seed=5, bot="rule", target=30, background=False)
+    _finish_first_game(t)
     g = t.game
     assert g.hand.result.game_over, "the first game finished"
     review = t.reviews[1]
@@ -409,20 +414,11 @@ def test_a_finished_game_shows_its_review_worst_first_and_replays_a_decision():
 
 
 def test_finished_games_are_kept_in_the_progress_store_with_the_best_one():
-    from musteach.play.bots import RuleBot
     from musteach.teach.progress import MemoryStore, Progress
 
     store = MemoryStore()
     t = mw.PlayTable(seed=8, bot="beginner", target=30, background=False, store=store)
-    learner = RuleBot()
-    for _ in range(600):
-        g = t.game
-        if g.hand.is_over:
-            if g.hand.result.game_over:
-                break
-            t.next_button.click()
-            continue
-        t.play(learner.decide(g.view(t.seat)))
+    _finish_first_game(t)
     review = t.reviews[1]
     kept = store.load().games
     assert len(kept) == 1 and kept[0].decisions == len(review.decisions)

@@ -22,7 +22,7 @@ from ..rules.cards import DECK, RANKS, Card
 from ..rules.errors import MusError
 from ..rules.lances import HandInfo, Lance, effective_rank, info_from_ranks
 from ..rules.options import Rules
-from ..rules.senas import HAND_TESTS, Sena, best_senas
+from ..rules.senas import HAND_TESTS, Sena
 from .game import Declare, GameAction, MusCall, View
 from .policy import (
     LANCE_INDEX,
@@ -33,6 +33,7 @@ from .policy import (
     is_legal_bet,
     keep_to_discard,
     match_equity,
+    true_senas,
 )
 
 __all__ = ["VALUE_SEED", "Estimate", "OddsBot", "OpponentModel", "estimate", "hand_facts", "keep_values", "sample_deals"]
@@ -700,10 +701,8 @@ class OddsBot:
         self.model.learn(view)
 
     def signals(self, view: View) -> tuple[Sena, ...]:
-        """Up to two true señas (:func:`musteach.rules.senas.best_senas`); none when señas are off."""
-        if view.rules.senas == "off":
-            return ()
-        return best_senas(view.cards, view.rules, "lances")
+        """Up to two true señas (:func:`~musteach.play.policy.true_senas`)."""
+        return true_senas(view)
 
     def decide(self, view: View) -> GameAction:
         """The action for ``view``'s phase (see the class docstring)."""

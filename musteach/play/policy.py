@@ -13,10 +13,10 @@ from ..rules.betting import Action, LanceBetting
 from ..rules.cards import Card
 from ..rules.lances import Lance, effective_rank
 from ..rules.options import Rules
-from ..rules.senas import Sena
+from ..rules.senas import Sena, best_senas
 from .game import Discard, GameAction, View
 
-__all__ = ["LANCE_INDEX", "Advice", "Bot", "bet", "deje_if_refused", "effective_ranks", "is_legal_bet", "keep_to_discard", "match_equity"]
+__all__ = ["LANCE_INDEX", "Advice", "Bot", "bet", "deje_if_refused", "effective_ranks", "is_legal_bet", "keep_to_discard", "match_equity", "true_senas"]
 
 
 #: Each lance's index in the bots' arrays (grande 0 ... punto 4).
@@ -80,6 +80,14 @@ def match_equity(us: int, them: int, target: int = 40) -> float:
 def deje_if_refused(b: LanceBetting) -> int:
     """The stones the betting team takes if the bet on the table is refused now (RULES.md §6)."""
     return 1 if len(b.stakes) <= 1 else int(b.stakes[-2])
+
+
+def true_senas(view: View) -> tuple[Sena, ...]:
+    """Up to two true señas of ``view``'s cards to show the partner (:func:`musteach.rules.senas.best_senas`,
+    RULES.md §11); none when señas are off. Every bot's :meth:`Bot.signals`."""
+    if view.rules.senas == "off":
+        return ()
+    return best_senas(view.cards, view.rules, "lances")
 
 
 def bet(kind: str, amount: int | None = None) -> Action:

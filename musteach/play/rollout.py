@@ -112,11 +112,13 @@ def rollout_action(state: LanceBetting, seat: int, u: float, live: dict[str, int
         if p >= RAISE_AT:
             return Action("envido", 3 if p < 0.92 else 4)
         return Action("envido", 2) if p >= BET_AT else Action("paso")
-    p = chance_against_bet(u, state)
     stake = state.current_stake
     d = deje_if_refused(state)
     if stake == ORDAGO or int(stake) >= min(target - live[us], target - live[them]):  # type: ignore[arg-type]  # stake is an int here
+        # the game is at stake: the hand's own chance, as a player who will not be bluffed out of it
+        p = team_chance(u)
         return Action("quiero") if p > match_equity(live[us], live[them] + d, target) else Action("no_quiero")
+    p = chance_against_bet(u, state)
     if p >= RAISE_AT and len(state.stakes) < 4:
         return Action("reenvido", 2)
     s = int(stake)  # type: ignore[arg-type]  # not an órdago (handled above)
@@ -259,8 +261,8 @@ def betting_values(view: View, also: Action | None = None, *, n: int = ROLLOUT_D
     pct, pv, jv = hand_facts(hands, lance, view.rules.kings)
     vals = pv if lance is Lance.PARES else jv if lance is Lance.JUEGO else np.zeros_like(pv)
     team_vals = np.stack([vals[:, 0] + vals[:, 2], vals[:, 1] + vals[:, 3]], axis=1)
-    # Percentiles in steps of 0.05: deals that differ less share one rollout.
-    chances = np.round(pct * 20) / 20
+    # Percentiles in steps of 0.1: deals that differ less share one rollout.
+    chances = np.round(pct * 10) / 10
     chances[:, [s for s in range(4) if s not in b.participants]] = 0.0
     kinds = [a for a in view.legal if isinstance(a, Action) and not (b.stakes and a.kind == "paso")]
     if also is not None and not any(a == also for a in kinds):

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from ..rules.betting import ORDAGO, Action
 from ..rules.lances import Lance, effective_rank
-from ..rules.senas import Sena, best_senas
+from ..rules.senas import Sena
 from .game import Declare, Discard, GameAction, MusCall, View
 from .policy import (
     bet,
     effective_ranks,
     is_legal_bet,
     keep_to_discard,
+    true_senas,
 )
 
 __all__ = ["RuleBot"]
@@ -121,10 +122,8 @@ class RuleBot:
 
     # decisions ---------------------------------------------------------------------------------
     def signals(self, view: View) -> tuple[Sena, ...]:
-        """Up to two true señas (:func:`musteach.rules.senas.best_senas`); none when señas are off."""
-        if view.rules.senas == "off":
-            return ()
-        return best_senas(view.cards, view.rules, "lances")
+        """Up to two true señas (:func:`~musteach.play.policy.true_senas`)."""
+        return true_senas(view)
 
     def decide(self, view: View) -> GameAction:
         """The action for ``view``'s phase (see the class docstring)."""

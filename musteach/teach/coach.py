@@ -63,7 +63,7 @@ class CoachComment:
     computed (None): the betting figures are the rollouts' stones. discard_stones / best_discard_stones: the
     stones (en paso, rounded to 0.1) the learner's mus or discard and the best one are worth, by the exact
     advisor (8 reyes only); None when not computed. grade: the :class:`~musteach.teach.grading.DecisionGrade`
-    behind the text (None for a 4-reyes mus or discard).
+    behind the text.
     """
 
     action: GameAction
@@ -271,7 +271,7 @@ def coach_comment(view: View, action: GameAction | str, coach: OddsBot | None = 
 
     The coach's advice is the best action by those figures, so a comment never recommends an action its own
     numbers rank lower. A declaration is only checked for truth (RULES.md §4). With 4 reyes a mus or a
-    discard is not graded (the exact advisor is for 8 reyes): the comment then gives the coach's own advice.
+    discard is graded by sampled en-paso values (the exact advisor is for 8 reyes).
     Raises :class:`~musteach.rules.errors.IllegalActionError` for an action text it cannot read or an action
     that is not legal now.
     """
