@@ -1,14 +1,17 @@
 """Rollouts of a lance's betting: what each action of a seat is worth, the lance played to its end by the
 strong level's policy (RULES.md §6, §7).
 
-:func:`betting_values` is the one evaluator of a betting decision: the strong level
-(:class:`~musteach.play.levels.StrongBot`) plays the action it ranks first, and the coach's grading
-(:mod:`musteach.teach.grading`) grades the learner against the same figures, so the strong level's own
-choices grade "best". For one view it draws random deals of the unseen cards that fit the partner's señas
-and the declarations (:func:`~musteach.play.odds_bot.sample_deals`), judges each lance with the batched
-evaluator (:func:`~musteach.rules.batch.evaluate_batch`), and after each candidate action plays the lance out
-with :func:`rollout_action` at every seat, counting the whole lance: the deje of a refused bet (with the
-bettors' pares / juego values, or punto's stone), an accepted stake plus the values, and an accepted órdago.
+:func:`betting_values` is the coach's evaluator of a betting decision (:mod:`musteach.teach.grading`). Every
+seat of a rollout plays :func:`rollout_action`, a fast model of the strong level's betting
+(:class:`~musteach.play.odds_bot.OddsBot`): its thresholds on the chance of winning the lance, and its prior
+on what a bet says about the bettor's hand (:func:`chance_against_bet`). For one view it draws random deals
+of the unseen cards that fit the partner's señas and the declarations
+(:func:`~musteach.play.odds_bot.sample_deals`), judges each lance with the batched evaluator
+(:func:`~musteach.rules.batch.evaluate_batch`), and after each candidate action plays the lance out, counting
+the whole lance: the deje of a refused bet (with the bettors' pares / juego values, or punto's stone), an
+accepted stake plus the values, and an accepted órdago. The model is not exact: OddsBot weighs its own
+estimate, learns its opponents, and never bluffs, so its own betting does not always rank first here
+(``benchmarks/bench_coach.py`` prints how its decisions grade).
 
 Two units (:class:`Unit`): the net stones of the lance (the seat's team minus the opponents'), or, near the
 end of a game (:func:`near_end`: a team is :data:`NEAR_END` stones or fewer from the target), the team's

@@ -7,19 +7,24 @@ learner's own (an :class:`ActionValue` each, best first), the stones lost agains
 * the mus and the discard (:attr:`Method.EXACT_EN_PASO`): the exact discard advisor
   (:func:`musteach.odds.advise_discard`, 8 reyes): the stones the learner's team expects en paso over every
   deal of the unseen cards, with the hand as it is (no hay mus) or after the best discard (mus), or after
-  each of the 15 discards. Exact: no sampling error. The betting that follows is not added;
-* the betting (:attr:`Method.ROLLOUT`): the net stones of the lance being bet (the learner's team's minus the
-  opponents'), averaged over random deals of the unseen cards that fit the partner's señas and the
-  declarations (:func:`musteach.play.odds_bot.sample_deals`), judged with the batched evaluator. After each
-  candidate action the lance is played out to its end by every seat with the strong level's betting
-  thresholds (:func:`rollout_action`), counting the whole lance: the deje of a refused bet (with the
-  bettors' own pares / juego values, or punto's stone), an accepted stake plus the values, and an accepted
-  órdago as the stones each team still needs to win the game (RULES.md §6, §7). Every action is judged on
-  the same deals, so the loss's sampling error (:attr:`DecisionGrade.loss_error`) is small;
+  each of the 15 discards. Exact: no sampling error. The betting that follows is not added. With 4 reyes
+  (:attr:`Method.SAMPLED_EN_PASO`) the same figures come from the strong level's hand values
+  (:func:`musteach.play.odds_bot.keep_values`: every draw weighed exactly, each hand's value sampled);
+* the betting (:attr:`Method.ROLLOUT`): :func:`musteach.play.rollout.betting_values`: the net stones of
+  the lance being bet (the learner's team's minus the opponents'), averaged over random deals of the unseen
+  cards that fit the partner's señas and the declarations, judged with the batched evaluator, each
+  candidate action followed by the lance played to its end by a fast model of the strong level's betting,
+  counting the whole lance (deje, accepted stakes and values, órdago; RULES.md §6, §7). Every action is
+  judged on the same deals, so the loss's sampling error (:attr:`DecisionGrade.loss_error`) is small.
+  Near the end of a game (a team :data:`~musteach.play.rollout.NEAR_END` stones or fewer from the target)
+  the figures are instead the team's chance of winning the game after the lance, in points of 100
+  (:attr:`DecisionGrade.unit`), and the comment says so;
 * a declaration (:attr:`Method.TRUTH`): only the truth may be said (RULES.md §4), so it is always best.
 
 The tiers, by the stones lost (figures rounded once to 0.1 stone, the loss taken between the rounded figures):
 best 0.0; good up to 0.2; inaccuracy up to 0.5; mistake up to 1.5; blunder above 1.5 (:data:`GRADE_LIMITS`).
+Near the end, by the points of win chance lost (rounded to 1): best 0; good up to 2; inaccuracy up to 5;
+mistake up to 15; blunder above 15 (:data:`CHANCE_LIMITS`).
 
 >>> grade_for(0.0), grade_for(0.2), grade_for(0.5), grade_for(1.5), grade_for(1.6)
 (<Grade.BEST: 'best'>, <Grade.GOOD: 'good'>, <Grade.INACCURACY: 'inaccuracy'>, <Grade.MISTAKE: 'mistake'>, <Grade.BLUNDER: 'blunder'>)
