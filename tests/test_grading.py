@@ -107,16 +107,22 @@ def test_a_comment_states_its_figures_once_and_recommends_the_best(seed: int, pi
         return
     assert c.advice == gr.best.action and all(gr.best.stones >= x.stones for x in gr.values)
     assert c.agreed == (gr.grade is Grade.BEST)
-    figures = [float(x) for x in re.findall(r"([+-]\d+\.\d) stones?\b", c.text)]
+    from musteach.teach.grading import Unit
+
+    stones = gr.unit is Unit.STONES
+    figure = r"([+-]\d+\.\d) stones?\b" if stones else r"a (\d+)% chance of winning the game"
+    figures = [float(x) for x in re.findall(figure, c.text)]
     if gr.grade is Grade.BEST:
         assert figures[0] == gr.chosen.stones
     else:
         best, mine = figures[:2]
         assert (best, mine) == (gr.best.stones, gr.chosen.stones)
-        lost = float(re.findall(r"(\d+\.\d) stones? lost", c.text)[0])
+        lost_re = r"(\d+\.\d) stones? lost" if stones else r"(\d+) points? of win chance lost"
+        lost = float(re.findall(lost_re, c.text)[0])
         assert lost == pytest.approx(best - mine)
         assert f"{gr.grade.value}" in c.text.lower()
     assert "1 times" not in c.text
+    assert not re.search(r"(?<![\d.])[+-]?1(\.0)? (stones|points)\b", c.text), "1 stone, 1 point: singular"
 
 
 def test_odds_in_words_says_one_time() -> None:

@@ -450,3 +450,17 @@ def test_the_focus_stays_in_the_table_when_the_pressed_button_goes_away(monkeypa
     if not t.signal_button.disabled and len([v for _, v in t.sena_choice.options if v]) > 1:
         t.signal_button.click()
         assert not t.signal_button.disabled and focused == []
+
+
+def test_a_start_score_or_the_test_only_variable_starts_the_match_near_its_end(monkeypatch):
+    t = mw.PlayTable(seed=1, bot="rule", background=False, start_score={"A": 38, "B": 37})
+    assert t.game.hands[0].start_score == {"A": 38, "B": 37}
+    _finish_first_game(t)
+    review = t.reviews[1]
+    assert review.game_number == 1 and max(review.score) >= 40 and t.game.hands[-1].number == 1, "one hand ends it"
+    assert "Your best game so far" in t.best_view.value or not review.decisions
+    monkeypatch.setenv("MUSTEACH_TABLE_START", "36-39")
+    assert mw.PlayTable(seed=1, bot="rule", background=False).game.hands[0].start_score == {"A": 36, "B": 39}
+    monkeypatch.setenv("MUSTEACH_TABLE_START", "38:38")
+    with pytest.raises(MusError, match="38:38"):
+        mw.PlayTable(seed=1, bot="rule", background=False)
