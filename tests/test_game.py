@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from musteach.play.actions import card_names
 from musteach.play.bots import RuleBot, run
 from musteach.play.game import Declare, Discard, Event, Game, MusCall, Turn, parse_action, replay
 from musteach.rules import Rules
@@ -336,11 +337,11 @@ def test_senas_off_and_first_hand_sin_senas():
 def test_views_hold_only_what_a_seat_may_know():
     g = Game(seed=12)
     v1 = g.view(1)
-    own = str(g.hand.cards(1))
+    own = card_names(g.hand.cards(1))
     assert v1.cards == tuple(g.hand.hands[1]) and v1.legal == ()
     assert any(own in t for t in v1.events)
     for other in (0, 2, 3):
-        assert not any(str(g.hand.cards(other)) in t for t in v1.events)
+        assert not any(card_names(g.hand.cards(other)) in t for t in v1.events)
     assert v1.partner == 3 and v1.team == "B" and v1.position == 1
     assert g.view(0).legal == (MusCall(True), MusCall(False))
 

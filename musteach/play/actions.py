@@ -40,8 +40,17 @@ def _fold(text: str) -> str:
 
 
 def cards_text(cards: Iterable[Card]) -> str:
-    """The cards' codes joined by spaces: ``"12o 3c"``."""
+    """The cards' codes joined by spaces: ``"12o 3c"`` (for error messages, which name the cards as typed)."""
     return " ".join(c.code for c in cards)
+
+
+def card_names(cards: Iterable[Card]) -> str:
+    """The cards' Spanish names, for a learner to read: ``"rey de oros, 3 de copas"`` (RULES.md §0).
+
+    >>> card_names([Card.parse("12o"), Card.parse("3c")])
+    'rey de oros, tres de copas'
+    """
+    return ", ".join(c.name for c in cards)
 
 
 @dataclass(frozen=True, slots=True)

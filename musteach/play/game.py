@@ -61,7 +61,18 @@ from ..rules.errors import IllegalActionError, MusError, RulesError
 from ..rules.lances import Lance, check_seat, evaluate
 from ..rules.options import Rules
 from ..rules.senas import Sena, SenaError, check_sena, get_sena, senas_for
-from .actions import Declare, Discard, GameAction, MusCall, NextHand, Record, Signal, cards_text, parse_action
+from .actions import (
+    Declare,
+    Discard,
+    GameAction,
+    MusCall,
+    NextHand,
+    Record,
+    Signal,
+    card_names,
+    cards_text,
+    parse_action,
+)
 from .events import PHASES, Event, EventKind, Phase, Turn
 from .hand import HandState
 from .view import SenaRecord, View
@@ -238,7 +249,7 @@ class Game:
             f"counter-clockwise from seat {mano}, the mano, who speaks first (RULES.md §2, §3).",
         )
         for seat in range(4):
-            self._hlog(EventKind.CARDS, seat, f"Seat {seat} receives {cards_text(h.hands[seat])}.", audience=(seat,))
+            self._hlog(EventKind.CARDS, seat, f"Seat {seat} receives {card_names(h.hands[seat])}.", audience=(seat,))
 
     def next_hand(self) -> HandState:
         """Deal the next hand once this one is over: the old mano deals, the seat on his right is mano
@@ -413,7 +424,7 @@ class Game:
             seat,
             f"Seat {seat} discards {n} card{'s' if n > 1 else ''}.",
             record=a,
-            private=f"(throws {cards_text(a.cards)})",
+            private=f"(throws {card_names(a.cards)})",
         )
         h.spoken += 1
         if h.spoken < 4:
@@ -431,7 +442,7 @@ class Game:
                 EventKind.DRAW,
                 s,
                 f"Seat {s} receives {len(got)} new card{'s' if len(got) > 1 else ''}.",
-                private=f"(draws {cards_text(got)})",
+                private=f"(draws {card_names(got)})",
             )
         h.changes.append(tuple(len(h.pending[s]) for s in range(4)))  # type: ignore[arg-type]
         h.pending = {}
@@ -549,7 +560,7 @@ class Game:
         assert h.deal is not None
         h.phase = Phase.OVER
         h.betting = None
-        shown = "; ".join(f"seat {s} {cards_text(h.hands[s])} ({h.deal.infos[s].grande_str})" for s in h.order)
+        shown = "; ".join(f"seat {s} {h.deal.infos[s].grande_str}" for s in h.order)
         self._hlog(EventKind.SHOW, None, f"The hands are shown: {shown}.")
         result = count_hand(h.deal, start_score=h.start_score, betting=h.outcomes)
         if result.ended_at != h.ended_by and h.ended_by is not None:  # pragma: no cover - a bug if it happens

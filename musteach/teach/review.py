@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..play.actions import GameAction, cards_text
+from ..play.actions import GameAction
 from ..play.game import Game, replay
 from ..play.view import View
 from ..rules.cards import Card
 from ..rules.errors import MusError
+from ..rules.lances import ranks_text
 from .grading import DecisionGrade, Grade, Unit, loss_text
 from .progress import GameResult
 
@@ -31,7 +32,7 @@ class DecisionRecord:
 
     game_number, hand_number: the game and hand. event_index: the index in ``game.history`` that the
     decision's event takes (the history before it is the position). cards: the learner's cards then.
-    grade: its :class:`~musteach.teach.grading.DecisionGrade`.
+    grade: its :class:`~musteach.teach.grading.DecisionGrade`. kings: 8 or 4, how the cards read (RULES.md §1).
     """
 
     game_number: int
@@ -39,6 +40,7 @@ class DecisionRecord:
     event_index: int
     cards: tuple[Card, ...]
     grade: DecisionGrade
+    kings: int = 8
 
     @property
     def stones_lost(self) -> float:
@@ -57,7 +59,7 @@ class DecisionRecord:
         return self.grade.best.action
 
     def line(self) -> str:
-        """``"Hand 3, 12o 3c 7e 1b, Grande: you said paso; best envido 2; 0.3 stones lost (an inaccuracy)."``"""
+        """``"Hand 3, R-R-7-A, Grande: you said paso; best envido 2; 0.3 stones lost (an inaccuracy)."``"""
         g = self.grade
         where = g.lance.title if g.lance is not None and g.phase.is_betting else g.phase.value
         lost = g.loss
@@ -67,13 +69,13 @@ class DecisionRecord:
             tail = f"best {g.best.action}; {loss_text(lost, g.unit)} ({g.grade.article})"
             if g.unit is Unit.WIN_CHANCE:
                 tail = f"best {g.best.action}; {loss_text(lost, g.unit)}, {self.stones_lost:.1f} stones ({g.grade.article})"
-        return f"Hand {self.hand_number}, {cards_text(self.cards)}, {where}: you said {g.action}; {tail}."
+        return f"Hand {self.hand_number}, {ranks_text(self.cards, self.kings)}, {where}: you said {g.action}; {tail}."
 
 
 def record_decision(view: View, event_index: int, grade: DecisionGrade) -> DecisionRecord:
     """The :class:`DecisionRecord` of the learner's decision graded from ``view`` (before it is played),
     whose event will take index ``event_index`` in the history."""
-    return DecisionRecord(view.game_number, view.hand_number, event_index, tuple(view.cards), grade)
+    return DecisionRecord(view.game_number, view.hand_number, event_index, tuple(view.cards), grade, view.rules.kings)
 
 
 @dataclass(frozen=True)
