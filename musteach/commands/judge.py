@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from itertools import chain
 from typing import Any, Literal
@@ -27,10 +28,10 @@ from typing import Any, Literal
 import msgspec
 import numpy as np
 
-from ..rules.batch import BATCH_LANCES, evaluate_batch
-from ..rules.cards import CARD_TEXTS, DECK, Hand, parse_hands
+from ..rules.batch import BATCH_LANCES, evaluate_batch, explanation_table
+from ..rules.cards import CARD_TEXTS, parse_hands
 from ..rules.errors import MusError, RulesError, SeatError
-from ..rules.lances import DealResult, HandInfo, analyse, check_seat, evaluate, judge_infos
+from ..rules.lances import DealResult, check_seat, evaluate
 from ..rules.options import Rules
 from . import Records, decode_input, read_input_bytes, read_records
 
@@ -387,39 +388,31 @@ def _line_codes(winners: np.ndarray) -> list[int]:
 
 def explain_lines(
     winners: np.ndarray, hands: np.ndarray, manos: np.ndarray, deal_kings: np.ndarray, la_real: bool
-) -> list[str]:
-    """The ``--explain`` output lines: each deal's winners and its five sentences, from judged arrays
-    (see :func:`judge_records`). A hand's :class:`~musteach.rules.lances.HandInfo` is worked out once per
-    set of four ranks and rules."""
-    rule_sets = {k: Rules(kings=k, la_real=la_real) for k in (8, 4)}
-    infos: dict[tuple[int, ...], HandInfo] = {}
-
-    def info(cards: list[int], kings: int) -> HandInfo:
-        # ranks decide a HandInfo; the sota de oros (index 28) may make la real
-        key = (kings, *sorted(c >> 2 for c in cards), _SOTA_DE_OROS in cards)
-        found = infos.get(key)
-        if found is None:
-            found = infos[key] = analyse(Hand([DECK[c] for c in cards]), rule_sets[kings])
-        return found
-
-    table = _line_table()
-    lines = []
+) -> str:
+    """The ``--explain`` output, one line per deal: its winners and its five sentences, from judged arrays
+    (see :func:`judge_records`). The sentences come from :func:`~musteach.rules.batch.explanation_table`, each
+    distinct one quoted once; the text is joined in one step."""
+    said = explanation_table(hands, manos, Rules(la_real=la_real), kings=deal_kings)
     n = len(hands)
-    for flat, mano, k, code in zip(
-        hands.reshape(n, 16).tolist(), manos.tolist(), deal_kings.tolist(), _line_codes(winners), strict=True
-    ):
-        seats = (info(flat[0:4], k), info(flat[4:8], k), info(flat[8:12], k), info(flat[12:16], k))
-        g, c, p, j, pu = (r.explanation for r in judge_infos(seats, mano))
-        lines.append(
-            f'{table[code][:-1]}, "explanations": {{"grande": {_quoted(g)}, "chica": {_quoted(c)}, '
-            f'"pares": {_quoted(p)}, "juego": {_quoted(j)}, "punto": {_quoted(pu)}}}}}'
-        )
-    return lines
+    parts = np.empty((n, 11), dtype=object)
+    heads = [line[:-1] + ', "explanations": {"grande": ' for line in _line_table()]
+    parts[:, 0] = np.array(heads, dtype=object)[np.array(_line_codes(winners), np.int64)]
+    for k, lance in enumerate(BATCH_LANCES):
+        sentences, which = said[lance]
+        parts[:, 2 * k + 1] = np.array([_quoted(text) for text in sentences], dtype=object)[which]
+        if k < 4:
+            parts[:, 2 * k + 2] = f', "{BATCH_LANCES[k + 1]}": '
+    parts[:, 10] = "}}\n"
+    return "".join(parts.reshape(-1).tolist())
+
+
+_NEEDS_ESCAPE = re.compile(r'[\x00-\x1f"\\]')
 
 
 def _quoted(text: str) -> str:
     """``text`` as a JSON string, as ``json.dumps(text, ensure_ascii=False)`` writes it."""
-    return json.dumps(text, ensure_ascii=False)
+    return json.dumps(text, ensure_ascii=False) if _NEEDS_ESCAPE.search(text) else f'"{text}"'
+
 
 
 def judge_input(data: bytes, path: str, kings: int = 8, la_real: bool = False) -> tuple[np.ndarray, ...]:
@@ -443,8 +436,7 @@ def judge_input(data: bytes, path: str, kings: int = 8, la_real: bool = False) -
 def run(args: argparse.Namespace) -> int:
     winners, hands, manos, deal_kings = judge_input(read_input_bytes(args.file), args.file, args.kings, args.la_real)
     if args.explain:
-        lines = explain_lines(winners, hands, manos, deal_kings, args.la_real)
+        sys.stdout.write(explain_lines(winners, hands, manos, deal_kings, args.la_real))
     else:
-        lines = list(map(_line_table().__getitem__, _line_codes(winners)))
-    sys.stdout.write("\n".join(lines) + "\n")
+        sys.stdout.write("\n".join(map(_line_table().__getitem__, _line_codes(winners))) + "\n")
     return 0

@@ -33,7 +33,7 @@ seats is the winner, with exact ties already given to the seat nearer mano (RULE
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import product
 from typing import Any
@@ -42,7 +42,7 @@ import numpy as np
 
 from .cards import DECK, RANKS, Card, Hand, Suit, parse_hands
 from .errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
-from .lances import LANCES, HandInfo, Lance, check_seat, effective_rank, info_from_ranks
+from .lances import LANCES, HandInfo, Lance, LanceResult, analyse, check_seat, effective_rank, info_from_ranks
 from .options import Rules
 
 __all__ = [
@@ -52,6 +52,8 @@ __all__ = [
     "deal_to_array",
     "deals_to_array",
     "evaluate_batch",
+    "explain_batch",
+    "explanation_table",
     "random_deals",
 ]
 
@@ -310,6 +312,175 @@ def evaluate_batch(
                 w[best < 4] = -1
     out[4][out[3] >= 0] = -1
     return {name: out[i] for i, name in enumerate(BATCH_LANCES)}
+
+
+# ----- explanations in bulk -------------------------------------------------------------------------------------
+#
+# A lance's sentence depends only on a few facts: who won (or that nobody did), whether a tie to mano decided it
+# (then which seats tied, and the mano), the winner's standing in the lance, and in a plain win the runner-up
+# seat and its standing. Each deal's facts are packed into one integer per lance; the sentence of each distinct
+# integer is built once, by :attr:`LanceResult.explanation` on the first deal that has it, so every sentence is
+# word for word the one-deal sentence.
+
+_NOBODY, _TIE, _ONLY, _BEATS = range(4)
+_RANK_WEIGHTS = 5 ** (np.arange(40, dtype=np.int64) >> 2)  # card index -> 5 ** its rank position 0..9
+_SOTA_CLASS = 5**10  # above every sum of four rank weights
+_TEAM_OF = ("A", "B", "A", "B")
+
+
+def _hand_classes(
+    arr: np.ndarray, kings: np.ndarray, rules: Rules
+) -> tuple[np.ndarray, list[HandInfo]]:
+    """``(classes, infos)``: (N, 4) int the class of each seat's hand, and the :class:`HandInfo` of each class.
+
+    A class is a set of four ranks under one kings setting (and, when la real is played, whether the sota de
+    oros is among the cards): all the hands of a class stand alike in every lance."""
+    # the four ranks as one number: the sum of 5 ** (rank position) over the cards (at most 4 of a rank)
+    ids = _RANK_WEIGHTS[arr].sum(axis=2, dtype=np.int64)
+    if rules.la_real:
+        ids += _SOTA_CLASS * (arr == _SOTA_DE_OROS).any(axis=2)
+    ids += 2 * _SOTA_CLASS * (kings == 4)[:, None]
+    distinct, first, classes = np.unique(ids.reshape(-1), return_index=True, return_inverse=True)
+    flat = arr.reshape(-1, 4)
+    by_kings = {k: replace(rules, kings=k) for k in (8, 4)}
+    infos = [
+        analyse(Hand([DECK[c] for c in flat[i].tolist()]), by_kings[4 if d >= 2 * _SOTA_CLASS else 8])
+        for d, i in zip(distinct.tolist(), first.tolist(), strict=True)
+    ]
+    return classes.reshape(-1, 4), infos
+
+
+def _lance_facts(lance: Lance, keys: np.ndarray, manos: np.ndarray, juego: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``(facts, case, composite, taking_part)`` of one lance for N deals.
+
+    keys: (N, 4) each seat's dense key in the lance, 0 = takes no part. juego: (N, 4) bool, each seat has juego.
+    facts: (N,) int64, equal for two deals exactly when their sentences are equal. case: (N,) one of
+    ``_NOBODY, _TIE, _ONLY, _BEATS``. composite: (N, 4) ``key * 4 + nearness to mano`` (-1 = takes no part),
+    so the ranking is the seats by composite, largest first. taking_part: (N,) seats in the ranking.
+    """
+    seats = np.arange(4)
+    rows = np.arange(len(keys))
+    nearness = 3 - ((seats[None, :] - manos[:, None].astype(np.int64)) & 3)
+    composite = np.where(keys > 0, keys * 4 + nearness, -1)
+    first = composite.argmax(axis=1)
+    kw = keys[rows, first]
+    rest = composite.copy()
+    rest[rows, first] = -2
+    second = rest.argmax(axis=1)
+    ks = keys[rows, second]
+    taking_part = (keys > 0).sum(axis=1)
+    if lance is Lance.PUNTO:
+        taking_part = np.where(juego.any(axis=1), 0, taking_part)
+    case = np.select(
+        [taking_part == 0, (taking_part > 1) & (ks == kw), taking_part == 1], [_NOBODY, _TIE, _ONLY], _BEATS
+    )
+    m = manos.astype(np.int64)
+    # the fields each case's sentence reads; the others are 0
+    w = np.where((case == _ONLY) | (case == _BEATS), first, 0)
+    # a Grande or Chica sentence does not name the runner-up seat, only its cards
+    s = np.where((case == _BEATS) & (lance not in (Lance.GRANDE, Lance.CHICA)), second, 0)
+    if lance is Lance.PUNTO:
+        juego_mask = juego @ (1 << seats)
+        nobody_bits, nobody_mano = juego_mask, m * (juego_mask > 0)
+    else:
+        nobody_bits = nobody_mano = np.zeros_like(m)
+    tied_mask = ((keys == kw[:, None]) & (keys > 0)) @ (1 << seats)
+    mano = np.select([case == _TIE, case == _NOBODY], [m, nobody_mano], 0)
+    bits = np.select([case == _TIE, case == _NOBODY], [tied_mask, nobody_bits], 0)
+    k1 = np.where(case == _NOBODY, 0, kw)
+    k2 = np.where(case == _BEATS, ks, 0)
+    facts = case + 4 * (w + 4 * (s + 4 * (mano + 4 * (bits + 16 * (k1 + 4096 * k2)))))
+    return facts, case, composite, taking_part
+
+
+def explain_batch(
+    hands: object, mano: object, rules: Rules | None = None, *, kings: object = None
+) -> dict[str, list[str]]:
+    """The sentence of every lance of N deals, word for word those of :func:`~musteach.rules.lances.evaluate`
+    (:attr:`LanceResult.explanation`; RULES.md §2, §4, §5), built once per distinct sentence.
+
+    hands: integer array of shape (N, 4, 4) of card indexes 0..39, checked as :func:`evaluate_batch` checks
+    them. mano: one seat 0..3 or an array of N seats. rules: a :class:`~musteach.rules.Rules` (default 8 reyes);
+    kings: None for ``rules.kings``, or an (N,) array of 8 or 4 for each deal's own kings.
+    Returns ``{"grande": [N sentences], "chica": ..., "pares": ..., "juego": ..., "punto": ...}``.
+    Raises what :func:`check_batch` raises, or :class:`RulesError` for kings other than 8 or 4.
+
+    >>> explain_batch(deals_to_array([[["12o", "3c", "7e", "5b"], ["12c", "11o", "11c", "4e"],
+    ...                                ["1o", "1c", "4o", "5o"], ["6c", "6e", "10o", "2b"]]]), 0)["grande"]
+    ['Seat 0 wins Grande: R-R-7-5 beats R-C-C-4 on the second card.']
+    """
+    table = explanation_table(hands, mano, rules, kings=kings)
+    return {lance: np.array(said, dtype=object)[which].tolist() for lance, (said, which) in table.items()}
+
+
+def explanation_table(
+    hands: object, mano: object, rules: Rules | None = None, *, kings: object = None
+) -> dict[str, tuple[list[str], np.ndarray]]:
+    """:func:`explain_batch` as ``{lance: (sentences, which)}``: the distinct sentences of the lance, and the
+    (N,) int array of each deal's sentence among them; for callers that work on each distinct sentence once
+    (such as quoting it for JSON). Arguments and errors as :func:`explain_batch`.
+    """
+    rules = _as_rules(rules)
+    arr, manos = check_batch(hands, mano)
+    n = arr.shape[0]
+    deal_kings = np.full(n, rules.kings, np.int64) if kings is None else np.asarray(kings, np.int64).reshape(-1)
+    if deal_kings.shape != (n,) or not np.isin(deal_kings, (8, 4)).all():
+        raise RulesError(f"kings must be 8 or 4 for each of the {n} deals (RULES.md §13)")
+    classes, infos = _hand_classes(arr, deal_kings, rules)
+    juego = np.array([i.is_juego for i in infos], bool)[classes]
+    out: dict[str, tuple[list[str], np.ndarray]] = {}
+    for lance in LANCES:
+        lance_keys = [i.key(lance) for i in infos]
+        dense = {k: d for d, k in enumerate(sorted(set(lance_keys) - {()}), 1)}
+        keys = np.array([dense.get(k, 0) for k in lance_keys], np.int64)[classes]
+        facts, case, composite, taking_part = _lance_facts(lance, keys, manos, juego)
+        _, first, which = np.unique(facts, return_index=True, return_inverse=True)
+        built = _sentences(lance, infos, first, (classes, case, composite, taking_part, manos), facts)
+        out[lance.value] = (built, which.reshape(-1))
+    return out
+
+
+def _sentences(
+    lance: Lance, infos: list[HandInfo], deals: np.ndarray, arrays: tuple[np.ndarray, ...], facts: np.ndarray
+) -> list[str]:
+    """The sentence of ``lance`` in each of ``deals`` (indexes), from :attr:`LanceResult.explanation`.
+
+    arrays: ``(classes, case, composite, taking_part, manos)`` of every deal (see :func:`_lance_facts`).
+    A Grande or Chica win differs from another with the same cards only in the winner's seat, which opens
+    the sentence (``"Seat 2 wins Grande: ..."``): it is built once and its opening seat changed.
+    """
+    classes, case, composite, taking_part, manos = (a[deals].tolist() for a in arrays)
+    seat_free = lance in (Lance.GRANDE, Lance.CHICA)
+    by_cards: dict[int, tuple[str, str]] = {}
+    sentences = []
+    for seat_classes, kind, comp, count, mano, fact in zip(
+        classes, case, composite, taking_part, manos, facts[deals].tolist(), strict=True
+    ):
+        if seat_free and kind == _BEATS:
+            w = (fact >> 2) & 3  # the winner's seat: the second field of the facts (see _lance_facts)
+            cards = fact - 4 * w  # the facts without it
+            known = by_cards.get(cards)
+            if known is not None:
+                sentences.append(f"Seat {w} {known[1][len(known[0]) :]}")
+                continue
+        ranking = tuple(sorted(range(4), key=comp.__getitem__, reverse=True)[:count])
+        w = ranking[0] if ranking else None
+        opening = f"Seat {w} "
+        c0, c1, c2, c3 = seat_classes
+        result = LanceResult(
+            lance,
+            w,
+            None if w is None else _TEAM_OF[w],
+            ranking,
+            kind == _TIE,
+            mano,
+            (infos[c0], infos[c1], infos[c2], infos[c3]),
+        )
+        text = result.explanation
+        if seat_free and kind == _BEATS and text.startswith(opening):
+            by_cards[cards] = (opening, text)
+        sentences.append(text)
+    return sentences
 
 
 def random_deals(n: int, seed: int | np.random.Generator | None = None) -> np.ndarray:
