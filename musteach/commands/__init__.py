@@ -12,15 +12,30 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
-
-import msgspec
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from ..rules.errors import MusError
 
-__all__ = ["Records", "decode_input", "read_input", "read_input_bytes", "read_records"]
+__all__ = ["Records", "decode_input", "json_decoder", "msgspec_error", "read_input", "read_input_bytes", "read_records"]
 
-_DECODE = msgspec.json.Decoder()
+if TYPE_CHECKING:
+    import msgspec
+
+
+@cache
+def json_decoder() -> msgspec.json.Decoder[Any]:
+    """msgspec's JSON decoder, imported when first needed (``musteach judge`` on a standard file needs none)."""
+    import msgspec
+
+    return msgspec.json.Decoder()
+
+
+def msgspec_error() -> type[Exception]:
+    """msgspec's decoding error class, imported when first needed."""
+    import msgspec
+
+    return msgspec.MsgspecError
 
 
 def read_input_bytes(path: str) -> bytes:
@@ -73,8 +88,8 @@ def _loads(text: str) -> Any:
     """One JSON value: msgspec, or the json module (its messages, and NaN or 1e400, which msgspec refuses).
     Raises ValueError (json.JSONDecodeError for bad JSON, ValueError for 4,300 digits or more)."""
     try:
-        return _DECODE.decode(text)
-    except msgspec.MsgspecError:
+        return json_decoder().decode(text)
+    except msgspec_error():
         return json.loads(text)
 
 
@@ -116,8 +131,9 @@ def read_records(text: str, noun: str, line_prefix: Callable[[int, str], str] | 
     numbers = [n for n, line in enumerate(lines, 1) if line and not line.isspace()]
     kept = lines if len(numbers) == len(lines) else [lines[n - 1] for n in numbers]
     try:
-        items: list[Any] | None = [_DECODE.decode(line) for line in kept]
-    except msgspec.MsgspecError:
+        decode = json_decoder().decode
+        items: list[Any] | None = [decode(line) for line in kept]
+    except msgspec_error():
         items = None
     if items is None:  # find the bad line and say what is wrong with it
         items = []

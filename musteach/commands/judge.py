@@ -22,10 +22,10 @@ import argparse
 import json
 import re
 import sys
+from functools import cache
 from itertools import chain
 from typing import Any, Literal
 
-import msgspec
 import numpy as np
 
 from ..rules.batch import BATCH_LANCES, evaluate_batch, explanation_table
@@ -33,7 +33,7 @@ from ..rules.cards import CARD_TEXTS, parse_hands
 from ..rules.errors import MusError, RulesError, SeatError
 from ..rules.lances import DealResult, check_seat, evaluate
 from ..rules.options import Rules
-from . import Records, decode_input, read_input_bytes, read_records
+from . import Records, decode_input, msgspec_error, read_input_bytes, read_records
 
 _VARIANTS = {"8reyes": 8, "4reyes": 4}
 
@@ -146,14 +146,18 @@ def _bulk(deals: list[Any], kings: int) -> tuple[np.ndarray, np.ndarray, np.ndar
     return cards, manos, deal_kings, doubtful
 
 
-# The typed reader of clean input: every card an exact code, letter code or name, mano an integer.
-_CARD_TEXT: Any = Literal.__getitem__(tuple(CARD_TEXTS))  # the 120 texts, as msgspec reads a Literal
-_HAND: Any = tuple[_CARD_TEXT, _CARD_TEXT, _CARD_TEXT, _CARD_TEXT]
-_CLEAN_DEAL: Any = msgspec.defstruct(
-    "CleanDeal", [("hands", tuple[_HAND, _HAND, _HAND, _HAND]), ("mano", int), ("variant", str | None, None)]
-)
-_CLEAN_LINES = msgspec.json.Decoder(_CLEAN_DEAL)
-_CLEAN_ARRAY = msgspec.json.Decoder(list[_CLEAN_DEAL])
+@cache
+def _clean_decoders() -> tuple[Any, Any]:
+    """The typed readers of clean input, JSON Lines and a JSON array: every card an exact code, letter code or
+    name, mano an integer (msgspec is imported here, when first needed)."""
+    import msgspec
+
+    card_text: Any = Literal.__getitem__(tuple(CARD_TEXTS))  # the 120 texts, as msgspec reads a Literal
+    hand: Any = tuple[card_text, card_text, card_text, card_text]
+    clean_deal: Any = msgspec.defstruct(
+        "CleanDeal", [("hands", tuple[hand, hand, hand, hand]), ("mano", int), ("variant", str | None, None)]
+    )
+    return msgspec.json.Decoder(clean_deal), msgspec.json.Decoder(list[clean_deal])
 
 
 def _clean_deals(text: str) -> list[Any] | None:
@@ -162,12 +166,13 @@ def _clean_deals(text: str) -> list[Any] | None:
     start = text.lstrip()[:1]
     if not text.isascii() or start not in ("[", "{") or text.count("\r") != text.count("\r\n"):
         return None
+    clean_lines, clean_array = _clean_decoders()
     try:
         if start == "[":
-            deals: list[Any] = _CLEAN_ARRAY.decode(text)
+            deals: list[Any] = clean_array.decode(text)
             return deals
-        deals = _CLEAN_LINES.decode_lines(text)
-    except msgspec.MsgspecError:
+        deals = clean_lines.decode_lines(text)
+    except msgspec_error():
         return None
     lines = text.split("\n")
     if lines[-1].strip() == "":
@@ -369,9 +374,10 @@ def _judge_arrays(
 
 def _line_table() -> list[str]:
     """The output line of every combination of winners, indexed by :func:`_line_codes`."""
-    seats: list[int | None] = [None, 0, 1, 2, 3]
+    # as json.dumps writes {"grande": g, ...}: the keys in lance order, null for None
+    seats = ["null", "0", "1", "2", "3"]
     return [
-        json.dumps(dict(zip(BATCH_LANCES, (g, c, p, j, pu), strict=True)))
+        f'{{"grande": {g}, "chica": {c}, "pares": {p}, "juego": {j}, "punto": {pu}}}'
         for g in seats
         for c in seats
         for p in seats

@@ -35,7 +35,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from itertools import product
 from typing import Any
 
 import numpy as np
@@ -92,7 +91,7 @@ def _la_real_by_ranks(raw: Sequence[int], rules: Rules) -> bool:
 def _tables(rules: Rules) -> _Tables:
     # A hand's standing depends on its sorted ranks (and, for some la real figures, on them too): the keys are
     # worked out once per sorted rank tuple (at most 715), then spread over the 10,000 rank tuples in card order.
-    positions = np.array(list(product(range(10), repeat=4)), dtype=np.int8)  # (10000, 4) rank positions
+    positions = np.indices((10, 10, 10, 10), dtype=np.int8).reshape(4, -1).T  # (10000, 4) rank positions
     ordered = np.sort(positions, axis=1)
     sorted_ids = ordered.astype(np.int32) @ np.array([1000, 100, 10, 1], dtype=np.int32)
     _, first_hid, spread = np.unique(sorted_ids, return_index=True, return_inverse=True)
@@ -118,12 +117,9 @@ def _tables(rules: Rules) -> _Tables:
         col = np.array([dense.get(k, 0) * 4 for k in raw_keys], dtype=np.int32)[spread.reshape(-1)]
         dtype = np.uint8 if col.max() + 3 <= 255 else np.int16
         keys.append(col.astype(dtype))
-    pair_hi = np.zeros(1 << 16, dtype=np.int16)
-    pair_lo = np.zeros(1 << 16, dtype=np.int16)
-    for a in range(40):
-        for b in range(40):
-            pair_lo[a | b << 8] = (a >> 2) * 10 + (b >> 2)
-            pair_hi[a | b << 8] = pair_lo[a | b << 8] * 100
+    a, b = np.arange(1 << 16) & 0xFF, np.arange(1 << 16) >> 8  # the two cards of a pair a | b << 8
+    pair_lo = np.where((a < 40) & (b < 40), (a >> 2) * 10 + (b >> 2), 0).astype(np.int16)
+    pair_hi = pair_lo * np.int16(100)
     use_777s = rules.la_real and rules.la_real_figure == "sota_de_oros"
     return _Tables(pair_hi, pair_lo, tuple(keys), is_777s if use_777s else None, la_real_key)
 
