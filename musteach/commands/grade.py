@@ -22,10 +22,12 @@ import json
 import sys
 from typing import Any
 
+from ..rules.cards import DECK
 from ..rules.errors import MusError
+from ..rules.options import Rules
 from ..teach.diagnosis import Diagnosis, check_answer, diagnose
-from . import read_input
-from .judge import deal_rules, judge_deal, read_deals
+from . import Records, read_input, read_records
+from .judge import deal_rules, judge_deal, judge_records
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]  # argparse's private generic
@@ -43,24 +45,49 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
 def grade_case(case: Any, kings: int = 8) -> Diagnosis:
     """Grade one input object (see the module docstring); raises a :class:`MusError` naming the problem."""
     judge_deal(case, kings)  # the deal as judge reads it: hands, mano, variant
+    lance, answer = _question(case)
+    return diagnose(case["hands"], case["mano"], lance, answer, deal_rules(case, kings, False))
+
+
+def _question(case: dict[str, Any]) -> tuple[str, int | None]:
+    """The lance and the answer of a case whose deal is good; raises :class:`MusError` for a missing one or a
+    bad answer (a bad lance name is named by :func:`diagnose`)."""
     if "lance" not in case:
         raise MusError("missing 'lance' (grande, chica, pares, juego or punto)")
     if "answer" not in case:
         raise MusError("missing 'answer' (the seat 0, 1, 2 or 3 picked, or null for nobody)")
-    answer = check_answer(case["answer"])
-    return diagnose(case["hands"], case["mano"], case["lance"], answer, deal_rules(case, kings, False))
+    lance: str = case["lance"]
+    return lance, check_answer(case["answer"])
+
+
+def grade_records(records: Records, kings: int = 8) -> list[Diagnosis]:
+    """Grade every case of an input: the deals read and judged as ``musteach judge`` does (at once, by
+    :func:`~musteach.commands.judge.judge_records`), then each answer diagnosed.
+
+    Raises :class:`MusError` naming the first bad case in input order (``"deal 3: missing 'lance' ..."``).
+    """
+    try:
+        _, hands, manos, deal_kings = judge_records(records, kings)
+    except MusError:
+        hands = None  # a bad deal: the cases are graded one by one below, so the first bad one is named
+    diagnoses = []
+    for i, case in enumerate(records.items):
+        try:
+            if hands is None:
+                diagnoses.append(grade_case(case, kings))
+                continue
+            lance, answer = _question(case)
+            seats = [[DECK[c] for c in hand] for hand in hands[i].tolist()]
+            diagnoses.append(diagnose(seats, int(manos[i]), lance, answer, Rules(kings=int(deal_kings[i]))))
+        except MusError as e:
+            raise type(e)(f"{records.label(i)}: {e}") from None
+    return diagnoses
 
 
 def run(args: argparse.Namespace) -> int:
-    cases = read_deals(read_input(args.file))
-    if not cases:
+    records = read_records(read_input(args.file), "deal")
+    if not records.items:
         raise MusError("no cases: the input is empty")
-    lines = []
-    for label, case in cases:
-        try:
-            diagnosis = grade_case(case, args.kings)
-        except MusError as e:
-            raise type(e)(f"{label}: {e}") from None
-        lines.append(json.dumps(diagnosis.to_dict(), ensure_ascii=False))
+    lines = [json.dumps(d.to_dict(), ensure_ascii=False) for d in grade_records(records, args.kings)]
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
