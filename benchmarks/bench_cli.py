@@ -1,9 +1,13 @@
-"""How fast the command line is: ``musteach judge`` (with and without ``--explain``) and ``musteach count``.
+"""How fast the command line is: ``musteach judge`` (with and without ``--explain``), ``musteach count`` and
+``musteach grade``.
 
-Each figure is the wall time of the installed command on one file, Python start-up included, best of --repeat:
+Each figure is the time of the installed command on one file, Python start-up included, best of --repeat (wall
+and CPU; on a machine shared with other work the CPU time is the fairer figure). The package's bytecode is
+compiled first, as ``pip install`` does (the figures do not count compiling musteach's sources at every start):
 
   * ``musteach judge`` on N random deals (JSON Lines, random manos; default 200,000), and with ``--explain``;
   * ``musteach count`` on N cases (the scoring.json vectors repeated, as JSON Lines);
+  * ``musteach grade`` on N cases (the first N deals, each with a random lance and answer);
   * the peer's command line for comparison, with ``--peer PATH/TO/cards.js``: mikeloscoz/mus's ``js/cards.js``
     (a checkout outside this repository; nothing of it is copied here) judged by a small node driver written to a
     temporary folder. It judges 8 reyes with ties to mano, reading the same file and writing the same JSON lines;
@@ -15,6 +19,7 @@ Run: ``.venv/bin/python benchmarks/bench_cli.py [--peer ../mus/js/cards.js] [--d
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import platform
@@ -28,7 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
-from musteach.rules.batch import array_to_codes, random_deals
+import musteach
+from musteach.rules.batch import BATCH_LANCES, array_to_codes, random_deals
 
 ROOT = Path(__file__).resolve().parents[1]
 MUSTEACH = Path(sys.executable).with_name("musteach")
@@ -94,6 +100,16 @@ def write_deals(path: Path, n: int, seed: int) -> None:
             f.write(json.dumps({"hands": h, "mano": m}) + "\n")
 
 
+def write_answers(path: Path, deals: Path, n: int, seed: int) -> None:
+    """The first ``n`` deals of ``deals`` as grade cases: each with a random lance and a random answer."""
+    rng = np.random.default_rng(seed)
+    with deals.open(encoding="utf-8") as f, path.open("w", encoding="utf-8") as out:
+        for _, line, lance, answer in zip(range(n), f, rng.integers(0, 5, n), rng.integers(-1, 4, n), strict=False):
+            case = json.loads(line)
+            case["lance"], case["answer"] = BATCH_LANCES[lance], None if answer < 0 else int(answer)
+            out.write(json.dumps(case) + "\n")
+
+
 def write_cases(path: Path, n: int) -> None:
     cases = json.loads(SCORING.read_text(encoding="utf-8"))
     with path.open("w", encoding="utf-8") as f:
@@ -104,20 +120,26 @@ def write_cases(path: Path, n: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=200_000, help="deals to judge (default 200,000)")
-    ap.add_argument("--cases", type=int, default=200_000, help="cases to count (default 200,000)")
+    ap.add_argument("--cases", type=int, default=20_000, help="cases to count and to grade (default 20,000)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per figure; the best is shown (default 3)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--peer", type=Path, help="the peer's js/cards.js (mikeloscoz/mus), run with node")
-    ap.add_argument("--no-explain", action="store_true", help="time neither --explain nor count (a quick run)")
+    ap.add_argument("--no-explain", action="store_true", help="time neither --explain, count nor grade (a quick run)")
     a = ap.parse_args()
+    compileall.compile_dir(Path(musteach.__file__).parent, quiet=1)
     print(f"musteach command-line benchmark: Python {platform.python_version()}, {os.cpu_count()} CPUs, "
           f"{platform.machine()}; start-up included, best of {a.repeat}")
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
         deals, cases, out = d / "deals.jsonl", d / "cases.jsonl", d / "out.jsonl"
+        answers = d / "answers.jsonl"
         write_deals(deals, a.deals, a.seed)
         write_cases(cases, a.cases)
-        print(f"\n{a.deals:,} deals ({deals.stat().st_size / 1e6:.1f} MB of JSON Lines), {a.cases:,} count cases:")
+        write_answers(answers, deals, a.cases, a.seed)
+        print(
+            f"\n{a.deals:,} deals ({deals.stat().st_size / 1e6:.1f} MB of JSON Lines), {a.cases:,} count cases, "
+            f"{a.cases:,} grade cases:"
+        )
         t_start = timed([sys.executable, "-c", "import musteach.cli"], out, a.repeat)
         line("start-up only (import musteach.cli)", t_start, 1)
         t_judge = timed([str(MUSTEACH), "judge", str(deals)], out, a.repeat)
@@ -129,6 +151,8 @@ def main() -> None:
             line("musteach judge --explain", t_explain, a.deals)
             t_count = timed([str(MUSTEACH), "count", str(cases)], out, a.repeat)
             line("musteach count", t_count, a.cases)
+            t_grade = timed([str(MUSTEACH), "grade", str(answers)], out, a.repeat)
+            line("musteach grade", t_grade, a.cases)
         node = shutil.which("node")
         if a.peer is None or node is None:
             print("\n  (peer not run: give --peer PATH/TO/cards.js and have node on the PATH)")
@@ -141,7 +165,11 @@ def main() -> None:
         line("peer: node cards.js (mikeloscoz/mus)", t_peer, a.deals)
         for what, i in (("wall", 0), ("CPU", 1)):
             explained = "" if a.no_explain else f"; --explain {t_peer[i] / t_explain[i]:.1f}x"
-            print(f"\n  {what} time: musteach judge is {t_peer[i] / t_judge[i]:.1f}x faster than the peer{explained}", end="")
+            print(
+                f"\n  {what} time: musteach judge {t_judge[i]:.3f} s, the peer {t_peer[i]:.3f} s: "
+                f"{t_peer[i] / t_judge[i]:.1f}x faster than the peer{explained}",
+                end="",
+            )
         print(f"\n  verdicts agree on {agree:,} of {a.deals:,} deals")
 
 

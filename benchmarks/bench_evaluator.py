@@ -5,7 +5,9 @@ Prints deals per second of
     from card codes and from Card objects; its lances are judged and its sentences built when read, so two more
     figures read the winners, then all five sentences);
   * the batched path: ``evaluate_batch()`` over 1,000,000 random deals (8 and 4 reyes, with and without input
-    checks), and ``random_deals()``.
+    checks), and ``random_deals()``;
+  * explanations in bulk: ``explain_batch()``, all five sentences of --explain-deals random deals (default 200,000;
+    each distinct sentence is built once, so the rate depends on N).
 
 Run: ``.venv/bin/python benchmarks/bench_evaluator.py`` (about 20-40 s). Each figure is the best of --repeat runs.
 """
@@ -22,7 +24,7 @@ from collections.abc import Callable
 import numpy as np
 
 from musteach import DECK, Rules, evaluate, winners
-from musteach.rules.batch import evaluate_batch, random_deals
+from musteach.rules.batch import evaluate_batch, explain_batch, random_deals
 
 
 def best_rate(n: int, fn: Callable[[], object], repeat: int) -> float:
@@ -45,6 +47,7 @@ def main() -> None:
     ap.add_argument("--batch-deals", type=int, default=1_000_000, help="deals for the batched path (default 1,000,000)")
     ap.add_argument("--one-deals", type=int, default=100_000, help="deals for winners() (default 100,000)")
     ap.add_argument("--evaluate-deals", type=int, default=10_000, help="deals for evaluate() (default 10,000)")
+    ap.add_argument("--explain-deals", type=int, default=200_000, help="deals for explain_batch() (default 200,000)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per figure; the best is shown (default 3)")
     ap.add_argument("--seed", type=int, default=2024)
     a = ap.parse_args()
@@ -111,6 +114,19 @@ def main() -> None:
         evaluate_batch(random_deals(n, seed=a.seed), manos, validate=False)
 
     line("random_deals() + evaluate_batch() (validate=False)", best_rate(n, deal_and_judge, a.repeat))
+
+    # ----- explanations in bulk -------------------------------------------------------------------------------
+    ne = a.explain_deals
+    print(f"\nExplanations in bulk, {ne:,} random deals, random manos (single thread):")
+    few_hands, few_manos = hands[:ne], manos[:ne]
+    if len(few_hands) < ne:
+        few_hands = random_deals(ne, seed=a.seed)
+        few_manos = np.random.default_rng(a.seed).integers(0, 4, ne).astype(np.int8)
+    for rules, name in ((Rules(), "8 reyes"), (Rules(kings=4), "4 reyes")):
+        line(
+            f"explain_batch(), {name}, all five sentences",
+            best_rate(ne, lambda r=rules: explain_batch(few_hands, few_manos, r), a.repeat),
+        )
 
 
 if __name__ == "__main__":
