@@ -135,3 +135,15 @@ def test_grade_never_imports_the_jupyter_stack(tmp_path):
     mods = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
     assert "musteach.teach.diagnosis" in mods
     assert not {m for m in mods if m.split(".")[0] in {"ipywidgets", "IPython", "voila", "jupyter_server", "tornado"}}
+
+
+def test_the_first_bad_case_is_named_even_before_a_bad_deal(capsys, monkeypatch):
+    import io
+
+    bad_deal = {**CASES[0], "hands": [HANDS[0], HANDS[0], HANDS[2], HANDS[3]]}
+    no_lance = {k: v for k, v in CASES[1].items() if k != "lance"}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(jsonl([CASES[0], no_lance, bad_deal])))
+    assert main(["grade"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "musteach grade: deal 2: missing 'lance' (grande, chica, pares, juego or punto)\n"

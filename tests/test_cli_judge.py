@@ -198,3 +198,13 @@ def test_main_bad_input_returns_2(monkeypatch, capsys):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == "musteach judge: deal 3: seat 0: unknown card 'Xo': expected a code such as '12o', 'Ro' or 'rey de oros'\n"
+
+
+@pytest.mark.parametrize("command", ["judge", "grade", "count"])
+def test_input_that_is_not_utf8_names_the_line(tmp_path, capsys, command):
+    f = tmp_path / "deals.jsonl"
+    f.write_bytes(json.dumps(DEAL).encode() + b"\n" + json.dumps(DEAL).encode()[:12] + b"\xff\xfe\n")
+    assert main([command, str(f)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"musteach {command}: cannot read {f}: line 2 is not UTF-8 text (byte 0xff at column 13)\n"
