@@ -1,7 +1,8 @@
 """Batched judging with numpy: the winners of every lance for millions of deals at once.
 
 This is the engine behind odds, bots and question generation. It gives exactly the answers of
-:func:`musteach.rules.lances.evaluate` (RULES.md §1, §2, §5), without the explanations.
+:func:`musteach.rules.lances.evaluate` (RULES.md §1, §2, §5); :func:`explain_batch` gives its sentences too,
+word for word, each distinct one built once (``musteach judge --explain``).
 
 Deals are integer arrays of card indexes (:attr:`Card.index <musteach.rules.cards.Card.index>`, 0..39):
 ``hands[n, seat, k]`` is the k-th card of ``seat`` in deal ``n``, so one deal is a (4, 4) array and
