@@ -72,6 +72,7 @@ from .guard import (
     kernel_route,
     new_session_id,
 )
+from .kernel import lesson_kernel_cmd
 from .lessons import Lesson
 
 __all__ = [
@@ -233,6 +234,11 @@ class VisitorKernelManager(ServerKernelManager):
     and the page stops receiving messages)."""
 
     traceback_replacement_message = TRACEBACK_REPLACEMENT
+
+    def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
+        """The kernel's command line, started as a lesson kernel (:mod:`musteach_server.kernel`: no debugger,
+        no input history, a smaller and quicker kernel)."""
+        return lesson_kernel_cmd(super().format_kernel_cmd(extra_arguments))
 
 
 class VisitorConnection(ZMQChannelsWebsocketConnection):
