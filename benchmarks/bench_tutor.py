@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shlex
 import shutil
 import statistics
@@ -147,7 +148,7 @@ def finish_question(page, quiz) -> None:
         if page.evaluate(NEXT_READY_JS, quiz.element_handle()):
             return
         page.wait_for_function(ANSWERABLE_JS, arg=quiz.element_handle(), timeout=5000)
-        enabled = quiz.locator(".musteach-answer:not(:disabled)")
+        enabled = quiz.locator(".musteach-answer:not(:disabled):not(.musteach-tried)")  # not the wrong one again
         (enabled.first if not quiz.locator(".musteach-total-input, .musteach-undo").count()
          else _answer_button(page, quiz)).click()
         page.wait_for_timeout(200)
@@ -182,6 +183,8 @@ def main(argv=None) -> int:
     first: dict[str, list[float]] = {n: [] for n in [*names, TRIVIAL]}
     clicks: dict[str, list[list[float]]] = {}
     t0 = time.perf_counter()
+    if not args.plain:  # every trivial load of a round finds a preheated kernel, as a lesson's does
+        extra = (*extra, "--pool", f"{TRIVIAL.removesuffix('.ipynb')}={args.trivial}")
     with bh.voila_server(tmp / "voila.log", plain=args.plain, extra=(*extra, "--lessons", str(folder))) as base:
         started = time.perf_counter() - t0
         with bh.chromium() as browser:
@@ -204,6 +207,9 @@ def main(argv=None) -> int:
                     time.sleep(1.0)  # let the server shut that kernel down (and refill its pool) before the next page
     print(f"server: {server}; answered HTTP after {started:.1f} s; {args.rounds} rounds, {args.clicks} answers per quiz")
     print(f"at end: {_load()}")
+    opened = re.findall(r"page (\S+) opened: kernel \S+ \((preheated|started for it)\)", (tmp / "voila.log").read_text())
+    cold = sorted(name for name, how in opened if how != "preheated")
+    print(f"pages opened: {len(opened)}, {len(opened) - len(cold)} on a preheated kernel; cold: {', '.join(cold) or 'none'}")
     print(f"{'lesson':<18} {'first button ms (each round)':>30} {'quiz':>5} {'feedback median':>16} {'max':>6}")
     for name in [TRIVIAL, *names]:
         loads = " / ".join(f"{x:.0f}" for x in first[name])
