@@ -25,7 +25,12 @@ ROOT = Path(__file__).resolve().parents[1]
 MIB = 1024 * 1024
 #: Shared libraries worth knowing about when a kernel is heavy (Voilà refuses execute requests from a page, so
 #: the kernel's memory map says what it loaded): name -> a path fragment of the library.
-WATCH = {"numpy": "numpy/_core/_multiarray_umath", "numpy<2": "numpy/core/_multiarray_umath", "zmq": "zmq/backend"}
+WATCH = {
+    "numpy": "numpy/_core/_multiarray_umath",
+    "numpy<2": "numpy/core/_multiarray_umath",
+    "zmq": "zmq/backend",
+    "debugpy": "_pydevd_bundle",
+}
 
 
 def _loaded(pid: int) -> list[str]:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
 from musteach import Rules
 from musteach.odds import advise_discard, hand_odds
 from musteach.odds.enumeration import count_deals, space
-from musteach.odds.tables import KINGS, shipped_counts, shipped_table, table_path
+from musteach.odds.space import hand_space
+from musteach.odds.tables import KINGS, ROW, shipped_counts, shipped_table, table_path
 
 SAMPLES = {8: 6, 4: 3}  # 4 reyes rows take up to a second each to count
 
@@ -27,9 +27,10 @@ def test_every_hand_and_position_is_shipped(kings):
     data = shipped_table(kings)
     assert data is not None, f"{table_path(kings)} is missing: run `make tables`"
     sp = space(kings, None)
-    assert np.array_equal(data["hands"], sp.M)
-    assert data["team"].shape == (4, sp.m, 5) and data["seats"].shape == (4, sp.m, 5, 5)
-    assert (data["deals"] == data["deals"][0, 0]).all()  # every hand leaves the same 36 unseen cards
+    assert data.hands == tuple(tuple(row) for row in sp.M.tolist()) == hand_space(kings, None).hands
+    assert len(data.cells) == 4 * sp.m * ROW  # every hand at every distance from mano
+    deals = {data.counts(pos0, i).deals for pos0 in range(4) for i in range(sp.m)}
+    assert len(deals) == 1  # every hand leaves the same 36 unseen cards
 
 
 @pytest.mark.parametrize("kings", KINGS)
@@ -80,3 +81,31 @@ def _card_of(ranks, option):
         if code not in {c.code for c in option.discard} | {c.code for c in option.keep}:
             return code
     raise AssertionError(rank)
+
+
+def test_reading_the_shipped_odds_loads_no_numpy():
+    """A lesson that shows odds, advice or a coach without counting deals keeps its kernel light (issue 16)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from musteach import Rules\n"
+        "from musteach.odds import advise_discard, hand_odds\n"
+        "import musteach.teach.coach, musteach.play.bots, musteach.rules.batch\n"
+        "o = hand_odds('12o 3c 11e 1b', seat=2, mano=1, rules=Rules(kings=4))\n"
+        "a = advise_discard('12o 11c 7e 4b', aim='grande')\n"
+        "print(o.grande.team, a.best().describe(), 'numpy' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[-1] == "False", out
+    assert float(out[0]) == hand_odds("12o 3c 11e 1b", seat=2, mano=1, rules=Rules(kings=4)).grande.team
+
+
+def test_a_table_of_another_version_is_refused(tmp_path):
+    from musteach.odds.tables import read_table
+
+    bad = tmp_path / "counts-8reyes.bin"
+    bad.write_bytes(b"MUSODDS0" + bytes(24))
+    with pytest.raises(ValueError, match="not an odds table"):
+        read_table(bad)

@@ -28,6 +28,8 @@ from musteach_server.app import (
     ALLOWED_MESSAGE_TYPES,
     CELL_ERROR_NOTE,
     HANDOVER_GRACE_SECONDS,
+    PAGE_LOAD_LIMIT_SECONDS,
+    PAGE_SETTLE_SECONDS,
     RETRY_AFTER_SECONDS,
     KernelGate,
     MusteachKernelManager,
@@ -270,6 +272,35 @@ def test_a_preheated_kernel_handed_to_a_page_is_not_culled_before_the_page_conne
     km._handed_over["handed"] -= HANDOVER_GRACE_SECONDS + 1  # the grace is over and no page ever connected
     asyncio.run(km.cull_kernel_if_idle("handed"))
     assert stopped == ["orphan", "handed"]
+
+
+def test_pool_kernels_wait_while_a_page_loads():
+    """Refilling a pool waits while a visitor's page loads (handed over under PAGE_SETTLE_SECONDS ago, or its
+    websocket not connected yet), and never longer than PAGE_LOAD_LIMIT_SECONDS."""
+    km = MusteachKernelManager()
+    km._kernels["page"] = types.SimpleNamespace(last_activity=utcnow(), execution_state="idle")
+    assert not km.pages_loading()
+    km.hand_over("page")
+    assert km.pages_loading()  # just handed over, its page not connected
+    km._kernel_connections["page"] = 1
+    assert km.pages_loading()  # connected, but the page is still drawing its widgets
+    km._page_loads["page"] -= PAGE_SETTLE_SECONDS
+    assert not km.pages_loading()  # connected and settled: the pool may refill
+    del km._kernel_connections["page"]
+    assert km.pages_loading()  # a page that has not connected yet holds the refill ...
+    km._page_loads["page"] -= PAGE_LOAD_LIMIT_SECONDS
+    assert not km.pages_loading() and "page" not in km._page_loads  # ... for PAGE_LOAD_LIMIT_SECONDS at most
+
+    async def slot_after_load() -> float:
+        km._pools = {"03-grande-chica.ipynb": [asyncio.current_task()]}  # a pool entry no visitor took yet
+        km.hand_over("page")
+        km._kernel_connections["page"] = 1
+        km._page_loads["page"] -= PAGE_SETTLE_SECONDS - 0.3
+        t = time.monotonic()
+        assert await km._take_slot()
+        return time.monotonic() - t
+
+    assert 0.2 <= asyncio.run(slot_after_load()) < PAGE_SETTLE_SECONDS
 
 
 def test_culling_and_the_other_production_settings_are_configured():

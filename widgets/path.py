@@ -17,6 +17,7 @@ Stable CSS classes for browser tests: ``musteach-hint`` (the button), ``musteach
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -100,6 +101,17 @@ class Tutored:
         self.learner = progress
         self._show_best()
 
+    def _save_soon(self) -> None:
+        """Save once this click's own messages are out: the verdict reaches the page first, and the progress
+        (a whole JSON document for the browser's store, or a file write with fsync) follows. In a kernel the
+        save runs on its event loop right after the click's handler; elsewhere (tests, scripts) at once."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._save()
+            return
+        loop.call_soon(self._save)
+
     def _save(self) -> None:
         try:
             self.learner = self.store.save(self.learner)
@@ -151,7 +163,7 @@ class Tutored:
                 self.learner.record_run(
                     self.lesson, self.quiz_name, s.points, s.stars, hints=s.hints_used, retries=s.retries
                 )
-            self._save()
+            self._save_soon()
         return False
 
 

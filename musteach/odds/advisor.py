@@ -17,18 +17,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import comb
-
-import numpy as np
+from math import comb, prod
 
 from ..draw.odds import percent_text
 from ..rules.cards import Card, Hand, parse_hand
 from ..rules.errors import MusError
 from ..rules.lances import LANCES, HandInfo, Lance, check_seat, ranks_text
 from ..rules.options import Rules, check_rules
-from .cache import advisor_table
-from .enumeration import RankSpace, batch_fits, count_deals, multisets, space, space_for
 from .hands import HandOdds, Number, hand_odds, odds_in_words, ratio
+from .space import HandSpace, Multiset, hand_space, hand_space_for, multisets
 from .tables import shipped_table
 
 __all__ = [
@@ -185,8 +182,8 @@ def _check_aim(aim: str) -> str:
 
 
 @lru_cache(maxsize=16)
-def _draw_multisets(kings: int, la_real: str | None, d: int) -> np.ndarray:
-    return np.array(multisets(space(kings, la_real).caps, d), dtype=np.int64)
+def _draw_multisets(kings: int, la_real: str | None, d: int) -> tuple[Multiset, ...]:
+    return tuple(multisets(hand_space(kings, la_real).caps, d))
 
 
 def advise_discard(
@@ -221,18 +218,18 @@ def advise_discard(
     seat = check_seat(seat)
     mano = check_seat(mano, "mano")
     aim = _check_aim(aim)
-    sp = space_for(rules)
+    hs = hand_space_for(rules)
     pos0 = (seat - mano) % 4
     current = hand_odds(h, seat, mano, rules, exact=exact)
-    pool = sp.caps - sp.multiset_of(h.cards)
-    counts = _new_hand_counts(sp, pos0)
+    pool = hs.unseen(h.cards)
+    counts = _new_hand_counts(hs, pos0)
     options = []
     for d in range(1, 5):
-        draws = _draw_multisets(sp.kings, sp.la_real, d)
-        ways = np.prod([[comb(int(pool[i]), int(v)) for i, v in enumerate(row)] for row in draws], axis=1)
-        total = comb(int(pool.sum()), d)
+        draws = _draw_multisets(hs.kings, hs.la_real, d)
+        ways = [prod(comb(n, v) for n, v in zip(pool, row, strict=True)) for row in draws]
+        total = comb(sum(pool), d)
         for out in itertools.combinations(range(4), d):
-            options.append(_option(sp, h, out, draws, ways, total, counts, exact))
+            options.append(_option(hs, h, out, draws, ways, total, counts, exact))
     return DiscardAdvice(h, seat, mano, rules, aim, current, tuple(options))
 
 
@@ -240,21 +237,25 @@ def advise_discard(
 _HandCounts = Callable[[tuple[int, ...]], tuple[Sequence[int], Sequence[int], int]]
 
 
-def _new_hand_counts(sp: RankSpace, pos0: int) -> _HandCounts:
+def _new_hand_counts(hs: HandSpace, pos0: int) -> _HandCounts:
     """The counts of any new hand at distance ``pos0`` from mano, the other hands dealt from the 36 cards not
     in it: read from the shipped tables (8 and 4 reyes without la real, :mod:`musteach.odds.tables`), else from the
     advisor's table when it fits (8 reyes with la real), else counted hand by hand (cached)."""
-    data = shipped_table(sp.kings) if sp.la_real is None else None
-    if data is not None:
-        team_rows: list[list[int]] = data["team"][pos0].tolist()  # Python ints: the sums below exceed int64
-        stone_rows: list[list[int]] = data["stones"][pos0].tolist()
-        deal_count = int(data["deals"][pos0, 0])  # every new hand leaves 36 unseen cards: the same count
+    shipped_rows = shipped_table(hs.kings) if hs.la_real is None else None
+    if shipped_rows is not None:
+        rows = shipped_rows
+        deal_count = rows.deals(pos0, 0)  # every new hand leaves 36 unseen cards: the same count
 
         def shipped(new: tuple[int, ...]) -> tuple[Sequence[int], Sequence[int], int]:
-            i = sp.index[new]
-            return team_rows[i], stone_rows[i], deal_count
+            team, stones = rows.team_stones(pos0, hs.index[new])  # Python ints: the sums below exceed int64
+            return team, stones, deal_count
 
         return shipped
+    # Counting needs numpy (musteach.odds.enumeration): imported only here, for la real.
+    from .cache import advisor_table
+    from .enumeration import batch_fits, count_deals, space
+
+    sp = space(hs.kings, hs.la_real)
     if batch_fits(sp):
         table = advisor_table(sp.kings, sp.la_real, pos0)
         deals = comb(36, 4) * comb(32, 4) * comb(28, 4)  # every new hand leaves 36 unseen cards
@@ -266,19 +267,19 @@ def _new_hand_counts(sp: RankSpace, pos0: int) -> _HandCounts:
         return from_table
 
     def counted(new: tuple[int, ...]) -> tuple[Sequence[int], Sequence[int], int]:
-        pool = tuple(int(v) for v in sp.caps - np.asarray(new))
-        c = count_deals(sp.kings, sp.la_real, new, pool, pos0, None, (), False)
+        pool = tuple(cap - n for cap, n in zip(hs.caps, new, strict=True))
+        c = count_deals(hs.kings, hs.la_real, new, pool, pos0, None, (), False)
         return c.team, c.stones, c.deals
 
     return counted
 
 
 def _option(
-    sp: RankSpace,
+    hs: HandSpace,
     hand: Hand,
     out: tuple[int, ...],
-    draws: np.ndarray,
-    ways_all: np.ndarray,
+    draws: Sequence[Multiset],
+    ways_all: Sequence[int],
     total: int,
     counts: _HandCounts,
     exact: bool,
@@ -287,16 +288,15 @@ def _option(
     multisets that can be drawn, ``ways_all``: in how many ways each, of ``total``), and the odds averaged."""
     discard = tuple(hand.cards[i] for i in out)
     keep = tuple(c for i, c in enumerate(hand.cards) if i not in out)
-    kept = sp.multiset_of(keep)
+    kept = hs.multiset_of(keep)
     redraws: list[Redraw] = []
     win_num = [0] * 5
     stone_num = [0] * 5
     deals: int | None = None
-    for row, w in zip(draws, ways_all, strict=True):
-        ways = int(w)
+    for row, ways in zip(draws, ways_all, strict=True):
         if not ways:
             continue
-        new = tuple(int(v) for v in kept + row)
+        new = tuple(a + b for a, b in zip(kept, row, strict=True))
         team, stones, hand_deals = counts(new)
         if deals is None:
             deals = hand_deals
@@ -305,7 +305,7 @@ def _option(
         for li in range(5):
             win_num[li] += ways * team[li]
             stone_num[li] += ways * stones[li]
-        redraws.append(Redraw(sp.info(sp.index[new]), ratio(ways, total, exact)))
+        redraws.append(Redraw(hs.info(hs.index[new]), ratio(ways, total, exact)))
     assert deals is not None
     redraws.sort(key=lambda r: (-r.probability, r.info.ranks))
     denom = total * deals
@@ -326,9 +326,13 @@ def prepare_advisor(rules: Rules | None = None, seat: int = 0, mano: int = 0) ->
     """
     rules = check_rules(rules)
     pos0 = (check_seat(seat) - check_seat(mano, "mano")) % 4
-    sp = space_for(rules)
-    if sp.la_real is None and shipped_table(sp.kings) is not None:
+    hs = hand_space_for(rules)
+    if hs.la_real is None and shipped_table(hs.kings) is not None:
         return  # the shipped tables have every hand already
+    from .cache import advisor_table  # counting needs numpy: imported only here
+    from .enumeration import batch_fits, count_deals, space
+
+    sp = space(hs.kings, hs.la_real)
     if batch_fits(sp):
         advisor_table(sp.kings, sp.la_real, pos0)
         return

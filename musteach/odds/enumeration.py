@@ -34,19 +34,18 @@ the sota de oros option, under which that card is a rank class of its own.
 
 from __future__ import annotations
 
-import itertools
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from math import comb
 
 import numpy as np
 
-from ..rules.cards import DECK, Card, Suit
+from ..rules.cards import Card
 from ..rules.errors import MusError
-from ..rules.lances import HandInfo, effective_rank, hand_key_table, info_from_ranks
+from ..rules.lances import HandInfo, hand_key_table
 from ..rules.options import Rules
+from .space import SENAS, Counts, hand_space, la_real_mode, multisets
 
 __all__ = [
     "SENAS",
@@ -66,27 +65,6 @@ __all__ = [
 # ----------------------------------------------------------------------------------------------
 
 
-def _la_real_mode(rules: Rules) -> str | None:
-    return rules.la_real_figure if rules.la_real else None
-
-
-def multisets(caps: Sequence[int] | np.ndarray, size: int) -> list[tuple[int, ...]]:
-    """Every count vector of ``size`` items over len(caps) classes with count[i] <= caps[i], sorted.
-
-    >>> multisets([2, 1], 2)
-    [(1, 1), (2, 0)]
-    """
-    k = len(caps)
-    out = set()
-    for combo in itertools.combinations_with_replacement(range(k), size):
-        c = [0] * k
-        for i in combo:
-            c[i] += 1
-        if all(c[i] <= caps[i] for i in range(k)):
-            out.add(tuple(c))
-    return sorted(out)
-
-
 class RankSpace:
     """Everything that depends only on (kings, la real): built once, cached.
 
@@ -99,19 +77,21 @@ class RankSpace:
 
     def __init__(self, kings: int, la_real: str | None):
         self.kings, self.la_real = kings, la_real
-        # 1. The rank classes: one per effective rank, and the sota de oros apart when it makes la real.
-        self.labels, card_class = _rank_classes(kings, la_real)  # labels: (effective rank, is the sota de oros)
+        # 1. The rank classes (one per effective rank, and the sota de oros apart when it makes la real) and
+        # every hand as a multiset of 4 cards over them: those of musteach.odds.space, as arrays.
+        self.hand_space = hs = hand_space(kings, la_real)
+        self.labels = list(hs.labels)  # (effective rank, is the sota de oros)
         self.class_rank = np.array([r for r, _ in self.labels], dtype=np.int64)
-        self.card_class = np.array(card_class, dtype=np.int64)
-        self.k = len(self.labels)
-        self.caps = np.bincount(self.card_class, minlength=self.k).astype(np.int64)
-        # 2. Every hand as a multiset of 4 cards over the classes, and its lance keys.
-        ms = multisets(self.caps, 4)
+        self.card_class = np.array(hs.card_class, dtype=np.int64)
+        self.k = hs.k
+        self.caps = np.array(hs.caps, dtype=np.int64)
+        # 2. Every hand's lance keys.
+        ms = list(hs.hands)
         self.M = np.array(ms, dtype=np.int64)
-        self.m = len(ms)
-        self.index = {c: i for i, c in enumerate(ms)}
+        self.m = hs.m
+        self.index = hs.index
         keys = _lance_keys(kings, self.labels, ms)
-        self.la_real_mask = _la_real_hands(la_real, self.labels, ms)
+        self.la_real_mask = np.array(hs.real_hands, dtype=bool)
         # 3. Per lance: each multiset's dense level, what its jugada is worth, and the multisets by level.
         self.total = keys[:, 4].copy()
         self.lev = _dense_levels(keys, self.la_real_mask)
@@ -132,7 +112,6 @@ class RankSpace:
         self.lock = threading.Lock()
         self._pairs: tuple[np.ndarray, ...] | None = None
         self._pos_plans: dict[int, _Plan] = {}
-        self._infos: list[HandInfo] | None = None
 
     def pairs(self) -> tuple[np.ndarray, ...]:
         """Every pair (x, y) of multisets that fits in the deck, sorted by their union.
@@ -198,33 +177,7 @@ class RankSpace:
 
     def info(self, i: int) -> HandInfo:
         """The :class:`HandInfo` of multiset i (la real set when the multiset is la real)."""
-        if self._infos is None:
-            infos = []
-            for j in range(self.m):
-                ranks = tuple(int(self.class_rank[c]) for c in range(self.k) for _ in range(int(self.M[j, c])))
-                info = info_from_ranks(ranks, 4)
-                if self.la_real_mask[j]:
-                    info = HandInfo(info.ranks, info.pares, info.total, True)
-                infos.append(info)
-            self._infos = infos
-        return self._infos[i]
-
-
-def _rank_classes(kings: int, la_real: str | None) -> tuple[list[tuple[int, bool]], list[int]]:
-    """The rank classes and each card's class (by card index): ``(labels, card_class)``.
-
-    labels: ``(effective rank, is the sota de oros)`` per class, lowest rank first (RULES.md §1); under
-    la real with the sota de oros (RULES.md §13) that card is a class of its own, last.
-    """
-    eff = sorted({effective_rank(c.rank, kings) for c in DECK})
-    labels = [(r, False) for r in eff]
-    if la_real == "sota_de_oros":
-        labels.append((10, True))
-    card_class = [
-        len(eff) if la_real == "sota_de_oros" and c.rank == 10 and c.suit is Suit.OROS else eff.index(effective_rank(c.rank, kings))
-        for c in DECK
-    ]
-    return labels, card_class
+        return self.hand_space.info(i)
 
 
 def _lance_keys(kings: int, labels: Sequence[tuple[int, bool]], ms: Sequence[tuple[int, ...]]) -> np.ndarray:
@@ -237,20 +190,6 @@ def _lance_keys(kings: int, labels: Sequence[tuple[int, bool]], ms: Sequence[tup
         ranks = [labels[i][0] for i, n in enumerate(c) for _ in range(n)]
         keys.append(table[sum(5 ** pos[r] for r in ranks)])
     return np.array(keys, dtype=np.int64)
-
-
-def _la_real_hands(la_real: str | None, labels: Sequence[tuple[int, bool]], ms: Sequence[tuple[int, ...]]) -> np.ndarray:
-    """(m,) bool: the multisets that are la real under this mode (three 7s and the figure, RULES.md §13)."""
-    mask = np.zeros(len(ms), dtype=bool)
-    if la_real is None:
-        return mask
-    seven = next(i for i, (r, _) in enumerate(labels) if r == 7)
-    for i, c in enumerate(ms):
-        if c[seven] != 3:
-            continue
-        r, oros = labels[next(j for j, n in enumerate(c) if n and j != seven)]
-        mask[i] = (la_real == "sota" and r == 10) or (la_real == "any" and r >= 10) or (la_real == "sota_de_oros" and oros)
-    return mask
 
 
 def _dense_levels(keys: np.ndarray, la_real_mask: np.ndarray) -> list[np.ndarray]:
@@ -286,9 +225,9 @@ def _halves(
     over the others, and the halves of each multiset (row m, past the end, is the zero sentinel).
 
     sub_a ends with a copy of the empty sub-multiset, zeroed in :func:`_table_w`: the sentinel a_of[m]."""
-    sub_a = [c for size in range(5) for c in multisets(caps[:h], size)]
+    sub_a = [c for size in range(5) for c in multisets(caps[:h].tolist(), size)]
     sub_a.append((0,) * h)
-    sub_b = [c for size in range(5) for c in multisets(caps[h:], size)]
+    sub_b = [c for size in range(5) for c in multisets(caps[h:].tolist(), size)]
     da = {c: i for i, c in enumerate(sub_a[:-1])}
     db = {c: i for i, c in enumerate(sub_b)}
     a_of = np.array([da[c[:h]] for c in ms] + [len(sub_a) - 1], dtype=np.int64)
@@ -304,7 +243,7 @@ def space(kings: int, la_real: str | None) -> RankSpace:
 
 def space_for(rules: Rules) -> RankSpace:
     """The :class:`RankSpace` of a table's :class:`~musteach.rules.Rules` (its kings and la real, RULES.md §13)."""
-    return space(rules.kings, _la_real_mode(rules))
+    return space(rules.kings, la_real_mode(rules))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -445,24 +384,6 @@ def _level0(sp: RankSpace, w: np.ndarray, li: int) -> np.ndarray:
     np.take(w, rows, axis=0, out=g, mode="clip")
     level0: np.ndarray = g.sum(axis=0)
     return level0
-
-
-@dataclass(frozen=True)
-class Counts:
-    """Integer counts of deals of the unseen cards (all equally likely); see :func:`count_deals`.
-
-    team[li]: deals the asking team wins lance li (0 grande, 1 chica, 2 pares, 3 juego, 4 punto).
-    stones[li]: the sum over deals of the stones the asking team takes in lance li en paso.
-    With ``detail`` only: seats[li] = counts by relative seat 0 (the asking seat), 1 (next to speak after
-    it), 2 (partner), 3 (the other opponent), then 4 = nobody; holding[li] for li 2, 3 = (team holds,
-    opponents hold, both hold, nobody holds, both hold and the team wins).
-    """
-
-    deals: int
-    team: tuple[int, ...]
-    seats: tuple[tuple[int, ...], ...]
-    holding: dict[int, tuple[int, ...]]
-    stones: tuple[int, ...]
 
 
 def _senas_mask(sp: RankSpace, senas: tuple[str, ...]) -> np.ndarray:
@@ -676,35 +597,3 @@ def count_all_hands(kings: int, la_real: str | None, pos0: int) -> HandsTable:
             _, _, team[li], stones[li] = _team_part(plan, plan.lances[li], li, *chunk, w, zl, am, lo, me_value)
         out[tuple(int(v) for v in me)] = (tuple(team), tuple(stones))
     return out
-
-
-# ----------------------------------------------------------------------------------------------
-# Señas: what a partner's sign says about the partner's hand (RULES.md §11).
-# ----------------------------------------------------------------------------------------------
-
-
-def _count_rank(info: HandInfo, rank: int) -> int:
-    return sum(1 for r in info.ranks if r == rank)
-
-
-#: Señas a seat can receive from its partner, by name: (gloss, test of the partner's hand).
-#: Counts of kings and aces are exact (in 8 reyes a 3 is a king and a 2 an ace, RULES.md §1); "juego"
-#: is juego other than 31, as the FEM list signs 31 apart. Pass the names as ``senas=`` to
-#: :func:`~musteach.odds.hands.hand_odds`: the partner's unknown hand is then only dealt hands that pass every test.
-SENAS: dict[str, tuple[str, Callable[[HandInfo], bool]]] = {
-    "2 reyes": ("bite the lower lip: exactly two kings", lambda i: _count_rank(i, 12) == 2),
-    "3 reyes": ("bite one side of the lip: exactly three kings", lambda i: _count_rank(i, 12) == 3),
-    "4 reyes": ("bite the lip twice: four kings", lambda i: _count_rank(i, 12) == 4),
-    "2 ases": ("tip of the tongue out: exactly two aces", lambda i: _count_rank(i, 1) == 2),
-    "3 ases": ("tongue out to one side: exactly three aces", lambda i: _count_rank(i, 1) == 3),
-    "4 ases": ("tongue out twice: four aces", lambda i: _count_rank(i, 1) == 4),
-    "pares": ("turn the head to one side: pares", lambda i: i.pares is not None),
-    "medias": ("lips twisted to one side: medias (three of a kind)", lambda i: i.pares is not None and i.pares.kind == "medias"),
-    "duples": ("raise the eyebrows: duples", lambda i: i.pares is not None and i.pares.kind == "duples"),
-    "31": ("wink: juego of 31", lambda i: i.total == 31),
-    "juego": ("lips pushed out: juego, not 31", lambda i: i.total >= 32),
-    "punto 30": ("shrug both shoulders: punto of 30", lambda i: i.total == 30),
-    "punto 29": ("shrug one shoulder: punto of 29", lambda i: i.total == 29),
-    "ciego": ("close both eyes: no pares and no juego", lambda i: i.pares is None and i.total < 31),
-}
-

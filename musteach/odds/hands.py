@@ -12,7 +12,7 @@ True
 (Fraction(608766467, 642527886), 43370632305000)
 
 Partners' knowledge: ``partner=`` (the partner's cards, known), ``senas=`` (señas received from the
-partner, :data:`~musteach.odds.enumeration.SENAS`, RULES.md §11) and ``dead=`` (cards known to be out of
+partner, :data:`~musteach.odds.space.SENAS`, RULES.md §11) and ``dead=`` (cards known to be out of
 play) narrow the deals counted. La real (RULES.md §13) is taken into account, including the sota de oros
 option. The counting itself is :func:`musteach.odds.enumeration.count_deals`; with nothing known but the
 hand (no la real), the counts are read from the tables shipped by :mod:`musteach.odds.tables`. The floats returned are the
@@ -31,7 +31,7 @@ from ..rules.cards import Card, Hand, parse_hand
 from ..rules.errors import DuplicateCardError, MusError
 from ..rules.lances import LANCES, HandInfo, Lance, analyse, check_seat
 from ..rules.options import Rules, check_rules
-from .enumeration import SENAS, Counts, count_deals, space_for
+from .space import SENAS, Counts, hand_space_for
 from .tables import shipped_counts
 
 __all__ = [
@@ -408,21 +408,22 @@ def hand_odds(
     if senas_t and ph is not None:
         raise MusError("señas describe an unknown partner's hand; the partner's cards are already given")
     _no_overlap([("the hand", h.cards), ("the partner's hand", ph.cards if ph else ()), ("the dead cards", dead_cards)])
-    sp = space_for(rules)
-    known = [*h.cards, *(ph.cards if ph else ()), *dead_cards]
-    pool = sp.caps - sp.multiset_of(known)
+    hs = hand_space_for(rules)
+    pool = hs.unseen([*h.cards, *(ph.cards if ph else ()), *dead_cards])
     need = 8 if ph is not None else 12
-    if int(pool.sum()) < need:
-        raise MusError(f"only {int(pool.sum())} unseen cards are left; the other hands need {need}")
-    me = tuple(int(v) for v in sp.multiset_of(h.cards))
-    pm = None if ph is None else tuple(int(v) for v in sp.multiset_of(ph.cards))
+    if sum(pool) < need:
+        raise MusError(f"only {sum(pool)} unseen cards are left; the other hands need {need}")
+    me = hs.multiset_of(h.cards)
+    pm = None if ph is None else hs.multiset_of(ph.cards)
     pos0 = (seat - mano) % 4
     c = None
-    if pm is None and not senas_t and not dead_cards and sp.la_real is None:
-        c = shipped_counts(sp.kings, me, pos0)  # nothing known but the hand: the shipped table has it
+    if pm is None and not senas_t and not dead_cards and hs.la_real is None:
+        c = shipped_counts(hs.kings, me, pos0)  # nothing known but the hand: the shipped table has it
     if c is None:
-        c = count_deals(sp.kings, sp.la_real, me, tuple(int(v) for v in pool), pos0, pm, tuple(sorted(set(senas_t))))
-    return _odds_from_counts(c, h, seat, mano, rules, ph, senas_t, dead_cards, exact, sp.info(sp.index[me]))
+        from .enumeration import count_deals  # numpy: only when the deals must be counted
+
+        c = count_deals(hs.kings, hs.la_real, me, pool, pos0, pm, tuple(sorted(set(senas_t))))
+    return _odds_from_counts(c, h, seat, mano, rules, ph, senas_t, dead_cards, exact, hs.info(hs.index[me]))
 
 
 def _odds_from_counts(

@@ -12,10 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from ..lazy import lazy_module
 from ..rules.batch import evaluate_batch
 from ..rules.betting import ORDAGO, LanceBetting
 from ..rules.cards import DECK, RANKS, Card
@@ -35,6 +34,11 @@ from .policy import (
     match_equity,
     true_senas,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_module("numpy")  # imported on first use: a page that never counts in bulk stays light
 
 __all__ = ["VALUE_SEED", "Estimate", "OddsBot", "OpponentModel", "estimate", "hand_facts", "keep_values", "sample_deals"]
 

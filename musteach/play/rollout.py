@@ -27,9 +27,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
-import numpy as np
-
+from ..lazy import lazy_module
 from ..rules.batch import evaluate_batch
 from ..rules.betting import ORDAGO, Action, BettingOutcome, LanceBetting
 from ..rules.errors import MusError
@@ -37,6 +37,11 @@ from ..rules.lances import Lance
 from .odds_bot import hand_facts, sample_deals
 from .policy import deje_if_refused, match_equity
 from .view import View
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_module("numpy")  # imported on first use: a page that never counts in bulk stays light
 
 __all__ = [
     "BET_AT",

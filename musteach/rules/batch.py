@@ -36,14 +36,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from ..lazy import lazy_module
 from .cards import DECK, RANKS, Card, Hand, Suit, parse_hands
 from .errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
 from .lances import LANCES, HandInfo, Lance, LanceResult, analyse, check_seat, effective_rank, info_from_ranks
 from .options import Rules
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_module("numpy")  # imported on first use: a page that never counts in bulk stays light
 
 __all__ = [
     "BATCH_LANCES",
@@ -178,6 +182,7 @@ def _deal_error(arr: np.ndarray, i: int) -> None:
         raise type(e)(f"deal at index {i}: {e}") from None
 
 
+@lru_cache(maxsize=1)
 def _pair_masks() -> np.ndarray:
     """(65536,) uint64: two cards ``a | b << 8`` -> the bits 1 << a | 1 << b; bit 62 when a == b or a card > 39."""
     a = np.arange(1 << 16) & 0xFF
@@ -191,8 +196,6 @@ def _pair_masks() -> np.ndarray:
     return masks
 
 
-_PAIR_MASKS = _pair_masks()
-
 
 def _first_bad(u_t: np.ndarray) -> int:
     """Index of the first deal in a chunk with a card twice or a card > 39, else -1.
@@ -200,7 +203,7 @@ def _first_bad(u_t: np.ndarray) -> int:
     u_t: (8, c) uint16, the 8 card pairs of each of c deals. The 16 cards are all different and in the
     deck exactly when the sum of the 8 pair masks equals their OR and stays below bit 40.
     """
-    g = _PAIR_MASKS[u_t]  # fancy indexing: np.take is several times slower on 8-byte items
+    g = _pair_masks()[u_t]  # fancy indexing: np.take is several times slower on 8-byte items
     total = g[0].copy()
     union = g[0].copy()
     for k in range(1, 8):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..odds import SENAS as ODDS_SENAS
 from ..odds import DiscardAdvice, HandOdds, advise_discard, hand_odds, position_name, prepare_advisor
@@ -37,6 +38,7 @@ __all__ = [
     "CoachComment",
     "action_words",
     "advise",
+    "coach_bot",
     "coach_comment",
     "comment",
     "exact_discard_sentence",
@@ -48,8 +50,11 @@ __all__ = [
     "turn_prompt",
 ]
 
-#: The coach's own player: it weighs its chances like :class:`~musteach.play.bots.OddsBot`.
-COACH = OddsBot(name="coach")
+@lru_cache(maxsize=1)
+def coach_bot() -> OddsBot:
+    """The coach's own player: it weighs its chances like :class:`~musteach.play.bots.OddsBot`. Made on first
+    use, since its opponent model holds numpy arrays that a page without a game never needs."""
+    return OddsBot(name="coach")
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +212,7 @@ def advise(view: View, coach: OddsBot | None = None, *, exact: bool = False) -> 
 
     exact: add the exact odds of the hand in the lance being bet (:func:`exact_odds_sentence`).
     """
-    adv = (coach or COACH).advise(view)
+    adv = (coach or coach_bot()).advise(view)
     if exact and view.lance is not None:
         extra = exact_odds_sentence(view)
         if extra:

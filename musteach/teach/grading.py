@@ -35,9 +35,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
-import numpy as np
-
+from ..lazy import lazy_module
 from ..odds import advise_discard
 from ..play.actions import Declare, Discard, GameAction, MusCall, cards_text
 from ..play.events import Phase
@@ -57,6 +57,11 @@ from ..play.view import View
 from ..rules.betting import ORDAGO, Action
 from ..rules.errors import MusError
 from ..rules.lances import Lance, effective_rank
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_module("numpy")  # imported on first use: a page that never counts in bulk stays light
 
 __all__ = [
     "BET_AT",

@@ -10,17 +10,82 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from musteach.rules.errors import MusError
 
 from .lessons import Lesson, find_lessons_dir, list_lessons
 
-__all__ = ["DEFAULTS", "add_parser", "parse_pools", "read_secret", "run"]
+__all__ = ["DEFAULTS", "INT_OPTIONS", "IntOption", "add_parser", "parse_pools", "read_secret", "run"]
 
-#: Defaults of the options (a room of up to 40 learners on a small server).
-DEFAULTS = {"host": "127.0.0.1", "port": 8866, "max_kernels": 40, "cull_idle": 900, "pool_size": 1, "per_session": 3,
-            "per_address": 0, "waiting_per_address": 4, "connect_timeout": 25}
+@dataclass(frozen=True)
+class IntOption:
+    """One whole-number option of ``musteach serve``: its flag, default, bounds and help, checked in one place.
+
+    low / high: the smallest and largest values allowed (high None: no upper bound); rule: how the error
+    message states them ("must be 1 or more"). metavar: the value's name in ``--help`` (None: the flag's).
+    """
+
+    flag: str
+    default: int
+    low: int
+    high: int | None
+    rule: str
+    help: str
+    metavar: str | None = "N"
+
+    @property
+    def dest(self) -> str:
+        """The attribute of the parsed arguments: ``--max-kernels`` -> ``max_kernels``."""
+        return self.flag.removeprefix("--").replace("-", "_")
+
+    def check(self, value: int) -> None:
+        """Raise :class:`~musteach.rules.errors.MusError` naming the flag and ``value`` when it is out of bounds."""
+        if value < self.low or (self.high is not None and value > self.high):
+            raise MusError(f"{self.flag} must be {self.rule}, not {value}")
+
+
+#: The whole-number options, in the order ``--help`` lists them (a room of up to 40 learners on a small server).
+INT_OPTIONS: tuple[IntOption, ...] = (
+    IntOption("--port", 8866, 0, 65535, "between 0 and 65535", "port (default %(default)s)", None),
+    IntOption(
+        "--max-kernels", 40, 1, None, "1 or more",
+        "most visitors' kernels at once; more visitors get the busy page (default %(default)s)",
+    ),
+    IntOption(
+        "--cull-idle", 900, 0, None, "0 (never) or a number of seconds",
+        "stop a visitor's kernel after this many seconds without activity, tab open or not; 0: never "
+        "(default %(default)s)", "SECONDS",
+    ),
+    IntOption(
+        "--pool-size", 1, 0, None, "0 or more",
+        "kernels kept started, lesson run, for each lesson; 0: start kernels on demand (default %(default)s)",
+    ),
+    IntOption(
+        "--per-session", 3, 1, None, "1 or more",
+        "most kernels one visitor (browser session) holds; opening one more releases their oldest "
+        "(default %(default)s)",
+    ),
+    IntOption(
+        "--per-address", 0, 0, None, "0 (no limit) or more",
+        "most kernels one address holds; 0: no limit (default %(default)s). Behind a proxy, name it with "
+        "--trusted-proxy so that X-Forwarded-For gives the visitor's address",
+    ),
+    IntOption(
+        "--waiting-per-address", 4, 0, None, "0 (no limit) or more",
+        "most kernels one address holds whose page has not connected yet; real pages connect within "
+        "seconds, so a class behind one address never reaches it; 0: no limit (default %(default)s)",
+    ),
+    IntOption(
+        "--connect-timeout", 25, 1, None, "1 second or more",
+        "a kernel whose page has not connected this long after it was opened is stopped, freeing its "
+        "place (default %(default)s)", "SECONDS",
+    ),
+)  # fmt: skip
+
+#: Defaults of the options: ``host`` and every :data:`INT_OPTIONS` by its attribute name.
+DEFAULTS: dict[str, str | int] = {"host": "127.0.0.1", **{o.dest: o.default for o in INT_OPTIONS}}
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -34,45 +99,13 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         ),
     )
     p.add_argument("--host", default=DEFAULTS["host"], help="address to listen on (default %(default)s; 0.0.0.0 for a room)")
-    p.add_argument("--port", type=int, default=DEFAULTS["port"], help="port (default %(default)s)")
     p.add_argument("--lessons", default=None, help="lessons folder (default ./lessons)")
-    p.add_argument(
-        "--max-kernels", type=int, default=DEFAULTS["max_kernels"], metavar="N",
-        help="most visitors' kernels at once; more visitors get the busy page (default %(default)s)",
-    )
-    p.add_argument(
-        "--cull-idle", type=int, default=DEFAULTS["cull_idle"], metavar="SECONDS",
-        help="stop a visitor's kernel after this many seconds without activity, tab open or not; 0: never "
-        "(default %(default)s)",
-    )
-    p.add_argument(
-        "--pool-size", type=int, default=DEFAULTS["pool_size"], metavar="N",
-        help="kernels kept started, lesson run, for each lesson; 0: start kernels on demand (default %(default)s)",
-    )
+    for option in INT_OPTIONS:
+        p.add_argument(option.flag, type=int, default=option.default, metavar=option.metavar, help=option.help)
     p.add_argument(
         "--pool", action="append", default=[], metavar="LESSON=N",
         help="kernels preheated for one lesson instead (repeatable), e.g. --pool 03=20 before a class starts "
         "lesson 3; LESSON is the file name, with or without .ipynb, or its number",
-    )
-    p.add_argument(
-        "--per-session", type=int, default=DEFAULTS["per_session"], metavar="N",
-        help="most kernels one visitor (browser session) holds; opening one more releases their oldest "
-        "(default %(default)s)",
-    )
-    p.add_argument(
-        "--per-address", type=int, default=DEFAULTS["per_address"], metavar="N",
-        help="most kernels one address holds; 0: no limit (default %(default)s). Behind a proxy, name it with "
-        "--trusted-proxy so that X-Forwarded-For gives the visitor's address",
-    )
-    p.add_argument(
-        "--waiting-per-address", type=int, default=DEFAULTS["waiting_per_address"], metavar="N",
-        help="most kernels one address holds whose page has not connected yet; real pages connect within "
-        "seconds, so a class behind one address never reaches it; 0: no limit (default %(default)s)",
-    )
-    p.add_argument(
-        "--connect-timeout", type=int, default=DEFAULTS["connect_timeout"], metavar="SECONDS",
-        help="a kernel whose page has not connected this long after it was opened is stopped, freeing its "
-        "place (default %(default)s)",
     )
     p.add_argument(
         "--trusted-proxy", action="append", default=[], metavar="ADDRESS",
@@ -105,22 +138,8 @@ def parse_pools(specs: list[str], lessons: list[Lesson]) -> dict[str, int]:
 
 
 def _check(args: argparse.Namespace) -> None:
-    if not 0 <= args.port <= 65535:
-        raise MusError(f"--port must be between 0 and 65535, not {args.port}")
-    if args.max_kernels < 1:
-        raise MusError(f"--max-kernels must be 1 or more, not {args.max_kernels}")
-    if args.cull_idle < 0:
-        raise MusError(f"--cull-idle must be 0 (never) or a number of seconds, not {args.cull_idle}")
-    if args.pool_size < 0:
-        raise MusError(f"--pool-size must be 0 or more, not {args.pool_size}")
-    if args.per_session < 1:
-        raise MusError(f"--per-session must be 1 or more, not {args.per_session}")
-    if args.per_address < 0:
-        raise MusError(f"--per-address must be 0 (no limit) or more, not {args.per_address}")
-    if args.waiting_per_address < 0:
-        raise MusError(f"--waiting-per-address must be 0 (no limit) or more, not {args.waiting_per_address}")
-    if args.connect_timeout < 1:
-        raise MusError(f"--connect-timeout must be 1 second or more, not {args.connect_timeout}")
+    for option in INT_OPTIONS:
+        option.check(getattr(args, option.dest))
     for proxy in args.trusted_proxy:
         try:
             ipaddress.ip_network(proxy, strict=False)
