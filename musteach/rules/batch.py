@@ -323,7 +323,10 @@ def evaluate_batch(
 # word for word the one-deal sentence.
 
 _NOBODY, _TIE, _ONLY, _BEATS = range(4)
-_RANK_WEIGHTS = 5 ** (np.arange(40, dtype=np.int64) >> 2)  # card index -> 5 ** its rank position 0..9
+@lru_cache(maxsize=1)
+def _rank_weights() -> np.ndarray:
+    """(40,) int64: card index -> 5 ** its rank position 0..9 (built on first use: numpy loads lazily)."""
+    return 5 ** (np.arange(40, dtype=np.int64) >> 2)
 _SOTA_CLASS = 5**10  # above every sum of four rank weights
 _TEAM_OF = ("A", "B", "A", "B")
 
@@ -336,7 +339,7 @@ def _hand_classes(
     A class is a set of four ranks under one kings setting (and, when la real is played, whether the sota de
     oros is among the cards): all the hands of a class stand alike in every lance."""
     # the four ranks as one number: the sum of 5 ** (rank position) over the cards (at most 4 of a rank)
-    ids = _RANK_WEIGHTS[arr].sum(axis=2, dtype=np.int64)
+    ids = _rank_weights()[arr].sum(axis=2, dtype=np.int64)
     if rules.la_real:
         ids += _SOTA_CLASS * (arr == _SOTA_DE_OROS).any(axis=2)
     ids += 2 * _SOTA_CLASS * (kings == 4)[:, None]
