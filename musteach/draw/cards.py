@@ -327,7 +327,8 @@ def card_svg(card: Card | str, width: float = CARD_WIDTH, *, highlight: bool = F
     """One card as a standalone SVG document (a string).
 
     card: a :class:`~musteach.rules.cards.Card` or any text :meth:`Card.parse` reads (``"12o"``, ``"Ro"``).
-    width: CSS pixels (the height is ``width * CARD_RATIO``). highlight: a yellow ring; dim: faded.
+    width: CSS pixels (the height is ``width * CARD_RATIO``). highlight: a yellow ring (and ``data-marked``);
+    dim: faded.
     The root carries ``role="img"``, ``lang="es"``, ``aria-label`` and a ``<title>`` with the Spanish name, and
     ``data-card`` with the code.
     Raises :class:`~musteach.rules.errors.UnknownCardError` for a bad card, :class:`~musteach.rules.errors.MusError`
@@ -339,9 +340,10 @@ def card_svg(card: Card | str, width: float = CARD_WIDTH, *, highlight: bool = F
     c = _as_card(card)
     w = check_width(width)
     name = escaped(c.name)
+    marked = ' data-marked="true"' if highlight else ""
     return (
         f'<svg xmlns="{SVG_NS}" width="{number(w)}" height="{number(w * CARD_RATIO)}" viewBox="0 0 {_VW} {_VH}" '
-        f'role="img" lang="es" aria-label="{name}" class="musteach-card" data-card="{c.code}">'
+        f'role="img" lang="es" aria-label="{name}" class="musteach-card" data-card="{c.code}"{marked}>'
         f"<title>{name}</title>{_card_body(c, bool(highlight), bool(dim))}</svg>"
     )
 
