@@ -151,10 +151,10 @@ def quiz_nav(on_next: Callable[..., Any], on_restart: Callable[..., Any]) -> tup
     """
     score = html_box("musteach-score")
     score.layout.width = "auto"
-    next_button = widgets.Button(description="Next", icon="arrow-right", tooltip="Go to the next question", disabled=True)
+    next_button = widgets.Button(description="Next", tooltip="Go to the next question", disabled=True)
     next_button.add_class("musteach-next")
     restart_button = widgets.Button(
-        description="Start again", icon="refresh", tooltip="Start a new run of questions; the score starts from 0"
+        description="Start again", tooltip="Start a new run of questions; the score starts from 0"
     )
     restart_button.add_class("musteach-restart")
     restart_button.layout.display = "none"

@@ -164,8 +164,8 @@ class SkillSource:
         raise NotImplementedError
 
 
-def _button(label: str, tooltip: str, *classes: str, icon: str = "") -> widgets.Button:
-    b = widgets.Button(description=label, tooltip=tooltip, icon=icon, layout=widgets.Layout(width="auto"))
+def _button(label: str, tooltip: str, *classes: str) -> widgets.Button:
+    b = widgets.Button(description=label, tooltip=tooltip, layout=widgets.Layout(width="auto"))
     for c in ("musteach-answer", *classes):
         b.add_class(c)
     return b
@@ -282,7 +282,7 @@ class QuizSource(SkillSource):
     def _show_total(self, q: Question, submit: Submit) -> Shown:
         box = widgets.Text(value="", placeholder="e.g. 31", description="Total:", layout=widgets.Layout(width="180px"))
         box.add_class("musteach-total-input")
-        check = _button("Check", "Check your total", "musteach-check", icon="check")
+        check = _button("Check", "Check your total", "musteach-check")
         check.on_click(lambda _b: submit(box.value, typed=True))
 
         def mark(o: Verdict) -> None:
@@ -304,9 +304,9 @@ class QuizSource(SkillSource):
         order: list[Card] = []
         view = widgets.HTML(layout=widgets.Layout(width="100%"))
         view.add_class("musteach-order")
-        undo = widgets.Button(description="Undo", icon="undo", tooltip="Take back the last card placed")
+        undo = widgets.Button(description="Undo", tooltip="Take back the last card placed")
         undo.add_class("musteach-undo")
-        check = _button("Check", "Check your order", "musteach-check", icon="check")
+        check = _button("Check", "Check your order", "musteach-check")
         pairs: list[tuple[Card, widgets.Button]] = []
 
         def refresh() -> None:
@@ -397,7 +397,7 @@ class BettingSource(SkillSource):
         lines = "".join(f"<li>{escape(line)}</li>" for line in q.lines)
         picture = f'<ol class="musteach-betting-lines" aria-label="The betting">{lines}</ol>'
         a, b = _stones_input("A", "now"), _stones_input("B", "now")
-        check = _button("Check", "Check the stones", "musteach-check", icon="check")
+        check = _button("Check", "Check the stones", "musteach-check")
         check.on_click(lambda _b: submit({"A": a.value, "B": b.value}))
 
         def mark(o: Verdict) -> None:
@@ -442,7 +442,7 @@ class CountSource(SkillSource):
             row = widgets.HBox([label, a, b])
             row.add_class("musteach-stones-row")
             lines_w.append(row)
-        check = _button("Check", "Check the count", "musteach-check", icon="check")
+        check = _button("Check", "Check the count", "musteach-check")
         check.on_click(lambda _b: submit({k: {"A": a.value, "B": b.value} for k, (a, b) in inputs.items()}))
 
         def mark(o: Verdict) -> None:
@@ -586,7 +586,7 @@ class PracticeQuiz(Guarded, widgets.VBox):
         self.score = html("musteach-score")
         self.score.layout.width = "auto"
         self.next_button = widgets.Button(
-            description="Next", icon="arrow-right", tooltip="Next question", disabled=True
+            description="Next", tooltip="Next question", disabled=True
         )
         self.next_button.add_class("musteach-next")
         self.next_button.on_click(self._guard(self._on_next))
@@ -601,13 +601,13 @@ class PracticeQuiz(Guarded, widgets.VBox):
         self.mastery_view = html("musteach-mastery-view")
         self.storage_line = html("musteach-storage")
         self.export_button = widgets.Button(
-            description="Export progress", icon="download", tooltip="Make a file of your progress to keep or move"
+            description="Export progress", tooltip="Make a file of your progress to keep or move"
         )
         self.export_button.add_class("musteach-export")
         self.export_button.on_click(self._guard(self._on_export))
         self.export_link = html("musteach-export-link", width="auto")
         self.upload = widgets.FileUpload(
-            accept=".json,application/json", multiple=False, description="Import progress", icon="upload",
+            accept=".json,application/json", multiple=False, description="Import progress", icon="",
             tooltip="Add the answers from an exported progress file (nothing you have is removed)",
         )  # fmt: skip
         self.upload.add_class("musteach-import")
