@@ -262,7 +262,7 @@ def _jupyterlab(tmp: Path):
             time.sleep(0.5)
         yield base
     finally:
-        bh._stop_group(proc)
+        bh.stop_group(proc)
         log.close()
 
 

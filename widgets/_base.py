@@ -177,7 +177,8 @@ def feedback_html(kind: str, headline: str, reasons: str | Sequence[str] = ()) -
     """The one feedback renderer: a coloured block with a bold headline and the (escaped) reasons, one
     sentence inline, several as a numbered list of steps.
 
-    kind: "right", "wrong", "hint", "oops" or "done" (the end of a run: class ``musteach-finished``).
+    kind: "right", "wrong", "retry" (a wrong first answer with one more try: classes ``musteach-wrong
+    musteach-retry``), "hint", "oops" or "done" (the end of a run: class ``musteach-finished``).
     """
     steps = [reasons] if isinstance(reasons, str) else list(reasons)
     steps = [s for s in steps if s]
@@ -187,7 +188,7 @@ def feedback_html(kind: str, headline: str, reasons: str | Sequence[str] = ()) -
     elif steps:
         items = "".join(f"<li>{escape(s)}</li>" for s in steps)
         body += f'<ol class="musteach-steps musteach-explanation">{items}</ol>'
-    cls = "musteach-done musteach-finished" if kind == "done" else f"musteach-{kind}"
+    cls = {"done": "musteach-done musteach-finished", "retry": "musteach-wrong musteach-retry"}.get(kind, f"musteach-{kind}")
     return f'<div class="musteach-verdict {cls}" role="status" aria-live="polite">{body}</div>'
 
 

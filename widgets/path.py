@@ -138,7 +138,7 @@ class Tutored:
         s = self.session
         assert s is not None
         if s.retry is not None and not s.is_answered:
-            self.feedback.value = feedback_html("wrong", s.retry.headline, s.retry.explanation)
+            self.feedback.value = feedback_html("retry", s.retry.headline, s.retry.explanation)
             self._reopen_answers(verdict.given)
             self.hint_button.disabled = not s.can_hint()
             return True

@@ -191,9 +191,10 @@ def _mark_tried(pairs: Sequence[tuple[Any, widgets.Button]], given: Any) -> None
     """The second try: the wrong first choice is marked and shut; the others stay open."""
     for v, b in pairs:
         if _same(v, given):
-            b.disabled = True
-            b.button_style = "danger"
-            b.add_class("musteach-tried")
+            with b.hold_sync():  # one message: a page sees the class and the disabled state together
+                b.disabled = True
+                b.button_style = "danger"
+                b.add_class("musteach-tried")
 
 
 def _lit(marks: tuple[Mark, ...]) -> set[int]:
@@ -737,7 +738,7 @@ class PracticeQuiz(Guarded, widgets.VBox):
             self.feedback.value = feedback_html("hint", "Try again:", str(exc))
             return None
         if not turn.over:  # one more try: what led astray, and the controls open again
-            self.feedback.value = feedback_html("wrong", outcome.headline, outcome.explanation)
+            self.feedback.value = feedback_html("retry", outcome.headline, outcome.explanation)
             item.shown.reopen(outcome.given)
             self.hint_button.disabled = not turn.can_hint()
             return None

@@ -256,9 +256,10 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
         """The second try: every answer but the wrong one stays open; the wrong one is marked."""
         for v, b in self._buttons:
             if _same(v, given):
-                b.disabled = True
-                b.button_style = "danger"
-                b.add_class("musteach-tried")
+                with b.hold_sync():  # one message: a page sees the class and the disabled state together
+                    b.disabled = True
+                    b.button_style = "danger"
+                    b.add_class("musteach-tried")
         self._focus_first_answer()
 
     def _show_oops(self) -> None:
