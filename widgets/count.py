@@ -121,6 +121,19 @@ ol.musteach-betting-lines li { margin: 3px 0; }
   background: #e3f2fd; border-left: 5px solid #1565c0; padding: 6px 10px; border-radius: 6px; margin: 6px 0;
 }
 .musteach-error { background: #fff3e0; border-left: 5px solid #e65100; padding: 8px 12px; }
+/* a phone: each row is a grid (lance, team A, team B; the mark under them), so the team boxes line up */
+@media (max-width: 600px) {
+  .musteach-quiz .musteach-stones-row {
+    display: grid !important; grid-template-columns: 4.6em minmax(0, 1fr) minmax(0, 1fr); gap: 4px 6px;
+  }
+  .musteach-quiz .musteach-stones-row:not(:has(> .musteach-row-label)) { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+  .musteach-quiz .musteach-stones-row > .musteach-row-label,
+  .musteach-quiz .musteach-stones-row > .musteach-row-label .widget-html-content { width: auto !important; min-width: 0; }
+  .musteach-quiz .musteach-stones-row > .musteach-stones-input { width: auto !important; min-width: 0; margin: 0; }
+  .musteach-quiz .musteach-stones-row > .musteach-stones-input .widget-label { width: 3.6em !important; min-width: 0; }
+  .musteach-quiz .musteach-stones-row > .musteach-stones-input input { min-width: 0; width: 100%; }
+  .musteach-quiz .musteach-stones-row > .musteach-mark { grid-column: 1 / -1; width: auto !important; }
+}
 """
 
 
