@@ -123,6 +123,11 @@ THEME_CSS = """
     min-width: 0; flex-shrink: 1;
   }
   :is(.musteach-scoreboard, .musteach-countview, .musteach-bettingview) svg { max-width: 100%; height: auto; }
+  /* the table (narrow: side seats hold two rows of two) fills the phone's width, so its cards' corner
+     indices are at least 11 px even when drawn with small cards */
+  :is(.musteach-quiz, .musteach-dealview, .musteach-table-widget, .musteach-countview) svg.musteach-table {
+    width: 100%; max-width: 480px; height: auto;
+  }
   /* the practice mastery rows: name and meter on one line, the numbers under them */
   .musteach-practice .musteach-skill { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr) 3.2em !important; }
   .musteach-practice .musteach-skill > * { min-width: 0; }

@@ -36,6 +36,7 @@ __all__ = [
     "card_html",
     "card_svg",
     "check_width",
+    "hand_grid",
     "hand_html",
     "hand_row",
     "hand_row_width",
@@ -373,6 +374,18 @@ def hand_row(hand: Hand, x: float, y: float, w: float, highlight: bool = False, 
     lit = set(marked)
     return "".join(
         _card_element(c, x + i * (w + gap), y, w, highlight=highlight or i in lit) for i, c in enumerate(hand)
+    )
+
+
+def hand_grid(hand: Hand, x: float, y: float, w: float, highlight: bool = False, marked: Iterable[int] = ()) -> str:
+    """A hand's 4 cards in two rows of two (cards 0, 1 above, 2, 3 below), as nested ``<svg>`` elements: the
+    first card's top left corner at (x, y), each ``w`` user units wide, a gap of 8 % of ``w`` between them.
+    marked: indexes 0..3 of cards to ring (a hint's deciding cards)."""
+    gap = w * 0.08
+    lit = set(marked)
+    return "".join(
+        _card_element(c, x + (i % 2) * (w + gap), y + (i // 2) * (w * CARD_RATIO + gap), w, highlight=highlight or i in lit)
+        for i, c in enumerate(hand)
     )
 
 
