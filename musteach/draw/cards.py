@@ -278,7 +278,7 @@ def _frame(suit: Suit) -> str:
 
 def _rank_text(card: Card) -> str:
     _, dark, _ = SUIT_COLORS[card.suit]
-    size = 21 if card.rank < 10 else 19
+    size = 21 if card.rank < 10 else 20  # a two-digit index stays 11 px or more on a phone table
     common = f'text-anchor="middle" font-family="{CARD_FONT}" font-weight="bold" font-size="{size}" fill="{dark}"'
     r = card.rank
     return (

@@ -114,11 +114,11 @@ class _Layout:
 
     @property
     def margin(self) -> float:  # felt edge to panels
-        return 16 * self.s
+        return 13 * self.s
 
     @property
     def felt_w(self) -> float:
-        middle = 2 * self.panel_w(1) + 36 * self.s  # 36: the gap between the side panels (the arrow)
+        middle = 2 * self.panel_w(1) + 34 * self.s  # 34: the gap between the side panels (the arrow)
         return 2 * self.margin + max(self.panel_w(0), middle)
 
     @property
