@@ -130,7 +130,7 @@ ol.musteach-betting-lines li { margin: 3px 0; }
   .musteach-quiz .musteach-stones-row > .musteach-row-label,
   .musteach-quiz .musteach-stones-row > .musteach-row-label .widget-html-content { width: auto !important; min-width: 0; }
   .musteach-quiz .musteach-stones-row > .musteach-stones-input { width: auto !important; min-width: 0; margin: 0; }
-  .musteach-quiz .musteach-stones-row > .musteach-stones-input .widget-label { width: 3.6em !important; min-width: 0; }
+  .musteach-quiz .musteach-stones-row > .musteach-stones-input .widget-label { width: auto !important; max-width: none; text-align: left; }
   .musteach-quiz .musteach-stones-row > .musteach-stones-input input { min-width: 0; width: 100%; }
   .musteach-quiz .musteach-stones-row > .musteach-mark { grid-column: 1 / -1; width: auto !important; }
 }
