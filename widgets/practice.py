@@ -7,13 +7,17 @@ about what the learner is weak at and what is due again: each skill is an FSRS c
 (:class:`~musteach_widgets.storage.BrowserStore`), in a file in the user data folder in JupyterLab
 (:class:`~musteach.teach.progress.FileStore`). It can be exported to a file and imported back.
 
+As in every quiz (issue 12), each question has a Hint in two steps (what to compare, then the deciding cards
+ringed on the picture) and one more try after a wrong first answer, with what led the learner astray; both
+lower the question's points (:class:`~musteach.teach.session.Turn`), and a finished round shows its stars.
+
 Questions come from a plug-in list of :class:`SkillSource` objects (:data:`SOURCES`): a new family of
 questions (señas, say) joins by subclassing :class:`SkillSource` and calling :func:`register_source`.
 
 Stable CSS classes: the root ``musteach-quiz musteach-practice``; answer controls ``musteach-answer``
 (seat buttons ``musteach-seat-<n>``, ``musteach-answer-nobody``, ``musteach-answer-<jugada>``), card buttons
 to place in order ``musteach-place``, number boxes ``musteach-total-input`` / ``musteach-stones-input``,
-``musteach-check``; ``musteach-feedback``, ``musteach-score``, ``musteach-totals``, ``musteach-next``,
+``musteach-check``; ``musteach-hint``; ``musteach-feedback`` (a retry message: ``musteach-retry``), ``musteach-score``, ``musteach-totals``, ``musteach-next``,
 ``musteach-mastery`` (one ``musteach-skill`` row per skill, with ``data-skill`` and ``data-mastery``),
 ``musteach-notice``, ``musteach-storage``, ``musteach-export``, ``musteach-export-link``, ``musteach-import``.
 """
