@@ -89,10 +89,10 @@ def voila_server(log_path: Path, timeout: float = 120.0, *, plain: bool = False,
             time.sleep(0.25)
         yield base
     finally:
-        _stop_group(proc)
+        stop_group(proc)
 
 
-def _stop_group(proc: subprocess.Popen) -> None:
+def stop_group(proc: subprocess.Popen) -> None:
     """SIGTERM the server's process group (Voilà and its kernels), then SIGKILL what is left."""
     for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 5)):
         with contextlib.suppress(ProcessLookupError):

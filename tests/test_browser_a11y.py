@@ -132,6 +132,22 @@ def test_table_cards_are_large_enough_to_tap(phone, server):
     assert small == [], f"targets under 44 px on a phone: {small}"
 
 
+def test_count_team_boxes_line_up_on_a_phone(phone, server):
+    # a cold tester: lesson 7's Team A and Team B boxes did not line up at 390 px (the rows wrapped unevenly)
+    _open(phone, server, bh.LESSONS / "07-count.ipynb")
+    rows = phone.locator(".musteach-quiz .musteach-stones-row:has(.musteach-row-label)")
+    rows.first.wait_for(state="visible")
+    boxes = phone.evaluate(
+        """() => [...document.querySelectorAll('.musteach-quiz .musteach-stones-row:has(.musteach-row-label)')].map(
+             row => [...row.querySelectorAll('.musteach-stones-input input')].map(e => {
+               const r = e.getBoundingClientRect(); return [Math.round(r.left), Math.round(r.top), Math.round(r.right)]; }))"""
+    )
+    assert len(boxes) >= 2 and all(len(b) == 2 for b in boxes), boxes
+    assert len({b[0][0] for b in boxes}) == 1 and len({b[1][0] for b in boxes}) == 1, f"columns do not line up: {boxes}"
+    assert all(a[1] == b[1] and a[2] < b[0] for a, b in boxes), f"team A and B are not side by side: {boxes}"
+    assert max(b[1][2] for b in boxes) <= 390
+
+
 def _focused(page) -> str:
     return page.evaluate(
         "() => { const e = document.activeElement; return e === document.body ? 'body'"
@@ -262,7 +278,7 @@ def _jupyterlab(tmp: Path):
             time.sleep(0.5)
         yield base
     finally:
-        bh._stop_group(proc)
+        bh.stop_group(proc)
         log.close()
 
 

@@ -38,8 +38,10 @@ def server(browser, tmp_path_factory):
         mp.undo()
 
 
-def _open(page, server, lesson: str):
-    page.goto(f"{server}/voila/render/{lesson}", wait_until="domcontentloaded")
+def _open(page, server, lesson: str | None):
+    """Open a lesson (``None``: the page already loading, after a reload) and wait for its first answer button."""
+    if lesson is not None:
+        page.goto(f"{server}/voila/render/{lesson}", wait_until="domcontentloaded")
     quiz = page.locator(".musteach-quiz").first
     quiz.locator(".musteach-answer").first.wait_for(state="visible")
     return quiz
@@ -77,6 +79,9 @@ def test_wrong_then_second_try_then_stars_after_a_reload_and_on_the_map(browser,
         quiz.locator(f".musteach-seat-{wrong}").click()
         text = _verdict(quiz)
         assert "One more try." in text and f"seat {winner} wins" not in text.lower()
+        # the retry message is sent before the buttons change: wait for the tried button's own change (its
+        # class and its disabled state travel in one message), never read it at once
+        quiz.locator(f".musteach-seat-{wrong}.musteach-tried").wait_for()
         assert quiz.locator(f".musteach-seat-{wrong}").is_disabled()
         assert not quiz.locator(f".musteach-seat-{winner}").is_disabled()
         quiz.locator(f".musteach-seat-{winner}").click()
@@ -105,7 +110,7 @@ def test_wrong_then_second_try_then_stars_after_a_reload_and_on_the_map(browser,
         assert len(doc["skills"]["grande"]["reviews"]) == 10, "every answer feeds lesson 11's scheduler"
 
         page.reload(wait_until="domcontentloaded")
-        quiz = _open(page, server, "02-seats.ipynb")
+        quiz = _open(page, server, None)  # the reloaded page itself: a second navigation would start a second kernel
         quiz.locator(".musteach-best", has_text="Your best here: ★★★ (1 run)").wait_for()
 
         page.goto(f"{server}/voila/render/00-welcome.ipynb", wait_until="domcontentloaded")

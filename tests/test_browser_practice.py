@@ -68,19 +68,39 @@ def _open(page, server):
     return quiz
 
 
+FINAL = (
+    ".musteach-feedback .musteach-verdict.musteach-right, "
+    ".musteach-feedback .musteach-verdict.musteach-wrong:not(.musteach-retry)"
+)
+
+
 def _answer(quiz, number: int) -> None:
     """Answer the question on screen, whatever its kind (right or wrong does not matter), then wait for
-    the verdict. ``number``: the question's number in the round."""
+    the verdict; a wrong first answer gets its one more try (answered the same way). ``number``: the
+    question's number in the round."""
     quiz.locator(".musteach-progress", has_text=f"Question {number} of").wait_for()
     # the new controls replace the old (disabled) ones a moment after the status line changes
     quiz.locator(".musteach-answers button:not([disabled])").first.wait_for()
     assert quiz.locator(".musteach-feedback .musteach-verdict").count() == 0
     skill = quiz.locator(".musteach-progress .musteach-current-skill").get_attribute("data-skill")
+    _give(quiz, skill)
+    quiz.locator(f"{FINAL}, .musteach-feedback .musteach-retry").first.wait_for()
+    if quiz.locator(".musteach-feedback .musteach-retry").count():
+        assert "One more try." in quiz.locator(".musteach-feedback").inner_text()
+        if skill in ("juego_total", "punto_total"):  # the second try starts from an empty box
+            quiz.page.wait_for_function(
+                "() => document.querySelector('.musteach-practice .musteach-total-input input').value === ''"
+            )
+        _give(quiz, skill)
+    quiz.locator(FINAL).first.wait_for()
+
+
+def _give(quiz, skill: str) -> None:
     if skill == "rank_order":
         n = int(re.search(r"Put these (\d) cards", quiz.locator(".musteach-prompt").inner_text()).group(1))
         places = quiz.locator(".musteach-place")
         for i in range(n):
-            places.nth(i).click()
+            places.nth(i).click()  # waits for the button to be enabled (the second try reopens them)
         quiz.locator(".musteach-check").click()
     elif skill in ("juego_total", "punto_total"):
         quiz.locator(".musteach-total-input input").fill("30")
@@ -88,10 +108,7 @@ def _answer(quiz, number: int) -> None:
     elif skill in ("betting", "count"):
         quiz.locator(".musteach-check").click()  # 0 stones each: a legal answer
     else:
-        quiz.locator(".musteach-answer").first.click()
-    quiz.locator(
-        ".musteach-feedback .musteach-verdict.musteach-right, .musteach-feedback .musteach-verdict.musteach-wrong"
-    ).first.wait_for()
+        quiz.locator(".musteach-answer:not([disabled])").first.click()
 
 
 def _stored(page) -> dict | None:

@@ -64,7 +64,17 @@ def mastery_rows(quiz) -> dict[str, tuple[int, int]]:
 
 
 def answer(quiz, right: bool = True) -> Verdict:
-    """Answer the question on screen through its controls, rightly or wrongly, whatever its kind."""
+    """Answer the question on screen through its controls, rightly or wrongly, whatever its kind; a wrong
+    answer is given at both tries (the first leaves the question open for one more)."""
+    _answer_once(quiz, right)
+    if quiz.outcome is None and not right:
+        assert quiz.item.turn.attempt.may_retry and "musteach-wrong" in quiz.feedback.value
+        _answer_once(quiz, right, second=True)
+    assert quiz.outcome is not None, f"{quiz.skill}: no verdict"
+    return quiz.outcome
+
+
+def _answer_once(quiz, right: bool, second: bool = False) -> None:
     q, skill = quiz.question, quiz.skill
     controls = quiz.answer_controls
     if skill in ("betting", "count"):
@@ -90,15 +100,14 @@ def answer(quiz, right: bool = True) -> Verdict:
         controls[0].click()
     elif skill in ("juego_total", "punto_total"):
         box = quiz.answer_box.children[0]
-        box.value = str(q.answer if right else q.answer + 1)
+        box.value = str(q.answer if right else q.answer + 1 + second)
         controls[0].click()
     else:
         values = [v for v, _ in q.choices]
-        wanted = q.answer if right else next(v for v in values if not (type(v) is type(q.answer) and v == q.answer))
+        open_ = [v for v, b in zip(values, controls, strict=True) if not b.disabled]
+        wanted = q.answer if right else next(v for v in open_ if not (type(v) is type(q.answer) and v == q.answer))
         i = next(i for i, v in enumerate(values) if type(v) is type(wanted) and v == wanted)
         controls[i].click()
-    assert quiz.outcome is not None, f"{skill}: no verdict"
-    return quiz.outcome
 
 
 # ----------------------------------------------------------------------------------------------
@@ -154,7 +163,7 @@ def test_each_skill_answered_right_or_wrong_by_its_controls(skill, right):
 
 
 def test_a_lance_answer_lights_the_winner_and_marks_the_buttons():
-    quiz = PracticeQuiz(skills=["grande"], seed=5, store="memory")
+    quiz = PracticeQuiz(skills=["grande"], seed=5, store="memory", tries=1)
     q = quiz.question
     wrong = (q.answer + 1) % 4
     quiz.answer_controls[wrong].click()
@@ -670,3 +679,71 @@ def test_the_first_pick_uses_the_progress_the_browser_sends(isolated):
     browser_says(quiz.store, saved.to_json())
     assert quiz.item.pick.reason in ("due", "weak")
     assert "a new skill" not in quiz.status.value
+
+
+# ----------------------------------------------------------------------------------------------
+# Hints and a second try, as in every quiz (issue 12)
+# ----------------------------------------------------------------------------------------------
+
+MARKED = re.compile(r'data-card="(\w+)" data-marked="true"')
+
+
+def test_practice_hint_then_second_try_scores_and_rates_like_the_quizzes():
+    from musteach.teach.tutor import question_hints, retry_text
+
+    quiz = PracticeQuiz(n=2, skills=["grande"], seed=5, store="memory")
+    q = quiz.question
+    step1, step2 = question_hints(q)
+    assert not quiz.hint_button.disabled and "musteach-hint" in classes(quiz.hint_button)
+    quiz.hint_button.click()
+    assert step1.text in html.unescape(quiz.feedback.value) and not MARKED.search(quiz.picture.value)
+    quiz.hint_button.click()
+    assert step2.text in html.unescape(quiz.feedback.value) and quiz.hint_button.disabled
+    assert set(MARKED.findall(quiz.picture.value)) == {q.hands[m.seat].cards[i].code for m in step2.marks for i in m.cards}
+    wrong = next(s for s in range(4) if s != q.answer)
+    quiz.answer_controls[wrong].click()
+    fb = html.unescape(quiz.feedback.value)
+    assert quiz.outcome is None and retry_text(q, wrong) in fb and f"seat {q.answer} wins" not in fb
+    assert quiz.answer_controls[wrong].disabled and quiz.answer_controls[wrong].button_style == "danger"
+    assert not quiz.answer_controls[q.answer].disabled and quiz.progress.answered() == 0
+    quiz.answer_controls[q.answer].click()
+    assert quiz.outcome.correct and quiz.item.turn.attempt.points == 0.25  # second try, two hint steps
+    (review,) = quiz.progress.record_of("grande").reviews
+    assert review.correct and review.rating == 2  # Hard: right, but not cleanly
+    quiz.next_button.click()
+    assert not quiz.hint_button.disabled
+    answer(quiz, True)  # clean: a full point
+    done = html.unescape(quiz.feedback.value)
+    assert "Round finished: 2 of 2 right (100%). ★☆☆ (1.25 of 2 points; 2 hints, 1 second try)." in done
+    assert quiz.progress.record_of("grande").reviews[-1].rating == 3
+
+
+@pytest.mark.parametrize("skill", ["jugada", "juego_total", "rank_order", "betting", "count"])
+def test_every_practice_kind_hints_and_gives_one_more_try(skill):
+    quiz = PracticeQuiz(n=3, skills=[skill], seed=3, store="memory")
+    before = quiz.picture.value
+    quiz.hint_button.click()
+    quiz.hint_button.click()
+    assert "Hint 2 of 2:" in quiz.feedback.value and quiz.hint_button.disabled
+    if skill in ("jugada", "rank_order", "juego_total"):
+        assert quiz.picture.value != before and MARKED.search(quiz.picture.value), "step 2 rings the deciding cards"
+    _answer_once(quiz, right=False)
+    assert quiz.outcome is None and "One more try." in html.unescape(quiz.feedback.value)
+    _answer_once(quiz, right=True)
+    assert quiz.outcome.correct and quiz.item.turn.attempt.points == 0.25
+    assert quiz.progress.answered(skill) == 1 and quiz.progress.right(skill) == 1
+
+
+def test_one_try_practice_and_a_plug_in_without_hints():
+    quiz = PracticeQuiz(skills=["grande"], seed=5, store="memory", tries=1)
+    answer(quiz, False)
+    assert quiz.progress.answered("grande") == 1 and quiz.item.turn.attempt.wrong == 1
+    toy = PracticeQuiz(sources=[*practice_module.SOURCES, ToySource()], skills=["toy.even"], seed=1, store="memory")
+    assert toy.hint_button.disabled  # the tutor has no hints for a plug-in's questions
+    q = toy.question
+    toy.answer_controls[1 if q % 2 == 0 else 0].click()
+    assert toy.outcome is None and "Look again. One more try." in toy.feedback.value
+    toy.answer_controls[0 if q % 2 == 0 else 1].click()
+    assert toy.outcome.correct and toy.progress.record_of("toy.even").reviews[-1].rating == 2
+    with pytest.raises(QuizError, match="tries must be 1 or 2"):
+        PracticeQuiz(store="memory", tries=3)

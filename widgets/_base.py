@@ -123,6 +123,11 @@ THEME_CSS = """
     min-width: 0; flex-shrink: 1;
   }
   :is(.musteach-scoreboard, .musteach-countview, .musteach-bettingview) svg { max-width: 100%; height: auto; }
+  /* the table (narrow: side seats hold two rows of two) fills the phone's width, so its cards' corner
+     indices are at least 11 px even when drawn with small cards */
+  :is(.musteach-quiz, .musteach-dealview, .musteach-table-widget, .musteach-countview) svg.musteach-table {
+    width: 100%; max-width: 480px; height: auto;
+  }
   /* the practice mastery rows: name and meter on one line, the numbers under them */
   .musteach-practice .musteach-skill { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr) 3.2em !important; }
   .musteach-practice .musteach-skill > * { min-width: 0; }
@@ -151,10 +156,10 @@ def quiz_nav(on_next: Callable[..., Any], on_restart: Callable[..., Any]) -> tup
     """
     score = html_box("musteach-score")
     score.layout.width = "auto"
-    next_button = widgets.Button(description="Next", icon="arrow-right", tooltip="Go to the next question", disabled=True)
+    next_button = widgets.Button(description="Next", tooltip="Go to the next question", disabled=True)
     next_button.add_class("musteach-next")
     restart_button = widgets.Button(
-        description="Start again", icon="refresh", tooltip="Start a new run of questions; the score starts from 0"
+        description="Start again", tooltip="Start a new run of questions; the score starts from 0"
     )
     restart_button.add_class("musteach-restart")
     restart_button.layout.display = "none"
@@ -177,7 +182,8 @@ def feedback_html(kind: str, headline: str, reasons: str | Sequence[str] = ()) -
     """The one feedback renderer: a coloured block with a bold headline and the (escaped) reasons, one
     sentence inline, several as a numbered list of steps.
 
-    kind: "right", "wrong", "hint", "oops" or "done" (the end of a run: class ``musteach-finished``).
+    kind: "right", "wrong", "retry" (a wrong first answer with one more try: classes ``musteach-wrong
+    musteach-retry``), "hint", "oops" or "done" (the end of a run: class ``musteach-finished``).
     """
     steps = [reasons] if isinstance(reasons, str) else list(reasons)
     steps = [s for s in steps if s]
@@ -187,7 +193,7 @@ def feedback_html(kind: str, headline: str, reasons: str | Sequence[str] = ()) -
     elif steps:
         items = "".join(f"<li>{escape(s)}</li>" for s in steps)
         body += f'<ol class="musteach-steps musteach-explanation">{items}</ol>'
-    cls = "musteach-done musteach-finished" if kind == "done" else f"musteach-{kind}"
+    cls = {"done": "musteach-done musteach-finished", "retry": "musteach-wrong musteach-retry"}.get(kind, f"musteach-{kind}")
     return f'<div class="musteach-verdict {cls}" role="status" aria-live="polite">{body}</div>'
 
 

@@ -121,6 +121,19 @@ ol.musteach-betting-lines li { margin: 3px 0; }
   background: #e3f2fd; border-left: 5px solid #1565c0; padding: 6px 10px; border-radius: 6px; margin: 6px 0;
 }
 .musteach-error { background: #fff3e0; border-left: 5px solid #e65100; padding: 8px 12px; }
+/* a phone: each row is a grid (lance, team A, team B; the mark under them), so the team boxes line up */
+@media (max-width: 600px) {
+  .musteach-quiz .musteach-stones-row {
+    display: grid !important; grid-template-columns: 4.6em minmax(0, 1fr) minmax(0, 1fr); gap: 4px 6px;
+  }
+  .musteach-quiz .musteach-stones-row:not(:has(> .musteach-row-label)) { grid-template-columns: repeat(2, minmax(0, 1fr)); }
+  .musteach-quiz .musteach-stones-row > .musteach-row-label,
+  .musteach-quiz .musteach-stones-row > .musteach-row-label .widget-html-content { width: auto !important; min-width: 0; }
+  .musteach-quiz .musteach-stones-row > .musteach-stones-input { width: auto !important; min-width: 0; margin: 0; }
+  .musteach-quiz .musteach-stones-row > .musteach-stones-input .widget-label { width: auto !important; max-width: none; text-align: left; }
+  .musteach-quiz .musteach-stones-row > .musteach-stones-input input { min-width: 0; width: 100%; }
+  .musteach-quiz .musteach-stones-row > .musteach-mark { grid-column: 1 / -1; width: auto !important; }
+}
 """
 
 
@@ -337,11 +350,11 @@ class CountView(Guarded, widgets.VBox):
         self.steps_box = _html("musteach-count-steps")
         self.where = _html("musteach-progress")
         self.where.layout.width = "auto"
-        self.back_button = widgets.Button(description="Back", icon="arrow-left", tooltip="Go back one step")
+        self.back_button = widgets.Button(description="Back", tooltip="Go back one step")
         self.back_button.add_class("musteach-back")
-        self.step_button = widgets.Button(description="Next step", icon="arrow-right", tooltip="Count the next step")
+        self.step_button = widgets.Button(description="Next step", tooltip="Count the next step")
         self.step_button.add_class("musteach-step")
-        self.all_button = widgets.Button(description="Show all", icon="list", tooltip="Show every step of the count")
+        self.all_button = widgets.Button(description="Show all", tooltip="Show every step of the count")
         self.all_button.add_class("musteach-all")
         nav = widgets.HBox([self.back_button, self.step_button, self.all_button, self.where])
         nav.add_class("musteach-nav")
@@ -482,7 +495,7 @@ class _StonesQuiz(Tutored, Guarded, widgets.VBox):
         self.note.value = escape(self.instructions)
         self.inputs = widgets.VBox()
         self.inputs.add_class("musteach-answers")
-        self.check_button = widgets.Button(description="Check", icon="check", tooltip="Check your answer")
+        self.check_button = widgets.Button(description="Check", tooltip="Check your answer")
         self.check_button.add_class("musteach-check")
         self.check_button.add_class("musteach-answer")
         self.feedback = _html("musteach-feedback")

@@ -74,7 +74,7 @@ class Tutored:
         self.learner = Progress()
         self.hint_marks: tuple[Mark, ...] = ()
         self.hint_button = widgets.Button(
-            description="Hint", icon="lightbulb-o", tooltip="Show a hint (it lowers this question's points)"
+            description="Hint", tooltip="Show a hint (it lowers this question's points)"
         )
         self.hint_button.add_class("musteach-hint")
         self.hint_button.on_click(self._guard(self._on_hint))
@@ -150,7 +150,7 @@ class Tutored:
         s = self.session
         assert s is not None
         if s.retry is not None and not s.is_answered:
-            self.feedback.value = feedback_html("wrong", s.retry.headline, s.retry.explanation)
+            self.feedback.value = feedback_html("retry", s.retry.headline, s.retry.explanation)
             self._reopen_answers(verdict.given)
             self.hint_button.disabled = not s.can_hint()
             return True
@@ -199,7 +199,7 @@ class LessonMap(Tutored, Guarded, widgets.VBox):
         self.title = html_box("musteach-title", escape("Your path through the lessons"))
         self.view = html_box("musteach-map-view")
         self.reset_button = widgets.Button(
-            description="Reset progress", icon="trash", tooltip="Forget every answer and every star"
+            description="Reset progress", tooltip="Forget every answer and every star"
         )
         self.reset_button.add_class("musteach-reset")
         self.confirm_button = widgets.Button(

@@ -7,13 +7,17 @@ about what the learner is weak at and what is due again: each skill is an FSRS c
 (:class:`~musteach_widgets.storage.BrowserStore`), in a file in the user data folder in JupyterLab
 (:class:`~musteach.teach.progress.FileStore`). It can be exported to a file and imported back.
 
+As in every quiz (issue 12), each question has a Hint in two steps (what to compare, then the deciding cards
+ringed on the picture) and one more try after a wrong first answer, with what led the learner astray; both
+lower the question's points (:class:`~musteach.teach.session.Turn`), and a finished round shows its stars.
+
 Questions come from a plug-in list of :class:`SkillSource` objects (:data:`SOURCES`): a new family of
 questions (señas, say) joins by subclassing :class:`SkillSource` and calling :func:`register_source`.
 
 Stable CSS classes: the root ``musteach-quiz musteach-practice``; answer controls ``musteach-answer``
 (seat buttons ``musteach-seat-<n>``, ``musteach-answer-nobody``, ``musteach-answer-<jugada>``), card buttons
 to place in order ``musteach-place``, number boxes ``musteach-total-input`` / ``musteach-stones-input``,
-``musteach-check``; ``musteach-feedback``, ``musteach-score``, ``musteach-totals``, ``musteach-next``,
+``musteach-check``; ``musteach-hint``; ``musteach-feedback`` (a retry message: ``musteach-retry``), ``musteach-score``, ``musteach-totals``, ``musteach-next``,
 ``musteach-mastery`` (one ``musteach-skill`` row per skill, with ``data-skill`` and ``data-mastery``),
 ``musteach-notice``, ``musteach-storage``, ``musteach-export``, ``musteach-export-link``, ``musteach-import``.
 """
@@ -36,7 +40,8 @@ from musteach.rules import Rules
 from musteach.rules.cards import Card
 from musteach.rules.errors import MusError
 from musteach.teach.count_quiz import BettingQuestion, CountQuestion, betting_question, count_question
-from musteach.teach.path import mark_opened
+from musteach.teach.hints import Mark
+from musteach.teach.path import mark_opened, record_attempt
 from musteach.teach.progress import (
     FAST_MS,
     Pick,
@@ -46,6 +51,8 @@ from musteach.teach.progress import (
     describe_due,
 )
 from musteach.teach.quiz import Question, QuizError, Skill, make_question
+from musteach.teach.scoring import round_text
+from musteach.teach.session import Turn
 from musteach.teach.verdict import Verdict
 
 from ._base import FRIENDLY_ERROR, QUIZ_CSS, Guarded, css_widget, escape, feedback_html, verdict_html
@@ -116,8 +123,10 @@ PRACTICE_CSS = """
 @dataclass
 class Shown:
     """What a source draws for one question: the prompt (plain text), a picture (HTML), the answer controls,
-    ``mark(outcome)`` (disable and colour the controls once answered) and ``after(outcome)`` (the picture
-    after the answer, or None to keep it)."""
+    ``mark(outcome)`` (disable and colour the controls once answered), ``after(outcome)`` (the picture
+    after the answer, or None to keep it), ``reopen(given)`` (open the controls again for the second try,
+    the wrong ``given`` marked) and ``marked(marks)`` (the picture with a hint's
+    :class:`~musteach.teach.hints.Mark` cards ringed, or None to keep it)."""
 
     prompt: str
     picture: str
@@ -126,6 +135,8 @@ class Shown:
     after: Callable[[Verdict], str | None] = lambda _o: None
     focus: widgets.Widget | None = None
     answer_controls: list[widgets.Widget] = field(default_factory=list)
+    reopen: Callable[[Any], None] = lambda _given: None
+    marked: Callable[[tuple[Mark, ...]], str | None] = lambda _marks: None
 
 
 Submit = Callable[..., None]
@@ -157,26 +168,47 @@ class SkillSource:
         raise NotImplementedError
 
 
-def _button(label: str, tooltip: str, *classes: str, icon: str = "") -> widgets.Button:
-    b = widgets.Button(description=label, tooltip=tooltip, icon=icon, layout=widgets.Layout(width="auto"))
+def _button(label: str, tooltip: str, *classes: str) -> widgets.Button:
+    b = widgets.Button(description=label, tooltip=tooltip, layout=widgets.Layout(width="auto"))
     for c in ("musteach-answer", *classes):
         b.add_class(c)
     return b
 
 
-def _mark_buttons(pairs: Sequence[tuple[Any, widgets.Button]], expected: Any, given: Any, correct: bool) -> None:
-    def same(a: Any, b: Any) -> bool:
-        return type(a) is type(b) and a == b
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
 
+
+def _mark_buttons(pairs: Sequence[tuple[Any, widgets.Button]], expected: Any, given: Any, correct: bool) -> None:
     for v, b in pairs:
         b.disabled = True
-        if same(v, expected):
+        if _same(v, expected):
             b.button_style = "success"
             b.add_class("musteach-correct")
-        if same(v, given):
+        if _same(v, given):
             b.add_class("musteach-chosen")
             if not correct:
                 b.button_style = "danger"
+
+
+def _mark_tried(pairs: Sequence[tuple[Any, widgets.Button]], given: Any) -> None:
+    """The second try: the wrong first choice is marked and shut; the others stay open."""
+    for v, b in pairs:
+        if _same(v, given):
+            with b.hold_sync():  # one message: a page sees the class and the disabled state together
+                b.disabled = True
+                b.button_style = "danger"
+                b.add_class("musteach-tried")
+
+
+def _lit(marks: tuple[Mark, ...]) -> set[int]:
+    """The card indexes a hint rings on a picture of one hand or one row of cards."""
+    return {i for m in marks if m.seat is None for i in m.cards}
+
+
+def _seat_marks(marks: tuple[Mark, ...]) -> dict[int, tuple[int, ...]]:
+    """The cards a hint rings on a table, by seat."""
+    return {m.seat: m.cards for m in marks if m.seat is not None}
 
 
 class QuizSource(SkillSource):
@@ -232,36 +264,54 @@ class QuizSource(SkillSource):
 
         pairs = self._choice_buttons(q, record)
         buttons = [b for _, b in pairs]
+
+        def reopen(tried: Any) -> None:
+            _mark_tried(pairs, tried)
+            next(b for b in buttons if not b.disabled).focus()
+
         return Shown(
             q.prompt, picture, buttons,
             lambda o: _mark_buttons(pairs, q.answer, given[0] if given else object(), o.correct),
-            focus=buttons[0], answer_controls=buttons,
+            focus=buttons[0], answer_controls=buttons, reopen=reopen,
+            marked=lambda marks: hand_svg(q.hand, card_width=72, marked=_lit(marks)) if q.hand is not None else None,
         )  # fmt: skip
 
     def _show_lance(self, q: Question, submit: Submit) -> Shown:
-        shown = self._show_choices(q, submit, table_svg(q.hands, q.mano, rules=q.rules, card_width=54))  # type: ignore[arg-type]
-        shown.after = lambda o: table_svg(q.hands, q.mano, highlight=o.highlight, rules=q.rules, card_width=54)  # type: ignore[arg-type]
+        hands, mano = q.hands, q.mano
+        assert hands is not None and mano is not None
+        shown = self._show_choices(q, submit, table_svg(hands, mano, rules=q.rules, card_width=54))
+        shown.after = lambda o: table_svg(hands, mano, highlight=o.highlight, rules=q.rules, card_width=54)
+        shown.marked = lambda marks: table_svg(hands, mano, rules=q.rules, card_width=54, marks=_seat_marks(marks))
         return shown
 
     def _show_total(self, q: Question, submit: Submit) -> Shown:
         box = widgets.Text(value="", placeholder="e.g. 31", description="Total:", layout=widgets.Layout(width="180px"))
         box.add_class("musteach-total-input")
-        check = _button("Check", "Check your total", "musteach-check", icon="check")
+        check = _button("Check", "Check your total", "musteach-check")
         check.on_click(lambda _b: submit(box.value, typed=True))
 
         def mark(o: Verdict) -> None:
             box.disabled = check.disabled = True
             check.button_style = "success" if o.correct else "danger"
 
-        return Shown(q.prompt, hand_svg(q.hand, card_width=72), [box, check], mark, focus=box, answer_controls=[check])  # type: ignore[arg-type]
+        def reopen(_tried: Any) -> None:
+            box.value = ""
+            box.focus()
+
+        hand = q.hand
+        assert hand is not None
+        return Shown(
+            q.prompt, hand_svg(hand, card_width=72), [box, check], mark, focus=box, answer_controls=[check],
+            reopen=reopen, marked=lambda marks: hand_svg(hand, card_width=72, marked=_lit(marks)),
+        )  # fmt: skip
 
     def _show_rank(self, q: Question, submit: Submit) -> Shown:
         order: list[Card] = []
         view = widgets.HTML(layout=widgets.Layout(width="100%"))
         view.add_class("musteach-order")
-        undo = widgets.Button(description="Undo", icon="undo", tooltip="Take back the last card placed")
+        undo = widgets.Button(description="Undo", tooltip="Take back the last card placed")
         undo.add_class("musteach-undo")
-        check = _button("Check", "Check your order", "musteach-check", icon="check")
+        check = _button("Check", "Check your order", "musteach-check")
         pairs: list[tuple[Card, widgets.Button]] = []
 
         def refresh() -> None:
@@ -307,10 +357,22 @@ class QuizSource(SkillSource):
             undo.disabled = check.disabled = True
             check.button_style = "success" if o.correct else "danger"
 
+        def reopen(_tried: Any) -> None:  # the second try starts a fresh order
+            order.clear()
+            for _, b in pairs:
+                b.disabled = False
+            refresh()
+            pairs[0][1].focus()
+
+        def row(lit: set[int]) -> str:
+            return f'<div class="musteach-cards">{"".join(card_svg(c, 72, highlight=i in lit) for i, c in enumerate(q.cards))}</div>'
+
         cards = widgets.HBox([b for _, b in pairs], layout=widgets.Layout(flex_flow="row wrap"))
-        picture = f'<div class="musteach-cards">{"".join(card_svg(c, 72) for c in q.cards)}</div>'
         box = widgets.VBox([cards, view, widgets.HBox([undo, check])], layout=widgets.Layout(align_items="flex-start"))
-        return Shown(q.prompt, picture, [box], mark, focus=pairs[0][1], answer_controls=[check])
+        return Shown(
+            q.prompt, row(set()), [box], mark, focus=pairs[0][1], answer_controls=[check], reopen=reopen,
+            marked=lambda marks: row(_lit(marks)),
+        )  # fmt: skip
 
 
 def _stones_input(team: str, where: str) -> widgets.BoundedIntText:
@@ -340,7 +402,7 @@ class BettingSource(SkillSource):
         lines = "".join(f"<li>{escape(line)}</li>" for line in q.lines)
         picture = f'<ol class="musteach-betting-lines" aria-label="The betting">{lines}</ol>'
         a, b = _stones_input("A", "now"), _stones_input("B", "now")
-        check = _button("Check", "Check the stones", "musteach-check", icon="check")
+        check = _button("Check", "Check the stones", "musteach-check")
         check.on_click(lambda _b: submit({"A": a.value, "B": b.value}))
 
         def mark(o: Verdict) -> None:
@@ -349,7 +411,7 @@ class BettingSource(SkillSource):
 
         row = widgets.HBox([a, b, check])
         row.add_class("musteach-stones-row")
-        return Shown(q.prompt, picture, [row], mark, focus=a, answer_controls=[check])
+        return Shown(q.prompt, picture, [row], mark, focus=a, answer_controls=[check], reopen=lambda _tried: a.focus())
 
 
 class CountSource(SkillSource):
@@ -371,10 +433,8 @@ class CountSource(SkillSource):
             lines = q.betting_lines.get(lance.value, ())
             said = " · ".join(escape(x) for x in lines) if lines else "no betting"
             rows.append(f"<tr><th>{escape(lance.title)}</th><td>{said}</td></tr>")
-        picture = (
-            table_svg(q.hands, q.mano, rules=q.result.rules, card_width=46)
-            + f'<table class="musteach-count-bets" aria-label="The betting per lance">{"".join(rows)}</table>'
-        )
+        bets = f'<table class="musteach-count-bets" aria-label="The betting per lance">{"".join(rows)}</table>'
+        picture = table_svg(q.hands, q.mano, rules=q.result.rules, card_width=46) + bets
         inputs: dict[str, tuple[widgets.BoundedIntText, widgets.BoundedIntText]] = {}
         lines_w: list[widgets.Widget] = []
         for lance in q.result.lances:
@@ -387,7 +447,7 @@ class CountSource(SkillSource):
             row = widgets.HBox([label, a, b])
             row.add_class("musteach-stones-row")
             lines_w.append(row)
-        check = _button("Check", "Check the count", "musteach-check", icon="check")
+        check = _button("Check", "Check the count", "musteach-check")
         check.on_click(lambda _b: submit({k: {"A": a.value, "B": b.value} for k, (a, b) in inputs.items()}))
 
         def mark(o: Verdict) -> None:
@@ -398,7 +458,11 @@ class CountSource(SkillSource):
 
         first = next(iter(inputs.values()))[0]
         box = widgets.VBox([*lines_w, check], layout=widgets.Layout(align_items="flex-start"))
-        return Shown(q.prompt, picture, [box], mark, focus=first, answer_controls=[check])
+        return Shown(
+            q.prompt, picture, [box], mark, focus=first, answer_controls=[check],
+            reopen=lambda _tried: first.focus(),
+            marked=lambda marks: table_svg(q.hands, q.mano, rules=q.result.rules, card_width=46, marks=_seat_marks(marks)) + bets,
+        )  # fmt: skip
 
 
 #: The question sources every practice draws from, in order (see :func:`register_source`).
@@ -434,6 +498,7 @@ class _Item:
     question: Any
     shown: Shown
     shown_at: datetime
+    turn: Turn
 
 
 class PracticeQuiz(Guarded, widgets.VBox):
@@ -447,6 +512,10 @@ class PracticeQuiz(Guarded, widgets.VBox):
     path: the progress file for the file store (default in the user data folder).
     seed: an int for reproducible choices and questions. rules: a :class:`~musteach.rules.Rules` (default 8 reyes).
     clock: a function returning the current UTC time (tests).
+    tries: 2 (a wrong first answer gets one more try, with what led astray, as in every quiz) or 1.
+    Each question has a Hint button in two steps; hints and a second try lower its points
+    (:class:`~musteach.teach.session.Turn`), a right answer after either is rated Hard for the scheduler, and a
+    finished round shows its stars.
 
     ``progress`` is the learner's :class:`~musteach.teach.progress.Progress`; ``errors`` lists exceptions handlers
     raised (the learner saw a friendly message instead). Raises :class:`~musteach.teach.errors.QuizError` for an
@@ -465,8 +534,12 @@ class PracticeQuiz(Guarded, widgets.VBox):
         rules: Rules | None = None,
         title: str = "Practice",
         clock: Callable[[], datetime] | None = None,
+        tries: int = 2,
     ):
         self.errors: list[BaseException] = []
+        if tries not in (1, 2):
+            raise QuizError(f"tries must be 1 or 2, not {tries!r}")
+        self.tries = tries
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise QuizError(f"a practice round needs a whole number of questions, 1 or more, not {n!r}")
         self.n = n
@@ -495,6 +568,8 @@ class PracticeQuiz(Guarded, widgets.VBox):
         self.outcome: Verdict | None = None
         self.last_skill: str | None = None
         self.round_answered = self.round_right = self.round_streak = 0
+        self.round_points: list[float] = []
+        self.round_hints = self.round_retries = 0
         self._notices_shown = 0
         self._notice_parts: list[str] = []
 
@@ -516,23 +591,28 @@ class PracticeQuiz(Guarded, widgets.VBox):
         self.score = html("musteach-score")
         self.score.layout.width = "auto"
         self.next_button = widgets.Button(
-            description="Next", icon="arrow-right", tooltip="Next question", disabled=True
+            description="Next", tooltip="Next question", disabled=True
         )
         self.next_button.add_class("musteach-next")
         self.next_button.on_click(self._guard(self._on_next))
-        nav = widgets.HBox([self.score, self.next_button])
+        self.hint_button = widgets.Button(
+            description="Hint", tooltip="Show a hint (it lowers this question's points)", disabled=True
+        )
+        self.hint_button.add_class("musteach-hint")
+        self.hint_button.on_click(self._guard(self._on_hint))
+        nav = widgets.HBox([self.hint_button, self.score, self.next_button])
         nav.add_class("musteach-nav")
         self.totals = html("musteach-totals")
         self.mastery_view = html("musteach-mastery-view")
         self.storage_line = html("musteach-storage")
         self.export_button = widgets.Button(
-            description="Export progress", icon="download", tooltip="Make a file of your progress to keep or move"
+            description="Export progress", tooltip="Make a file of your progress to keep or move"
         )
         self.export_button.add_class("musteach-export")
         self.export_button.on_click(self._guard(self._on_export))
         self.export_link = html("musteach-export-link", width="auto")
         self.upload = widgets.FileUpload(
-            accept=".json,application/json", multiple=False, description="Import progress", icon="upload",
+            accept=".json,application/json", multiple=False, description="Import progress", icon="",
             tooltip="Add the answers from an exported progress file (nothing you have is removed)",
         )  # fmt: skip
         self.upload.add_class("musteach-import")
@@ -629,8 +709,10 @@ class PracticeQuiz(Guarded, widgets.VBox):
         self.last_skill = pick.skill  # a failure to build it does not make it come straight back
         question = source.make(pick.skill, self.rng, self.rules)
         shown = source.show(question, self._guard(self._submit))
-        self.item = _Item(pick, source, question, shown, now)
+        turn = Turn(question, tries=self.tries, grade=lambda r: source.grade(question, r))
+        self.item = _Item(pick, source, question, shown, now, turn)
         self.feedback.value = ""
+        self.hint_button.disabled = not turn.can_hint()
         self.prompt.value = escape(shown.prompt)
         self.picture.value = shown.picture
         self.answer_box.children = tuple(shown.controls)
@@ -651,27 +733,37 @@ class PracticeQuiz(Guarded, widgets.VBox):
         item = self.item
         if item is None or self.outcome is not None:
             return None  # a second click on an answered question is ignored
+        turn = item.turn
         try:
-            outcome = item.source.grade(item.question, response)
+            outcome = turn.answer(response)
         except MusError as exc:
             if not typed:
                 raise
             self.feedback.value = feedback_html("hint", "Try again:", str(exc))
             return None
+        if not turn.over:  # one more try: what led astray, and the controls open again
+            self.feedback.value = feedback_html("retry", outcome.headline, outcome.explanation)
+            item.shown.reopen(outcome.given)
+            self.hint_button.disabled = not turn.can_hint()
+            return None
+        self.hint_button.disabled = True
         now = self.clock()
         ms = max(0, round((now - item.shown_at).total_seconds() * 1000))
-        self.progress.record(item.pick.skill, outcome.correct, at=now, ms=ms, fast_ms=item.source.fast_ms)
+        attempt = turn.attempt
+        record_attempt(self.progress, item.pick.skill, attempt, at=now, ms=ms, fast_ms=item.source.fast_ms)
         mark_opened(self.progress, "11-practice")  # the lesson map shows the practice page as done
         self.outcome = outcome
         self.round_answered += 1
         self.round_right += outcome.correct
         self.round_streak = self.round_streak + 1 if outcome.correct else 0
+        self.round_points.append(attempt.points)
+        self.round_hints += attempt.hints
+        self.round_retries += int(attempt.solved and attempt.wrong > 0)
         text = verdict_html(outcome)
         if self.round_answered >= self.n:
-            pct = round(100 * self.round_right / self.round_answered)
             text += feedback_html(
                 "done",
-                f"Round finished: {self.round_right} of {self.round_answered} right ({pct}%).",
+                round_text(self.round_right, self.round_points, self.round_hints, self.round_retries),
                 (f"Press Next to keep practising. Your progress is kept {self.store.where}.",),
             )
             self.next_button.description = "Next round"
@@ -689,7 +781,21 @@ class PracticeQuiz(Guarded, widgets.VBox):
     def _on_next(self, _button: Any = None) -> None:
         if self.round_answered >= self.n:
             self.round_answered = self.round_right = self.round_streak = 0
+            self.round_points = []
+            self.round_hints = self.round_retries = 0
         self._next_question()
+
+    def _on_hint(self, _button: Any = None) -> None:
+        item = self.item
+        if item is None or not item.turn.can_hint():
+            return
+        hint = item.turn.hint()
+        self.feedback.value = feedback_html("hint", hint.headline, hint.text)
+        if hint.marks:
+            picture = item.shown.marked(hint.marks)
+            if picture is not None:
+                self.picture.value = picture
+        self.hint_button.disabled = not item.turn.can_hint()
 
     def _on_export(self, _button: Any = None) -> None:
         data = base64.b64encode(self.export_json().encode("utf-8")).decode("ascii")
@@ -726,6 +832,7 @@ class PracticeQuiz(Guarded, widgets.VBox):
             self.upload.value = ()
 
     def _show_oops(self) -> None:
+        self.hint_button.disabled = True
         if self.item is not None:
             for w in self.item.shown.answer_controls:
                 w.disabled = True

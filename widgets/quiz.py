@@ -256,9 +256,10 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
         """The second try: every answer but the wrong one stays open; the wrong one is marked."""
         for v, b in self._buttons:
             if _same(v, given):
-                b.disabled = True
-                b.button_style = "danger"
-                b.add_class("musteach-tried")
+                with b.hold_sync():  # one message: a page sees the class and the disabled state together
+                    b.disabled = True
+                    b.button_style = "danger"
+                    b.add_class("musteach-tried")
         self._focus_first_answer()
 
     def _show_oops(self) -> None:
@@ -468,7 +469,7 @@ class TotalQuiz(QuizWidget):
             layout=widgets.Layout(width="180px"),
         )
         box.add_class("musteach-total-input")
-        check = widgets.Button(description="Check", icon="check", tooltip="Check your total")
+        check = widgets.Button(description="Check", tooltip="Check your total")
         check.add_class("musteach-check")
         check.add_class("musteach-answer")
         check.on_click(self._guard(lambda _b: self._submit(box.value, typed=True)))
@@ -524,9 +525,9 @@ class RankQuiz(QuizWidget):
         self.order: list[Card] = []
         self.order_view = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.order_view.add_class("musteach-order")
-        self.undo_button = widgets.Button(description="Undo", icon="undo", tooltip="Take back the last card placed")
+        self.undo_button = widgets.Button(description="Undo", tooltip="Take back the last card placed")
         self.undo_button.add_class("musteach-undo")
-        self.check_button = widgets.Button(description="Check", icon="check", tooltip="Check your order")
+        self.check_button = widgets.Button(description="Check", tooltip="Check your order")
         self.check_button.add_class("musteach-check")
         super().__init__(
             [Skill.RANK_ORDER],

@@ -36,6 +36,7 @@ __all__ = [
     "card_html",
     "card_svg",
     "check_width",
+    "hand_grid",
     "hand_html",
     "hand_row",
     "hand_row_width",
@@ -150,33 +151,39 @@ def _symbol(suit: Suit, x: float, y: float, size: float, angle: float = 0.0, cls
     return f'<g{c} transform="translate({number(x)} {number(y)}){rot} scale({number(size / 100)})">{_SYMBOL_BODIES[suit]}</g>'
 
 
-# Pip layouts for 1..7: (x, y, size[, angle]). Round suits (coins, cups) and long suits (swords, clubs).
-_ROUND_PIPS: dict[int, tuple[tuple[float, ...], ...]] = {
-    1: ((50, 79, 62),),
-    2: ((50, 48, 38), (50, 110, 38)),
-    3: ((50, 42, 31), (50, 79, 31), (50, 116, 31)),
-    4: ((33, 50, 31), (67, 50, 31), (33, 108, 31), (67, 108, 31)),
-    5: ((32, 46, 28), (68, 46, 28), (50, 79, 28), (32, 112, 28), (68, 112, 28)),
-    6: ((33, 44, 27), (67, 44, 27), (33, 79, 27), (67, 79, 27), (33, 114, 27), (67, 114, 27)),
-    7: ((36, 45, 24), (64, 45, 24), (26, 79, 24), (50, 79, 24), (74, 79, 24), (36, 113, 24), (64, 113, 24)),
+# Pip layouts for 1..7, as rows: each count's pip size, then its rows as (y, x, x...), from the top. Round suits
+# (coins, cups) and long suits (swords, clubs, kept apart, never crossed in a bundle: every pip stays countable
+# at table size). The long ace alone is drawn large and tilted (:data:`_LONG_ACE`).
+_PIP_ROWS: dict[bool, dict[int, tuple[float, tuple[tuple[float, ...], ...]]]] = {
+    False: {
+        1: (62, ((79, 50),)),
+        2: (38, ((48, 50), (110, 50))),
+        3: (31, ((42, 50), (79, 50), (116, 50))),
+        4: (31, ((50, 33, 67), (108, 33, 67))),
+        5: (28, ((46, 32, 68), (79, 50), (112, 32, 68))),
+        6: (27, ((44, 33, 67), (79, 33, 67), (114, 33, 67))),
+        7: (24, ((45, 36, 64), (79, 26, 50, 74), (113, 36, 64))),
+    },
+    True: {
+        2: (56, ((50, 50), (108, 50))),
+        3: (56, ((50, 31, 69), (108, 50))),
+        4: (56, ((50, 38, 62), (108, 38, 62))),
+        5: (54, ((50, 31, 69), (79, 50), (108, 31, 69))),
+        6: (52, ((50, 31, 50, 69), (108, 31, 50, 69))),
+        7: (36, ((42, 31, 50, 69), (79, 50), (116, 31, 50, 69))),
+    },
 }
-_LONG_PIPS: dict[int, tuple[tuple[float, ...], ...]] = {
-    1: ((50, 79, 112, -12),),
-    # apart, never crossed in a bundle: every pip stays countable at table size
-    2: ((50, 50, 56), (50, 108, 56)),
-    3: ((31, 50, 56), (69, 50, 56), (50, 108, 56)),
-    4: ((38, 50, 56), (62, 50, 56), (38, 108, 56), (62, 108, 56)),
-    5: ((31, 50, 54), (69, 50, 54), (50, 79, 54), (31, 108, 54), (69, 108, 54)),
-    6: ((31, 50, 52), (50, 50, 52), (69, 50, 52), (31, 108, 52), (50, 108, 52), (69, 108, 52)),
-    7: ((31, 42, 36), (50, 42, 36), (69, 42, 36), (50, 79, 36), (31, 116, 36), (50, 116, 36), (69, 116, 36)),
-}
+#: The ace of a long suit: (x, y, size, angle).
+_LONG_ACE = (50.0, 79.0, 112.0, -12.0)
 
 
 def _pips(card: Card) -> str:
-    layout = (_LONG_PIPS if card.suit in _LONG_SUITS else _ROUND_PIPS)[card.rank]
-    return "".join(
-        _symbol(card.suit, p[0], p[1], p[2], p[3] if len(p) > 3 else 0.0, "musteach-pip") for p in layout
-    )
+    long = card.suit in _LONG_SUITS
+    if long and card.rank == 1:
+        x, y, size, angle = _LONG_ACE
+        return _symbol(card.suit, x, y, size, angle, "musteach-pip")
+    size, rows = _PIP_ROWS[long][card.rank]
+    return "".join(_symbol(card.suit, x, row[0], size, 0.0, "musteach-pip") for row in rows for x in row[1:])
 
 
 # ----------------------------------------------------------------------------------------------
@@ -271,7 +278,7 @@ def _frame(suit: Suit) -> str:
 
 def _rank_text(card: Card) -> str:
     _, dark, _ = SUIT_COLORS[card.suit]
-    size = 21 if card.rank < 10 else 19
+    size = 21 if card.rank < 10 else 20  # a two-digit index stays 11 px or more on a phone table
     common = f'text-anchor="middle" font-family="{CARD_FONT}" font-weight="bold" font-size="{size}" fill="{dark}"'
     r = card.rank
     return (
@@ -327,7 +334,8 @@ def card_svg(card: Card | str, width: float = CARD_WIDTH, *, highlight: bool = F
     """One card as a standalone SVG document (a string).
 
     card: a :class:`~musteach.rules.cards.Card` or any text :meth:`Card.parse` reads (``"12o"``, ``"Ro"``).
-    width: CSS pixels (the height is ``width * CARD_RATIO``). highlight: a yellow ring; dim: faded.
+    width: CSS pixels (the height is ``width * CARD_RATIO``). highlight: a yellow ring (and ``data-marked``);
+    dim: faded.
     The root carries ``role="img"``, ``lang="es"``, ``aria-label`` and a ``<title>`` with the Spanish name, and
     ``data-card`` with the code.
     Raises :class:`~musteach.rules.errors.UnknownCardError` for a bad card, :class:`~musteach.rules.errors.MusError`
@@ -339,9 +347,10 @@ def card_svg(card: Card | str, width: float = CARD_WIDTH, *, highlight: bool = F
     c = _as_card(card)
     w = check_width(width)
     name = escaped(c.name)
+    marked = ' data-marked="true"' if highlight else ""
     return (
         f'<svg xmlns="{SVG_NS}" width="{number(w)}" height="{number(w * CARD_RATIO)}" viewBox="0 0 {_VW} {_VH}" '
-        f'role="img" lang="es" aria-label="{name}" class="musteach-card" data-card="{c.code}">'
+        f'role="img" lang="es" aria-label="{name}" class="musteach-card" data-card="{c.code}"{marked}>'
         f"<title>{name}</title>{_card_body(c, bool(highlight), bool(dim))}</svg>"
     )
 
@@ -365,6 +374,18 @@ def hand_row(hand: Hand, x: float, y: float, w: float, highlight: bool = False, 
     lit = set(marked)
     return "".join(
         _card_element(c, x + i * (w + gap), y, w, highlight=highlight or i in lit) for i, c in enumerate(hand)
+    )
+
+
+def hand_grid(hand: Hand, x: float, y: float, w: float, highlight: bool = False, marked: Iterable[int] = ()) -> str:
+    """A hand's 4 cards in two rows of two (cards 0, 1 above, 2, 3 below), as nested ``<svg>`` elements: the
+    first card's top left corner at (x, y), each ``w`` user units wide, a gap of 8 % of ``w`` between them.
+    marked: indexes 0..3 of cards to ring (a hint's deciding cards)."""
+    gap = w * 0.08
+    lit = set(marked)
+    return "".join(
+        _card_element(c, x + (i % 2) * (w + gap), y + (i // 2) * (w * CARD_RATIO + gap), w, highlight=highlight or i in lit)
+        for i, c in enumerate(hand)
     )
 
 

@@ -31,6 +31,7 @@ from .cards import (
     TEAM_COLORS,
     TEXT_FONT,
     check_width,
+    hand_grid,
     hand_row,
     hand_row_width,
 )
@@ -67,7 +68,12 @@ def _rules_note(rules: Rules | None) -> str:
 
 @dataclass(frozen=True)
 class _Layout:
-    """The table's geometry for cards ``w`` pixels wide: every length scales with ``s = w / 60``."""
+    """The table's geometry for cards ``w`` pixels wide: every length scales with ``s = w / 60``.
+
+    Seats 0 (bottom) and 2 (top) hold their cards in a row; seats 1 (right) and 3 (left) in two rows of two,
+    so the table is narrow enough for a phone: about 5.9 card widths across, where four in a row on each
+    side took 10.4 (a phone scaled the cards down to about 0.6, and their corner indices to about 7 px).
+    """
 
     w: float
     caption: bool
@@ -86,24 +92,38 @@ class _Layout:
         return 26 * self.s
 
     @property
-    def panel_w(self) -> float:
-        return hand_row_width(self.w) + 2 * self.pad
+    def gap(self) -> float:  # between two cards of a hand
+        return self.w * 0.08
 
-    @property
-    def panel_h(self) -> float:
-        return self.band + self.w * CARD_RATIO + 2 * self.pad
+    @staticmethod
+    def is_side(seat: int) -> bool:
+        """Seats 1 and 3 sit at the sides: two rows of two cards, the mano/postre pill under the name."""
+        return seat in (1, 3)
+
+    def band_of(self, seat: int) -> float:
+        return self.band + (20 * self.s if self.is_side(seat) else 0.0)
+
+    def panel_w(self, seat: int) -> float:
+        cards = 2 * self.w + self.gap if self.is_side(seat) else hand_row_width(self.w)
+        return cards + 2 * self.pad
+
+    def panel_h(self, seat: int) -> float:
+        h = self.w * CARD_RATIO
+        cards = 2 * h + self.gap if self.is_side(seat) else h
+        return self.band_of(seat) + cards + 2 * self.pad
 
     @property
     def margin(self) -> float:  # felt edge to panels
-        return 16 * self.s
+        return 13 * self.s
 
     @property
     def felt_w(self) -> float:
-        return 2 * self.margin + 2 * self.panel_w + 44 * self.s  # 44: the gap between the side panels
+        middle = 2 * self.panel_w(1) + 34 * self.s  # 34: the gap between the side panels (the arrow)
+        return 2 * self.margin + max(self.panel_w(0), middle)
 
     @property
     def felt_h(self) -> float:
-        return 2 * self.margin + 3 * self.panel_h + 2 * 10 * self.s
+        return 2 * self.margin + self.panel_h(0) + self.panel_h(1) + self.panel_h(2) + 2 * 10 * self.s
 
     @property
     def cap_h(self) -> float:  # the caption line; also the felt's top
@@ -113,24 +133,40 @@ class _Layout:
     def fs(self) -> float:  # legend text
         return 12.5 * self.s
 
-    @property
-    def two_lines(self) -> bool:
-        """Whether the legend needs a second line for the note."""
+    def legend_items(self) -> list[tuple[str | None, str, float]]:
+        """The legend's items: (team or None for the note, text, width)."""
         s, fs = self.s, self.fs
-        teams_w = 2 * (12 * s + 5 * s + 16 * s) + sum(len(t) for _, t in _TEAM_LEGEND) * fs * 0.6
-        return teams_w + len(self.note) * fs * 0.56 + 12 * s > self.felt_w
+        items: list[tuple[str | None, str, float]] = [
+            (team, text, 12 * s + 5 * s + len(text) * fs * 0.6) for team, text in _TEAM_LEGEND
+        ]
+        items.extend((None, part, len(part) * fs * 0.6) for part in self.note.split(" · ", 1))
+        return items
+
+    def legend_lines(self) -> list[list[tuple[str | None, str, float]]]:
+        """The legend's items packed into lines no wider than the felt."""
+        lines: list[list[tuple[str | None, str, float]]] = [[]]
+        used = 0.0
+        for item in self.legend_items():
+            extra = item[2] + (16 * self.s if lines[-1] else 0.0)
+            if lines[-1] and used + extra > self.felt_w - 12 * self.s:
+                lines.append([])
+                used, extra = 0.0, item[2]
+            lines[-1].append(item)
+            used += extra
+        return lines
 
     @property
     def total_h(self) -> float:
-        return self.cap_h + self.felt_h + (48 if self.two_lines else 30) * self.s
+        return self.cap_h + self.felt_h + (12 + 18 * len(self.legend_lines())) * self.s
 
     def seat_xy(self, seat: int) -> tuple[float, float]:
         """The top left corner of a seat's panel: 0 bottom, 1 right, 2 top, 3 left."""
-        fy, side_y = self.cap_h, self.cap_h + self.margin + self.panel_h + 10 * self.s
+        fy = self.cap_h
+        side_y = fy + self.margin + self.panel_h(2) + 10 * self.s
         return {
-            0: ((self.felt_w - self.panel_w) / 2, fy + self.felt_h - self.margin - self.panel_h),
-            1: (self.felt_w - self.margin - self.panel_w, side_y),
-            2: ((self.felt_w - self.panel_w) / 2, fy + self.margin),
+            0: ((self.felt_w - self.panel_w(0)) / 2, fy + self.felt_h - self.margin - self.panel_h(0)),
+            1: (self.felt_w - self.margin - self.panel_w(1), side_y),
+            2: ((self.felt_w - self.panel_w(2)) / 2, fy + self.margin),
             3: (self.margin, side_y),
         }[seat]
 
@@ -176,7 +212,10 @@ def _seat_group(
 ) -> str:
     """One seat's panel: the team band with "Seat n · team X", the mano/postre pill and the 4 cards."""
     x, y = lay.seat_xy(seat)
-    s, band, panel_w, panel_h = lay.s, lay.band, lay.panel_w, lay.panel_h
+    s, band, panel_w, panel_h = lay.s, lay.band_of(seat), lay.panel_w(seat), lay.panel_h(seat)
+    side = lay.is_side(seat)
+    # the pill: at the right end of the name band, or on its own line under the name in a side panel
+    pill_y = y + lay.band + 10 * s if side else y + band / 2
     team = team_of(seat)
     tfill, tink = TEAM_COLORS[team]
     role = _role_text(seat, mano)
@@ -197,39 +236,45 @@ def _seat_group(
         f'<path d="M{number(x)},{number(y + band)} V{number(y + r)} A{number(r)},{number(r)} 0 0 1 {number(x + r)},{number(y)} '
         f"H{number(x + panel_w - r)} A{number(r)},{number(r)} 0 0 1 {number(x + panel_w)},{number(y + r)} "
         f'V{number(y + band)} Z" fill="{tfill}"/>'
-        f'<text x="{number(x + r)}" y="{number(y + band * 0.7)}" font-family="{TEXT_FONT}" font-size="{number(14 * s)}" '
+        f'<text x="{number(x + r)}" y="{number(y + lay.band * 0.7)}" font-family="{TEXT_FONT}" font-size="{number(14 * s)}" '
         f'font-weight="bold" fill="{tink}">Seat {seat} <tspan font-weight="normal">&#183; team {team}</tspan></text>'
     )
     if role == "mano":
-        g.append(_pill(x + panel_w - 5 * s, y + band / 2, 19 * s, "MANO", "#FFFFFF", "#111111", "#111111"))
+        g.append(_pill(x + panel_w - 5 * s, pill_y, 19 * s, "MANO", "#FFFFFF", "#111111", "#111111"))
     elif role == "postre":
-        g.append(_pill(x + panel_w - 5 * s, y + band / 2, 19 * s, "POSTRE", "#222222", "#FFFFFF", "#FFFFFF"))
-    g.append(hand_row(hand, x + lay.pad, y + band + lay.pad, lay.w, marked=marked))
+        g.append(_pill(x + panel_w - 5 * s, pill_y, 19 * s, "POSTRE", "#222222", "#FFFFFF", "#FFFFFF"))
+    top = y + band + lay.pad
+    if side:  # two rows of two cards: indexes 0, 1 above, 2, 3 below
+        g.append(hand_grid(hand, x + lay.pad, top, lay.w, marked=marked))
+    else:
+        g.append(hand_row(hand, x + lay.pad, top, lay.w, marked=marked))
     g.append("</g>")
     return "".join(g)
 
 
 def _legend(lay: _Layout) -> str:
-    """The team swatches below the felt, and the note (play direction, rules) beside or under them."""
+    """The team swatches below the felt, and the note (play direction, rules), on as many lines as the width needs."""
     s, fs = lay.s, lay.fs
-    ly = lay.cap_h + lay.felt_h + 19 * s
     sw = 12 * s
-    lx = 6 * s
     legend = []
-    for team, text in _TEAM_LEGEND:
-        tfill, _ = TEAM_COLORS[team]
-        legend.append(
-            f'<rect class="musteach-swatch" data-team="{team}" x="{number(lx)}" y="{number(ly - sw * 0.85)}" '
-            f'width="{number(sw)}" height="{number(sw)}" rx="{number(2 * s)}" fill="{tfill}"/>'
-            f'<text x="{number(lx + sw + 5 * s)}" y="{number(ly)}" font-family="{TEXT_FONT}" font-size="{number(fs)}" '
-            f'fill="#222">{escaped(text)}</text>'
-        )
-        lx += sw + 5 * s + len(text) * fs * 0.6 + 16 * s
-    nx, ny, anchor = (6 * s, ly + 18 * s, "start") if lay.two_lines else (lay.felt_w - 6 * s, ly, "end")
-    legend.append(
-        f'<text x="{number(nx)}" y="{number(ny)}" text-anchor="{anchor}" font-family="{TEXT_FONT}" '
-        f'font-size="{number(fs)}" fill="#444">{escaped(lay.note)}</text>'
-    )
+    for i, line in enumerate(lay.legend_lines()):
+        ly = lay.cap_h + lay.felt_h + (19 + 18 * i) * s
+        lx = 6 * s
+        for team, text, width in line:
+            if team is None:
+                legend.append(
+                    f'<text x="{number(lx)}" y="{number(ly)}" font-family="{TEXT_FONT}" '
+                    f'font-size="{number(fs)}" fill="#444">{escaped(text)}</text>'
+                )
+            else:
+                tfill, _ = TEAM_COLORS[team]
+                legend.append(
+                    f'<rect class="musteach-swatch" data-team="{team}" x="{number(lx)}" y="{number(ly - sw * 0.85)}" '
+                    f'width="{number(sw)}" height="{number(sw)}" rx="{number(2 * s)}" fill="{tfill}"/>'
+                    f'<text x="{number(lx + sw + 5 * s)}" y="{number(ly)}" font-family="{TEXT_FONT}" font-size="{number(fs)}" '
+                    f'fill="#222">{escaped(text)}</text>'
+                )
+            lx += width + 16 * s
     return f'<g class="musteach-legend">{"".join(legend)}</g>'
 
 

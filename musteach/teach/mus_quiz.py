@@ -30,7 +30,7 @@ from ..rules.cards import DECK, Card, Hand, parse_hand
 from ..rules.errors import MusError
 from ..rules.lances import Lance, check_seat, effective_rank, rank_letter
 from ..rules.options import Rules
-from .quiz import Answerable, AnswerError, QuizError
+from .quiz import KeyedChoices, QuizError
 from .verdict import Verdict
 
 __all__ = ["MARGINS", "DiscardQuestion", "DiscardQuestionGenerator", "discard_question", "option_label"]
@@ -68,7 +68,7 @@ def _score_text(value: float, aim: str) -> str:
 
 
 @dataclass(frozen=True)
-class DiscardQuestion(Answerable):
+class DiscardQuestion(KeyedChoices):
     """One question: which cards would you change, for this aim?
 
     hand: the 4 cards (high to low); seat, mano: seats 0..3; aim: one of :data:`musteach.odds.AIMS`;
@@ -104,38 +104,24 @@ class DiscardQuestion(Answerable):
         thrown = set(self.answer.split())
         return tuple(c for c in self.hand if c.code in thrown)
 
-    def label_of(self, value: Any) -> str:
-        """The label of a choice key."""
-        return dict(self.choices).get(value, str(value))
-
-    # pokerkit-style: verify_x() raises, can_x() asks, x() acts.
-    def verify_response(self, response: Any) -> str:
-        """The response as a choice key: the key itself, its label, or the discarded cards (any suits).
-
-        Raises :class:`~musteach.teach.errors.AnswerError` naming the response for anything else.
-        """
-        keys = [k for k, _ in self.choices]
-        if isinstance(response, str):
-            text = response.strip()
-            if text in keys:
-                return text
-            for k, label in self.choices:
-                if text.lower() == label.lower():
-                    return k
-        if isinstance(response, list | tuple) and response and all(isinstance(c, Card | str) for c in response):
-            try:
-                cards = [Card.parse(c) for c in response]
-            except MusError:
-                cards = []
-            kings = self.rules.kings
-            want = sorted((effective_rank(c.rank, kings) for c in cards), reverse=True)
-            for k in keys:
-                have = sorted((effective_rank(Card.parse(c).rank, kings) for c in k.split()), reverse=True)
-                if cards and have == want:
-                    return k
-        raise AnswerError(
-            f"answer with one of the choices shown ({'; '.join(label for _, label in self.choices)}), not {response!r}"
-        )
+    def key_of(self, response: Any) -> str | None:
+        """The choice key a response names: the key itself, its label, or the discarded cards (any suits)."""
+        key = super().key_of(response)
+        if key is not None or not isinstance(response, list | tuple) or not response:
+            return key
+        if not all(isinstance(c, Card | str) for c in response):
+            return None
+        try:
+            cards = [Card.parse(c) for c in response]
+        except MusError:
+            return None
+        kings = self.rules.kings
+        want = sorted((effective_rank(c.rank, kings) for c in cards), reverse=True)
+        for k, _ in self.choices:
+            have = sorted((effective_rank(Card.parse(c).rank, kings) for c in k.split()), reverse=True)
+            if have == want:
+                return k
+        return None
 
     def grade(self, response: Any) -> Verdict:
         """A :class:`~musteach.teach.quiz.Verdict`; a wrong answer's explanation starts with what it gives."""

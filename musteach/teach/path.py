@@ -26,7 +26,7 @@ from datetime import datetime
 from fsrs import Rating
 
 from ..rules.errors import MusError
-from .progress import Progress, Review
+from .progress import FAST_MS, Progress, Review
 from .scoring import Attempt, stars_text
 
 __all__ = [
@@ -175,13 +175,20 @@ OPENED = "opened"
 
 
 def record_attempt(
-    progress: Progress, skill: str, attempt: Attempt, *, at: datetime | None = None, ms: int | None = None
+    progress: Progress,
+    skill: str,
+    attempt: Attempt,
+    *,
+    at: datetime | None = None,
+    ms: int | None = None,
+    fast_ms: int = FAST_MS,
 ) -> Review:
     """Record one finished question for the spaced-repetition scheduler (lesson 11): a clean right answer is
-    rated as usual (Good, or Easy on a fast streak), a right answer after a hint or a second try Hard, and an
-    unsolved question Again. Raises :class:`~musteach.teach.progress.ProgressError` for a bad skill name."""
+    rated as usual (Good, or Easy on a streak faster than ``fast_ms`` milliseconds), a right answer after a
+    hint or a second try Hard, and an unsolved question Again. Raises
+    :class:`~musteach.teach.progress.ProgressError` for a bad skill name."""
     if attempt.clean:
-        return progress.record(skill, True, at=at, ms=ms)
+        return progress.record(skill, True, at=at, ms=ms, fast_ms=fast_ms)
     rating = Rating.Hard if attempt.solved else Rating.Again
     return progress.record(skill, attempt.solved, at=at, ms=ms, rating=rating)
 

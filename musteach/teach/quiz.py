@@ -59,6 +59,7 @@ from .verdict import Verdict
 __all__ = [
     "Answerable",
     "JUGADA_CHOICES",
+    "KeyedChoices",
     "KINDS",
     "LANCE_SKILLS",
     "AnswerError",
@@ -104,6 +105,44 @@ class Answerable:
     def is_correct(self, response: Any) -> bool:
         """True if the response is the right answer; raises like ``verify_response``."""
         return bool(self.verify_response(response) == self.answer)
+
+
+class KeyedChoices(Answerable):
+    """Mixin for a question whose ``choices`` are ``(key, label)`` pairs of text and whose answer is a key
+    (the discard and señas quizzes): :meth:`label_of`, and :meth:`verify_response` that takes a key or a
+    label (any case). A subclass widens what it reads in :meth:`key_of` and words its refusal in :meth:`refusal`."""
+
+    __slots__ = ()
+    choices: tuple[tuple[str, str], ...]
+
+    def label_of(self, value: Any) -> str:
+        """The label of a choice key (the value itself, as text, when it is not a key)."""
+        return dict(self.choices).get(value, str(value))
+
+    def key_of(self, response: Any) -> str | None:
+        """The choice key ``response`` names (a key, or a label in any case), or None."""
+        if isinstance(response, str):
+            text = response.strip()
+            if text in dict(self.choices):
+                return text
+            for k, label in self.choices:
+                if text.lower() == label.lower():
+                    return k
+        return None
+
+    def refusal(self, response: Any) -> str:
+        """The message of the :class:`AnswerError` for a response that names no choice."""
+        return f"answer with one of the choices shown ({'; '.join(label for _, label in self.choices)}), not {response!r}"
+
+    # pokerkit-style: verify_x() raises, can_x() asks, x() acts.
+    def verify_response(self, response: Any) -> str:
+        """The response as a choice key (see :meth:`key_of`).
+
+        Raises :class:`~musteach.teach.errors.AnswerError` naming the response for anything else."""
+        key = self.key_of(response)
+        if key is None:
+            raise AnswerError(self.refusal(response))
+        return key
 
 
 @dataclass(frozen=True, slots=True)

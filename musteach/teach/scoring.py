@@ -37,6 +37,8 @@ __all__ = [
     "TRIES",
     "Attempt",
     "AttemptError",
+    "points_text",
+    "round_text",
     "stars_for",
     "stars_text",
 ]
@@ -158,3 +160,21 @@ def stars_text(stars: int) -> str:
     """``"★★☆"``: filled and empty stars, 3 in all."""
     stars = max(0, min(3, stars))
     return "★" * stars + "☆" * (3 - stars)
+
+
+def points_text(points: Sequence[float], hints: int = 0, retries: int = 0) -> str:
+    """``"★★☆ (6.5 of 8 points; 2 hints, 1 second try)."``: a run's stars, its points (each question 0..1)
+    and the hint steps and second tries that lowered them. An empty run gives ``""``."""
+    if not points:
+        return ""
+    text = f"{stars_text(stars_for(points))} ({sum(points):g} of {len(points)} points"
+    extra = [f"{x} {w}{'s' if x != 1 else ''}" for x, w in ((hints, "hint"), (retries, "second try")) if x]
+    return text + (f"; {', '.join(extra)})." if extra else ").")
+
+
+def round_text(right: int, points: Sequence[float], hints: int = 0, retries: int = 0) -> str:
+    """The end of a practice round (lesson 11): ``"Round finished: 7 of 8 right (88%). ★★☆ (6.5 of 8 points;
+    1 hint)."``. right: questions solved (at either try); points: each question's points, 0..1."""
+    n = len(points)
+    pct = round(100 * right / n) if n else 0
+    return f"Round finished: {right} of {n} right ({pct}%). {points_text(points, hints, retries)}".rstrip()

@@ -55,7 +55,7 @@ from ..rules.senas import (
     senas_for,
     why_not,
 )
-from .quiz import Answerable, AnswerError, QuizError
+from .quiz import KeyedChoices, QuizError
 from .verdict import Verdict
 from .why_wrong import why_meaning_wrong
 
@@ -230,7 +230,7 @@ def _why_wrong(key: str, hand: Hand, info: HandInfo, rules: Rules, context: str)
 
 
 @dataclass(frozen=True)
-class SenaQuestion(Answerable):
+class SenaQuestion(KeyedChoices):
     """One señas question (see the module docstring).
 
     mode: ``"fit"`` or ``"meaning"``. prompt: the question sentence. sena: the :class:`~musteach.rules.senas.Sena`
@@ -254,27 +254,12 @@ class SenaQuestion(Answerable):
     reasons: dict[str, str] = field(default_factory=dict, compare=False)
     highlight: int | None = None
 
-    def label_of(self, value: Any) -> str:
-        """The label of a choice key."""
-        return dict(self.choices).get(value, str(value))
+    def key_of(self, response: Any) -> str | None:
+        """The choice key a response names: a key, a :class:`Sena`, or a choice's label."""
+        return super().key_of(response.key if isinstance(response, Sena) else response)
 
-    # pokerkit-style: verify_x() raises, can_x() asks, x() acts.
-    def verify_response(self, response: Any) -> str:
-        """The response as one of the choices' keys (a key, a :class:`Sena`, or a choice's label).
-
-        Raises :class:`~musteach.teach.errors.AnswerError` naming the response for anything else.
-        """
-        keys = [k for k, _ in self.choices]
-        if isinstance(response, Sena):
-            response = response.key
-        if isinstance(response, str):
-            text = response.strip()
-            if text in keys:
-                return text
-            for k, label in self.choices:
-                if text.lower() == label.lower():
-                    return k
-        raise AnswerError(f"answer with one of the señas shown ({', '.join(keys)}), not {response!r}")
+    def refusal(self, response: Any) -> str:
+        return f"answer with one of the señas shown ({', '.join(k for k, _ in self.choices)}), not {response!r}"
 
     def grade(self, response: Any) -> Verdict:
         """A :class:`~musteach.teach.quiz.Verdict`; a wrong answer's explanation starts with why it is wrong."""

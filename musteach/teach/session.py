@@ -10,18 +10,101 @@ one more answer; :meth:`QuizSession.hint` gives the question's two hint steps. E
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from .errors import QuizError, QuizStateError
 from .hints import Hint
-from .scoring import Attempt, stars_for, stars_text
+from .scoring import Attempt, points_text, stars_for
 from .verdict import Verdict
 
 if TYPE_CHECKING:
     from .quiz import Question, QuestionGenerator
 
-__all__ = ["QuizSession"]
+__all__ = ["QuizSession", "Turn"]
+
+
+class Turn:
+    """One question as the learner works on it: its hint steps, and up to ``tries`` answers (issue 12).
+
+    question: any musteach question (``grade(response) -> Verdict``); grade: another grading function (a
+    practice source's), default ``question.grade``. tries: 1 (a wrong answer ends it) or 2 (one more try after
+    a wrong first answer, with what led astray: :func:`~musteach.teach.tutor.retry_text`).
+
+    ``attempt`` is the :class:`~musteach.teach.scoring.Attempt` so far (its ``points``, 0..1, are the
+    question's score), ``retry`` the not-final verdict of a wrong first answer (None otherwise), ``verdict``
+    the final one once the question is over. Every quiz question (:class:`QuizSession`) and every practice
+    question of lesson 11 is one turn, so hints, tries and scoring are the same everywhere.
+    Raises :class:`~musteach.teach.errors.QuizError` for bad ``tries``.
+    """
+
+    def __init__(self, question: Any, *, tries: int = 2, grade: Callable[[Any], Verdict] | None = None):
+        if tries not in (1, 2):
+            raise QuizError(f"tries must be 1 or 2, not {tries!r}")
+        self.question = question
+        self.tries = tries
+        self.attempt = Attempt()
+        self.retry: Verdict | None = None
+        self.verdict: Verdict | None = None
+        self._grade: Callable[[Any], Verdict] = grade if grade is not None else question.grade
+        self._hints: tuple[Hint, Hint] | None = None
+
+    @property
+    def over(self) -> bool:
+        """True once the question has its final verdict."""
+        return self.verdict is not None
+
+    def can_answer(self) -> bool:
+        """True while the question takes an answer."""
+        return self.verdict is None
+
+    def answer(self, response: Any) -> Verdict:
+        """Grade ``response``. A wrong first answer with a try left returns the retry verdict (not final, its
+        explanation says what led astray, ``expected`` None); otherwise the final verdict.
+
+        Raises :class:`QuizStateError` once the question is over, and the grading's errors
+        (:class:`~musteach.rules.errors.MusError` subclasses naming the response) for a bad response; in both
+        cases nothing changes.
+        """
+        if self.verdict is not None:
+            raise QuizStateError("this question is already answered: press Next for another")
+        verdict = self._grade(response)  # raises before any change
+        if not verdict.correct and self.tries == 2 and self.attempt.wrong == 0:
+            from .tutor import retry_text  # the tutor knows every question kind; imported late (no cycle)
+
+            self.attempt = self.attempt.answer(False)
+            self.retry = Verdict(False, None, verdict.given, retry_text(self.question, verdict.given), None, "Not quite.")
+            return self.retry
+        self.attempt = self.attempt.answer(verdict.correct)
+        self.retry = None
+        self.verdict = verdict
+        return verdict
+
+    def has_hints(self) -> bool:
+        """True when the tutor has hints for this kind of question (every musteach question has)."""
+        from .tutor import knows
+
+        return knows(self.question)
+
+    def can_hint(self) -> bool:
+        """True if :meth:`hint` would give one more step now."""
+        return self.verdict is None and self.attempt.can_hint() and self.has_hints()
+
+    def hint(self) -> Hint:
+        """The next hint step (step 1, then step 2); each lowers the question's points.
+
+        Raises :class:`QuizStateError` once the question is over, :class:`~musteach.teach.scoring.AttemptError`
+        when both steps are shown, :class:`TypeError` for a question the tutor has no hints for.
+        """
+        if self.verdict is not None:
+            raise QuizStateError("no open question to hint at")
+        self.attempt.verify_hint()
+        if self._hints is None:
+            from .tutor import question_hints
+
+            self._hints = question_hints(self.question)
+        self.attempt = self.attempt.hint()
+        return self._hints[self.attempt.hints - 1]
 
 
 class QuizSession:
@@ -46,12 +129,10 @@ class QuizSession:
             raise QuizError(f"tries must be 1 or 2, not {tries!r}")
         self.n = n
         self.tries = tries
-        self.attempt = Attempt()
-        self.retry: Verdict | None = None
+        self.turn: Turn | None = None
         self.points: list[float] = []
         self.hints_used = 0
         self.retries = 0
-        self._hints: tuple[Hint, Hint] | None = None
         self._source = source
         self._iter = iter(source)
         self.history: list[tuple[Question, Verdict | None]] = []
@@ -72,11 +153,19 @@ class QuizSession:
         q = self._fetch()  # may raise: nothing has changed yet
         self.current = q
         self.verdict = None
-        self.retry = None
-        self.attempt = Attempt()
-        self._hints = None
+        self.turn = None if q is None else Turn(q, tries=self.tries)
         if q is None:
             self.exhausted = True
+
+    @property
+    def attempt(self) -> Attempt:
+        """The current question's :class:`~musteach.teach.scoring.Attempt` (hints and tries so far)."""
+        return self.turn.attempt if self.turn is not None else Attempt()
+
+    @property
+    def retry(self) -> Verdict | None:
+        """The not-final verdict of a wrong first answer to the current question, else None."""
+        return self.turn.retry if self.turn is not None else None
 
     @property
     def finished(self) -> bool:
@@ -108,17 +197,12 @@ class QuizSession:
             raise QuizStateError("the quiz is finished: start again for new questions")
         if self.verdict is not None:
             raise QuizStateError("this question is already answered: press Next for another")
-        verdict = self.current.grade(response)  # raises before any change
-        if not verdict.correct and self.tries == 2 and self.attempt.wrong == 0:
-            from .tutor import retry_text  # the tutor knows every question kind; imported late (no cycle)
-
-            self.attempt = self.attempt.answer(False)
-            self.retry = Verdict(False, None, verdict.given, retry_text(self.current, verdict.given), None, "Not quite.")
-            return self.retry
-        self.attempt = self.attempt.answer(verdict.correct)
+        assert self.turn is not None
+        verdict = self.turn.answer(response)  # raises before any change
+        if not self.turn.over:
+            return verdict  # one more try: the question stays open
         self.points.append(self.attempt.points)
         self.retries += int(verdict.correct and self.attempt.wrong > 0)
-        self.retry = None
         self.verdict = verdict
         self.answered += 1
         if verdict.correct:
@@ -133,7 +217,7 @@ class QuizSession:
     # ----- hints ---------------------------------------------------------------------------
     def can_hint(self) -> bool:
         """True if :meth:`hint` would give one more step now."""
-        return self.can_answer() and self.attempt.can_hint()
+        return self.can_answer() and self.turn is not None and self.turn.can_hint()
 
     def hint(self) -> Hint:
         """The next hint step for the current question (step 1, then step 2); each lowers its points.
@@ -141,16 +225,11 @@ class QuizSession:
         Raises :class:`QuizStateError` when there is no open question, and
         :class:`~musteach.teach.scoring.AttemptError` when both steps are shown.
         """
-        if not self.can_answer() or self.current is None:
+        if not self.can_answer() or self.turn is None:
             raise QuizStateError("no open question to hint at")
-        self.attempt.verify_hint()
-        if self._hints is None:
-            from .tutor import question_hints
-
-            self._hints = question_hints(self.current)
-        self.attempt = self.attempt.hint()
+        hint = self.turn.hint()
         self.hints_used += 1
-        return self._hints[self.attempt.hints - 1]
+        return hint
 
     @property
     def stars(self) -> int:
@@ -202,8 +281,5 @@ class QuizSession:
         )
         text = f"Finished: {self.right} of {self.answered} right ({pct}%), best streak {self.best_streak}. {cheer}"
         if self.tries == 2 and self.answered:
-            pts = sum(self.points)
-            text += f" {stars_text(self.stars)} ({pts:g} of {self.answered} points"
-            extra = [f"{x} {w}{'s' if x != 1 else ''}" for x, w in ((self.hints_used, "hint"), (self.retries, "second try")) if x]
-            text += f"; {', '.join(extra)})." if extra else ")."
+            text += " " + points_text(self.points, self.hints_used, self.retries)
         return text

@@ -37,7 +37,7 @@ from .senas_quiz import SenaQuestion
 from .skills import Skill
 from .why_wrong import why_betting_wrong, why_count_wrong, why_meaning_wrong
 
-__all__ = ["RETRY_TIPS", "SLIP_TIP", "question_hints", "retry_text", "skill_of"]
+__all__ = ["RETRY_TIPS", "SLIP_TIP", "knows", "question_hints", "retry_text", "skill_of"]
 
 #: One sentence per misconception that says what to look at again, without naming the winner.
 RETRY_TIPS: dict[Mistake, str] = {
@@ -52,6 +52,8 @@ RETRY_TIPS: dict[Mistake, str] = {
 }
 #: The tip for a wrong answer that no misconception explains.
 SLIP_TIP = "Look again at each hand, or take a hint."
+#: The tip for a wrong answer to a question kind the tutor has no hints for (a plug-in practice source's).
+SLIP_TIP_PLAIN = "Look again."
 
 
 def skill_of(question: Any) -> str:
@@ -73,6 +75,12 @@ _SKILL_NAMES: tuple[tuple[type, str], ...] = (
     (DiscardQuestion, "mus"),
     (OddsQuestion, "odds"),
 )
+
+
+def knows(question: Any) -> bool:
+    """True for a question kind the tutor has hints and retry tips for (every musteach quiz question; not a
+    plug-in practice source's own kind)."""
+    return isinstance(question, Question) or any(isinstance(question, kind) for kind, _ in _SKILL_NAMES)
 
 
 def question_hints(question: Any) -> tuple[Hint, Hint]:
@@ -150,6 +158,8 @@ def retry_text(question: Any, given: Any) -> str:
 
 
 def _tip(question: Any, given: Any) -> str:
+    if not knows(question):
+        return SLIP_TIP_PLAIN
     if isinstance(question, Question) and question.lance is not None:
         d = diagnose(question.hands, question.mano or 0, question.lance, given, question.rules)
         return RETRY_TIPS[d.mistake] if d.mistake is not None else SLIP_TIP
