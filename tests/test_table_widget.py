@@ -405,6 +405,9 @@ def test_a_finished_game_shows_its_review_worst_first_and_replays_a_decision():
     if lost[0] > 0:
         worst = review.decisions[0]
         assert t.replay_box.children, "a button replays the worst decisions"
+        label = t.replay_box.children[0].description
+        assert label == worst.replay_label() and f"hand {worst.hand_number}, " in label
+        assert str(worst.grade.action) in label, "the button says which decision it replays"
         t.replay_box.children[0].click()
         assert not t.errors
         assert t.game.to_act is not None and t.game.to_act.seat == t.seat, "back at the learner's decision"
@@ -464,3 +467,16 @@ def test_a_start_score_or_the_test_only_variable_starts_the_match_near_its_end(m
     monkeypatch.setenv("MUSTEACH_TABLE_START", "38:38")
     with pytest.raises(MusError, match="38:38"):
         mw.PlayTable(seed=1, bot="rule", background=False)
+
+
+def test_the_learner_picks_the_opponents_level_and_a_new_match_starts_against_it():
+    t = mw.PlayTable(seed=3, bot="club", background=False)
+    assert [v for _, v in t.level_choice.options] == ["beginner", "club", "strong"]
+    assert t.level_choice.value == "club" and all(b.name.startswith("Club player") for b in t.bots.values())
+    before = t.game
+    t.level_choice.value = "beginner"
+    assert t.bot_kind == "beginner" and t.game is not before, "a new match starts"
+    assert all(b.name.startswith("Beginner") for b in t.bots.values())
+    assert t.game.hand.number == 1 and t.errors == []
+    scripted = mw.PlayTable(seed=3, bot="rule", background=False)  # a script's own bots stay choosable
+    assert scripted.level_choice.value == "rule"

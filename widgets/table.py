@@ -426,7 +426,6 @@ class PlayTable(Guarded, widgets.VBox):
         """Next hand (or Go on) and New game."""
         self.next_button = widgets.Button(
             description="Next hand",
-            icon="arrow-right",
             tooltip="Deal the next hand",
             layout=widgets.Layout(width="auto"),
         )
@@ -434,13 +433,20 @@ class PlayTable(Guarded, widgets.VBox):
         self.next_button.on_click(self._guard(lambda b_: self._after_click(b_, self._on_next)))
         self.new_button = widgets.Button(
             description="New game",
-            icon="refresh",
             tooltip="Start a new match from 0-0",
             layout=widgets.Layout(width="auto"),
         )
         self.new_button.add_class("musteach-new-game")
         self.new_button.on_click(self._guard(lambda b_: self._after_click(b_, self._on_new)))
-        self.nav = widgets.HBox([self.next_button, self.new_button])
+        levels = [(lv.title, lv.value) for lv in Level]
+        if self.bot_kind not in {lv.value for lv in Level}:  # a script's own bots ("odds", "rule")
+            levels.append((f"{self.bot_kind} bots", self.bot_kind))
+        self.level_choice = widgets.Dropdown(
+            options=levels, value=self.bot_kind, description="Opponents:", layout=widgets.Layout(width="auto"),
+        )  # fmt: skip
+        self.level_choice.add_class("musteach-level")
+        self.level_choice.observe(self._guard(self._on_level), names="value")
+        self.nav = widgets.HBox([self.next_button, self.new_button, self.level_choice])
         self.nav.add_class("musteach-nav")
         self.log_view = _html("musteach-log")
 
@@ -696,6 +702,11 @@ class PlayTable(Guarded, widgets.VBox):
     def _on_new(self, _b: widgets.Button | None = None) -> None:
         self.new_game(None)
 
+    def _on_level(self, change: dict[str, Any]) -> None:
+        """The learner picked other opponents: a new match starts against them (fresh bots, from 0-0)."""
+        self.bot_kind = str(change["new"])
+        self.new_game(None)
+
     def _show_oops(self) -> None:
         self.message.value = _error_html(
             FRIENDLY_ERROR.replace("this question", "this move").replace("press Next for another", "try again")
@@ -942,9 +953,7 @@ class PlayTable(Guarded, widgets.VBox):
         pic = table_svg([hd for hd in self.view.shown or ()], h.mano, card_width=40, rules=self.rules,
                         caption="The hands, shown at the end")  # fmt: skip
         steps = "".join(f"<li>{escape(t)}</li>" for t in h.explanation)
-        fa, fb = res.final_score["A"], res.final_score["B"]
-        you = team_of(self.seat)
-        line = f"After this hand: team A {fa}, team B {fb} (you are team {you})."
+        line = res.total_sentence(team_of(self.seat))
         self.count_view.value = (
             f'<div class="musteach-count-box" aria-label="The count"><div class="musteach-count-pic">{pic}</div>'
             "<div><b>The count, step by step</b></div>"
@@ -981,7 +990,7 @@ class PlayTable(Guarded, widgets.VBox):
         for i, d in enumerate(review.decisions[:5]):
             if d.stones_lost <= 0:
                 break
-            b = widgets.Button(description=f"Replay hand {d.hand_number} ({i + 1})", tooltip=d.line())
+            b = widgets.Button(description=d.replay_label(), tooltip=d.line(), layout=widgets.Layout(width="auto"))
             b.add_class("musteach-replay-button")
             b.on_click(self._guard(lambda _b, i=i: self.replay_decision(i)))
             buttons.append(b)

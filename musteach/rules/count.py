@@ -126,6 +126,26 @@ class CountResult:
         """True when an accepted órdago decided the game."""
         return bool(self.ended_at and self.ended_at.startswith("ordago:"))
 
+    def total_sentence(self, team: str | None = None) -> str:
+        """The hand's last line for a learner on ``team`` (``"A"``, ``"B"`` or None): the score after the hand,
+        or, after an accepted órdago, who won the game and that the score stays where the hand began (§7a).
+
+        >>> r = count_case({"hands": {"0": "12o 12c 12e 7b", "1": "1o 1c 4e 5b", "2": "6o 6c 5e 4b",
+        ...     "3": "7o 7c 10e 11b"}, "mano_seat": 0, "variant": "8reyes", "target": 40,
+        ...     "start_score": {"A": 16, "B": 12}, "betting": {"grande": {"type": "ordago_accepted"}}})
+        >>> r.total_sentence("B")
+        'Team A won the game with the accepted órdago in Grande; the score stays at A 16, B 12, where the hand began (you are team B).'
+        """
+        you = f" (you are team {team})" if team else ""
+        fa, fb = self.final_score["A"], self.final_score["B"]
+        if self.ordago and self.ended_at is not None:
+            lance = Lance(self.ended_at.split(":", 1)[1])
+            return (
+                f"Team {self.game_winner} won the game with the accepted órdago in {lance.title}; the score stays at "
+                f"A {fa}, B {fb}, where the hand began{you}."
+            )
+        return f"After this hand: team A {fa}, team B {fb}{you}."
+
     def to_dict(self) -> dict[str, Any]:
         """The ``expected`` form of ``scoring.json`` (RULES.md §7a). An órdago case has no stones/hand_total."""
         out: dict[str, Any] = {

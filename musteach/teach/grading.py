@@ -97,7 +97,11 @@ class Grade(Enum):
 
     @property
     def article(self) -> str:
-        """``"an inaccuracy"``, ``"a mistake"``...: the grade with its article."""
+        """``"a good move"``, ``"an inaccuracy"``, ``"a mistake"``...: the grade as a noun, with its article."""
+        if self is Grade.BEST:
+            return "the best move"
+        if self is Grade.GOOD:
+            return "a good move"
         return f"an {self.value}" if self.value[0] in "aeiou" else f"a {self.value}"
 
 

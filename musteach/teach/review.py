@@ -19,7 +19,7 @@ from ..play.game import Game, replay
 from ..play.view import View
 from ..rules.cards import Card
 from ..rules.errors import MusError
-from ..rules.lances import ranks_text
+from ..rules.lances import Lance, ranks_text
 from .grading import DecisionGrade, Grade, Unit, loss_text
 from .progress import GameResult
 
@@ -58,10 +58,20 @@ class DecisionRecord:
         """The best action by the grade's figures."""
         return self.grade.best.action
 
+    @property
+    def where(self) -> str:
+        """Where the decision was taken: the lance of a bet (``"Grande"``), else the phase (``"mus"``)."""
+        g = self.grade
+        return g.lance.title if g.lance is not None and g.phase.is_betting else g.phase.value
+
+    def replay_label(self) -> str:
+        """A replay button's words: ``"Replay hand 3, Grande: paso"``."""
+        return f"Replay hand {self.hand_number}, {self.where}: {self.grade.action}"
+
     def line(self) -> str:
         """``"Hand 3, R-R-7-A, Grande: you said paso; best envido 2; 0.3 stones lost (an inaccuracy)."``"""
         g = self.grade
-        where = g.lance.title if g.lance is not None and g.phase.is_betting else g.phase.value
+        where = self.where
         lost = g.loss
         if g.grade is Grade.BEST:
             tail = "best"
@@ -113,12 +123,14 @@ class GameReview:
         )
 
 
-def _game_end(game: Game, game_number: int) -> tuple[str, tuple[int, int]]:
+def _game_end(game: Game, game_number: int) -> tuple[str, tuple[int, int], str | None]:
+    """(winner, final score (A, B) in stones, the lance of the accepted órdago that decided it or None)."""
     for h in game.hands:
         r = h.result
         if h.game_number == game_number and r is not None and r.game_over:
             assert r.game_winner is not None
-            return r.game_winner, (r.final_score["A"], r.final_score["B"])
+            ordago = r.ended_at.split(":", 1)[1] if r.ordago and r.ended_at else None
+            return r.game_winner, (r.final_score["A"], r.final_score["B"]), ordago
     raise MusError(f"game {game_number} is not over yet (games finished: {game.games_finished})")
 
 
@@ -126,15 +138,19 @@ def review_game(game: Game, seat: int, decisions: Iterable[DecisionRecord], game
     """The review of game ``game_number`` of ``game`` for the learner at ``seat``; ``decisions``: the
     learner's graded decisions (those of other games are left out). Raises :class:`MusError` when that
     game is not over."""
-    winner, score = _game_end(game, game_number)
+    winner, score, ordago = _game_end(game, game_number)
     team = "A" if seat % 2 == 0 else "B"
     mine = [d for d in decisions if d.game_number == game_number]
     worst = tuple(sorted(mine, key=lambda d: (-d.stones_lost, -d.grade.loss, d.event_index)))
     who = "your team" if winner == team else "the opponents"
-    banner = (
-        f"Game {game_number} is over: {who} (team {winner}) won it, {max(score)} to {min(score)} "
-        f"(A {score[0]}, B {score[1]})."
-    )
+    won, lost = (score[0], score[1]) if winner == "A" else (score[1], score[0])
+    if ordago is not None:  # the score stays where the hand began (RULES.md §7a): the órdago decided the game
+        banner = (
+            f"Game {game_number} is over: {who} (team {winner}) won it with the accepted órdago in "
+            f"{Lance(ordago).title}; the score stood at A {score[0]}, B {score[1]}."
+        )
+    else:
+        banner = f"Game {game_number} is over: {who} (team {winner}) won it, {won} to {lost} (A {score[0]}, B {score[1]})."
     return GameReview(game_number, winner, score, team, worst, banner)
 
 
