@@ -245,7 +245,7 @@ def test_bad_mano_names_the_deal_and_seat():
         evaluate_batch(_valid(), manos[:9])
     with pytest.raises(SeatError, match="float64"):
         evaluate_batch(_valid(), manos.astype(float))
-    with pytest.raises(SeatError, match="not True"):
+    with pytest.raises(SeatError, match="not true"):
         evaluate_batch(_valid(), True)
 
 

@@ -127,7 +127,7 @@ BAD_INPUTS = {
     "three cards": (_hands_with(1, ["12c", "11o", "11c"]), ["deal 3", "seat 1", "[12c 11o 11c]"]),
     "three hands": (json.dumps({"hands": DEAL["hands"][:3], "mano": 0}), ["deal 3", "not 3 hands"]),
     "mano 4": (json.dumps({**DEAL, "mano": 4}), ["deal 3", "mano", "not 4"]),
-    "mano text": (json.dumps({**DEAL, "mano": "0"}), ["deal 3", "mano", "'0'"]),
+    "mano text": (json.dumps({**DEAL, "mano": "0"}), ["deal 3", "mano", "\"0\""]),
     "no mano": (json.dumps({"hands": DEAL["hands"]}), ["deal 3", "missing 'mano'"]),
     "no hands": (json.dumps({"mano": 0}), ["deal 3", "missing 'hands'"]),
     "variant": (json.dumps({**DEAL, "variant": "5reyes"}), ["deal 3", "'5reyes'"]),

@@ -12,7 +12,15 @@ from itertools import combinations_with_replacement
 import pytest
 
 from musteach import DECK, Hand, Lance, Rules, analyse, evaluate, speaking_order, team_of, winners
-from musteach.rules.errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
+from musteach.rules.errors import (
+    DuplicateCardError,
+    HandSizeError,
+    MusError,
+    RulesError,
+    SeatError,
+    UnknownCardError,
+    shown,
+)
 from musteach.rules.lances import JUEGO_ORDER, check_seat, effective_rank, point_value, seat_roles
 
 FOUR_REYES = Rules(kings=4)
@@ -112,7 +120,7 @@ def test_seats_teams_and_roles():
 def test_bad_seat_is_named(bad):
     with pytest.raises(SeatError) as e:
         check_seat(bad, "mano")
-    assert f"mano must be a seat 0, 1, 2 or 3, not {bad!r}" == str(e.value)
+    assert f"mano must be a seat 0, 1, 2 or 3, not {shown(bad)}" == str(e.value)
     with pytest.raises(SeatError, match="not"):
         evaluate([LOW_A, LOW_B, "7o 7c 10o 10c", "12o 12c 11o 11c"], bad)
 

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..lazy import lazy_module
 from .cards import DECK, RANKS, Card, Hand, Suit, parse_hands
-from .errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError
+from .errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError, shown
 from .lances import LANCES, HandInfo, Lance, LanceResult, analyse, check_seat, effective_rank, info_from_ranks
 from .options import Rules
 
@@ -165,7 +165,7 @@ def _as_manos(mano: object, n: int) -> np.ndarray:
     bad = np.flatnonzero((arr < 0) | (arr > 3))
     if bad.size:
         i = int(bad[0])
-        raise SeatError(f"deal at index {i}: mano must be a seat 0, 1, 2 or 3, not {arr[i].item()!r}")
+        raise SeatError(f"deal at index {i}: mano must be a seat 0, 1, 2 or 3, not {shown(arr[i].item())}")
     return arr.astype(np.int8)
 
 

@@ -43,7 +43,7 @@ from .betting import (
     stake_text,
     stones_text,
 )
-from .errors import BettingError, RulesError
+from .errors import BettingError, RulesError, shown
 from .lances import DealResult, Lance, LanceResult, evaluate, team_of
 from .options import Rules
 
@@ -177,7 +177,7 @@ def check_score(score: Mapping[str, Any] | Sequence[int] | None, rules: Rules, w
     if isinstance(score, Sequence) and not isinstance(score, str | bytes) and len(score) == 2:
         score = {"A": score[0], "B": score[1]}
     if not isinstance(score, Mapping):
-        raise BettingError(f"{where} must be {{'A': stones, 'B': stones}}, not {score!r} (RULES.md §7a)")
+        raise BettingError(f"{where} must be {{'A': stones, 'B': stones}}, not {shown(score)} (RULES.md §7a)")
     extra = sorted(str(k) for k in score if k not in TEAMS)
     if extra:
         raise BettingError(f"{where} has unknown team(s) {', '.join(extra)}: teams are A and B (RULES.md §0)")
@@ -185,9 +185,9 @@ def check_score(score: Mapping[str, Any] | Sequence[int] | None, rules: Rules, w
     for t in TEAMS:
         v = score.get(t, 0)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise BettingError(f"{where}.{t} must be a whole number of stones ≥ 0, not {v!r}")
+            raise BettingError(f"{where}.{t} must be a whole number of stones ≥ 0, not {shown(v)}")
         if v >= rules.target:
-            raise BettingError(f"{where}.{t} is {v}: team {t} has already won the game at {rules.target} (RULES.md §8)")
+            raise BettingError(f"{where}.{t} is {shown(v)}: team {t} has already won the game at {rules.target} (RULES.md §8)")
         out[t] = v
     return out
 

@@ -8,6 +8,8 @@ learner as it is.
 
 from __future__ import annotations
 
+import json
+
 __all__ = [
     "BettingError",
     "DuplicateCardError",
@@ -17,7 +19,28 @@ __all__ = [
     "RulesError",
     "SeatError",
     "UnknownCardError",
+    "shown",
 ]
+
+_SHOWN_MAX = 40  # characters of a bad value quoted in a message
+
+
+def shown(value: object) -> str:
+    """A bad value as a message quotes it: as JSON when it is JSON (``true``, ``null``, ``"x"``), else its repr,
+    cut to about 40 characters, since input often arrives as JSON and a huge value must not fill the screen.
+
+    >>> shown(True), shown(None), shown("7"), shown(7), shown(10 ** 60)
+    ('true', 'null', '"7"', '7', '1000000000000000000000000000000000000000… (61 digits)')
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    if len(text) <= _SHOWN_MAX:
+        return text
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{text[:_SHOWN_MAX]}… ({len(text)} digits)"
+    return f"{text[:_SHOWN_MAX]}…"
 
 
 class MusError(ValueError):

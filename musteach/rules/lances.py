@@ -29,7 +29,7 @@ from functools import lru_cache
 from operator import itemgetter
 
 from .cards import Card, Hand, Suit, parse_hands
-from .errors import SeatError
+from .errors import SeatError, shown
 from .options import Rules
 
 __all__ = [
@@ -101,7 +101,7 @@ _PLURAL = {1: "aces", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s", 7: "7s", 10: 
 def check_seat(seat: object, what: str = "seat") -> int:
     """Return ``seat`` if it is one of 0, 1, 2, 3; else raise :class:`SeatError` naming it (RULES.md §0)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-        raise SeatError(f"{what} must be a seat 0, 1, 2 or 3, not {seat!r}")
+        raise SeatError(f"{what} must be a seat 0, 1, 2 or 3, not {shown(seat)}")
     return seat
 
 

@@ -99,7 +99,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         ),
     )
     p.add_argument("--host", default=DEFAULTS["host"], help="address to listen on (default %(default)s; 0.0.0.0 for a room)")
-    p.add_argument("--lessons", default=None, help="lessons folder (default ./lessons)")
+    p.add_argument("--lessons", default=None, help="lessons folder (default: ./lessons if it holds lessons, else the lessons installed with the package)")
     for option in INT_OPTIONS:
         p.add_argument(option.flag, type=int, default=option.default, metavar=option.metavar, help=option.help)
     p.add_argument(
