@@ -138,3 +138,12 @@ def full_page_screenshot(page, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path), full_page=True)
     page.set_viewport_size(size)
+
+
+def wait_for_score(page, quiz, prefix: str) -> str:
+    """Wait until the quiz's score line starts with ``prefix`` and return it. The verdict is sent first (it is
+    what the learner waits for) and the score follows in its own message, so a test must wait for it."""
+    page.wait_for_function(
+        "([q, w]) => q.querySelector('.musteach-score').innerText.startsWith(w)", arg=[quiz.element_handle(), prefix]
+    )
+    return quiz.locator(".musteach-score").inner_text()

@@ -99,7 +99,7 @@ def test_lance_quiz_feedback_is_the_evaluators_explanation(page, server):
         if _round == 0:
             assert lines[0].startswith(f"You picked seat {(result.winner + 2) % 4}")
         headline = quiz.locator(".musteach-feedback .musteach-headline").inner_text()
-        score = quiz.locator(".musteach-score").inner_text()
+        score = bh.wait_for_score(page, quiz, "Score: 0/1" if _round == 0 else "Score: 1/2")
         if _round == 0:
             assert "Right" not in headline
             assert score.startswith("Score: 0/1")
@@ -109,9 +109,15 @@ def test_lance_quiz_feedback_is_the_evaluators_explanation(page, server):
         # the winner's seat is now highlighted on the table
         lit = quiz.locator('svg.musteach-table g.musteach-seat[data-highlight="true"]')
         assert lit.get_attribute("data-seat") == str(result.winner)
+        shown = table.get_attribute("data-hands")
         quiz.locator(".musteach-next").click()
+        # the next question is drawn when its deal is on the table and its answers are open (the feedback is
+        # cleared first, the picture follows in its own message)
         page.wait_for_function(
-            "q => !q.querySelector('.musteach-feedback .musteach-explanation')", arg=quiz.element_handle()
+            "([q, old]) => !q.querySelector('.musteach-feedback .musteach-explanation')"
+            " && q.querySelector('svg.musteach-table').getAttribute('data-hands') !== old"
+            " && ![...q.querySelectorAll('.musteach-answer')].some(b => b.disabled)",
+            arg=[quiz.element_handle(), shown],
         )
 
 

@@ -115,16 +115,22 @@ def test_count_quiz_feedback_is_the_count_of_the_hand_on_screen(page, server):
         count_steps = [for_learner(t) for t in q.result.explanation]
         # the feedback is the count, step by step (a wrong answer then hears why it is wrong)
         assert steps[: len(count_steps)] == count_steps
-        score = quiz.locator(".musteach-score").inner_text()
+        score = bh.wait_for_score(page, quiz, "Score: 0/1" if round_ == 0 else "Score: 1/2")
         if round_ == 0:
             assert not grade.correct and grade.wrong == (first,)
             assert score.startswith("Score: 0/1")
             cls = quiz.locator(f".musteach-stones-{first}-A").get_attribute("class")
             assert "musteach-cell-wrong" in cls
             _shot(page, "07-count-quiz-answered")
+            shown = quiz.locator("svg.musteach-table").get_attribute("data-hands")
             quiz.locator(".musteach-next").click()
+            # the next question is drawn when its deal is on the table (the feedback is cleared first, the
+            # picture follows in its own message) and its boxes are open
             page.wait_for_function(
-                "q => !q.querySelector('.musteach-feedback .musteach-steps')", arg=quiz.element_handle()
+                "([q, old]) => !q.querySelector('.musteach-feedback .musteach-steps')"
+                " && q.querySelector('svg.musteach-table').getAttribute('data-hands') !== old"
+                " && ![...q.querySelectorAll('input')].some(i => i.disabled)",
+                arg=[quiz.element_handle(), shown],
             )
         else:
             assert grade.correct and score.startswith("Score: 1/2")
@@ -150,7 +156,7 @@ def test_betting_quiz_feedback_replays_the_betting_on_screen(page, server):
     assert _wait_for_verdict(page, quiz) == "Right!"
     steps = [s.strip() for s in quiz.locator(".musteach-feedback .musteach-steps li").all_inner_texts()]
     assert steps[: len(state.steps)] == [for_learner(t) for t in state.texts()] and len(steps) == len(state.steps) + 1
-    assert quiz.locator(".musteach-score").inner_text().startswith("Score: 1/1")
+    assert bh.wait_for_score(page, quiz, "Score: 1/1").startswith("Score: 1/1")
     _shot(page, "06-betting-quiz-answered")
 
 
