@@ -216,3 +216,46 @@ def test_marks_are_data_not_sentences():
     quiz.hint_button.click()
     quiz.hint_button.click()
     assert all(isinstance(m, Mark) for m in quiz.hint_marks)
+
+
+# ----- wording a cold tester found wrong (issue 12 follow-up) -------------------------------------------
+
+
+def test_after_both_hints_the_second_try_offers_no_hint():
+    from musteach.teach.quiz import lance_question
+
+    q = lance_question(["3o 6b 10e 2o", "1o 12c 5o 4e", "4o 6e 4b 5c", "7e 10o 10c 10b"], 1, "grande")
+    quiz = mw.LanceQuiz(questions=[q], n=1)
+    quiz.hint_button.click()
+    quiz.hint_button.click()
+    quiz.button_for(2).click()  # a slip: no misconception gives seat 2
+    fb = text(quiz.feedback)
+    assert "Look again at each hand. One more try." in fb and "hint" not in fb.lower().replace("musteach-hint", "")
+
+
+def test_a_blank_total_says_type_a_number_and_keeps_the_try():
+    quiz = mw.TotalQuiz("juego", n=2, seed=13)
+    q = quiz.question
+    quiz.total_input.value = "  "
+    quiz.check_button.click()
+    fb = text(quiz.feedback)
+    assert "Type a number first." in fb and "Try again" not in fb and "''" not in fb
+    assert quiz.session.attempt.wrong == 0
+    quiz.total_input.value = str(q.answer + 1 if q.answer < 40 else q.answer - 1)
+    quiz.check_button.click()
+    assert "One more try." in text(quiz.feedback)  # the blank did not use the first try
+
+
+def test_a_blank_count_cell_keeps_the_try():
+    quiz = mw.CountQuiz(n=2, seed=15)
+    q = quiz.question
+    last = list(quiz.cells)[-1]
+    for lance, row in quiz.cells.items():
+        for team, box in row.items():
+            box.value = str(q.answer[lance][team])
+    quiz.cells[last]["A"].value = ""
+    quiz.check_button.click()
+    assert quiz.session.attempt.wrong == 0 and not quiz.session.is_answered
+    quiz.cells[last]["A"].value = str(q.answer[last]["A"] + 1)
+    quiz.check_button.click()
+    assert "One more try." in text(quiz.feedback)

@@ -703,7 +703,7 @@ def test_practice_hint_then_second_try_scores_and_rates_like_the_quizzes():
     wrong = next(s for s in range(4) if s != q.answer)
     quiz.answer_controls[wrong].click()
     fb = html.unescape(quiz.feedback.value)
-    assert quiz.outcome is None and retry_text(q, wrong) in fb and f"seat {q.answer} wins" not in fb
+    assert quiz.outcome is None and retry_text(q, wrong, hint_left=False) in fb and f"seat {q.answer} wins" not in fb
     assert quiz.answer_controls[wrong].disabled and quiz.answer_controls[wrong].button_style == "danger"
     assert not quiz.answer_controls[q.answer].disabled and quiz.progress.answered() == 0
     quiz.answer_controls[q.answer].click()

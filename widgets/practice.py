@@ -40,6 +40,7 @@ from musteach.rules import Rules
 from musteach.rules.cards import Card
 from musteach.rules.errors import MusError
 from musteach.teach.count_quiz import BettingQuestion, CountQuestion, betting_question, count_question
+from musteach.teach.errors import BlankAnswerError
 from musteach.teach.hints import Mark
 from musteach.teach.path import mark_opened, record_attempt
 from musteach.teach.progress import (
@@ -739,7 +740,8 @@ class PracticeQuiz(Guarded, widgets.VBox):
         except MusError as exc:
             if not typed:
                 raise
-            self.feedback.value = feedback_html("hint", "Try again:", str(exc))
+            headline = "" if isinstance(exc, BlankAnswerError) else "Try again:"  # a blank box uses no try
+            self.feedback.value = feedback_html("hint", headline, str(exc))
             return None
         if not turn.over:  # one more try: what led astray, and the controls open again
             self.feedback.value = feedback_html("retry", outcome.headline, outcome.explanation)

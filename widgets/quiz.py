@@ -22,6 +22,7 @@ from musteach.rules import Rules
 from musteach.rules.cards import Card
 from musteach.rules.errors import MusError
 from musteach.rules.lances import Lance
+from musteach.teach.errors import BlankAnswerError
 from musteach.teach.quiz import (
     LANCE_SKILLS,
     Kind,
@@ -195,7 +196,8 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
         except MusError as exc:
             if not typed:
                 raise
-            self.feedback.value = feedback_html("hint", "Try again:", str(exc))
+            headline = "" if isinstance(exc, BlankAnswerError) else "Try again:"  # a blank box uses no try
+            self.feedback.value = feedback_html("hint", headline, str(exc))
             return None
         if self._tutor_answered(verdict):
             return verdict  # one more try: the question stays open

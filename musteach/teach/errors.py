@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..rules.errors import MusError
 
-__all__ = ["AnswerError", "QuizError", "QuizStateError"]
+__all__ = ["AnswerError", "BlankAnswerError", "QuizError", "QuizStateError"]
 
 
 class QuizError(MusError):
@@ -18,3 +18,8 @@ class AnswerError(QuizError):
 
 class QuizStateError(QuizError):
     """An action the session refuses in its current state: answering twice, or after the run is finished."""
+
+
+class BlankAnswerError(AnswerError):
+    """An empty answer box: the message ("Type a number first.") is shown on its own, with no "Try again"
+    headline, and the try is not used up (grading raises before anything changes)."""

@@ -221,17 +221,52 @@ def hand_hints(hand: Hand | str | Sequence[Card | str], skill: str, rules: Rules
         cards = _pares_cards(h, info, kings)
         if not cards:
             return Hint(1, step1), Hint(2, "No two cards share a rank.", (_all(None),))
-        ranks = "-".join(_rank_of(h, i, kings) for i in cards)
-        return Hint(1, step1), Hint(2, f"These cards share a rank: {ranks}.", (Mark(None, cards),))
+        return Hint(1, step1), Hint(2, _shared_rank_text(h, cards, kings), (Mark(None, cards),))
     if skill in ("juego_total", "punto_total"):
         step1 = "Add the four cards: R, C and S count 10, the others their number, an ace 1."
         if kings == 8:
             step1 += " In 8 reyes a 3 counts 10 (a king) and a 2 counts 1 (an ace)."
         tens = tuple(i for i in range(4) if point_value(h.cards[i].rank, kings) == 10)
         parts = " + ".join(str(point_value(c.rank, kings)) for c in h.cards)
-        text = f"{parts} = {info.total}." if not tens else f"The marked cards count 10 each: {parts} = {info.total}."
+        marked = {0: "", 1: "The marked card counts 10. ", 2: "The marked cards count 10 each. "}
+        text = marked[min(len(tens), 2)] + f"Add {parts}."  # the sum is left to the learner
         return Hint(1, step1), Hint(2, text, (Mark(None, tens),) if tens else (), info.total)
     raise MusError(f"no hints for skill {skill!r}: use jugada, juego_total or punto_total")
+
+
+_AS_RANK = {1: ("ace", "aces"), 12: ("king", "kings")}
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four"}
+_GROUP_KIND = {2: "a pair", 3: "medias", 4: "four alike"}
+
+
+def _shared_rank_text(hand: Hand, cards: Sequence[int], kings: int) -> str:
+    """Step 2 of a jugada hint: the cards that share a rank, saying so when a 2 is read as an ace or a 3
+    as a king (8 reyes), e.g. "The two 2s count as aces here (8 reyes), so they make a pair: A-A."."""
+    groups: dict[int, list[int]] = {}
+    for i in cards:
+        groups.setdefault(effective_rank(hand.cards[i].rank, kings), []).append(i)
+    sentences: list[str] = []
+    plain: list[str] = []
+    for eff, idx in sorted(groups.items(), reverse=True):
+        letters = "-".join(rank_letter(eff) for _ in idx)
+        read = [i for i in idx if hand.cards[i].rank != eff]
+        if not read:
+            plain.append(letters)
+            continue
+        one, many = _AS_RANK[eff]
+        face = hand.cards[read[0]].rank
+        if len(read) == 1:
+            who = f"The {face} counts as {'an' if one == 'ace' else 'a'} {one} here (8 reyes)"
+        else:
+            who = f"The {_NUMBER_WORDS[len(read)]} {face}s count as {many} here (8 reyes)"
+        kind = _GROUP_KIND[len(idx)]
+        subject = "it makes" if len(read) == 1 else "they make"
+        others = len(idx) - len(read)
+        with_rest = "" if not others else f" with the {one if others == 1 else many}"
+        sentences.append(f"{who}, so {subject} {kind}{with_rest}: {letters}.")
+    if plain:
+        sentences.insert(0, f"These cards share a rank: {', '.join(plain)}.")
+    return " ".join(sentences)
 
 
 def rank_hints(cards: Sequence[Card | str], rules: Rules | None = None) -> tuple[Hint, Hint]:
@@ -270,15 +305,19 @@ def betting_hints(state: LanceBetting) -> tuple[Hint, Hint]:
     )
     if o.type == "rejected":
         if state.rules.deje_timing != "immediate":
-            text = f"The last bet was refused, but dejes are scored at the end: no stones now ({o.deje} later)."
+            text = "The last bet was refused, but in these rules a deje is scored at the end of the hand, not now."
             return Hint(1, step1), Hint(2, text, (), 0)
         text = (
-            f"The last bet was refused: team {o.winner_team} takes the deje, 1 stone for a first bet, otherwise "
-            f"what was already agreed before it: {o.deje}."
+            f"The last bet was refused: team {o.winner_team} takes the deje. That is one stone when the refused bet "
+            "was the first one; otherwise it is the bet that stood before the refused raise."
         )
         return Hint(1, step1), Hint(2, text, (), o.deje)
-    ended = {"accepted": "was accepted", "ordago_accepted": "was an accepted órdago", "paso": "was passed by all"}
-    return Hint(1, step1), Hint(2, f"The lance {ended.get(o.type, 'ended')}: no stones move now.", (), 0)
+    ended = {
+        "accepted": "The last bet was accepted: it is paid at the count, after the hand.",
+        "ordago_accepted": "An órdago was accepted: the cards are shown and they decide the whole game.",
+        "paso": "Everybody passed this lance: its stone is paid at the count, after the hand.",
+    }
+    return Hint(1, step1), Hint(2, ended.get(o.type, "Only a refused bet pays now."), (), 0)
 
 
 def count_hints(deal: DealResult) -> tuple[Hint, Hint]:
@@ -300,13 +339,19 @@ def count_hints(deal: DealResult) -> tuple[Hint, Hint]:
             marks.append(Mark(s, tuple(sorted(cards))))
         bits = []
         if info.pares is not None:
-            bits.append(f"{info.pares.describe()} ({info.pares.value})")
+            bits.append(info.pares.describe())
         if info.is_juego:
-            bits.append(f"juego {info.total} ({info.juego_value})")
+            bits.append(f"juego with {info.total}")
         if bits:
             parts.append(f"seat {s}: {', '.join(bits)}")
-    text = "What the hands hold: " + "; ".join(parts) + "." if parts else "Nobody holds pares or juego."
-    return Hint(1, step1), Hint(2, text[:1].upper() + text[1:], tuple(marks))
+    if not parts:
+        return Hint(1, step1), Hint(2, "Nobody holds pares or juego: only the bets (or 1 for a passed lance) score.")
+    # The values (par 1, medias 2, duples 3; juego 2, 31 3) are named, never added up: that is the answer.
+    text = (
+        "The marked cards score on top of the bets, for the team that wins the lance: " + "; ".join(parts) + ". "
+        "A par pays 1, medias 2, duples 3; juego pays 2, or 3 with 31."
+    )
+    return Hint(1, step1), Hint(2, text, tuple(marks))
 
 
 def sena_hints(

@@ -50,7 +50,7 @@ from ..rules.lances import (
 )
 from ..rules.options import Rules
 from .diagnosis import diagnose
-from .errors import AnswerError, QuizError, QuizStateError
+from .errors import AnswerError, BlankAnswerError, QuizError, QuizStateError
 from .sampling import fits_kind, hand_test, sample_cards, sample_deal, sample_hand
 from .session import QuizSession
 from .skills import JUGADA_CHOICES, KINDS, LANCE_SKILLS, NOBODY, Kind, Skill, kinds_for
@@ -63,6 +63,7 @@ __all__ = [
     "KINDS",
     "LANCE_SKILLS",
     "AnswerError",
+    "BlankAnswerError",
     "Kind",
     "Question",
     "QuestionGenerator",
@@ -252,6 +253,8 @@ class Question(Answerable):
 
     def _verify_total(self, response: Any) -> int:
         value = response
+        if isinstance(response, str) and not response.strip():  # an empty box: no try is used
+            raise BlankAnswerError("Type a number first.")
         if isinstance(value, str):
             text = value.strip()
             if text.lstrip("+-").isdigit() and len(text) <= 12:

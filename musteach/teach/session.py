@@ -73,7 +73,8 @@ class Turn:
             from .tutor import retry_text  # the tutor knows every question kind; imported late (no cycle)
 
             self.attempt = self.attempt.answer(False)
-            self.retry = Verdict(False, None, verdict.given, retry_text(self.question, verdict.given), None, "Not quite.")
+            tip = retry_text(self.question, verdict.given, hint_left=self.can_hint())
+            self.retry = Verdict(False, None, verdict.given, tip, None, "Not quite.")
             return self.retry
         self.attempt = self.attempt.answer(verdict.correct)
         self.retry = None

@@ -37,7 +37,7 @@ from .senas_quiz import SenaQuestion
 from .skills import Skill
 from .why_wrong import why_betting_wrong, why_count_wrong, why_meaning_wrong
 
-__all__ = ["RETRY_TIPS", "SLIP_TIP", "knows", "question_hints", "retry_text", "skill_of"]
+__all__ = ["RETRY_TIPS", "SLIP_TIP", "SLIP_TIP_NO_HINT", "hand_retry_tip", "knows", "question_hints", "retry_text", "skill_of"]
 
 #: One sentence per misconception that says what to look at again, without naming the winner.
 RETRY_TIPS: dict[Mistake, str] = {
@@ -50,8 +50,10 @@ RETRY_TIPS: dict[Mistake, str] = {
     Mistake.TIE_NOT_TO_MANO: "An exact tie goes to the tied seat nearer mano, in speaking order.",
     Mistake.PUNTO_WITH_JUEGO: "Punto is only played when nobody at the table has juego (31 or more).",
 }
-#: The tip for a wrong answer that no misconception explains.
+#: The tip for a wrong answer that no misconception explains, while a hint step is left.
 SLIP_TIP = "Look again at each hand, or take a hint."
+#: The same once both hint steps are shown: no hint is offered that the learner cannot take.
+SLIP_TIP_NO_HINT = "Look again at each hand."
 #: The tip for a wrong answer to a question kind the tutor has no hints for (a plug-in practice source's).
 SLIP_TIP_PLAIN = "Look again."
 
@@ -151,18 +153,23 @@ def lance_hint_for_hand(q: OddsQuestion) -> tuple[Hint, Hint]:
     return Hint(1, ""), Hint(2, text, (Mark(None, cards),) if cards else (), info.total)
 
 
-def retry_text(question: Any, given: Any) -> str:
+def retry_text(question: Any, given: Any, *, hint_left: bool = True) -> str:
     """What the learner reads after a wrong first answer ``given`` (normalised, as in the verdict), before
-    the second try: the idea that led astray, without the answer. Raises like the question's grading."""
-    return f"{_tip(question, given)} One more try."
+    the second try: the idea that led astray, or why the pick is wrong, without the answer and without
+    repeating hint step 1. hint_left: False once both hint steps are shown, so no hint is offered.
+    Raises like the question's grading."""
+    return f"{_tip(question, given, hint_left)} One more try."
 
 
-def _tip(question: Any, given: Any) -> str:
+def _tip(question: Any, given: Any, hint_left: bool) -> str:
+    slip = SLIP_TIP if hint_left else SLIP_TIP_NO_HINT
     if not knows(question):
         return SLIP_TIP_PLAIN
     if isinstance(question, Question) and question.lance is not None:
         d = diagnose(question.hands, question.mano or 0, question.lance, given, question.rules)
-        return RETRY_TIPS[d.mistake] if d.mistake is not None else SLIP_TIP
+        return RETRY_TIPS[d.mistake] if d.mistake is not None else slip
+    if isinstance(question, Question):
+        return hand_retry_tip(question, given)
     if isinstance(question, BettingQuestion):
         o = question.state.outcome
         assert o is not None
@@ -173,7 +180,57 @@ def _tip(question: Any, given: Any) -> str:
         if question.mode == "meaning":
             return why_meaning_wrong(question.answer, given, question.rules)
         why = question.reasons.get(given, "")
-        return (why[:1].upper() + why[1:] + ".") if why else SLIP_TIP
-    hint, _ = question_hints(question)
-    return hint.text
+        return (why[:1].upper() + why[1:] + ".") if why else slip
+    if isinstance(question, DiscardQuestion):
+        return "That change does not serve the hand best: think again about which cards already help it."
+    return "That is not the closest answer: look again at the cards that matter in this lance, yours and your partner's."
+
+
+#: What each jugada needs, for "you picked X: X needs …, and this hand is not that" (RULES.md §5).
+_JUGADA_NEEDS = {
+    "par": "a par is exactly one pair, two cards of one rank, with the other two different",
+    "medias": "medias is three cards of one rank, with the fourth different",
+    "duples": "duples is two pairs, or four cards of one rank",
+    "none": "none means no two cards share a rank",
+}
+
+
+def hand_retry_tip(question: Question, given: Any) -> str:
+    """Why a wrong answer ``given`` to a jugada, total or rank-order question is wrong, without the answer
+    (RULES.md §1, §5): what the picked jugada needs, whether a typed total is too high or too low (and the
+    slip that gives it: figures counted by their number, a 3 or a 2 counted at face value in 8 reyes), or
+    which two cards are out of order. Raises like the question's grading."""
+    from ..rules.lances import effective_rank, point_value, rank_letter
+
+    kings = question.rules.kings
+    cards = question.cards
+    given = question.verify_response(given)
+    odd = kings == 8 and any(c.rank in (2, 3) for c in cards)
+    reyes = " Remember that in 8 reyes a 3 counts as a king and a 2 as an ace." if odd else ""
+    if question.skill is Skill.JUGADA:
+        return f"You picked {given}: {_JUGADA_NEEDS[str(given)]}, and this hand is not that.{reyes}"
+    if question.skill in (Skill.JUEGO_TOTAL, Skill.PUNTO_TOTAL):
+        total = int(question.answer)
+        side = "too high" if int(given) > total else "too low"
+        face = sum(c.rank if c.rank >= 10 else point_value(c.rank, kings) for c in cards)
+        threes = sum(3 if c.rank == 3 else point_value(c.rank, kings) for c in cards)
+        twos = sum(2 if c.rank == 2 else point_value(c.rank, kings) for c in cards)
+        if given == face != total:
+            why = " It looks as if the figures were counted by their number: R, C and S count 10 each."
+        elif kings == 8 and given == threes != total:
+            why = " It looks as if a 3 was counted as 3: in 8 reyes a 3 is a king and counts 10."
+        elif kings == 8 and given == twos != total:
+            why = " It looks as if a 2 was counted as 2: in 8 reyes a 2 is an ace and counts 1."
+        else:
+            why = " Add the four cards again, one at a time."
+        return f"{given} is {side}.{why}"
+    ranks = [effective_rank(c.rank, kings) for c in given]
+    k = next((i for i in range(len(ranks) - 1) if ranks[i] < ranks[i + 1]), None)
+    if k is None:  # pragma: no cover - a right order is never retried
+        return "Look again at the order."
+    low, high = given[k], given[k + 1]
+    return (
+        f"You put {low.name} above {high.name}, but {rank_letter(ranks[k + 1])} ranks above "
+        f"{rank_letter(ranks[k])}.{reyes}"
+    )
 
