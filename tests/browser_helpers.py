@@ -147,3 +147,28 @@ def wait_for_score(page, quiz, prefix: str) -> str:
         "([q, w]) => q.querySelector('.musteach-score').innerText.startsWith(w)", arg=[quiz.element_handle(), prefix]
     )
     return quiz.locator(".musteach-score").inner_text()
+
+
+# ----- the table of lesson 10 ----------------------------------------------------------------------
+
+TABLE_STEP_TIMEOUT_MS = 60_000
+
+
+def table_step(table) -> int:
+    """The table's redraw counter: the header is drawn last, so a new step means everything is drawn."""
+    return int(table.locator(".musteach-table-header .musteach-step").get_attribute("data-step"))
+
+
+def wait_table_step(page, table, before: int) -> None:
+    """Wait until the table has redrawn since step ``before``."""
+    page.wait_for_function(
+        "([el, n]) => +el.querySelector('.musteach-table-header .musteach-step').dataset.step > n",
+        arg=[table.element_handle(), before],
+        timeout=TABLE_STEP_TIMEOUT_MS,
+    )
+
+
+def enabled_action(table, kind: str):
+    """The table's action button of ``kind`` ("paso", "quiero"...) if it is shown and enabled, else None."""
+    b = table.locator(f"button.musteach-action-{kind}")
+    return b if b.count() and b.first.is_visible() and b.first.is_enabled() else None

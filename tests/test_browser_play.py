@@ -24,7 +24,6 @@ pytestmark = pytest.mark.browser
 
 PAGE = "10-play.ipynb"
 PAGE_TIMEOUT_MS = 150_000
-STEP_TIMEOUT_MS = 60_000
 ERROR_TEXT = "There was an error when executing cell"
 
 
@@ -44,24 +43,6 @@ def page(browser, server):
     context.close()
 
 
-def _step(table) -> int:
-    """The table's redraw counter: the header is drawn last, so a new step means everything is drawn."""
-    return int(table.locator(".musteach-table-header .musteach-step").get_attribute("data-step"))
-
-
-def _wait_step(page, table, before: int) -> None:
-    page.wait_for_function(
-        "([el, n]) => +el.querySelector('.musteach-table-header .musteach-step').dataset.step > n",
-        arg=[table.element_handle(), before],
-        timeout=STEP_TIMEOUT_MS,
-    )
-
-
-def _enabled(table, kind: str):
-    b = table.locator(f"button.musteach-action-{kind}")
-    return b if b.count() and b.first.is_visible() and b.first.is_enabled() else None
-
-
 def test_play_one_hand_by_clicking(page, server):
     page.goto(f"{server}/voila/render/{PAGE}", wait_until="domcontentloaded")
     table = page.locator(".musteach-table-widget")
@@ -72,14 +53,14 @@ def test_play_one_hand_by_clicking(page, server):
     for _ in range(40):
         if table.locator(".musteach-count-steps li").count():
             break
-        button = next((b for k in ("no-hay-mus", "paso", "no-quiero", "quiero") if (b := _enabled(table, k))), None)
+        button = next((b for k in ("no-hay-mus", "paso", "no-quiero", "quiero") if (b := bh.enabled_action(table, k))), None)
         if button is None:
             page.wait_for_timeout(250)
             continue
-        before = _step(table)
+        before = bh.table_step(table)
         button.first.click()
         clicks += 1
-        _wait_step(page, table, before)  # the kernel has answered and the table is redrawn
+        bh.wait_table_step(page, table, before)  # the kernel has answered and the table is redrawn
         assert table.locator(".musteach-message .musteach-error").count() == 0, "every click was legal"
     steps = table.locator(".musteach-count-steps li")
     assert steps.count() >= 2, "the count appears, step by step"
@@ -99,9 +80,9 @@ def test_play_one_hand_by_clicking(page, server):
                 assert line not in text and line not in html, f"code shows in the page: {line}"
     bh.full_page_screenshot(page, bh.SCREENSHOTS / "10-play-hand.png")
     # the next hand is dealt
-    before = _step(table)
+    before = bh.table_step(table)
     table.locator("button.musteach-next-hand").click()
-    _wait_step(page, table, before)
+    bh.wait_table_step(page, table, before)
     assert "Hand 2" in table.locator(".musteach-table-header").inner_text()
     assert table.locator(".musteach-count-steps li").count() == 0
     assert table.locator(".musteach-seats svg.musteach-card-back").count() == 12

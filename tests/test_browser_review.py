@@ -53,15 +53,6 @@ def page(browser, server):
     context.close()
 
 
-def _step(table) -> int:
-    return int(table.locator(".musteach-table-header .musteach-step").get_attribute("data-step"))
-
-
-def _enabled(table, kind: str):
-    b = table.locator(f"button.musteach-action-{kind}")
-    return b if b.count() and b.first.is_visible() and b.first.is_enabled() else None
-
-
 def _lost(line: str) -> float:
     m = LOST.search(line)
     return float(m.group(1)) if m else 0.0
@@ -76,17 +67,13 @@ def test_finish_a_game_see_banner_review_and_best_game_after_reload(page, server
     for _ in range(40):
         if banner.count():
             break
-        button = next((b for k in ("no-hay-mus", "paso", "no-quiero", "quiero") if (b := _enabled(table, k))), None)
+        button = next((b for k in ("no-hay-mus", "paso", "no-quiero", "quiero") if (b := bh.enabled_action(table, k))), None)
         if button is None:
             page.wait_for_timeout(200)
             continue
-        before = _step(table)
+        before = bh.table_step(table)
         button.first.click()
-        page.wait_for_function(
-            "([el, n]) => +el.querySelector('.musteach-table-header .musteach-step').dataset.step > n",
-            arg=[table.element_handle(), before],
-            timeout=STEP_TIMEOUT_MS,
-        )
+        bh.wait_table_step(page, table, before)
         assert table.locator(".musteach-message .musteach-error").count() == 0, "every click was legal"
     m = BANNER.search(banner.inner_text())
     assert m, banner.inner_text()
