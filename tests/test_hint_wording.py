@@ -157,3 +157,15 @@ def test_count_hint_names_the_holdings_not_their_stones(seed):
     for s, info in enumerate(q.deal.infos):
         if info.pares is not None:
             assert f"seat {s}: {info.pares.describe()}" in step2.text
+
+
+def test_the_pares_lance_hint_says_when_a_3_or_a_2_is_read_as_a_king_or_an_ace():
+    from musteach.teach.hints import lance_hints
+
+    # seat 0: 3-12 is a pair of kings in 8 reyes; seat 1: 2-1 a pair of aces; the others hold no pair
+    hands = ["3o 12c 7e 5b", "2o 1c 6e 4b", "7o 6c 5e 4e", "11o 10c 7c 6b"]
+    step2 = lance_hints(hands, 0, "pares")[1]
+    assert "a 3 counts as a king and a 2 counts as an ace" in step2.text
+    assert "counts as" not in lance_hints(hands, 0, "pares", Rules(kings=4))[1].text
+    plain = lance_hints(["12o 12c 7e 5b", "1o 1c 6e 4b", "7o 6c 5e 4e", "11o 10c 7c 6b"], 0, "pares")[1]
+    assert "counts as" not in plain.text

@@ -168,11 +168,22 @@ def _lance_step2(result: DealResult, lance: Lance) -> Hint:
         if lr.tie_to_mano:
             text += f" They are equal, and seat {w} is nearer mano."
         pair = (Mark(w, _pares_cards(hs[w], infos[w], kings)), Mark(r, _pares_cards(hs[r], infos[r], kings)))
-        return Hint(2, text, pair)
+        return Hint(2, text + _read_as_text(hs, pair, kings), pair)
     text = f"Seat {w} has {infos[w].total}, seat {r} has {infos[r].total}."
     if lr.tie_to_mano:
         text += f" They are equal, and seat {w} is nearer mano."
     return Hint(2, text, (_all(w), _all(r)), infos[w].total)
+
+
+def _read_as_text(hs: Sequence[Hand], marks: Sequence[Mark], kings: int) -> str:
+    """" A 3 counts as a king and a 2 as an ace here (8 reyes)." when a marked card is read so, else ""."""
+    if kings != 8:
+        return ""
+    faces = {hs[m.seat].cards[i].rank for m in marks if m.seat is not None for i in m.cards} & {3, 2}
+    if not faces:
+        return ""
+    said = {3: "a 3 counts as a king", 2: "a 2 counts as an ace"}
+    return " Here (8 reyes) " + " and ".join(said[f] for f in sorted(faces, reverse=True)) + "."
 
 
 def _card_step2(
