@@ -27,7 +27,19 @@ MAKERS = {
     "map": lambda: mw.LessonMap(store="memory"),
     "senas": lambda: mw.SenaQuiz(n=1, seed=1),
     "odds": lambda: mw.OddsQuiz(n=1, seed=1),
+    "table": lambda: _table_at_a_discard(),
 }
+
+
+def _table_at_a_discard():
+    """A table whose learner is asked for a discard, so the "Change" toggles under the cards exist too."""
+    for seed in range(300):
+        t = mw.PlayTable(seed=seed, bot="rule", background=False)
+        if t.my_turn and t.game.hand.phase == "mus":
+            t.button("mus").click()
+            if t.game.hand.phase == "discard" and t.my_turn and t.card_toggles:
+                return t
+    raise AssertionError("no seed in 0..299 gives the learner a discard")
 
 
 @pytest.mark.parametrize("name", MAKERS)

@@ -117,7 +117,7 @@ THEME_CSS = """
     max-width: calc(100% - 4px);  /* a widget's own 2 px margins stay inside its row */
   }
   :is(.musteach-quiz, .musteach-table-widget, .musteach-odds, .musteach-advisor) .widget-inline-hbox {
-    width: auto; min-width: 0; flex-wrap: wrap;
+    width: auto; min-width: 0; flex-wrap: wrap; height: auto;  /* a wrapped label and box stay in their row */
   }
   :is(.musteach-quiz, .musteach-table-widget, .musteach-odds, .musteach-advisor) .widget-inline-hbox > * {
     min-width: 0; flex-shrink: 1;

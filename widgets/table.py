@@ -442,11 +442,15 @@ class PlayTable(Guarded, widgets.VBox):
         if self.bot_kind not in {lv.value for lv in Level}:  # a script's own bots ("odds", "rule")
             levels.append((f"{self.bot_kind} bots", self.bot_kind))
         self.level_choice = widgets.Dropdown(
-            options=levels, value=self.bot_kind, description="Opponents:", layout=widgets.Layout(width="auto"),
+            options=levels, value=self.bot_kind, description="Opponents:", style={"description_width": "initial"},
+            layout=widgets.Layout(width="auto", max_width="100%"),
         )  # fmt: skip
         self.level_choice.add_class("musteach-level")
         self.level_choice.observe(self._guard(self._on_level), names="value")
-        self.nav = widgets.HBox([self.next_button, self.new_button, self.level_choice])
+        self.nav = widgets.HBox(
+            [self.next_button, self.new_button, self.level_choice],
+            layout=widgets.Layout(flex_flow="row wrap", align_items="center", height="auto"),
+        )
         self.nav.add_class("musteach-nav")
         self.log_view = _html("musteach-log")
 
@@ -845,7 +849,7 @@ class PlayTable(Guarded, widgets.VBox):
                 pic = widgets.HTML(layout=widgets.Layout(width="auto"))
                 pic.add_class("musteach-mycard")
                 tog = widgets.ToggleButton(
-                    value=c in self._selected, description="Change", icon="refresh",
+                    value=c in self._selected, description="Change",
                     tooltip=f"Mark the {c.name} to change it", layout=widgets.Layout(width="86px"),
                 )  # fmt: skip
                 tog.add_class("musteach-discard-toggle")
