@@ -77,9 +77,21 @@ def _wait_for_verdict(page, quiz):
 
 
 def _fill_count(quiz, answer) -> None:
-    for lance, teams in answer.items():
-        for team, n in teams.items():
-            quiz.locator(f".musteach-stones-{lance}-{team} input").fill(str(n))
+    """Type the answer into the boxes, then check every box holds what was typed. The widget moves the focus to
+    its first box when it opens the boxes (a new question, a second try), in a message of its own; typing that
+    crosses it can land in the wrong box, so a box that does not hold its figure is typed again."""
+    for _ in range(3):
+        wrong = 0
+        for lance, teams in answer.items():
+            for team, n in teams.items():
+                box = quiz.locator(f".musteach-stones-{lance}-{team} input")
+                if box.input_value() != str(n):
+                    box.fill(str(n))
+                    wrong += 1
+        if not wrong:
+            return
+        quiz.page.wait_for_timeout(300)  # let a late focus message arrive before checking again
+    raise AssertionError(f"the boxes would not hold {answer}")
 
 
 def test_count_quiz_feedback_is_the_count_of_the_hand_on_screen(page, server):

@@ -33,6 +33,20 @@ PNG = base64.b64decode(
 )
 LANCE, TOTAL = "01-lance.ipynb", "02-total.ipynb"
 
+# A kernel process that is shut down while it answers a control message can print pyzmq's "Socket operation on
+# non-socket" from ipykernel's own shutdown (a race inside ipykernel and pyzmq; the kernel is going away). It
+# reaches the server's log because kernels share its stderr. Such a block is not the server's.
+_KERNEL_SHUTDOWN_RACE = re.compile(
+    r"(?:ERROR:tornado\.general:Uncaught exception in ZMQStream callback\n)?Traceback \(most recent call last\):\n"
+    r"(?:[ \t].*\n)*?(?=[ \t].*ipykernel/kernelbase\.py)(?:[ \t].*\n)+zmq\.error\.ZMQError: [^\n]*\n?"
+)
+
+
+def server_lines(log: str) -> str:
+    """The server's log without the kernels' own shutdown race (see above)."""
+    return _KERNEL_SHUTDOWN_RACE.sub("", log)
+
+
 
 @pytest.fixture(scope="module")
 def lessons(tmp_path_factory) -> Path:
@@ -309,7 +323,7 @@ def test_bad_messages_to_a_lance_quiz_are_harmless_and_the_next_click_works(serv
     last, still_open = run(go())
     assert "musteach-verdict" in last and still_open
     assert "refused a malformed message from a page" in server.log()
-    assert "Traceback" not in server.log()
+    assert "Traceback" not in server_lines(server.log())
 
 
 def test_an_oversized_message_closes_only_that_socket(server):
@@ -442,7 +456,7 @@ def test_listings_are_closed_and_malformed_paths_get_a_clean_400(server):
         r = fetch(server, path)
         assert 400 <= r.code < 500, (path, r.code)
     assert fetch(server, "/voila/templates/lab/static/index.css").code == 200  # the template's own files still load
-    log = server.log()
+    log = server_lines(server.log())
     assert "Traceback" not in log and "UnicodeDecodeError" not in log and "ValueError" not in log
 
 
