@@ -76,22 +76,26 @@ def _wait_for_verdict(page, quiz):
     return headline.inner_text().strip()
 
 
-def _fill_count(quiz, answer) -> None:
-    """Type the answer into the boxes, then check every box holds what was typed. The widget moves the focus to
-    its first box when it opens the boxes (a new question, a second try), in a message of its own; typing that
-    crosses it can land in the wrong box, so a box that does not hold its figure is typed again."""
+def _fill_boxes(quiz, figures) -> None:
+    """Type each figure into its box (``figures``: selector -> stones), then check every box holds what was
+    typed. The widget moves the focus to its first box when it opens the boxes (a new question, a second try),
+    in a message of its own; typing that crosses it can land in the wrong box, so such a box is typed again."""
     for _ in range(3):
         wrong = 0
-        for lance, teams in answer.items():
-            for team, n in teams.items():
-                box = quiz.locator(f".musteach-stones-{lance}-{team} input")
-                if box.input_value() != str(n):
-                    box.fill(str(n))
-                    wrong += 1
+        for selector, n in figures.items():
+            box = quiz.locator(selector)
+            if box.input_value() != str(n):
+                box.fill(str(n))
+                wrong += 1
         if not wrong:
             return
         quiz.page.wait_for_timeout(300)  # let a late focus message arrive before checking again
-    raise AssertionError(f"the boxes would not hold {answer}")
+    raise AssertionError(f"the boxes would not hold {figures}")
+
+
+def _fill_count(quiz, answer) -> None:
+    _fill_boxes(quiz, {f".musteach-stones-{lance}-{team} input": n for lance, teams in answer.items()
+                       for team, n in teams.items()})
 
 
 def test_count_quiz_feedback_is_the_count_of_the_hand_on_screen(page, server):
@@ -162,8 +166,7 @@ def test_betting_quiz_feedback_replays_the_betting_on_screen(page, server):
     now = {"A": 0, "B": 0}
     if o.type == "rejected":  # RULES.md §6: the deje is paid at once
         now[o.winner_team] = o.deje
-    quiz.locator(".musteach-stones-A input").fill(str(now["A"]))
-    quiz.locator(".musteach-stones-B input").fill(str(now["B"]))
+    _fill_boxes(quiz, {f".musteach-stones-{team} input": n for team, n in now.items()})
     quiz.locator(".musteach-check").click()
     assert _wait_for_verdict(page, quiz) == "Right!"
     steps = [s.strip() for s in quiz.locator(".musteach-feedback .musteach-steps li").all_inner_texts()]
