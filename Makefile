@@ -7,7 +7,7 @@ HOST   ?= 127.0.0.1
 STAMP  := $(VENV)/.installed
 AXE    := $(VENV)/npm/node_modules/axe-core/axe.min.js
 
-.PHONY: install tutor lab test lint typecheck browser-deps proxy-deps axe bench tables clean
+.PHONY: install tutor lab test lint typecheck browser-deps proxy-deps axe bench tables catalogs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +76,10 @@ test: $(STAMP) browser-deps proxy-deps axe lint typecheck
 ## Count the odds tables shipped in musteach/odds/data/ (every hand, 8 and 4 reyes; about 10 CPU-minutes)
 tables: $(STAMP)
 	$(PY) -m musteach.odds.tables --kings 8 4
+
+## Update the translation catalogs from the source and compile them (see musteach/locale/TRANSLATING.md)
+catalogs: $(STAMP)
+	$(PY) -m musteach.locale.catalogs
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_evaluator.py

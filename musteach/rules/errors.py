@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import json
 
+from ..i18n import Text
+
 __all__ = [
     "BettingError",
     "DuplicateCardError",
     "HandSizeError",
     "IllegalActionError",
+    "LanguageError",
     "MusError",
     "RulesError",
     "SeatError",
@@ -44,7 +47,19 @@ def shown(value: object) -> str:
 
 
 class MusError(ValueError):
-    """Base class of every error musteach raises on bad input."""
+    """Base class of every error musteach raises on bad input.
+
+    message: a :class:`~musteach.i18n.Text` (or a plain English string). ``str(error)`` is the English;
+    :meth:`message` puts it into the learner's language, for a command's ``--lang`` or a widget.
+    """
+
+    def __init__(self, message: Text | str = "", /) -> None:
+        self.text = message if isinstance(message, Text) else None
+        super().__init__(str(message))
+
+    def message(self, lang: str = "en") -> str:
+        """The message in ``lang`` (English where the catalog lacks it or the error was raised with a plain string)."""
+        return self.text.render(lang) if self.text is not None else str(self)
 
 
 class UnknownCardError(MusError):
@@ -69,6 +84,10 @@ class RulesError(MusError):
 
 class BettingError(MusError):
     """A betting outcome or score that RULES.md §6, §7, §7a do not allow (a stake below 2, an unknown type...)."""
+
+
+class LanguageError(MusError):
+    """A language the tutor has no catalog for (see ``musteach/locale/TRANSLATING.md``)."""
 
 
 class IllegalActionError(BettingError):

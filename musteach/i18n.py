@@ -1,0 +1,237 @@
+"""Languages: every learner-facing sentence goes through a gettext catalog of ``musteach/locale``.
+
+English is the source language: the msgids are the English sentences, so an untranslated sentence falls back
+to English, never to an empty string or a crash. Other languages are catalogs in
+``musteach/locale/<lang>/LC_MESSAGES/<domain>.mo`` (compiled from the ``.po`` next to them by
+``python -m musteach.locale.catalogs``; see ``musteach/locale/TRANSLATING.md``).
+
+The language is chosen per call, never by a process-wide global that two Voilà visitors could share. Code
+that writes sentences takes ``lang: str = "en"`` and asks for a :class:`Translator`::
+
+    _ = translator(lang)
+    _("Seat {seat} wins {lance}.", seat=2, lance=_("Grande"))
+    _.ngettext("{n} stone", "{n} stones", 3)
+
+Sentences are whole units with named placeholders, never English fragments glued together. A sentence built
+before its language is known is a :class:`Text`: a msgid with its parameters, put into words by
+:meth:`Text.render` (``str(text)`` is the English). Module-level constants are marked with :func:`N_` and
+translated where they are used. The catalog extractor knows the keywords ``_``, ``N_``, ``Text``, ``ngettext``
+and ``plural_text``, so a sentence passed through any other name is not found.
+
+>>> _ = translator("es")
+>>> _("no language {lang}: the tutor speaks {languages}", lang='"xx"', languages="en, es")
+'no hay idioma "xx": el tutor habla en, es'
+>>> Text("Seat {seat} wins.", seat=2).render("en")
+'Seat 2 wins.'
+>>> translator("en").join(["seat 0", "seat 1", "seat 2"])
+'seat 0, seat 1 and seat 2'
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import re
+import string
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+__all__ = [
+    "DOMAINS",
+    "LOCALE_DIR",
+    "SOURCE_LANG",
+    "N_",
+    "Text",
+    "Translator",
+    "check_lang",
+    "languages",
+    "placeholders",
+    "plural_text",
+    "translator",
+]
+
+SOURCE_LANG = "en"
+"""The language the msgids are written in."""
+
+LOCALE_DIR = Path(__file__).with_name("locale")
+"""Where the catalogs live: ``<lang>/LC_MESSAGES/<domain>.po`` and ``.mo``."""
+
+DOMAINS: tuple[str, ...] = ("rules", "play", "teach", "ui")
+"""The catalogs of one language, by part of the package (see ``musteach/locale/catalogs.py`` for which source
+files feed each one). A msgid is looked up in each domain in this order."""
+
+_LANG_RE = re.compile(r"^[a-z]{2,3}$")
+
+
+def N_(msgid: str) -> str:
+    """Mark a module-level sentence for the catalogs; translate it where it is used with ``_(MSG)``."""
+    return msgid
+
+
+@lru_cache(maxsize=1)
+def languages() -> tuple[str, ...]:
+    """The languages the tutor speaks: English, then every language with a compiled catalog, sorted.
+
+    >>> languages()[0]
+    'en'
+    """
+    found = sorted(
+        d.name
+        for d in LOCALE_DIR.iterdir()
+        if d.is_dir() and _LANG_RE.match(d.name) and any((d / "LC_MESSAGES").glob("*.mo"))
+    ) if LOCALE_DIR.is_dir() else []
+    return (SOURCE_LANG, *[lang for lang in found if lang != SOURCE_LANG])
+
+
+def check_lang(lang: object) -> str:
+    """Return ``lang`` as a language code the tutor speaks (``"es"``; ``"es_ES"`` and ``"ES-es"`` read as ``"es"``).
+
+    Raises :class:`~musteach.rules.errors.LanguageError` naming the value and the languages there are.
+    """
+    from .rules.errors import LanguageError, shown  # here: errors.py imports this module
+
+    if isinstance(lang, str):
+        code = lang.strip().replace("-", "_").split("_")[0].lower()
+        if code in languages():
+            return code
+    raise LanguageError(
+        Text(
+            "no language {lang}: the tutor speaks {languages}",
+            lang=shown(lang),
+            languages=", ".join(languages()),
+        )
+    )
+
+
+def placeholders(sentence: str) -> frozenset[str]:
+    """The named placeholders of a sentence: ``placeholders("Seat {seat} wins {lance}") == {"seat", "lance"}``."""
+    return frozenset(name for _, name, _, _ in string.Formatter().parse(sentence) if name)
+
+
+class Translator:
+    """The sentences of one language, from its catalogs, English where a sentence has no translation.
+
+    Call it as ``_(msgid, **params)``: the translated sentence with its named placeholders filled. Parameters
+    that are :class:`Text` are put into words in the same language first. Get one with :func:`translator`.
+    """
+
+    def __init__(self, lang: str, catalog: _gettext.NullTranslations) -> None:
+        self.lang = lang
+        self._catalog = catalog
+
+    def __repr__(self) -> str:
+        return f"Translator({self.lang!r})"
+
+    def _fill(self, sentence: str, params: Mapping[str, object]) -> str:
+        if not params:
+            return sentence
+        return sentence.format_map({k: self.word(v) for k, v in params.items()})
+
+    def word(self, value: object) -> str:
+        """A parameter as it is written in this language: a :class:`Text` rendered, a float with this
+        language's decimal mark, anything else as ``str()``."""
+        if isinstance(value, Text):
+            return value.render(self.lang)
+        if isinstance(value, float):
+            return self.number(value, 1)
+        return str(value)
+
+    def __call__(self, msgid: str, /, **params: object) -> str:
+        """The sentence ``msgid`` in this language, placeholders filled from ``params``."""
+        return self._fill(self._catalog.gettext(msgid), params)
+
+    def ngettext(self, singular: str, plural: str, count: int, /, **params: object) -> str:
+        """The singular or plural sentence for ``count``, by this language's plural rule; ``{n}`` is ``count``."""
+        return self._fill(self._catalog.ngettext(singular, plural, count), {"n": count, **params})
+
+    def number(self, value: float, digits: int = 0) -> str:
+        """``value`` with ``digits`` decimals and this language's decimal mark: ``"62.5"``, ``"62,5"``."""
+        if self.lang == SOURCE_LANG:
+            return f"{value:.{digits}f}"
+        from babel.numbers import format_decimal  # here: babel's locale data costs memory a lesson may not need
+
+        pattern = "0." + "0" * digits if digits else "0"
+        return str(format_decimal(value, format=pattern, locale=self.lang))
+
+    def percent(self, fraction: float, digits: int = 0) -> str:
+        """``fraction`` (0..1) as a percentage in this language: ``"62.5%"``, ``"62,5 %"``."""
+        if self.lang == SOURCE_LANG:
+            return f"{fraction * 100:.{digits}f}%"
+        from babel.numbers import format_percent
+
+        pattern = "0." + "0" * digits + "%" if digits else "0%"
+        return str(format_percent(fraction, format=pattern, locale=self.lang))
+
+    def join(self, items: Iterable[str]) -> str:
+        """Items joined as this language lists them: ``"a, b and c"``, ``"a, b y c"``."""
+        words = list(items)
+        if self.lang == SOURCE_LANG or len(words) < 2:
+            if len(words) < 2:
+                return "".join(words)
+            return f"{', '.join(words[:-1])} and {words[-1]}"
+        from babel.lists import format_list
+
+        return str(format_list(words, locale=self.lang))
+
+
+def translator(lang: str = SOURCE_LANG) -> Translator:
+    """The :class:`Translator` of ``lang`` (checked with :func:`check_lang`; raises ``LanguageError``).
+
+    Each language's catalogs are read once per process and never change, so two visitors that share a process
+    and speak different languages each get their own translator.
+    """
+    return _load(check_lang(lang))
+
+
+@lru_cache(maxsize=16)
+def _load(code: str) -> Translator:
+    catalog: _gettext.NullTranslations = _gettext.NullTranslations()
+    if code != SOURCE_LANG:
+        for domain in reversed(DOMAINS):
+            path = LOCALE_DIR / code / "LC_MESSAGES" / f"{domain}.mo"
+            if path.is_file():
+                with path.open("rb") as fp:
+                    layer = _gettext.GNUTranslations(fp)
+                layer.add_fallback(catalog)
+                catalog = layer
+    return Translator(code, catalog)
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A sentence not yet put into words: its English msgid and named parameters.
+
+    ``Text("Seat {seat} wins.", seat=2)``; parameters may be other :class:`Text` (rendered in the same language).
+    ``render(lang)`` gives the sentence in ``lang``; ``str(text)`` is the English. Errors carry a Text so that a
+    command or a widget can show them in the learner's language.
+    """
+
+    msgid: str
+    params: tuple[tuple[str, object], ...]
+    plural: str | None
+    count: int | None
+
+    def __init__(self, msgid: str, /, **params: object) -> None:
+        object.__setattr__(self, "msgid", msgid)
+        object.__setattr__(self, "params", tuple(params.items()))
+        object.__setattr__(self, "plural", None)
+        object.__setattr__(self, "count", None)
+
+    def render(self, lang: str = SOURCE_LANG) -> str:
+        """This sentence in ``lang`` (English for a sentence the catalog lacks)."""
+        _ = translator(lang)
+        if self.plural is not None and self.count is not None:
+            return _.ngettext(self.msgid, self.plural, self.count, **dict(self.params))
+        return _(self.msgid, **dict(self.params))
+
+    def __str__(self) -> str:
+        return self.render(SOURCE_LANG)
+
+
+def plural_text(singular: str, plural: str, count: int, /, **params: object) -> Text:
+    """A :class:`Text` that is ``singular`` or ``plural`` by ``count`` (``{n}`` in the sentence is ``count``)."""
+    text = Text(singular, **params)
+    object.__setattr__(text, "plural", plural)
+    object.__setattr__(text, "count", count)
+    return text
