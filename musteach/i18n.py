@@ -6,11 +6,17 @@ to English, never to an empty string or a crash. Other languages are catalogs in
 ``python -m musteach.locale.catalogs``; see ``musteach/locale/TRANSLATING.md``).
 
 The language is chosen per call, never by a process-wide global that two Voilà visitors could share. Code
-that writes sentences takes ``lang: str = "en"`` and asks for a :class:`Translator`::
+that writes sentences asks for a :class:`Translator`::
 
-    _ = translator(lang)
+    _ = translator(lang)        # lang: a code such as "es", or None for the language being spoken now
     _("Seat {seat} wins {lance}.", seat=2, lance=_("Grande"))
     _.ngettext("{n} stone", "{n} stones", 3)
+
+"The language being spoken now" is a :class:`contextvars.ContextVar`, set for a block with
+``with speaking("es"): ...`` (a widget wraps its handlers so; a command wraps its run). A context variable
+belongs to one thread or task, so two visitors served at once each keep theirs; a new thread starts in English,
+so work handed to a thread must carry its context (``contextvars.copy_context().run``). Entry points also take
+an explicit ``lang=`` (``evaluate(...).explanations(lang="es")``, ``musteach judge --lang es``).
 
 Sentences are whole units with named placeholders, never English fragments glued together. A sentence built
 before its language is known is a :class:`Text`: a msgid with its parameters, put into words by
@@ -32,7 +38,9 @@ from __future__ import annotations
 import gettext as _gettext
 import re
 import string
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -45,9 +53,11 @@ __all__ = [
     "Text",
     "Translator",
     "check_lang",
+    "current_lang",
     "languages",
     "placeholders",
     "plural_text",
+    "speaking",
     "translator",
 ]
 
@@ -62,6 +72,33 @@ DOMAINS: tuple[str, ...] = ("rules", "play", "teach", "ui")
 files feed each one). A msgid is looked up in each domain in this order."""
 
 _LANG_RE = re.compile(r"^[a-z]{2,3}$")
+
+_SPOKEN: ContextVar[str] = ContextVar("musteach_lang", default="en")
+
+
+def current_lang() -> str:
+    """The language being spoken in this thread or task: set by :func:`speaking`, English otherwise."""
+    return _SPOKEN.get()
+
+
+@contextmanager
+def speaking(lang: str | None) -> Iterator[str]:
+    """Speak ``lang`` inside the block (None: keep the current language); yields the checked code.
+
+    Raises ``LanguageError`` for a language with no catalog. Only this thread or task is affected.
+
+    >>> with speaking("es"):
+    ...     current_lang()
+    'es'
+    >>> current_lang()
+    'en'
+    """
+    code = check_lang(lang) if lang is not None else current_lang()
+    token = _SPOKEN.set(code)
+    try:
+        yield code
+    finally:
+        _SPOKEN.reset(token)
 
 
 def N_(msgid: str) -> str:
@@ -175,13 +212,15 @@ class Translator:
         return str(format_list(words, locale=self.lang))
 
 
-def translator(lang: str = SOURCE_LANG) -> Translator:
-    """The :class:`Translator` of ``lang`` (checked with :func:`check_lang`; raises ``LanguageError``).
+def translator(lang: str | None = None) -> Translator:
+    """The :class:`Translator` of ``lang``, or of :func:`current_lang` when ``lang`` is None.
+
+    Raises ``LanguageError`` (see :func:`check_lang`) for a language with no catalog.
 
     Each language's catalogs are read once per process and never change, so two visitors that share a process
     and speak different languages each get their own translator.
     """
-    return _load(check_lang(lang))
+    return _load(current_lang() if lang is None else check_lang(lang))
 
 
 @lru_cache(maxsize=16)
@@ -218,8 +257,8 @@ class Text:
         object.__setattr__(self, "plural", None)
         object.__setattr__(self, "count", None)
 
-    def render(self, lang: str = SOURCE_LANG) -> str:
-        """This sentence in ``lang`` (English for a sentence the catalog lacks)."""
+    def render(self, lang: str | None = None) -> str:
+        """This sentence in ``lang`` (None: the current language; English where the catalog lacks it)."""
         _ = translator(lang)
         if self.plural is not None and self.count is not None:
             return _.ngettext(self.msgid, self.plural, self.count, **dict(self.params))

@@ -24,7 +24,7 @@ def test_spanish_is_spoken() -> None:
     assert check_lang("ES-es") == "es"
 
 
-@pytest.mark.parametrize("bad", ["xx", "", None, 3, "french"])
+@pytest.mark.parametrize("bad", ["xx", "", 3, "french", ["es"]])
 def test_unknown_language_is_named(bad: object) -> None:
     with pytest.raises(LanguageError) as err:
         translator(bad)  # type: ignore[arg-type]
@@ -83,3 +83,24 @@ def test_two_visitors_in_one_process_keep_their_language() -> None:
     for t in threads:
         t.join()
     assert seen == {"en": {"no language x: the tutor speaks y"}, "es": {"no hay idioma x: el tutor habla y"}}
+
+
+def test_speaking_sets_the_language_of_one_context_only() -> None:
+    from musteach.i18n import current_lang, speaking
+
+    msgid = "no language {lang}: the tutor speaks {languages}"
+    seen_in_thread: list[str] = []
+    with speaking("es"):
+        assert translator()(msgid, lang="x", languages="y") == "no hay idioma x: el tutor habla y"
+        assert Text(msgid, lang="x", languages="y").render().startswith("no hay idioma")
+        # a new thread starts in English: the language is not process-wide
+        t = threading.Thread(target=lambda: seen_in_thread.append(current_lang()))
+        t.start()
+        t.join()
+        with speaking(None):
+            assert current_lang() == "es"
+    assert current_lang() == "en"
+    assert seen_in_thread == ["en"]
+    with pytest.raises(LanguageError):
+        with speaking("klingon"):
+            pass

@@ -57,8 +57,9 @@ class MusError(ValueError):
         self.text = message if isinstance(message, Text) else None
         super().__init__(str(message))
 
-    def message(self, lang: str = "en") -> str:
-        """The message in ``lang`` (English where the catalog lacks it or the error was raised with a plain string)."""
+    def message(self, lang: str | None = None) -> str:
+        """The message in ``lang`` (None: the current language of :func:`musteach.i18n.speaking`); English where
+        the catalog lacks it or the error was raised with a plain string."""
         return self.text.render(lang) if self.text is not None else str(self)
 
 
