@@ -31,14 +31,28 @@ __all__ = ["DOMAIN_OF", "KEYWORDS", "Problem", "build", "check", "compile_po", "
 PACKAGE_DIR = LOCALE_DIR.parent
 
 DOMAIN_OF: tuple[tuple[str, str], ...] = (
+    ("rules/betting.py", "betting"),
+    ("rules/count.py", "betting"),
+    ("rules/senas.py", "betting"),
+    ("commands/count.py", "betting"),
+    ("commands/grade.py", "betting"),
+    ("rules/*.py", "rules"),
+    ("commands/*.py", "rules"),
     ("teach/labels.py", "ui"),
-    ("teach/pages.py", "ui"),
+    ("teach/pages.py", "pages"),
+    ("teach/senas_quiz.py", "coach"),
+    ("teach/count_quiz.py", "coach"),
+    ("teach/coach.py", "coach"),
+    ("teach/review.py", "coach"),
+    ("teach/mus_quiz.py", "coach"),
+    ("teach/grading.py", "coach"),
+    ("teach/odds_quiz.py", "coach"),
+    ("teach/sampling.py", "coach"),
+    ("teach/betting_script.py", "coach"),
     ("teach/*.py", "teach"),
     ("play/*.py", "play"),
     ("odds/*.py", "play"),
     ("draw/*.py", "play"),
-    ("rules/*.py", "rules"),
-    ("commands/*.py", "rules"),
     ("*.py", "rules"),
 )
 """Which domain each source file (a glob relative to ``musteach/``) feeds; the first match wins."""
