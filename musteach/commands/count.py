@@ -4,7 +4,9 @@ Input: a JSON array of cases, one JSON object, or JSON Lines (one case a line). 
 case, ``{"id", "stones", "hand_total", "final_score", "game_over", "game_winner", "ended_at"}``; a hand
 ended by an accepted órdago has no ``stones`` / ``hand_total`` (as in ``scoring.json``).
 ``--explain`` prints the step-by-step count instead; ``--check`` compares with each case's ``expected``.
-Bad input exits with status 2 and one line naming the case and what is wrong.
+``--lang es`` writes the explanations, the check lines and the error messages in Spanish (the JSON keys and
+values stay the same). Bad input exits with status 2 and one line naming the case and what is wrong; so does
+a language with no catalog.
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
+from ..i18n import SOURCE_LANG, Text, check_lang, speaking, translator
 from ..rules.count import CountResult, count_case
 from ..rules.errors import MusError
-from . import read_input, read_records
+from . import Records, read_input, read_records
 
 _KEYS = ("id", "stones", "hand_total", "final_score", "game_over", "game_winner", "ended_at")
 
@@ -33,7 +37,45 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     mode.add_argument(
         "--check", action="store_true", help="compare with each case's 'expected'; exit 1 on any difference"
     )
+    add_lang_option(p)
     return p
+
+
+def add_lang_option(p: argparse.ArgumentParser) -> None:
+    """``--lang LANG``: the language of explanations and error messages (en, es...; default en)."""
+    p.add_argument(
+        "--lang",
+        default=SOURCE_LANG,
+        metavar="LANG",
+        help="language of the explanations and error messages: en (default) or es",
+    )
+
+
+def run_in_language(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:
+    """Run ``body(args)`` speaking ``args.lang``; a :class:`MusError` becomes one line on standard error in that
+    language and status 2. An unknown ``--lang`` is such an error too (named in English, the language known)."""
+    try:
+        lang = check_lang(getattr(args, "lang", None) or SOURCE_LANG)
+    except MusError as e:
+        print(f"musteach {args.command}: --lang: {e}", file=sys.stderr)
+        return 2
+    with speaking(lang):
+        try:
+            return body(args)
+        except MusError as e:
+            print(f"musteach {args.command}: {e.message(lang)}", file=sys.stderr)
+            return 2
+
+
+def record_label(records: Records, i: int, always_line: bool = False) -> str:
+    """The label of item ``i`` (from 0) in the language being spoken: ``"case 3"``, ``"case 3 (line 5)"``
+    (the line when it differs from the number, or with ``always_line`` whenever the input was JSON Lines)."""
+    _ = translator()
+    k = i + 1
+    if records.lines is None or (records.lines[i] == k and not always_line):
+        return _("deal {n}", n=k) if records.noun == "deal" else _("case {n}", n=k)
+    line = records.lines[i]
+    return _("deal {n} (line {line})", n=k, line=line) if records.noun == "deal" else _("case {n} (line {line})", n=k, line=line)
 
 
 def read_cases(text: str) -> list[tuple[str, Any]]:
@@ -47,9 +89,10 @@ def read_cases(text: str) -> list[tuple[str, Any]]:
     """
     records = read_records(text, "case", line_prefix=lambda n, label: f"line {n}: ")
     if not records.items:
-        what = "the input is empty" if not text.strip() else "the input holds none"
-        raise MusError(f"no cases: {what}")
-    return [(records.label(i, always_line=True), c) for i, c in enumerate(records.items)]
+        if not text.strip():
+            raise MusError(Text("no cases: the input is empty"))
+        raise MusError(Text("no cases: the input holds none"))
+    return [(record_label(records, i, always_line=True), c) for i, c in enumerate(records.items)]
 
 
 def result_line(case_id: Any, result: CountResult) -> dict[str, Any]:
@@ -59,6 +102,12 @@ def result_line(case_id: Any, result: CountResult) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Count every case of ``args.file`` in the language of ``args.lang`` (see the module docstring)."""
+    return run_in_language(args, _run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    _ = translator()
     cases = read_cases(read_input(args.file))
     results = []
     for label, case in cases:
@@ -67,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             results.append((cid if cid is not None else label, case, count_case(case)))
         except MusError as e:
-            raise MusError(f"{where}: {e}") from None
+            raise type(e)(Text("{where}: {problem}", where=where, problem=e.text or str(e))) from None
     failures = 0
     out: list[str] = []
     for cid, case, r in results:
@@ -77,15 +126,15 @@ def run(args: argparse.Namespace) -> int:
             expected = case.get("expected")
             got = r.to_dict()
             if expected is None:
-                out.append(f"{cid}: no 'expected' to check")
+                out.append(_("{case}: no 'expected' to check", case=cid))
                 failures += 1
             elif got == expected:
-                out.append(f"{cid}: ok")
+                out.append(_("{case}: ok", case=cid))
             else:
                 failures += 1
                 diffs = sorted(k for k in set(got) | set(expected) if got.get(k) != expected.get(k))
                 shown = json.dumps({k: got.get(k) for k in diffs}, ensure_ascii=False)
-                out.append(f"{cid}: differs in {', '.join(diffs)}: got {shown}")
+                out.append(_("{case}: differs in {fields}: got {values}", case=cid, fields=", ".join(diffs), values=shown))
         else:
             out.append(json.dumps(result_line(cid, r), ensure_ascii=False))
     sys.stdout.write("\n".join(out) + "\n")

@@ -37,6 +37,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal, TypeGuard
 
+from ..i18n import N_, Text, speaking, translator
 from .errors import BettingError, IllegalActionError
 from .lances import DealResult, Lance, check_seat, speaking_order, team_of
 from .options import Rules
@@ -51,6 +52,7 @@ __all__ = [
     "BettingStep",
     "Declaration",
     "LanceBetting",
+    "chain_text",
     "check_stakes",
     "declarations",
     "deje",
@@ -81,7 +83,7 @@ _BETTABLE_BY_HOLDERS = (Lance.PARES, Lance.JUEGO)
 def other_team(team: str) -> str:
     """The opposing team: ``other_team("A") == "B"``. Raises :class:`BettingError` for a name not A/B."""
     if team not in TEAMS:
-        raise BettingError(f"a team is 'A' (seats 0, 2) or 'B' (seats 1, 3), not {team!r} (RULES.md §0)")
+        raise BettingError(Text("a team is 'A' (seats 0, 2) or 'B' (seats 1, 3), not {team} (RULES.md §0)", team=repr(team)))
     return "B" if team == "A" else "A"
 
 
@@ -99,9 +101,20 @@ def stake_text(s: Stake) -> str:
     return "órdago" if s == ORDAGO else str(s)
 
 
-def stones_text(n: int) -> str:
-    """A number of stones (piedras) in words: ``"1 stone"``, ``"5 stones"`` (RULES.md §7)."""
-    return f"{n} stone" if n == 1 else f"{n} stones"
+def stones_text(n: int, lang: str | None = None) -> str:
+    """A number of stones (piedras) in words: ``"1 stone"``, ``"5 stones"`` (RULES.md §7).
+
+    lang: the language (None: the one being spoken, see :func:`musteach.i18n.speaking`).
+
+    >>> stones_text(5, lang="es")
+    '5 piedras'
+    """
+    return translator(lang).ngettext("{n} stone", "{n} stones", n)
+
+
+def chain_text(stakes: Iterable[Stake]) -> str:
+    """A chain of bet totals as players follow it: ``"2 → 5 → órdago"`` (RULES.md §6)."""
+    return " → ".join(stake_text(s) for s in stakes)
 
 
 def _chain(stakes: Stake | Sequence[Stake]) -> tuple[Stake, ...]:
@@ -109,6 +122,9 @@ def _chain(stakes: Stake | Sequence[Stake]) -> tuple[Stake, ...]:
     if isinstance(stakes, str | int):
         return (stakes,)
     return tuple(stakes)
+
+
+_ORDAGO_RAISED = N_("{where}: an órdago can only be accepted or refused, not raised (RULES.md §6)")
 
 
 def check_stakes(stakes: Iterable[object], where: str = "stakes") -> tuple[Stake, ...]:
@@ -126,28 +142,38 @@ def check_stakes(stakes: Iterable[object], where: str = "stakes") -> tuple[Stake
     musteach.rules.errors.BettingError: stakes: 2 -> 3 raises by 1, but a raise is at least 2 more (RULES.md §6)
     """
     if isinstance(stakes, str | bytes | Mapping) or not isinstance(stakes, Iterable):
-        raise BettingError(f"{where} must be a list of bet totals such as [2, 5, 10], not {stakes!r} (RULES.md §7a)")
+        raise BettingError(
+            Text("{where} must be a list of bet totals such as [2, 5, 10], not {value} (RULES.md §7a)", where=where, value=repr(stakes))
+        )
     out: list[Stake] = []
     for i, s in enumerate(stakes):
         if isinstance(s, str) and _fold(s) == ORDAGO:
             if out and out[-1] == ORDAGO:
-                raise BettingError(f"{where}: an órdago can only be accepted or refused, not raised (RULES.md §6)")
+                raise BettingError(Text(_ORDAGO_RAISED, where=where))
             out.append(ORDAGO)
             continue
         if not _is_int(s):
-            raise BettingError(f"{where}[{i}] must be a whole number of stones or 'ordago', not {s!r} (RULES.md §7a)")
+            raise BettingError(
+                Text("{where}[{i}] must be a whole number of stones or 'ordago', not {value} (RULES.md §7a)", where=where, i=i, value=repr(s))
+            )
         prev = out[-1] if out else None
         if prev == ORDAGO:
-            raise BettingError(f"{where}: an órdago can only be accepted or refused, not raised (RULES.md §6)")
+            raise BettingError(Text(_ORDAGO_RAISED, where=where))
         if prev is None and s < 2:
-            raise BettingError(f"{where}: the first bet is at least 2 stones (envido), not {s} (RULES.md §6)")
+            raise BettingError(Text("{where}: the first bet is at least 2 stones (envido), not {value} (RULES.md §6)", where=where, value=s))
         if isinstance(prev, int) and s - prev < 2:
             raise BettingError(
-                f"{where}: {prev} -> {s} raises by {s - prev}, but a raise is at least 2 more (RULES.md §6)"
+                Text(
+                    "{where}: {before} -> {after} raises by {more}, but a raise is at least 2 more (RULES.md §6)",
+                    where=where,
+                    before=prev,
+                    after=s,
+                    more=s - prev,
+                )
             )
         out.append(s)
     if not out:
-        raise BettingError(f"{where} is empty: a refused or accepted bet needs at least one bet (RULES.md §7a)")
+        raise BettingError(Text("{where} is empty: a refused or accepted bet needs at least one bet (RULES.md §7a)", where=where))
     return tuple(out)
 
 
@@ -188,14 +214,18 @@ class Action:
 
     def __post_init__(self) -> None:
         if self.kind not in ACTION_KINDS:
-            raise IllegalActionError(f"unknown betting action {self.kind!r}: use {', '.join(ACTION_KINDS)} (RULES.md §6)")
+            raise IllegalActionError(
+                Text("unknown betting action {kind}: use {kinds} (RULES.md §6)", kind=repr(self.kind), kinds=", ".join(ACTION_KINDS))
+            )
         if self.kind in ("envido", "reenvido"):
             if self.amount is None:
                 object.__setattr__(self, "amount", 2)
             elif not _is_int(self.amount):
-                raise IllegalActionError(f"{self.kind} needs a whole number of stones, not {self.amount!r} (RULES.md §6)")
+                raise IllegalActionError(
+                    Text("{kind} needs a whole number of stones, not {value} (RULES.md §6)", kind=self.kind, value=repr(self.amount))
+                )
         elif self.amount is not None:
-            raise IllegalActionError(f"{self.kind} takes no amount of stones (got {self.amount!r})")
+            raise IllegalActionError(Text("{kind} takes no amount of stones (got {value})", kind=self.kind, value=repr(self.amount)))
 
     @classmethod
     def parse(cls, text: str | Action) -> Action:
@@ -207,7 +237,9 @@ class Action:
         if isinstance(text, Action):
             return text
         if not isinstance(text, str):
-            raise IllegalActionError(f"unknown betting action {text!r}: expected text such as 'envido 2' or 'quiero'")
+            raise IllegalActionError(
+                Text("unknown betting action {text}: expected text such as 'envido 2' or 'quiero'", text=repr(text))
+            )
         t = _fold(text).replace("_", " ").replace("-", " ")
         words = t.split()
         simple = {
@@ -234,7 +266,7 @@ class Action:
         if len(words) == 2 and words[1] in ("mas", "more") and words[0].lstrip("-").isdigit():
             return cls("reenvido", int(words[0]))
         raise IllegalActionError(
-            f"unknown betting action {text!r}: use paso, envido [N], N más, órdago, quiero or no quiero (RULES.md §6)"
+            Text("unknown betting action {text}: use paso, envido [N], N más, órdago, quiero or no quiero (RULES.md §6)", text=repr(text))
         )
 
     def __str__(self) -> str:
@@ -248,7 +280,7 @@ class Action:
     def stones(self) -> int:
         """The stones of an envido or reenvido; raises :class:`IllegalActionError` for another kind."""
         if self.amount is None:
-            raise IllegalActionError(f"{self} names no stones: only envido and reenvido do (RULES.md §6)")
+            raise IllegalActionError(Text("{action} names no stones: only envido and reenvido do (RULES.md §6)", action=str(self)))
         return self.amount
 
     @property
@@ -302,24 +334,26 @@ class BettingOutcome:
     def __post_init__(self) -> None:
         t = self.type
         if t not in OUTCOME_TYPES:
-            raise BettingError(f"unknown betting type {t!r}: use {', '.join(OUTCOME_TYPES)} (RULES.md §7a)")
+            raise BettingError(
+                Text("unknown betting type {type}: use {types} (RULES.md §7a)", type=repr(t), types=", ".join(OUTCOME_TYPES))
+            )
         stakes = tuple(self.stakes)
         if t in ("paso", "no_bet"):
             if stakes or self.winner_team is not None:
-                raise BettingError(f"a {t!r} betting has no stakes and no winner team (RULES.md §7a)")
+                raise BettingError(Text("a {type} betting has no stakes and no winner team (RULES.md §7a)", type=repr(t)))
         elif t == "ordago_accepted":
             stakes = check_stakes(stakes) if stakes else (ORDAGO,)
             if stakes[-1] != ORDAGO:
-                raise BettingError("an 'ordago_accepted' betting must end with the órdago (RULES.md §7a)")
+                raise BettingError(Text("an 'ordago_accepted' betting must end with the órdago (RULES.md §7a)"))
             if self.winner_team is not None:
-                raise BettingError("an accepted órdago has no winner team before the hands are shown (RULES.md §6)")
+                raise BettingError(Text("an accepted órdago has no winner team before the hands are shown (RULES.md §6)"))
         else:
             stakes = check_stakes(stakes)
             if t == "accepted":
                 if stakes[-1] == ORDAGO:
-                    raise BettingError("an accepted órdago is the type 'ordago_accepted', not 'accepted' (RULES.md §7a)")
+                    raise BettingError(Text("an accepted órdago is the type 'ordago_accepted', not 'accepted' (RULES.md §7a)"))
                 if self.winner_team is not None:
-                    raise BettingError("an accepted bet has no winner team: the best hand takes it in the count")
+                    raise BettingError(Text("an accepted bet has no winner team: the best hand takes it in the count"))
             else:
                 other_team(self.winner_team)  # type: ignore[arg-type]  # validates A / B
         object.__setattr__(self, "stakes", stakes)
@@ -361,36 +395,53 @@ class BettingOutcome:
         if isinstance(data, BettingOutcome):
             return data
         if not isinstance(data, Mapping):
-            raise BettingError(f"{where} must be an object such as {{'type': 'paso'}}, not {data!r} (RULES.md §7a)")
+            raise BettingError(
+                Text("{where} must be an object such as {{'type': 'paso'}}, not {value} (RULES.md §7a)", where=where, value=repr(data))
+            )
         t = data.get("type")
         if t not in OUTCOME_TYPES:
-            raise BettingError(f"{where}.type must be one of {', '.join(OUTCOME_TYPES)}, not {t!r} (RULES.md §7a)")
+            raise BettingError(
+                Text(
+                    "{where}.type must be one of {types}, not {value} (RULES.md §7a)",
+                    where=where,
+                    types=", ".join(OUTCOME_TYPES),
+                    value=repr(t),
+                )
+            )
         allowed = {"type"} | {"accepted": {"stake", "stakes"}, "rejected": {"stakes", "winner_team"}}.get(t, set())
         extra = sorted(set(data) - allowed)
         if extra:
-            raise BettingError(f"{where}: unexpected field(s) {', '.join(extra)} for type {t!r} (RULES.md §7a)")
+            raise BettingError(
+                Text(
+                    "{where}: unexpected field(s) {fields} for type {type} (RULES.md §7a)",
+                    where=where,
+                    fields=", ".join(extra),
+                    type=repr(t),
+                )
+            )
         try:
             if t == "accepted":
                 if "stake" not in data and "stakes" not in data:
-                    raise BettingError("an accepted bet needs its stake (RULES.md §7a)")
+                    raise BettingError(Text("an accepted bet needs its stake (RULES.md §7a)"))
                 stake = data.get("stake")
                 stakes = list(data["stakes"]) if "stakes" in data else [stake]
                 if stake is not None and stakes[-1] != stake:
-                    raise BettingError(f"stake {stake!r} is not the last of stakes {stakes!r}")
+                    raise BettingError(Text("stake {stake} is not the last of stakes {stakes}", stake=repr(stake), stakes=repr(stakes)))
                 last = stakes[-1]
                 if not _is_int(last) or last < 2:
                     raise BettingError(
-                        f"stake must be a whole number of stones ≥ 2 (envido is 2), not {last!r} (RULES.md §6, §7a)"
+                        Text("stake must be a whole number of stones ≥ 2 (envido is 2), not {value} (RULES.md §6, §7a)", value=repr(last))
                     )
                 return cls("accepted", check_stakes(stakes, "stakes"))
             if t == "rejected":
                 if "stakes" not in data or "winner_team" not in data:
-                    raise BettingError("a rejected bet needs 'stakes' and 'winner_team' (RULES.md §7a)")
+                    raise BettingError(Text("a rejected bet needs 'stakes' and 'winner_team' (RULES.md §7a)"))
                 return cls("rejected", tuple(check_stakes(data["stakes"], "stakes")), data["winner_team"])
             return cls(t)
         except BettingError as e:
-            msg = str(e)
-            raise BettingError(msg if msg.startswith(where) else f"{where}: {msg}") from None
+            if str(e).startswith(where):
+                raise
+            raise BettingError(Text("{where}: {problem}", where=where, problem=e.text or str(e))) from None
 
     def to_dict(self) -> dict[str, Any]:
         """The ``scoring.json`` form: ``{"type": "accepted", "stake": 5}`` etc. (RULES.md §7a)."""
@@ -416,18 +467,26 @@ class BettingOutcome:
         """Alias of ``winner_team``: the team whose refused bet pays the deje."""
         return self.winner_team
 
-    def describe(self) -> str:
-        """A short phrase: ``"everybody passed (en paso)"``, ``"bet of 5 accepted"``..."""
+    def describe(self, lang: str | None = None) -> str:
+        """A short phrase: ``"everybody passed (en paso)"``, ``"bet of 5 accepted"``...
+
+        lang: the language (None: the one being spoken, see :func:`musteach.i18n.speaking`).
+        """
+        _ = translator(lang)
         if self.type == "paso":
-            return "everybody passed (en paso)"
+            return _("everybody passed (en paso)")
         if self.type == "no_bet":
-            return "no betting (at most one team holds the jugada)"
+            return _("no betting (at most one team holds the jugada)")
         if self.type == "accepted":
-            return f"bet of {self.stake} accepted"
+            return _("bet of {stake} accepted", stake=self.stake)
         if self.type == "ordago_accepted":
-            return "órdago accepted"
-        chain = " → ".join(stake_text(s) for s in self.stakes)
-        return f"team {self.winner_team}'s bet ({chain}) was refused: team {self.winner_team} takes the deje of {stones_text(self.deje)}"
+            return _("órdago accepted")
+        return _(
+            "team {team}'s bet ({chain}) was refused: team {team} takes the deje of {stones}",
+            team=self.winner_team,
+            chain=chain_text(self.stakes),
+            stones=stones_text(self.deje, _.lang),
+        )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -478,19 +537,21 @@ def _deal(deal: DealResult | Sequence[Any], mano: int | None, rules: Rules | Non
     from .lances import evaluate
 
     if mano is None:
-        raise BettingError("give the mano seat along with the hands (RULES.md §0)")
+        raise BettingError(Text("give the mano seat along with the hands (RULES.md §0)"))
     return evaluate(deal, mano, rules)
 
 
 def declarations(
-    deal: DealResult | Sequence[Any], mano: int | None = None, rules: Rules | None = None
+    deal: DealResult | Sequence[Any], mano: int | None = None, rules: Rules | None = None, *, lang: str | None = None
 ) -> dict[str, Declaration]:
     """Every seat's "pares sí/no" and "juego sí/no", and who bets in those lances (RULES.md §4).
 
     deal: a :class:`~musteach.rules.lances.DealResult`, or 4 hands indexed by seat (then give ``mano``, ``rules``).
+    lang: the language of the texts and summaries (None: the one being spoken).
     Returns ``{"pares": Declaration, "juego": Declaration}``.
     """
     d = _deal(deal, mano, rules)
+    _ = translator(lang)
     out: dict[str, Declaration] = {}
     for lance in _BETTABLE_BY_HOLDERS:
         if lance is Lance.PARES:
@@ -499,24 +560,41 @@ def declarations(
             holds = tuple(i.is_juego for i in d.infos)
         word = lance.value
         order = speaking_order(d.mano)
-        texts = tuple(f"Seat {s}: {word} {'sí' if holds[s] else 'no'}" for s in order)
+        texts = tuple(
+            _("Seat {seat}: {lance} sí", seat=s, lance=word) if holds[s] else _("Seat {seat}: {lance} no", seat=s, lance=word)
+            for s in order
+        )
         holders = [s for s in order if holds[s]]
         teams = sorted({team_of(s) for s in holders})
         silent = [s for s in order if not holds[s]]
         if len(teams) == 2:
-            who = ", ".join(str(s) for s in holders[:-1]) + f" and {holders[-1]}"
-            summary = f"Both teams hold {word}: seats {who} bet"
-            if len(silent) == 1:
-                summary += f"; seat {silent[0]} stays silent"
-            elif silent:
-                summary += f"; seats {', '.join(str(s) for s in silent[:-1])} and {silent[-1]} stay silent"
-            summary += " (RULES.md §4)."
+            who = _.join(str(s) for s in holders)
+            if not silent:
+                summary = _("Both teams hold {lance}: seats {seats} bet (RULES.md §4).", lance=word, seats=who)
+            elif len(silent) == 1:
+                summary = _(
+                    "Both teams hold {lance}: seats {seats} bet; seat {silent} stays silent (RULES.md §4).",
+                    lance=word,
+                    seats=who,
+                    silent=silent[0],
+                )
+            else:
+                summary = _(
+                    "Both teams hold {lance}: seats {seats} bet; seats {silent} stay silent (RULES.md §4).",
+                    lance=word,
+                    seats=who,
+                    silent=_.join(str(s) for s in silent),
+                )
         elif teams:
-            summary = f"Only team {teams[0]} holds {word}: no betting; team {teams[0]} takes the lance in the count (RULES.md §4)."
+            summary = _(
+                "Only team {team} holds {lance}: no betting; team {team} takes the lance in the count (RULES.md §4).",
+                team=teams[0],
+                lance=word,
+            )
         elif lance is Lance.PARES:
-            summary = "Nobody holds pares: the lance scores nothing (RULES.md §4)."
+            summary = _("Nobody holds pares: the lance scores nothing (RULES.md §4).")
         else:
-            summary = "Nobody has juego: Punto is played instead, with all four players (RULES.md §4)."
+            summary = _("Nobody has juego: Punto is played instead, with all four players (RULES.md §4).")
         out[word] = Declaration(lance, d.mano, (holds[0], holds[1], holds[2], holds[3]), texts, summary)
     return out
 
@@ -546,7 +624,6 @@ def participants(deal: DealResult, lance: Lance | str) -> tuple[int, ...]:
 # The betting state machine
 # ----------------------------------------------------------------------------------------------
 
-_RULE = "(RULES.md §6)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -606,19 +683,24 @@ class LanceBetting:
             for s in given:
                 check_seat(s)
             if len(set(given)) != len(given):
-                raise BettingError(f"participants {given!r} name a seat twice")
+                raise BettingError(Text("participants {seats} name a seat twice", seats=repr(given)))
             seats = tuple(s for s in order if s in given)
-        if lance in (Lance.GRANDE, Lance.CHICA) and seats != order:
-            raise BettingError(f"all four players take part in {lance.title}, not only seats {list(seats)} (RULES.md §4)")
-        if lance is Lance.PUNTO and seats not in (order, ()):
-            raise BettingError(f"all four players take part in Punto, not only seats {list(seats)} (RULES.md §4)")
+        if lance in (Lance.GRANDE, Lance.PUNTO, Lance.CHICA) and seats != order and (lance is not Lance.PUNTO or seats):
+            raise BettingError(
+                Text(
+                    "all four players take part in {lance}, not only seats {seats} (RULES.md §4)",
+                    lance=lance.title,
+                    seats=str(list(seats)),
+                )
+            )
         state = cls(lance, mano, seats, rules)
         teams = sorted({team_of(s) for s in seats})
         if len(teams) < 2:
+            _ = translator()
             if teams:
-                text = f"Only team {teams[0]} holds {lance.value}: there is no betting (RULES.md §4)."
+                text = _("Only team {team} holds {lance}: there is no betting (RULES.md §4).", team=teams[0], lance=lance.value)
             else:
-                text = f"Nobody takes part in {lance.title}: there is no betting (RULES.md §4)."
+                text = _("Nobody takes part in {lance}: there is no betting (RULES.md §4).", lance=lance.title)
             return replace(state, outcome=BettingOutcome.no_bet(), steps=(BettingStep(None, None, text),))
         return state
 
@@ -682,58 +764,104 @@ class LanceBetting:
         """Check that ``seat`` may say ``action`` now; return the parsed :class:`Action`.
 
         Raises :class:`~musteach.rules.errors.IllegalActionError` naming the seat, the action and the rule
-        (RULES.md §2, §4, §6), or :class:`~musteach.rules.errors.SeatError` for a seat outside 0..3.
+        (RULES.md §2, §4, §6), or :class:`~musteach.rules.errors.SeatError` for a seat outside 0..3. Its
+        ``message(lang)`` is the learner's feedback in their language.
         """
         a = Action.parse(action)
         check_seat(seat)
-        say = f"seat {seat} cannot say {a}"
+        said = {"seat": seat, "action": str(a)}
         if self.closed:
-            assert self.outcome is not None
-            raise IllegalActionError(f"{say}: the {self.lance.title} betting is over ({self._closed_phrase()}) {_RULE}")
+            raise IllegalActionError(self._closed_text(seat, a))
         if seat not in self.participants:
             if self.lance in _BETTABLE_BY_HOLDERS:
                 raise IllegalActionError(
-                    f"{say}: seat {seat} said '{self.lance.value} no', and only the holders speak in "
-                    f"{self.lance.title} (RULES.md §4)"
+                    Text(
+                        "seat {seat} cannot say {action}: seat {seat} said '{lance} no', and only the holders speak in "
+                        "{title} (RULES.md §4)",
+                        lance=self.lance.value,
+                        title=self.lance.title,
+                        **said,
+                    )
                 )
-            raise IllegalActionError(f"{say}: seat {seat} takes no part in {self.lance.title} (RULES.md §4)")
+            raise IllegalActionError(
+                Text("seat {seat} cannot say {action}: seat {seat} takes no part in {lance} (RULES.md §4)", lance=self.lance.title, **said)
+            )
         if not self.stakes:
             if a.kind == "quiero":
-                raise IllegalActionError(f"{say}: there is no bet to accept {_RULE}")
+                raise IllegalActionError(Text("seat {seat} cannot say {action}: there is no bet to accept (RULES.md §6)", **said))
             if a.kind == "no_quiero":
-                raise IllegalActionError(f"{say}: there is no bet to refuse; say paso {_RULE}")
+                raise IllegalActionError(
+                    Text("seat {seat} cannot say {action}: there is no bet to refuse; say paso (RULES.md §6)", **said)
+                )
             if a.kind == "reenvido":
-                raise IllegalActionError(f"{say}: there is no bet to raise yet; open with envido {_RULE}")
+                raise IllegalActionError(
+                    Text("seat {seat} cannot say {action}: there is no bet to raise yet; open with envido (RULES.md §6)", **said)
+                )
             turn = self.participants[self.passed]
             if seat != turn and not (a.is_bet and self.rules.allow_out_of_turn_first_bet):
                 raise IllegalActionError(
-                    f"{say}: it is seat {turn}'s turn (speaking order from mano, seat {self.mano}; RULES.md §2, §6)"
+                    Text(
+                        "seat {seat} cannot say {action}: it is seat {turn}'s turn (speaking order from mano, seat {mano}; "
+                        "RULES.md §2, §6)",
+                        turn=turn,
+                        mano=self.mano,
+                        **said,
+                    )
                 )
             if a.kind == "envido" and a.stones < 2:
-                raise IllegalActionError(f"{say}: a bet is at least 2 stones {_RULE}")
+                raise IllegalActionError(Text("seat {seat} cannot say {action}: a bet is at least 2 stones (RULES.md §6)", **said))
             return a
         # facing a bet
         bt = self.betting_team
         assert bt is not None
         if team_of(seat) == bt:
             raise IllegalActionError(
-                f"{say}: the bet on the table is team {bt}'s own; team {other_team(bt)} must answer it {_RULE}"
+                Text(
+                    "seat {seat} cannot say {action}: the bet on the table is team {team}'s own; team {other} must answer "
+                    "it (RULES.md §6)",
+                    team=bt,
+                    other=other_team(bt),
+                    **said,
+                )
             )
         if seat in self.declined:
             others = self._answerers()
-            rest = f"; seat {others[0]} may still answer for team {team_of(seat)}" if others else ""
-            raise IllegalActionError(f"{say}: seat {seat} has already refused this bet{rest} {_RULE}")
+            if others:
+                raise IllegalActionError(
+                    Text(
+                        "seat {seat} cannot say {action}: seat {seat} has already refused this bet; seat {partner} may "
+                        "still answer for team {team} (RULES.md §6)",
+                        partner=others[0],
+                        team=team_of(seat),
+                        **said,
+                    )
+                )
+            raise IllegalActionError(
+                Text("seat {seat} cannot say {action}: seat {seat} has already refused this bet (RULES.md §6)", **said)
+            )
         stake = self.current_stake
         assert stake is not None  # facing a bet
         if a.kind == "envido":
             raise IllegalActionError(
-                f"{say}: there is already a bet of {stake_text(stake)} (RULES.md §6); answer quiero, no quiero, "
-                "a raise (N más) or órdago"
+                Text(
+                    "seat {seat} cannot say {action}: there is already a bet of {stake} (RULES.md §6); answer quiero, "
+                    "no quiero, a raise (N más) or órdago",
+                    stake=stake_text(stake),
+                    **said,
+                )
             )
         if a.kind in ("reenvido", "ordago") and stake == ORDAGO:
-            raise IllegalActionError(f"{say}: an órdago can only be accepted (quiero) or refused {_RULE}")
+            raise IllegalActionError(
+                Text("seat {seat} cannot say {action}: an órdago can only be accepted (quiero) or refused (RULES.md §6)", **said)
+            )
         if a.kind == "reenvido" and a.stones < 2:
-            raise IllegalActionError(f"{say}: a raise is at least 2 more, not {a.amount} {_RULE}")
+            raise IllegalActionError(
+                Text(
+                    "seat {seat} cannot say {action}: a raise is at least 2 more, not {more} (RULES.md §6)",
+                    more=a.amount,
+                    **said,
+                )
+            )
         return a
 
     def can(self, seat: int, action: Action | str) -> bool:
@@ -769,47 +897,129 @@ class LanceBetting:
             try:
                 seat, action = pair
             except (TypeError, ValueError):
-                raise IllegalActionError(f"action {i}: expected a (seat, action) pair, not {pair!r}") from None
+                raise IllegalActionError(
+                    Text("action {i}: expected a (seat, action) pair, not {value}", i=i, value=repr(pair))
+                ) from None
             try:
                 state = state.act(seat, action)
             except IllegalActionError as e:
-                raise IllegalActionError(f"action {i}: {e}") from None
+                raise IllegalActionError(Text("action {i}: {problem}", i=i, problem=e.text or str(e))) from None
         return state
 
-    def _closed_phrase(self) -> str:
+    def _closed_text(self, seat: int, a: Action) -> Text:
+        """Why nobody may speak once the betting is over, naming how it ended."""
         o = self.outcome
         assert o is not None
+        said: dict[str, object] = {"seat": seat, "action": str(a), "lance": self.lance.title}
         if o.type == "rejected":
-            return f"team {o.winner_team} took the deje of {o.deje}"
+            return Text(
+                "seat {seat} cannot say {action}: the {lance} betting is over (team {team} took the deje of {deje}) "
+                "(RULES.md §6)",
+                team=o.winner_team,
+                deje=o.deje,
+                **said,
+            )
         if o.type == "accepted":
-            return f"the bet of {o.stake} was accepted"
+            return Text(
+                "seat {seat} cannot say {action}: the {lance} betting is over (the bet of {stake} was accepted) "
+                "(RULES.md §6)",
+                stake=o.stake,
+                **said,
+            )
         if o.type == "ordago_accepted":
-            return "the órdago was accepted"
+            return Text(
+                "seat {seat} cannot say {action}: the {lance} betting is over (the órdago was accepted) (RULES.md §6)",
+                **said,
+            )
         if o.type == "paso":
-            return "everybody passed"
-        return "there is no betting"
+            return Text(
+                "seat {seat} cannot say {action}: the {lance} betting is over (everybody passed) (RULES.md §6)", **said
+            )
+        return Text(
+            "seat {seat} cannot say {action}: the {lance} betting is over (there is no betting) (RULES.md §6)", **said
+        )
 
-    def _count_extra(self) -> str:
-        """What the lance adds in the count to the stake (pares / juego values, punto bonus)."""
+    def _accepted_text(self, seat: int, a: Action, team: str, stake: int) -> str:
+        """The sentence of a quiero to a bet of ``stake`` stones: what the best hand takes in the count."""
+        _ = translator()
+        said = {"seat": seat, "action": str(a), "team": team, "stake": stake, "lance": self.lance.value}
+        stones = stones_text(stake, _.lang)
         if self.lance is Lance.PARES:
-            return " plus its team's pares"
+            return _(
+                "Seat {seat} says {action}: team {team} accepts the bet of {stake}; the best {lance} takes {stones} "
+                "plus its team's pares in the count.",
+                stones=stones,
+                **said,
+            )
         if self.lance is Lance.JUEGO:
-            return " plus its team's juego"
+            return _(
+                "Seat {seat} says {action}: team {team} accepts the bet of {stake}; the best {lance} takes {stones} "
+                "plus its team's juego in the count.",
+                stones=stones,
+                **said,
+            )
         if self.lance is Lance.PUNTO and self.rules.punto_bonus_when_accepted:
-            return " plus 1 for punto"
-        return ""
+            return _(
+                "Seat {seat} says {action}: team {team} accepts the bet of {stake}; the best {lance} takes {stones} "
+                "plus 1 for punto in the count.",
+                stones=stones,
+                **said,
+            )
+        return _(
+            "Seat {seat} says {action}: team {team} accepts the bet of {stake}; the best {lance} takes {stones} in "
+            "the count.",
+            stones=stones,
+            **said,
+        )
+
+    def _refused_text(self, team: str, bettors: str, deje: int) -> str:
+        """The sentence of a refused bet: ``bettors`` take the deje (now, or at the end), and their jugada."""
+        _ = translator()
+        now = self.rules.deje_timing == "immediate"
+        stones = stones_text(deje, _.lang)
+        said = {"team": team, "bettors": bettors, "stones": stones, "lance": self.lance.value}
+        if self.lance in _BETTABLE_BY_HOLDERS:
+            if now:
+                return _(
+                    "Team {team} refuses: team {bettors} takes the deje of {stones} now, and its own {lance} in the count.",
+                    **said,
+                )
+            return _(
+                "Team {team} refuses: team {bettors} takes the deje of {stones} (scored at the end of the hand), and "
+                "its own {lance} in the count.",
+                **said,
+            )
+        if self.lance is Lance.PUNTO and self.rules.punto_bonus_on_refusal:
+            if now:
+                return _(
+                    "Team {team} refuses: team {bettors} takes the deje of {stones} now, and 1 for punto in the count.",
+                    **said,
+                )
+            return _(
+                "Team {team} refuses: team {bettors} takes the deje of {stones} (scored at the end of the hand), and "
+                "1 for punto in the count.",
+                **said,
+            )
+        if now:
+            return _("Team {team} refuses: team {bettors} takes the deje of {stones} now.", **said)
+        return _("Team {team} refuses: team {bettors} takes the deje of {stones} (scored at the end of the hand).", **said)
 
     def _apply(self, seat: int, a: Action) -> LanceBetting:
-        who = f"Seat {seat} says {a}"
-        lt = self.lance.title
+        _ = translator()
+        said = {"seat": seat, "action": str(a)}
         if not self.stakes:
             if a.kind == "paso":
                 passed = self.passed + 1
                 if passed == len(self.participants):
-                    text = f"{who}: everybody passed, so {lt} is en paso (its best hand takes it in the count)."
+                    text = _(
+                        "Seat {seat} says {action}: everybody passed, so {lance} is en paso (its best hand takes it in "
+                        "the count).",
+                        lance=self.lance.title,
+                        **said,
+                    )
                     return self._step(seat, a, text, passed=passed, outcome=BettingOutcome.paso())
-                return self._step(seat, a, f"{who}.", passed=passed)
-            return self._bet(seat, a, (), who)
+                return self._step(seat, a, _("Seat {seat} says {action}.", **said), passed=passed)
+            return self._bet(seat, a, ())
         # facing a bet
         bt = self.betting_team
         assert bt is not None
@@ -817,47 +1027,55 @@ class LanceBetting:
         stake = self.current_stake
         if a.kind == "quiero":
             if not isinstance(stake, int):  # the órdago
-                text = (
-                    f"{who}: team {at} accepts the órdago. The hands are shown at once and the best "
-                    f"{self.lance.value} wins the game (RULES.md §6)."
+                text = _(
+                    "Seat {seat} says {action}: team {team} accepts the órdago. The hands are shown at once and the "
+                    "best {lance} wins the game (RULES.md §6).",
+                    team=at,
+                    lance=self.lance.value,
+                    **said,
                 )
                 return self._step(seat, a, text, outcome=BettingOutcome.ordago_accepted(self.stakes))
-            text = (
-                f"{who}: team {at} accepts the bet of {stake}; the best {self.lance.value} takes "
-                f"{stones_text(stake)}{self._count_extra()} in the count."
-            )
+            text = self._accepted_text(seat, a, at, stake)
             return self._step(seat, a, text, outcome=BettingOutcome.accepted(self.stakes))
         if a.kind in ("no_quiero", "paso"):
             declined = self.declined | {seat}
             later = replace(self, declined=declined)
             rest = later._answerers()
-            said = f"{who} (no quiero)" if a.kind == "paso" else who
             if rest:
-                text = f"{said}; seat {rest[0]} may still answer for team {at}."
+                if a.kind == "paso":
+                    text = _(
+                        "Seat {seat} says {action} (no quiero); seat {partner} may still answer for team {team}.",
+                        partner=rest[0],
+                        team=at,
+                        **said,
+                    )
+                else:
+                    text = _(
+                        "Seat {seat} says {action}; seat {partner} may still answer for team {team}.",
+                        partner=rest[0],
+                        team=at,
+                        **said,
+                    )
                 return self._step(seat, a, text, declined=declined)
             o = BettingOutcome.rejected(self.stakes, bt)
-            when = "now" if self.rules.deje_timing == "immediate" else "(scored at the end of the hand)"
-            text = f"{said}. Team {at} refuses: team {bt} takes the deje of {stones_text(o.deje)} {when}"
-            if self.lance in _BETTABLE_BY_HOLDERS:
-                text += f", and its own {self.lance.value} in the count"
-            elif self.lance is Lance.PUNTO and self.rules.punto_bonus_on_refusal:
-                text += ", and 1 for punto in the count"
-            return self._step(seat, a, text + ".", declined=declined, outcome=o)
-        return self._bet(seat, a, self.stakes, who)
+            first = _("Seat {seat} says {action} (no quiero).", **said) if a.kind == "paso" else _("Seat {seat} says {action}.", **said)
+            text = f"{first} {self._refused_text(at, bt, o.deje)}"
+            return self._step(seat, a, text, declined=declined, outcome=o)
+        return self._bet(seat, a, self.stakes)
 
-    def _bet(self, seat: int, a: Action, before: tuple[Stake, ...], who: str) -> LanceBetting:
+    def _bet(self, seat: int, a: Action, before: tuple[Stake, ...]) -> LanceBetting:
+        _ = translator()
+        answer = other_team(team_of(seat))
+        said = {"seat": seat, "action": str(a), "team": answer}
         if a.kind == "ordago":
             new: Stake = ORDAGO
-            what = "the whole game is at stake"
+            text = _("Seat {seat} says {action}: the whole game is at stake; team {team} must answer.", **said)
         elif a.kind == "envido":
             new = a.stones
-            what = f"the bet is {new}"
+            text = _("Seat {seat} says {action}: the bet is {stake}; team {team} must answer.", stake=new, **said)
         else:
             new = int(before[-1]) + a.stones
-            what = f"the bet is now {new}"
-            who = f"Seat {seat} raises: {a} (reenvido)"
-        answer = other_team(team_of(seat))
-        text = f"{who}: {what}; team {answer} must answer."
+            text = _("Seat {seat} raises: {action} (reenvido): the bet is now {stake}; team {team} must answer.", stake=new, **said)
         return self._step(seat, a, text, stakes=(*before, new), bettor=seat, declined=frozenset())
 
     def _step(self, seat: int, a: Action, text: str, **changes: Any) -> LanceBetting:
@@ -937,20 +1155,27 @@ class LanceBetting:
         return self.act(seat, Action("no_quiero"))
 
 
-def start_betting(deal: DealResult, lance: Lance | str, rules: Rules | None = None) -> LanceBetting:
+def start_betting(deal: DealResult, lance: Lance | str, rules: Rules | None = None, *, lang: str | None = None) -> LanceBetting:
     """The betting round of ``lance`` in a judged deal, with the right participants (RULES.md §4).
 
     Pares / Juego with at most one holding team, and Punto when somebody has juego, come back closed
-    (outcome ``no_bet``). ``rules`` defaults to the deal's rules.
+    (outcome ``no_bet``). ``rules`` defaults to the deal's rules. lang: the language of the steps' sentences
+    (None: the one being spoken; later steps are written in the language spoken when they are played).
     """
+    with speaking(lang):
+        return _start_betting(deal, lance, rules)
+
+
+def _start_betting(deal: DealResult, lance: Lance | str, rules: Rules | None) -> LanceBetting:
     lance = Lance.parse(lance)
     state = LanceBetting.start(lance, deal.mano, participants(deal, lance), rules or deal.rules)
     if state.closed and lance in (Lance.PARES, Lance.JUEGO):
         holders = declarations(deal)[lance.value].holders
         teams = sorted({team_of(s) for s in holders})
         if len(teams) == 1:
-            seats = " and ".join(f"seat {s}" for s in holders)
-            text = f"Only team {teams[0]} holds {lance.value} ({seats}): there is no betting (RULES.md §4)."
+            _ = translator()
+            seats = _.join(_("seat {seat}", seat=s) for s in holders)
+            text = _("Only team {team} holds {lance} ({seats}): there is no betting (RULES.md §4).", team=teams[0], lance=lance.value, seats=seats)
             state = replace(state, steps=(BettingStep(None, None, text),))
     return state
 
@@ -961,14 +1186,20 @@ def play_betting(
     actions: Iterable[tuple[int, Action | str]],
     participants: Iterable[int] | None = None,
     rules: Rules | None = None,
+    *,
+    lang: str | None = None,
 ) -> LanceBetting:
     """Play a whole sequence of ``(seat, action)`` pairs from a fresh round; returns the final state.
+
+    lang: the language of the steps' sentences and of the errors' ``message()`` default (None: the one being spoken).
+    Raises :class:`IllegalActionError` at the first illegal action, naming its position.
 
     >>> b = play_betting("chica", 0, [(0, "envido"), (1, "órdago"), (2, "no quiero"), (0, "no quiero")])
     >>> b.outcome.to_dict(), b.outcome.deje
     ({'type': 'rejected', 'stakes': [2, 'ordago'], 'winner_team': 'B'}, 2)
     """
-    return LanceBetting.start(lance, mano, participants, rules).play(actions)
+    with speaking(lang):
+        return LanceBetting.start(lance, mano, participants, rules).play(actions)
 
 
 def random_betting(

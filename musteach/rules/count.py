@@ -33,14 +33,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..i18n import Text, speaking, translator
 from .betting import (
     TEAMS,
     BettingOutcome,
     LanceBetting,
+    chain_text,
     declarations,
     lances_played,
     other_team,
-    stake_text,
     stones_text,
 )
 from .errors import BettingError, RulesError, shown
@@ -126,9 +127,10 @@ class CountResult:
         """True when an accepted órdago decided the game."""
         return bool(self.ended_at and self.ended_at.startswith("ordago:"))
 
-    def total_sentence(self, team: str | None = None) -> str:
+    def total_sentence(self, team: str | None = None, lang: str | None = None) -> str:
         """The hand's last line for a learner on ``team`` (``"A"``, ``"B"`` or None): the score after the hand,
         or, after an accepted órdago, who won the game and that the score stays where the hand began (§7a).
+        lang: the language (None: the one being spoken, see :func:`musteach.i18n.speaking`).
 
         >>> r = count_case({"hands": {"0": "12o 12c 12e 7b", "1": "1o 1c 4e 5b", "2": "6o 6c 5e 4b",
         ...     "3": "7o 7c 10e 11b"}, "mano_seat": 0, "variant": "8reyes", "target": 40,
@@ -136,15 +138,26 @@ class CountResult:
         >>> r.total_sentence("B")
         'Team A won the game with the accepted órdago in Grande; the score stays at A 16, B 12, where the hand began (you are team B).'
         """
-        you = f" (you are team {team})" if team else ""
+        _ = translator(lang)
         fa, fb = self.final_score["A"], self.final_score["B"]
         if self.ordago and self.ended_at is not None:
             lance = Lance(self.ended_at.split(":", 1)[1])
-            return (
-                f"Team {self.game_winner} won the game with the accepted órdago in {lance.title}; the score stays at "
-                f"A {fa}, B {fb}, where the hand began{you}."
+            said = {"winner": self.game_winner, "lance": lance.title, "a": fa, "b": fb}
+            if team:
+                return _(
+                    "Team {winner} won the game with the accepted órdago in {lance}; the score stays at A {a}, B {b}, "
+                    "where the hand began (you are team {team}).",
+                    team=team,
+                    **said,
+                )
+            return _(
+                "Team {winner} won the game with the accepted órdago in {lance}; the score stays at A {a}, B {b}, "
+                "where the hand began.",
+                **said,
             )
-        return f"After this hand: team A {fa}, team B {fb}{you}."
+        if team:
+            return _("After this hand: team A {a}, team B {b} (you are team {team}).", a=fa, b=fb, team=team)
+        return _("After this hand: team A {a}, team B {b}.", a=fa, b=fb)
 
     def to_dict(self) -> dict[str, Any]:
         """The ``expected`` form of ``scoring.json`` (RULES.md §7a). An órdago case has no stones/hand_total."""
@@ -177,17 +190,29 @@ def check_score(score: Mapping[str, Any] | Sequence[int] | None, rules: Rules, w
     if isinstance(score, Sequence) and not isinstance(score, str | bytes) and len(score) == 2:
         score = {"A": score[0], "B": score[1]}
     if not isinstance(score, Mapping):
-        raise BettingError(f"{where} must be {{'A': stones, 'B': stones}}, not {shown(score)} (RULES.md §7a)")
+        raise BettingError(
+            Text("{where} must be {{'A': stones, 'B': stones}}, not {value} (RULES.md §7a)", where=where, value=shown(score))
+        )
     extra = sorted(str(k) for k in score if k not in TEAMS)
     if extra:
-        raise BettingError(f"{where} has unknown team(s) {', '.join(extra)}: teams are A and B (RULES.md §0)")
+        raise BettingError(
+            Text("{where} has unknown team(s) {teams}: teams are A and B (RULES.md §0)", where=where, teams=", ".join(extra))
+        )
     out: Score = {}
     for t in TEAMS:
         v = score.get(t, 0)
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise BettingError(f"{where}.{t} must be a whole number of stones ≥ 0, not {shown(v)}")
+            raise BettingError(Text("{where}.{team} must be a whole number of stones ≥ 0, not {value}", where=where, team=t, value=shown(v)))
         if v >= rules.target:
-            raise BettingError(f"{where}.{t} is {shown(v)}: team {t} has already won the game at {rules.target} (RULES.md §8)")
+            raise BettingError(
+                Text(
+                    "{where}.{team} is {value}: team {team} has already won the game at {target} (RULES.md §8)",
+                    where=where,
+                    team=t,
+                    value=shown(v),
+                    target=rules.target,
+                )
+            )
         out[t] = v
     return out
 
@@ -206,46 +231,84 @@ def resolve_betting(
     """
     betting = {} if betting is None else betting
     if not isinstance(betting, Mapping):
-        raise BettingError(f"betting must be an object keyed by lance, not {betting!r} (RULES.md §7a)")
+        raise BettingError(Text("betting must be an object keyed by lance, not {value} (RULES.md §7a)", value=repr(betting)))
     played = lances_played(deal)
     decl = declarations(deal)
     names = {lance.value for lance in Lance}
     for k in betting:
         if k not in names:
-            raise BettingError(f"betting has an unknown lance {k!r}: grande, chica, pares, juego or punto")
+            raise BettingError(Text("betting has an unknown lance {lance}: grande, chica, pares, juego or punto", lance=repr(k)))
     out: dict[str, BettingOutcome] = {}
     for lance in Lance:
         key = lance.value
         raw = betting.get(key)
         if isinstance(raw, LanceBetting):
             if raw.outcome is None:
-                raise BettingError(f"betting.{key}: the betting is not over yet (seat {raw.next_seat} to speak)")
+                raise BettingError(Text("betting.{lance}: the betting is not over yet (seat {seat} to speak)", lance=key, seat=raw.next_seat))
             if raw.lance is not lance:
-                raise BettingError(f"betting.{key}: that betting state is for {raw.lance.title}")
+                raise BettingError(Text("betting.{lance}: that betting state is for {other}", lance=key, other=raw.lance.title))
             raw = raw.outcome
         o = None if raw is None else BettingOutcome.from_dict(raw, f"betting.{key}")
         if lance not in played:
             if o is not None and o.type not in ("paso", "no_bet"):
-                why = "nobody has juego, so Punto is played instead" if lance is Lance.JUEGO else "somebody has juego"
-                raise BettingError(f"betting.{key} is {o.type!r}, but {key} is not played: {why} (RULES.md §4)")
+                if lance is Lance.JUEGO:
+                    raise BettingError(
+                        Text(
+                            "betting.{lance} is {type}, but {lance} is not played: nobody has juego, so Punto is played "
+                            "instead (RULES.md §4)",
+                            lance=key,
+                            type=repr(o.type),
+                        )
+                    )
+                raise BettingError(
+                    Text(
+                        "betting.{lance} is {type}, but {lance} is not played: somebody has juego (RULES.md §4)",
+                        lance=key,
+                        type=repr(o.type),
+                    )
+                )
             continue
         if lance in (Lance.PARES, Lance.JUEGO):
             d = decl[key]
             if not d.bettable:
                 if o is not None and o.type not in ("paso", "no_bet"):
-                    held = f"only team {d.holder_teams[0]} holds {key}" if d.holder_teams else f"nobody holds {key}"
+                    if d.holder_teams:
+                        raise BettingError(
+                            Text(
+                                "betting.{lance} is {type}, but only team {team} holds {lance}, so there is no betting: "
+                                "use no_bet (RULES.md §4)",
+                                lance=key,
+                                type=repr(o.type),
+                                team=d.holder_teams[0],
+                            )
+                        )
                     raise BettingError(
-                        f"betting.{key} is {o.type!r}, but {held}, so there is no betting: use no_bet (RULES.md §4)"
+                        Text(
+                            "betting.{lance} is {type}, but nobody holds {lance}, so there is no betting: use no_bet "
+                            "(RULES.md §4)",
+                            lance=key,
+                            type=repr(o.type),
+                        )
                     )
                 out[key] = BettingOutcome.no_bet()
                 continue
         if o is not None and o.type == "no_bet":
-            why = (
-                f"both teams hold {key}, so there is a betting round: use paso if everybody passed"
-                if lance in (Lance.PARES, Lance.JUEGO)
-                else f"{lance.title} always has a betting round: use paso if everybody passed"
+            if lance in (Lance.PARES, Lance.JUEGO):
+                raise BettingError(
+                    Text(
+                        "betting.{lance} is 'no_bet', but both teams hold {lance}, so there is a betting round: use paso "
+                        "if everybody passed (RULES.md §4)",
+                        lance=key,
+                    )
+                )
+            raise BettingError(
+                Text(
+                    "betting.{lance} is 'no_bet', but {title} always has a betting round: use paso if everybody passed "
+                    "(RULES.md §4)",
+                    lance=key,
+                    title=lance.title,
+                )
             )
-            raise BettingError(f"betting.{key} is 'no_bet', but {why} (RULES.md §4)")
         out[key] = o or BettingOutcome.paso()
     return out
 
@@ -274,18 +337,28 @@ def jugada_values(deal: DealResult, lance: Lance | str, team: str) -> list[tuple
 
 
 def _score_str(score: Score) -> str:
-    return f"(A {score['A']}, B {score['B']})"
+    _ = translator()
+    return _("(A {a}, B {b})", a=score["A"], b=score["B"])
 
 
 def _breakdown(terms: list[tuple[str, int]]) -> tuple[int, str]:
-    total = sum(v for _, v in terms)
-    return total, f"{stones_text(total)}: " + " + ".join(f"{name} ({v})" for name, v in terms)
+    """The total of ``(name, stones)`` terms and its breakdown, ``"3 stones: the deje (1) + punto (2)"``, in words."""
+    _ = translator()
+    total = sum(v for _name, v in terms)
+    parts = " + ".join(_("{term} ({stones})", term=name, stones=v) for name, v in terms)
+    return total, _("{stones}: {terms}", stones=stones_text(total, _.lang), terms=parts)
 
 
-def _best(res: LanceResult) -> str:
+def _jugada_term(seat: int, jugada: str) -> str:
+    _ = translator()
+    return _("seat {seat}'s {jugada}", seat=seat, jugada=jugada)
+
+
+def _best(res: LanceResult) -> dict[str, object]:
+    """The best hand of a lance as sentence parameters: ``seat`` and its ``jugada``."""
     w = res.winner
     assert w is not None
-    return f"seat {w}'s {res.jugadas[w]} is best"
+    return {"seat": w, "jugada": res.jugadas[w]}
 
 
 def score_lance(
@@ -296,14 +369,16 @@ def score_lance(
     deal: the judged deal; lance: a lance played in it; o: its betting outcome (as checked by
     :func:`resolve_betting`); rules: for ``deje_timing`` and the punto bonuses (RULES.md §13).
     team is ``"A"``, ``"B"`` or None when the lance scores nothing; stones are piedras; the sentence has no
-    score at its end. A deje already paid during the betting (``deje_timing="immediate"``) is not counted
-    again; an accepted órdago is not counted at all (see :func:`count_hand`).
+    score at its end and is in the language being spoken (:func:`musteach.i18n.speaking`). A deje already
+    paid during the betting (``deje_timing="immediate"``) is not counted again; an accepted órdago is not
+    counted at all (see :func:`count_hand`).
 
     >>> deal = evaluate([["12o", "12c", "3o", "7o"], ["1o", "1c", "4o", "5o"],
     ...                  ["11o", "11c", "10o", "1e"], ["6o", "6c", "5c", "4c"]], mano=0)
     >>> score_lance(deal, Lance.PARES, BettingOutcome.paso(), Rules())
     ('A', 3, "Pares: seat 0's medias of kings is best; en paso team A takes 3 stones: seat 0's medias of kings (2) + seat 2's par of caballos (1)")
     """
+    _ = translator()
     res = deal[lance]
     title = lance.title
     immediate = rules.deje_timing == "immediate"
@@ -312,47 +387,83 @@ def score_lance(
     if o.type == "rejected":
         bt = o.winner_team
         assert bt is not None
-        terms: list[tuple[str, int]] = [] if immediate else [("the deje", o.deje)]
+        terms: list[tuple[str, int]] = [] if immediate else [(_("the deje"), o.deje)]
         if lance in (Lance.PARES, Lance.JUEGO):
-            terms += [(f"seat {s}'s {j}", v) for s, j, v in jugada_values(deal, lance, bt)]
+            terms += [(_jugada_term(s, j), v) for s, j, v in jugada_values(deal, lance, bt)]
         elif lance is Lance.PUNTO and rules.punto_bonus_on_refusal:
             terms.append(("punto", 1))
-        head = f"{title}: team {bt}'s bet was refused"
-        if immediate:
-            head += f" and its deje of {o.deje} was taken during the betting"
+        said: dict[str, object] = {"lance": title, "team": bt, "deje": o.deje}
         if not terms:
-            return None, 0, f"{head}; nothing more is counted"
+            return None, 0, _(
+                "{lance}: team {team}'s bet was refused and its deje of {deje} was taken during the betting; nothing "
+                "more is counted",
+                **said,
+            )
         total, text = _breakdown(terms)
-        own = ""
+        said["stones"] = text
         if lance in (Lance.PARES, Lance.JUEGO) and t is not None and t != bt:
-            own = f" (its own, although {_best(res)})"
-        more = " also" if immediate else ""
-        return bt, total, f"{head}; team {bt}{more} takes {text}{own}"
+            best = {f"best_{k}": v for k, v in _best(res).items()}
+            if immediate:
+                return bt, total, _(
+                    "{lance}: team {team}'s bet was refused and its deje of {deje} was taken during the betting; team "
+                    "{team} also takes {stones} (its own, although seat {best_seat}'s {best_jugada} is best)",
+                    **said,
+                    **best,
+                )
+            return bt, total, _(
+                "{lance}: team {team}'s bet was refused; team {team} takes {stones} (its own, although seat "
+                "{best_seat}'s {best_jugada} is best)",
+                **said,
+                **best,
+            )
+        if immediate:
+            return bt, total, _(
+                "{lance}: team {team}'s bet was refused and its deje of {deje} was taken during the betting; team "
+                "{team} also takes {stones}",
+                **said,
+            )
+        return bt, total, _("{lance}: team {team}'s bet was refused; team {team} takes {stones}", **said)
     if lance in (Lance.GRANDE, Lance.CHICA, Lance.PUNTO):
         assert w is not None and t is not None
         if o.type == "paso":
-            return t, 1, f"{title}: {_best(res)}; en paso it pays 1 stone to team {t}"
+            return t, 1, _("{lance}: seat {seat}'s {jugada} is best; en paso it pays 1 stone to team {team}", lance=title, team=t, **_best(res))
         stake = o.stake
         assert stake is not None
         if lance is Lance.PUNTO and rules.punto_bonus_when_accepted:
-            total, text = _breakdown([("the accepted bet", stake), ("punto", 1)])
-            return t, total, f"{title}: {_best(res)}; team {t} takes {text}"
-        return t, stake, f"{title}: {_best(res)}; the accepted bet pays {stones_text(stake)} to team {t}"
+            total, text = _breakdown([(_("the accepted bet"), stake), ("punto", 1)])
+            return t, total, _(
+                "{lance}: seat {seat}'s {jugada} is best; team {team} takes {stones}", lance=title, team=t, stones=text, **_best(res)
+            )
+        return t, stake, _(
+            "{lance}: seat {seat}'s {jugada} is best; the accepted bet pays {stones} to team {team}",
+            lance=title,
+            team=t,
+            stones=stones_text(stake, _.lang),
+            **_best(res),
+        )
     # pares / juego
     if w is None:
-        return None, 0, f"{title}: nobody holds {lance.value}, so it scores nothing"
+        return None, 0, _("{lance}: nobody holds {name}, so it scores nothing", lance=title, name=lance.value)
     assert t is not None
-    vals = [(f"seat {s}'s {j}", v) for s, j, v in jugada_values(deal, lance, t)]
+    vals = [(_jugada_term(s, j), v) for s, j, v in jugada_values(deal, lance, t)]
     if o.type == "no_bet":
         total, text = _breakdown(vals)
-        return t, total, f"{title}: only team {t} holds {lance.value} (no betting); team {t} takes {text}"
+        return t, total, _(
+            "{lance}: only team {team} holds {name} (no betting); team {team} takes {stones}",
+            lance=title,
+            team=t,
+            name=lance.value,
+            stones=text,
+        )
     if o.type == "paso":
         total, text = _breakdown(vals)
-        return t, total, f"{title}: {_best(res)}; en paso team {t} takes {text}"
+        return t, total, _(
+            "{lance}: seat {seat}'s {jugada} is best; en paso team {team} takes {stones}", lance=title, team=t, stones=text, **_best(res)
+        )
     stake = o.stake
     assert stake is not None
-    total, text = _breakdown([("the accepted bet", stake), *vals])
-    return t, total, f"{title}: {_best(res)}; team {t} takes {text}"
+    total, text = _breakdown([(_("the accepted bet"), stake), *vals])
+    return t, total, _("{lance}: seat {seat}'s {jugada} is best; team {team} takes {stones}", lance=title, team=t, stones=text, **_best(res))
 
 
 def count_hand(
@@ -361,6 +472,8 @@ def count_hand(
     rules: Rules | None = None,
     start_score: Mapping[str, int] | Sequence[int] | None = None,
     betting: Mapping[str, Any] | None = None,
+    *,
+    lang: str | None = None,
 ) -> CountResult:
     """Count a whole hand: dejes during the betting, then Grande, Chica, Pares, Juego/Punto (RULES.md §6–§8).
 
@@ -368,21 +481,25 @@ def count_hand(
     mano: the seat 0..3 that speaks first. rules: :class:`Rules` (default 8 reyes to 40).
     start_score: ``{"A": stones, "B": stones}`` before the hand (default 0-0), each below the target.
     betting: ``{lance: outcome}`` as in :func:`resolve_betting` (default: everybody passed).
+    lang: the language of the steps' sentences (None: the one being spoken, see :func:`musteach.i18n.speaking`).
 
     The first team to reach ``rules.target`` wins at that instant: during the betting through a deje
     (``deje_timing="immediate"``) or during the count; nothing after that point is scored. An accepted
-    órdago ends the game on the best hand of its lance (holders only for Pares/Juego).
+    órdago ends the game on the best hand of its lance (holders only for Pares/Juego); the dejes paid before
+    it are kept in :attr:`CountResult.stones`, but the score stays where the hand began, from the órdago's
+    step on.
     Returns a :class:`CountResult`. Raises :class:`~musteach.rules.errors.MusError` subclasses for bad cards,
     seats, scores or betting outcomes.
     """
-    deal = _judged_deal(hands, mano, rules)
-    rules = deal.rules
-    start = check_score(start_score, rules)
-    outcomes = resolve_betting(deal, betting)
-    played = lances_played(deal)
-    tally = _Tally(dict(start), {lance.value: {"A": 0, "B": 0} for lance in played})
-    # 1. The betting, lance by lance; 2. unless the game ended there, the count (RULES.md §8).
-    end = _betting_phase(deal, outcomes, played, rules, tally) or _count_phase(deal, outcomes, played, rules, tally)
+    with speaking(lang):
+        deal = _judged_deal(hands, mano, rules)
+        rules = deal.rules
+        start = check_score(start_score, rules)
+        outcomes = resolve_betting(deal, betting)
+        played = lances_played(deal)
+        tally = _Tally(dict(start), {lance.value: {"A": 0, "B": 0} for lance in played}, start=dict(start))
+        # 1. The betting, lance by lance; 2. unless the game ended there, the count (RULES.md §8).
+        end = _betting_phase(deal, outcomes, played, rules, tally) or _count_phase(deal, outcomes, played, rules, tally)
     winner, ended_at = end if end is not None else (None, None)
     hand_total = {t: sum(v[t] for v in tally.stones.values()) for t in TEAMS}
     final = dict(start) if ended_at and ended_at.startswith("ordago:") else dict(tally.score)
@@ -408,11 +525,15 @@ _Ending = tuple[str, str]
 
 @dataclass
 class _Tally:
-    """The running count of one hand: the game score, the stones per lance, and the steps so far."""
+    """The running count of one hand: the game score, the stones per lance, and the steps so far.
+
+    start: the score before the hand, which an accepted órdago restores (its dejes no longer count).
+    """
 
     score: Score
     stones: dict[str, Score]
     steps: list[CountStep] = field(default_factory=list)
+    start: Score = field(default_factory=dict)
 
     def add(self, phase: str, lance: Lance | None, team: str | None, n: int, text: str, why: str = "") -> None:
         """Score ``n`` stones to ``team`` in ``lance`` and record the step; its text ends with the new score."""
@@ -420,7 +541,9 @@ class _Tally:
             assert lance is not None
             self.score[team] += n
             self.stones[lance.value][team] += n
-        self.steps.append(CountStep(phase, lance, team, n, self.pair(), f"{text} {_score_str(self.score)}.", why))
+        _ = translator()
+        sentence = _("{sentence} {score}.", sentence=text, score=_score_str(self.score))
+        self.steps.append(CountStep(phase, lance, team, n, self.pair(), sentence, why))
 
     def note(self, phase: str, lance: Lance | None, team: str | None, text: str, why: str = "") -> None:
         """Record a step that scores nothing; ``text`` is the whole sentence."""
@@ -435,12 +558,12 @@ def _judged_deal(hands: DealResult | Sequence[Any], mano: int | None, rules: Rul
     """The deal to count: ``hands`` judged under ``rules`` (a judged deal is judged again only for other rules)."""
     if isinstance(hands, DealResult):
         if mano is not None and mano != hands.mano:
-            raise BettingError(f"mano {mano} differs from the judged deal's mano {hands.mano}")
+            raise BettingError(Text("mano {mano} differs from the judged deal's mano {deal_mano}", mano=mano, deal_mano=hands.mano))
         if rules is not None and rules != hands.rules:
             return evaluate(hands.hands, hands.mano, rules)
         return hands
     if mano is None:
-        raise BettingError("count_hand needs the mano seat (RULES.md §0)")
+        raise BettingError(Text("count_hand needs the mano seat (RULES.md §0)"))
     return evaluate(hands, mano, rules)
 
 
@@ -462,17 +585,20 @@ def _betting_phase(
 
 def _refused_bet(lance: Lance, o: BettingOutcome, rules: Rules, tally: _Tally) -> _Ending | None:
     """A refused bet: its team takes the deje at once, which may win the game (RULES.md §6, §8)."""
+    _ = translator()
     bt = o.winner_team
     assert bt is not None
-    title = lance.title
-    chain = " → ".join(stake_text(s) for s in o.stakes)
+    said = {"lance": lance.title, "team": bt, "chain": chain_text(o.stakes), "stones": stones_text(o.deje, _.lang)}
     if rules.deje_timing != "immediate":
         tally.note(
             "betting",
             lance,
             bt,
-            f"{title} betting: team {bt}'s bet ({chain}) was refused; its deje of {stones_text(o.deje)} "
-            f"is scored at the end, in the count (deje_timing 'end').",
+            _(
+                "{lance} betting: team {team}'s bet ({chain}) was refused; its deje of {stones} is scored at the end, "
+                "in the count (deje_timing 'end').",
+                **said,
+            ),
         )
         return None
     tally.add(
@@ -480,8 +606,7 @@ def _refused_bet(lance: Lance, o: BettingOutcome, rules: Rules, tally: _Tally) -
         lance,
         bt,
         o.deje,
-        f"{title} betting: team {bt}'s bet ({chain}) was refused; team {bt} takes the deje of "
-        f"{stones_text(o.deje)} at once",
+        _("{lance} betting: team {team}'s bet ({chain}) was refused; team {team} takes the deje of {stones} at once", **said),
     )
     if tally.score[bt] < rules.target:
         return None
@@ -489,22 +614,38 @@ def _refused_bet(lance: Lance, o: BettingOutcome, rules: Rules, tally: _Tally) -
         "end",
         lance,
         bt,
-        f"Team {bt} reaches {tally.score[bt]} of {rules.target} with that deje and wins the game during the "
-        f"betting of {title}; nothing else is played or counted (RULES.md §8).",
+        _(
+            "Team {team} reaches {score} of {target} with that deje and wins the game during the betting of {lance}; "
+            "nothing else is played or counted (RULES.md §8).",
+            team=bt,
+            score=tally.score[bt],
+            target=rules.target,
+            lance=lance.title,
+        ),
     )
     return bt, f"betting:{lance.value}"
 
 
 def _accepted_ordago(deal: DealResult, lance: Lance, tally: _Tally) -> _Ending:
-    """An accepted órdago: the hands are shown and the best hand of the lance wins the game (RULES.md §6)."""
+    """An accepted órdago: the hands are shown and the best hand of the lance wins the game (RULES.md §6).
+
+    The game is decided by the órdago, not by stones: the dejes paid earlier in the hand no longer count, so from
+    this step on the score is the one the hand began with (the dejes stay in the stones, for the record)."""
     res = deal[lance]
     assert res.winner is not None and res.team is not None
+    tally.score = dict(tally.start)
+    _ = translator()
     tally.note(
         "ordago",
         lance,
         res.team,
-        f"{lance.title} betting: the órdago was accepted, so the hands are shown at once: {_best(res)}, and "
-        f"team {res.team} wins the game; nothing else is counted (RULES.md §6).",
+        _(
+            "{lance} betting: the órdago was accepted, so the hands are shown at once: seat {seat}'s {jugada} is best, "
+            "and team {team} wins the game; nothing else is counted (RULES.md §6).",
+            lance=lance.title,
+            team=res.team,
+            **_best(res),
+        ),
         res.explanation,
     )
     return res.team, f"ordago:{lance.value}"
@@ -514,62 +655,77 @@ def _count_phase(
     deal: DealResult, outcomes: Mapping[str, BettingOutcome], played: Sequence[Lance], rules: Rules, tally: _Tally
 ) -> _Ending | None:
     """The count, in order Grande, Chica, Pares, Juego/Punto, until a team reaches the target (RULES.md §7, §8)."""
+    _ = translator()
     order = ", ".join(lance.title for lance in played)
     tally.note(
         "start",
         None,
         None,
-        f"The betting is over: the hands are shown and the count goes {order} {_score_str(tally.score)}.",
+        _("The betting is over: the hands are shown and the count goes {order} {score}.", order=order, score=_score_str(tally.score)),
     )
     for lance in played:
         team, n, text = score_lance(deal, lance, outcomes[lance.value], rules)
         tally.add("count", lance, team, n, text, deal[lance].explanation)
         if team is not None and tally.score[team] >= rules.target:
-            tally.note(
-                "end",
-                lance,
-                team,
-                f"Team {team} reaches {tally.score[team]} of {rules.target} and wins the game during the count of "
-                f"{lance.title}; {_never_counted(played, lance)} (RULES.md §8).",
-            )
+            tally.note("end", lance, team, _won_in_count(played, lance, team, tally.score[team], rules.target))
             return team, f"count:{lance.value}"
     return None
 
 
-def _never_counted(played: Sequence[Lance], after: Lance) -> str:
-    """The lances after ``after`` that the end of the game leaves uncounted, in words."""
+def _won_in_count(played: Sequence[Lance], after: Lance, team: str, score: int, target: int) -> str:
+    """The sentence of a game won in the count of ``after``, naming the lances it leaves uncounted."""
+    _ = translator()
     later = [lance.title for lance in played[played.index(after) + 1 :]]
+    said = {"team": team, "score": score, "target": target, "lance": after.title}
     if not later:
-        return "that was the last lance"
-    return f"{', '.join(later[:-1]) + ' and ' if len(later) > 1 else ''}{later[-1]} {'is' if len(later) == 1 else 'are'} never counted"
+        return _(
+            "Team {team} reaches {score} of {target} and wins the game during the count of {lance}; that was the last "
+            "lance (RULES.md §8).",
+            **said,
+        )
+    return _.ngettext(
+        "Team {team} reaches {score} of {target} and wins the game during the count of {lance}; {later} is never "
+        "counted (RULES.md §8).",
+        "Team {team} reaches {score} of {target} and wins the game during the count of {lance}; {later} are never "
+        "counted (RULES.md §8).",
+        len(later),
+        later=_.join(later),
+        **said,
+    )
 
 
-def count_case(case: Mapping[str, Any]) -> CountResult:
+def count_case(case: Mapping[str, Any], *, lang: str | None = None) -> CountResult:
     """Count one case in the ``scoring.json`` schema (RULES.md §7a).
 
     case: ``{"hands": {"0": [...], ...}, "mano_seat": 0, "variant": "8reyes", "target": 40,
     "start_score": {"A": 0, "B": 0}, "betting": {...}}``; ``id``, ``expected`` and ``why`` are ignored.
     ``hands`` may also be a list of 4 hands; an optional ``rules`` object changes other options
-    (e.g. ``{"deje_timing": "end"}``). Raises :class:`MusError` subclasses naming the bad field.
+    (e.g. ``{"deje_timing": "end"}``). lang: the language of the sentences (None: the one being spoken).
+    Raises :class:`MusError` subclasses naming the bad field.
     """
+    with speaking(lang):
+        return _count_case(case)
+
+
+def _count_case(case: Mapping[str, Any]) -> CountResult:
     if not isinstance(case, Mapping):
-        raise BettingError(f"a case must be a JSON object, not {type(case).__name__}")
+        raise BettingError(Text("a case must be a JSON object, not {type}", type=type(case).__name__))
     hands_raw = case.get("hands")
     if isinstance(hands_raw, Mapping):
         keys = sorted(str(k) for k in hands_raw)
         if keys != ["0", "1", "2", "3"]:
-            raise BettingError(f"hands must have seats '0', '1', '2', '3', not {keys}")
+            raise BettingError(Text("hands must have seats '0', '1', '2', '3', not {keys}", keys=str(keys)))
         hands = [hands_raw[k] if k in hands_raw else hands_raw[int(k)] for k in ("0", "1", "2", "3")]
     elif isinstance(hands_raw, Sequence) and not isinstance(hands_raw, str | bytes):
         hands = list(hands_raw)
     else:
-        raise BettingError("hands is missing: give the 4 hands by seat, {'0': [...], ..., '3': [...]}")
+        raise BettingError(Text("hands is missing: give the 4 hands by seat, {{'0': [...], ..., '3': [...]}}"))
     mano = case.get("mano_seat", case.get("mano"))
     if mano is None:
-        raise BettingError("mano_seat is missing (the seat that speaks first, RULES.md §0)")
+        raise BettingError(Text("mano_seat is missing (the seat that speaks first, RULES.md §0)"))
     options = case.get("rules") or {}
     if not isinstance(options, Mapping):
-        raise RulesError(f"rules must be an object of options, not {options!r}")
+        raise RulesError(Text("rules must be an object of options, not {value}", value=repr(options)))
     options = dict(options)
     if "target" in case:
         options["target"] = case["target"]
@@ -577,7 +733,7 @@ def count_case(case: Mapping[str, Any]) -> CountResult:
     try:
         rules = Rules.from_variant(variant, **options)
     except TypeError:
-        raise RulesError(f"bad rules options {options!r}") from None
+        raise RulesError(Text("bad rules options {options}", options=repr(options))) from None
     return count_hand(hands, mano, rules, case.get("start_score"), case.get("betting"))
 
 
@@ -588,7 +744,7 @@ def count_case(case: Mapping[str, Any]) -> CountResult:
 
 def _check_stones(stones: object) -> int:
     if isinstance(stones, bool) or not isinstance(stones, int) or stones < 0:
-        raise BettingError(f"a score is a whole number of stones ≥ 0, not {stones!r}")
+        raise BettingError(Text("a score is a whole number of stones ≥ 0, not {value}", value=repr(stones)))
     return stones
 
 
@@ -612,8 +768,12 @@ def is_dentro(stones: int, rules: Rules | None = None) -> bool:
     return target - 5 <= _check_stones(stones) < target
 
 
-def describe_score(stones: int, rules: Rules | None = None) -> str:
+def describe_score(stones: int, rules: Rules | None = None, lang: str | None = None) -> str:
     """A score in amarracos and piedras, with *dentro* when it applies (RULES.md §9).
+
+    stones: the team's score in stones; rules: for the target (default 40).
+    lang: the language (None: the one being spoken, see :func:`musteach.i18n.speaking`).
+    Raises :class:`BettingError` for a score that is not a whole number ≥ 0.
 
     >>> describe_score(0), describe_score(6), describe_score(40)
     ('0 stones', '1 amarraco and 1 piedra (6 stones)', '8 amarracos (40 stones): game won')
@@ -621,18 +781,20 @@ def describe_score(stones: int, rules: Rules | None = None) -> str:
     >>> describe_score(25, Rules(target=30))
     '5 amarracos (25 stones): dentro, 5 to go'
     """
+    _ = translator(lang)
     rules = rules or Rules()
     a, p = to_amarracos(stones)
     parts = []
     if a:
-        parts.append(f"{a} amarraco" + ("s" if a != 1 else ""))
+        parts.append(_.ngettext("{n} amarraco", "{n} amarracos", a))
     if p:
-        parts.append(f"{p} piedra" + ("s" if p != 1 else ""))
-    text = f"{' and '.join(parts)} ({stones_text(stones)})" if parts else stones_text(stones)
+        parts.append(_.ngettext("{n} piedra", "{n} piedras", p))
+    total = stones_text(stones, _.lang)
+    text = _("{amount} ({stones})", amount=_.join(parts), stones=total) if parts else total
     if stones >= rules.target:
-        return f"{text}: game won"
+        return _("{score}: game won", score=text)
     if is_dentro(stones, rules):
-        return f"{text}: dentro, {rules.target - stones} to go"
+        return _("{score}: dentro, {n} to go", score=text, n=rules.target - stones)
     return text
 
 
@@ -686,7 +848,7 @@ class Match:
 
     def _check(self, team: str) -> int:
         if self.over:
-            raise BettingError(f"the match is over: team {self.winner} won it")
+            raise BettingError(Text("the match is over: team {team} won it", team=self.winner))
         other_team(team)
         return TEAMS.index(team)
 
@@ -694,29 +856,36 @@ class Match:
         """``team`` scores ``n`` stones; reaching the target wins the game (RULES.md §8)."""
         i = self._check(team)
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise BettingError(f"stones scored must be a whole number ≥ 0, not {n!r} (nobody loses stones, RULES.md §12)")
+            raise BettingError(
+                Text("stones scored must be a whole number ≥ 0, not {value} (nobody loses stones, RULES.md §12)", value=repr(n))
+            )
         s = list(self.stones)
         s[i] += n
         m = replace(self, stones=(s[0], s[1]))
         if s[i] >= self.rules.target:
-            return m.win_game(team, f"with {s[i]} stones")
+            return m.win_game(team, Text("Team {team} wins a game with {score} stones.", team=team, score=s[i]))
         return m
 
-    def win_game(self, team: str, how: str = "") -> Match:
-        """``team`` wins the current game (reaching the target, or an accepted órdago); the score resets to 0-0."""
+    def win_game(self, team: str, how: Text | None = None) -> Match:
+        """``team`` wins the current game (reaching the target, or an accepted órdago); the score resets to 0-0.
+
+        how: the sentence of the win for :attr:`events` (default ``"Team A wins a game."``). The events are
+        written in the language being spoken (:func:`musteach.i18n.speaking`).
+        """
         i = self._check(team)
+        _ = translator()
         g = list(self.game_wins)
         g[i] += 1
         v = list(self.vaca_wins)
-        events = [*self.events, f"Team {team} wins a game{' ' + how if how else ''}."]
+        events = [*self.events, how.render(_.lang) if how is not None else _("Team {team} wins a game.", team=team)]
         winner = None
         if g[i] >= self.rules.games_per_vaca:
             v[i] += 1
-            events.append(f"Team {team} wins a vaca ({g[0]}-{g[1]} in games).")
+            events.append(_("Team {team} wins a vaca ({a}-{b} in games).", team=team, a=g[0], b=g[1]))
             g = [0, 0]
             if v[i] >= self.rules.vacas_per_match:
                 winner = team
-                events.append(f"Team {team} wins the match ({v[0]}-{v[1]} in vacas).")
+                events.append(_("Team {team} wins the match ({a}-{b} in vacas).", team=team, a=v[0], b=v[1]))
         return replace(
             self, stones=(0, 0), game_wins=(g[0], g[1]), vaca_wins=(v[0], v[1]), winner=winner, events=tuple(events)
         )
@@ -729,24 +898,45 @@ class Match:
         Raises :class:`BettingError` when ``result.start_score`` is not the current score.
         """
         if self.over:
-            raise BettingError(f"the match is over: team {self.winner} won it")
+            raise BettingError(Text("the match is over: team {team} won it", team=self.winner))
         if result.start_score != self.score:
             raise BettingError(
-                f"that hand starts at {_score_str(result.start_score)}, but the game stands at {_score_str(self.score)}"
+                Text(
+                    "that hand starts at (A {a}, B {b}), but the game stands at (A {now_a}, B {now_b})",
+                    a=result.start_score["A"],
+                    b=result.start_score["B"],
+                    now_a=self.score["A"],
+                    now_b=self.score["B"],
+                )
             )
         if result.game_over:
-            assert result.game_winner is not None
-            how = "by órdago" if result.ordago else f"({result.final_score['A']}-{result.final_score['B']})"
-            return self.win_game(result.game_winner, how)
+            team = result.game_winner
+            assert team is not None
+            if result.ordago:
+                return self.win_game(team, Text("Team {team} wins a game by órdago.", team=team))
+            f = result.final_score
+            return self.win_game(team, Text("Team {team} wins a game ({a}-{b}).", team=team, a=f["A"], b=f["B"]))
         f = result.final_score
         return replace(self, stones=(f["A"], f["B"]))
 
-    def describe(self) -> str:
-        """The match in words, with each team's stones in amarracos."""
+    def describe(self, lang: str | None = None) -> str:
+        """The match in words, with each team's stones in amarracos.
+
+        lang: the language (None: the one being spoken, see :func:`musteach.i18n.speaking`).
+        """
+        _ = translator(lang)
         if self.over:
-            return f"Team {self.winner} has won the match (vacas {self.vaca_wins[0]}-{self.vaca_wins[1]})."
-        parts = [f"Team {t}: {describe_score(self.stones[i], self.rules)}" for i, t in enumerate(TEAMS)]
-        games = f"games {self.game_wins[0]}-{self.game_wins[1]} (first to {self.rules.games_per_vaca} takes the vaca)"
-        vacas = f"vacas {self.vaca_wins[0]}-{self.vaca_wins[1]} (first to {self.rules.vacas_per_match} takes the match)"
-        return "; ".join(parts) + f"; {games}; {vacas}."
+            return _("Team {team} has won the match (vacas {a}-{b}).", team=self.winner, a=self.vaca_wins[0], b=self.vaca_wins[1])
+        return _(
+            "Team A: {score_a}; Team B: {score_b}; games {games_a}-{games_b} (first to {games} takes the vaca); "
+            "vacas {vacas_a}-{vacas_b} (first to {vacas} takes the match).",
+            score_a=describe_score(self.stones[0], self.rules, _.lang),
+            score_b=describe_score(self.stones[1], self.rules, _.lang),
+            games_a=self.game_wins[0],
+            games_b=self.game_wins[1],
+            games=self.rules.games_per_vaca,
+            vacas_a=self.vaca_wins[0],
+            vacas_b=self.vaca_wins[1],
+            vacas=self.rules.vacas_per_match,
+        )
 

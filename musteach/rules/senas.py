@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from ..i18n import N_, Text, translator
 from .cards import Card, Hand, parse_hand
 from .errors import IllegalActionError
 from .lances import HandInfo, analyse, effective_rank
@@ -75,10 +76,16 @@ class SenaError(IllegalActionError):
 class Sena:
     """One agreed signal (RULES.md §11).
 
-    key: a short identifier (``"morder_labio"``). name: its Spanish name. gesture: what the player does.
-    meaning: what it tells the partner, in the standard set. notes: variants and sources.
+    key: a short identifier (``"morder_labio"``). name: its Spanish name (the same in every language).
+    gesture: what the player does. meaning: what it tells the partner, in the standard set.
+    notes: variants and sources. gesture, meaning and notes are the English msgids of the catalogs: show
+    them with :meth:`gesture_text`, :meth:`meaning_text` and :meth:`notes_text` (or :func:`meaning`), which
+    give them in the learner's language.
     kind: ``"hand"`` (a fact about the cards, which must be true) or ``"intent"`` (what the player wants
     to do: cut the mus, bet more). sets: the rule sets (``Rules.senas``) that use it.
+
+    >>> SENAS["guino"].gesture_text("es"), SENAS["guino"].meaning_text("es")
+    ('Guiñar un ojo', '31 (el mejor juego)')
     """
 
     key: str
@@ -89,8 +96,21 @@ class Sena:
     kind: str = "hand"
     sets: tuple[str, ...] = _SETS
 
+    def gesture_text(self, lang: str | None = None) -> str:
+        """What the player does, in ``lang`` (None: the language being spoken)."""
+        return translator(lang)(self.gesture)
+
+    def meaning_text(self, lang: str | None = None) -> str:
+        """What the seña tells the partner in the standard set, in ``lang`` (see :func:`meaning` for a table's set)."""
+        return translator(lang)(self.meaning)
+
+    def notes_text(self, lang: str | None = None) -> str:
+        """Variants and sources, in ``lang``; ``""`` when there are none."""
+        return translator(lang)(self.notes) if self.notes else ""
+
     def __str__(self) -> str:
-        return f"{self.gesture} ({self.meaning})"
+        _ = translator()
+        return _("{gesture} ({meaning})", gesture=_(self.gesture), meaning=_(self.meaning))
 
     def _repr_svg_(self) -> str:
         from ..draw.senas import sena_svg
@@ -109,124 +129,124 @@ SENAS: dict[str, Sena] = {
         _s(
             "morder_labio",
             "dos reyes",
-            "Bite the lower lip",
-            "two kings",
-            "FEM, acanomas, seed 002. In 8 reyes the 3s are kings too.",
+            N_("Bite the lower lip"),
+            N_("two kings"),
+            N_("FEM, acanomas, seed 002. In 8 reyes the 3s are kings too."),
         ),
         _s(
             "morder_labio_lado",
             "tres reyes",
-            "Bite one side of the lower lip",
-            "three kings",
-            "hablandodepoker. Three kings are also medias de reyes, the FEM's lips-to-one-side sign.",
+            N_("Bite one side of the lower lip"),
+            N_("three kings"),
+            N_("hablandodepoker. Three kings are also medias de reyes, the FEM's lips-to-one-side sign."),
         ),
         _s(
             "morder_labio_dos_veces",
             "cuatro reyes",
-            "Bite the lower lip twice",
-            "four kings",
-            "acanomas, seed 002. Four kings are duples too (raise the eyebrows).",
+            N_("Bite the lower lip twice"),
+            N_("four kings"),
+            N_("acanomas, seed 002. Four kings are duples too (raise the eyebrows)."),
         ),
         _s(
             "lengua",
             "dos ases",
-            "Put the tip of the tongue out",
-            "two aces",
-            "FEM, acanomas. In 8 reyes the 2s are aces too.",
+            N_("Put the tip of the tongue out"),
+            N_("two aces"),
+            N_("FEM, acanomas. In 8 reyes the 2s are aces too."),
         ),
         _s(
             "lengua_lado",
             "tres ases",
-            "Put the tongue out to one side",
-            "three aces",
-            "FEM: medias de ases.",
+            N_("Put the tongue out to one side"),
+            N_("three aces"),
+            N_("FEM: medias de ases."),
         ),
         _s(
             "lengua_dos_veces",
             "cuatro ases",
-            "Put the tongue out twice",
-            "four aces",
-            "acanomas, seed 002. Four aces are duples too (raise the eyebrows).",
+            N_("Put the tongue out twice"),
+            N_("four aces"),
+            N_("acanomas, seed 002. Four aces are duples too (raise the eyebrows)."),
         ),
         _s(
             "labios_torcidos",
             "medias",
-            "Twist the closed lips to one side",
-            "medias (three of a kind)",
-            "FEM: medias de reyes. Medias of any other rank may only be signalled after Grande.",
+            N_("Twist the closed lips to one side"),
+            N_("medias (three of a kind)"),
+            N_("FEM: medias de reyes. Medias of any other rank may only be signalled after Grande."),
         ),
         _s(
             "cejas",
             "duples",
-            "Raise the eyebrows",
-            "duples (two pairs, or four of a kind)",
-            "FEM, acanomas, mustembleque, seed 002.",
+            N_("Raise the eyebrows"),
+            N_("duples (two pairs, or four of a kind)"),
+            N_("FEM, acanomas, mustembleque, seed 002."),
         ),
         _s(
             "guino",
             "treinta y una",
-            "Wink",
-            "31 (the best juego)",
-            "FEM, mustembleque. After everybody has said 'juego no', a wink means punto 30.",
+            N_("Wink"),
+            N_("31 (the best juego)"),
+            N_("FEM, mustembleque. After everybody has said 'juego no', a wink means punto 30."),
         ),
         _s(
             "morritos",
             "juego",
-            "Push the lips out",
-            "juego, but not 31",
-            "FEM: lips pushed out; hablandodepoker blows a kiss. Where the kiss means three kings and an "
-            "ace, juego is shown with the lips only.",
+            N_("Push the lips out"),
+            N_("juego, but not 31"),
+            N_("FEM: lips pushed out; hablandodepoker blows a kiss. Where the kiss means three kings and an "
+            "ace, juego is shown with the lips only."),
         ),
         _s(
             "solomillo",
             "solomillo",
-            "Blow a kiss",
-            "three kings and an ace (solomillo, la bonita)",
-            "musdocemas; Wikipedia links it to *musu*, 'kiss' in Basque. Only in the kiss_three_kings set.",
+            N_("Blow a kiss"),
+            N_("three kings and an ace (solomillo, la bonita)"),
+            N_("musdocemas; Wikipedia links it to *musu*, 'kiss' in Basque. Only in the kiss_three_kings set."),
             sets=("kiss_three_kings",),
         ),
         _s(
             "hombros",
             "treinta",
-            "Shrug both shoulders",
-            "punto 30 (no juego)",
-            "FEM.",
+            N_("Shrug both shoulders"),
+            N_("punto 30 (no juego)"),
+            N_("FEM."),
         ),
         _s(
             "hombro",
             "veintinueve",
-            "Shrug one shoulder",
-            "punto 29 (no juego)",
-            "FEM.",
+            N_("Shrug one shoulder"),
+            N_("punto 29 (no juego)"),
+            N_("FEM."),
         ),
         _s(
             "girar_cabeza",
             "pares",
-            "Turn the head to one side",
-            "pares (some pair)",
-            "FEM only; most tables show the exact pares instead.",
+            N_("Turn the head to one side"),
+            N_("pares (some pair)"),
+            N_("FEM only; most tables show the exact pares instead."),
         ),
         _s(
             "ciego",
             "ciego",
-            "Close both eyes",
-            "nothing: no pares and no juego",
-            "FEM: not allowed when the hand has a play that can be signalled (punto 30 or 29).",
+            N_("Close both eyes"),
+            N_("nothing: no pares and no juego"),
+            N_("FEM: not allowed when the hand has a play that can be signalled (punto 30 or 29)."),
         ),
         _s(
             "inclinar_cabeza",
             "corta",
-            "Tilt the head to one side",
-            "cut the mus (say no hay mus)",
-            "FEM. An intention, not a hand.",
+            N_("Tilt the head to one side"),
+            N_("cut the mus (say no hay mus)"),
+            N_("FEM. An intention, not a hand."),
             kind="intent",
         ),
         _s(
             "levantar_cabeza",
             "envida más",
-            "Raise the head",
-            "bet more",
-            "FEM. An intention, not a hand.",
+            N_("Raise the head"),
+            N_("bet more"),
+            N_("FEM. An intention, not a hand."),
             kind="intent",
         ),
     )
@@ -343,7 +363,7 @@ def _set_of(rules: Rules | str | None) -> str:
         return rules.senas
     if rules in (*_SETS, "off"):
         return rules
-    raise SenaError(f"unknown set of señas {rules!r}: 'standard', 'kiss_three_kings' or 'off' (RULES.md §13)")
+    raise SenaError(Text("unknown set of señas {value}: 'standard', 'kiss_three_kings' or 'off' (RULES.md §13)", value=repr(rules)))
 
 
 def catalogue(rules: Rules | str | None = None) -> tuple[Sena, ...]:
@@ -381,29 +401,39 @@ def get_sena(key: str | Sena, rules: Rules | str | None = None) -> Sena:
         k = _ALIASES.get(k, k)
         found = SENAS.get(k) or next((s for s in SENAS.values() if s.name.replace(" ", "_") == k), None)
         if found is None:
-            raise SenaError(f"unknown seña {key!r}: known señas are {', '.join(SENAS)} (RULES.md §11)")
+            raise SenaError(Text("unknown seña {key}: known señas are {senas} (RULES.md §11)", key=repr(key), senas=", ".join(SENAS)))
         sena = found
     if rules is not None:
         s = _set_of(rules)
         if s == "off":
-            raise SenaError("señas are not used at this table (rules option senas='off', RULES.md §13)")
+            raise SenaError(Text("señas are not used at this table (rules option senas='off', RULES.md §13)"))
         if s not in sena.sets:
             raise SenaError(
-                f"the seña {sena.key!r} ({sena.gesture}) is not used at this table (señas: {s}; RULES.md §11, §13)"
+                Text(
+                    "the seña {key} ({gesture}) is not used at this table (señas: {set}; RULES.md §11, §13)",
+                    key=repr(sena.key),
+                    gesture=Text(sena.gesture),
+                    set=s,
+                )
             )
     return sena
 
 
-def meaning(sena: Sena | str, rules: Rules | str | None = None) -> str:
-    """What a seña tells the partner at a table using ``rules`` (RULES.md §11).
+def meaning(sena: Sena | str, rules: Rules | str | None = None, lang: str | None = None) -> str:
+    """What a seña tells the partner at a table using ``rules`` (RULES.md §11), in ``lang`` (None: the
+    language being spoken). Raises :class:`SenaError` for an unknown seña or set.
+
+    >>> meaning("morritos", lang="es")
+    'juego, pero no 31'
 
     >>> meaning("morritos"), meaning("morritos", "kiss_three_kings")
     ('juego, but not 31', 'juego, but not 31 (lips pushed out; the kiss means three kings and an ace here)')
     """
+    _ = translator(lang)
     s = get_sena(sena)
     if s.key == "morritos" and _set_of(rules) == "kiss_three_kings":
-        return f"{s.meaning} (lips pushed out; the kiss means three kings and an ace here)"
-    return s.meaning
+        return _("{meaning} (lips pushed out; the kiss means three kings and an ace here)", meaning=_(s.meaning))
+    return _(s.meaning)
 
 
 def _info(hand: Hand | HandInfo | str | Sequence[Card | str], rules: Rules) -> HandInfo:
@@ -414,7 +444,7 @@ def _info(hand: Hand | HandInfo | str | Sequence[Card | str], rules: Rules) -> H
 
 def _check_context(context: str) -> str:
     if context not in CONTEXTS:
-        raise SenaError(f"unknown seña context {context!r}: one of {', '.join(CONTEXTS)}")
+        raise SenaError(Text("unknown seña context {context}: one of {contexts}", context=repr(context), contexts=", ".join(CONTEXTS)))
     return context
 
 
@@ -435,22 +465,37 @@ def _true(key: str, info: HandInfo, context: str, keys: Iterable[str]) -> bool:
     return True
 
 
-def why_not(sena: Sena | str, hand: Hand | HandInfo | str, rules: Rules | None = None, context: str = "lances") -> str:
-    """``""`` if the seña is truthful for the hand in this context, else the reason in words (RULES.md §11)."""
+def why_not(
+    sena: Sena | str, hand: Hand | HandInfo | str, rules: Rules | None = None, context: str = "lances", lang: str | None = None
+) -> str:
+    """``""`` if the seña is truthful for the hand in this context, else the reason in words (RULES.md §11).
+
+    lang: the language of the reason (None: the one being spoken). Raises :class:`SenaError` for an unknown
+    seña or context, or one the table does not use.
+    """
+    reason = _why_not(sena, hand, rules, context)
+    return reason.render(lang) if reason is not None else ""
+
+
+def _why_not(sena: Sena | str, hand: Hand | HandInfo | str, rules: Rules | None, context: str) -> Text | None:
     rules = rules or Rules()
     s = get_sena(sena, rules)
     _check_context(context)
     if s.kind == "intent":
-        return ""
+        return None
     info = _info(hand, rules)
     keys = catalogue_keys(rules)
     if _true(s.key, info, context, keys):
-        return ""
+        return None
     if s.key == "ciego" and info.pares is None and not info.is_juego:
-        return f"'{s.gesture}' (ciego) is not allowed: the hand has a play that can be signalled (punto {info.total})"
+        return Text(
+            "'{gesture}' (ciego) is not allowed: the hand has a play that can be signalled (punto {total})",
+            gesture=Text(s.gesture),
+            total=info.total,
+        )
     if s.key == "labios_torcidos" and info.pares is not None and info.pares.kind == "medias":
-        return "plain medias (not of kings) may only be signalled after Grande"
-    return f"the hand {info.grande_str} does not hold {s.meaning}"
+        return Text("plain medias (not of kings) may only be signalled after Grande")
+    return Text("the hand {hand} does not hold {meaning}", hand=info.grande_str, meaning=Text(s.meaning))
 
 
 def is_truthful(sena: Sena | str, hand: Hand | HandInfo | str, rules: Rules | None = None, context: str = "lances") -> bool:
@@ -459,7 +504,7 @@ def is_truthful(sena: Sena | str, hand: Hand | HandInfo | str, rules: Rules | No
     >>> is_truthful("guino", "12o 11c 10e 1b"), is_truthful("guino", "12o 11c 10e 2b", Rules(kings=4))
     (True, False)
     """
-    return not why_not(sena, hand, rules, context)
+    return _why_not(sena, hand, rules, context) is None
 
 
 def check_sena(
@@ -476,10 +521,24 @@ def check_sena(
     """
     rules = rules or Rules()
     s = get_sena(sena, rules)
-    reason = why_not(s, hand, rules, context)
-    if reason:
-        who = f"seat {seat}" if seat is not None else "you"
-        raise SenaError(f"{who} cannot make the seña '{s.gesture}': {reason}; a seña must be truthful (RULES.md §11)")
+    reason = _why_not(s, hand, rules, context)
+    if reason is not None:
+        if seat is not None:
+            raise SenaError(
+                Text(
+                    "seat {seat} cannot make the seña '{gesture}': {reason}; a seña must be truthful (RULES.md §11)",
+                    seat=seat,
+                    gesture=Text(s.gesture),
+                    reason=reason,
+                )
+            )
+        raise SenaError(
+            Text(
+                "you cannot make the seña '{gesture}': {reason}; a seña must be truthful (RULES.md §11)",
+                gesture=Text(s.gesture),
+                reason=reason,
+            )
+        )
     return s
 
 
