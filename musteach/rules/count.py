@@ -362,14 +362,14 @@ def _best(res: LanceResult) -> dict[str, object]:
 
 
 def score_lance(
-    deal: DealResult, lance: Lance, o: BettingOutcome, rules: Rules
+    deal: DealResult, lance: Lance, o: BettingOutcome, rules: Rules, *, lang: str | None = None
 ) -> tuple[str | None, int, str]:
     """What one lance adds in the count, by the table of RULES.md §7: ``(team, stones, sentence)``.
 
     deal: the judged deal; lance: a lance played in it; o: its betting outcome (as checked by
     :func:`resolve_betting`); rules: for ``deje_timing`` and the punto bonuses (RULES.md §13).
     team is ``"A"``, ``"B"`` or None when the lance scores nothing; stones are piedras; the sentence has no
-    score at its end and is in the language being spoken (:func:`musteach.i18n.speaking`). A deje already
+    score at its end and is in ``lang`` (None: the language being spoken, :func:`musteach.i18n.speaking`). A deje already
     paid during the betting (``deje_timing="immediate"``) is not counted again; an accepted órdago is not
     counted at all (see :func:`count_hand`).
 
@@ -378,6 +378,11 @@ def score_lance(
     >>> score_lance(deal, Lance.PARES, BettingOutcome.paso(), Rules())
     ('A', 3, "Pares: seat 0's medias of kings is best; en paso team A takes 3 stones: seat 0's medias of kings (2) + seat 2's par of caballos (1)")
     """
+    with speaking(lang):
+        return _score_lance(deal, lance, o, rules)
+
+
+def _score_lance(deal: DealResult, lance: Lance, o: BettingOutcome, rules: Rules) -> tuple[str | None, int, str]:
     _ = translator()
     res = deal[lance]
     title = lance.title
@@ -664,7 +669,7 @@ def _count_phase(
         _("The betting is over: the hands are shown and the count goes {order} {score}.", order=order, score=_score_str(tally.score)),
     )
     for lance in played:
-        team, n, text = score_lance(deal, lance, outcomes[lance.value], rules)
+        team, n, text = _score_lance(deal, lance, outcomes[lance.value], rules)
         tally.add("count", lance, team, n, text, deal[lance].explanation)
         if team is not None and tally.score[team] >= rules.target:
             tally.note("end", lance, team, _won_in_count(played, lance, team, tally.score[team], rules.target))
