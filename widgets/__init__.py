@@ -11,6 +11,13 @@ Quizzes (each is a run of ``n`` questions with feedback, score, Next and Start a
 
 and :func:`show_deal` / :class:`DealView` for a judged example deal.
 
+**Languages.** Every widget takes a keyword ``lang`` (``LanceQuiz("grande", lang="es")``): its own words (labels,
+tooltips, messages, from :mod:`musteach.teach.labels`) and every sentence :mod:`musteach` writes for it come out
+in that language. ``use_language("es")`` makes Spanish the default of the widgets made afterwards in this kernel
+(a kernel serves one visitor, so this is not shared between visitors); ``lang=None`` means that default, else
+English. A language the tutor does not speak raises :class:`~musteach.rules.errors.LanguageError`, whose
+``message(lang)`` names the value and the languages there are.
+
 Every name is imported on first use (PEP 562): a lesson's kernel loads only the views it shows, so a
 lesson without odds never imports numpy or the odds tables, and one without practice never imports fsrs.
 """
@@ -24,6 +31,8 @@ from typing import Any
 _HOMES = {
     "FRIENDLY_ERROR": "_base",
     "QUIZ_CSS": "_base",
+    "kernel_language": "_base",
+    "use_language": "_base",
     "DealView": "deal",
     "show_deal": "deal",
     "JugadaQuiz": "quiz",

@@ -1,6 +1,14 @@
-"""Shared pieces of the musteach widgets: the safe-handler guard, the friendly error text and the CSS.
+"""Shared pieces of the musteach widgets: the language of a widget, the safe-handler guard, the friendly error
+text and the CSS.
 
-No rule logic here: widgets only show what :mod:`musteach` computes.
+No rule logic and no words here: widgets only show what :mod:`musteach` computes, and their own words come from
+:mod:`musteach.teach.labels`, put into each widget's language.
+
+**Languages.** Every widget takes a keyword ``lang`` (``"es"``; None: the kernel's language set by
+:func:`use_language`, else English), checked when it is made (:class:`~musteach.rules.errors.LanguageError`, a
+``MusError`` naming the value, for a language the tutor does not speak). The widget is built, and every handler
+runs, inside :func:`musteach.i18n.speaking` of that language, so every sentence :mod:`musteach` writes for it
+comes out in that language; two widgets of one kernel may speak two languages.
 """
 
 from __future__ import annotations
@@ -9,14 +17,30 @@ import functools
 import logging
 from collections.abc import Callable, Sequence
 from html import escape as _html_escape
-from typing import Any
+from typing import Any, TypeVar
 
 import ipywidgets as widgets
 
+from musteach.i18n import SOURCE_LANG, check_lang, speaking, translator
+from musteach.teach import labels
 from musteach.teach.verdict import Verdict
 from musteach.teach.wording import for_learner
 
-__all__ = ["FRIENDLY_ERROR", "QUIZ_CSS", "THEME_CSS", "Guarded", "css_widget", "escape", "feedback_html", "html_box", "quiz_nav"]
+__all__ = [
+    "FRIENDLY_ERROR",
+    "QUIZ_CSS",
+    "THEME_CSS",
+    "Guarded",
+    "Spoken",
+    "css_widget",
+    "escape",
+    "feedback_html",
+    "html_box",
+    "kernel_language",
+    "quiz_nav",
+    "spoken",
+    "use_language",
+]
 
 _log = logging.getLogger("musteach_widgets")
 
@@ -25,8 +49,74 @@ def escape(text: Any, quote: bool = True) -> str:
     """HTML-escape text for a learner's screen, without the core's "(RULES.md §…)" citations."""
     return _html_escape(for_learner(str(text)), quote)
 
-#: What a learner sees when a handler fails: no traceback, and the score is kept.
-FRIENDLY_ERROR = "Something went wrong with this question; press Next for another — your score is kept."
+#: What a learner sees when a handler fails: no traceback, and the score is kept (an English msgid: show it
+#: with ``translator()(FRIENDLY_ERROR)``).
+FRIENDLY_ERROR = labels.FRIENDLY_ERROR
+
+# ----------------------------------------------------------------------------------------------
+# The language of a widget
+# ----------------------------------------------------------------------------------------------
+
+_KERNEL_LANG: str | None = None  # a kernel is one visitor: its default is nobody else's
+
+
+def use_language(lang: str | None) -> str:
+    """Make ``lang`` (``"es"``) the language of every widget made afterwards in this kernel without a ``lang``
+    of its own; None goes back to English. Returns the checked code.
+
+    A kernel serves one visitor (one Voilà page, one JupyterLab notebook), so this default is not shared
+    between visitors; widgets made before keep their language. Raises
+    :class:`~musteach.rules.errors.LanguageError` naming a language the tutor does not speak.
+    """
+    global _KERNEL_LANG
+    _KERNEL_LANG = None if lang is None else check_lang(lang)
+    return _KERNEL_LANG or SOURCE_LANG
+
+
+def kernel_language() -> str:
+    """The language of widgets made now without a ``lang``: :func:`use_language`'s, else English."""
+    return _KERNEL_LANG or SOURCE_LANG
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def spoken(method: _F) -> _F:
+    """Run a public method of a widget inside ``speaking(self.lang)`` (its sentences in the widget's language)."""
+
+    @functools.wraps(method)
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with speaking(getattr(self, "lang", None)):
+            return method(self, *args, **kwargs)
+
+    return run  # type: ignore[return-value]
+
+
+class Spoken:
+    """Mixin: the widget's language. Every subclass's ``__init__`` takes a keyword ``lang`` (``"es"``; None:
+    :func:`kernel_language`), checks it (:class:`~musteach.rules.errors.LanguageError` for a language the tutor
+    does not speak), keeps it in :attr:`lang` and runs inside ``speaking(lang)``.
+
+    A subclass's ``__init__`` calling its base's runs in the language already chosen.
+    """
+
+    lang: str
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None or getattr(init, "_musteach_spoken", False):
+            return
+
+        @functools.wraps(init)
+        def __init__(self: Any, *args: Any, lang: str | None = None, **kw: Any) -> None:
+            if lang is not None or "lang" not in self.__dict__:
+                self.__dict__["lang"] = check_lang(lang) if lang is not None else kernel_language()
+            with speaking(self.__dict__["lang"]):
+                init(self, *args, **kw)
+
+        __init__._musteach_spoken = True  # type: ignore[attr-defined]
+        cls.__init__ = __init__  # type: ignore[misc]
 
 #: Styles for every musteach widget, scoped to their root classes.
 QUIZ_CSS = """
@@ -156,11 +246,10 @@ def quiz_nav(on_next: Callable[..., Any], on_restart: Callable[..., Any]) -> tup
     """
     score = html_box("musteach-score")
     score.layout.width = "auto"
-    next_button = widgets.Button(description="Next", tooltip="Go to the next question", disabled=True)
+    _ = translator()
+    next_button = widgets.Button(description=_(labels.NEXT), tooltip=_(labels.NEXT_TIP), disabled=True)
     next_button.add_class("musteach-next")
-    restart_button = widgets.Button(
-        description="Start again", tooltip="Start a new run of questions; the score starts from 0"
-    )
+    restart_button = widgets.Button(description=_(labels.START_AGAIN), tooltip=_(labels.START_AGAIN_TIP))
     restart_button.add_class("musteach-restart")
     restart_button.layout.display = "none"
     next_button.on_click(on_next)
@@ -202,8 +291,9 @@ def verdict_html(verdict: Verdict) -> str:
     return feedback_html("right" if verdict.correct else "wrong", verdict.headline, verdict.reasons)
 
 
-class Guarded:
-    """Mixin: :meth:`_guard` wraps a handler so an exception is recorded in ``self.errors`` and shown kindly.
+class Guarded(Spoken):
+    """Mixin: :meth:`_guard` wraps a handler so that it runs in the widget's language (:class:`Spoken`) and an
+    exception is recorded in ``self.errors`` and shown kindly.
 
     Subclasses define :meth:`_show_oops` (what to show after a failure).
     """
@@ -214,12 +304,14 @@ class Guarded:
         @functools.wraps(fn)
         def run(*args: Any, **kwargs: Any) -> Any:
             try:
-                return fn(*args, **kwargs)
+                with speaking(getattr(self, "lang", None)):
+                    return fn(*args, **kwargs)
             except Exception as exc:
                 self.errors.append(exc)
                 _log.warning("musteach widget handler %s failed", getattr(fn, "__name__", fn), exc_info=True)
                 try:
-                    self._show_oops()
+                    with speaking(getattr(self, "lang", None)):
+                        self._show_oops()
                 except Exception as exc2:  # the error display itself failed: record it, show nothing worse
                     self.errors.append(exc2)
                 return None

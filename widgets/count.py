@@ -32,6 +32,7 @@ import ipywidgets as widgets
 from musteach.draw.cards import TEAM_COLORS
 from musteach.draw.stones import stones_svg
 from musteach.draw.table import table_svg
+from musteach.i18n import Text, translator
 from musteach.rules import Rules
 from musteach.rules.betting import (
     TEAMS,
@@ -41,8 +42,9 @@ from musteach.rules.betting import (
 )
 from musteach.rules.cards import Card, Hand
 from musteach.rules.count import CountResult, count_hand
-from musteach.rules.errors import MusError
+from musteach.rules.errors import MusError, shown
 from musteach.rules.lances import DealResult, Lance, evaluate, seat_roles, team_of
+from musteach.teach import labels
 from musteach.teach.betting_script import lance_that_ended_game, play_betting_script, read_betting_script
 from musteach.teach.count_quiz import (
     MAX_TYPED_STONES,
@@ -55,7 +57,7 @@ from musteach.teach.count_quiz import (
 from musteach.teach.quiz import QuizSession
 from musteach.teach.verdict import Verdict
 
-from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape, feedback_html, quiz_nav, verdict_html
+from ._base import FRIENDLY_ERROR, Guarded, Spoken, css_widget, escape, feedback_html, quiz_nav, spoken, verdict_html
 from ._base import html_box as _html
 from .path import Tutored
 from .storage import Store
@@ -146,9 +148,11 @@ def _team_dot(team: str) -> str:
 
 
 def _seat_name(seat: int, mano: int) -> str:
+    _ = translator()
     roles = seat_roles(seat, mano)
-    extra = f", {roles[0]}" if roles else ""
-    return f"Seat {seat} (team {team_of(seat)}{extra})"
+    if roles:
+        return _(labels.SEAT_OF_TEAM_ROLE, seat=seat, team=team_of(seat), role=roles[0])
+    return _(labels.SEAT_OF_TEAM, seat=seat, team=team_of(seat))
 
 
 def _betting_table(
@@ -156,13 +160,15 @@ def _betting_table(
     result: CountResult,
     lines: Mapping[str, Sequence[str]],
     *,
-    caption: str = "The betting",
+    caption: str | None = None,
 ) -> str:
     """A table of each lance's declarations, what was said and how the betting ended.
 
     Lances after a game won in the betting never took place and are shown so. The table carries the data a
     test needs to count the hand again: ``data-start-a/b``, ``data-target`` and per row ``data-outcome``.
     """
+    _ = translator()
+    caption = _(labels.THE_BETTING) if caption is None else caption
     decl = declarations(deal)
     stop = lance_that_ended_game(result)
     rows = []
@@ -173,7 +179,7 @@ def _betting_table(
         if over:
             rows.append(
                 f'<tr class="musteach-unplayed" data-lance="{key}" data-outcome="{escape(json.dumps({"type": "paso"}))}">'
-                f'<td class="musteach-lance">{lance.title}</td><td colspan="2">never played: the game was already over</td></tr>'
+                f'<td class="musteach-lance">{lance.title}</td><td colspan="2">{escape(_(labels.NEVER_PLAYED))}</td></tr>'
             )
             continue
         said = "; ".join(lines.get(key, ())) or "—"
@@ -181,8 +187,11 @@ def _betting_table(
         if key in decl:
             d = decl[key]
             h = [str(s) for s in d.holders]
-            holders = "nobody" if not h else f"seat {h[0]}" if len(h) == 1 else f"seats {', '.join(h[:-1])} and {h[-1]}"
-            decl_html = f'<div class="musteach-decl">{escape(f"{lance.value} sí: {holders}")}</div>'
+            holders = (
+                _(labels.NOBODY) if not h else _(labels.SEAT_LOWER, seat=h[0]) if len(h) == 1
+                else _(labels.SEATS_LOWER, seats=_.join(h))
+            )  # fmt: skip
+            decl_html = f'<div class="musteach-decl">{escape(_(labels.DECLARED, lance=lance.value, holders=holders))}</div>'
         rows.append(
             f'<tr data-lance="{key}" data-outcome="{escape(json.dumps(outcome.to_dict()))}">'
             f'<td class="musteach-lance">{lance.title}</td>'
@@ -195,7 +204,8 @@ def _betting_table(
     return (
         f'<table class="musteach-betting" data-start-a="{s["A"]}" data-start-b="{s["B"]}" '
         f'data-target="{result.rules.target}" data-kings="{result.rules.kings}" aria-label="{escape(caption)}">'
-        "<thead><tr><th>Lance</th><th>What was said</th><th>Outcome</th></tr></thead>"
+        f"<thead><tr><th>{escape(_(labels.LANCE_HEAD))}</th><th>{escape(_(labels.SAID_HEAD))}</th>"
+        f"<th>{escape(_(labels.OUTCOME_HEAD))}</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
 
@@ -205,12 +215,13 @@ def _betting_table(
 # ----------------------------------------------------------------------------------------------
 
 
-class ScoreBoard(widgets.VBox):
+class ScoreBoard(Spoken, widgets.VBox):
     """The score as it sits on the table: each team's amarracos (5 stones each) and loose stones, and
     *dentro* when a team is 5 or fewer from the target (RULES.md §9).
 
     score_a, score_b: stones, whole numbers ≥ 0. rules: a :class:`~musteach.rules.Rules` (target 40 by
-    default). width: CSS pixels of the picture. Raises :class:`~musteach.rules.errors.MusError` for a bad score.
+    default). width: CSS pixels of the picture. lang: the language of its words (``"es"``; None: the kernel's,
+    else English). Raises :class:`~musteach.rules.errors.MusError` for a bad score.
     :meth:`set_score` changes it.
     """
 
@@ -223,6 +234,7 @@ class ScoreBoard(widgets.VBox):
         self.score = (0, 0)
         self.set_score(score_a, score_b)
 
+    @spoken
     def set_score(self, score_a: int, score_b: int) -> None:
         """Show a new score; raises :class:`~musteach.rules.errors.MusError` for a bad one (the old one stays)."""
         svg = stones_svg(score_a, score_b, self.rules, width=self.width)
@@ -235,7 +247,7 @@ class ScoreBoard(widgets.VBox):
 # ----------------------------------------------------------------------------------------------
 
 
-class BettingView(widgets.VBox):
+class BettingView(Spoken, widgets.VBox):
     """One lance's betting played from the start, each step explained (RULES.md §4, §6).
 
     lance: "grande", "chica", "pares", "juego" or "punto". mano: the seat 0..3 that speaks first.
@@ -244,7 +256,8 @@ class BettingView(widgets.VBox):
     hands: optional 4 hands; then the table is drawn and, for Pares and Juego, everybody declares first and
     only the holders speak. participants: the seats speaking when no hands are given (default all four).
     strict: if True, an illegal action raises :class:`~musteach.rules.errors.IllegalActionError`; if False (the
-    default) the message is shown instead and kept in ``error``.
+    default) the message is shown instead and kept in ``error``. lang: the language of its words (``"es"``; None:
+    the kernel's, else English).
     """
 
     def __init__(
@@ -271,19 +284,22 @@ class BettingView(widgets.VBox):
             if strict:
                 raise
             self.error = exc
-            self.body.value = f'<div class="musteach-error" role="alert">This betting cannot be shown: {escape(str(exc))}</div>'
+            text = translator()(labels.BETTING_CANNOT_SHOW, error=exc.message())
+            self.body.value = f'<div class="musteach-error" role="alert">{escape(text)}</div>'
 
     def _build(self, lance, mano, actions, hands, participants, rules, card_width) -> None:  # type: ignore[no-untyped-def]
         lance = Lance.parse(lance)
         rules = rules or Rules()
-        parts = [f'<p class="musteach-betting-title"><b>{lance.title} betting</b> · mano is seat {escape(str(mano))}</p>']
+        _ = translator()
+        title, mano_is = _(labels.LANCE_BETTING, lance=lance.title), _(labels.MANO_IS_SEAT, seat=mano)
+        parts = [f'<p class="musteach-betting-title"><b>{escape(title)}</b> · {escape(mano_is)}</p>']
         if hands is not None:
             deal = evaluate(hands, mano, rules)
             self.picture.value = table_svg(deal.hands, deal.mano, rules=rules, card_width=card_width)
             if lance in (Lance.PARES, Lance.JUEGO):
                 d = declarations(deal)[lance.value]
                 said = "; ".join(d.texts)
-                parts.append(f"<p><b>Declarations:</b> {escape(said)}. {escape(d.summary)}</p>")
+                parts.append(f"<p><b>{escape(_(labels.DECLARATIONS))}</b> {escape(said)}. {escape(d.summary)}</p>")
             state = start_betting(deal, lance, rules)
         else:
             self.picture.layout.display = "none"
@@ -295,14 +311,13 @@ class BettingView(widgets.VBox):
         steps = "".join(f"<li>{escape(t)}</li>" for t in shown)
         parts.append(f'<ol class="musteach-steps">{steps}</ol>' if steps else "")
         if state.outcome is None:
-            parts.append(
-                f'<div class="musteach-outcome">The betting goes on: seat {state.next_seat} speaks next.</div>'
-            )
+            goes_on = _(labels.BETTING_GOES_ON, seat=state.next_seat)
+            parts.append(f'<div class="musteach-outcome">{escape(goes_on)}</div>')
         else:
             o = state.outcome
             text = o.describe()
             if o.type == "rejected":
-                text += " (a refused first bet pays 1 stone, a refused raise the previous total)"
+                text = _(labels.REFUSED_NOTE, outcome=text)
             parts.append(f'<div class="musteach-outcome"><b>{lance.title}:</b> {escape(text)}.</div>')
         self.body.value = "".join(parts)
 
@@ -327,7 +342,8 @@ class CountView(Guarded, widgets.VBox):
     a closed :class:`~musteach.rules.betting.LanceBetting`; a lance left out is all passed.
     start_score: ``(A, B)`` or ``{"A": n, "B": n}`` before the hand (default 0-0). rules: a
     :class:`~musteach.rules.Rules`. strict: raise :class:`~musteach.rules.errors.MusError` on bad input instead
-    of showing the message (kept in ``error``).
+    of showing the message (kept in ``error``). lang: the language of its words (``"es"``; None: the kernel's,
+    else English).
     """
 
     def __init__(
@@ -350,11 +366,12 @@ class CountView(Guarded, widgets.VBox):
         self.steps_box = _html("musteach-count-steps")
         self.where = _html("musteach-progress")
         self.where.layout.width = "auto"
-        self.back_button = widgets.Button(description="Back", tooltip="Go back one step")
+        _ = translator()
+        self.back_button = widgets.Button(description=_(labels.BACK), tooltip=_(labels.BACK_TIP))
         self.back_button.add_class("musteach-back")
-        self.step_button = widgets.Button(description="Next step", tooltip="Count the next step")
+        self.step_button = widgets.Button(description=_(labels.NEXT_STEP), tooltip=_(labels.NEXT_STEP_TIP))
         self.step_button.add_class("musteach-step")
-        self.all_button = widgets.Button(description="Show all", tooltip="Show every step of the count")
+        self.all_button = widgets.Button(description=_(labels.SHOW_ALL), tooltip=_(labels.SHOW_ALL_TIP))
         self.all_button.add_class("musteach-all")
         nav = widgets.HBox([self.back_button, self.step_button, self.all_button, self.where])
         nav.add_class("musteach-nav")
@@ -372,17 +389,18 @@ class CountView(Guarded, widgets.VBox):
                 raise
             self.error = exc
             nav.layout.display = "none"
-            self.picture.value = f'<div class="musteach-error" role="alert">This hand cannot be counted: {escape(str(exc))}</div>'
+            text = _(labels.HAND_CANNOT_COUNT, error=exc.message())
+            self.picture.value = f'<div class="musteach-error" role="alert">{escape(text)}</div>'
             return
         lines = {
-            k: tuple(f"seat {s.seat}: {s.action}" for s in v.steps if s.seat is not None)
+            k: tuple(_(labels.SEAT_SAID, seat=s.seat, action=s.action) for s in v.steps if s.seat is not None)
             for k, v in states.items()
             if isinstance(v, LanceBetting)
         }
         self.picture.value = table_svg(deal.hands, deal.mano, rules=rules, card_width=card_width)
         self.betting_box.value = _betting_table(deal, self.result, lines)
         s = self.result.start_score
-        self.board = ScoreBoard(s["A"], s["B"], rules, width=460)
+        self.board = ScoreBoard(s["A"], s["B"], rules, width=460, lang=self.lang)
         self.children = (*self.children[:-1], self.board, self.steps_box)  # the score right under the buttons
         self.back_button.on_click(self._guard(lambda _b: self.go(self.position - 1)))
         self.step_button.on_click(self._guard(lambda _b: self.go(self.position + 1)))
@@ -394,6 +412,7 @@ class CountView(Guarded, widgets.VBox):
         """Every step's sentence, in order (empty when the hand could not be counted)."""
         return tuple(self.result.explanation) if self.result else ()
 
+    @spoken
     def go(self, position: int) -> None:
         """Show the first ``position`` steps (clamped to 0..all) and the score after them."""
         r = self.result
@@ -406,17 +425,19 @@ class CountView(Guarded, widgets.VBox):
         for i, text in enumerate(r.explanation):
             cls = "musteach-done-step" if i < k - 1 else "musteach-now" if i == k - 1 else "musteach-later"
             items.append(f'<li class="{cls}">{escape(text)}</li>')
-        intro = "" if k else "<p>Press <b>Next step</b> to count the hand one step at a time.</p>"
+        _ = translator()
+        button = f"<b>{escape(_(labels.NEXT_STEP))}</b>"
+        intro = "" if k else f"<p>{_(labels.PRESS_NEXT_STEP, button=button)}</p>"
         self.steps_box.value = f'{intro}<ol class="musteach-steps">{"".join(items)}</ol>'
         score = r.steps[k - 1].score if k else (r.start_score["A"], r.start_score["B"])
         assert self.board is not None
         self.board.set_score(*score)
-        self.where.value = escape(f"Step {k} of {n}")
+        self.where.value = escape(_(labels.STEP_OF, step=k, steps=n))
         self.back_button.disabled = k == 0
         self.step_button.disabled = self.all_button.disabled = k == n
 
     def _show_oops(self) -> None:
-        self.steps_box.value = '<div class="musteach-error" role="alert">Something went wrong showing this step.</div>'
+        self.steps_box.value = f'<div class="musteach-error" role="alert">{escape(translator()(labels.STEP_OOPS))}</div>'
 
 
 def show_count(
@@ -437,10 +458,11 @@ def show_count(
 
 
 def _stones_box(team: str, tooltip: str) -> widgets.Text:
+    _ = translator()
     box = widgets.Text(
         value="0",
-        placeholder="stones",
-        description=f"Team {team}",
+        placeholder=_(labels.STONES_PLACEHOLDER),
+        description=_(labels.TEAM_N, team=team),
         tooltip=tooltip,
         layout=widgets.Layout(width="150px"),
         style={"description_width": "58px"},
@@ -458,7 +480,7 @@ class _StonesQuiz(Tutored, Guarded, widgets.VBox):
 
     quiz_default = ""
 
-    default_title = "Quiz"
+    default_title = labels.QUIZ
     instructions = ""
 
     def __init__(
@@ -475,11 +497,11 @@ class _StonesQuiz(Tutored, Guarded, widgets.VBox):
         path: str | None = None,
     ):
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise MusError(f"a quiz needs a whole number of questions, 1 or more, not {n!r}")
+            raise MusError(Text(labels.N_ERROR, value=shown(n)))
         if tries not in (1, 2):
-            raise MusError(f"tries must be 1 or 2, not {tries!r}")
+            raise MusError(Text(labels.TRIES_ERROR, value=shown(tries)))
         if rules is not None and not isinstance(rules, Rules):
-            raise MusError(f"rules must be a musteach Rules, not {rules!r}")
+            raise MusError(Text(labels.RULES_ERROR, value=shown(rules)))
         self.errors: list[BaseException] = []
         self.n = n
         self.seed = seed
@@ -487,15 +509,16 @@ class _StonesQuiz(Tutored, Guarded, widgets.VBox):
         self.session: QuizSession | None = None
         self.grade: Verdict | None = None
         self.title = _html("musteach-title")
-        self.title.value = escape(title or self.default_title)
+        _ = translator()
+        self.title.value = escape(title or _(self.default_title))
         self.progress = _html("musteach-progress")
         self.prompt = _html("musteach-prompt")
         self.picture = _html("musteach-picture")
         self.note = _html("musteach-instructions")
-        self.note.value = escape(self.instructions)
+        self.note.value = escape(_(self.instructions)) if self.instructions else ""
         self.inputs = widgets.VBox()
         self.inputs.add_class("musteach-answers")
-        self.check_button = widgets.Button(description="Check", tooltip="Check your answer")
+        self.check_button = widgets.Button(description=_(labels.CHECK), tooltip=_(labels.CHECK_ANSWER_TIP))
         self.check_button.add_class("musteach-check")
         self.check_button.add_class("musteach-answer")
         self.feedback = _html("musteach-feedback")
@@ -581,7 +604,7 @@ class _StonesQuiz(Tutored, Guarded, widgets.VBox):
             answer = self._read()
             grade = session.answer(answer)
         except MusError as exc:
-            self.feedback.value = feedback_html("hint", f"Try again: {exc}")
+            self.feedback.value = feedback_html("hint", translator()(labels.TRY_AGAIN_ERROR, error=exc.message()))
             return
         if self._tutor_answered(grade):
             return  # one more try: the boxes stay open
@@ -633,7 +656,7 @@ class _StonesQuiz(Tutored, Guarded, widgets.VBox):
     def _show_oops(self) -> None:
         self.check_button.disabled = True
         self.hint_button.disabled = True
-        self.feedback.value = feedback_html("oops", FRIENDLY_ERROR)
+        self.feedback.value = feedback_html("oops", translator()(FRIENDLY_ERROR))
         if self.session is not None:
             self.score.value = escape(self.session.score_text())
         if self.session is not None and self.session.finished:
@@ -659,17 +682,18 @@ class BettingQuiz(_StonesQuiz):
     ``stones_a`` / ``stones_b`` are the two boxes (classes ``musteach-stones-A`` / ``musteach-stones-B``).
     """
 
-    default_title = "Who takes stones now?"
-    instructions = "Type each team's stones now (0 for a team that takes nothing), then press Check."
+    default_title = labels.WHO_TAKES_STONES
+    instructions = labels.BETTING_INSTRUCTIONS
 
     quiz_default = "betting"
 
     def __init__(
         self, n: int = 10, seed: int | None = None, rules: Rules | None = None, *, title: str | None = None, **tutor: Any
     ):
-        self.stones_a = _stones_box("A", "Stones team A takes now, during the betting")
+        _ = translator()
+        self.stones_a = _stones_box("A", _(labels.STONES_NOW_TIP, team="A"))
         self.stones_a.add_class("musteach-stones-A")
-        self.stones_b = _stones_box("B", "Stones team B takes now, during the betting")
+        self.stones_b = _stones_box("B", _(labels.STONES_NOW_TIP, team="B"))
         self.stones_b.add_class("musteach-stones-B")
         super().__init__(n, seed, rules, title=title, **tutor)
         row = widgets.HBox([self.stones_a, self.stones_b])
@@ -692,8 +716,9 @@ class BettingQuiz(_StonesQuiz):
             for s in st.steps
             if s.seat is not None
         )
+        mano_is = translator()(labels.MANO_IS_SEAT, seat=st.mano)
         self.picture.value = (
-            f'<p><b>{st.lance.title}</b> · mano is seat {st.mano}</p>'
+            f'<p><b>{st.lance.title}</b> · {escape(mano_is)}</p>'
             f'<ol class="musteach-betting-lines" data-lance="{st.lance.value}" data-mano="{st.mano}" '
             f'data-participants="{" ".join(str(p) for p in st.participants)}" data-actions="{escape(actions)}">'
             f"{items}</ol>"
@@ -706,8 +731,8 @@ class BettingQuiz(_StonesQuiz):
 
     def _read(self) -> dict[str, int]:
         return {
-            "A": read_typed_stones(self.stones_a.value, "team A"),
-            "B": read_typed_stones(self.stones_b.value, "team B"),
+            "A": read_typed_stones(self.stones_a.value, translator()(labels.TEAM_LOWER, team="A")),
+            "B": read_typed_stones(self.stones_b.value, translator()(labels.TEAM_LOWER, team="B")),
         }
 
     def _mark(self, q: BettingQuestion, grade: Verdict) -> None:
@@ -733,11 +758,8 @@ class CountQuiz(_StonesQuiz):
     """
 
     quiz_default = "count"
-    default_title = "Count the hand"
-    instructions = (
-        "Type the stones each team takes in each lance (0 where it takes none), counting a deje in the "
-        "lance it was won in, then press Check."
-    )
+    default_title = labels.COUNT_HAND
+    instructions = labels.COUNT_INSTRUCTIONS
 
     def __init__(
         self,
@@ -750,7 +772,7 @@ class CountQuiz(_StonesQuiz):
         **tutor: Any,
     ):
         if isinstance(near_end_share, bool) or not isinstance(near_end_share, int | float) or not 0 <= near_end_share <= 1:
-            raise MusError(f"near_end_share must be a number from 0 to 1, not {near_end_share!r}")
+            raise MusError(Text(labels.NEAR_END_ERROR, value=shown(near_end_share)))
         self.near_end_share = float(near_end_share)
         self.cells: dict[str, dict[str, widgets.Text]] = {}
         self.marks: dict[str, widgets.HTML] = {}
@@ -772,7 +794,7 @@ class CountQuiz(_StonesQuiz):
         start = stones_svg(q.start_score["A"], q.start_score["B"], r.rules, width=440)
         return (
             f"{table}{_betting_table(q.deal, r, lines)}"
-            f'<div class="musteach-start-score"><b>The score before this hand:</b><br>{start}</div>'
+            f'<div class="musteach-start-score"><b>{escape(translator()(labels.SCORE_BEFORE))}</b><br>{start}</div>'
         )
 
     def _redraw_marks(self) -> None:
@@ -792,7 +814,7 @@ class CountQuiz(_StonesQuiz):
             label.layout.width = "110px"
             boxes = {}
             for team in TEAMS:
-                box = _stones_box(team, f"Stones team {team} takes in {lance.title}")
+                box = _stones_box(team, translator()(labels.STONES_IN_TIP, team=team, lance=lance.title))
                 box.add_class(f"musteach-stones-{key}-{team}")
                 boxes[team] = box
             mark = _html("musteach-mark")
@@ -807,7 +829,10 @@ class CountQuiz(_StonesQuiz):
 
     def _read(self) -> dict[str, dict[str, int]]:
         return {
-            key: {team: read_typed_stones(box.value, f"team {team} in {Lance(key).title}") for team, box in row.items()}
+            key: {
+                team: read_typed_stones(box.value, translator()(labels.TEAM_IN_LANCE, team=team, lance=Lance(key).title))
+                for team, box in row.items()
+            }
             for key, row in self.cells.items()
         }
 

@@ -13,10 +13,12 @@ from typing import Any
 import ipywidgets as widgets
 
 from musteach.draw.table import deal_html, table_svg
+from musteach.i18n import translator
 from musteach.rules import Rules
 from musteach.rules.cards import Card, Hand
 from musteach.rules.errors import MusError
 from musteach.rules.lances import DealResult, Lance, LanceResult, evaluate
+from musteach.teach import labels
 
 from ._base import Guarded, css_widget, escape
 
@@ -33,6 +35,8 @@ class DealView(Guarded, widgets.VBox):
     for all five lances in a table. rules: a :class:`~musteach.rules.Rules` (default 8 reyes).
     strict: if True, bad input raises :class:`~musteach.rules.errors.MusError`; if False (the default, for
     learners editing a lesson's example) the message is shown in the view instead and kept in ``error``.
+
+    lang: the language of its words (``"es"``; None: the kernel's, else English).
 
     A row of toggle buttons (keyboard usable) switches between "All lances" and each lance.
     """
@@ -55,7 +59,8 @@ class DealView(Guarded, widgets.VBox):
         self.picture.add_class("musteach-picture")
         self.explanation = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.explanation.add_class("musteach-explanation-box")
-        self.picker = widgets.ToggleButtons(options=[("All lances", _ALL)], value=_ALL, style={"button_width": "auto"})
+        _ = translator()
+        self.picker = widgets.ToggleButtons(options=[(_(labels.ALL_LANCES), _ALL)], value=_ALL, style={"button_width": "auto"})
         self.picker.add_class("musteach-lance-picker")
         super().__init__([css_widget(), self.picker, self.picture, self.explanation])
         self.add_class("musteach-dealview")
@@ -68,15 +73,15 @@ class DealView(Guarded, widgets.VBox):
             self.error = exc
             self.picker.layout.display = "none"
             self.picture.value = (
-                f'<div class="musteach-error" role="alert">This deal cannot be shown: {escape(str(exc))}</div>'
+                f'<div class="musteach-error" role="alert">{escape(_(labels.DEAL_CANNOT_SHOW, error=exc.message()))}</div>'
             )
             return
-        options = [("All lances", _ALL)]
+        options = [(_(labels.ALL_LANCES), _ALL)]
         for r in self.result.results():
             if r.lance is Lance.PUNTO and r.winner is None:
                 continue  # somebody has juego: Punto is not played
             if r.lance is Lance.JUEGO and r.winner is None:
-                options.append(("Juego (nobody)", r.lance.value))
+                options.append((_(labels.JUEGO_NOBODY), r.lance.value))
             else:
                 options.append((r.lance.title, r.lance.value))
         self.picker.options = options
@@ -97,7 +102,9 @@ class DealView(Guarded, widgets.VBox):
             self.explanation.value = ""
             return
         lr: LanceResult = result[which]
-        caption = f"{lr.lance.title}: " + ("nobody" if lr.winner is None else f"seat {lr.winner} wins")
+        _ = translator()
+        title = lr.lance.title
+        caption = _(labels.LANCE_NOBODY, lance=title) if lr.winner is None else _(labels.LANCE_SEAT_WINS, lance=title, seat=lr.winner)
         self.picture.value = table_svg(
             result.hands,
             result.mano,
@@ -106,15 +113,17 @@ class DealView(Guarded, widgets.VBox):
             rules=result.rules,
             card_width=self.card_width,
         )
-        rows = "".join(f"<tr><td>Seat {s}</td><td>{escape(j)}</td></tr>" for s, j in enumerate(lr.jugadas))
+        rows = "".join(
+            f"<tr><td>{escape(_(labels.SEAT_N, seat=s))}</td><td>{escape(j)}</td></tr>" for s, j in enumerate(lr.jugadas)
+        )
         self.explanation.value = (
             f'<p class="musteach-explanation">{escape(lr.explanation)}</p>'
-            f'<table class="musteach-jugadas" aria-label="Each seat in {lr.lance.title}">{rows}</table>'
+            f'<table class="musteach-jugadas" aria-label="{escape(_(labels.EACH_SEAT_IN, lance=title))}">{rows}</table>'
         )
 
     def _show_oops(self) -> None:
         self.explanation.value = (
-            '<div class="musteach-error" role="alert">Something went wrong showing this lance.</div>'
+            f'<div class="musteach-error" role="alert">{escape(translator()(labels.LANCE_OOPS))}</div>'
         )
 
 

@@ -23,6 +23,7 @@ the advisor's status ``musteach-status`` (``musteach-counting`` while it counts)
 
 from __future__ import annotations
 
+import contextvars
 import threading
 import time
 from collections.abc import Iterable, Sequence
@@ -33,6 +34,7 @@ import ipywidgets as widgets
 
 from musteach.draw.cards import card_svg, hand_svg
 from musteach.draw.odds import odds_bars_svg, percent_text
+from musteach.i18n import Text, speaking, translator
 from musteach.odds import (
     AIMS,
     DiscardAdvice,
@@ -45,12 +47,13 @@ from musteach.odds import (
 )
 from musteach.rules import Rules
 from musteach.rules.cards import DECK, Card, Hand
-from musteach.rules.errors import MusError
+from musteach.rules.errors import MusError, shown
 from musteach.rules.lances import Lance
+from musteach.teach import labels
 from musteach.teach.odds_quiz import OddsQuestion, OddsQuestionGenerator
 from musteach.teach.quiz import QuizSession, Verdict
 
-from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape
+from ._base import Guarded, Spoken, css_widget, escape, spoken
 from ._base import html_box as _html
 from .quiz import QuizWidget
 
@@ -60,8 +63,6 @@ __all__ = ["ODDS_CSS", "DiscardAdvisor", "OddsExplorer", "OddsPanel", "OddsQuiz"
 DEFAULT_HAND = "12o 3c 11e 1b"
 _PARTNER_PREFERENCE = ("7o", "6c", "5e", "4b", "7c", "6e", "5b", "4o", "7e", "6b", "5o", "4c")
 _LANCES = ("grande", "chica", "pares", "juego", "punto")
-_POSITIONS = (("mano", 0), ("second", 1), ("third", 2), ("postre", 3))
-_AIM_LABELS = {"balanced": "Balanced (stones)", **{a: Lance.parse(a).title for a in AIMS if a != "balanced"}}
 
 ODDS_CSS = """
 .musteach-odds, .musteach-advisor {
@@ -124,6 +125,10 @@ def _style() -> widgets.HTML:
 
 
 
+def _aim_label(aim: str) -> str:
+    return translator()(labels.BALANCED) if aim == "balanced" else Lance.parse(aim).title
+
+
 def _label(text: str) -> widgets.HTML:
     w = widgets.HTML(escape(text), layout=widgets.Layout(width="auto"))
     w.add_class("musteach-row-label")
@@ -151,12 +156,15 @@ def _error_html(text: str) -> str:
     return f'<div class="musteach-error" role="alert">{escape(text)}</div>'
 
 
-_CARD_OPTIONS = [(f"{c.name} ({c.code})", c.code) for c in DECK]
+def _card_options() -> list[tuple[str, str]]:
+    """The 40 cards as a picker lists them, in the language spoken now: ``("rey de oros (12o)", "12o")``."""
+    _ = translator()
+    return [(_(labels.CARD_OPTION, name=c.name, code=c.code), c.code) for c in DECK]
 
 
 def _card_dropdown(code: str, description: str, cls: str) -> widgets.Dropdown:
     d = widgets.Dropdown(
-        options=_CARD_OPTIONS,
+        options=_card_options(),
         value=code,
         description=description,
         description_allow_html=False,
@@ -181,19 +189,19 @@ def _start_cards(hand: Any, fallback: Sequence[str]) -> tuple[list[str], MusErro
         items = hand.replace(",", " ").split() if isinstance(hand, str) else list(hand)
         codes = [Card.parse(x).code for x in items]
         if len(codes) != 4:
-            raise MusError(f"a hand holds 4 cards, not {len(codes)}")
+            raise MusError(Text(labels.HAND_SIZE_ERROR, n=len(codes)))
         return codes, None
     except MusError as exc:
         return list(fallback), exc
     except (TypeError, AttributeError):
-        return list(fallback), MusError(f"a hand is 4 cards such as {DEFAULT_HAND!r}, not {hand!r}")
+        return list(fallback), MusError(Text(labels.HAND_SHAPE_ERROR, example=repr(DEFAULT_HAND), value=shown(hand)))
 
 
 def _position_picker(distance: int) -> widgets.ToggleButtons:
     p = widgets.ToggleButtons(
-        options=_POSITIONS,
+        options=[(labels.position_label(d), d) for d in range(4)],
         value=distance,
-        tooltips=["You speak first", "You speak second", "You speak third", "You speak last (postre)"],
+        tooltips=[labels.position_tip(d) for d in range(4)],
         style={"button_width": "auto"},
     )
     p.add_class("musteach-position-picker")
@@ -204,14 +212,14 @@ def _rules(rules: Rules | None) -> Rules:
     if rules is None:
         return Rules()
     if not isinstance(rules, Rules):
-        raise MusError(f"rules must be a musteach Rules, not {rules!r} (use Rules(kings=4) for 4 reyes)")
+        raise MusError(Text(labels.RULES_KINGS_ERROR, value=shown(rules)))
     return rules
 
 
 def _seat_args(seat: int, mano: int) -> tuple[int, int]:
     for value, what in ((seat, "seat"), (mano, "mano")):
         if isinstance(value, bool) or not isinstance(value, int) or value not in range(4):
-            raise MusError(f"{what} must be 0, 1, 2 or 3, not {value!r}")
+            raise MusError(Text(labels.SEAT_ARG_ERROR, what=what, value=shown(value)))
     return seat, mano
 
 
@@ -242,7 +250,8 @@ class OddsExplorer(Guarded, widgets.VBox):
     anything else :mod:`musteach` refuses, shows its message instead of the odds (kept in ``error``);
     ``odds`` is the :class:`~musteach.odds.HandOdds` on screen, or None. ``errors`` lists unexpected
     handler exceptions (the learner saw a friendly message). Raises
-    :class:`~musteach.rules.errors.MusError` only for a bad ``seat``, ``mano`` or ``rules``.
+    :class:`~musteach.rules.errors.MusError` only for a bad ``seat``, ``mano`` or ``rules``. lang: the language of
+    its words (``"es"``; None: the kernel's, else English).
     """
 
     def __init__(
@@ -264,27 +273,29 @@ class OddsExplorer(Guarded, widgets.VBox):
         fallback_partner = [c for c in _PARTNER_PREFERENCE if c not in codes][:4]
         pcodes, partner_error = _start_cards(partner, fallback_partner)
 
-        self.title = _html("musteach-title", "Odds explorer")
+        _ = translator()
+        self.title = _html("musteach-title", escape(_(labels.ODDS_EXPLORER)))
         self.card_pickers = tuple(
-            _card_dropdown(c, f"Card {i + 1}", f"musteach-card-pick-{i}") for i, c in enumerate(codes)
+            _card_dropdown(c, _(labels.CARD_N, n=i + 1), f"musteach-card-pick-{i}") for i, c in enumerate(codes)
         )
         self.partner_pickers = tuple(
-            _card_dropdown(c, f"Partner card {i + 1}", f"musteach-partner-pick-{i}") for i, c in enumerate(pcodes)
+            _card_dropdown(c, _(labels.PARTNER_CARD_N, n=i + 1), f"musteach-partner-pick-{i}")
+            for i, c in enumerate(pcodes)
         )
         self.position_picker = _position_picker((seat - mano) % 4)
         self.kings_picker = widgets.ToggleButtons(
-            options=[("8 reyes", 8), ("4 reyes", 4)],
+            options=[(_(labels.KINGS_8), 8), (_(labels.KINGS_4), 4)],
             value=self.rules.kings,
-            tooltips=["3s count as kings and 2s as aces", "3s and 2s keep their own rank"],
+            tooltips=[_(labels.KINGS_8_TIP), _(labels.KINGS_4_TIP)],
             style={"button_width": "auto"},
         )
         self.kings_picker.add_class("musteach-kings-picker")
         self.partner_toggle = widgets.Checkbox(
-            value=partner is not None, description="I know my partner's cards", indent=False,
+            value=partner is not None, description=_(labels.KNOW_PARTNER), indent=False,
             layout=widgets.Layout(width="auto"),
         )  # fmt: skip
         self.partner_toggle.add_class("musteach-partner-toggle")
-        self.partner_row = _cards_row("Your partner's cards", self.partner_pickers, "musteach-partner-row")
+        self.partner_row = _cards_row(_(labels.PARTNER_CARDS), self.partner_pickers, "musteach-partner-row")
         self.message = _html("musteach-message")
         self.hands_picture = _html("musteach-picture")
         self.bars = _html("musteach-bars")
@@ -294,9 +305,9 @@ class OddsExplorer(Guarded, widgets.VBox):
             [
                 _style(),
                 self.title,
-                _cards_row("Your cards", self.card_pickers),
-                _row([_label("You speak"), self.position_picker]),
-                _row([_label("Deck"), self.kings_picker]),
+                _cards_row(_(labels.YOUR_CARDS), self.card_pickers),
+                _row([_label(_(labels.YOU_SPEAK)), self.position_picker]),
+                _row([_label(_(labels.DECK_LABEL)), self.kings_picker]),
                 _row([self.partner_toggle]),
                 self.partner_row,
                 self.message,
@@ -318,7 +329,7 @@ class OddsExplorer(Guarded, widgets.VBox):
         self._guard(self.refresh)()
         first_error = start_error or partner_error
         if first_error is not None and self.error is None:
-            self._show_error(f"The example could not be used ({first_error}); showing another hand instead.")
+            self._show_error(_(labels.EXAMPLE_UNUSABLE, error=first_error.message()))
 
     # ----- state ---------------------------------------------------------------------------
     @property
@@ -342,6 +353,7 @@ class OddsExplorer(Guarded, widgets.VBox):
         r = self.rules
         return r if r.kings == self.kings_picker.value else replace(r, kings=self.kings_picker.value)
 
+    @spoken
     def set_hand(self, hand: Hand | str | Sequence[Card | str]) -> None:
         """Put 4 cards in the pickers at once (one recount). Raises :class:`MusError` for a bad hand."""
         codes, err = _start_cards(hand, ())
@@ -362,6 +374,7 @@ class OddsExplorer(Guarded, widgets.VBox):
         if not self._quiet:
             self.refresh()
 
+    @spoken
     def refresh(self) -> None:
         """Count the odds for what the pickers show, and draw them (or the message of a bad pick)."""
         self.partner_row.layout.display = None if self.partner_toggle.value else "none"
@@ -370,7 +383,7 @@ class OddsExplorer(Guarded, widgets.VBox):
         except MusError as exc:
             self.error = exc
             self.odds = None
-            self._show_error(f"{exc}. Pick another card to see the odds.")
+            self._show_error(translator()(labels.PICK_ANOTHER_ODDS, error=exc.message()))
             return
         self.error = None
         self.odds = odds
@@ -385,21 +398,22 @@ class OddsExplorer(Guarded, widgets.VBox):
         self.hands_picture.value = ""
 
     def _draw(self, odds: HandOdds) -> None:
+        _ = translator()
         where = position_name(odds.position)
-        pics = hand_svg(odds.hand, card_width=46, label=f"Your hand, {where}")
+        pics = hand_svg(odds.hand, card_width=46, label=_(labels.YOUR_HAND_WHERE, where=where))
         if odds.partner is not None:
-            pics += hand_svg(odds.partner, card_width=46, label="Your partner's hand")
+            pics += hand_svg(odds.partner, card_width=46, label=_(labels.PARTNER_HAND))
         self.hands_picture.value = f'<div class="musteach-hands">{pics}</div>'
         self.bars.value = odds_bars_svg(
             odds.as_dict(),
             width=600,
-            title=f"Who wins each lance ({odds.rules.kings} reyes, {odds.deals:,} deals counted)",
+            title=_(labels.BARS_TITLE, kings=odds.rules.kings, deals=labels.big_number(odds.deals)),
         )
         self.nobody.value = _nobody_line(odds)
         self.explanations.value = _explain_list(odds)
 
     def _show_oops(self) -> None:
-        self.message.value = _error_html("Something went wrong counting these odds; pick a card again.")
+        self.message.value = _error_html(translator()(labels.ODDS_OOPS))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -407,12 +421,13 @@ class OddsExplorer(Guarded, widgets.VBox):
 # ----------------------------------------------------------------------------------------------
 
 
-class OddsPanel(widgets.VBox):
+class OddsPanel(Spoken, widgets.VBox):
     """Read-only: "Before you decide, your odds are…": the hand, the bars, and the sentences on request.
 
     hand: 4 cards; seat, mano: seats 0..3; rules: a :class:`~musteach.rules.Rules` (default 8 reyes);
-    partner: the partner's cards, if known. Bad input shows its message (kept in ``error``) instead of
-    raising; ``odds`` is the :class:`~musteach.odds.HandOdds` shown, or None.
+    partner: the partner's cards, if known; lang: the language of its words (``"es"``; None: the kernel's, else
+    English). Bad input shows its message (kept in ``error``) instead of raising; ``odds`` is the
+    :class:`~musteach.odds.HandOdds` shown, or None.
     """
 
     def __init__(
@@ -434,16 +449,17 @@ class OddsPanel(widgets.VBox):
             odds = hand_odds(hand, seat, mano, rules, partner=partner)
         except MusError as exc:
             self.error = exc
-            self.content.value = _error_html(f"These odds cannot be shown: {exc}")
+            self.content.value = _error_html(translator()(labels.ODDS_CANNOT_SHOW, error=exc.message()))
             return
         self.odds = odds
-        where = position_name(odds.position)
+        _ = translator()
+        hand_label = _(labels.YOUR_HAND_WHERE, where=position_name(odds.position))
         self.content.value = (
-            '<div class="musteach-panel-head">Before you decide, your odds are…</div>'
-            f'<div class="musteach-hands">{hand_svg(odds.hand, card_width=40, label=f"Your hand, {where}")}</div>'
+            f'<div class="musteach-panel-head">{escape(_(labels.BEFORE_YOU_DECIDE))}</div>'
+            f'<div class="musteach-hands">{hand_svg(odds.hand, card_width=40, label=hand_label)}</div>'
             + odds_bars_svg(odds.as_dict(), width=520, row_height=24)
             + _nobody_line(odds)
-            + f"<details><summary>Why? One sentence per lance</summary>{_explain_list(odds)}</details>"
+            + f"<details><summary>{escape(_(labels.WHY_PER_LANCE))}</summary>{_explain_list(odds)}</details>"
         )
 
 
@@ -465,7 +481,8 @@ class DiscardAdvisor(Guarded, widgets.VBox):
     ``advice`` is the :class:`~musteach.odds.DiscardAdvice` on screen (or None), ``error`` the last
     :class:`MusError` shown (a card picked twice...), ``errors`` unexpected exceptions (shown kindly),
     ``thread`` the counting thread; :meth:`wait` waits for it. Raises :class:`MusError` only for a bad
-    ``seat``, ``mano``, ``rules`` or ``aim``.
+    ``seat``, ``mano``, ``rules`` or ``aim``. lang: the language of its words (``"es"``; None: the kernel's, else
+    English); the background count speaks it too.
     """
 
     def __init__(
@@ -490,18 +507,19 @@ class DiscardAdvisor(Guarded, widgets.VBox):
         seat, mano = _seat_args(seat, mano)
         aim_name = str(aim).strip().lower()
         if aim_name not in AIMS:
-            raise MusError(f"unknown aim {aim!r}: use one of {', '.join(AIMS)}")
+            raise MusError(Text(labels.AIM_ERROR, value=shown(aim), aims=", ".join(AIMS)))
         self.mano = mano
         self.background = bool(background)
         codes, start_error = _start_cards(hand, DEFAULT_HAND.split())
 
-        self.title = _html("musteach-title", "Discard advisor")
+        _ = translator()
+        self.title = _html("musteach-title", escape(_(labels.DISCARD_ADVISOR)))
         self.card_pickers = tuple(
-            _card_dropdown(c, f"Card {i + 1}", f"musteach-card-pick-{i}") for i, c in enumerate(codes)
+            _card_dropdown(c, _(labels.CARD_N, n=i + 1), f"musteach-card-pick-{i}") for i, c in enumerate(codes)
         )
         self.position_picker = _position_picker((seat - mano) % 4)
         self.aim_picker = widgets.ToggleButtons(
-            options=[(_AIM_LABELS[a], a) for a in AIMS],
+            options=[(_aim_label(a), a) for a in AIMS],
             value=aim_name,
             tooltips=[aim_hint(a) for a in AIMS],
             style={"button_width": "auto"},
@@ -517,9 +535,9 @@ class DiscardAdvisor(Guarded, widgets.VBox):
             [
                 _style(),
                 self.title,
-                _cards_row("Your cards", self.card_pickers),
-                _row([_label("You speak"), self.position_picker]),
-                _row([_label("Aim at"), self.aim_picker]),
+                _cards_row(_(labels.YOUR_CARDS), self.card_pickers),
+                _row([_label(_(labels.YOU_SPEAK)), self.position_picker]),
+                _row([_label(_(labels.AIM_AT)), self.aim_picker]),
                 self.message,
                 self.status,
                 self.hand_picture,
@@ -533,9 +551,7 @@ class DiscardAdvisor(Guarded, widgets.VBox):
         self.aim_picker.observe(self._guard(self._on_aim), names="value")
         self._guard(self.refresh)()
         if start_error is not None and self.error is None:
-            self.message.value = _error_html(
-                f"The example could not be used ({start_error}); showing another hand instead."
-            )
+            self.message.value = _error_html(_(labels.EXAMPLE_UNUSABLE, error=start_error.message()))
 
     # ----- state ---------------------------------------------------------------------------
     @property
@@ -586,6 +602,7 @@ class DiscardAdvisor(Guarded, widgets.VBox):
     def _key(self) -> _Key:
         return (self.hand_codes, self.seat, self.mano)
 
+    @spoken
     def refresh(self) -> None:
         """Check the picked hand, then show its advice (counted in the background when new)."""
         codes = self.hand_codes
@@ -593,7 +610,7 @@ class DiscardAdvisor(Guarded, widgets.VBox):
             Hand(codes)
         except MusError as exc:
             self.error = exc
-            self.message.value = _error_html(f"{exc}. Pick another card to get advice.")
+            self.message.value = _error_html(translator()(labels.PICK_ANOTHER_ADVICE, error=exc.message()))
             self._clear()
             return
         self.error = None
@@ -604,7 +621,7 @@ class DiscardAdvisor(Guarded, widgets.VBox):
             return
         self._clear()
         self.hand_picture.value = hand_svg(
-            codes, card_width=46, label=f"Your hand, {position_name(self.position_picker.value)}"
+            codes, card_width=46, label=translator()(labels.YOUR_HAND_WHERE, where=position_name(self.position_picker.value))
         )
         self.status.value = (
             f'<span class="musteach-counting" role="status" aria-live="polite">{escape(counting_note(self.rules))}</span>'
@@ -617,7 +634,10 @@ class DiscardAdvisor(Guarded, widgets.VBox):
             if self._running:
                 return  # the running worker picks the new request up when it finishes
             self._running = True
-            self.thread = threading.Thread(target=self._work, name="musteach-discard-advisor", daemon=True)
+            # the worker writes sentences: it carries this context, so it speaks the advisor's language
+            self.thread = threading.Thread(
+                target=contextvars.copy_context().run, args=(self._work,), name="musteach-discard-advisor", daemon=True
+            )
             self.thread.start()
 
     def _clear(self) -> None:
@@ -650,7 +670,8 @@ class DiscardAdvisor(Guarded, widgets.VBox):
                 stale = self._pending is not None
             if not stale:
                 try:
-                    self._apply(key, result)
+                    with speaking(self.lang):
+                        self._apply(key, result)
                 except Exception as exc:
                     self.errors.append(exc)
                     self._show_oops_quietly()
@@ -663,7 +684,7 @@ class DiscardAdvisor(Guarded, widgets.VBox):
             self._show_oops()
         elif isinstance(result, MusError):
             self.error = result
-            self.message.value = _error_html(str(result))
+            self.message.value = _error_html(result.message())
         else:
             self.advice = result
             self._advice_key = key
@@ -672,7 +693,7 @@ class DiscardAdvisor(Guarded, widgets.VBox):
     def _draw(self, advice: DiscardAdvice) -> None:
         aim = self.aim
         where = position_name(advice.current.position)
-        self.hand_picture.value = hand_svg(advice.hand, card_width=46, label=f"Your hand, {where}")
+        self.hand_picture.value = hand_svg(advice.hand, card_width=46, label=translator()(labels.YOUR_HAND_WHERE, where=where))
         self.explanation.value = f'<div class="musteach-advice-text">{escape(advice.explain(aim))}</div>' + _likely(
             advice, aim
         )
@@ -680,9 +701,7 @@ class DiscardAdvisor(Guarded, widgets.VBox):
 
     def _show_oops(self) -> None:
         self.status.value = ""
-        self.message.value = _error_html(
-            FRIENDLY_ERROR.replace("question", "advice").replace("press Next for another", "pick a card again")
-        )
+        self.message.value = _error_html(translator()(labels.ADVICE_OOPS))
 
     def _show_oops_quietly(self) -> None:
         try:
@@ -700,50 +719,59 @@ def _aim_cls(name: str, aim: str) -> str:
 
 
 def _score_text(value: float, aim: str) -> str:
-    return f"{value:.2f} stones" if aim == "balanced" else percent_text(value)
+    _ = translator()
+    return _(labels.STONES_VALUE, value=_.number(value, 2)) if aim == "balanced" else percent_text(value)
 
 
-def advice_table_html(advice: DiscardAdvice, aim: str | None = None) -> str:
+def advice_table_html(advice: DiscardAdvice, aim: str | None = None, *, lang: str | None = None) -> str:
     """The 15 discards ranked for ``aim`` as an HTML table, the best row marked ``musteach-best``.
 
     Columns: rank, the cards changed (drawn small), the cards kept, the team's chance of winning each
     lance after the draw, and the score for the aim (a chance, or stones for "balanced"); a last row
-    gives the same numbers for keeping all four (cutting the mus). Raises :class:`MusError` for an unknown aim.
+    gives the same numbers for keeping all four (cutting the mus). lang: the language of its words (None: the
+    language spoken now). Raises :class:`MusError` for an unknown aim.
     """
+    with speaking(lang):
+        return _advice_table_html(advice, aim)
+
+
+def _advice_table_html(advice: DiscardAdvice, aim: str | None = None) -> str:
+    _ = translator()
     a = str(aim or advice.aim).strip().lower()
     if a not in AIMS:
-        raise MusError(f"unknown aim {aim!r}: use one of {', '.join(AIMS)}")
+        raise MusError(Text(labels.AIM_ERROR, value=shown(aim), aims=", ".join(AIMS)))
     ranked = advice.ranked(a)
     best = ranked[0]
     head_cells = "".join(f'<th scope="col"{_aim_cls(name, a)}>{Lance.parse(name).title}</th>' for name in _LANCES)
-    score_head = "Stones" if a == "balanced" else f"Score ({Lance.parse(a).title})"
+    score_head = escape(_(labels.STONES_HEAD) if a == "balanced" else _(labels.SCORE_HEAD, lance=Lance.parse(a).title))
     rows = []
     for i, opt in enumerate(ranked, 1):
         is_best = opt is best or float(opt.score(a)) == float(best.score(a))
         cls = "musteach-option musteach-best" if is_best else "musteach-option"
-        mark = ' <span class="musteach-best-mark">★ best</span>' if is_best else ""
+        mark = f' <span class="musteach-best-mark">{escape(_(labels.BEST_MARK))}</span>' if is_best else ""
         change = "".join(card_svg(c, 24) for c in opt.discard)
-        keep = "".join(card_svg(c, 24) for c in opt.keep) or '<span class="musteach-note">nothing</span>'
+        keep = "".join(card_svg(c, 24) for c in opt.keep) or f'<span class="musteach-note">{escape(_(labels.NOTHING))}</span>'
         cells = "".join(f"<td{_aim_cls(name, a)}>{percent_text(float(opt.win[name]))}</td>" for name in _LANCES)
         rows.append(
             f'<tr class="{cls}" data-discard="{" ".join(c.code for c in opt.discard)}" '
             f'data-keep="{" ".join(c.code for c in opt.keep)}" data-score="{float(opt.score(a))!r}">'
             f"<td>{i}{mark}</td>"
-            f'<td class="musteach-cards-cell" aria-label="change {escape(", ".join(c.name for c in opt.discard))}">{change}</td>'
+            f'<td class="musteach-cards-cell" aria-label="{escape(_(labels.CHANGE_CARDS, cards=", ".join(c.name for c in opt.discard)))}">{change}</td>'
             f'<td class="musteach-cards-cell">{keep}</td>{cells}'
             f'<td class="musteach-aim-col">{_score_text(float(opt.score(a)), a)}</td></tr>'
         )
     cur = advice.current
     cur_cells = "".join(f"<td{_aim_cls(name, a)}>{percent_text(float(cur.win(name)))}</td>" for name in _LANCES)
     rows.append(
-        f'<tr class="musteach-current"><td>–</td><td class="musteach-cards-cell" colspan="2">keep all four (no mus)</td>'
+        f'<tr class="musteach-current"><td>–</td><td class="musteach-cards-cell" colspan="2">{escape(_(labels.KEEP_ALL))}</td>'
         f'{cur_cells}<td class="musteach-aim-col">{_score_text(float(advice.current_score(a)), a)}</td></tr>'
     )
-    aim_words = "the stones expected en paso" if a == "balanced" else f"the chance of winning {Lance.parse(a).title}"
+    aim_words = _(labels.STONES_EN_PASO) if a == "balanced" else _(labels.CHANCE_OF, lance=Lance.parse(a).title)
+    ranked_by = escape(_(labels.DISCARDS_RANKED, aim=aim_words))
     return (
-        f'<table class="musteach-advice" data-aim="{a}" aria-label="The 15 discards, ranked by {aim_words}">'
-        f'<thead><tr><th scope="col">#</th><th scope="col" class="musteach-cards-cell">Change</th>'
-        f'<th scope="col" class="musteach-cards-cell">Keep</th>{head_cells}<th scope="col">{score_head}</th></tr></thead>'
+        f'<table class="musteach-advice" data-aim="{a}" aria-label="{ranked_by}">'
+        f'<thead><tr><th scope="col">#</th><th scope="col" class="musteach-cards-cell">{escape(_(labels.CHANGE_HEAD))}</th>'
+        f'<th scope="col" class="musteach-cards-cell">{escape(_(labels.KEEP_HEAD))}</th>{head_cells}<th scope="col">{score_head}</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
 
@@ -762,7 +790,7 @@ class OddsQuiz(QuizWidget):
     Raises :class:`~musteach.teach.errors.QuizError` for a bad ``n`` or no lances.
     """
 
-    default_title = "How often does your team win?"
+    default_title = labels.ODDS_QUIZ
 
     def __init__(
         self,
@@ -789,7 +817,7 @@ class OddsQuiz(QuizWidget):
     def _picture(self, q: OddsQuestion, verdict: Verdict | None) -> str:  # type: ignore[override]
         where = position_name(q.position)
         lit = {i for m in self.hint_marks for i in m.cards}
-        pic = hand_svg(q.hand, card_width=64, label=f"Your hand, {where}", marked=lit)
+        pic = hand_svg(q.hand, card_width=64, label=translator()(labels.YOUR_HAND_WHERE, where=where), marked=lit)
         if verdict is None or q.odds is None:
             return pic
         return pic + odds_bars_svg(q.odds.as_dict(), width=560, lances=[q.lance.value], row_height=28, legend=True)
@@ -798,4 +826,4 @@ class OddsQuiz(QuizWidget):
         return f"musteach-answer-band-{value}"
 
     def _tooltip(self, q: OddsQuestion, value: Any, label: str) -> str:  # type: ignore[override]
-        return f"Answer: your team wins {q.lance.title} {label} of the time"
+        return translator()(labels.TEAM_WINS_TIP, lance=q.lance.title, band=label)

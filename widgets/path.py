@@ -24,6 +24,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from musteach.i18n import translator
+from musteach.teach import labels
 from musteach.teach.hints import Hint, Mark
 from musteach.teach.path import find_lesson, lesson_map, quiz_status_text, record_attempt
 from musteach.teach.progress import Progress
@@ -73,9 +75,8 @@ class Tutored:
         self.store: Store = open_store(store if store is not None else ("auto" if saving else "memory"), path=path)
         self.learner = Progress()
         self.hint_marks: tuple[Mark, ...] = ()
-        self.hint_button = widgets.Button(
-            description="Hint", tooltip="Show a hint (it lowers this question's points)"
-        )
+        _ = translator()
+        self.hint_button = widgets.Button(description=_(labels.HINT), tooltip=_(labels.HINT_TIP))
         self.hint_button.add_class("musteach-hint")
         self.hint_button.on_click(self._guard(self._on_hint))
         self.best = html_box("musteach-best")
@@ -116,7 +117,7 @@ class Tutored:
         try:
             self.learner = self.store.save(self.learner)
         except OSError as e:
-            self.feedback.value += feedback_html("oops", f"Your progress could not be saved ({e.strerror or e}).")
+            self.feedback.value += feedback_html("oops", translator()(labels.NOT_SAVED, error=e.strerror or e))
         self._show_best()
 
     # ----- hints ----------------------------------------------------------------------------
@@ -188,7 +189,8 @@ class LessonMap(Tutored, Guarded, widgets.VBox):
     first lesson not done. store: where progress is kept (``"auto"``: this browser in Voilà, a file in
     JupyterLab; see :func:`~musteach_widgets.storage.open_store`). path: the file for the file store.
     ``progress`` is the learner's :class:`~musteach.teach.progress.Progress`. A Reset button forgets every
-    answer and run, after a second click to confirm.
+    answer and run, after a second click to confirm. lang: the language of its words (``"es"``; None: the
+    kernel's, else English).
     """
 
     def __init__(self, *, store: str | Store = "auto", path: str | None = None, opened: tuple[str, ...] = ("00-welcome",)):
@@ -196,14 +198,13 @@ class LessonMap(Tutored, Guarded, widgets.VBox):
         self.opened = opened
         self.session = None
         self.feedback = html_box("musteach-feedback")
-        self.title = html_box("musteach-title", escape("Your path through the lessons"))
+        _ = translator()
+        self.title = html_box("musteach-title", escape(_(labels.MAP_TITLE)))
         self.view = html_box("musteach-map-view")
-        self.reset_button = widgets.Button(
-            description="Reset progress", tooltip="Forget every answer and every star"
-        )
+        self.reset_button = widgets.Button(description=_(labels.RESET), tooltip=_(labels.RESET_TIP))
         self.reset_button.add_class("musteach-reset")
         self.confirm_button = widgets.Button(
-            description="Yes, forget everything", button_style="danger", tooltip="Forget every answer and star"
+            description=_(labels.CONFIRM_RESET), button_style="danger", tooltip=_(labels.CONFIRM_RESET_TIP)
         )
         self.confirm_button.add_class("musteach-reset-confirm")
         self.confirm_button.layout.display = "none"
@@ -212,10 +213,7 @@ class LessonMap(Tutored, Guarded, widgets.VBox):
         extra = self._setup_tutor(tries=1, lesson=None, quiz=None, store=store, path=path)
         self.note = html_box("musteach-map-note")
         if not in_voila():
-            self.note.value = escape(
-                "In JupyterLab your progress is kept in a file for your user; to read the lessons as web pages "
-                "instead, run make tutor in the musteach folder."
-            )
+            self.note.value = escape(_(labels.LAB_NOTE))
         tools = widgets.HBox([self.reset_button, self.confirm_button])
         super().__init__([css_widget(), css_widget(_MAP_CSS), self.title, self.view, self.feedback, tools, self.note, *extra])
         self.add_class("musteach-quiz")
@@ -235,32 +233,38 @@ class LessonMap(Tutored, Guarded, widgets.VBox):
         self._draw()
 
     def _draw(self) -> None:
+        _ = translator()
         items = []
         for stop in lesson_map(self.learner, opened=self.opened):
             lesson = stop.lesson
             link = f'<a href="{escape(lesson.notebook)}">{escape(f"{lesson.number}. {lesson.title}")}</a>'
-            here = ' <a class="musteach-continue" href="' + escape(lesson.notebook) + '">Continue here →</a>' if stop.here else ""
+            here = (
+                f' <a class="musteach-continue" href="{escape(lesson.notebook)}">{escape(_(labels.CONTINUE_HERE))}</a>'
+                if stop.here
+                else ""
+            )
             stars = stars_text(stop.stars) if stop.lesson.quizzes else ("✓" if stop.done else "·")
             items.append(
                 f'<li class="musteach-stop" data-lesson="{escape(lesson.name)}" data-stars="{stop.stars}" '
                 f'data-done="{str(stop.done).lower()}" data-here="{str(stop.here).lower()}">'
-                f'<span class="musteach-stars" aria-label="{stop.stars} stars">{stars}</span>'
+                f'<span class="musteach-stars" aria-label="{escape(labels.stars_label(stop.stars))}">{stars}</span>'
                 f'<span>{link}{here}<br><span class="musteach-status">{escape(stop.status_text)}</span></span></li>'
             )
-        self.view.value = f'<ol aria-label="The lessons">{"".join(items)}</ol>'
+        self.view.value = f'<ol aria-label="{escape(_(labels.THE_LESSONS))}">{"".join(items)}</ol>'
 
     def _on_reset(self, _button: widgets.Button | None = None) -> None:
         self.confirm_button.layout.display = None
-        self.feedback.value = feedback_html("hint", "Forget everything?", "Every answer and every star is lost.")
+        _ = translator()
+        self.feedback.value = feedback_html("hint", _(labels.FORGET_EVERYTHING), _(labels.EVERYTHING_LOST))
 
     def _on_confirm(self, _button: widgets.Button | None = None) -> None:
         self.confirm_button.layout.display = "none"
         self.learner = self.store.save(Progress.reset())
-        self.feedback.value = feedback_html("done", "Your progress was reset.")
+        self.feedback.value = feedback_html("done", translator()(labels.PROGRESS_RESET))
         self._draw()
 
     def _show_oops(self) -> None:
-        self.feedback.value = feedback_html("oops", "Something went wrong with the map; reload the page.")
+        self.feedback.value = feedback_html("oops", translator()(labels.MAP_OOPS))
 
 
 def show_map(**kwargs: Any) -> LessonMap:

@@ -36,9 +36,11 @@ import ipywidgets as widgets
 
 from musteach.draw.cards import card_svg, hand_svg
 from musteach.draw.table import table_svg
+from musteach.i18n import Text, translator
 from musteach.rules import Rules
 from musteach.rules.cards import Card
-from musteach.rules.errors import MusError
+from musteach.rules.errors import MusError, shown
+from musteach.teach import labels
 from musteach.teach.count_quiz import BettingQuestion, CountQuestion, betting_question, count_question
 from musteach.teach.errors import BlankAnswerError
 from musteach.teach.hints import Mark
@@ -56,7 +58,7 @@ from musteach.teach.scoring import round_text
 from musteach.teach.session import Turn
 from musteach.teach.verdict import Verdict
 
-from ._base import FRIENDLY_ERROR, QUIZ_CSS, Guarded, css_widget, escape, feedback_html, verdict_html
+from ._base import FRIENDLY_ERROR, QUIZ_CSS, Guarded, css_widget, escape, feedback_html, spoken, verdict_html
 from .storage import BrowserStore, Store, open_store
 
 __all__ = [
@@ -147,7 +149,8 @@ class SkillSource:
     """A family of practice questions. Subclasses set :attr:`skills` and define the three methods.
 
     skills: ``(skill name, label)`` pairs; names are short, lower-case and unique across sources (they key
-    the saved progress, so never rename one). fast_ms: a right answer faster than this (milliseconds) on a
+    the saved progress, so never rename one); a label is an English msgid (translated where it is shown, English
+    when no catalog has it). fast_ms: a right answer faster than this (milliseconds) on a
     streak is rated Easy.
     """
 
@@ -216,16 +219,9 @@ class QuizSource(SkillSource):
     """Questions of :mod:`musteach.teach.quiz`: who wins each lance, card order, jugadas, juego and punto totals."""
 
     name = "quiz"
-    skills = (
-        ("grande", "Who wins Grande"),
-        ("chica", "Who wins Chica"),
-        ("pares", "Who wins Pares"),
-        ("juego", "Who wins Juego"),
-        ("punto", "Who wins Punto"),
-        ("rank_order", "Card order"),
-        ("jugada", "Naming jugadas"),
-        ("juego_total", "Juego totals"),
-        ("punto_total", "Punto totals"),
+    skills = tuple(
+        (name, labels.SKILL_LABELS[name])
+        for name in ("grande", "chica", "pares", "juego", "punto", "rank_order", "jugada", "juego_total", "punto_total")
     )
 
     def make(self, skill: str, rng: random.Random, rules: Rules) -> Question:
@@ -244,13 +240,14 @@ class QuizSource(SkillSource):
         return self._show_choices(q, submit, hand_svg(q.hand, card_width=72))  # type: ignore[arg-type]
 
     def _choice_buttons(self, q: Question, submit: Submit) -> list[tuple[Any, widgets.Button]]:
+        _ = translator()
         pairs = []
         for value, label in q.choices:
             if q.lance is not None:
                 cls = "musteach-answer-nobody" if value is None else f"musteach-seat-{value}"
-                tip = "Answer: nobody" if value is None else f"Answer that seat {value} wins {q.lance.title}"
+                tip = _(labels.ANSWER_NOBODY_TIP) if value is None else _(labels.SEAT_WINS_TIP, seat=value, lance=q.lance.title)
             else:
-                cls, tip = f"musteach-answer-{value}", f"Answer: {label}"
+                cls, tip = f"musteach-answer-{value}", _(labels.ANSWER_TIP, label=label)
             b = _button(label, tip, cls)
             b.on_click(lambda _b, v=value: submit(v))
             pairs.append((value, b))
@@ -286,9 +283,13 @@ class QuizSource(SkillSource):
         return shown
 
     def _show_total(self, q: Question, submit: Submit) -> Shown:
-        box = widgets.Text(value="", placeholder="e.g. 31", description="Total:", layout=widgets.Layout(width="180px"))
+        _ = translator()
+        box = widgets.Text(
+            value="", placeholder=_(labels.TOTAL_PLACEHOLDER), description=_(labels.TOTAL_LABEL),
+            layout=widgets.Layout(width="180px"),
+        )  # fmt: skip
         box.add_class("musteach-total-input")
-        check = _button("Check", "Check your total", "musteach-check")
+        check = _button(_(labels.CHECK), _(labels.CHECK_TOTAL_TIP), "musteach-check")
         check.on_click(lambda _b: submit(box.value, typed=True))
 
         def mark(o: Verdict) -> None:
@@ -310,21 +311,24 @@ class QuizSource(SkillSource):
         order: list[Card] = []
         view = widgets.HTML(layout=widgets.Layout(width="100%"))
         view.add_class("musteach-order")
-        undo = widgets.Button(description="Undo", tooltip="Take back the last card placed")
+        _ = translator()
+        undo = widgets.Button(description=_(labels.UNDO), tooltip=_(labels.UNDO_TIP))
         undo.add_class("musteach-undo")
-        check = _button("Check", "Check your order", "musteach-check")
+        check = _button(_(labels.CHECK), _(labels.CHECK_ORDER_TIP), "musteach-check")
         pairs: list[tuple[Card, widgets.Button]] = []
+        lang = _.lang  # refresh runs in a click's handler, in the practice's language: the same as now
 
         def refresh() -> None:
+            t = translator(lang)
             if order:
                 names = ", ".join(c.name for c in order)
                 pics = "".join(card_svg(c, 40) for c in order)
+                text = t(labels.ORDER_SO_FAR, placed=len(order), total=len(q.cards), cards=names)
                 view.value = (
-                    f'<div class="musteach-order-label">Your order so far ({len(order)} of {len(q.cards)}): '
-                    f'{escape(names)}</div><div class="musteach-cards">{pics}</div>'
+                    f'<div class="musteach-order-label">{escape(text)}</div><div class="musteach-cards">{pics}</div>'
                 )
             else:
-                view.value = '<div class="musteach-order-label">Press the highest card first.</div>'
+                view.value = f'<div class="musteach-order-label">{escape(t(labels.PRESS_HIGHEST))}</div>'
             undo.disabled = not order
             check.disabled = len(order) != len(q.cards)
 
@@ -342,7 +346,7 @@ class QuizSource(SkillSource):
 
         for value, label in q.choices:
             b = widgets.Button(
-                description=label, tooltip=f"Place {label.lower()} next", layout=widgets.Layout(width="auto")
+                description=label, tooltip=_(labels.PLACE_CARD_TIP, card=value.name), layout=widgets.Layout(width="auto")
             )
             b.add_class("musteach-place")
             b.add_class(f"musteach-card-{value.code}")
@@ -376,9 +380,9 @@ class QuizSource(SkillSource):
         )  # fmt: skip
 
 
-def _stones_input(team: str, where: str) -> widgets.BoundedIntText:
+def _stones_input(team: str, tooltip: str) -> widgets.BoundedIntText:
     w = widgets.BoundedIntText(
-        value=0, min=0, max=99, description=f"Team {team}:", tooltip=f"Stones team {team} takes {where}",
+        value=0, min=0, max=99, description=translator()(labels.TEAM_N_COLON, team=team), tooltip=tooltip,
         layout=widgets.Layout(width="150px"), style={"description_width": "56px"},
     )  # fmt: skip
     w.add_class("musteach-stones-input")
@@ -390,7 +394,7 @@ class BettingSource(SkillSource):
     """Betting payments (RULES.md §6): read a betting sequence; how many stones does each team take now?"""
 
     name = "betting"
-    skills = (("betting", "Betting payments"),)
+    skills = (("betting", labels.SKILL_LABELS["betting"]),)
     fast_ms = 30_000
 
     def make(self, skill: str, rng: random.Random, rules: Rules) -> BettingQuestion:
@@ -401,9 +405,11 @@ class BettingSource(SkillSource):
 
     def show(self, q: BettingQuestion, submit: Submit) -> Shown:
         lines = "".join(f"<li>{escape(line)}</li>" for line in q.lines)
-        picture = f'<ol class="musteach-betting-lines" aria-label="The betting">{lines}</ol>'
-        a, b = _stones_input("A", "now"), _stones_input("B", "now")
-        check = _button("Check", "Check the stones", "musteach-check")
+        _ = translator()
+        picture = f'<ol class="musteach-betting-lines" aria-label="{escape(_(labels.THE_BETTING))}">{lines}</ol>'
+        a = _stones_input("A", _(labels.STONES_NOW_SHORT_TIP, team="A"))
+        b = _stones_input("B", _(labels.STONES_NOW_SHORT_TIP, team="B"))
+        check = _button(_(labels.CHECK), _(labels.CHECK_STONES_TIP), "musteach-check")
         check.on_click(lambda _b: submit({"A": a.value, "B": b.value}))
 
         def mark(o: Verdict) -> None:
@@ -419,7 +425,7 @@ class CountSource(SkillSource):
     """The count (RULES.md §7, §8): a whole hand with its betting; type each team's stones per lance."""
 
     name = "count"
-    skills = (("count", "Counting a hand"),)
+    skills = (("count", labels.SKILL_LABELS["count"]),)
     fast_ms = 90_000
 
     def make(self, skill: str, rng: random.Random, rules: Rules) -> CountQuestion:
@@ -429,26 +435,28 @@ class CountSource(SkillSource):
         return question.grade(response)
 
     def show(self, q: CountQuestion, submit: Submit) -> Shown:
+        _ = translator()
         rows = []
         for lance in q.result.lances:
             lines = q.betting_lines.get(lance.value, ())
-            said = " · ".join(escape(x) for x in lines) if lines else "no betting"
+            said = " · ".join(escape(x) for x in lines) if lines else escape(_(labels.NO_BETTING))
             rows.append(f"<tr><th>{escape(lance.title)}</th><td>{said}</td></tr>")
-        bets = f'<table class="musteach-count-bets" aria-label="The betting per lance">{"".join(rows)}</table>'
+        bets = f'<table class="musteach-count-bets" aria-label="{escape(_(labels.BETTING_PER_LANCE))}">{"".join(rows)}</table>'
         picture = table_svg(q.hands, q.mano, rules=q.result.rules, card_width=46) + bets
         inputs: dict[str, tuple[widgets.BoundedIntText, widgets.BoundedIntText]] = {}
         lines_w: list[widgets.Widget] = []
         for lance in q.result.lances:
             label = widgets.HTML(escape(lance.title))
             label.add_class("musteach-lance-label")
-            a, b = _stones_input("A", f"in {lance.title}"), _stones_input("B", f"in {lance.title}")
+            a = _stones_input("A", _(labels.STONES_IN_TIP, team="A", lance=lance.title))
+            b = _stones_input("B", _(labels.STONES_IN_TIP, team="B", lance=lance.title))
             a.add_class(f"musteach-lance-{lance.value}")
             b.add_class(f"musteach-lance-{lance.value}")
             inputs[lance.value] = (a, b)
             row = widgets.HBox([label, a, b])
             row.add_class("musteach-stones-row")
             lines_w.append(row)
-        check = _button("Check", "Check the count", "musteach-check")
+        check = _button(_(labels.CHECK), _(labels.CHECK_COUNT_TIP), "musteach-check")
         check.on_click(lambda _b: submit({k: {"A": a.value, "B": b.value} for k, (a, b) in inputs.items()}))
 
         def mark(o: Verdict) -> None:
@@ -478,7 +486,7 @@ def register_source(source: SkillSource) -> SkillSource:
     taken = {s for src in SOURCES for s, _ in src.skills}
     clash = [s for s, _ in source.skills if s in taken]
     if clash:
-        raise QuizError(f"skill name(s) already used by another source: {', '.join(clash)}")
+        raise QuizError(Text(labels.SKILLS_TAKEN_ERROR, names=", ".join(clash)))
     SOURCES.append(source)
     return source
 
@@ -512,7 +520,8 @@ class PracticeQuiz(Guarded, widgets.VBox):
     ``"file"``, ``"memory"`` or a store object (:func:`~musteach_widgets.storage.open_store`).
     path: the progress file for the file store (default in the user data folder).
     seed: an int for reproducible choices and questions. rules: a :class:`~musteach.rules.Rules` (default 8 reyes).
-    clock: a function returning the current UTC time (tests).
+    clock: a function returning the current UTC time (tests). title: the heading (default "Practice").
+    lang: the language of its words (``"es"``; None: the kernel's, else English).
     tries: 2 (a wrong first answer gets one more try, with what led astray, as in every quiz) or 1.
     Each question has a Hint button in two steps; hints and a second try lower its points
     (:class:`~musteach.teach.session.Turn`), a right answer after either is rated Hard for the scheduler, and a
@@ -533,16 +542,16 @@ class PracticeQuiz(Guarded, widgets.VBox):
         path: str | None = None,
         seed: int | None = None,
         rules: Rules | None = None,
-        title: str = "Practice",
+        title: str | None = None,
         clock: Callable[[], datetime] | None = None,
         tries: int = 2,
     ):
         self.errors: list[BaseException] = []
         if tries not in (1, 2):
-            raise QuizError(f"tries must be 1 or 2, not {tries!r}")
+            raise QuizError(Text(labels.TRIES_ERROR, value=shown(tries)))
         self.tries = tries
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise QuizError(f"a practice round needs a whole number of questions, 1 or more, not {n!r}")
+            raise QuizError(Text(labels.ROUND_N_ERROR, value=shown(n)))
         self.n = n
         self.sources = list(SOURCES if sources is None else sources)
         self.skill_labels: dict[str, str] = {}
@@ -556,11 +565,11 @@ class PracticeQuiz(Guarded, widgets.VBox):
             unknown = [s for s in wanted if s not in self.skill_labels]
             if unknown:
                 raise QuizError(
-                    f"unknown practice skill(s) {', '.join(map(repr, unknown))}: use {', '.join(self.skill_labels)}"
+                    Text(labels.UNKNOWN_SKILLS_ERROR, names=", ".join(map(repr, unknown)), skills=", ".join(self.skill_labels))
                 )
             self.skill_labels = {s: self.skill_labels[s] for s in dict.fromkeys(wanted)}
         if not self.skill_labels:
-            raise QuizError("a practice needs at least one skill")
+            raise QuizError(Text(labels.NO_SKILLS_ERROR))
         self.rules = rules or Rules()
         self.rng = random.Random(seed)
         self.clock = clock or _utcnow
@@ -579,9 +588,10 @@ class PracticeQuiz(Guarded, widgets.VBox):
             w.add_class(cls)
             return w
 
+        _ = translator()
         style = css_widget(QUIZ_CSS + PRACTICE_CSS)
         self.title = html("musteach-title")
-        self.title.value = escape(title)
+        self.title.value = escape(_(labels.PRACTICE) if title is None else title)
         self.notice = html("musteach-notice")
         self.status = html("musteach-progress")
         self.prompt = html("musteach-prompt")
@@ -591,14 +601,10 @@ class PracticeQuiz(Guarded, widgets.VBox):
         self.feedback = html("musteach-feedback")
         self.score = html("musteach-score")
         self.score.layout.width = "auto"
-        self.next_button = widgets.Button(
-            description="Next", tooltip="Next question", disabled=True
-        )
+        self.next_button = widgets.Button(description=_(labels.NEXT), tooltip=_(labels.NEXT_QUESTION_TIP), disabled=True)
         self.next_button.add_class("musteach-next")
         self.next_button.on_click(self._guard(self._on_next))
-        self.hint_button = widgets.Button(
-            description="Hint", tooltip="Show a hint (it lowers this question's points)", disabled=True
-        )
+        self.hint_button = widgets.Button(description=_(labels.HINT), tooltip=_(labels.HINT_TIP), disabled=True)
         self.hint_button.add_class("musteach-hint")
         self.hint_button.on_click(self._guard(self._on_hint))
         nav = widgets.HBox([self.hint_button, self.score, self.next_button])
@@ -606,15 +612,13 @@ class PracticeQuiz(Guarded, widgets.VBox):
         self.totals = html("musteach-totals")
         self.mastery_view = html("musteach-mastery-view")
         self.storage_line = html("musteach-storage")
-        self.export_button = widgets.Button(
-            description="Export progress", tooltip="Make a file of your progress to keep or move"
-        )
+        self.export_button = widgets.Button(description=_(labels.EXPORT), tooltip=_(labels.EXPORT_TIP))
         self.export_button.add_class("musteach-export")
         self.export_button.on_click(self._guard(self._on_export))
         self.export_link = html("musteach-export-link", width="auto")
         self.upload = widgets.FileUpload(
-            accept=".json,application/json", multiple=False, description="Import progress", icon="",
-            tooltip="Add the answers from an exported progress file (nothing you have is removed)",
+            accept=".json,application/json", multiple=False, description=_(labels.IMPORT), icon="",
+            tooltip=_(labels.IMPORT_TIP),
         )  # fmt: skip
         self.upload.add_class("musteach-import")
         self.upload.observe(self._guard(self._on_upload), names="value")
@@ -659,11 +663,14 @@ class PracticeQuiz(Guarded, widgets.VBox):
         """The learner's progress as JSON text (what Export downloads)."""
         return self.progress.to_json(indent=1)
 
-    def import_json(self, data: str | bytes, name: str = "the file") -> int:
+    @spoken
+    def import_json(self, data: str | bytes, name: str | None = None) -> int:
         """Merge exported progress into this learner's (nothing is removed) and save; returns how many
         answers were new. Raises :class:`~musteach.teach.progress.ProgressError` for a file that is not progress."""
         if len(data) > MAX_IMPORT_BYTES:
-            raise ProgressError(f"{name} is too big to be a progress file ({len(data):,} bytes)")
+            raise ProgressError(
+                Text(labels.TOO_BIG_FILE, name=name or Text(labels.THE_FILE), size=labels.big_number(len(data)))
+            )
         imported = Progress.from_json(data)
         before = self.progress.review_ids()
         self.progress = self.progress.merge(imported)
@@ -677,7 +684,7 @@ class PracticeQuiz(Guarded, widgets.VBox):
         try:
             self.progress = self.store.load()
         except OSError as e:
-            self._add_notice("warn", f"Your saved progress could not be read ({e}); practice goes on, kept in memory.")
+            self._add_notice("warn", translator()(labels.NOT_READ, error=e))
         self._refresh_totals()
 
     def _on_stored(self, progress: Progress) -> None:
@@ -695,11 +702,7 @@ class PracticeQuiz(Guarded, widgets.VBox):
         try:
             self.progress = self.store.save(self.progress)
         except OSError as e:
-            self._add_notice(
-                "warn",
-                f"Your progress could not be saved ({e.strerror or e}); it is kept while this page is open. "
-                "Use Export to keep a copy.",
-            )
+            self._add_notice("warn", translator()(labels.NOT_SAVED_KEPT, error=e.strerror or e))
 
     def _next_question(self) -> None:
         now = self.clock()
@@ -718,12 +721,14 @@ class PracticeQuiz(Guarded, widgets.VBox):
         self.picture.value = shown.picture
         self.answer_box.children = tuple(shown.controls)
         self.next_button.disabled = True
-        self.next_button.description = "Next"
+        _ = translator()
+        self.next_button.description = _(labels.NEXT)
         self._refresh_totals()
         # the status goes last: when "Question n" shows, the rest of the question has been sent
-        label = self.skill_labels[pick.skill]
+        label = _(self.skill_labels[pick.skill])
+        question_of = _(labels.QUESTION_OF_ROUND, n=self.round_answered + 1, total=self.n)
         self.status.value = (
-            f"Question {self.round_answered + 1} of {self.n} in this round · "
+            f"{escape(question_of)} · "
             f'<span class="musteach-current-skill" data-skill="{escape(pick.skill)}">{escape(label)}</span> '
             f'<span class="musteach-why">({escape(pick.reason_text)})</span>'
         )
@@ -740,8 +745,8 @@ class PracticeQuiz(Guarded, widgets.VBox):
         except MusError as exc:
             if not typed:
                 raise
-            headline = "" if isinstance(exc, BlankAnswerError) else "Try again:"  # a blank box uses no try
-            self.feedback.value = feedback_html("hint", headline, str(exc))
+            headline = "" if isinstance(exc, BlankAnswerError) else translator()(labels.TRY_AGAIN)  # a blank box uses no try
+            self.feedback.value = feedback_html("hint", headline, exc.message())
             return None
         if not turn.over:  # one more try: what led astray, and the controls open again
             self.feedback.value = feedback_html("retry", outcome.headline, outcome.explanation)
@@ -766,9 +771,9 @@ class PracticeQuiz(Guarded, widgets.VBox):
             text += feedback_html(
                 "done",
                 round_text(self.round_right, self.round_points, self.round_hints, self.round_retries),
-                (f"Press Next to keep practising. Your progress is kept {self.store.where}.",),
+                (translator()(labels.KEEP_PRACTISING, where=self._where()),),
             )
-            self.next_button.description = "Next round"
+            self.next_button.description = translator()(labels.NEXT_ROUND)
         self.feedback.value = text  # first: the verdict is what the learner waits for
         item.shown.mark(outcome)
         after = item.shown.after(outcome)
@@ -805,7 +810,7 @@ class PracticeQuiz(Guarded, widgets.VBox):
         n = self.progress.answered()
         self.export_link.value = (
             f'<a class="musteach-download" download="{name}" href="data:application/json;base64,{data}">'
-            f"Download {escape(name)}</a> ({n} answer{'s' if n != 1 else ''})"
+            f"{escape(translator()(labels.DOWNLOAD, name=name))}</a> ({escape(labels.answers_text(n))})"
         )
 
     def _on_upload(self, change: dict[str, Any]) -> None:
@@ -813,23 +818,17 @@ class PracticeQuiz(Guarded, widgets.VBox):
         if not files:
             return
         f = files[0]
-        name = str(f.get("name") or "the file")
+        _ = translator()
+        name = str(f.get("name") or _(labels.THE_FILE))
         try:
             added = self.import_json(bytes(f.get("content") or b""), name)
         except ProgressError as e:
-            self._add_notice("warn", f"{name} could not be imported: {e}. Your progress is unchanged.")
+            self._add_notice("warn", _(labels.NOT_IMPORTED, name=name, error=e.message()))
         except Exception as e:  # never silent: anything else unreadable in the file is reported too
             _log.warning("progress import of %s failed: %s", name, e, exc_info=True)
-            self._add_notice(
-                "warn",
-                f"{name} could not be imported: it is not a progress file this tutor can read. "
-                "Your progress is unchanged.",
-            )
+            self._add_notice("warn", _(labels.NOT_IMPORTED_UNREADABLE, name=name))
         else:
-            self._add_notice(
-                "ok",
-                f"Imported {name}: {added} new answer{'s' if added != 1 else ''} added; nothing you had was removed.",
-            )
+            self._add_notice("ok", labels.imported_text(name, added))
         finally:
             self.upload.value = ()
 
@@ -838,14 +837,21 @@ class PracticeQuiz(Guarded, widgets.VBox):
         if self.item is not None:
             for w in self.item.shown.answer_controls:
                 w.disabled = True
-        self.feedback.value = feedback_html("oops", FRIENDLY_ERROR)
+        self.feedback.value = feedback_html("oops", translator()(FRIENDLY_ERROR))
         self.next_button.disabled = False
         self._refresh_totals()
 
     # ----- drawing -------------------------------------------------------------------------
-    def _add_notice(self, kind: str, text: str) -> None:
+    def _where(self) -> str:
+        """Where the progress is kept, in the language spoken now (the browser's store words its own)."""
+        where = self.store.where
+        return where.render() if isinstance(where, Text) else str(where)
+
+    def _add_notice(self, kind: str, text: str | Text) -> None:
+        """Show a notice: a sentence, or a :class:`~musteach.i18n.Text` (a store's) put into the language now."""
+        shown_text = text.render() if isinstance(text, Text) else text
         self._notice_parts.append(
-            f'<div class="musteach-notice-box musteach-{kind}" role="status">{escape(text)}</div>'
+            f'<div class="musteach-notice-box musteach-{kind}" role="status">{escape(shown_text)}</div>'
         )
         self.notice.value = "".join(self._notice_parts[-3:])
 
@@ -857,38 +863,35 @@ class PracticeQuiz(Guarded, widgets.VBox):
 
     def _refresh_totals(self) -> None:
         self._collect_store_notices()
+        _ = translator()
         p = self.progress
         self.score.value = escape(
-            f"Round: {self.round_right}/{self.round_answered} · streak {p.streak} · best streak {p.best_streak}"
+            _(labels.ROUND_SCORE, right=self.round_right, answered=self.round_answered, streak=p.streak, best=p.best_streak)
         )
         answered, right = p.answered(), p.right()
         if answered:
             pct = round(100 * right / answered)
-            self.totals.value = escape(
-                f"All time: {answered} answer{'s' if answered != 1 else ''}, {right} right ({pct}%)."
-            )
+            self.totals.value = escape(labels.answers_line(answered, right, pct))
         else:
-            self.totals.value = "All time: no answers yet — your progress starts with this question."
+            self.totals.value = escape(_(labels.NO_ANSWERS_YET))
         self.mastery_view.value = self._mastery_html()
         loading = isinstance(self.store, BrowserStore) and not self.store.loaded
-        where = (
-            "Looking for your saved progress in this browser…"
-            if loading
-            else f"Your progress is kept {self.store.where}."
-        )
+        where = _(labels.LOOKING_FOR_PROGRESS) if loading else _(labels.PROGRESS_KEPT, where=self._where())
         self.storage_line.value = escape(where)
 
     def _mastery_html(self) -> str:
+        _ = translator()
         now = self.clock()
         p = self.progress
         rows = []
-        for skill, label in self.skill_labels.items():
+        for skill, msgid in self.skill_labels.items():
+            label = _(msgid)
             m = round(100 * p.mastery(skill, now))
             n, r = p.answered(skill), p.right(skill)
             if n == 0:
-                due = "new"
+                due = _(labels.NEW_SKILL)
             else:
-                due = f"{r}/{n} right · {describe_due(p.due(skill), now)}"
+                due = _(labels.RIGHT_OF, right=r, n=n, due=describe_due(p.due(skill), now))
             cls = "musteach-skill"
             if n and m < 50:
                 cls += " musteach-weak"
@@ -898,15 +901,12 @@ class PracticeQuiz(Guarded, widgets.VBox):
                 f'<div class="{cls}" data-skill="{escape(skill)}" data-mastery="{m}" data-answered="{n}">'
                 f'<span class="musteach-skill-name">{escape(label)}</span>'
                 f'<span class="musteach-meter" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow="{m}" '
-                f'aria-label="{escape(label)}: mastery {m}%"><span class="musteach-meter-fill" style="width:{m}%"></span></span>'
-                f'<span class="musteach-skill-pct">{m}%</span><span class="musteach-skill-due">{escape(due)}</span></div>'
+                f'aria-label="{escape(_(labels.MASTERY_ARIA, label=label, percent=_.percent(m / 100)))}"><span class="musteach-meter-fill" style="width:{m}%"></span></span>'
+                f'<span class="musteach-skill-pct">{escape(_.percent(m / 100))}</span><span class="musteach-skill-due">{escape(due)}</span></div>'
             )
-        note = (
-            "Mastery: your share right of your last 10 answers on a skill (5 right fill the bar), fading as days "
-            "pass without practice. Weak and due skills come up more often."
-        )
+        note = _(labels.MASTERY_NOTE)
         return (
-            '<div class="musteach-mastery"><div class="musteach-mastery-head">Your skills</div>'
+            f'<div class="musteach-mastery"><div class="musteach-mastery-head">{escape(_(labels.YOUR_SKILLS))}</div>'
             f'<div class="musteach-mastery-note">{escape(note)}</div>{"".join(rows)}</div>'
         )
 

@@ -18,10 +18,12 @@ import ipywidgets as widgets
 
 from musteach.draw.cards import card_svg, hand_svg
 from musteach.draw.table import table_svg
+from musteach.i18n import Text, translator
 from musteach.rules import Rules
 from musteach.rules.cards import Card
-from musteach.rules.errors import MusError
+from musteach.rules.errors import MusError, shown
 from musteach.rules.lances import Lance
+from musteach.teach import labels
 from musteach.teach.errors import BlankAnswerError
 from musteach.teach.quiz import (
     LANCE_SKILLS,
@@ -56,7 +58,9 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
     seed: an int for a reproducible run, or None. rules: a :class:`~musteach.rules.Rules` (default 8 reyes).
     instructive_share: the share (0..1) of questions built to teach a point (ties to mano, 3s as kings...).
     kinds: the instructive :class:`~musteach.teach.quiz.Kind` values allowed (default all that fit).
-    title: the heading shown at the top.
+    title: the heading shown at the top. lang: the language of its words (``"es"``; None: the kernel's, see
+    :func:`~musteach_widgets.use_language`, else English); :class:`~musteach.rules.errors.LanguageError` for
+    one the tutor does not speak.
     questions: a fixed list of :class:`~musteach.teach.quiz.Question` (e.g. from :func:`~musteach.teach.quiz.lance_question`)
     to ask in order instead of generated ones; ``n`` is then at most their number.
     tries: 2 (a wrong first answer gets one more try, with what led astray) or 1.
@@ -69,7 +73,7 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
     a bad skill, kind, share or n.
     """
 
-    default_title = "Quiz"
+    default_title = labels.QUIZ
 
     def __init__(
         self,
@@ -92,23 +96,25 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
         self.questions: tuple[Question, ...] | None = None if questions is None else tuple(questions)
         if self.questions is not None:
             if not self.questions or not all(isinstance(q, Question) for q in self.questions):
-                raise QuizError("questions must be a non-empty list of musteach.teach.quiz.Question")
+                raise QuizError(Text(labels.QUESTIONS_LIST_ERROR, value=shown(questions)))
             allowed = {Skill.parse(k) for k in ([skills] if isinstance(skills, str) else skills)}
             for q in self.questions:
                 if q.skill not in allowed:
-                    raise QuizError(f"this quiz asks {', '.join(sorted(allowed))}, not a {q.skill.value} question")
+                    raise QuizError(
+                        Text(labels.QUESTION_SKILL_ERROR, skills=", ".join(sorted(allowed)), skill=q.skill.value)
+                    )
             n = min(n, len(self.questions))
         self.generator = QuestionGenerator(
             skills, seed=seed, rules=rules, instructive_share=instructive_share, kinds=kinds
         )
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise QuizError(f"a quiz needs a whole number of questions, 1 or more, not {n!r}")
+            raise QuizError(Text(labels.N_ERROR, value=shown(n)))
         self.n = n
         self.session: QuizSession | None = None
         self._buttons: list[tuple[Any, widgets.Button]] = []
 
         self.title = html("musteach-title")
-        self.title.value = escape(title or self.default_title)
+        self.title.value = escape(title or translator()(self.default_title))
         self.progress = html("musteach-progress")
         self.prompt = html("musteach-prompt")
         self.picture = html("musteach-picture")
@@ -119,7 +125,7 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
             self._guard(self._on_next), self._guard(self._on_restart)
         )
         if tries not in (1, 2):
-            raise QuizError(f"tries must be 1 or 2, not {tries!r}")
+            raise QuizError(Text(labels.TRIES_ERROR, value=shown(tries)))
         extra = self._setup_tutor(
             tries=tries, lesson=lesson, quiz=quiz or self._quiz_default(), store=store, path=path
         )
@@ -196,8 +202,8 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
         except MusError as exc:
             if not typed:
                 raise
-            headline = "" if isinstance(exc, BlankAnswerError) else "Try again:"  # a blank box uses no try
-            self.feedback.value = feedback_html("hint", headline, str(exc))
+            headline = "" if isinstance(exc, BlankAnswerError) else translator()(labels.TRY_AGAIN)  # a blank box uses no try
+            self.feedback.value = feedback_html("hint", headline, exc.message())
             return None
         if self._tutor_answered(verdict):
             return verdict  # one more try: the question stays open
@@ -268,7 +274,7 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
         self.hint_button.disabled = True
         for b in self.answer_buttons:
             b.disabled = True
-        self.feedback.value = feedback_html("oops", FRIENDLY_ERROR)
+        self.feedback.value = feedback_html("oops", translator()(FRIENDLY_ERROR))
         if self.session is not None:
             self.score.value = escape(self.session.score_text())
         if self.session is not None and self.session.finished:
@@ -314,7 +320,7 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
         return f"musteach-answer-{value}"
 
     def _tooltip(self, q: Question, value: Any, label: str) -> str:
-        return f"Answer: {label}"
+        return translator()(labels.ANSWER_TIP, label=label)
 
     def _mark_answers(self, q: Question, verdict: Verdict) -> None:
         for v, b in self._buttons:
@@ -358,9 +364,10 @@ class LanceQuiz(QuizWidget):
             skills = tuple(Skill.parse(x) for x in lance)
         for s in skills:
             if s.lance is None:
-                raise QuizError(f"{s.value!r} is not a lance: use grande, chica, pares, juego or punto")
+                raise QuizError(Text(labels.NOT_A_LANCE_ERROR, value=shown(s.value)))
         if title is None:
-            title = f"Who wins {skills[0].lance.title}?" if len(skills) == 1 else "Who wins the lance?"  # type: ignore[union-attr]
+            _ = translator()
+            title = _(labels.WHO_WINS, lance=skills[0].lance.title) if len(skills) == 1 else _(labels.WHO_WINS_LANCE)  # type: ignore[union-attr]
         super().__init__(
             skills,
             n=n,
@@ -379,15 +386,16 @@ class LanceQuiz(QuizWidget):
     def _tooltip(self, q: Question, value: Any, label: str) -> str:
         lance = q.lance
         assert lance is not None
+        _ = translator()
         if value is None:
-            return "Answer that nobody holds pares" if lance is Lance.PARES else "Answer that nobody has juego"
-        return f"Answer that seat {value} wins {lance.title}"
+            return _(labels.ANSWER_NOBODY_PARES_TIP if lance is Lance.PARES else labels.ANSWER_NOBODY_JUEGO_TIP)
+        return _(labels.SEAT_WINS_TIP, seat=value, lance=lance.title)
 
 
 class JugadaQuiz(QuizWidget):
     """What does this hand hold for Pares: par, medias, duples or no pares? (RULES.md §5)."""
 
-    default_title = "Name the jugada"
+    default_title = labels.NAME_JUGADA
 
     def __init__(
         self,
@@ -413,10 +421,6 @@ class JugadaQuiz(QuizWidget):
             **tutor,
         )
 
-    def _tooltip(self, q: Question, value: Any, label: str) -> str:
-        return f"Answer: {label}"
-
-
 class TotalQuiz(QuizWidget):
     """A hand's total of points: for Juego (``kind="juego"``: is it 31 or more?) or its punto (``kind="punto"``).
 
@@ -439,15 +443,15 @@ class TotalQuiz(QuizWidget):
         **tutor: Any,
     ):
         if kind not in ("juego", "punto"):
-            raise QuizError(f"TotalQuiz kind must be 'juego' or 'punto', not {kind!r}")
+            raise QuizError(Text(labels.TOTAL_KIND_ERROR, value=shown(kind)))
         if mode not in ("entry", "choices"):
-            raise QuizError(f"TotalQuiz mode must be 'entry' or 'choices', not {mode!r}")
+            raise QuizError(Text(labels.TOTAL_MODE_ERROR, value=shown(mode)))
         self.mode = mode
         self.total_input: widgets.Text | None = None
         self.check_button: widgets.Button | None = None
         skill = Skill.JUEGO_TOTAL if kind == "juego" else Skill.PUNTO_TOTAL
         if title is None:
-            title = "Count the hand for Juego" if kind == "juego" else "Count the punto"
+            title = translator()(labels.COUNT_JUEGO if kind == "juego" else labels.COUNT_PUNTO)
         super().__init__(
             [skill],
             n=n,
@@ -463,15 +467,16 @@ class TotalQuiz(QuizWidget):
     def _answer_controls(self, q: Question) -> list[widgets.Widget]:
         if self.mode == "choices":
             return super()._answer_controls(q)
+        _ = translator()
         box = widgets.Text(
             value="",
-            placeholder="e.g. 31",
-            description="Total:",
-            tooltip="Type the hand's total of points",
+            placeholder=_(labels.TOTAL_PLACEHOLDER),
+            description=_(labels.TOTAL_LABEL),
+            tooltip=_(labels.TOTAL_TIP),
             layout=widgets.Layout(width="180px"),
         )
         box.add_class("musteach-total-input")
-        check = widgets.Button(description="Check", tooltip="Check your total")
+        check = widgets.Button(description=_(labels.CHECK), tooltip=_(labels.CHECK_TOTAL_TIP))
         check.add_class("musteach-check")
         check.add_class("musteach-answer")
         check.on_click(self._guard(lambda _b: self._submit(box.value, typed=True)))
@@ -483,7 +488,7 @@ class TotalQuiz(QuizWidget):
         return f"musteach-answer-{value}"
 
     def _tooltip(self, q: Question, value: Any, label: str) -> str:
-        return f"Answer: the total is {label}"
+        return translator()(labels.TOTAL_IS_TIP, label=label)
 
     def _reopen_answers(self, given: Any) -> None:
         if self.mode == "choices":
@@ -510,7 +515,7 @@ class RankQuiz(QuizWidget):
     the last one; Check grades the order once every card is placed. Cards of equal rank may come in either order.
     """
 
-    default_title = "Order the cards, highest first"
+    default_title = labels.ORDER_CARDS
 
     def __init__(
         self,
@@ -527,9 +532,10 @@ class RankQuiz(QuizWidget):
         self.order: list[Card] = []
         self.order_view = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.order_view.add_class("musteach-order")
-        self.undo_button = widgets.Button(description="Undo", tooltip="Take back the last card placed")
+        _ = translator()
+        self.undo_button = widgets.Button(description=_(labels.UNDO), tooltip=_(labels.UNDO_TIP))
         self.undo_button.add_class("musteach-undo")
-        self.check_button = widgets.Button(description="Check", tooltip="Check your order")
+        self.check_button = widgets.Button(description=_(labels.CHECK), tooltip=_(labels.CHECK_ORDER_TIP))
         self.check_button.add_class("musteach-check")
         super().__init__(
             [Skill.RANK_ORDER],
@@ -557,7 +563,8 @@ class RankQuiz(QuizWidget):
 
     def _choice_button(self, q: Question, value: Any, label: str) -> widgets.Button:
         b = widgets.Button(
-            description=label, tooltip=f"Place {label.lower()} next", layout=widgets.Layout(width="auto")
+            description=label, tooltip=translator()(labels.PLACE_CARD_TIP, card=value.name),
+            layout=widgets.Layout(width="auto"),
         )
         b.add_class("musteach-answer")
         b.add_class(f"musteach-card-{value.code}")
@@ -598,12 +605,12 @@ class RankQuiz(QuizWidget):
         if self.order:
             pics = "".join(card_svg(c, 40) for c in self.order)
             names = ", ".join(c.name for c in self.order)
-            text = f"Your order so far ({len(self.order)} of {total}): {escape(names)}"
+            text = translator()(labels.ORDER_SO_FAR, placed=len(self.order), total=total, cards=names)
             self.order_view.value = (
-                f'<div class="musteach-order-label">{text}</div><div class="musteach-cards">{pics}</div>'
+                f'<div class="musteach-order-label">{escape(text)}</div><div class="musteach-cards">{pics}</div>'
             )
         else:
-            self.order_view.value = '<div class="musteach-order-label">Press the highest card first.</div>'
+            self.order_view.value = f'<div class="musteach-order-label">{escape(translator()(labels.PRESS_HIGHEST))}</div>'
         answered = self.session is not None and self.session.is_answered
         self.undo_button.disabled = answered or not self.order
         self.check_button.disabled = answered or len(self.order) != total

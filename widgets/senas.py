@@ -22,12 +22,14 @@ import ipywidgets as widgets
 
 from musteach.draw.cards import hand_svg
 from musteach.draw.senas import catalogue_html, sena_html, sena_svg
+from musteach.i18n import translator
 from musteach.rules import Rules
 from musteach.rules.senas import Sena, get_sena
+from musteach.teach import labels
 from musteach.teach.quiz import QuizSession, Verdict
 from musteach.teach.senas_quiz import SenaQuestion, SenaQuestionGenerator
 
-from ._base import css_widget, escape
+from ._base import Spoken, css_widget, escape
 from .quiz import QuizWidget
 
 __all__ = ["SENAS_CSS", "SenaCatalogue", "SenaQuiz", "face_without_meaning", "show_senas"]
@@ -65,11 +67,12 @@ def face_without_meaning(sena: Sena | str, width: int = 96) -> str:
     return re.sub(r"<title>.*?</title>", f"<title>{gesture}</title>", svg, count=1, flags=re.S)
 
 
-class SenaCatalogue(widgets.VBox):
+class SenaCatalogue(Spoken, widgets.VBox):
     """Every seña of the table's set as a face with its gesture and meaning (RULES.md §11, §13).
 
     rules: a :class:`~musteach.rules.Rules` (its ``senas`` option picks the set); width: each face's width
-    in CSS pixels. Hand señas come first, then the two intentions (cut the mus, bet more).
+    in CSS pixels; lang: the language of its words (``"es"``; None: the kernel's, else English). Hand señas come
+    first, then the two intentions (cut the mus, bet more).
     """
 
     def __init__(self, rules: Rules | None = None, width: int = 96):
@@ -81,19 +84,20 @@ class SenaCatalogue(widgets.VBox):
         if not items:
             body = catalogue_html(rules, width)
         else:
+            _ = translator()
             body = (
-                "<h3>What you hold</h3>"
+                f"<h3>{escape(_(labels.WHAT_YOU_HOLD))}</h3>"
                 + catalogue_html(rules, width, senas=hand)
-                + ("<h3>What you want to do</h3>" + catalogue_html(rules, width, senas=intent) if intent else "")
+                + (f"<h3>{escape(_(labels.WHAT_YOU_WANT))}</h3>" + catalogue_html(rules, width, senas=intent) if intent else "")
             )
         self.content = widgets.HTML(body, layout=widgets.Layout(width="100%"))
         super().__init__([_style(), self.content])
         self.add_class("musteach-senas-catalogue")
 
 
-def show_senas(rules: Rules | None = None, width: int = 96) -> SenaCatalogue:
+def show_senas(rules: Rules | None = None, width: int = 96, *, lang: str | None = None) -> SenaCatalogue:
     """The señas catalogue as a widget (see :class:`SenaCatalogue`)."""
-    return SenaCatalogue(rules, width)
+    return SenaCatalogue(rules, width, lang=lang)
 
 
 class SenaQuiz(QuizWidget):
@@ -118,7 +122,7 @@ class SenaQuiz(QuizWidget):
         self.sena_source = SenaQuestionGenerator(mode, seed=seed, rules=rules)
         self.mode = self.sena_source.mode
         if title is None:
-            title = "Which seña fits this hand?" if self.mode == "fit" else "What does this seña tell you?"
+            title = translator()(labels.SENA_FITS if self.mode == "fit" else labels.SENA_MEANS)
         super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title, **tutor)
         self.generator = self.sena_source  # type: ignore[assignment]
         self.add_class("musteach-sena-quiz")
@@ -135,14 +139,15 @@ class SenaQuiz(QuizWidget):
         if q.mode == "fit":
             assert q.hand is not None
             lit = {i for m in self.hint_marks for i in m.cards}
-            pic = hand_svg(q.hand, card_width=64, label="Your hand", marked=lit)
+            _ = translator()
+            pic = hand_svg(q.hand, card_width=64, label=_(labels.YOUR_HAND), marked=lit)
             faces = "".join(
                 f"<figure>{face_without_meaning(k, 84)}<figcaption>{escape(label)}</figcaption></figure>"
                 for k, label in q.choices
             )
             if verdict is not None:
                 return f'<div class="musteach-sena-big">{pic}{sena_html(q.sena, 96, q.rules)}</div>'
-            return f'{pic}<div class="musteach-sena-faces" aria-label="The four señas to choose from">{faces}</div>'
+            return f'{pic}<div class="musteach-sena-faces" aria-label="{escape(_(labels.FOUR_SENAS))}">{faces}</div>'
         if verdict is not None:
             return f'<div class="musteach-sena-big">{sena_html(q.sena, 120, q.rules)}</div>'
         return f'<div class="musteach-sena-big">{face_without_meaning(q.sena, 120)}</div>'
@@ -151,6 +156,7 @@ class SenaQuiz(QuizWidget):
         return f"musteach-answer-{value}"
 
     def _tooltip(self, q: SenaQuestion, value: Any, label: str) -> str:  # type: ignore[override]
+        _ = translator()
         if q.mode == "fit":
-            return f"Answer: {label}"
-        return f"Answer: it means {label[:1].lower()}{label[1:]}"
+            return _(labels.ANSWER_TIP, label=label)
+        return _(labels.IT_MEANS_TIP, meaning=f"{label[:1].lower()}{label[1:]}")

@@ -8,7 +8,8 @@
 
 :func:`open_store` picks one: ``"auto"`` means the browser under Voilà (:func:`in_voila`), else the file.
 Every store offers ``load() -> Progress``, ``save(progress) -> Progress`` (merged with what was kept),
-``notices`` (sentences for the learner), ``kind`` and ``where``.
+``notices`` (sentences for the learner: the browser's store keeps :class:`~musteach.i18n.Text`, put into words
+in the language of the widget that shows them), ``kind`` and ``where``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from typing import Any
 import anywidget
 import traitlets
 
+from musteach.i18n import Text, translator
+from musteach.rules.errors import shown
+from musteach.teach import labels
 from musteach.teach.progress import FileStore, MemoryStore, Progress, ProgressError, ProgressSchemaError
 
 __all__ = ["DEFAULT_KEY", "VOILA_ENV", "BrowserStore", "in_voila", "open_store"]
@@ -72,7 +76,7 @@ class BrowserStore(anywidget.AnyWidget):
         self.loaded = False
         self.available = True
         self.progress = Progress()
-        self.notices: list[str] = []
+        self.notices: list[Text] = []
         self.save_error: str | None = None
         #: the last write failed because the browser's storage for this site is full
         self.storage_full = False
@@ -83,12 +87,13 @@ class BrowserStore(anywidget.AnyWidget):
 
     @property
     def where(self) -> str:
+        """Where the progress is kept, in the language spoken now: ``"in this browser (...)"``."""
+        _ = translator()
         if self.storage_full:
-            return ("in this page only: NOT kept in this browser, whose storage for this site is full "
-                    "(use Export to keep a copy)")
+            return _(labels.KEPT_PAGE_FULL)
         if not self.available:
-            return "in this page only (this browser does not let it be kept: use Export to keep a copy)"
-        return "in this browser (it stays here after a reload; other people's browsers never see it)"
+            return _(labels.KEPT_PAGE_ONLY)
+        return _(labels.KEPT_BROWSER)
 
     def on_change(self, callback: Callable[[Progress], None]) -> None:
         """Call ``callback(progress)`` whenever progress arrives from the browser (after the merge)."""
@@ -123,12 +128,10 @@ class BrowserStore(anywidget.AnyWidget):
         elif kind == "stored_part":
             self._receive_part(content)
         elif kind == "saved" and not content.get("ok", True):
-            error = str(content.get("error") or "unknown error")
+            error: str | Text = str(content.get("error") or "") or Text(labels.UNKNOWN_ERROR)
             if self.save_error is None:
-                self.notices.append(
-                    f"Your progress could not be saved in this browser ({error}); it is kept while this page "
-                    "is open. Use Export to keep a copy."
-                )
+                self.notices.append(Text(labels.BROWSER_NOT_SAVED, error=error))
+            error = str(error)
             self.save_error = error
             full = bool(content.get("full"))
             if full != self.storage_full:
@@ -152,54 +155,39 @@ class BrowserStore(anywidget.AnyWidget):
         parts: list[str] = self._parts.get("parts", [])
         if not ok or self._parts.get("id") != pid or self._parts.get("count") != count or index != len(parts):
             self._parts = {}
-            self._unreadable("the browser sent it in damaged parts")
+            self._unreadable(Text(labels.DAMAGED_PARTS))
             return
         parts.append(data)  # type: ignore[arg-type]
         if len(parts) == count:
             self._parts = {}
             self._receive("".join(parts), "")
 
-    def _unreadable(self, why: str) -> None:
+    def _unreadable(self, why: Text) -> None:
         """Keep aside what the browser holds, tell the learner, and go on from what this page holds."""
         name = self._set_aside(None)
-        self.notices.append(
-            f"The progress saved in this browser could not be read ({why}). It was kept aside (as {name}), "
-            "and your progress starts afresh from here."
-        )
+        self.notices.append(Text(labels.BROWSER_UNREADABLE, why=why, name=name))
         self._done_loading()
 
     def _receive(self, raw: object, error: str, *, too_big: object = None) -> None:
         if too_big:
             name = self._set_aside(None)
-            size = f"{too_big:,} characters" if isinstance(too_big, int) else "too many characters"
-            self.notices.append(
-                f"The progress saved in this browser is too large to be read ({size}). It was kept aside "
-                f"(as {name}), and your progress starts afresh from here."
-            )
+            size = _Characters(too_big) if isinstance(too_big, int) else Text(labels.TOO_MANY_CHARACTERS)
+            self.notices.append(Text(labels.BROWSER_TOO_LARGE, size=size, name=name))
         elif error:
             self.available = False
-            self.notices.append(
-                f"This browser does not let the tutor keep your progress ({error}): it lasts while this page "
-                "is open. Use Export to keep a copy."
-            )
+            self.notices.append(Text(labels.BROWSER_REFUSES, error=error))
         elif isinstance(raw, str) and raw.strip():
             try:
                 if len(raw) > MAX_STORED_CHARS:
-                    raise ProgressError(f"it is too large: {len(raw):,} characters")
+                    raise ProgressError(Text(labels.TOO_LARGE_TEXT, size=_Characters(len(raw))))
                 self.progress = self.progress.merge(Progress.from_json(raw))
             except Exception as e:  # anything unreadable is reported, never silent
                 if not isinstance(e, ProgressError):
                     _log.warning("progress from the browser could not be read", exc_info=True)
                 name = self._set_aside(raw)
-                why = (
-                    "it was saved by another version of musteach"
-                    if isinstance(e, ProgressSchemaError)
-                    else "it is damaged"
-                )
-                self.notices.append(
-                    f"The progress saved in this browser could not be read ({why}: {e}). It was kept aside "
-                    f"(as {name}), and your progress starts afresh from here."
-                )
+                why = Text(labels.OTHER_VERSION if isinstance(e, ProgressSchemaError) else labels.DAMAGED)
+                detail = e.text if isinstance(e, ProgressError) and e.text is not None else str(e)
+                self.notices.append(Text(labels.BROWSER_UNREADABLE_WHY, why=why, error=detail, name=name))
         self._done_loading()
 
     def _set_aside(self, raw: str | None) -> str:
@@ -220,6 +208,17 @@ class BrowserStore(anywidget.AnyWidget):
             callback(self.progress.copy())
 
 
+class _Characters(Text):
+    """A number of characters, put into words when its sentence is (``"5,000,001 characters"``)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__("{count} characters")
+        object.__setattr__(self, "params", (("n", n),))
+
+    def render(self, lang: str | None = None) -> str:
+        return labels.characters_text(dict(self.params)["n"], lang)  # type: ignore[arg-type]
+
+
 Store = FileStore | MemoryStore | BrowserStore
 
 
@@ -236,7 +235,7 @@ def open_store(
     if not isinstance(store, str):
         if all(hasattr(store, a) for a in ("load", "save", "notices")):
             return store
-        raise ProgressError(f"store must be 'auto', 'browser', 'file', 'memory' or a store object, not {store!r}")
+        raise ProgressError(Text(labels.STORE_ERROR, value=shown(store)))
     choice = store.strip().lower()
     if choice == "auto":
         choice = "browser" if in_voila() else "file"
@@ -246,4 +245,4 @@ def open_store(
         return FileStore(path)
     if choice == "memory":
         return MemoryStore()
-    raise ProgressError(f"store must be 'auto', 'browser', 'file' or 'memory', not {store!r}")
+    raise ProgressError(Text(labels.STORE_NAME_ERROR, value=shown(store)))

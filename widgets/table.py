@@ -37,6 +37,7 @@ from musteach.draw.cards import TEAM_COLORS, card_svg
 from musteach.draw.senas import sena_svg
 from musteach.draw.stones import stones_svg
 from musteach.draw.table import table_svg
+from musteach.i18n import Text, translator
 from musteach.odds import position_name
 from musteach.play.actions import Declare, Discard, MusCall, Signal
 from musteach.play.bots import OddsBot, RuleBot, run
@@ -47,8 +48,9 @@ from musteach.play.view import View
 from musteach.rules import Rules
 from musteach.rules.betting import Action
 from musteach.rules.cards import Card
-from musteach.rules.errors import MusError
+from musteach.rules.errors import MusError, shown
 from musteach.rules.lances import Lance, effective_rank, seat_roles, team_of
+from musteach.teach import labels
 from musteach.teach.coach import CoachComment, coach_comment, phase_words, prepare, said_words, turn_prompt
 from musteach.teach.mus_quiz import DiscardQuestion, DiscardQuestionGenerator
 from musteach.teach.progress import GameResult, Progress
@@ -64,7 +66,7 @@ from musteach.teach.review import (
 )
 from musteach.teach.senas_quiz import third_person
 
-from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape
+from ._base import Guarded, css_widget, escape, spoken
 from ._base import html_box as _html
 from .quiz import QuizWidget
 from .storage import BrowserStore, Store, open_store
@@ -173,11 +175,12 @@ def _error_html(text: str) -> str:
 
 
 def card_back_svg(width: float = _BACK_WIDTH) -> str:
-    """A face-down card (the back of a Spanish deck card), as an SVG string."""
+    """A face-down card (the back of a Spanish deck card), as an SVG string (its name in the language spoken now)."""
     h = round(width * 1.54, 1)
+    name = escape(translator()(labels.FACE_DOWN))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" viewBox="0 0 100 154" role="img" '
-        'aria-label="a face-down card" class="musteach-card-back"><title>a face-down card</title>'
+        f'aria-label="{name}" class="musteach-card-back"><title>{name}</title>'
         '<rect x="1.5" y="1.5" width="97" height="151" rx="8" fill="#FFFDF6" stroke="#5A5A5A" stroke-width="2"/>'
         '<rect x="9" y="9" width="82" height="136" rx="5" fill="#9C2F2F"/>'
         '<path d="M9 9 L91 145 M91 9 L9 145 M50 9 L91 77 L50 145 L9 77 Z" stroke="#E8C27A" stroke-width="3" fill="none"/>'
@@ -226,16 +229,17 @@ def _env_start_score() -> dict[str, int] | None:
         return None
     a, sep, b = text.partition("-")
     if not (sep and a.strip().isdigit() and b.strip().isdigit()):
-        raise MusError(f"MUSTEACH_TABLE_START must read A-B, such as 38-38, not {text!r}")
+        raise MusError(Text(labels.TABLE_START_ERROR, value=shown(text)))
     return {"A": int(a), "B": int(b)}
 
 
 def _seat_words(seat: int, me: int) -> str:
+    _ = translator()
     if seat == me:
-        return "you"
+        return _(labels.YOU)
     if seat == (me + 2) % 4:
-        return f"your partner (seat {seat})"
-    return f"seat {seat}"
+        return _(labels.YOUR_PARTNER_SEAT, seat=seat)
+    return _(labels.SEAT_LOWER, seat=seat)
 
 
 def _roles(seat: int, mano: int) -> str:
@@ -269,6 +273,7 @@ class PlayTable(Guarded, widgets.VBox):
     start_score: the first game's score, ``{"A": n, "B": n}`` (None: 0-0; :class:`MusError` for a bad one);
     New game starts from 0-0. Without it, the server's environment variable ``MUSTEACH_TABLE_START``
     (``"38-38"``: A-B) sets it: a test-only way to reach the end of a game fast through the real page.
+    lang: the language of its words, the coach's and the log's (``"es"``; None: the kernel's, else English).
 
     State for scripts and tests: ``game`` (the :class:`~musteach.play.game.Game`), ``bots`` (by seat),
     ``comments`` (every coach comment, newest last), ``last_refusal`` (the last action refused, as the
@@ -300,15 +305,12 @@ class PlayTable(Guarded, widgets.VBox):
         self.timings: list[float] = []
         self.last_refusal: MusError | None = None
         if bot not in BOT_KINDS:
-            raise MusError(
-                f"unknown bot {bot!r}: use a level (beginner, club, strong), 'odds' (it weighs its chances) or "
-                "'rule' (simple thresholds)"
-            )
+            raise MusError(Text(labels.BOT_ERROR, value=shown(bot)))
         if isinstance(learner_seat, bool) or learner_seat not in (0, 1, 2, 3):
-            raise MusError(f"learner_seat must be a seat 0, 1, 2 or 3, not {learner_seat!r}")
+            raise MusError(Text(labels.LEARNER_SEAT_ERROR, value=shown(learner_seat)))
         r = rules if rules is not None else Rules()
         if not isinstance(r, Rules):
-            raise MusError(f"rules must be a musteach Rules, not {rules!r}")
+            raise MusError(Text(labels.RULES_ERROR, value=shown(rules)))
         if target is not None:
             r = replace(r, target=target)  # Rules checks it: RulesError (a MusError) for a bad target
         self.rules = r
@@ -364,34 +366,22 @@ class PlayTable(Guarded, widgets.VBox):
 
     def _build_action_row(self) -> None:
         """One button per kind of action, and the boxes for the envido and raise amounts."""
+        _ = translator()
         self.envido_amount = widgets.BoundedIntText(
-            value=2, min=2, max=_MAX_STAKE, step=1, description="", tooltip="Stones for envido (2 or more)",
+            value=2, min=2, max=_MAX_STAKE, step=1, description="", tooltip=_(labels.ENVIDO_AMOUNT_TIP),
             layout=widgets.Layout(width="64px"),
         )  # fmt: skip
         self.envido_amount.add_class("musteach-amount")
         self.envido_amount.add_class("musteach-envido-amount")
         self.raise_amount = widgets.BoundedIntText(
-            value=2, min=2, max=_MAX_STAKE, step=1, description="", tooltip="Stones to raise by (2 or more)",
+            value=2, min=2, max=_MAX_STAKE, step=1, description="", tooltip=_(labels.RAISE_AMOUNT_TIP),
             layout=widgets.Layout(width="64px"),
         )  # fmt: skip
         self.raise_amount.add_class("musteach-amount")
         self.raise_amount.add_class("musteach-raise-amount")
-        specs = [
-            ("mus", "Mus", "Ask to change cards (mus)"),
-            ("no-hay-mus", "No hay mus", "Cut the mus: play with these cards"),
-            ("discard", "Discard", "Change the cards you marked"),
-            ("declare-si", "Sí", "Say that you hold it"),
-            ("declare-no", "No", "Say that you do not hold it"),
-            ("paso", "Paso", "Pass (or refuse a bet)"),
-            ("envido", "Envido", "Bet the stones in the box"),
-            ("quiero", "Quiero", "Accept the bet"),
-            ("no-quiero", "No quiero", "Refuse the bet"),
-            ("reenvido", "más", "Raise by the stones in the box"),
-            ("ordago", "Órdago", "Bet the whole game"),
-        ]
         self.buttons: dict[str, widgets.Button] = {}
-        for kind, label, tip in specs:
-            b = widgets.Button(description=label, tooltip=tip, layout=widgets.Layout(width="auto"))
+        for kind, (label, tip) in labels.ACTIONS.items():
+            b = widgets.Button(description=_(label), tooltip=_(tip), layout=widgets.Layout(width="auto"))
             b.add_class("musteach-action")
             b.add_class(f"musteach-action-{kind}")
             b.on_click(self._guard(lambda b_, k=kind: self._after_click(b_, self._on_action, k)))
@@ -409,10 +399,11 @@ class PlayTable(Guarded, widgets.VBox):
 
     def _build_sena_row(self) -> None:
         """The seña picker and its Signal button."""
-        self.sena_choice = widgets.Dropdown(options=[], description="Seña:", layout=widgets.Layout(width="360px"))
+        _ = translator()
+        self.sena_choice = widgets.Dropdown(options=[], description=_(labels.SENA_LABEL), layout=widgets.Layout(width="360px"))
         self.sena_choice.add_class("musteach-sena-choice")
         self.signal_button = widgets.Button(
-            description="Signal", tooltip="Make this seña to your partner (at this table the opponents never watch for it)",
+            description=_(labels.SIGNAL), tooltip=_(labels.SIGNAL_TIP),
             layout=widgets.Layout(width="auto"),
         )  # fmt: skip
         self.signal_button.add_class("musteach-action")
@@ -424,25 +415,26 @@ class PlayTable(Guarded, widgets.VBox):
 
     def _build_nav(self) -> None:
         """Next hand (or Go on) and New game."""
+        _ = translator()
         self.next_button = widgets.Button(
-            description="Next hand",
-            tooltip="Deal the next hand",
+            description=_(labels.NEXT_HAND),
+            tooltip=_(labels.NEXT_HAND_TIP),
             layout=widgets.Layout(width="auto"),
         )
         self.next_button.add_class("musteach-next-hand")
         self.next_button.on_click(self._guard(lambda b_: self._after_click(b_, self._on_next)))
         self.new_button = widgets.Button(
-            description="New game",
-            tooltip="Start a new match from 0-0",
+            description=_(labels.NEW_GAME),
+            tooltip=_(labels.NEW_GAME_TIP),
             layout=widgets.Layout(width="auto"),
         )
         self.new_button.add_class("musteach-new-game")
         self.new_button.on_click(self._guard(lambda b_: self._after_click(b_, self._on_new)))
-        levels = [(lv.title, lv.value) for lv in Level]
+        levels = [(labels.level_label(lv.value), lv.value) for lv in Level]
         if self.bot_kind not in {lv.value for lv in Level}:  # a script's own bots ("odds", "rule")
-            levels.append((f"{self.bot_kind} bots", self.bot_kind))
+            levels.append((labels.level_label(self.bot_kind), self.bot_kind))
         self.level_choice = widgets.Dropdown(
-            options=levels, value=self.bot_kind, description="Opponents:", style={"description_width": "initial"},
+            options=levels, value=self.bot_kind, description=_(labels.OPPONENTS), style={"description_width": "initial"},
             layout=widgets.Layout(width="auto", max_width="100%"),
         )  # fmt: skip
         self.level_choice.add_class("musteach-level")
@@ -530,6 +522,7 @@ class PlayTable(Guarded, widgets.VBox):
         self._run_bots()
         self._refresh()
 
+    @spoken
     def new_game(self, seed: int | None = None) -> None:
         """Start a new match from 0-0 (fresh bots; ``seed`` None picks one at random)."""
         self._deal_match(seed)
@@ -548,6 +541,7 @@ class PlayTable(Guarded, widgets.VBox):
         if self.game.hand.is_over:
             self._observed.add(self.game.hand.number)
 
+    @spoken
     def play(self, action: Any) -> bool:
         """Play the learner's ``action`` (an action object or its text) as a click would.
 
@@ -565,9 +559,10 @@ class PlayTable(Guarded, widgets.VBox):
         try:
             a = g.verify(self.seat, action)
             if isinstance(a, Action | MusCall | Discard | Declare) and not self.my_turn:
-                raise MusError(f"it is not your turn: {g.to_act.describe() if g.to_act else 'the hand is over'}")
+                who = g.to_act.describe() if g.to_act else Text(labels.HAND_OVER)
+                raise MusError(Text(labels.NOT_YOUR_TURN, who=who))
         except MusError as exc:
-            self._refuse(f"That is not allowed now: {exc}. Nothing has changed; try again.", exc)
+            self._refuse(translator()(labels.NOT_ALLOWED, error=exc.message()), exc)
             return False
         self.message.value = ""
         if isinstance(a, Signal):
@@ -599,7 +594,7 @@ class PlayTable(Guarded, widgets.VBox):
     def _show_comment(self, said: CoachComment) -> None:
         cls = "musteach-coach-text" + ("" if said.agreed else " musteach-differs")
         self.coach_view.value = (
-            f'<div class="{cls}" role="status" aria-live="polite"><b>Coach.</b> {escape(said.text)}</div>'
+            f'<div class="{cls}" role="status" aria-live="polite"><b>{escape(translator()(labels.COACH))}</b> {escape(said.text)}</div>'
         )
 
     # ----- handlers ------------------------------------------------------------------------
@@ -652,7 +647,7 @@ class PlayTable(Guarded, widgets.VBox):
         try:
             action = self._action_for(kind)
         except MusError as exc:
-            self._refuse(f"That is not allowed now: {exc}. Nothing has changed; try again.", exc)
+            self._refuse(translator()(labels.NOT_ALLOWED, error=exc.message()), exc)
             return
         self.play(action)
 
@@ -669,10 +664,10 @@ class PlayTable(Guarded, widgets.VBox):
         key = self.sena_choice.value
         try:
             if not key:
-                raise MusError("pick a seña first (only señas true of your cards are offered)")
+                raise MusError(Text(labels.PICK_SENA_FIRST))
             self.game.signal(self.seat, key)
         except MusError as exc:
-            self._refuse(f"That seña cannot be made now: {exc}.", exc)
+            self._refuse(translator()(labels.SENA_NOT_MADE, error=exc.message()), exc)
             return
         finally:
             self.timings.append(time.perf_counter() - start)
@@ -689,10 +684,10 @@ class PlayTable(Guarded, widgets.VBox):
                 self._refresh()
                 return
             if g.is_over:
-                self._refuse("The match is over: press New game to play another.")
+                self._refuse(translator()(labels.MATCH_OVER_NEW))
                 return
             if not g.hand.is_over:
-                self._refuse("This hand is not over yet: finish it first.")
+                self._refuse(translator()(labels.HAND_NOT_OVER))
                 return
             g.next_hand()
             self.message.value = ""
@@ -712,10 +707,7 @@ class PlayTable(Guarded, widgets.VBox):
         self.new_game(None)
 
     def _show_oops(self) -> None:
-        self.message.value = _error_html(
-            FRIENDLY_ERROR.replace("this question", "this move").replace("press Next for another", "try again")
-            .replace("your score is kept", "the game is kept")
-        )  # fmt: skip
+        self.message.value = _error_html(translator()(labels.MOVE_OOPS))
         try:
             self._refresh()
         except Exception as exc:  # the drawing itself failed: keep the message
@@ -737,8 +729,9 @@ class PlayTable(Guarded, widgets.VBox):
         self._draw_actions()
         over = g.hand.is_over
         stalled = self.stalled
-        self.next_button.description = "Go on" if stalled else "Next hand"
-        self.next_button.tooltip = "Let the other players go on" if stalled else "Deal the next hand"
+        _ = translator()
+        self.next_button.description = _(labels.GO_ON if stalled else labels.NEXT_HAND)
+        self.next_button.tooltip = _(labels.GO_ON_TIP if stalled else labels.NEXT_HAND_TIP)
         self.next_button.disabled = not (stalled or (over and not g.is_over))
         self.next_button.layout.display = None if not self.next_button.disabled else "none"
         self._draw_status(view)
@@ -749,27 +742,28 @@ class PlayTable(Guarded, widgets.VBox):
         g = self.game
         h = g.hand
         team = team_of(self.seat)
-        self.header.value = (
-            f'<span class="musteach-step" data-step="{self.step}"></span>'
-            f"Hand {h.number} · game {h.game_number} · you are seat {self.seat} ({_dot(team)}team {team}, "
-            f"seat {self.seat}{_roles(self.seat, h.mano)}) · mano: {_seat_words(h.mano, self.seat)}"
-        )
+        _ = translator()
+        self.header.value = f'<span class="musteach-step" data-step="{self.step}"></span>' + _(
+            labels.HEADER, hand=h.number, game=h.game_number, seat=self.seat, team_dot=_dot(team), team=team,
+            roles=_roles(self.seat, h.mano), mano=_seat_words(h.mano, self.seat),
+        )  # fmt: skip
         score = h.result.final_score if h.result is not None else view.live_score
         m = g.match
         games = m.games
-        extra = f"Games won in this match: A {games['A']}, B {games['B']}. " if any(games.values()) else ""
+        extra = _(labels.GAMES_WON, a=games["A"], b=games["B"]) + " " if any(games.values()) else ""
         self.score_view.value = stones_svg(score["A"], score["B"], self.rules, width=440) + (
-            f"<div>{extra}A game is {self.rules.target} stones; you are team {team}.</div>"
+            f"<div>{escape(extra)}{escape(_(labels.GAME_IS, target=self.rules.target, team=team))}</div>"
         )
 
     def _draw_status(self, view: View) -> None:
         g = self.game
         t = g.to_act
         self.status.remove_class("musteach-your-turn")
+        _ = translator()
         if g.is_over:
-            text = f"The match is over: team {g.winner} wins it. Press New game to play again."
+            text = _(labels.MATCH_OVER_TEAM, team=g.winner)
         elif g.hand.is_over:
-            text = "The hand is over: the cards are shown and counted below. Press Next hand to go on."
+            text = _(labels.HAND_OVER_SHOWN)
         elif t is not None and t.seat == self.seat:
             self.status.add_class("musteach-your-turn")
             text = turn_prompt(view)
@@ -799,19 +793,20 @@ class PlayTable(Guarded, widgets.VBox):
         t = g.to_act
         shown = view.shown
         places = {(self.seat + 1) % 4: "right", (self.seat + 2) % 4: "top", (self.seat + 3) % 4: "left"}
+        _ = translator()
         parts = []
         for s, place in places.items():
             team = team_of(s)
-            who = "Your partner" if place == "top" else "Opponent"
+            who = _(labels.YOUR_PARTNER if place == "top" else labels.OPPONENT)
             if shown is not None:
                 cards = "".join(card_svg(c, _FACE_WIDTH) for c in shown[s])
             else:
                 cards = card_back_svg() * 4
-            turn = ' <span class="musteach-turn-mark">◀ to speak</span>' if t is not None and t.seat == s else ""
+            turn = f' <span class="musteach-turn-mark">{escape(_(labels.TO_SPEAK))}</span>' if t is not None and t.seat == s else ""
             bubble = f'<span class="musteach-said">{escape(said[s])}</span>' if s in said else ""
             parts.append(
                 f'<div class="musteach-seat musteach-seat-{place}" data-seat="{s}">'
-                f'<div class="musteach-seat-name">{_dot(team)}{who} · seat {s}{_roles(s, h.mano)}{turn}</div>'
+                f'<div class="musteach-seat-name">{_dot(team)}{escape(_(labels.SEAT_HEAD, who=who, seat=s, roles=_roles(s, h.mano)))}{turn}</div>'
                 f'<div class="musteach-seat-cards">{cards}</div>{bubble}</div>'
             )
         parts.append(f'<div class="musteach-centre">{self._centre_text(view)}</div>')
@@ -819,18 +814,18 @@ class PlayTable(Guarded, widgets.VBox):
 
     def _centre_text(self, view: View) -> str:
         h = self.game.hand
+        _ = translator()
         if h.is_over:
-            return "<b>Cards on the table</b>"
+            return f"<b>{escape(_(labels.CARDS_ON_TABLE))}</b>"
         lines = [f"<b>{escape(phase_words(h.phase).capitalize())}</b>"]
         if h.phase in ("mus", "discard") and h.mus_round > 1:
-            lines.append(f"mus round {h.mus_round}")
+            lines.append(escape(_(labels.MUS_ROUND, n=h.mus_round)))
         b = view.betting
         if b is not None and b.stakes:
             stake = b.current_stake
-            lines.append(
-                f"on the table: {'órdago' if stake == 'ordago' else f'{stake} stones'} (team {b.betting_team})"
-            )
-        closed = [f"{k}: {escape(o.describe())}" for k, o in view.outcomes.items()] if view.outcomes else []
+            said = _(labels.ORDAGO) if stake == "ordago" else _(labels.STONES_VALUE, value=stake)
+            lines.append(escape(_(labels.ON_THE_TABLE, stake=said, team=b.betting_team)))
+        closed = [escape(_(labels.LANCE_OUTCOME, lance=k, outcome=o.describe())) for k, o in view.outcomes.items()] if view.outcomes else []
         if closed:
             lines.append("<small>" + "<br>".join(closed) + "</small>")
         return "<br>".join(lines)
@@ -844,13 +839,14 @@ class PlayTable(Guarded, widgets.VBox):
             self._selected &= set(cards)
             self._card_html: list[widgets.HTML] = []
             self._toggles: list[widgets.ToggleButton] = []
+            _ = translator()
             cols = []
             for c in cards:
                 pic = widgets.HTML(layout=widgets.Layout(width="auto"))
                 pic.add_class("musteach-mycard")
                 tog = widgets.ToggleButton(
-                    value=c in self._selected, description="Change",
-                    tooltip=f"Mark the {c.name} to change it", layout=widgets.Layout(width="86px"),
+                    value=c in self._selected, description=_(labels.CHANGE),
+                    tooltip=_(labels.MARK_TO_CHANGE, card=c.name), layout=widgets.Layout(width="86px"),
                 )  # fmt: skip
                 tog.add_class("musteach-discard-toggle")
                 tog.add_class(f"musteach-discard-{c.code}")
@@ -869,32 +865,39 @@ class PlayTable(Guarded, widgets.VBox):
             if tog.value != marked:
                 tog.value = marked
         info = view.info
-        pares = info.pares.describe() if info.pares is not None else "no pares"
-        juego = f"juego ({info.total})" if info.is_juego else f"no juego, punto {info.total}"
-        self.my_info.value = f"Your hand: <b>{escape(info.grande_str)}</b> · {escape(pares)} · {escape(juego)}"
+        t = translator()
+        pares = info.pares.describe() if info.pares is not None else t(labels.NO_PARES)
+        juego = t(labels.JUEGO_TOTAL if info.is_juego else labels.NO_JUEGO_PUNTO, total=info.total)
+        self.my_info.value = (
+            f"{escape(t(labels.YOUR_HAND_INFO))} <b>{escape(info.grande_str)}</b> · {escape(pares)} · {escape(juego)}"
+        )
 
     def _draw_partner(self, view: View) -> None:
+        _ = translator()
         lines = []
         for s in view.partner_senas:
+            signals = _(labels.PARTNER_SIGNALS, gesture=third_person(s.gesture))
             lines.append(
-                f'<div class="musteach-sena-line">{sena_svg(s, 46, view.rules)}<span>Your partner '
-                f"{escape(third_person(s.gesture))}: <b>{escape(_meaning(s, view.rules))}</b></span></div>"
+                f'<div class="musteach-sena-line">{sena_svg(s, 46, view.rules)}<span>'
+                f"{escape(signals)} <b>{escape(_meaning(s, view.rules))}</b></span></div>"
             )
-        mine = ", ".join(f"{s.gesture.lower()} ({_meaning(s, view.rules)})" for s in view.my_senas)
+        mine = ", ".join(
+            _(labels.SENA_OPTION, gesture=s.gesture.lower(), meaning=_meaning(s, view.rules)) for s in view.my_senas
+        )
         if mine:
-            lines.append(f'<div class="musteach-sena-line"><span>You signalled: {escape(mine)}.</span></div>')
+            lines.append(f'<div class="musteach-sena-line"><span>{escape(_(labels.YOU_SIGNALLED, senas=mine))}</span></div>')
         if not lines:
-            lines.append('<div class="musteach-sena-line"><span>No señas from your partner yet.</span></div>')
+            lines.append(f'<div class="musteach-sena-line"><span>{escape(_(labels.NO_SENAS_YET))}</span></div>')
         self.partner_view.value = "".join(lines)
         made = {s.key for s in view.my_senas}
         options = [
-            (f"{s.gesture} ({_meaning(s, view.rules)})", s.key)
+            (_(labels.SENA_OPTION, gesture=s.gesture, meaning=_meaning(s, view.rules)), s.key)
             for s in self.game.legal_senas(self.seat)
             if s.key not in made
         ]
         usable = bool(options)
         if not usable:
-            options = [("no seña fits your cards now", "")]
+            options = [(_(labels.NO_SENA_FITS), "")]
         keep = self.sena_choice.value
         if list(self.sena_choice.options) != options:
             self.sena_choice.options = options
@@ -934,17 +937,18 @@ class PlayTable(Guarded, widgets.VBox):
         for k, b in self.buttons.items():
             if k != "signal":
                 b.layout.display = None if k in show else "none"
+        _ = translator()
         n = len(self._selected)
-        self.buttons["discard"].description = f"Discard {n}" if n else "Discard"
+        self.buttons["discard"].description = labels.discard_label(n)
         lance = phase.lance
         if phase.is_declaration and lance is not None:
-            self.buttons["declare-si"].description = f"{lance.value} sí"
-            self.buttons["declare-no"].description = f"{lance.value} no"
+            self.buttons["declare-si"].description = _(labels.DECLARE_SI, lance=lance.value)
+            self.buttons["declare-no"].description = _(labels.DECLARE_NO, lance=lance.value)
         self.envido_amount.layout.display = None if "envido" in show else "none"
         self.raise_amount.layout.display = None if "reenvido" in show else "none"
         self.envido_amount.disabled = "envido" not in kinds
         self.raise_amount.disabled = "reenvido" not in kinds
-        self.buttons["reenvido"].description = f"{self.raise_amount.value} más"
+        self.buttons["reenvido"].description = _(labels.RAISE_BY, n=self.raise_amount.value)
 
     def _draw_count(self) -> None:
         g = self.game
@@ -954,13 +958,14 @@ class PlayTable(Guarded, widgets.VBox):
             return
         res = h.result
         assert h.deal is not None
+        _ = translator()
         pic = table_svg([hd for hd in self.view.shown or ()], h.mano, card_width=40, rules=self.rules,
-                        caption="The hands, shown at the end")  # fmt: skip
+                        caption=_(labels.HANDS_AT_END))  # fmt: skip
         steps = "".join(f"<li>{escape(t)}</li>" for t in h.explanation)
         line = res.total_sentence(team_of(self.seat))
         self.count_view.value = (
-            f'<div class="musteach-count-box" aria-label="The count"><div class="musteach-count-pic">{pic}</div>'
-            "<div><b>The count, step by step</b></div>"
+            f'<div class="musteach-count-box" aria-label="{escape(_(labels.THE_COUNT))}"><div class="musteach-count-pic">{pic}</div>'
+            f"<div><b>{escape(_(labels.COUNT_STEP_BY_STEP))}</b></div>"
             f'<ol class="musteach-count-steps">{steps}</ol><div class="musteach-count-total">{escape(line)}</div>'
             "</div>"
         )
@@ -987,7 +992,7 @@ class PlayTable(Guarded, widgets.VBox):
             + (f'<div class="musteach-match-over">{escape(match)}</div>' if match else "")
             + f'<div class="musteach-review-summary">{escape(review.summary())} '
             f"{escape(best_game_sentence(self.best_game))}</div>"
-            f"<details open><summary>Your decisions, worst first</summary>"
+            f"<details open><summary>{escape(translator()(labels.DECISIONS_WORST_FIRST))}</summary>"
             f'<ol class="musteach-review-list">{items}</ol></details></div>'
         )
         buttons = []
@@ -1017,12 +1022,13 @@ class PlayTable(Guarded, widgets.VBox):
     def _draw_best(self) -> None:
         self.best_view.value = escape(best_game_sentence(self.best_game))
 
+    @spoken
     def replay_decision(self, index: int) -> None:
         """Go back to the position of the ``index``-th decision of the last review (worst first), to try the
         better action; the game goes on from there. Raises :class:`MusError` for a bad index."""
         review = getattr(self, "review", None)
         if review is None or not 0 <= index < len(review.decisions):
-            raise MusError(f"there is no reviewed decision {index} to replay")
+            raise MusError(Text(labels.NO_REPLAY_ERROR, index=shown(index)))
         rec = review.decisions[index]
         self.game = replay_from(self.game, rec)
         self.bots = self._make_bots()
@@ -1040,7 +1046,7 @@ class PlayTable(Guarded, widgets.VBox):
         texts = [t for e in g.history[h.first_event :] if (t := e.text_for(self.seat)) is not None]
         items = "".join(f"<p>{escape(t)}</p>" for t in reversed(texts))
         self.log_view.value = (
-            f"<details open><summary>What happened in this hand ({len(texts)} events)</summary>"
+            f"<details open><summary>{escape(labels.events_heading(len(texts)))}</summary>"
             f'<div class="musteach-log-box" role="log">{items}</div></details>'
         )
 
@@ -1067,7 +1073,7 @@ class MusQuiz(QuizWidget):
     and the cards to change faded.
     """
 
-    default_title = "Which cards do you change?"
+    default_title = labels.MUS_QUIZ
 
     def __init__(
         self,
@@ -1095,14 +1101,15 @@ class MusQuiz(QuizWidget):
 
     def _picture(self, q: DiscardQuestion, verdict: Verdict | None) -> str:  # type: ignore[override]
         where = position_name(q.position)
+        _ = translator()
         if verdict is None:
             lit = {i for m in self.hint_marks for i in m.cards}
             cards = "".join(card_svg(c, 64, highlight=i in lit) for i, c in enumerate(q.hand))
-            note = f"Your hand, {where}"
+            note = _(labels.YOUR_HAND_WHERE, where=where)
         else:
             throw = set(q.answer_cards)
             cards = "".join(card_svg(c, 64, dim=c in throw, highlight=c not in throw) for c in q.hand)
-            note = "Best: keep the bright cards, change the faded ones"
+            note = _(labels.BEST_KEEP_BRIGHT)
         return (
             f'<div class="musteach-keep-note">{escape(note)}</div>'
             f'<div class="musteach-cards" role="img" aria-label="{escape(note)}">{cards}</div>'
@@ -1112,4 +1119,4 @@ class MusQuiz(QuizWidget):
         return "musteach-answer-" + "-".join(value.split())
 
     def _tooltip(self, q: DiscardQuestion, value: Any, label: str) -> str:  # type: ignore[override]
-        return f"Answer: {label}"
+        return translator()(labels.ANSWER_TIP, label=label)
