@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..i18n import Text
 from ..rules.betting import Action
 from ..rules.cards import Card
 from ..rules.errors import IllegalActionError
@@ -78,9 +79,9 @@ class Discard:
             cards = cards.replace(",", " ").split()
         parsed = tuple(Card.parse(c) for c in cards)
         if not 1 <= len(parsed) <= 4:
-            raise IllegalActionError(f"a discard is 1 to 4 cards, not {len(parsed)} (RULES.md §3)")
+            raise IllegalActionError(Text("a discard is 1 to 4 cards, not {n} (RULES.md §3)", n=len(parsed)))
         if len(set(parsed)) != len(parsed):
-            raise IllegalActionError(f"a discard names a card twice: {cards_text(parsed)}")
+            raise IllegalActionError(Text("a discard names a card twice: {cards}", cards=cards_text(parsed)))
         object.__setattr__(self, "cards", parsed)
 
     def __str__(self) -> str:
@@ -140,7 +141,9 @@ def parse_action(action: object, phase: str | None = None) -> GameAction:
     if isinstance(action, Sena):
         return Signal(action)
     if not isinstance(action, str):
-        raise IllegalActionError(f"unknown action {action!r}: expected text such as 'mus', 'paso' or 'envido 2'")
+        raise IllegalActionError(
+            Text("unknown action {action}: expected text such as 'mus', 'paso' or 'envido 2'", action=repr(action))
+        )
     t = _fold(action)
     if t in ("mus", "quiero mus", "doy mus"):
         return MusCall(True)
@@ -159,6 +162,9 @@ def parse_action(action: object, phase: str | None = None) -> GameAction:
         return Action.parse(action)
     except IllegalActionError:
         raise IllegalActionError(
-            f"unknown action {action!r}: use mus / no hay mus, discard <cards>, pares sí / no, juego sí / no, "
-            "paso, envido N, N más, órdago, quiero, no quiero, or seña <name>"
+            Text(
+                "unknown action {action}: use mus / no hay mus, discard <cards>, pares sí / no, juego sí / no, "
+                "paso, envido N, N más, órdago, quiero, no quiero, or seña <name>",
+                action=repr(action),
+            )
         ) from None

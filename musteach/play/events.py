@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import Text
 from ..rules.errors import MusError
 from ..rules.lances import Lance
 from .actions import NextHand, Record, parse_action
@@ -116,20 +117,23 @@ class Turn:
         """The lance being bet or declared, or None in the mus."""
         return self.phase.lance
 
-    def describe(self) -> str:
-        """``"Seat 0 to say mus or no hay mus"`` and so on."""
+    @property
+    def sentence(self) -> Text:
+        """:meth:`describe` not yet put into words (for an error message that names the turn)."""
         lance = self.phase.lance
         if self.phase is Phase.MUS:
-            what = "say mus or no hay mus"
-        elif self.phase is Phase.DISCARD:
-            what = "discard 1 to 4 cards"
-        elif lance is not None and self.phase.is_declaration:
-            what = f"declare {lance.value} sí or no"
-        elif lance is not None:
-            what = f"speak in the {lance.title} betting"
-        else:
-            what = f"act ({self.phase.value})"
-        return f"Seat {self.seat} to {what}"
+            return Text("Seat {seat} to say mus or no hay mus", seat=self.seat)
+        if self.phase is Phase.DISCARD:
+            return Text("Seat {seat} to discard 1 to 4 cards", seat=self.seat)
+        if lance is not None and self.phase.is_declaration:
+            return Text("Seat {seat} to declare {lance} sí or no", seat=self.seat, lance=lance.value)
+        if lance is not None:
+            return Text("Seat {seat} to speak in the {lance} betting", seat=self.seat, lance=lance.title)
+        return Text("Seat {seat} to act ({phase})", seat=self.seat, phase=self.phase.value)
+
+    def describe(self, *, lang: str | None = None) -> str:
+        """``"Seat 0 to say mus or no hay mus"`` and so on, in ``lang`` (None: the language being spoken)."""
+        return self.sentence.render(lang)
 
 
 @dataclass(frozen=True)
@@ -174,6 +178,12 @@ class Event:
             return f"{self.text} {self.private}"
         return self.text
 
+    def facts(self) -> tuple[object, ...]:
+        """What happened, without the words: the fields but ``text`` and ``private``, and ``data`` without the
+        language (``"lang"``). Two games that differ only in the language they speak have the same facts."""
+        data = {k: v for k, v in self.data.items() if k != "lang"}
+        return (self.index, self.hand, self.kind, self.seat, self.phase, self.action, self.audience, data)
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (see :meth:`from_dict`)."""
         out: dict[str, Any] = {
@@ -214,9 +224,9 @@ class Event:
                 dict(d.get("data", {})),
             )
         except (KeyError, TypeError) as e:
-            raise MusError(f"a history event needs index, hand, kind, seat, phase and text: {e}") from None
+            raise MusError(Text("a history event needs index, hand, kind, seat, phase and text: {error}", error=str(e))) from None
         except ValueError as e:
-            raise MusError(f"a history event has a bad kind or phase: {e}") from None
+            raise MusError(Text("a history event has a bad kind or phase: {error}", error=str(e))) from None
 
 
 def read_record(action: str, phase: Phase) -> Record:

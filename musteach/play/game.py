@@ -54,6 +54,7 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
+from ..i18n import SOURCE_LANG, Text, speaking, translator
 from ..rules.betting import Action, LanceBetting, declarations, lances_played, start_betting
 from ..rules.cards import DECK, Card, Hand, parse_hands
 from ..rules.count import Match, check_score, count_hand
@@ -125,15 +126,17 @@ class Game:
         ask_declarations: bool = False,
         hands: Sequence[Hand | str | Sequence[Card | str]] | None = None,
         start_score: Mapping[str, int] | None = None,
+        lang: str | None = None,
     ):
         if rules is not None and not isinstance(rules, Rules):
-            raise RulesError(f"rules must be a Rules value, not {rules!r}")
+            raise RulesError(Text("rules must be a Rules value, not {rules}", rules=repr(rules)))
         self.rules = rules or Rules()
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise MusError(f"seed must be a whole number, not {seed!r}")
+            raise MusError(Text("seed must be a whole number, not {seed}", seed=repr(seed)))
         self.seed = seed
+        self.lang = translator(lang).lang
         self.first_mano = check_seat(first_mano, "first_mano")
         self.ask_declarations = bool(ask_declarations)
         self.rng = random.Random(seed)
@@ -143,23 +146,31 @@ class Game:
         self.history: list[Event] = []
         self.hands: list[HandState] = []
         self.games_finished = 0
-        self._log(
-            0,
-            EventKind.START,
-            None,
-            Phase.START,
-            f"A match of Mus to {self.rules.target} stones ({self.rules.variant}); seats 0 and 2 are team A, "
-            f"seats 1 and 3 team B.",
-            data={
-                "seed": seed,
-                "rules": self.rules.as_dict(),
-                "first_mano": self.first_mano,
-                "ask_declarations": self.ask_declarations,
-                "hands": [list(h.codes()) for h in self._preset] if self._preset else None,
-                "start_score": start,
-            },
-        )
-        self._deal(self.first_mano)
+        data: dict[str, Any] = {
+            "seed": seed,
+            "rules": self.rules.as_dict(),
+            "first_mano": self.first_mano,
+            "ask_declarations": self.ask_declarations,
+            "hands": [list(h.codes()) for h in self._preset] if self._preset else None,
+            "start_score": start,
+        }
+        if self.lang != SOURCE_LANG:  # an English history stays as it was; another language is named
+            data["lang"] = self.lang
+        with speaking(self.lang):
+            _ = translator()
+            self._log(
+                0,
+                EventKind.START,
+                None,
+                Phase.START,
+                _(
+                    "A match of Mus to {target} stones ({variant}); seats 0 and 2 are team A, seats 1 and 3 team B.",
+                    target=self.rules.target,
+                    variant=self.rules.variant,
+                ),
+                data=data,
+            )
+            self._deal(self.first_mano)
 
     # --- the record ---------------------------------------------------------------------------
     def _log(
@@ -242,29 +253,47 @@ class Game:
         h.first_event = len(self.history)
         self.hands.append(h)
         s = self.match.score
+        _ = translator()
         self._hlog(
             EventKind.DEAL,
             h.dealer,
-            f"Hand {number} (game {game_number}, A {s['A']} - B {s['B']}): seat {h.dealer} deals, one card at a time "
-            f"counter-clockwise from seat {mano}, the mano, who speaks first (RULES.md §2, §3).",
+            _(
+                "Hand {hand} (game {game}, A {a} - B {b}): seat {dealer} deals, one card at a time "
+                "counter-clockwise from seat {mano}, the mano, who speaks first (RULES.md §2, §3).",
+                hand=number,
+                game=game_number,
+                a=s["A"],
+                b=s["B"],
+                dealer=h.dealer,
+                mano=mano,
+            ),
         )
         for seat in range(4):
-            self._hlog(EventKind.CARDS, seat, f"Seat {seat} receives {card_names(h.hands[seat])}.", audience=(seat,))
+            self._hlog(
+                EventKind.CARDS,
+                seat,
+                _("Seat {seat} receives {cards}.", seat=seat, cards=card_names(h.hands[seat])),
+                audience=(seat,),
+            )
 
     def next_hand(self) -> HandState:
         """Deal the next hand once this one is over: the old mano deals, the seat on his right is mano
         (RULES.md §2). Raises :class:`IllegalActionError` while the hand is being played or once the
         match is over."""
         if self.is_over:
-            raise IllegalActionError(f"the match is over: team {self.winner} won it")
+            raise IllegalActionError(Text("the match is over: team {team} won it", team=self.winner))
         if not self.hand.is_over:
             turn = self.to_act
+            if turn is None:  # pragma: no cover - a hand not over always has a turn
+                raise IllegalActionError(Text("hand {hand} is not over yet: it is being played", hand=self.hand.number))
             raise IllegalActionError(
-                f"hand {self.hand.number} is not over yet: {turn.describe() if turn else 'it is being played'}"
+                Text("hand {hand} is not over yet: {turn}", hand=self.hand.number, turn=turn.sentence)
             )
         mano = (self.hand.mano + 1) % 4
-        self._log(self.hand.number + 1, EventKind.NEXT_HAND, None, Phase.NEXT_HAND, "Next hand.", NextHand())
-        self._deal(mano)
+        with speaking(self.lang):
+            _ = translator()
+            self._log(self.hand.number + 1, EventKind.NEXT_HAND, None, Phase.NEXT_HAND, _("Next hand."), NextHand())
+            self._deal(mano)
         return self.hand
 
     # --- asking -------------------------------------------------------------------------------
@@ -301,7 +330,9 @@ class Game:
         :class:`IllegalActionError` (or another :class:`MusError`) naming the seat and the rule."""
         check_seat(seat)
         if self.is_over:
-            raise IllegalActionError(f"seat {seat} cannot act: the match is over (team {self.winner} won it)")
+            raise IllegalActionError(
+                Text("seat {seat} cannot act: the match is over (team {team} won it)", seat=seat, team=self.winner)
+            )
         h = self.hand
         a = parse_action(action, h.phase)
         if isinstance(a, Signal):
@@ -309,47 +340,96 @@ class Game:
             return a
         if h.is_over:
             raise IllegalActionError(
-                f"seat {seat} cannot say {a}: hand {h.number} is over; deal the next hand first (next_hand)"
+                Text(
+                    "seat {seat} cannot say {action}: hand {hand} is over; deal the next hand first (next_hand)",
+                    seat=seat,
+                    action=str(a),
+                    hand=h.number,
+                )
             )
         phase = h.phase
         if phase.is_betting:
             if not isinstance(a, Action):
                 raise IllegalActionError(
-                    f"seat {seat} cannot say {a}: this is the {h.betting.lance.title if h.betting else phase} betting; say paso, envido, "
-                    "a raise, órdago, quiero or no quiero (RULES.md §6)"
+                    Text(
+                        "seat {seat} cannot say {action}: this is the {lance} betting; say paso, envido, "
+                        "a raise, órdago, quiero or no quiero (RULES.md §6)",
+                        seat=seat,
+                        action=str(a),
+                        lance=h.betting.lance.title if h.betting else str(phase),
+                    )
                 )
             assert h.betting is not None
             return h.betting.verify(seat, a)
         turn = h.to_act()
         assert turn is not None
         if seat != turn.seat:
-            raise IllegalActionError(f"seat {seat} cannot say {a}: it is seat {turn.seat}'s turn ({turn.describe()}; RULES.md §2)")
+            raise IllegalActionError(
+                Text(
+                    "seat {seat} cannot say {action}: it is seat {turn_seat}'s turn ({turn}; RULES.md §2)",
+                    seat=seat,
+                    action=str(a),
+                    turn_seat=turn.seat,
+                    turn=turn.sentence,
+                )
+            )
         if phase is Phase.MUS:
             if not isinstance(a, MusCall):
-                raise IllegalActionError(f"seat {seat} cannot say {a} now: first everybody says mus or no hay mus (RULES.md §3)")
+                raise IllegalActionError(
+                    Text(
+                        "seat {seat} cannot say {action} now: first everybody says mus or no hay mus (RULES.md §3)",
+                        seat=seat,
+                        action=str(a),
+                    )
+                )
             return a
         if phase is Phase.DISCARD:
             if not isinstance(a, Discard):
                 raise IllegalActionError(
-                    f"seat {seat} cannot say {a} now: everybody said mus, so each player discards 1 to 4 cards (RULES.md §3)"
+                    Text(
+                        "seat {seat} cannot say {action} now: everybody said mus, so each player discards 1 to 4 cards "
+                        "(RULES.md §3)",
+                        seat=seat,
+                        action=str(a),
+                    )
                 )
             for c in a.cards:
                 if c not in h.hands[seat]:
                     raise IllegalActionError(
-                        f"seat {seat} cannot discard {c.code} ({c.name}): it is not in the hand {cards_text(h.hands[seat])}"
+                        Text(
+                            "seat {seat} cannot discard {code} ({name}): it is not in the hand {hand}",
+                            seat=seat,
+                            code=c.code,
+                            name=c.name,
+                            hand=cards_text(h.hands[seat]),
+                        )
                     )
             return a
         lance = h.lance
         assert lance is not None
         if not isinstance(a, Declare) or a.lance is not lance:
-            raise IllegalActionError(f"seat {seat} cannot say {a} now: it must declare {lance.value} sí or no (RULES.md §4)")
+            raise IllegalActionError(
+                Text(
+                    "seat {seat} cannot say {action} now: it must declare {lance} sí or no (RULES.md §4)",
+                    seat=seat,
+                    action=str(a),
+                    lance=lance.value,
+                )
+            )
         truth = self._holds(seat, lance)
         if a.holds != truth:
             info = h.deal.infos[seat]  # type: ignore[union-attr]
             what = info.jugada(lance)
             raise IllegalActionError(
-                f"seat {seat} must say {Declare(lance, truth)}, not {a}: the hand {info.grande_str} has {what}; "
-                "declarations must be truthful (RULES.md §4)"
+                Text(
+                    "seat {seat} must say {truth}, not {action}: the hand {hand} has {what}; "
+                    "declarations must be truthful (RULES.md §4)",
+                    seat=seat,
+                    truth=str(Declare(lance, truth)),
+                    action=str(a),
+                    hand=info.grande_str,
+                    what=what,
+                )
             )
         return a
 
@@ -370,6 +450,10 @@ class Game:
         the action and the rule; nothing changes then.
         """
         a = self.verify(seat, action)
+        with speaking(self.lang):
+            return self._act(seat, a)
+
+    def _act(self, seat: int, a: GameAction) -> list[Event]:
         start = len(self.history)
         if isinstance(a, Signal):
             self._signal(seat, a.sena)
@@ -389,23 +473,33 @@ class Game:
     # mus ---------------------------------------------------------------------------------------
     def _mus(self, seat: int, a: MusCall) -> None:
         h = self.hand
+        _ = translator()
         if not a.wants:
             self._hlog(
                 EventKind.ACTION,
                 seat,
-                f"Seat {seat} says no hay mus: the mus is cut, and the lances are played with these cards (RULES.md §3).",
+                _(
+                    "Seat {seat} says no hay mus: the mus is cut, and the lances are played with these cards "
+                    "(RULES.md §3).",
+                    seat=seat,
+                ),
                 record=a,
             )
             self._begin_lances()
             return
         h.spoken += 1
         if h.spoken < 4:
-            self._hlog(EventKind.ACTION, seat, f"Seat {seat} says mus.", record=a)
+            self._hlog(EventKind.ACTION, seat, _("Seat {seat} says mus.", seat=seat), record=a)
             return
         self._hlog(
             EventKind.ACTION,
             seat,
-            f"Seat {seat} says mus. All four want mus: each discards 1 to 4 cards, mano (seat {h.mano}) first (RULES.md §3).",
+            _(
+                "Seat {seat} says mus. All four want mus: each discards 1 to 4 cards, mano (seat {mano}) first "
+                "(RULES.md §3).",
+                seat=seat,
+                mano=h.mano,
+            ),
             record=a,
         )
         h.phase = Phase.DISCARD
@@ -419,12 +513,13 @@ class Game:
         h.discards.extend(a.cards)
         h.my_discards[seat].extend(a.cards)
         n = len(a.cards)
+        _ = translator()
         self._hlog(
             EventKind.ACTION,
             seat,
-            f"Seat {seat} discards {n} card{'s' if n > 1 else ''}.",
+            _.ngettext("Seat {seat} discards {n} card.", "Seat {seat} discards {n} cards.", n, seat=seat),
             record=a,
-            private=f"(throws {card_names(a.cards)})",
+            private=_("(throws {cards})", cards=card_names(a.cards)),
         )
         h.spoken += 1
         if h.spoken < 4:
@@ -432,7 +527,7 @@ class Game:
         # The dealer serves each player as many cards as he threw, mano first (RULES.md §3).
         for s in h.order:
             got: list[Card] = []
-            for _ in range(len(h.pending[s])):
+            for _card in range(len(h.pending[s])):
                 if not h.stock:
                     self._reshuffle()
                 got.append(h.stock.pop(0))
@@ -441,15 +536,19 @@ class Game:
             self._hlog(
                 EventKind.DRAW,
                 s,
-                f"Seat {s} receives {len(got)} new card{'s' if len(got) > 1 else ''}.",
-                private=f"(draws {card_names(got)})",
+                _.ngettext("Seat {seat} receives {n} new card.", "Seat {seat} receives {n} new cards.", len(got), seat=s),
+                private=_("(draws {cards})", cards=card_names(got)),
             )
         h.changes.append(tuple(len(h.pending[s]) for s in range(4)))  # type: ignore[arg-type]
         h.pending = {}
         h.mus_round += 1
         h.phase = Phase.MUS
         h.spoken = 0
-        self._hlog(EventKind.LANCE, None, f"Mus round {h.mus_round}: from mano, each says mus or no hay mus again (RULES.md §3).")
+        self._hlog(
+            EventKind.LANCE,
+            None,
+            _("Mus round {round}: from mano, each says mus or no hay mus again (RULES.md §3).", round=h.mus_round),
+        )
 
     def _reshuffle(self) -> None:
         h = self.hand
@@ -460,7 +559,9 @@ class Game:
         self._hlog(
             EventKind.RESHUFFLE,
             h.dealer,
-            f"The stock has run out: the dealer shuffles the {n} discards and serves from them (RULES.md §3).",
+            translator()(
+                "The stock has run out: the dealer shuffles the {n} discards and serves from them (RULES.md §3).", n=n
+            ),
         )
 
     # the lances --------------------------------------------------------------------------------
@@ -482,13 +583,22 @@ class Game:
         if lance in (Lance.PARES, Lance.JUEGO):
             h.phase = Phase.declare(lance)
             h.spoken = 0
+            _ = translator()
             if self.ask_declarations:
-                self._hlog(EventKind.LANCE, None, f"{lance.title}: from mano, each says {lance.value} sí or no, truthfully (RULES.md §4).")
+                self._hlog(
+                    EventKind.LANCE,
+                    None,
+                    _(
+                        "{title}: from mano, each says {lance} sí or no, truthfully (RULES.md §4).",
+                        title=lance.title,
+                        lance=lance.value,
+                    ),
+                )
                 return
             d = h.decl[lance.value]
             for s in h.order:
                 h.declared[lance.value][s] = d.holds[s]
-                self._hlog(EventKind.DECLARE, s, f"Seat {s}: {lance.value} {'sí' if d.holds[s] else 'no'}.")
+                self._hlog(EventKind.DECLARE, s, _("Seat {seat}: {declaration}.", seat=s, declaration=str(Declare(lance, d.holds[s]))))
             self._after_declarations(lance)
             return
         self._start_betting(lance)
@@ -496,7 +606,7 @@ class Game:
     def _declare(self, seat: int, a: Declare) -> None:
         h = self.hand
         h.declared[a.lance.value][seat] = a.holds
-        self._hlog(EventKind.ACTION, seat, f"Seat {seat}: {a}.", record=a)
+        self._hlog(EventKind.ACTION, seat, translator()("Seat {seat}: {declaration}.", seat=seat, declaration=str(a)), record=a)
         h.spoken += 1
         if h.spoken == 4:
             self._after_declarations(a.lance)
@@ -518,12 +628,21 @@ class Game:
             self._close_lance(lance, b)
             return
         first = b.participants[0]
-        who = "everybody takes part" if len(b.participants) == 4 else f"only seats {', '.join(map(str, b.participants))} speak"
-        self._hlog(
-            EventKind.LANCE,
-            None,
-            f"{lance.title}: the betting begins with seat {first}; {who} (RULES.md §4, §6).",
-        )
+        _ = translator()
+        if len(b.participants) == 4:
+            text = _(
+                "{lance}: the betting begins with seat {seat}; everybody takes part (RULES.md §4, §6).",
+                lance=lance.title,
+                seat=first,
+            )
+        else:
+            text = _(
+                "{lance}: the betting begins with seat {seat}; only seats {seats} speak (RULES.md §4, §6).",
+                lance=lance.title,
+                seat=first,
+                seats=", ".join(map(str, b.participants)),
+            )
+        self._hlog(EventKind.LANCE, None, text)
 
     def _bet(self, seat: int, a: Action) -> None:
         h = self.hand
@@ -560,11 +679,12 @@ class Game:
         assert h.deal is not None
         h.phase = Phase.OVER
         h.betting = None
-        shown = "; ".join(f"seat {s} {h.deal.infos[s].grande_str}" for s in h.order)
-        self._hlog(EventKind.SHOW, None, f"The hands are shown: {shown}.")
+        _ = translator()
+        shown = "; ".join(_("seat {seat} {cards}", seat=s, cards=h.deal.infos[s].grande_str) for s in h.order)
+        self._hlog(EventKind.SHOW, None, _("The hands are shown: {hands}.", hands=shown))
         result = count_hand(h.deal, start_score=h.start_score, betting=h.outcomes)
         if result.ended_at != h.ended_by and h.ended_by is not None:  # pragma: no cover - a bug if it happens
-            raise MusError(f"the count ended at {result.ended_at}, but the play ended at {h.ended_by}")
+            raise MusError(Text("the count ended at {count}, but the play ended at {play}", count=result.ended_at, play=h.ended_by))
         h.result = result
         for step in result.steps:
             self._hlog(EventKind.COUNT, None, step.text)
@@ -576,7 +696,7 @@ class Game:
             for text in self.match.events[before:]:
                 self._hlog(EventKind.GAME_END, None, text)
         else:
-            self._hlog(EventKind.HAND_END, None, f"Hand {h.number} is over: A {fa}, B {fb}.")
+            self._hlog(EventKind.HAND_END, None, _("Hand {hand} is over: A {a}, B {b}.", hand=h.number, a=fa, b=fb))
 
     # señas -------------------------------------------------------------------------------------
     def legal_senas(self, seat: int) -> list[Sena]:
@@ -592,16 +712,24 @@ class Game:
     def _senas_allowed(self, seat: int) -> None:
         h = self.hand
         if self.rules.senas == "off":
-            raise SenaError(f"seat {seat} cannot make a seña: señas are not used at this table (senas='off', RULES.md §13)")
+            raise SenaError(
+                Text(
+                    "seat {seat} cannot make a seña: señas are not used at this table (senas='off', RULES.md §13)",
+                    seat=seat,
+                )
+            )
         if self.is_over or h.is_over:
-            raise SenaError(f"seat {seat} cannot make a seña: the hand is over (RULES.md §11)")
+            raise SenaError(Text("seat {seat} cannot make a seña: the hand is over (RULES.md §11)", seat=seat))
         if self.rules.first_hand == "mus_corrido" and h.first_of_game:
             raise SenaError(
-                f"seat {seat} cannot make a seña: the first hand of a game is played without señas "
-                "(mus corrido y sin señas, RULES.md §3, §13)"
+                Text(
+                    "seat {seat} cannot make a seña: the first hand of a game is played without señas "
+                    "(mus corrido y sin señas, RULES.md §3, §13)",
+                    seat=seat,
+                )
             )
         if h.phase is Phase.DISCARD and len(h.hands[seat]) != 4:
-            raise SenaError(f"seat {seat} cannot make a seña while changing cards (RULES.md §11)")
+            raise SenaError(Text("seat {seat} cannot make a seña while changing cards (RULES.md §11)", seat=seat))
 
     def _verify_signal(self, seat: int, sena: Sena | str) -> Sena:
         self._senas_allowed(seat)
@@ -634,7 +762,13 @@ class Game:
         self._hlog(
             EventKind.SIGNAL,
             seat,
-            f"Seat {seat} signals to seat {partner}: {sena.gesture.lower()} ({sena.meaning}).",
+            translator()(
+                "Seat {seat} signals to seat {partner}: {gesture} ({meaning}).",
+                seat=seat,
+                partner=partner,
+                gesture=sena.gesture.lower(),
+                meaning=sena.meaning,
+            ),
             record=Signal(sena),
             audience=(seat, partner),
         )
@@ -684,7 +818,7 @@ class Game:
 
     def __repr__(self) -> str:
         t = self.to_act
-        where = t.describe() if t else ("match over" if self.is_over else "hand over")
+        where = t.describe(lang=SOURCE_LANG) if t else ("match over" if self.is_over else "hand over")
         return f"<Game seed={self.seed} hand={self.hand.number} score={self.score} {where}>"
 
 
@@ -692,16 +826,20 @@ def _texts_of(events: list[Event], seat: int) -> Callable[[], tuple[str, ...]]:
     return lambda: tuple(t for e in events if (t := e.text_for(seat)) is not None)
 
 
-def replay(history: Sequence[Event | Mapping[str, Any]], *, check: bool = True) -> Game:
+def replay(history: Sequence[Event | Mapping[str, Any]], *, check: bool = True, lang: str | None = None) -> Game:
     """Rebuild a :class:`Game` from its history (events or their dicts): same seed, same actions.
 
-    With ``check`` (the default) every event produced must equal the recorded one; a history that was
-    edited raises :class:`MusError` naming the first event that differs. An illegal recorded action raises
-    :class:`IllegalActionError`.
+    lang: the language of the rebuilt game's sentences (None: the language being spoken now), whatever the
+    language the history was recorded in (its start event's ``data["lang"]``, English when absent).
+
+    With ``check`` (the default) every event produced must equal the recorded one (its sentences too when both
+    are in the same language, else everything but the sentences); a history that was edited raises
+    :class:`MusError` naming the first event that differs. An illegal recorded action raises
+    :class:`IllegalActionError`. A bad ``lang`` raises ``LanguageError``.
     """
     events = [Event.from_dict(e) for e in history]
     if not events or events[0].kind is not EventKind.START:
-        raise MusError("a history starts with its 'start' event (seed and rules)")
+        raise MusError(Text("a history starts with its 'start' event (seed and rules)"))
     data = events[0].data
     try:
         rules = Rules(**data["rules"])
@@ -712,9 +850,10 @@ def replay(history: Sequence[Event | Mapping[str, Any]], *, check: bool = True) 
             ask_declarations=data.get("ask_declarations", False),
             hands=data.get("hands"),
             start_score=data.get("start_score"),
+            lang=lang,
         )
     except (KeyError, TypeError) as e:
-        raise MusError(f"the start event lacks the seed or the rules: {e}") from None
+        raise MusError(Text("the start event lacks the seed or the rules: {error}", error=str(e))) from None
     for event in events[1:]:
         if event.record is None:
             continue
@@ -722,14 +861,27 @@ def replay(history: Sequence[Event | Mapping[str, Any]], *, check: bool = True) 
             game.next_hand()
         else:
             if event.seat is None:
-                raise MusError(f"event {event.index}: an action without a seat")
+                raise MusError(Text("event {index}: an action without a seat", index=event.index))
             game.act(event.seat, event.record)
     if check:
         if len(game.history) != len(events):
             n = min(len(game.history), len(events))
-            raise MusError(f"the replay gives {len(game.history)} events, the history {len(events)} (from event {n})")
+            raise MusError(
+                Text(
+                    "the replay gives {replayed} events, the history {recorded} (from event {index})",
+                    replayed=len(game.history),
+                    recorded=len(events),
+                    index=n,
+                )
+            )
+        same_words = data.get("lang", SOURCE_LANG) == game.lang
         for mine, theirs in zip(game.history, events, strict=True):
-            if mine != theirs:
-                raise MusError(f"the replay differs from the history at event {mine.index}: {theirs.text!r}")
+            if mine != theirs if same_words else mine.facts() != theirs.facts():
+                raise MusError(
+                    Text(
+                        "the replay differs from the history at event {index}: {text}",
+                        index=mine.index,
+                        text=repr(theirs.text),
+                    )
+                )
     return game
-

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from enum import Enum
 
+from ..i18n import N_, Text, translator
 from ..rules.errors import MusError
 from ..rules.lances import Lance
 from .game import View
@@ -37,8 +38,13 @@ class Level(Enum):
 
     @property
     def title(self) -> str:
-        """``"Beginner"``, ``"Club player"``, ``"Strong"``."""
-        return {"beginner": "Beginner", "club": "Club player", "strong": "Strong"}[self.value]
+        """``"Beginner"``, ``"Club player"``, ``"Strong"`` in the language being spoken (``"Principiante"``,
+        ``"De club"``, ``"Fuerte"``); :meth:`title_in` takes the language."""
+        return self.title_in()
+
+    def title_in(self, lang: str | None = None) -> str:
+        """The level's name in ``lang`` (None: the language being spoken)."""
+        return translator(lang)(_LEVEL_TITLES[self.value])
 
     @classmethod
     def parse(cls, value: Level | str) -> Level:
@@ -49,14 +55,18 @@ class Level(Enum):
         try:
             return cls(str(value).strip().lower())
         except ValueError:
-            raise MusError(f"unknown level {value!r}: use beginner, club or strong") from None
+            raise MusError(Text("unknown level {value}: use beginner, club or strong", value=repr(value))) from None
+
+
+_LEVEL_TITLES = {"beginner": N_("Beginner"), "club": N_("Club player"), "strong": N_("Strong")}
 
 
 class BeginnerBot(RuleBot):
     """A beginner: RuleBot's hand strength without its partner's señas, opening at 0.55, accepting at 0.35
     and raising at 0.75, and cutting the mus after the first round (RULES.md §3, §6). Its señas are true."""
 
-    def __init__(self, *, name: str = "Beginner"):
+    def __init__(self, *, name: str | None = None):
+        name = name if name is not None else Level.BEGINNER.title
         super().__init__(bet=0.55, accept=0.35, raise_=0.75, max_mus=1, name=name)
 
     def strength(self, view: View, lance: Lance | str) -> float:
