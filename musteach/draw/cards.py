@@ -23,6 +23,7 @@ import math
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from ..i18n import Text, translator
 from ..rules.cards import Card, Hand, Suit, parse_hand
 from ..rules.errors import MusError
 from .xml import SVG_NS, escaped, number
@@ -315,7 +316,7 @@ def check_width(width: object, what: str = "width") -> float:
 
     Raises :class:`~musteach.rules.errors.MusError` naming ``what`` and the bad value otherwise."""
     if isinstance(width, bool) or not isinstance(width, int | float) or not math.isfinite(width) or width <= 0:
-        raise MusError(f"{what} must be a positive number of pixels, not {width!r}")
+        raise MusError(Text("{what} must be a positive number of pixels, not {value}", what=what, value=repr(width)))
     return float(width)
 
 
@@ -422,12 +423,13 @@ def hand_svg(
     head = ""
     if label is not None:
         top = w * 0.36
-        names = f"{label}: {names}"
+        names = translator()("{label}: {cards}", label=label, cards=names)
         head = (
             f'<text x="2" y="{number(top * 0.72)}" font-family="{TEXT_FONT}" font-size="{number(w * 0.22)}" '
             f'font-weight="bold" fill="#333">{escaped(str(label))}</text>'
         )
-    lang = ' lang="es"' if label is None else ""  # the card names are Spanish; a label is not
+    # the card names are Spanish; a label is in the language being spoken
+    lang = ' lang="es"' if label is None or translator().lang == "es" else ""
     pad = w * 0.05
     width, height = hand_row_width(w) + 2 * pad, top + w * CARD_RATIO + 2 * pad
     return (

@@ -25,6 +25,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..i18n import N_, Text, translator
 from ..rules.errors import MusError
 from ..rules.lances import Lance
 from .cards import TEXT_FONT
@@ -46,41 +47,45 @@ _PAPER = "#FFFDF6"
 
 #: What "nobody" means in each lance (RULES.md §4, §5).
 NOBODY_WORDS: dict[str, str] = {
-    "grande": "nobody",
-    "chica": "nobody",
-    "pares": "nobody holds pares",
-    "juego": "nobody has juego",
-    "punto": "not played: somebody has juego",
+    "grande": N_("nobody"),
+    "chica": N_("nobody"),
+    "pares": N_("nobody holds pares"),
+    "juego": N_("nobody has juego"),
+    "punto": N_("not played: somebody has juego"),
 }
+"""English msgids, marked for the catalogs: translate them where they are used (``translator()(NOBODY_WORDS[name])``)."""
+
+#: The segments' names in a bar's ``<title>``.
+_SEGMENT_WORDS = {"you": N_("you"), "partner": N_("partner"), "opponents": N_("opponents")}
+#: The legend's words, segment by segment.
+_LEGEND_WORDS = (N_("you"), N_("your partner"), N_("opponents"), N_("nobody / not played"))
 
 _ORDER = ("grande", "chica", "pares", "juego", "punto")
 _SEGMENTS = ("you", "partner", "opponents", "nobody")
 
 
-def percent_text(p: float) -> str:
-    """A probability as a whole percentage, never rounding a real chance to 0% or 100%.
+def percent_text(p: float, *, lang: str | None = None) -> str:
+    """A probability as a whole percentage, never rounding a real chance to 0% or 100%, in ``lang`` (None: the
+    language being spoken): ``"95%"``, ``"under 1%"``; ``"95 %"``, ``"menos del 1 %"``.
 
     Raises :class:`~musteach.rules.errors.MusError` for a value that is not a number from 0 to 1.
     """
     p = _prob(p, "probability")
-    if p == 0:
-        return "0%"
-    if p == 1:
-        return "100%"
-    if p < 0.005:
-        return "under 1%"
-    if p > 0.995:
-        return "over 99%"
-    return f"{p * 100:.0f}%"
+    _ = translator(lang)
+    if p < 0.005 and p != 0:
+        return _("under {percent}", percent=_.percent(0.01))
+    if p > 0.995 and p != 1:
+        return _("over {percent}", percent=_.percent(0.99))
+    return _.percent(p)
 
 
 def _prob(value: Any, what: str) -> float:
     try:
         p = float(value)
     except (TypeError, ValueError):
-        raise MusError(f"{what} must be a number from 0 to 1, not {value!r}") from None
+        raise MusError(Text("{what} must be a number from 0 to 1, not {value}", what=what, value=repr(value))) from None
     if not math.isfinite(p) or p < -1e-9 or p > 1 + 1e-9:
-        raise MusError(f"{what} must be a number from 0 to 1, not {value!r}")
+        raise MusError(Text("{what} must be a number from 0 to 1, not {value}", what=what, value=repr(value)))
     return min(max(p, 0.0), 1.0)
 
 
@@ -90,29 +95,32 @@ def _rows(odds: Mapping[str, Any] | Any, lances: Sequence[str] | None) -> tuple[
         odds = odds.as_dict()
     if not isinstance(odds, Mapping) or not isinstance(odds.get("lances"), Mapping):
         raise MusError(
-            f"odds must be HandOdds.as_dict() (a mapping with 'seat' and 'lances'), not {type(odds).__name__}"
+            Text(
+                "odds must be HandOdds.as_dict() (a mapping with 'seat' and 'lances'), not {kind}",
+                kind=type(odds).__name__,
+            )
         )
     seat = odds.get("seat", 0)
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in range(4):
-        raise MusError(f"odds['seat'] must be a seat 0, 1, 2 or 3, not {seat!r}")
+        raise MusError(Text("odds['seat'] must be a seat 0, 1, 2 or 3, not {seat}", seat=repr(seat)))
     names = list(_ORDER) if lances is None else [Lance.parse(x).value for x in lances]
     if not names:
-        raise MusError("lances must name at least one lance")
+        raise MusError(Text("lances must name at least one lance"))
     rows: list[dict[str, Any]] = []
     for name in names:
         lo = odds["lances"].get(name)
         if not isinstance(lo, Mapping):
-            raise MusError(f"odds['lances'] has no {name!r} entry")
+            raise MusError(Text("odds['lances'] has no {name} entry", name=repr(name)))
         seats = lo.get("seats")
         if not isinstance(seats, Sequence) or len(seats) != 4:
-            raise MusError(f"odds['lances'][{name!r}]['seats'] must hold 4 probabilities, one per seat")
+            raise MusError(Text("odds['lances'][{name}]['seats'] must hold 4 probabilities, one per seat", name=repr(name)))
         s = [_prob(x, f"{name} seat {i}") for i, x in enumerate(seats)]
         you, partner = s[seat], s[(seat + 2) % 4]
         opponents = s[(seat + 1) % 4] + s[(seat + 3) % 4]
         nobody = _prob(lo.get("nobody", 0.0), f"{name} nobody")
         total = you + partner + opponents + nobody
         if abs(total - 1) > 1e-6:
-            raise MusError(f"the {name} shares add up to {total:.6f}, not 1")
+            raise MusError(Text("the {name} shares add up to {total}, not 1", name=name, total=format(total, ".6f")))
         rows.append({
             "name": name,
             "title": Lance.parse(name).title,
@@ -125,20 +133,31 @@ def _rows(odds: Mapping[str, Any] | Any, lances: Sequence[str] | None) -> tuple[
     return seat, rows
 
 
-def odds_label(odds: Mapping[str, Any] | Any, lances: Sequence[str] | None = None) -> str:
-    """The chart's accessible name: every lance's team share, split, and the "nobody" share, in words.
+def odds_label(odds: Mapping[str, Any] | Any, lances: Sequence[str] | None = None, *, lang: str | None = None) -> str:
+    """The chart's accessible name: every lance's team share, split, and the "nobody" share, in words, in
+    ``lang`` (None: the language being spoken).
 
     odds: :meth:`HandOdds.as_dict` (or a :class:`~musteach.odds.HandOdds`). lances: names to include
     (default all five). Raises :class:`~musteach.rules.errors.MusError` like :func:`odds_bars_svg`.
     """
-    _, rows = _rows(odds, lances)
+    _ = translator(lang)
+    _seat, rows = _rows(odds, lances)
     parts = []
     for r in rows:
-        split = f"you {percent_text(r['you'])}, partner {percent_text(r['partner'])}, opponents {percent_text(r['opponents'])}"
+        shares = {k: percent_text(r[k], lang=_.lang) for k in ("you", "partner", "opponents", "nobody", "team")}
         if r["nobody"] > 0 or r["name"] in ("pares", "juego", "punto"):
-            split += f", {NOBODY_WORDS[r['name']]} {percent_text(r['nobody'])}"
-        parts.append(f"{r['title']} {percent_text(r['team'])} ({split})")
-    return "Your team's chances per lance: " + "; ".join(parts) + "."
+            parts.append(
+                _(
+                    "{lance} {team} (you {you}, partner {partner}, opponents {opponents}, {nobody_words} {nobody})",
+                    lance=r["title"],
+                    nobody_words=_(NOBODY_WORDS[r["name"]]),
+                    **shares,
+                )
+            )
+        else:
+            del shares["nobody"]
+            parts.append(_("{lance} {team} (you {you}, partner {partner}, opponents {opponents})", lance=r["title"], **shares))
+    return _("Your team's chances per lance: {lances}.", lances="; ".join(parts))
 
 
 def odds_bars_svg(
@@ -149,6 +168,7 @@ def odds_bars_svg(
     title: str | None = None,
     legend: bool = True,
     row_height: float = 30,
+    lang: str | None = None,
 ) -> str:
     """One stacked bar per lance (you, partner, opponents, nobody) with the team's share at its end.
 
@@ -156,7 +176,8 @@ def odds_bars_svg(
     (4 probabilities by absolute seat) and ``nobody``), or a :class:`~musteach.odds.HandOdds`.
     width: CSS pixels (at least 240). lances: lance names to draw, in order (default all five).
     title: an optional heading drawn above the bars. legend: draw the colour key below.
-    row_height: CSS pixels per bar row (at least 14).
+    row_height: CSS pixels per bar row (at least 14). lang: the language of the chart's words (None: the
+    language being spoken).
 
     Each row is ``<g class="musteach-odds-row" data-lance=... data-team=... data-nobody=...>`` with one
     ``<rect class="musteach-bar-<segment>">`` per share (each with a ``<title>``) and the team's share as
@@ -167,9 +188,12 @@ def odds_bars_svg(
     """
     for value, what, least in ((width, "width", 240), (row_height, "row_height", 14)):
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < least:
-            raise MusError(f"{what} must be a number of pixels, at least {least}, not {value!r}")
-    _, rows = _rows(odds, lances)
-    label = odds_label(odds, lances)
+            raise MusError(
+                Text("{what} must be a number of pixels, at least {least}, not {value}", what=what, least=least, value=repr(value))
+            )
+    _ = translator(lang)
+    _seat, rows = _rows(odds, lances)
+    label = odds_label(odds, lances, lang=_.lang)
     w, rh = float(width), float(row_height)
     fs = max(10.0, rh * 0.45)
     label_w = fs * 4.6
@@ -180,7 +204,7 @@ def odds_bars_svg(
     head = fs * 1.5
     parts: list[str] = [
         f'<text x="{number(x1 + fs * 0.5)}" y="{number(head - fs * 0.45)}" font-family="{TEXT_FONT}" '
-        f'font-size="{number(fs * 0.8)}" fill="{_MUTED}">your team</text>'
+        f'font-size="{number(fs * 0.8)}" fill="{_MUTED}">{escaped(_("your team"))}</text>'
     ]
     if title:
         parts.append(
@@ -205,17 +229,17 @@ def odds_bars_svg(
             sw = share * (x1 - x0)
             if sw <= 0:
                 continue
-            who = NOBODY_WORDS[r["name"]] if seg == "nobody" else seg
+            who = _(NOBODY_WORDS[r["name"]] if seg == "nobody" else _SEGMENT_WORDS[seg])
             cells.append(
                 f'<rect class="musteach-bar-{seg}" data-share="{share!r}" x="{number(x)}" y="{number(by)}" '
                 f'width="{number(sw)}" height="{number(bar_h)}" fill="{BAR_COLORS[seg]}">'
-                f"<title>{r['title']}, {escaped(who)}: {percent_text(share)}</title></rect>"
+                f"<title>{escaped(_('{lance}, {who}: {share}', lance=r['title'], who=who, share=percent_text(share, lang=_.lang)))}</title></rect>"
             )
             x += sw
         cells.append(
             f'<text class="musteach-odds-team" x="{number(x1 + fs * 0.5)}" y="{number(by + bar_h / 2 + fs * 0.36)}" '
             f'font-family="{TEXT_FONT}" font-size="{number(fs)}" font-weight="bold" fill="{_INK}">'
-            f"{percent_text(r['team'])}</text>"
+            f"{escaped(percent_text(r['team'], lang=_.lang))}</text>"
         )
         cells.append("</g>")
         parts.append("".join(cells))
@@ -230,11 +254,12 @@ def odds_bars_svg(
         ly = bottom + fs * 0.6
         lx = x0
         key = []
-        for seg, text in zip(_SEGMENTS, ("you", "your partner", "opponents", "nobody / not played"), strict=True):
+        for seg, msgid in zip(_SEGMENTS, _LEGEND_WORDS, strict=True):
+            text = _(msgid)
             key.append(
                 f'<rect x="{number(lx)}" y="{number(ly)}" width="{number(fs)}" height="{number(fs)}" rx="2" fill="{BAR_COLORS[seg]}"/>'
                 f'<text x="{number(lx + fs * 1.3)}" y="{number(ly + fs * 0.85)}" font-family="{TEXT_FONT}" '
-                f'font-size="{number(fs * 0.85)}" fill="{_MUTED}">{text}</text>'
+                f'font-size="{number(fs * 0.85)}" fill="{_MUTED}">{escaped(text)}</text>'
             )
             lx += fs * 1.3 + len(text) * fs * 0.52 + fs
         parts.append(f'<g class="musteach-odds-legend">{"".join(key)}</g>')

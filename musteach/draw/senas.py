@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from html import escape
 
+from ..i18n import Text, translator
 from ..rules.errors import MusError
 from ..rules.options import Rules
 from ..rules.senas import Sena, catalogue, get_sena, meaning
@@ -235,7 +236,7 @@ def _drawing(key: str) -> str:
         return _body() + f'<g transform="rotate(-18 {_CX} {_CY + 30})">{_face()}</g>'
     if key == "levantar_cabeza":
         return _body() + f'<g transform="translate(0 -6)">{_face(mouth=_smile())}</g>' + _arrow_up(102, 8)
-    raise MusError(f"no drawing for the seña {key!r}")  # pragma: no cover - every catalogued seña has one
+    raise MusError(Text("no drawing for the seña {key}", key=repr(key)))  # pragma: no cover - every catalogued seña has one
 
 
 def sena_svg(sena: Sena | str, width: int = SENA_WIDTH, rules: Rules | str | None = None) -> str:
@@ -248,7 +249,7 @@ def sena_svg(sena: Sena | str, width: int = SENA_WIDTH, rules: Rules | str | Non
     """
     s = get_sena(sena)
     if isinstance(width, bool) or not isinstance(width, int | float) or width <= 0:
-        raise MusError(f"width must be a positive number of pixels, not {width!r}")
+        raise MusError(Text("width must be a positive number of pixels, not {value}", value=repr(width)))
     label = f"{s.gesture}: {meaning(s, rules)}"
     h = round(width * _VH / _VW, 1)
     return (
@@ -275,5 +276,5 @@ def catalogue_html(rules: Rules | str | None = None, width: int = 100, senas: It
     """Every seña of the table's set (or the given ones) as captioned faces, in one HTML block."""
     items = list(senas) if senas is not None else list(catalogue(rules))
     if not items:
-        return '<div class="musteach-senas"><p>Señas are not used at this table.</p></div>'
+        return f'<div class="musteach-senas"><p>{escape(translator()("Señas are not used at this table."))}</p></div>'
     return '<div class="musteach-senas">' + "".join(sena_html(s, width, rules) for s in items) + "</div>"

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+from ..i18n import Text, translator
 from ..rules.betting import TEAMS
 from ..rules.count import is_dentro, to_amarracos
 from ..rules.errors import BettingError, RulesError
@@ -43,37 +44,42 @@ def _rules(rules: Rules | None) -> Rules:
     if rules is None:
         return Rules()
     if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be a musteach Rules, not {rules!r}")
+        raise RulesError(Text("rules must be a musteach Rules, not {rules}", rules=repr(rules)))
     return rules
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def team_stones_text(stones: int, rules: Rules | None = None) -> str:
+def team_stones_text(stones: int, rules: Rules | None = None, *, lang: str | None = None) -> str:
     """One team's score in words: ``"2 amarracos and 3 stones (13)"``, plus ``", dentro, 3 to go"`` or
     ``", game won"`` (RULES.md §9). Raises :class:`~musteach.rules.errors.BettingError` for a score that is not a
-    whole number ≥ 0, :class:`~musteach.rules.errors.RulesError` for bad rules.
+    whole number ≥ 0, :class:`~musteach.rules.errors.RulesError` for bad rules. lang: the language (None: the
+    language being spoken).
 
     >>> team_stones_text(6), team_stones_text(36), team_stones_text(41)
     ('1 amarraco and 1 stone (6)', '7 amarracos and 1 stone (36), dentro, 4 to go', '8 amarracos and 1 stone (41), game won')
     """
+    _ = translator(lang)
     r = _rules(rules)
     a, p = to_amarracos(stones)
-    text = f"{_plural(a, 'amarraco')} and {_plural(p, 'stone')} ({stones})"
+    text = _(
+        "{amarracos} and {stones} ({total})",
+        amarracos=_.ngettext("{n} amarraco", "{n} amarracos", a),
+        stones=_.ngettext("{n} stone", "{n} stones", p),
+        total=stones,
+    )
     if stones >= r.target:
-        return f"{text}, game won"
+        return _("{score}, game won", score=text)
     if is_dentro(stones, r):
-        return f"{text}, dentro, {r.target - stones} to go"
+        return _("{score}, dentro, {left} to go", score=text, left=r.target - stones)
     return text
 
 
-def stones_label(score_a: int, score_b: int, rules: Rules | None = None) -> str:
-    """The accessible name of :func:`stones_svg`: both teams' scores in words and the target."""
+def stones_label(score_a: int, score_b: int, rules: Rules | None = None, *, lang: str | None = None) -> str:
+    """The accessible name of :func:`stones_svg`: both teams' scores in words and the target, in ``lang``
+    (None: the language being spoken)."""
+    _ = translator(lang)
     r = _rules(rules)
-    a, b = team_stones_text(score_a, r), team_stones_text(score_b, r)
-    return f"Team A: {a}; Team B: {b}. Game to {r.target}."
+    a, b = team_stones_text(score_a, r, lang=_.lang), team_stones_text(score_b, r, lang=_.lang)
+    return _("Team A: {a}; Team B: {b}. Game to {target}.", a=a, b=b, target=r.target)
 
 
 def _pill(x: float, y: float, h: float, text: str, fill: str, ink: str, cls: str) -> tuple[str, float]:
@@ -126,12 +132,15 @@ def _slot_circle(cx: float, cy: float, r: float) -> str:
     )
 
 
-def stones_svg(score_a: int, score_b: int, rules: Rules | None = None, *, width: float = 520) -> str:
+def stones_svg(
+    score_a: int, score_b: int, rules: Rules | None = None, *, width: float = 520, lang: str | None = None
+) -> str:
     """Both teams' scores as amarracos and stones on the table, a standalone SVG document (RULES.md §9).
 
     score_a, score_b: each team's stones in the current game, whole numbers ≥ 0 (a final score may pass
     the target). rules: a :class:`~musteach.rules.Rules` (its ``target``, 40 by default, sets the number of
-    amarraco slots and when a team is *dentro*). width: CSS pixels; the picture scales with it.
+    amarraco slots and when a team is *dentro*). width: CSS pixels; the picture scales with it. lang: the
+    language of the picture's words (None: the language being spoken).
 
     The root ``<svg class="musteach-stones">`` has ``role="img"``, an ``aria-label`` and ``<title>`` from
     :func:`stones_label`, ``data-score-a``, ``data-score-b`` and ``data-target``; each team is a
@@ -143,17 +152,20 @@ def stones_svg(score_a: int, score_b: int, rules: Rules | None = None, *, width:
     >>> 'data-dentro="true"' in stones_svg(25, 0, Rules(target=30))
     True
     """
+    _ = translator(lang)
     r = _rules(rules)
     if isinstance(width, bool) or not isinstance(width, int | float) or not 120 <= width <= 4000:
-        raise BettingError(f"width must be a number of CSS pixels from 120 to 4000, not {width!r}")
+        raise BettingError(Text("width must be a number of CSS pixels from 120 to 4000, not {value}", value=repr(width)))
     scores = {"A": score_a, "B": score_b}
     for t in TEAMS:
         v = scores[t]
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise BettingError(f"team {t}'s score must be a whole number of stones ≥ 0, not {v!r} (RULES.md §9)")
+            raise BettingError(
+                Text("team {team}'s score must be a whole number of stones ≥ 0, not {value} (RULES.md §9)", team=t, value=repr(v))
+            )
     split = {t: to_amarracos(scores[t]) for t in TEAMS}
     target_slots = r.target // 5
-    most = max(a for a, _ in split.values())
+    most = max(a for a, _p in split.values())
     slots = max(target_slots, most) if most <= _MAX_DRAWN else 1  # 1: one counter marked "× n"
 
     # layout in a 520-wide user space, scaled to ``width``
@@ -173,7 +185,7 @@ def stones_svg(score_a: int, score_b: int, rules: Rules | None = None, *, width:
     parts = [
         f'<rect x="1" y="1" width="{number(vw - 2)}" height="{number(vh - 2)}" rx="12" fill="{PAPER}" stroke="#D8D2C2"/>',
         f'<text x="12" y="18" font-family="{TEXT_FONT}" font-size="12.5" fill="#555">'
-        f"{escaped(f'Game to {r.target} = {target_slots} amarracos · 1 amarraco = 5 stones')}</text>",
+        f"{escaped(_('Game to {target} = {slots} amarracos · 1 amarraco = 5 stones', target=r.target, slots=target_slots))}</text>",
     ]
     for i, t in enumerate(TEAMS):
         a, p = split[t]
@@ -192,7 +204,7 @@ def stones_svg(score_a: int, score_b: int, rules: Rules | None = None, *, width:
         g.append(
             f'<rect x="10" y="{number(cy - 14)}" width="{number(label_w)}" height="28" rx="8" fill="{fill}"/>'
             f'<text x="{number(10 + label_w / 2)}" y="{number(cy + 5)}" text-anchor="middle" font-family="{TEXT_FONT}" '
-            f'font-size="15" font-weight="bold" fill="{ink}">Team {t}</text>'
+            f'font-size="15" font-weight="bold" fill="{ink}">{escaped(_("Team {team}", team=t))}</text>'
         )
         # amarracos, in their slots
         top = cy - ah / 2
@@ -213,14 +225,18 @@ def stones_svg(score_a: int, score_b: int, rules: Rules | None = None, *, width:
         )
         badge_x = total_x + 16 * len(str(v)) + 10
         if won:
-            pill, _ = _pill(badge_x, cy, 22, "GAME WON", *WON_COLORS, "musteach-won")
+            pill, _w = _pill(badge_x, cy, 22, _("GAME WON"), *WON_COLORS, "musteach-won")
             g.append(pill)
         elif dentro:
-            pill, _ = _pill(badge_x, cy, 22, "DENTRO", *DENTRO_COLORS, "musteach-dentro")
+            pill, _w = _pill(badge_x, cy, 22, _("DENTRO"), *DENTRO_COLORS, "musteach-dentro")
             g.append(pill)
-        words = f"{_plural(a, 'amarraco')} + {_plural(p, 'piedra')}"
+        words = _(
+            "{amarracos} + {piedras}",
+            amarracos=_.ngettext("{n} amarraco", "{n} amarracos", a),
+            piedras=_.ngettext("{n} piedra", "{n} piedras", p),
+        )
         if dentro:
-            words += f" · {r.target - v} to go"
+            words = _("{score} · {left} to go", score=words, left=r.target - v)
         g.append(
             f'<text x="{number(ax0)}" y="{number(cy + ah / 2 + 16)}" font-family="{TEXT_FONT}" font-size="12.5" '
             f'fill="#4A554F">{escaped(words)}</text>'
@@ -228,7 +244,7 @@ def stones_svg(score_a: int, score_b: int, rules: Rules | None = None, *, width:
         g.append("</g>")
         parts.append("".join(g))
 
-    label = escaped(stones_label(score_a, score_b, r))
+    label = escaped(stones_label(score_a, score_b, r, lang=_.lang))
     height = width * vh / vw
     return (
         f'<svg xmlns="{SVG_NS}" width="{number(width)}" height="{number(height)}" viewBox="0 0 {number(vw)} {number(vh)}" '

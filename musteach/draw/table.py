@@ -17,6 +17,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ..i18n import N_, Text, speaking, translator
 from ..rules.cards import Card, Hand, parse_hands
 from ..rules.errors import MusError, RulesError, SeatError
 from ..rules.lances import DealResult, check_seat, seat_roles, speaking_order, team_of
@@ -39,7 +40,7 @@ from .xml import SVG_NS, escaped, number
 
 __all__ = ["deal_html", "table_svg"]
 
-_TEAM_LEGEND = (("A", "Team A (seats 0 & 2)"), ("B", "Team B (seats 1 & 3)"))
+_TEAM_LEGEND = (("A", N_("Team A (seats 0 & 2)")), ("B", N_("Team B (seats 1 & 3)")))
 
 
 def _highlight_seats(highlight: int | Iterable[int] | None) -> frozenset[int]:
@@ -48,7 +49,7 @@ def _highlight_seats(highlight: int | Iterable[int] | None) -> frozenset[int]:
     if isinstance(highlight, int) and not isinstance(highlight, bool):
         return frozenset((check_seat(highlight, "highlight"),))
     if isinstance(highlight, str | bytes) or not isinstance(highlight, Iterable):
-        raise SeatError(f"highlight must be a seat 0-3 or a set of seats, not {highlight!r}")
+        raise SeatError(Text("highlight must be a seat 0-3 or a set of seats, not {value}", value=repr(highlight)))
     return frozenset(check_seat(s, "highlight") for s in highlight)
 
 
@@ -61,9 +62,11 @@ def _rules_note(rules: Rules | None) -> str:
     if rules is None:
         return ""
     if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be a musteach Rules, not {rules!r}")
-    kings = "8 reyes (3 = rey, 2 = as)" if rules.kings == 8 else "4 reyes"
-    return f"{kings} · game to {rules.target}"
+        raise RulesError(Text("rules must be a musteach Rules, not {rules}", rules=repr(rules)))
+    _ = translator()
+    if rules.kings == 8:
+        return _("8 reyes (3 = rey, 2 = as) · game to {target}", target=rules.target)
+    return _("4 reyes · game to {target}", target=rules.target)
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,7 @@ class _Layout:
     w: float
     caption: bool
     note: str
+    team_legend: tuple[tuple[str, str], ...] = _TEAM_LEGEND  # the teams' legend words, in the picture's language
 
     @property
     def s(self) -> float:
@@ -137,7 +141,7 @@ class _Layout:
         """The legend's items: (team or None for the note, text, width)."""
         s, fs = self.s, self.fs
         items: list[tuple[str | None, str, float]] = [
-            (team, text, 12 * s + 5 * s + len(text) * fs * 0.6) for team, text in _TEAM_LEGEND
+            (team, text, 12 * s + 5 * s + len(text) * fs * 0.6) for team, text in self.team_legend
         ]
         items.extend((None, part, len(part) * fs * 0.6) for part in self.note.split(" · ", 1))
         return items
@@ -211,6 +215,7 @@ def _seat_group(
     lay: _Layout, seat: int, hand: Hand, mano: int, speaks: int, lit: bool, marked: Iterable[int] = ()
 ) -> str:
     """One seat's panel: the team band with "Seat n · team X", the mano/postre pill and the 4 cards."""
+    _ = translator()
     x, y = lay.seat_xy(seat)
     s, band, panel_w, panel_h = lay.s, lay.band_of(seat), lay.panel_w(seat), lay.panel_h(seat)
     side = lay.is_side(seat)
@@ -237,7 +242,8 @@ def _seat_group(
         f"H{number(x + panel_w - r)} A{number(r)},{number(r)} 0 0 1 {number(x + panel_w)},{number(y + r)} "
         f'V{number(y + band)} Z" fill="{tfill}"/>'
         f'<text x="{number(x + r)}" y="{number(y + lay.band * 0.7)}" font-family="{TEXT_FONT}" font-size="{number(14 * s)}" '
-        f'font-weight="bold" fill="{tink}">Seat {seat} <tspan font-weight="normal">&#183; team {team}</tspan></text>'
+        f'font-weight="bold" fill="{tink}">{escaped(_("Seat {seat}", seat=seat))} '
+        f'<tspan font-weight="normal">{escaped(_("· team {team}", team=team))}</tspan></text>'
     )
     if role == "mano":
         g.append(_pill(x + panel_w - 5 * s, pill_y, 19 * s, "MANO", "#FFFFFF", "#111111", "#111111"))
@@ -280,9 +286,12 @@ def _legend(lay: _Layout) -> str:
 
 def _seat_label(seat: int, hand: Hand, mano: int) -> str:
     """A seat's text alternative: "Seat 1, team B, postre: rey de oros, …"."""
+    _ = translator()
     role = _role_text(seat, mano)
-    who = f"Seat {seat}, team {team_of(seat)}" + (f", {role}" if role else "")
-    return f"{who}: {', '.join(c.name for c in hand)}"
+    cards = ", ".join(c.name for c in hand)
+    if role:
+        return _("Seat {seat}, team {team}, {role}: {cards}", seat=seat, team=team_of(seat), role=role, cards=cards)
+    return _("Seat {seat}, team {team}: {cards}", seat=seat, team=team_of(seat), cards=cards)
 
 
 def table_svg(
@@ -294,8 +303,10 @@ def table_svg(
     caption: str | None = None,
     rules: Rules | None = None,
     marks: Mapping[int, Iterable[int]] | None = None,
+    lang: str | None = None,
 ) -> str:
-    """The four hands around a green table, as a standalone SVG document (RULES.md §0, §2).
+    """The four hands around a green table, as a standalone SVG document (RULES.md §0, §2), its words in
+    ``lang`` (None: the language being spoken).
 
     hands: 4 hands of 4 cards, indexed by seat. Seat 0 sits at the bottom, 1 on the right, 2 at the top,
     3 on the left, so play (0, 1, 2, 3) runs counter-clockwise.
@@ -312,13 +323,28 @@ def table_svg(
     :class:`~musteach.rules.errors.DuplicateCardError`, :class:`~musteach.rules.errors.SeatError` (mano, highlight),
     :class:`~musteach.rules.errors.RulesError` (rules), :class:`~musteach.rules.errors.MusError` (card_width).
     """
+    with speaking(lang):
+        return _table_svg(hands, mano, highlight, card_width, caption, rules, marks)
+
+
+def _table_svg(
+    hands: Sequence[Hand | str | Sequence[Card | str]],
+    mano: int,
+    highlight: int | Iterable[int] | None,
+    card_width: float,
+    caption: str | None,
+    rules: Rules | None,
+    marks: Mapping[int, Iterable[int]] | None,
+) -> str:
+    _ = translator()
     hs = parse_hands(hands)
     m = check_seat(mano, "mano")
     lit = _highlight_seats(highlight)
     w = check_width(card_width, "card_width")
     rules_note = _rules_note(rules)
-    note = "↺ play runs counter-clockwise" + (f" · {rules_note}" if rules_note else "")
-    lay = _Layout(w=w, caption=bool(caption), note=note)
+    direction = _("↺ play runs counter-clockwise")
+    note = f"{direction} · {rules_note}" if rules_note else direction  # the legend splits its items at " · "
+    lay = _Layout(w=w, caption=bool(caption), note=note, team_legend=tuple((t, _(text)) for t, text in _TEAM_LEGEND))
     s, fy = lay.s, lay.cap_h
     order = speaking_order(m)
 
@@ -341,9 +367,9 @@ def table_svg(
     parts.append(_legend(lay))
 
     data_hands = "|".join(" ".join(h.codes()) for h in hs)
-    aria = f"Mus table, seat {m} is mano. " + ". ".join(_seat_label(seat, hs[seat], m) for seat in range(4)) + "."
+    aria = _("Mus table, seat {seat} is mano. {seats}.", seat=m, seats=". ".join(_seat_label(seat, hs[seat], m) for seat in range(4)))
     if caption:
-        aria = f"{caption}. {aria}"
+        aria = _("{caption}. {table}", caption=caption, table=aria)
     return (
         f'<svg xmlns="{SVG_NS}" width="{number(lay.felt_w)}" height="{number(lay.total_h)}" '
         f'viewBox="0 0 {number(lay.felt_w)} {number(lay.total_h)}" role="group" aria-label="{escaped(aria)}" '
@@ -370,21 +396,29 @@ _DEAL_CSS = """
 
 
 def _winner_cell(winner: int | None, team: str | None) -> str:
+    _ = translator()
     if winner is None:
-        return "nobody"
-    fill, _ = TEAM_COLORS.get(team or "", ("#888", ""))
-    return f'<span class="musteach-dot" style="background:{fill}"></span>Seat {winner} (team {team})'
+        return escaped(_("nobody"))
+    fill, _ink = TEAM_COLORS.get(team or "", ("#888", ""))
+    return f'<span class="musteach-dot" style="background:{fill}"></span>{escaped(_("Seat {seat} (team {team})", seat=winner, team=team))}'
 
 
-def deal_html(result: DealResult, *, card_width: float = CARD_WIDTH) -> str:
-    """A judged deal as HTML: the table (nothing highlighted) and the five lances with winner and reason.
+def deal_html(result: DealResult, *, card_width: float = CARD_WIDTH, lang: str | None = None) -> str:
+    """A judged deal as HTML: the table (nothing highlighted) and the five lances with winner and reason, in
+    ``lang`` (None: the language being spoken).
 
     result: a :class:`~musteach.rules.lances.DealResult` from :func:`~musteach.rules.lances.evaluate`; nothing is
     recomputed, the winners and sentences are the result's own. Raises :class:`~musteach.rules.errors.MusError`
     when ``result`` is not a DealResult.
     """
     if not isinstance(result, DealResult):
-        raise MusError(f"deal_html needs a DealResult from musteach.evaluate, not {type(result).__name__}")
+        raise MusError(Text("deal_html needs a DealResult from musteach.evaluate, not {kind}", kind=type(result).__name__))
+    with speaking(lang):
+        return _deal_html(result, card_width)
+
+
+def _deal_html(result: DealResult, card_width: float) -> str:
+    _ = translator()
     table = table_svg(result.hands, result.mano, card_width=card_width, rules=result.rules)
     rows = []
     for r in result.results():
@@ -397,6 +431,7 @@ def deal_html(result: DealResult, *, card_width: float = CARD_WIDTH) -> str:
         )
     return (
         f'<div class="musteach-deal"><style>{_DEAL_CSS}</style>{table}'
-        '<table class="musteach-lances"><thead><tr><th>Lance</th><th>Winner</th><th>Why</th></tr></thead>'
+        f'<table class="musteach-lances"><thead><tr><th>{escaped(_("Lance"))}</th><th>{escaped(_("Winner"))}</th>'
+        f"<th>{escaped(_('Why'))}</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table></div>"
     )

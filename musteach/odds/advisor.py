@@ -20,6 +20,7 @@ from functools import lru_cache
 from math import comb, prod
 
 from ..draw.odds import percent_text
+from ..i18n import Text, translator
 from ..rules.cards import Card, Hand, parse_hand
 from ..rules.errors import MusError
 from ..rules.lances import LANCES, HandInfo, Lance, check_seat, ranks_text
@@ -84,11 +85,13 @@ class DiscardOption:
         aim = _check_aim(aim)
         return self.balanced if aim == "balanced" else self.win[aim]
 
-    def describe(self, kings: int = 8) -> str:
-        """``"change 7-5, keep R-R"`` in the lessons' hand notation (or ``"change all four"``)."""
+    def describe(self, kings: int = 8, *, lang: str | None = None) -> str:
+        """``"change 7-5, keep R-R"`` in the lessons' hand notation (or ``"change all four"``), in ``lang``
+        (None: the language being spoken)."""
+        _ = translator(lang)
         if not self.keep:
-            return "change all four"
-        return f"change {ranks_text(self.discard, kings)}, keep {ranks_text(self.keep, kings)}"
+            return _("change all four")
+        return _("change {discard}, keep {keep}", discard=ranks_text(self.discard, kings), keep=ranks_text(self.keep, kings))
 
 
 @dataclass(frozen=True)
@@ -122,62 +125,108 @@ class DiscardAdvice:
         a = _check_aim(aim or self.aim)
         return self.current.team_stones if a == "balanced" else self.current.win(a)
 
-    def likely_sentence(self, aim: str | None = None) -> str:
-        """The new hands the best discard for ``aim`` can bring: ``"After that change, 35 new hands are
-        possible; the likeliest: R-R-7-5 (4%), ..."`` (the three likeliest, with their chance)."""
+    def likely_sentence(self, aim: str | None = None, *, lang: str | None = None) -> str:
+        """The new hands the best discard for ``aim`` can bring, in ``lang`` (None: the language being spoken):
+        ``"After that change, 35 new hands are possible; the likeliest: R-R-7-5 (4%), ..."`` (the three
+        likeliest, with their chance)."""
+        _ = translator(lang)
         best = self.best(aim)
-        top = ", ".join(f"{r.text} ({percent_text(float(r.probability))})" for r in best.redraws[:3])
-        return f"After that change, {len(best.redraws)} new hands are possible; the likeliest: {top}."
+        top = ", ".join(
+            _("{hand} ({percent})", hand=r.text, percent=percent_text(float(r.probability), lang=_.lang))
+            for r in best.redraws[:3]
+        )
+        return _.ngettext(
+            "After that change, {n} new hand is possible; the likeliest: {hands}.",
+            "After that change, {n} new hands are possible; the likeliest: {hands}.",
+            len(best.redraws),
+            hands=top,
+        )
 
-    def explain(self, aim: str | None = None) -> str:
-        """A sentence or two a coach can show for the best option; when keeping the hand beats every discard,
-        it says so first (cut the mus: "no hay mus"), since a player who goes mus must change 1-4 cards (§3)."""
+    def explain(self, aim: str | None = None, *, lang: str | None = None) -> str:
+        """A sentence or two a coach can show for the best option, in ``lang`` (None: the language being
+        spoken); when keeping the hand beats every discard, it says so first (cut the mus: "no hay mus"), since
+        a player who goes mus must change 1-4 cards (§3)."""
+        _ = translator(lang)
         a = _check_aim(aim or self.aim)
         b = self.best(a)
         hand = self.current.info.grande_str
+        keeping_wins = self.current_score(a) >= b.score(a)
+        change = b.describe(self.rules.kings, lang=_.lang)
         if a == "balanced":
-            text = (
-                f"For the most stones en paso, {b.describe(self.rules.kings)} from {hand}: your team then expects "
-                f"{float(b.balanced):.2f} stones over the five lances (keeping the hand: "
-                f"{float(self.current.team_stones):.2f})."
+            facts = {
+                "change": change,
+                "hand": hand,
+                "stones": _.number(float(b.balanced), 2),
+                "keeping": _.number(float(self.current.team_stones), 2),
+            }
+            if keeping_wins:
+                return _(
+                    "Keeping {hand} beats every discard for this aim: cut the mus (no hay mus). If the mus goes on, "
+                    "for the most stones en paso, {change} from {hand}: your team then expects {stones} stones over "
+                    "the five lances (keeping the hand: {keeping}).",
+                    **facts,
+                )
+            return _(
+                "For the most stones en paso, {change} from {hand}: your team then expects {stones} stones over the "
+                "five lances (keeping the hand: {keeping}).",
+                **facts,
             )
-        else:
-            title = Lance.parse(a).title
-            text = (
-                f"To aim at {title}, {b.describe(self.rules.kings)} from {hand}: your team then wins {title} "
-                f"{odds_in_words(b.win[a])} ({float(b.win[a]):.2f}; keeping the hand: {float(self.current.win(a)):.2f})."
+        facts = {
+            "lance": Lance.parse(a).title,
+            "change": change,
+            "hand": hand,
+            "how_often": odds_in_words(b.win[a], lang=_.lang),
+            "p": _.number(float(b.win[a]), 2),
+            "keeping": _.number(float(self.current.win(a)), 2),
+        }
+        if keeping_wins:
+            return _(
+                "Keeping {hand} beats every discard for this aim: cut the mus (no hay mus). If the mus goes on, "
+                "to aim at {lance}, {change} from {hand}: your team then wins {lance} {how_often} ({p}; keeping "
+                "the hand: {keeping}).",
+                **facts,
             )
-        if self.current_score(a) >= b.score(a):
-            return f"Keeping {hand} beats every discard for this aim: cut the mus (no hay mus). If the mus goes on, {text[0].lower()}{text[1:]}"
-        return text
+        return _(
+            "To aim at {lance}, {change} from {hand}: your team then wins {lance} {how_often} ({p}; keeping the "
+            "hand: {keeping}).",
+            **facts,
+        )
 
 
-def aim_hint(aim: str) -> str:
-    """What ranking the discards by ``aim`` (one of :data:`AIMS`) means, e.g. for a tooltip:
-    ``"Rank the discards by the chance of winning Grande"``. Raises :class:`MusError` for an unknown aim."""
+def aim_hint(aim: str, *, lang: str | None = None) -> str:
+    """What ranking the discards by ``aim`` (one of :data:`AIMS`) means, e.g. for a tooltip, in ``lang`` (None:
+    the language being spoken): ``"Rank the discards by the chance of winning Grande"``. Raises
+    :class:`MusError` for an unknown aim."""
+    _ = translator(lang)
     a = _check_aim(aim)
     if a == "balanced":
-        return "Rank the discards by the stones expected over all five lances, every lance passed"
-    return f"Rank the discards by the chance of winning {Lance.parse(a).title}"
+        return _("Rank the discards by the stones expected over all five lances, every lance passed")
+    return _("Rank the discards by the chance of winning {lance}", lance=Lance.parse(a).title)
 
 
-def counting_note(rules: Rules | None = None) -> str:
-    """What a learner waiting for :func:`advise_discard` is told: quick with the shipped tables (no la real),
-    longer under la real, where the odds are counted the first time (RULES.md §13)."""
+def counting_note(rules: Rules | None = None, *, lang: str | None = None) -> str:
+    """What a learner waiting for :func:`advise_discard` is told, in ``lang`` (None: the language being
+    spoken): quick with the shipped tables (no la real), longer under la real, where the odds are counted the
+    first time (RULES.md §13)."""
+    _ = translator(lang)
     rules = check_rules(rules)
     if not rules.la_real and shipped_table(rules.kings) is not None:
-        return "Counting… every new hand each discard can bring, against every deal of the other cards."
-    wait = "a few seconds" if rules.kings == 8 else "a few minutes"
-    return (
-        f"Counting… every new hand each discard can bring, against every deal of the other cards "
-        f"({wait} the first time with la real)."
+        return _("Counting… every new hand each discard can bring, against every deal of the other cards.")
+    if rules.kings == 8:
+        return _(
+            "Counting… every new hand each discard can bring, against every deal of the other cards (a few seconds "
+            "the first time with la real)."
+        )
+    return _(
+        "Counting… every new hand each discard can bring, against every deal of the other cards (a few minutes "
+        "the first time with la real)."
     )
 
 
 def _check_aim(aim: str) -> str:
     a = str(aim).strip().lower()
     if a not in AIMS:
-        raise MusError(f"unknown aim {aim!r}: use one of {', '.join(AIMS)}")
+        raise MusError(Text("unknown aim {aim}: use one of {aims}", aim=repr(aim), aims=", ".join(AIMS)))
     return a
 
 

@@ -41,6 +41,7 @@ from math import comb
 
 import numpy as np
 
+from ..i18n import Text
 from ..rules.cards import Card
 from ..rules.errors import MusError
 from ..rules.lances import HandInfo, hand_key_table
@@ -431,7 +432,7 @@ def count_deals(
         w_all = w_all * _senas_mask(sp, senas)[plan.xs]
     deals = tz * int(w_all.sum())
     if deals == 0:
-        raise MusError("no deal of the unseen cards fits what is known: the señas cannot all be true")
+        raise MusError(Text("no deal of the unseen cards fits what is known: the señas cannot all be true"))
 
     seats = [[0] * 5 for _ in range(5)]  # relative seat 0..3, then nobody
     holding = {2: [0] * 5, 3: [0] * 5}

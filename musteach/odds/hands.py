@@ -27,6 +27,7 @@ from fractions import Fraction
 from typing import Any, Union
 
 from ..draw.odds import percent_text
+from ..i18n import N_, Text, translator
 from ..rules.cards import Card, Hand, parse_hand
 from ..rules.errors import DuplicateCardError, MusError
 from ..rules.lances import LANCES, HandInfo, Lance, analyse, check_seat
@@ -62,35 +63,40 @@ def ratio(count: int, deals: int, exact: bool) -> Number:
 # Results.
 # ----------------------------------------------------------------------------------------------
 
-_POSITION_NAMES = ("as mano", "second to speak", "third to speak", "as postre")
+_POSITION_NAMES = (N_("as mano"), N_("second to speak"), N_("third to speak"), N_("as postre"))
 
 
-def position_name(distance: int) -> str:
-    """Words for a seat's distance from mano: ``"as mano"``, ``"second to speak"``, ... ``"as postre"``."""
-    return _POSITION_NAMES[distance % 4]
+def position_name(distance: int, *, lang: str | None = None) -> str:
+    """Words for a seat's distance from mano: ``"as mano"``, ``"second to speak"``, ... ``"as postre"``, in
+    ``lang`` (None: the language being spoken)."""
+    return translator(lang)(_POSITION_NAMES[distance % 4])
 
 
-def odds_in_words(p: float | Fraction) -> str:
-    """A probability as a coach says it: ``"about 9 times in 10"``, ``"almost never"`` (RULES.md-free).
+def odds_in_words(p: float | Fraction, *, lang: str | None = None) -> str:
+    """A probability as a coach says it: ``"about 9 times in 10"``, ``"almost never"`` (RULES.md-free), in
+    ``lang`` (None: the language being spoken).
 
     >>> odds_in_words(0.93), odds_in_words(0.5), odds_in_words(0.97), odds_in_words(0.001), odds_in_words(1)
     ('about 9 times in 10', 'about 5 times in 10', 'more than 19 times in 20', 'almost never', 'always')
+    >>> odds_in_words(0.93, lang="es")
+    'unas 9 veces de cada 10'
     """
+    _ = translator(lang)
     p = float(p)
     if p >= 1:
-        return "always"
+        return _("always")
     if p <= 0:
-        return "never"
+        return _("never")
     if p >= 0.995:
-        return "almost always"
+        return _("almost always")
     if p < 0.005:
-        return "almost never"
+        return _("almost never")
     if p > 0.95:
-        return "more than 19 times in 20"
+        return _("more than 19 times in 20")
     if p < 0.05:
-        return "less than 1 time in 20"
+        return _("less than 1 time in 20")
     n = min(max(round(p * 10), 1), 9)
-    return f"about {n} time{'s' if n > 1 else ''} in 10"
+    return _.ngettext("about {n} time in 10", "about {n} times in 10", n)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,67 +261,111 @@ class HandOdds:
         """Expected stones the team takes over the five lances when all are passed (RULES.md §7)."""
         return sum((lo.team_stones for lo in self.lances()), Fraction(0) if self.exact else 0.0)
 
-    def explain(self, lance: Lance | str) -> str:
-        """One sentence a coach can show, e.g.
+    def explain(self, lance: Lance | str, *, lang: str | None = None) -> str:
+        """One sentence a coach can show, in ``lang`` (None: the language being spoken), e.g.
         ``"With R-R-R-C as mano, your team wins Grande more than 19 times in 20 (0.96): ..."``."""
+        _ = translator(lang)
         lo = self[lance]
         info = self.info
         lance = lo.lance
-        head = f"With {info.grande_str if lance is not Lance.CHICA else info.chica_str} {position_name(self.position)}"
+        hand = info.grande_str if lance is not Lance.CHICA else info.chica_str
+        position = position_name(self.position, lang=_.lang)
         if self.partner is not None:
-            head += f" and your partner's {_grande_str(self.partner, self.rules)} known"
+            given = _(
+                "With {hand} {position} and your partner's {partner} known",
+                hand=hand,
+                position=position,
+                partner=_grande_str(self.partner, self.rules),
+            )
         elif self.senas:
-            head += f" and your partner's seña ({', '.join(self.senas)})"
+            given = _(
+                "With {hand} {position} and your partner's seña ({senas})",
+                hand=hand,
+                position=position,
+                senas=", ".join(self.senas),
+            )
+        else:
+            given = _("With {hand} {position}", hand=hand, position=position)
         team = float(lo.team)
-        win = f"your team wins {lance.title} {odds_in_words(team)} ({team:.2f})"
-        split = f"you {float(lo.you):.2f}, your partner {float(lo.partner):.2f}"
+        win = {
+            "given": given,
+            "lance": lance.title,
+            "how_often": odds_in_words(team, lang=_.lang),
+            "p": _.number(team, 2),
+            "you": _.number(float(lo.you), 2),
+            "partner": _.number(float(lo.partner), 2),
+        }
         if lance in (Lance.GRANDE, Lance.CHICA):
-            return f"{head}, {win}: {split}."
+            return _("{given}, your team wins {lance} {how_often} ({p}): you {you}, your partner {partner}.", **win)
         if lance is Lance.PARES:
             h = self.pares_holding
-            mine = f"you hold {info.pares.describe()}" if info.pares else "no pares"
-            return (
-                f"{head} ({mine}), {win}: {split}. Both teams hold pares, so Pares is bet on, "
-                f"{float(h.betting):.2f} of the time; nobody holds pares {float(h.nobody):.2f}."
+            mine = _("you hold {pares}", pares=info.pares.describe()) if info.pares else _("no pares")
+            return _(
+                "{given} ({mine}), your team wins {lance} {how_often} ({p}): you {you}, your partner {partner}. "
+                "Both teams hold pares, so Pares is bet on, {betting} of the time; nobody holds pares {nobody}.",
+                mine=mine,
+                betting=_.number(float(h.betting), 2),
+                nobody=_.number(float(h.nobody), 2),
+                **win,
             )
         if lance is Lance.JUEGO:
             h = self.juego_holding
-            mine = f"juego of {info.total}" if info.is_juego else f"no juego: {info.total}"
-            return (
-                f"{head} ({mine}), {win}: {split}. Both teams have juego, so Juego is bet on, "
-                f"{float(h.betting):.2f} of the time; nobody has juego, so Punto is played, {float(h.nobody):.2f}."
+            mine = _("juego of {total}", total=info.total) if info.is_juego else _("no juego: {total}", total=info.total)
+            return _(
+                "{given} ({mine}), your team wins {lance} {how_often} ({p}): you {you}, your partner {partner}. "
+                "Both teams have juego, so Juego is bet on, {betting} of the time; nobody has juego, so Punto is "
+                "played, {nobody}.",
+                mine=mine,
+                betting=_.number(float(h.betting), 2),
+                nobody=_.number(float(h.nobody), 2),
+                **win,
             )
         if info.is_juego:
-            return f"{head}, you have juego ({info.total}), so Punto is not played."
+            return _("{given}, you have juego ({total}), so Punto is not played.", given=given, total=info.total)
         played = float(self.juego_holding.nobody)
-        return (
-            f"{head} (punto {info.total}), Punto is played only when nobody has juego ({played:.2f}); "
-            f"{win}: {split}."
+        return _(
+            "{given} (punto {total}), Punto is played only when nobody has juego ({played}); your team wins {lance} "
+            "{how_often} ({p}): you {you}, your partner {partner}.",
+            total=info.total,
+            played=_.number(played, 2),
+            **win,
         )
 
-    def nobody_sentence(self) -> str:
-        """How often Pares scores nothing and Punto replaces Juego (RULES.md §4), as one sentence, e.g.
-        ``"Nobody at the table holds pares in 12% of the deals, and Pares then scores nothing; nobody has
-        juego in 40%, and then Punto is played instead of Juego."``"""
+    def nobody_sentence(self, *, lang: str | None = None) -> str:
+        """How often Pares scores nothing and Punto replaces Juego (RULES.md §4), as one sentence in ``lang``
+        (None: the language being spoken), e.g. ``"Nobody at the table holds pares in 12% of the deals, and
+        Pares then scores nothing; nobody has juego in 40%, and then Punto is played instead of Juego."``"""
+        _ = translator(lang)
         p, j = float(self.no_pares), float(self.no_juego)
         if p == 0:
-            pares = "You hold pares" if self.info.pares is not None else "Your partner holds pares"
-            pares += ", so Pares is always played"
+            if self.info.pares is not None:
+                pares = _("You hold pares, so Pares is always played")
+            else:
+                pares = _("Your partner holds pares, so Pares is always played")
         else:
-            pares = f"Nobody at the table holds pares in {percent_text(p)} of the deals, and Pares then scores nothing"
+            pares = _(
+                "Nobody at the table holds pares in {percent} of the deals, and Pares then scores nothing",
+                percent=percent_text(p, lang=_.lang),
+            )
         if j == 0:
-            juego = "you have juego" if self.info.is_juego else "your partner has juego"
-            juego += ", so Punto is never played"
+            if self.info.is_juego:
+                juego = _("you have juego, so Punto is never played")
+            else:
+                juego = _("your partner has juego, so Punto is never played")
         else:
-            juego = f"nobody has juego in {percent_text(j)}, and then Punto is played instead of Juego"
-        return f"{pares}; {juego}."
+            juego = _(
+                "nobody has juego in {percent}, and then Punto is played instead of Juego",
+                percent=percent_text(j, lang=_.lang),
+            )
+        return _("{pares}; {juego}.", pares=pares, juego=juego)
 
-    def explanations(self) -> dict[str, str]:
-        """One sentence per lance, keyed by lance name."""
-        return {lo.lance.value: self.explain(lo.lance) for lo in self.lances()}
+    def explanations(self, *, lang: str | None = None) -> dict[str, str]:
+        """One sentence per lance, keyed by lance name, in ``lang`` (None: the language being spoken)."""
+        return {lo.lance.value: self.explain(lo.lance, lang=lang) for lo in self.lances()}
 
-    def as_dict(self) -> dict[str, Any]:
-        """Plain floats and strings, JSON-ready (for widgets)."""
+    def as_dict(self, *, lang: str | None = None) -> dict[str, Any]:
+        """Plain floats and strings, JSON-ready (for widgets); the explanations in ``lang`` (None: the language
+        being spoken)."""
         return {
             "hand": list(self.hand.codes()),
             "seat": self.seat,
@@ -330,7 +380,7 @@ class HandOdds:
             "pares_holding": self.pares_holding.as_dict(),
             "juego_holding": self.juego_holding.as_dict(),
             "team_stones": float(self.team_stones),
-            "explanations": self.explanations(),
+            "explanations": self.explanations(lang=lang),
         }
 
 
@@ -352,7 +402,7 @@ def _cards(items: Iterable[Card | str] | str | Card, what: str) -> tuple[Card, .
     out = tuple(Card.parse(c) for c in items)
     if len(set(out)) != len(out):
         dup = next(c for c in out if out.count(c) > 1)
-        raise DuplicateCardError(f"card {dup.code} ({dup.name}) appears twice in {what}")
+        raise DuplicateCardError(Text("card {code} ({name}) appears twice in {what}", code=dup.code, name=dup.name, what=Text(what)))
     return out
 
 
@@ -361,7 +411,9 @@ def _no_overlap(groups: Sequence[tuple[str, Sequence[Card]]]) -> None:
     for name, cards in groups:
         for c in cards:
             if c in seen:
-                raise DuplicateCardError(f"card {c.code} ({c.name}) is both in {seen[c]} and in {name}")
+                raise DuplicateCardError(
+                    Text("card {code} ({name}) is both in {first} and in {second}", code=c.code, name=c.name, first=Text(seen[c]), second=Text(name))
+                )
             seen[c] = name
 
 
@@ -400,19 +452,25 @@ def hand_odds(
     seat = check_seat(seat)
     mano = check_seat(mano, "mano")
     ph = None if partner is None else parse_hand(partner)
-    dead_cards = _cards(dead, "the dead cards")
+    dead_cards = _cards(dead, N_("the dead cards"))
     senas_t = tuple(senas) if not isinstance(senas, str) else (senas,)
     for name in senas_t:
         if name not in SENAS:
-            raise MusError(f"unknown seña {name!r}; known señas: {', '.join(SENAS)}")
+            raise MusError(Text("unknown seña {name}; known señas: {senas}", name=repr(name), senas=", ".join(SENAS)))
     if senas_t and ph is not None:
-        raise MusError("señas describe an unknown partner's hand; the partner's cards are already given")
-    _no_overlap([("the hand", h.cards), ("the partner's hand", ph.cards if ph else ()), ("the dead cards", dead_cards)])
+        raise MusError(Text("señas describe an unknown partner's hand; the partner's cards are already given"))
+    _no_overlap(
+        [
+            (N_("the hand"), h.cards),
+            (N_("the partner's hand"), ph.cards if ph else ()),
+            (N_("the dead cards"), dead_cards),
+        ]
+    )
     hs = hand_space_for(rules)
     pool = hs.unseen([*h.cards, *(ph.cards if ph else ()), *dead_cards])
     need = 8 if ph is not None else 12
     if sum(pool) < need:
-        raise MusError(f"only {sum(pool)} unseen cards are left; the other hands need {need}")
+        raise MusError(Text("only {left} unseen cards are left; the other hands need {need}", left=sum(pool), need=need))
     me = hs.multiset_of(h.cards)
     pm = None if ph is None else hs.multiset_of(ph.cards)
     pos0 = (seat - mano) % 4

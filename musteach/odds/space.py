@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..i18n import N_
 from ..rules.cards import DECK, Card, Suit
 from ..rules.lances import HandInfo, effective_rank, info_from_ranks
 from ..rules.options import Rules
@@ -192,23 +193,24 @@ def _count_rank(info: HandInfo, rank: int) -> int:
     return sum(1 for r in info.ranks if r == rank)
 
 
-#: Señas a seat can receive from its partner, by name: (gloss, test of the partner's hand).
+#: Señas a seat can receive from its partner, by name: (gloss, test of the partner's hand). The glosses are
+#: English msgids: translate them where they are shown (``translator()(SENAS[name][0])``).
 #: Counts of kings and aces are exact (in 8 reyes a 3 is a king and a 2 an ace, RULES.md §1); "juego"
 #: is juego other than 31, as the FEM list signs 31 apart. Pass the names as ``senas=`` to
 #: :func:`~musteach.odds.hands.hand_odds`: the partner's unknown hand is then only dealt hands that pass every test.
 SENAS: dict[str, tuple[str, Callable[[HandInfo], bool]]] = {
-    "2 reyes": ("bite the lower lip: exactly two kings", lambda i: _count_rank(i, 12) == 2),
-    "3 reyes": ("bite one side of the lip: exactly three kings", lambda i: _count_rank(i, 12) == 3),
-    "4 reyes": ("bite the lip twice: four kings", lambda i: _count_rank(i, 12) == 4),
-    "2 ases": ("tip of the tongue out: exactly two aces", lambda i: _count_rank(i, 1) == 2),
-    "3 ases": ("tongue out to one side: exactly three aces", lambda i: _count_rank(i, 1) == 3),
-    "4 ases": ("tongue out twice: four aces", lambda i: _count_rank(i, 1) == 4),
-    "pares": ("turn the head to one side: pares", lambda i: i.pares is not None),
-    "medias": ("lips twisted to one side: medias (three of a kind)", lambda i: i.pares is not None and i.pares.kind == "medias"),
-    "duples": ("raise the eyebrows: duples", lambda i: i.pares is not None and i.pares.kind == "duples"),
-    "31": ("wink: juego of 31", lambda i: i.total == 31),
-    "juego": ("lips pushed out: juego, not 31", lambda i: i.total >= 32),
-    "punto 30": ("shrug both shoulders: punto of 30", lambda i: i.total == 30),
-    "punto 29": ("shrug one shoulder: punto of 29", lambda i: i.total == 29),
-    "ciego": ("close both eyes: no pares and no juego", lambda i: i.pares is None and i.total < 31),
+    "2 reyes": (N_("bite the lower lip: exactly two kings"), lambda i: _count_rank(i, 12) == 2),
+    "3 reyes": (N_("bite one side of the lip: exactly three kings"), lambda i: _count_rank(i, 12) == 3),
+    "4 reyes": (N_("bite the lip twice: four kings"), lambda i: _count_rank(i, 12) == 4),
+    "2 ases": (N_("tip of the tongue out: exactly two aces"), lambda i: _count_rank(i, 1) == 2),
+    "3 ases": (N_("tongue out to one side: exactly three aces"), lambda i: _count_rank(i, 1) == 3),
+    "4 ases": (N_("tongue out twice: four aces"), lambda i: _count_rank(i, 1) == 4),
+    "pares": (N_("turn the head to one side: pares"), lambda i: i.pares is not None),
+    "medias": (N_("lips twisted to one side: medias (three of a kind)"), lambda i: i.pares is not None and i.pares.kind == "medias"),
+    "duples": (N_("raise the eyebrows: duples"), lambda i: i.pares is not None and i.pares.kind == "duples"),
+    "31": (N_("wink: juego of 31"), lambda i: i.total == 31),
+    "juego": (N_("lips pushed out: juego, not 31"), lambda i: i.total >= 32),
+    "punto 30": (N_("shrug both shoulders: punto of 30"), lambda i: i.total == 30),
+    "punto 29": (N_("shrug one shoulder: punto of 29"), lambda i: i.total == 29),
+    "ciego": (N_("close both eyes: no pares and no juego"), lambda i: i.pares is None and i.total < 31),
 }

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from ..i18n import Text
 from ..rules.errors import MusError
 from ..rules.options import Rules
 from .game import Event, Game
@@ -105,10 +106,10 @@ def run(
         if seat in stop or seat not in bots:
             if seat in stop:
                 break
-            raise MusError(f"seat {seat} must act ({turn.describe()}) but has no bot")
+            raise MusError(Text("seat {seat} must act ({turn}) but has no bot", seat=seat, turn=turn.sentence))
         game.act(seat, bots[seat].decide(game.view(seat)))
     else:
-        raise MusError(f"the game did not finish within {max_actions} actions")
+        raise MusError(Text("the game did not finish within {n} actions", n=max_actions))
     return game.history[start:]
 
 
@@ -118,9 +119,11 @@ def play_match(
     seed: int = 0,
     *,
     first_mano: int = 0,
+    lang: str | None = None,
 ) -> Game:
-    """A whole match between four bots (by seat: 0 and 2 are team A); returns the finished :class:`Game`."""
+    """A whole match between four bots (by seat: 0 and 2 are team A); returns the finished :class:`Game`, whose
+    history speaks ``lang`` (None: the language being spoken now)."""
     by_seat = dict(enumerate(bots)) if isinstance(bots, Sequence) else dict(bots)
-    game = Game(rules, seed, first_mano=first_mano)
+    game = Game(rules, seed, first_mano=first_mano, lang=lang)
     run(game, by_seat)
     return game

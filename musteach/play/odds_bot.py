@@ -14,6 +14,7 @@ from functools import lru_cache
 from itertools import combinations, product
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import Text, Translator, plural_text, translator
 from ..lazy import lazy_module
 from ..rules.batch import evaluate_batch
 from ..rules.betting import ORDAGO, LanceBetting
@@ -494,7 +495,7 @@ def estimate(
     """
     lance = Lance.parse(lance) if lance is not None else view.lance
     if lance is None:
-        raise MusError("estimate needs a lance: there is none being played now")
+        raise MusError(Text("estimate needs a lance: there is none being played now"))
     senas = tuple(s.key for s in view.partner_senas if s.kind == "hand" and s.key in _SENA_BITS)
     care = value = 0
     if lance in (Lance.PARES, Lance.JUEGO, Lance.PUNTO):
@@ -713,7 +714,8 @@ class OddsBot:
         return self.advise(view).action
 
     def advise(self, view: View) -> Advice:
-        """The action with its reason (what :func:`advise` shows a learner)."""
+        """The action with its reason (what :func:`advise` shows a learner), in the language being spoken."""
+        _ = translator()
         phase = view.phase
         if phase in ("mus", "discard"):
             keep, after, now = _best_discard(view.cards, view.position, view.rules, self.n)
@@ -724,20 +726,35 @@ class OddsBot:
                 if gain > need and now < self.keep_at:
                     return Advice(
                         MusCall(True),
-                        f"With {hand} your team expects {now:.1f} stones en paso; the best discard raises that to "
-                        f"{after:.1f}, so ask for mus.",
+                        _(
+                            "With {hand} your team expects {now} stones en paso; the best discard raises that to "
+                            "{after}, so ask for mus.",
+                            hand=hand,
+                            now=_.number(now, 1),
+                            after=_.number(after, 1),
+                        ),
                     )
                 if now >= self.keep_at:
-                    why = f"that is a strong hand (changing cards would give {after:.1f}, but the opponents change too)"
-                else:
-                    why = (
-                        f"changing cards would give at most {after:.1f}, a gain of {after - now:.1f} stones, "
-                        f"less than the {need:.1f} this bot asks of mus round {view.mus_round}"
+                    why = _(
+                        "With {hand} your team expects {now} stones en paso; that is a strong hand (changing cards "
+                        "would give {after}, but the opponents change too): cut the mus (no hay mus).",
+                        hand=hand,
+                        now=_.number(now, 1),
+                        after=_.number(after, 1),
                     )
-                return Advice(
-                    MusCall(False),
-                    f"With {hand} your team expects {now:.1f} stones en paso; {why}: cut the mus (no hay mus).",
-                )
+                else:
+                    why = _(
+                        "With {hand} your team expects {now} stones en paso; changing cards would give at most "
+                        "{after}, a gain of {gain} stones, less than the {need} this bot asks of mus round {round}: "
+                        "cut the mus (no hay mus).",
+                        hand=hand,
+                        now=_.number(now, 1),
+                        after=_.number(after, 1),
+                        gain=_.number(after - now, 1),
+                        need=_.number(need, 1),
+                        round=view.mus_round,
+                    )
+                return Advice(MusCall(False), why)
             eff = {c: effective_rank(c.rank, view.rules.kings) for c in view.cards}
             keep_cards: list[Card] = []
             wanted = list(keep)
@@ -746,73 +763,113 @@ class OddsBot:
                     wanted.remove(eff[c])
                     keep_cards.append(c)
             d = keep_to_discard(view, keep_cards)
-            kept = " ".join(c.code for c in keep_cards) or "nothing"
-            return Advice(d, f"Keep {kept}: over every possible draw this gives the most stones en paso ({after:.1f}).")
+            if not keep_cards:
+                return Advice(
+                    d, _("Keep nothing: over every possible draw this gives the most stones en paso ({after}).", after=_.number(after, 1))
+                )
+            kept = " ".join(c.code for c in keep_cards)
+            return Advice(
+                d,
+                _(
+                    "Keep {cards}: over every possible draw this gives the most stones en paso ({after}).",
+                    cards=kept,
+                    after=_.number(after, 1),
+                ),
+            )
         if phase.startswith("declare:"):
             a = next(a for a in view.legal if isinstance(a, Declare))
-            return Advice(a, "Declarations must be truthful (RULES.md §4).")
+            return Advice(a, _("Declarations must be truthful (RULES.md §4)."))
         lance = view.lance
         assert lance is not None and view.betting is not None
         est = estimate(view, lance, n=self.n, seed=self.seed, model=self.model)
         return self._bet(view, est)
 
     def _bet(self, view: View, est: Estimate) -> Advice:
+        _ = translator()
         b = view.betting
         assert b is not None
         lance = est.lance
         p = est.win
-        title = lance.title
-        odds = f"your team wins {title} {_in_words(p)} ({p:.2f})"
+        odds = {"lance": lance.title, "how_often": _in_words(p), "p": _.number(p, 2)}
         us, them = view.team, "B" if view.team == "A" else "A"
         live = view.live_score
         target = view.rules.target
         if not b.stakes:
             if p >= 0.97 and is_legal_bet(view, bet("ordago")) and match_equity(live[us], live[them], target) < 0.35:
-                return Advice(bet("ordago"), f"{_cap(odds)}, and your team is well behind: órdago.")
+                return Advice(bet("ordago"), _("Your team wins {lance} {how_often} ({p}), and your team is well behind: órdago.", **odds))
             if p >= self.raise_at:
-                return Advice(bet("envido", 3 if p < 0.92 else 4), f"{_cap(odds)}: bet more than the envido.")
+                return Advice(
+                    bet("envido", 3 if p < 0.92 else 4), _("Your team wins {lance} {how_often} ({p}): bet more than the envido.", **odds)
+                )
             if p >= self.bet_at:
-                return Advice(bet("envido", 2), f"{_cap(odds)}: envido.")
-            return Advice(bet("paso"), f"{_cap(odds)}: not enough to bet; paso.")
+                return Advice(bet("envido", 2), _("Your team wins {lance} {how_often} ({p}): envido.", **odds))
+            return Advice(bet("paso"), _("Your team wins {lance} {how_often} ({p}): not enough to bet; paso.", **odds))
         raises = len(b.stakes)
         pd = p  # the estimate already weighs what their bets say about their hands
-        dodds = f"{odds}, after what their bets say about their hands"
         stake = b.current_stake
         d = deje_if_refused(b)
         if stake == ORDAGO or int(stake) >= min(target - live[us], target - live[them]):  # type: ignore[arg-type]
             eq = match_equity(live[us], live[them] + d, target)
             if pd > eq:
-                return Advice(bet("quiero"), f"{_cap(dodds)}, better than your chance of winning the game otherwise ({eq:.2f}): quiero.")
-            return Advice(bet("no_quiero"), f"{_cap(dodds)}; your chance of winning the game otherwise is {eq:.2f}: no quiero.")
+                return Advice(
+                    bet("quiero"),
+                    _(
+                        "Your team wins {lance} {how_often} ({p}), after what their bets say about their hands, "
+                        "better than your chance of winning the game otherwise ({equity}): quiero.",
+                        equity=_.number(eq, 2),
+                        **odds,
+                    ),
+                )
+            return Advice(
+                bet("no_quiero"),
+                _(
+                    "Your team wins {lance} {how_often} ({p}), after what their bets say about their hands; "
+                    "your chance of winning the game otherwise is {equity}: no quiero.",
+                    equity=_.number(eq, 2),
+                    **odds,
+                ),
+            )
         s = int(stake)  # type: ignore[arg-type]
         ev_accept = pd * (s + est.team_values) - (1 - pd) * (s + est.opp_values)
         ev_refuse = -(d + est.opp_values)
         if pd >= self.raise_at and raises < 4 and is_legal_bet(view, bet("reenvido", 2)):
-            return Advice(bet("reenvido", 2 if pd < 0.92 else 3), f"{_cap(dodds)}: raise.")
+            return Advice(
+                bet("reenvido", 2 if pd < 0.92 else 3),
+                _("Your team wins {lance} {how_often} ({p}), after what their bets say about their hands: raise.", **odds),
+            )
+        worth = {"accept": _signed(_, ev_accept), "refuse": _signed(_, ev_refuse), **odds}
         if ev_accept > ev_refuse:
             return Advice(
                 bet("quiero"),
-                f"{_cap(dodds)}: accepting is worth {ev_accept:+.1f} stones against {ev_refuse:+.1f} for refusing: quiero.",
+                _(
+                    "Your team wins {lance} {how_often} ({p}), after what their bets say about their hands: "
+                    "accepting is worth {accept} stones against {refuse} for refusing: quiero.",
+                    **worth,
+                ),
             )
         return Advice(
             bet("no_quiero"),
-            f"{_cap(dodds)}: accepting is worth {ev_accept:+.1f} stones against {ev_refuse:+.1f} for refusing: no quiero.",
+            _(
+                "Your team wins {lance} {how_often} ({p}), after what their bets say about their hands: "
+                "accepting is worth {accept} stones against {refuse} for refusing: no quiero.",
+                **worth,
+            ),
         )
 
 
-def _cap(text: str) -> str:
-    """Upper-case the first letter only (str.capitalize would lower-case "Grande")."""
-    return text[:1].upper() + text[1:]
+def _signed(_: Translator, x: float) -> str:
+    """``x`` with one decimal and its sign, in the translator's language: ``"+1.5"``, ``"-0,5"``."""
+    return f"{x:+.1f}"[0] + _.number(abs(x), 1)
 
 
-def _in_words(p: float) -> str:
+def _in_words(p: float) -> Text:
     """``"about 7 times in 10"``: a probability in words."""
     if p >= 0.995:
-        return "almost always"
+        return Text("almost always")
     if p <= 0.005:
-        return "almost never"
+        return Text("almost never")
     if p >= 0.95 or p <= 0.05:
         k = max(1, round(p * 20))
-        return f"about {k} time{'s' if k > 1 else ''} in 20"
+        return plural_text("about {n} time in 20", "about {n} times in 20", k)
     k = max(1, round(p * 10))
-    return f"about {k} time{'s' if k > 1 else ''} in 10"
+    return plural_text("about {n} time in 10", "about {n} times in 10", k)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from ..i18n import Text
 from ..lazy import lazy_module
 from ..rules.batch import evaluate_batch
 from ..rules.betting import ORDAGO, Action, BettingOutcome, LanceBetting
@@ -143,7 +144,7 @@ def _play_out(
         s = state.to_act[0]
         state = state.act(s, rollout_action(state, s, chances[s], live, target))
     else:  # pragma: no cover - the rule bounds the raises
-        raise MusError("a rollout of the betting did not end")
+        raise MusError(Text("a rollout of the betting did not end"))
     assert state.outcome is not None
     return state.outcome
 
@@ -262,7 +263,7 @@ def betting_values(view: View, also: Action | None = None, *, n: int = ROLLOUT_D
     """
     b, lance = view.betting, view.lance
     if b is None or lance is None:
-        raise MusError(f"there is no betting to weigh in phase {view.phase.value}")
+        raise MusError(Text("there is no betting to weigh in phase {phase}", phase=view.phase.value))
     hands = sample_deals(view, n, seed)
     m = len(hands)
     winners = evaluate_batch(hands, view.mano, view.rules, validate=False)[lance.value].astype(np.int64)
