@@ -416,6 +416,7 @@ def hand_svg(
     >>> 'aria-label="rey de oros, tres de copas, siete de espadas, cinco de bastos"' in hand_svg("12o 3c 7e 5b")
     True
     """
+    _ = translator()
     h = parse_hand(hand)
     w = check_width(card_width, "card_width")
     names = ", ".join(c.name for c in h)
@@ -423,7 +424,7 @@ def hand_svg(
     head = ""
     if label is not None:
         top = w * 0.36
-        names = translator()("{label}: {cards}", label=label, cards=names)
+        names = _("{label}: {cards}", label=label, cards=names)
         head = (
             f'<text x="2" y="{number(top * 0.72)}" font-family="{TEXT_FONT}" font-size="{number(w * 0.22)}" '
             f'font-weight="bold" fill="#333">{escaped(str(label))}</text>'

@@ -202,9 +202,10 @@ def odds_bars_svg(
     bar_h = rh * 0.62
     # A header line: the optional title on the left, "your team" over the column of team shares.
     head = fs * 1.5
+    your_team = escaped(_("your team"))
     parts: list[str] = [
         f'<text x="{number(x1 + fs * 0.5)}" y="{number(head - fs * 0.45)}" font-family="{TEXT_FONT}" '
-        f'font-size="{number(fs * 0.8)}" fill="{_MUTED}">{escaped(_("your team"))}</text>'
+        f'font-size="{number(fs * 0.8)}" fill="{_MUTED}">{your_team}</text>'
     ]
     if title:
         parts.append(
@@ -230,10 +231,11 @@ def odds_bars_svg(
             if sw <= 0:
                 continue
             who = _(NOBODY_WORDS[r["name"]] if seg == "nobody" else _SEGMENT_WORDS[seg])
+            tip = _("{lance}, {who}: {share}", lance=r["title"], who=who, share=percent_text(share, lang=_.lang))
             cells.append(
                 f'<rect class="musteach-bar-{seg}" data-share="{share!r}" x="{number(x)}" y="{number(by)}" '
                 f'width="{number(sw)}" height="{number(bar_h)}" fill="{BAR_COLORS[seg]}">'
-                f"<title>{escaped(_('{lance}, {who}: {share}', lance=r['title'], who=who, share=percent_text(share, lang=_.lang)))}</title></rect>"
+                f"<title>{escaped(tip)}</title></rect>"
             )
             x += sw
         cells.append(

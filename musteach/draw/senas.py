@@ -276,5 +276,7 @@ def catalogue_html(rules: Rules | str | None = None, width: int = 100, senas: It
     """Every seña of the table's set (or the given ones) as captioned faces, in one HTML block."""
     items = list(senas) if senas is not None else list(catalogue(rules))
     if not items:
-        return f'<div class="musteach-senas"><p>{escape(translator()("Señas are not used at this table."))}</p></div>'
+        _ = translator()
+        none = escape(_("Señas are not used at this table."))
+        return f'<div class="musteach-senas"><p>{none}</p></div>'
     return '<div class="musteach-senas">' + "".join(sena_html(s, width, rules) for s in items) + "</div>"

@@ -182,10 +182,11 @@ def stones_svg(
     head_h = 26.0
     vh = head_h + 2 * row_h + 6
 
+    heading = _("Game to {target} = {slots} amarracos · 1 amarraco = 5 stones", target=r.target, slots=target_slots)
     parts = [
         f'<rect x="1" y="1" width="{number(vw - 2)}" height="{number(vh - 2)}" rx="12" fill="{PAPER}" stroke="#D8D2C2"/>',
         f'<text x="12" y="18" font-family="{TEXT_FONT}" font-size="12.5" fill="#555">'
-        f"{escaped(_('Game to {target} = {slots} amarracos · 1 amarraco = 5 stones', target=r.target, slots=target_slots))}</text>",
+        f"{escaped(heading)}</text>",
     ]
     for i, t in enumerate(TEAMS):
         a, p = split[t]
@@ -195,6 +196,7 @@ def stones_svg(
         y0 = head_h + i * row_h
         cy = y0 + 30
         fill, ink = TEAM_COLORS[t]
+        team_name = escaped(_("Team {team}", team=t))
         g = [
             f'<g class="musteach-team-score" data-team="{t}" data-stones="{v}" data-amarracos="{a}" '
             f'data-piedras="{p}" data-dentro="{"true" if dentro else "false"}" data-won="{"true" if won else "false"}">'
@@ -204,7 +206,7 @@ def stones_svg(
         g.append(
             f'<rect x="10" y="{number(cy - 14)}" width="{number(label_w)}" height="28" rx="8" fill="{fill}"/>'
             f'<text x="{number(10 + label_w / 2)}" y="{number(cy + 5)}" text-anchor="middle" font-family="{TEXT_FONT}" '
-            f'font-size="15" font-weight="bold" fill="{ink}">{escaped(_("Team {team}", team=t))}</text>'
+            f'font-size="15" font-weight="bold" fill="{ink}">{team_name}</text>'
         )
         # amarracos, in their slots
         top = cy - ah / 2

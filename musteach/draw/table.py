@@ -224,6 +224,7 @@ def _seat_group(
     team = team_of(seat)
     tfill, tink = TEAM_COLORS[team]
     role = _role_text(seat, mano)
+    seat_name, team_name = escaped(_("Seat {seat}", seat=seat)), escaped(_("· team {team}", team=team))
     g = [
         f'<g class="musteach-seat" data-seat="{seat}" data-team="{team}" data-role="{role}" '
         f'data-highlight="{"true" if lit else "false"}" data-speaks="{speaks}">'
@@ -242,8 +243,8 @@ def _seat_group(
         f"H{number(x + panel_w - r)} A{number(r)},{number(r)} 0 0 1 {number(x + panel_w)},{number(y + r)} "
         f'V{number(y + band)} Z" fill="{tfill}"/>'
         f'<text x="{number(x + r)}" y="{number(y + lay.band * 0.7)}" font-family="{TEXT_FONT}" font-size="{number(14 * s)}" '
-        f'font-weight="bold" fill="{tink}">{escaped(_("Seat {seat}", seat=seat))} '
-        f'<tspan font-weight="normal">{escaped(_("· team {team}", team=team))}</tspan></text>'
+        f'font-weight="bold" fill="{tink}">{seat_name} '
+        f'<tspan font-weight="normal">{team_name}</tspan></text>'
     )
     if role == "mano":
         g.append(_pill(x + panel_w - 5 * s, pill_y, 19 * s, "MANO", "#FFFFFF", "#111111", "#111111"))
@@ -400,7 +401,8 @@ def _winner_cell(winner: int | None, team: str | None) -> str:
     if winner is None:
         return escaped(_("nobody"))
     fill, _ink = TEAM_COLORS.get(team or "", ("#888", ""))
-    return f'<span class="musteach-dot" style="background:{fill}"></span>{escaped(_("Seat {seat} (team {team})", seat=winner, team=team))}'
+    who = escaped(_("Seat {seat} (team {team})", seat=winner, team=team))
+    return f'<span class="musteach-dot" style="background:{fill}"></span>{who}'
 
 
 def deal_html(result: DealResult, *, card_width: float = CARD_WIDTH, lang: str | None = None) -> str:
@@ -419,6 +421,7 @@ def deal_html(result: DealResult, *, card_width: float = CARD_WIDTH, lang: str |
 
 def _deal_html(result: DealResult, card_width: float) -> str:
     _ = translator()
+    heads = [escaped(_(word)) for word in (N_("Lance"), N_("Winner"), N_("Why"))]
     table = table_svg(result.hands, result.mano, card_width=card_width, rules=result.rules)
     rows = []
     for r in result.results():
@@ -431,7 +434,6 @@ def _deal_html(result: DealResult, card_width: float) -> str:
         )
     return (
         f'<div class="musteach-deal"><style>{_DEAL_CSS}</style>{table}'
-        f'<table class="musteach-lances"><thead><tr><th>{escaped(_("Lance"))}</th><th>{escaped(_("Winner"))}</th>'
-        f"<th>{escaped(_('Why'))}</th></tr></thead>"
+        f'<table class="musteach-lances"><thead><tr><th>{heads[0]}</th><th>{heads[1]}</th><th>{heads[2]}</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
     )

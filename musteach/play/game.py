@@ -553,13 +553,14 @@ class Game:
     def _reshuffle(self) -> None:
         h = self.hand
         n = len(h.discards)
+        _ = translator()
         self.rng.shuffle(h.discards)
         h.stock, h.discards = h.discards, []
         h.reshuffles += 1
         self._hlog(
             EventKind.RESHUFFLE,
             h.dealer,
-            translator()(
+            _(
                 "The stock has run out: the dealer shuffles the {n} discards and serves from them (RULES.md §3).", n=n
             ),
         )
@@ -606,7 +607,8 @@ class Game:
     def _declare(self, seat: int, a: Declare) -> None:
         h = self.hand
         h.declared[a.lance.value][seat] = a.holds
-        self._hlog(EventKind.ACTION, seat, translator()("Seat {seat}: {declaration}.", seat=seat, declaration=str(a)), record=a)
+        _ = translator()
+        self._hlog(EventKind.ACTION, seat, _("Seat {seat}: {declaration}.", seat=seat, declaration=str(a)), record=a)
         h.spoken += 1
         if h.spoken == 4:
             self._after_declarations(a.lance)
@@ -759,10 +761,11 @@ class Game:
         ctx = h.sena_context
         h.senas.append(SenaRecord(seat, sena, ctx, tuple(h.hands[seat])))
         partner = (seat + 2) % 4
+        _ = translator()
         self._hlog(
             EventKind.SIGNAL,
             seat,
-            translator()(
+            _(
                 "Seat {seat} signals to seat {partner}: {gesture} ({meaning}).",
                 seat=seat,
                 partner=partner,
