@@ -31,7 +31,7 @@ from ..rules.lances import Lance
 from .cards import TEXT_FONT
 from .xml import SVG_NS, escaped, number
 
-__all__ = ["BAR_COLORS", "NOBODY_WORDS", "odds_bars_svg", "odds_label", "percent_text"]
+__all__ = ["BAR_COLORS", "NOBODY_WORDS", "decimal_text", "odds_bars_svg", "odds_label", "percent_text"]
 
 #: Fill colours of the bar segments (Okabe-Ito blues and orange, safe for the common colour-vision
 #: deficiencies), and the ink of the text.
@@ -64,6 +64,23 @@ _ORDER = ("grande", "chica", "pares", "juego", "punto")
 _SEGMENTS = ("you", "partner", "opponents", "nobody")
 
 
+def decimal_text(x: float, digits: int, *, lang: str | None = None, sign: bool = False) -> str:
+    """``x`` with ``digits`` decimals in ``lang`` (None: the language being spoken), rounded exactly as the English
+    text rounds it (``f"{x:.2f}"``), so both languages say the same figure: ``"0.95"``, ``"0,95"``; ``sign``
+    writes ``+`` before a figure ≥ 0 (``"+1.5"``, ``"-0,5"``).
+
+    >>> decimal_text(4.55, 1), decimal_text(4.55, 1, lang="es"), decimal_text(0.5, 1, lang="es", sign=True)
+    ('4.5', '4,5', '+0,5')
+    """
+    english = f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
+    _ = translator(lang)
+    if _.lang == "en":
+        return english
+    # babel rounds the decimal it is given: give it the English figure, already rounded
+    head = english[0] if sign else ""
+    return head + _.number(abs(float(english)) if sign else float(english), digits)
+
+
 def percent_text(p: float, *, lang: str | None = None) -> str:
     """A probability as a whole percentage, never rounding a real chance to 0% or 100%, in ``lang`` (None: the
     language being spoken): ``"95%"``, ``"under 1%"``; ``"95 %"``, ``"menos del 1 %"``.
@@ -76,7 +93,7 @@ def percent_text(p: float, *, lang: str | None = None) -> str:
         return _("under {percent}", percent=_.percent(0.01))
     if p > 0.995 and p != 1:
         return _("over {percent}", percent=_.percent(0.99))
-    return _.percent(p)
+    return _.percent(float(f"{p * 100:.0f}") / 100)  # rounded as the English "95%" rounds it
 
 
 def _prob(value: Any, what: str) -> float:

@@ -19,7 +19,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb, prod
 
-from ..draw.odds import percent_text
+from ..draw.odds import decimal_text, percent_text
 from ..i18n import Text, translator
 from ..rules.cards import Card, Hand, parse_hand
 from ..rules.errors import MusError
@@ -156,8 +156,8 @@ class DiscardAdvice:
             facts = {
                 "change": change,
                 "hand": hand,
-                "stones": _.number(float(b.balanced), 2),
-                "keeping": _.number(float(self.current.team_stones), 2),
+                "stones": decimal_text(float(b.balanced), 2, lang=_.lang),
+                "keeping": decimal_text(float(self.current.team_stones), 2, lang=_.lang),
             }
             if keeping_wins:
                 return _(
@@ -176,8 +176,8 @@ class DiscardAdvice:
             "change": change,
             "hand": hand,
             "how_often": odds_in_words(b.win[a], lang=_.lang),
-            "p": _.number(float(b.win[a]), 2),
-            "keeping": _.number(float(self.current.win(a)), 2),
+            "p": decimal_text(float(b.win[a]), 2, lang=_.lang),
+            "keeping": decimal_text(float(self.current.win(a)), 2, lang=_.lang),
         }
         if keeping_wins:
             return _(

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Union
 
-from ..draw.odds import percent_text
+from ..draw.odds import decimal_text, percent_text
 from ..i18n import N_, Text, translator
 from ..rules.cards import Card, Hand, parse_hand
 from ..rules.errors import DuplicateCardError, MusError
@@ -291,9 +291,9 @@ class HandOdds:
             "given": given,
             "lance": lance.title,
             "how_often": odds_in_words(team, lang=_.lang),
-            "p": _.number(team, 2),
-            "you": _.number(float(lo.you), 2),
-            "partner": _.number(float(lo.partner), 2),
+            "p": decimal_text(team, 2, lang=_.lang),
+            "you": decimal_text(float(lo.you), 2, lang=_.lang),
+            "partner": decimal_text(float(lo.partner), 2, lang=_.lang),
         }
         if lance in (Lance.GRANDE, Lance.CHICA):
             return _("{given}, your team wins {lance} {how_often} ({p}): you {you}, your partner {partner}.", **win)
@@ -304,8 +304,8 @@ class HandOdds:
                 "{given} ({mine}), your team wins {lance} {how_often} ({p}): you {you}, your partner {partner}. "
                 "Both teams hold pares, so Pares is bet on, {betting} of the time; nobody holds pares {nobody}.",
                 mine=mine,
-                betting=_.number(float(h.betting), 2),
-                nobody=_.number(float(h.nobody), 2),
+                betting=decimal_text(float(h.betting), 2, lang=_.lang),
+                nobody=decimal_text(float(h.nobody), 2, lang=_.lang),
                 **win,
             )
         if lance is Lance.JUEGO:
@@ -316,8 +316,8 @@ class HandOdds:
                 "Both teams have juego, so Juego is bet on, {betting} of the time; nobody has juego, so Punto is "
                 "played, {nobody}.",
                 mine=mine,
-                betting=_.number(float(h.betting), 2),
-                nobody=_.number(float(h.nobody), 2),
+                betting=decimal_text(float(h.betting), 2, lang=_.lang),
+                nobody=decimal_text(float(h.nobody), 2, lang=_.lang),
                 **win,
             )
         if info.is_juego:
@@ -327,7 +327,7 @@ class HandOdds:
             "{given} (punto {total}), Punto is played only when nobody has juego ({played}); your team wins {lance} "
             "{how_often} ({p}): you {you}, your partner {partner}.",
             total=info.total,
-            played=_.number(played, 2),
+            played=decimal_text(played, 2, lang=_.lang),
             **win,
         )
 

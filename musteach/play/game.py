@@ -769,8 +769,8 @@ class Game:
                 "Seat {seat} signals to seat {partner}: {gesture} ({meaning}).",
                 seat=seat,
                 partner=partner,
-                gesture=sena.gesture.lower(),
-                meaning=sena.meaning,
+                gesture=_(sena.gesture).lower(),  # the seña's words are the rules' msgids: English until translated
+                meaning=_(sena.meaning),
             ),
             record=Signal(sena),
             audience=(seat, partner),

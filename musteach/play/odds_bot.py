@@ -14,7 +14,8 @@ from functools import lru_cache
 from itertools import combinations, product
 from typing import TYPE_CHECKING, Any
 
-from ..i18n import Text, Translator, plural_text, translator
+from ..draw.odds import decimal_text
+from ..i18n import Text, plural_text, translator
 from ..lazy import lazy_module
 from ..rules.batch import evaluate_batch
 from ..rules.betting import ORDAGO, LanceBetting
@@ -730,8 +731,8 @@ class OddsBot:
                             "With {hand} your team expects {now} stones en paso; the best discard raises that to "
                             "{after}, so ask for mus.",
                             hand=hand,
-                            now=_.number(now, 1),
-                            after=_.number(after, 1),
+                            now=decimal_text(now, 1, lang=_.lang),
+                            after=decimal_text(after, 1, lang=_.lang),
                         ),
                     )
                 if now >= self.keep_at:
@@ -739,8 +740,8 @@ class OddsBot:
                         "With {hand} your team expects {now} stones en paso; that is a strong hand (changing cards "
                         "would give {after}, but the opponents change too): cut the mus (no hay mus).",
                         hand=hand,
-                        now=_.number(now, 1),
-                        after=_.number(after, 1),
+                        now=decimal_text(now, 1, lang=_.lang),
+                        after=decimal_text(after, 1, lang=_.lang),
                     )
                 else:
                     why = _(
@@ -748,10 +749,10 @@ class OddsBot:
                         "{after}, a gain of {gain} stones, less than the {need} this bot asks of mus round {round}: "
                         "cut the mus (no hay mus).",
                         hand=hand,
-                        now=_.number(now, 1),
-                        after=_.number(after, 1),
-                        gain=_.number(after - now, 1),
-                        need=_.number(need, 1),
+                        now=decimal_text(now, 1, lang=_.lang),
+                        after=decimal_text(after, 1, lang=_.lang),
+                        gain=decimal_text(after - now, 1, lang=_.lang),
+                        need=decimal_text(need, 1, lang=_.lang),
                         round=view.mus_round,
                     )
                 return Advice(MusCall(False), why)
@@ -765,7 +766,7 @@ class OddsBot:
             d = keep_to_discard(view, keep_cards)
             if not keep_cards:
                 return Advice(
-                    d, _("Keep nothing: over every possible draw this gives the most stones en paso ({after}).", after=_.number(after, 1))
+                    d, _("Keep nothing: over every possible draw this gives the most stones en paso ({after}).", after=decimal_text(after, 1, lang=_.lang))
                 )
             kept = " ".join(c.code for c in keep_cards)
             return Advice(
@@ -773,7 +774,7 @@ class OddsBot:
                 _(
                     "Keep {cards}: over every possible draw this gives the most stones en paso ({after}).",
                     cards=kept,
-                    after=_.number(after, 1),
+                    after=decimal_text(after, 1, lang=_.lang),
                 ),
             )
         if phase.startswith("declare:"):
@@ -790,7 +791,7 @@ class OddsBot:
         assert b is not None
         lance = est.lance
         p = est.win
-        odds = {"lance": lance.title, "how_often": _in_words(p), "p": _.number(p, 2)}
+        odds = {"lance": lance.title, "how_often": _in_words(p), "p": decimal_text(p, 2, lang=_.lang)}
         us, them = view.team, "B" if view.team == "A" else "A"
         live = view.live_score
         target = view.rules.target
@@ -816,7 +817,7 @@ class OddsBot:
                     _(
                         "Your team wins {lance} {how_often} ({p}), after what their bets say about their hands, "
                         "better than your chance of winning the game otherwise ({equity}): quiero.",
-                        equity=_.number(eq, 2),
+                        equity=decimal_text(eq, 2, lang=_.lang),
                         **odds,
                     ),
                 )
@@ -825,7 +826,7 @@ class OddsBot:
                 _(
                     "Your team wins {lance} {how_often} ({p}), after what their bets say about their hands; "
                     "your chance of winning the game otherwise is {equity}: no quiero.",
-                    equity=_.number(eq, 2),
+                    equity=decimal_text(eq, 2, lang=_.lang),
                     **odds,
                 ),
             )
@@ -837,7 +838,11 @@ class OddsBot:
                 bet("reenvido", 2 if pd < 0.92 else 3),
                 _("Your team wins {lance} {how_often} ({p}), after what their bets say about their hands: raise.", **odds),
             )
-        worth = {"accept": _signed(_, ev_accept), "refuse": _signed(_, ev_refuse), **odds}
+        worth = {
+            "accept": decimal_text(ev_accept, 1, lang=_.lang, sign=True),
+            "refuse": decimal_text(ev_refuse, 1, lang=_.lang, sign=True),
+            **odds,
+        }
         if ev_accept > ev_refuse:
             return Advice(
                 bet("quiero"),
@@ -855,11 +860,6 @@ class OddsBot:
                 **worth,
             ),
         )
-
-
-def _signed(_: Translator, x: float) -> str:
-    """``x`` with one decimal and its sign, in the translator's language: ``"+1.5"``, ``"-0,5"``."""
-    return f"{x:+.1f}"[0] + _.number(abs(x), 1)
 
 
 def _in_words(p: float) -> Text:
