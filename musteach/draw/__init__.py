@@ -11,10 +11,12 @@ Modules:
 - :mod:`.odds`: odds bars.
 
 The pictures' public functions are importable from here too (``from musteach.draw import table_svg``).
+Their words (titles, ``aria-label``, legends) are in the language being spoken (:func:`musteach.i18n.speaking`),
+or in the ``lang=`` they are given; the card names are Spanish in every language.
 """
 
 from .cards import CARD_RATIO, CARD_WIDTH, SUIT_COLORS, TEAM_COLORS, card_html, card_svg, hand_html, hand_svg
-from .odds import odds_bars_svg, odds_label, percent_text
+from .odds import decimal_text, odds_bars_svg, odds_label, percent_text
 from .senas import catalogue_html, sena_html, sena_svg
 from .stones import stones_label, stones_svg, team_stones_text
 from .table import deal_html, table_svg
@@ -32,6 +34,7 @@ __all__ = [
     "hand_svg",
     "odds_bars_svg",
     "odds_label",
+    "decimal_text",
     "percent_text",
     "sena_html",
     "sena_svg",

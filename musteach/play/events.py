@@ -142,7 +142,8 @@ class Event:
 
     index: position in the history. hand: the hand number (1-based; 0 for the start). kind: an
     :class:`EventKind`. seat: the seat concerned, or None. phase: the :class:`Phase` it happened in.
-    text: a sentence every seat may read. action: for decisions (kinds ``action``, ``signal`` and
+    text: a sentence every seat may read, in the game's language (``Game(lang=...)``); :meth:`facts` is
+    the event without its words. action: for decisions (kinds ``action``, ``signal`` and
     ``next_hand``), the decision as text (what :func:`~musteach.play.game.replay` plays again).
     audience: None if every seat sees the event, else the seats that do (a seña, a seat's own cards).
     private: words only ``seat`` sees (the cards it threw or drew). data: extra facts (the start event

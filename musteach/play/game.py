@@ -110,9 +110,12 @@ class Game:
     ``declare:pares`` and ``declare:juego``; only the truth is accepted); if False they are made for it.
     hands: the first hand's 4 hands, by seat (for a lesson's set example); the other 24 cards are
     shuffled into the stock. start_score: the first game's score, ``{"A": n, "B": n}`` (e.g. to practise
-    the end of a game), each below the target.
+    the end of a game), each below the target. lang: the language of the history's sentences (None: the
+    language being spoken when the game is made, :func:`musteach.i18n.speaking`); the game keeps it whoever
+    drives it, and a language other than English is named in the start event's ``data["lang"]``.
 
     Raises :class:`~musteach.rules.errors.SeatError` for a bad ``first_mano``, :class:`RulesError` for bad rules,
+    ``LanguageError`` for a language with no catalog,
     the card errors of :func:`~musteach.rules.cards.parse_hands` for bad ``hands``, and
     :class:`~musteach.rules.errors.BettingError` for a bad ``start_score``.
     """
