@@ -251,7 +251,7 @@ def sena_svg(sena: Sena | str, width: int = SENA_WIDTH, rules: Rules | str | Non
     if isinstance(width, bool) or not isinstance(width, int | float) or width <= 0:
         raise MusError(Text("width must be a positive number of pixels, not {value}", value=repr(width)))
     _ = translator()
-    label = _("{gesture}: {meaning}", gesture=_(s.gesture), meaning=meaning(s, rules))  # the seña's words: the rules' msgids
+    label = _("{gesture}: {meaning}", gesture=s.gesture_text(_.lang), meaning=meaning(s, rules, _.lang))
     h = round(width * _VH / _VW, 1)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" viewBox="0 0 {_VW} {_VH}" '
@@ -266,12 +266,12 @@ def sena_html(sena: Sena | str, width: int = SENA_WIDTH, rules: Rules | str | No
     """The face with a caption (gesture, meaning), as an HTML ``<figure>``."""
     s = get_sena(sena)
     _ = translator()
-    gesture = _(s.gesture)
+    gesture, means = s.gesture_text(_.lang), meaning(s, rules, _.lang)
     return (
         f'<figure class="musteach-sena-card" style="display:inline-block;margin:4px;width:{width + 16}px;'
         f'text-align:center;vertical-align:top">{sena_svg(s, width, rules)}'
         f'<figcaption style="font-family:{_attr(_FONT)};font-size:13px"><strong>{escape(gesture)}</strong>'
-        f"<br>{escape(meaning(s, rules))}</figcaption></figure>"
+        f"<br>{escape(means)}</figcaption></figure>"
     )
 
 

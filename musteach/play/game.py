@@ -772,8 +772,8 @@ class Game:
                 "Seat {seat} signals to seat {partner}: {gesture} ({meaning}).",
                 seat=seat,
                 partner=partner,
-                gesture=_(sena.gesture).lower(),  # the seña's words are the rules' msgids: English until translated
-                meaning=_(sena.meaning),
+                gesture=sena.gesture_text(_.lang).lower(),
+                meaning=sena.meaning_text(_.lang),
             ),
             record=Signal(sena),
             audience=(seat, partner),
