@@ -183,22 +183,26 @@ class Translator:
         return self._fill(self._catalog.ngettext(singular, plural, count), {"n": count, **params})
 
     def number(self, value: float, digits: int = 0) -> str:
-        """``value`` with ``digits`` decimals and this language's decimal mark: ``"62.5"``, ``"62,5"``."""
-        if self.lang == SOURCE_LANG:
-            return f"{value:.{digits}f}"
-        from babel.numbers import format_decimal  # here: babel's locale data costs memory a lesson may not need
+        """``value`` with ``digits`` decimals and this language's decimal mark: ``"62.5"``, ``"62,5"``.
 
-        pattern = "0." + "0" * digits if digits else "0"
-        return str(format_decimal(value, format=pattern, locale=self.lang))
+        Rounded exactly as the English figure (``f"{value:.1f}"``), so both languages always state the same
+        number; babel supplies the language's decimal and minus signs.
+        """
+        english = f"{value:.{digits}f}"
+        if self.lang == SOURCE_LANG:
+            return english
+        from babel.numbers import get_decimal_symbol, get_minus_sign_symbol  # here: locale data costs memory
+
+        return english.replace("-", get_minus_sign_symbol(self.lang)).replace(".", get_decimal_symbol(self.lang))
 
     def percent(self, fraction: float, digits: int = 0) -> str:
-        """``fraction`` (0..1) as a percentage in this language: ``"62.5%"``, ``"62,5 %"``."""
+        """``fraction`` (0..1) as a percentage in this language: ``"62.5%"``, ``"62,5 %"`` (rounded as English)."""
         if self.lang == SOURCE_LANG:
             return f"{fraction * 100:.{digits}f}%"
         from babel.numbers import format_percent
 
-        pattern = "0." + "0" * digits + "%" if digits else "0%"
-        return str(format_percent(fraction, format=pattern, locale=self.lang))
+        pattern = str(format_percent(0.25, locale=self.lang))  # the language's layout of a percentage: "25 %"
+        return pattern.replace("25", self.number(fraction * 100, digits), 1)
 
     def join(self, items: Iterable[str]) -> str:
         """Items joined as this language lists them: ``"a, b and c"``, ``"a, b y c"``."""

@@ -224,6 +224,6 @@ def test_pictures_say_their_words_in_spanish() -> None:
     assert _words(stones)[0].startswith("Pareja A: 2 amarracos y 3 piedras (13); pareja B: 7 amarracos")
     assert _words(table)[0].startswith("Un reparto. Mesa de mus, el asiento 1 es mano. Asiento 0, pareja A")
     assert "Pareja A (asientos 0 y 2)" in _words(table)
-    assert _words(bars)[0].startswith("Probabilidades de tu pareja por lance: Grande 95%")
+    assert _words(bars)[0].startswith("Probabilidades de tu pareja por lance: Grande 95\xa0%")
     assert "tu compañero" in _words(bars)
 
