@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..i18n import Text
 from ..rules.betting import Action, BettingOutcome, LanceBetting, start_betting
 from ..rules.count import CountResult
 from ..rules.errors import IllegalActionError
@@ -39,14 +40,22 @@ def read_betting_script(lance: Lance, given: str | Sequence[Any]) -> list[tuple[
             m = _ITEM.fullmatch(item)
             if not m:
                 raise IllegalActionError(
-                    f"{lance.title} betting, action {i}: write each action as 'seat action', e.g. '0 envido', not {item!r}"
-                )
+                    Text(
+                        "{lance} betting, action {i}: write each action as 'seat action', e.g. '0 envido', not {item}",
+                        lance=lance.title, i=i, item=repr(item),
+                    )
+                )  # fmt: skip
             pairs.append((int(m.group(1)), m.group(2)))
         return pairs
     out = []
     for i, pair in enumerate(given, 1):
         if isinstance(pair, str) or not isinstance(pair, Sequence) or len(pair) != 2:
-            raise IllegalActionError(f"{lance.title} betting, action {i}: expected a (seat, action) pair, not {pair!r}")
+            raise IllegalActionError(
+                Text(
+                    "{lance} betting, action {i}: expected a (seat, action) pair, not {pair}",
+                    lance=lance.title, i=i, pair=repr(pair),
+                )
+            )  # fmt: skip
         out.append((pair[0], pair[1]))
     return out
 
@@ -64,16 +73,22 @@ def play_betting_script(
     if isinstance(given, LanceBetting | BettingOutcome | Mapping):
         return given
     if not isinstance(given, str | Sequence):
-        raise IllegalActionError(f"{lance.title} betting: expected text or (seat, action) pairs, not {given!r}")
+        raise IllegalActionError(
+            Text("{lance} betting: expected text or (seat, action) pairs, not {given}", lance=lance.title, given=repr(given))
+        )
     state = start_betting(deal, lance, rules)
     try:
         state = state.play(read_betting_script(lance, given))
     except IllegalActionError as e:
-        raise IllegalActionError(f"{lance.title} betting: {e}") from None
+        why: Text | str = e.text if e.text is not None else str(e)  # the error's own words, in the same language
+        raise IllegalActionError(Text("{lance} betting: {error}", lance=lance.title, error=why)) from None
     if not state.closed:
         raise IllegalActionError(
-            f"{lance.title} betting is not over: seat {state.next_seat} must still speak (RULES.md §6)"
-        )
+            Text(
+                "{lance} betting is not over: seat {seat} must still speak (RULES.md §6)",
+                lance=lance.title, seat=state.next_seat,
+            )
+        )  # fmt: skip
     return state
 
 

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..i18n import N_, speaking, translator
 from ..odds import SENAS as ODDS_SENAS
 from ..odds import DiscardAdvice, HandOdds, advise_discard, hand_odds, position_name, prepare_advisor
 from ..play.actions import Declare, Discard, GameAction, Record, parse_action
@@ -91,50 +92,79 @@ class CoachComment:
 # ----------------------------------------------------------------------------------------------
 
 
-def phase_words(phase: Phase) -> str:
-    """``"the mus"``, ``"the discard"``, ``"the pares declaration"``, ``"Grande"``...: a phase in words."""
-    lance = phase.lance
-    if phase is Phase.MUS:
-        return "the mus"
-    if phase is Phase.DISCARD:
-        return "the discard"
-    if lance is not None:
-        return f"the {lance.value} declaration" if phase.is_declaration else lance.title
-    return phase.value.replace("_", " ")
+#: A phase as a noun phrase (the betting phases are named by their lance's title).
+_PHASE_WORDS: dict[Phase, str] = {
+    Phase.START: N_("start"),
+    Phase.MUS: N_("the mus"),
+    Phase.DISCARD: N_("the discard"),
+    Phase.DECLARE_PARES: N_("the pares declaration"),
+    Phase.DECLARE_JUEGO: N_("the juego declaration"),
+    Phase.OVER: N_("over"),
+    Phase.NEXT_HAND: N_("next hand"),
+}
 
 
-def action_words(action: GameAction) -> str:
+def phase_words(phase: Phase, *, lang: str | None = None) -> str:
+    """``"the mus"``, ``"the discard"``, ``"the pares declaration"``, ``"Grande"``...: a phase in words, in
+    ``lang`` (None: the language being spoken)."""
+    with speaking(lang):
+        if phase in _PHASE_WORDS:
+            return translator()(_PHASE_WORDS[phase])
+        return phase.lance.title if phase.lance is not None else phase.value
+
+
+def action_words(action: GameAction, *, lang: str | None = None) -> str:
     """A decision in words: ``"changing R-7"`` for a discard (the lessons' hand notation), else the action's own text."""
-    if isinstance(action, Discard):
-        return f"changing {ranks_text(action.cards)}"
-    return str(action)
+    with speaking(lang):
+        if isinstance(action, Discard):
+            return translator()("changing {cards}", cards=ranks_text(action.cards))
+        return str(action)
 
 
-def said_words(record: Record) -> str:
+def said_words(record: Record, *, lang: str | None = None) -> str:
     """What a seat said, as a bubble over its seat shows it: ``"changes 2"`` for a discard, else the text."""
-    if isinstance(record, Discard):
-        return f"changes {len(record.cards)}"
-    return str(record)
+    with speaking(lang):
+        if isinstance(record, Discard):
+            return translator()("changes {count}", count=len(record.cards))
+        return str(record)
 
 
-def turn_prompt(view: View) -> str:
+def turn_prompt(view: View, *, lang: str | None = None) -> str:
     """What the learner at ``view.seat`` is asked when it is its decision (RULES.md §3, §4, §6), e.g.
-    ``"Your turn: the Grande betting. Paso, envido, or órdago?"``."""
+    ``"Your turn: the Grande betting. Paso, envido, or órdago?"``; in ``lang`` (None: the language being
+    spoken)."""
+    with speaking(lang):
+        return _turn_prompt(view)
+
+
+def _turn_prompt(view: View) -> str:
+    _ = translator()
     phase, lance, b = view.phase, view.phase.lance, view.betting
     if phase is Phase.MUS:
-        return "Your turn: mus (change cards) or no hay mus (play these)?"
+        return _("Your turn: mus (change cards) or no hay mus (play these)?")
     if phase is Phase.DISCARD:
-        return "Your turn: mark 1 to 4 cards to change (the toggle under each card), then press Discard."
+        return _("Your turn: mark 1 to 4 cards to change (the toggle under each card), then press Discard.")
     if lance is None:
-        return "Your turn."
+        return _("Your turn.")
     if phase.is_declaration:
-        return f"Your turn: do you hold {lance.value}? Say it truthfully."
+        return _("Your turn: do you hold {lance}? Say it truthfully.", lance=lance.value)
     if b is not None and b.facing_bet:
         stake = b.current_stake
-        who = "the other team" if b.betting_team != view.team else "your team"
-        amount = "órdago" if stake == ORDAGO else f"{stake} stones"
-        return f"Your turn: {who} bet {amount} in {lance.title}: quiero, no quiero, or raise."
-    return f"Your turn: the {lance.title} betting. Paso, envido, or órdago?"
+        theirs = b.betting_team != view.team
+        if stake == ORDAGO:
+            if theirs:
+                return _("Your turn: the other team bet órdago in {lance}: quiero, no quiero, or raise.", lance=lance.title)
+            return _("Your turn: your team bet órdago in {lance}: quiero, no quiero, or raise.", lance=lance.title)
+        if theirs:
+            return _(
+                "Your turn: the other team bet {stake} stones in {lance}: quiero, no quiero, or raise.",
+                stake=stake, lance=lance.title,
+            )  # fmt: skip
+        return _(
+            "Your turn: your team bet {stake} stones in {lance}: quiero, no quiero, or raise.",
+            stake=stake, lance=lance.title,
+        )  # fmt: skip
+    return _("Your turn: the {lance} betting. Paso, envido, or órdago?", lance=lance.title)
 
 
 def _cap(text: str) -> str:
@@ -169,14 +199,16 @@ def _exact_discards(view: View) -> DiscardAdvice | None:
         return None
 
 
-def exact_odds_sentence(view: View, lance: Lance | str | None = None) -> str:
+def exact_odds_sentence(view: View, lance: Lance | str | None = None, *, lang: str | None = None) -> str:
     """The exact odds of ``view``'s hand in a lance, in one sentence, from :func:`musteach.odds.hand_odds`
     (every deal of the unseen cards counted, given the partner's señas; bets and declarations are not
-    taken into account). ``""`` when there is no lance or the odds engine cannot answer.
+    taken into account). ``""`` when there is no lance or the odds engine cannot answer. lang: a language
+    code, None for the one being spoken.
     """
-    lance = Lance.parse(lance) if lance is not None else view.lance
-    odds = _exact_odds(view) if lance is not None else None
-    return odds.explain(lance) if odds is not None and lance is not None else ""
+    with speaking(lang):
+        lance = Lance.parse(lance) if lance is not None else view.lance
+        odds = _exact_odds(view) if lance is not None else None
+        return odds.explain(lance) if odds is not None and lance is not None else ""
 
 
 def _discard_sentence(adv: DiscardAdvice, discard: Iterable[Card] | None) -> tuple[str, float | None]:
@@ -188,18 +220,24 @@ def _discard_sentence(adv: DiscardAdvice, discard: Iterable[Card] | None) -> tup
     if mine is None:
         return text, None
     if mine is not adv.best("balanced"):
-        text += f" Your change ({ranks_text(mine.discard)}): {float(mine.balanced):.2f} stones."
+        _ = translator()
+        mine_text = _(
+            "Your change ({cards}): {value} stones.", cards=ranks_text(mine.discard), value=_.number(float(mine.balanced), 2)
+        )
+        text += f" {mine_text}"
     return text, float(mine.balanced)
 
 
-def exact_discard_sentence(view: View, discard: Iterable[Card] | None = None) -> str:
+def exact_discard_sentence(view: View, discard: Iterable[Card] | None = None, *, lang: str | None = None) -> str:
     """The exact discard advisor's word on ``view``'s hand (:func:`musteach.odds.advise_discard`, aim
     "balanced": the most stones en paso), and, given the learner's ``discard``, what that change is worth.
 
     8 reyes only (the 4-reyes advisor needs a minute the first time); ``""`` when it cannot answer.
+    lang: a language code, None for the one being spoken.
     """
-    adv = _exact_discards(view)
-    return _discard_sentence(adv, discard)[0] if adv is not None else ""
+    with speaking(lang):
+        adv = _exact_discards(view)
+        return _discard_sentence(adv, discard)[0] if adv is not None else ""
 
 
 # ----------------------------------------------------------------------------------------------
@@ -207,17 +245,20 @@ def exact_discard_sentence(view: View, discard: Iterable[Card] | None = None) ->
 # ----------------------------------------------------------------------------------------------
 
 
-def advise(view: View, coach: OddsBot | None = None, *, exact: bool = False) -> Advice:
+def advise(view: View, coach: OddsBot | None = None, *, exact: bool = False, lang: str | None = None) -> Advice:
     """What the coach would do in ``view``'s position, and why (for the learner's screen).
 
-    exact: add the exact odds of the hand in the lance being bet (:func:`exact_odds_sentence`).
+    exact: add the exact odds of the hand in the lance being bet (:func:`exact_odds_sentence`). lang: the
+    language of the reason (None: the one being spoken).
     """
-    adv = (coach or coach_bot()).advise(view)
-    if exact and view.lance is not None:
-        extra = exact_odds_sentence(view)
-        if extra:
-            return Advice(adv.action, f"{adv.reason} Exact odds before any bet: {extra}")
-    return adv
+    with speaking(lang):
+        adv = (coach or coach_bot()).advise(view)
+        if exact and view.lance is not None:
+            extra = exact_odds_sentence(view)
+            if extra:
+                reason = translator()("{reason} Exact odds before any bet: {odds}", reason=adv.reason, odds=extra)
+                return Advice(adv.action, reason)
+        return adv
 
 
 def _same(action: GameAction, advice: GameAction, rules: Rules) -> bool:
@@ -229,14 +270,16 @@ def _same(action: GameAction, advice: GameAction, rules: Rules) -> bool:
 
 
 def _verdict(action: GameAction, adv: Advice, rules: Rules) -> tuple[bool, str]:
+    _ = translator()
     if _same(action, adv.action, rules):
-        return True, f"Agreed: {adv.reason}"
+        return True, _("Agreed: {reason}", reason=adv.reason)
     if isinstance(adv.action, Discard):
-        return False, f"The coach would change {ranks_text(adv.action.cards, rules.kings)}: {adv.reason}"
-    return False, f"The coach would say {adv.action}: {adv.reason}"
+        cards = ranks_text(adv.action.cards, rules.kings)
+        return False, _("The coach would change {cards}: {reason}", cards=cards, reason=adv.reason)
+    return False, _("The coach would say {action}: {reason}", action=str(adv.action), reason=adv.reason)
 
 
-def comment(view: View, action: GameAction | str, coach: OddsBot | None = None) -> str:
+def comment(view: View, action: GameAction | str, coach: OddsBot | None = None, *, lang: str | None = None) -> str:
     """A coach's comment on ``action`` played from ``view`` (before it is played): ``"Agreed: ..."`` or
     ``"The coach would say ...: ..."``. Raises :class:`~musteach.rules.errors.IllegalActionError` for an
     action text it cannot read.
@@ -246,30 +289,54 @@ def comment(view: View, action: GameAction | str, coach: OddsBot | None = None) 
     >>> comment(g.view(0), "mus").split(":")[0] in ("Agreed", "The coach would say no hay mus")
     True
     """
-    a = parse_action(action, view.phase)
-    return _verdict(a, advise(view, coach), view.rules)[1]
+    with speaking(lang):
+        a = parse_action(action, view.phase)
+        return _verdict(a, advise(view, coach), view.rules)[1]
 
 
-def grade_sentence(grade: DecisionGrade) -> str:
+def grade_sentence(grade: DecisionGrade, *, lang: str | None = None) -> str:
     """The grade of a decision in one sentence, each figure stated once and rounded once, with the lance and
     the moment it refers to; the action it recommends is the best by its own figures. E.g.
     ``"A mistake (Grande, before any bet): envido 2 is worth +0.8 stones, your paso -0.4 stones: 1.2 stones lost."``
+    lang: a language code, None for the one being spoken (the grade's ``moment`` is in the language it was
+    graded in).
     """
+    with speaking(lang):
+        return _grade_sentence(grade)
+
+
+def _grade_sentence(grade: DecisionGrade) -> str:
+    _ = translator()
     if grade.method is Method.TRUTH:
-        return "Declarations must be truthful (RULES.md §4): best."
-    where = f"{grade.lance.title}, {grade.moment}" if grade.lance is not None and grade.phase.is_betting else grade.moment
+        return _("Declarations must be truthful (RULES.md §4): best.")
+    if grade.lance is not None and grade.phase.is_betting:
+        where = _("{lance}, {moment}", lance=grade.lance.title, moment=grade.moment)
+    else:
+        where = grade.moment
     best, mine, unit = grade.best, grade.chosen, grade.unit
     if grade.grade is Grade.BEST:
         rest = [v for v in grade.values if v is not mine]
-        nxt = f"; next best: {action_words(rest[0].action)}, {figure_text(rest[0].stones, unit)}" if rest else ""
-        return f"Best ({where}): {action_words(mine.action)} is worth {figure_text(mine.stones, unit)}{nxt}."
-    return (
-        f"{_cap(grade.grade.article)} ({where}): {action_words(best.action)} is worth {figure_text(best.stones, unit)}, "
-        f"your {action_words(mine.action)} {figure_text(mine.stones, unit)}: {loss_text(grade.loss, unit)}."
-    )
+        if rest:
+            return _(
+                "Best ({where}): {action} is worth {figure}; next best: {next}, {next_figure}.",
+                where=where, action=action_words(mine.action), figure=figure_text(mine.stones, unit),
+                next=action_words(rest[0].action), next_figure=figure_text(rest[0].stones, unit),
+            )  # fmt: skip
+        return _(
+            "Best ({where}): {action} is worth {figure}.",
+            where=where, action=action_words(mine.action), figure=figure_text(mine.stones, unit),
+        )  # fmt: skip
+    return _(
+        "{grade} ({where}): {best} is worth {best_figure}, your {action} {figure}: {loss}.",
+        grade=_cap(grade.grade.article), where=where,
+        best=action_words(best.action), best_figure=figure_text(best.stones, unit),
+        action=action_words(mine.action), figure=figure_text(mine.stones, unit), loss=loss_text(grade.loss, unit),
+    )  # fmt: skip
 
 
-def coach_comment(view: View, action: GameAction | str, coach: OddsBot | None = None) -> CoachComment:
+def coach_comment(
+    view: View, action: GameAction | str, coach: OddsBot | None = None, *, lang: str | None = None
+) -> CoachComment:
     """The coach's structured comment on the learner's ``action`` from ``view``, before it is played: its grade
     (:func:`musteach.teach.grading.grade_decision`: the expected stones of every legal action and of the
     learner's, the stones lost, the tier) in one sentence, and how the figures were computed.
@@ -278,13 +345,21 @@ def coach_comment(view: View, action: GameAction | str, coach: OddsBot | None = 
     numbers rank lower. A declaration is only checked for truth (RULES.md §4). With 4 reyes a mus or a
     discard is graded by sampled en-paso values (the exact advisor is for 8 reyes).
     Raises :class:`~musteach.rules.errors.IllegalActionError` for an action text it cannot read or an action
-    that is not legal now.
+    that is not legal now. lang: the language of the comment (None: the one being spoken,
+    :func:`musteach.i18n.speaking`).
     """
+    with speaking(lang):
+        return _coach_comment(view, action, coach)
+
+
+def _coach_comment(view: View, action: GameAction | str, coach: OddsBot | None) -> CoachComment:
+    _ = translator()
     a = parse_action(action, view.phase)
-    head = (
-        f"{_cap(phase_words(view.phase))}: you said {action_words(a)} with {view.info.grande_str} "
-        f"{position_name(view.position)}."
-    )
+    head = _(
+        "{phase}: you said {action} with {hand} {position}.",
+        phase=_cap(phase_words(view.phase)), action=action_words(a), hand=view.info.grande_str,
+        position=position_name(view.position),
+    )  # fmt: skip
     try:
         grade = grade_decision(view, a)
     except IllegalActionError:
@@ -296,7 +371,7 @@ def coach_comment(view: View, action: GameAction | str, coach: OddsBot | None = 
         agreed, said = _verdict(a, adv, view.rules)
         return CoachComment(a, adv.action, agreed, f"{head} {said}", adv.reason)
     if isinstance(a, Declare):
-        reason = "Declarations must be truthful (RULES.md §4)."
+        reason = _("Declarations must be truthful (RULES.md §4).")
         return CoachComment(a, None, True, f"{head} {reason}", reason, grade=grade)
     sentence = grade_sentence(grade)
     how = grade.how()

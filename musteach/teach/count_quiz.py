@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..i18n import Text, speaking, translator
 from ..rules.betting import TEAMS, LanceBetting, lances_played, random_betting, start_betting
 from ..rules.cards import Hand, deal
 from ..rules.count import CountResult, count_hand
@@ -71,23 +72,33 @@ class TypedStonesError(CountAnswerError):
 
 def read_typed_stones(text: str, where: str) -> int:
     """A whole number of stones (0..:data:`MAX_TYPED_STONES`) from what a learner typed in a box for
-    ``where`` (``"team A"``); raises :class:`TypedStonesError` with a friendly sentence otherwise (RULES.md §7).
+    ``where`` (``"team A"``, in the learner's language); raises :class:`TypedStonesError` with a friendly
+    sentence otherwise (RULES.md §7).
 
     >>> read_typed_stones(" 3 ", "team A")
     3
     """
     t = str(text).strip()
     if not t:
-        raise TypedStonesError(f"the box for {where} is empty: type a number of stones (0 if they take none).")
+        raise TypedStonesError(
+            Text("the box for {where} is empty: type a number of stones (0 if they take none).", where=where)
+        )
     if re.fullmatch(r"-\s*\d+", t):
-        raise TypedStonesError(f"{where}: {t} is negative, but nobody loses stones in Mus; type 0 or more.")
+        raise TypedStonesError(
+            Text("{where}: {value} is negative, but nobody loses stones in Mus; type 0 or more.", where=where, value=t)
+        )
     if not re.fullmatch(r"\d+", t):
-        raise TypedStonesError(f"{where}: type a whole number such as 0, 2 or 5, not {t!r}.")
+        raise TypedStonesError(
+            Text("{where}: type a whole number such as 0, 2 or 5, not {value}.", where=where, value=repr(t))
+        )
     v = int(t)
     if v > MAX_TYPED_STONES:
         raise TypedStonesError(
-            f"{where}: {v} is far more stones than a hand gives; type a number from 0 to {MAX_TYPED_STONES}."
-        )
+            Text(
+                "{where}: {value} is far more stones than a hand gives; type a number from 0 to {most}.",
+                where=where, value=v, most=MAX_TYPED_STONES,
+            )
+        )  # fmt: skip
     return v
 
 
@@ -100,12 +111,16 @@ def _stones_answer(answer: Any, where: str) -> dict[str, int]:
     if isinstance(answer, Mapping):
         extra = sorted(str(k) for k in answer if k not in TEAMS)
         if extra:
-            raise CountAnswerError(f"{where}: unknown team(s) {', '.join(extra)}; teams are A and B")
+            raise CountAnswerError(
+                Text("{where}: unknown team(s) {teams}; teams are A and B", where=where, teams=", ".join(extra))
+            )
         pairs = [(t, answer.get(t, 0)) for t in TEAMS]
     elif isinstance(answer, Sequence) and not isinstance(answer, str | bytes) and len(answer) == 2:
         pairs = list(zip(TEAMS, answer, strict=True))
     else:
-        raise CountAnswerError(f"{where}: give stones per team as {{'A': n, 'B': n}}, not {answer!r}")
+        raise CountAnswerError(
+            Text("{where}: give stones per team as {{'A': n, 'B': n}}, not {value}", where=where, value=repr(answer))
+        )
     out: dict[str, int] = {}
     for t, v in pairs:
         if isinstance(v, str) and v.strip().isdigit():
@@ -113,7 +128,9 @@ def _stones_answer(answer: Any, where: str) -> dict[str, int]:
         if isinstance(v, str) and not v.strip():
             v = 0
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise CountAnswerError(f"{where}: team {t}'s stones must be a whole number ≥ 0, not {v!r}")
+            raise CountAnswerError(
+                Text("{where}: team {team}'s stones must be a whole number ≥ 0, not {value}", where=where, team=t, value=repr(v))
+            )
         out[t] = v
     return out
 
@@ -156,7 +173,8 @@ class BettingQuestion:
 
 
 def _lines(state: LanceBetting) -> tuple[str, ...]:
-    return tuple(f"Seat {s.seat}: {s.action}" for s in state.steps if s.seat is not None)
+    _ = translator()
+    return tuple(_("Seat {seat}: {action}", seat=s.seat, action=str(s.action)) for s in state.steps if s.seat is not None)
 
 
 def betting_question(
@@ -167,20 +185,36 @@ def betting_question(
     mano: int | None = None,
     participants: Sequence[int] | None = None,
     rules: Rules | None = None,
+    lang: str | None = None,
 ) -> BettingQuestion:
-    """A random legal betting sequence and its answer (same seed, same question).
+    """A random legal betting sequence and its answer (same seed, same question), its words in ``lang``
+    (None: the language being spoken, :func:`musteach.i18n.speaking`).
 
     kind: the outcome wanted: ``"rejected"``, ``"accepted"``, ``"paso"``, ``"ordago_accepted"``, or None
     (mostly rejected, since that is where stones move at once). lance: default random among Grande, Chica,
     Pares, Juego. participants: the seats speaking (default: all four for Grande/Chica, a random set of
     holders on both teams for Pares/Juego). Raises :class:`CountAnswerError` for an unknown kind.
     """
+    with speaking(lang):
+        return _betting_question(seed, kind, lance, mano, participants, rules)
+
+
+def _betting_question(
+    seed: random.Random | int | None,
+    kind: str | None,
+    lance: Lance | str | None,
+    mano: int | None,
+    participants: Sequence[int] | None,
+    rules: Rules | None,
+) -> BettingQuestion:
     rng = _rng(seed)
     rules = rules or Rules()
     if kind is None:
         kind = rng.choice(("rejected", "rejected", "rejected", "accepted", "paso"))
     if kind not in BETTING_KINDS:
-        raise CountAnswerError(f"unknown betting question kind {kind!r}: use {', '.join(BETTING_KINDS)}")
+        raise CountAnswerError(
+            Text("unknown betting question kind {kind}: use {kinds}", kind=repr(kind), kinds=", ".join(BETTING_KINDS))
+        )
     lance = Lance.parse(lance) if lance is not None else rng.choice((Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO))
     mano = rng.randrange(4) if mano is None else mano
     if participants is None and lance in (Lance.PARES, Lance.JUEGO):
@@ -198,25 +232,29 @@ def betting_question(
         if state.outcome.type == kind:
             break
     else:  # pragma: no cover - 500 tries always find every kind
-        raise CountAnswerError(f"could not build a {kind!r} betting question")
+        raise CountAnswerError(Text("could not build a {kind} betting question", kind=repr(kind)))
     o = state.outcome
     answer = {"A": 0, "B": 0}
     if o.type == "rejected" and rules.deje_timing == "immediate":
         answer[o.winner_team] = o.deje  # type: ignore[index]
-    who = ", ".join(f"seat {s}" for s in state.participants)
-    prompt = (
-        f"{lance.title} betting, mano seat {mano} (team A = seats 0 and 2, team B = seats 1 and 3; speaking: {who}). "
-        "How many stones does each team take now, during the betting?"
-    )
+    _ = translator()
+    who = ", ".join(_("seat {seat}", seat=s) for s in state.participants)
+    prompt = _(
+        "{lance} betting, mano seat {mano} (team A = seats 0 and 2, team B = seats 1 and 3; speaking: {who}). "
+        "How many stones does each team take now, during the betting?",
+        lance=lance.title, mano=mano, who=who,
+    )  # fmt: skip
     return BettingQuestion(state, _lines(state), prompt, answer)
 
 
 def grade_betting(question: BettingQuestion, answer: Any) -> Verdict:
     """Grade stones-now per team (``{"A": n, "B": n}`` or ``(a, b)``) with the step-by-step reasons.
 
-    Raises :class:`CountAnswerError` for an answer that is not whole stones per team.
+    Raises :class:`CountAnswerError` for an answer that is not whole stones per team. The words are in the
+    language being spoken (:func:`musteach.i18n.speaking`).
     """
-    given = _stones_answer(answer, "answer")
+    _ = translator()
+    given = _stones_answer(answer, _("answer"))
     exp = question.answer
     wrong = tuple(t for t in TEAMS if given[t] != exp[t])
     o = question.state.outcome
@@ -224,22 +262,32 @@ def grade_betting(question: BettingQuestion, answer: Any) -> Verdict:
     steps = list(question.state.texts())
     if o.type == "rejected":
         if question.state.rules.deje_timing == "immediate":
-            rule = (
-                f"A refused bet pays 1 stone if it was the first bet, otherwise the previous total: here team "
-                f"{o.winner_team} takes {o.deje} now (RULES.md §6)."
-            )
+            rule = _(
+                "A refused bet pays 1 stone if it was the first bet, otherwise the previous total: here team "
+                "{team} takes {deje} now (RULES.md §6).",
+                team=o.winner_team, deje=o.deje,
+            )  # fmt: skip
         else:
-            rule = f"With dejes scored at the end, nobody takes stones now; team {o.winner_team}'s deje of {o.deje} waits for the count."
+            rule = _(
+                "With dejes scored at the end, nobody takes stones now; team {team}'s deje of {deje} waits for the count.",
+                team=o.winner_team, deje=o.deje,
+            )  # fmt: skip
     elif o.type == "accepted":
-        rule = f"An accepted bet moves no stones now: the best {question.lance.value} takes {o.stake} in the count (RULES.md §7)."
+        rule = _(
+            "An accepted bet moves no stones now: the best {lance} takes {stake} in the count (RULES.md §7).",
+            lance=question.lance.value, stake=o.stake,
+        )  # fmt: skip
     elif o.type == "ordago_accepted":
-        rule = "An accepted órdago moves no stones: the best hand of the lance wins the whole game (RULES.md §6)."
+        rule = _("An accepted órdago moves no stones: the best hand of the lance wins the whole game (RULES.md §6).")
     else:
-        rule = "Everybody passed: no stones now; the lance is decided en paso in the count (RULES.md §7)."
+        rule = _("Everybody passed: no stones now; the lance is decided en paso in the count (RULES.md §7).")
     steps.append(rule)
     if wrong:  # the learner's own answer, last (issue 12)
         steps.append(why_betting_wrong(o, exp, given, question.state.rules))
-    headline = "Right!" if not wrong else f"Not quite: the answer is {_pair(exp)}, you said {_pair(given)}."
+    if not wrong:
+        headline = _("Right!")
+    else:
+        headline = _("Not quite: the answer is {answer}, you said {given}.", answer=_pair(exp), given=_pair(given))
     return Verdict(not wrong, dict(exp), given, " ".join(steps), None, headline, tuple(steps), wrong)
 
 
@@ -278,11 +326,14 @@ class CountQuestion:
 
     @property
     def prompt(self) -> str:
+        """The question, in the language being spoken (:func:`musteach.i18n.speaking`)."""
         r = self.result
-        return (
-            f"Mano is seat {self.mano}; the score is {_pair(self.start_score)} (game to {r.rules.target}). "
-            f"Count the hand: how many stones does each team take in {', '.join(lc.title for lc in r.lances)}?"
-        )
+        return translator()(
+            "Mano is seat {mano}; the score is {score} (game to {target}). "
+            "Count the hand: how many stones does each team take in {lances}?",
+            mano=self.mano, score=_pair(self.start_score), target=r.rules.target,
+            lances=", ".join(lc.title for lc in r.lances),
+        )  # fmt: skip
 
     def grade(self, answer: Any) -> Verdict:
         """Same as :func:`grade_count`."""
@@ -296,11 +347,13 @@ def count_question(
     start_score: Mapping[str, int] | None = None,
     near_end: bool = False,
     allow_ordago: bool = False,
+    lang: str | None = None,
 ) -> CountQuestion:
     """A random deal with random legal betting in every lance, and its count (same seed, same question).
 
     start_score: the score before the hand (default 0-0, or near the target when ``near_end``, so that the
     game may end part-way). allow_ordago: whether an accepted órdago may end the hand (default: no).
+    lang: the language of the betting lines (None: the one being spoken).
     """
     rng = _rng(seed)
     rules = rules or Rules()
@@ -319,7 +372,8 @@ def count_question(
                 break
         bettings[lance.value] = b
     result = count_hand(d, start_score=start_score, betting=bettings)
-    lines = {k: tuple(f"Seat {s.seat}: {s.action}" for s in b.steps if s.seat is not None) for k, b in bettings.items()}
+    with speaking(lang):
+        lines = {k: _lines(b) for k, b in bettings.items()}
     return CountQuestion(d, dict(result.start_score), bettings, lines, result)
 
 
@@ -327,21 +381,28 @@ def grade_count(question: CountQuestion, answer: Any) -> Verdict:
     """Grade ``{lance: {"A": n, "B": n}}`` (a missing lance or team counts as 0) against the count.
 
     Returns a :class:`~musteach.teach.verdict.Verdict` whose ``wrong`` names the lances answered wrongly and whose ``steps``
-    are the count's explanation. Raises :class:`CountAnswerError` for an answer of the wrong shape.
+    are the count's explanation. Raises :class:`CountAnswerError` for an answer of the wrong shape. The words
+    are in the language being spoken (:func:`musteach.i18n.speaking`).
     """
+    _ = translator()
     if not isinstance(answer, Mapping):
-        raise CountAnswerError(f"give stones per lance as {{lance: {{'A': n, 'B': n}}}}, not {answer!r}")
+        raise CountAnswerError(
+            Text("give stones per lance as {{lance: {{'A': n, 'B': n}}}}, not {value}", value=repr(answer))
+        )
     expected = question.answer
     extra = sorted(str(k) for k in answer if k not in expected)
     if extra:
-        raise CountAnswerError(f"answer names lance(s) not played in this hand: {', '.join(extra)}")
+        raise CountAnswerError(Text("answer names lance(s) not played in this hand: {lances}", lances=", ".join(extra)))
     given = {k: _stones_answer(answer.get(k, {}), k) for k in expected}
     wrong = tuple(k for k in expected if given[k] != expected[k])
     if not wrong:
-        headline = "Right!"
+        headline = _("Right!")
     else:
-        parts = [f"{Lance(k).title} is {_pair(expected[k])}, not {_pair(given[k])}" for k in wrong]
-        headline = "Not quite: " + "; ".join(parts) + "."
+        parts = [
+            _("{lance} is {answer}, not {given}", lance=Lance(k).title, answer=_pair(expected[k]), given=_pair(given[k]))
+            for k in wrong
+        ]
+        headline = _("Not quite: {parts}.", parts="; ".join(parts))
     steps = tuple(question.result.explanation)
     if wrong:  # the learner's own answer, last (issue 12)
         steps += (why_count_wrong(question.result, given),)

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from ..i18n import N_, Text, speaking, translator
 from ..lazy import lazy_module
 from ..odds import advise_discard
 from ..play.actions import Declare, Discard, GameAction, MusCall, cards_text
@@ -97,12 +98,18 @@ class Grade(Enum):
 
     @property
     def article(self) -> str:
-        """``"a good move"``, ``"an inaccuracy"``, ``"a mistake"``...: the grade as a noun, with its article."""
-        if self is Grade.BEST:
-            return "the best move"
-        if self is Grade.GOOD:
-            return "a good move"
-        return f"an {self.value}" if self.value[0] in "aeiou" else f"a {self.value}"
+        """``"a good move"``, ``"an inaccuracy"``, ``"a mistake"``...: the grade as a noun, with its article, in
+        the language being spoken (:func:`musteach.i18n.speaking`)."""
+        return translator()(_ARTICLES[self.value])
+
+
+_ARTICLES: dict[str, str] = {
+    "best": N_("the best move"),
+    "good": N_("a good move"),
+    "inaccuracy": N_("an inaccuracy"),
+    "mistake": N_("a mistake"),
+    "blunder": N_("a blunder"),
+}
 
 
 #: The most stones (rounded to 0.1) a decision may lose and keep each grade; above the last: a blunder.
@@ -130,7 +137,9 @@ def grade_for(loss: float, unit: Unit = Unit.STONES) -> Grade:
     Raises :class:`MusError` for a negative or not-a-number loss.
     """
     if not loss >= 0:
-        raise MusError(f"a loss of {unit.value} is 0 or more, not {loss!r}")
+        if unit is Unit.STONES:
+            raise MusError(Text("a loss of stones is 0 or more, not {value}", value=repr(loss)))
+        raise MusError(Text("a loss of win chance is 0 or more, not {value}", value=repr(loss)))
     limits, digits = (GRADE_LIMITS, 1) if unit is Unit.STONES else (CHANCE_LIMITS, 0)
     for grade, limit in limits:
         if round(loss, digits) <= limit + 1e-9:
@@ -147,14 +156,21 @@ class Method(Enum):
     ROLLOUT = "rollout"
 
 
-def stones_text(x: float) -> str:
-    """A figure in stones, rounded once to 0.1: ``"+1.3 stones"``, ``"-0.5 stones"``, ``"1 stone"``."""
+def _figure_count(x: float) -> int:
+    """The count that picks a figure's plural form: 1 for exactly one (``"1.0 stone"``), else 2 (plural)."""
+    return 1 if abs(x) == 1 else 2
+
+
+def stones_text(x: float, *, lang: str | None = None) -> str:
+    """A figure in stones, rounded once to 0.1: ``"+1.3 stones"``, ``"-0.5 stones"``, ``"1 stone"``
+    (``"+1,3 piedras"`` in Spanish). lang: a language code, None for the one being spoken."""
+    _ = translator(lang)
     r = round(x, 1) + 0.0
-    unit = "stone" if abs(r) == 1 else "stones"
-    return f"{r:+.1f} {unit}"
+    signed = ("-" if r < 0 else "+") + _.number(abs(r), 1)
+    return _.ngettext("{value} stone", "{value} stones", _figure_count(r), value=signed)
 
 
-def figure_text(x: float, unit: Unit) -> str:
+def figure_text(x: float, unit: Unit, *, lang: str | None = None) -> str:
     """A figure as the learner reads it: :func:`stones_text`, or near the end of a game a chance of winning
     it, rounded once to 1 point of 100: ``"a 62% chance of winning the game"``.
 
@@ -162,16 +178,20 @@ def figure_text(x: float, unit: Unit) -> str:
     ('a 62% chance of winning the game', '+1.0 stone')
     """
     if unit is Unit.STONES:
-        return stones_text(x)
-    return f"a {round(x) + 0:d}% chance of winning the game"
+        return stones_text(x, lang=lang)
+    _ = translator(lang)
+    return _("a {percent} chance of winning the game", percent=_.percent((round(x) + 0) / 100, 0))
 
 
-def loss_text(loss: float, unit: Unit) -> str:
+def loss_text(loss: float, unit: Unit, *, lang: str | None = None) -> str:
     """What a decision lost: ``"1.2 stones lost"``, ``"1 stone lost"``, ``"8 points of win chance lost"``."""
+    _ = translator(lang)
     if unit is Unit.STONES:
-        return f"{loss:.1f} stone{'' if loss == 1 else 's'} lost"
+        return _.ngettext(
+            "{value} stone lost", "{value} stones lost", _figure_count(loss), value=_.number(loss, 1)
+        )
     pts = round(loss) + 0
-    return f"{pts:d} point{'' if pts == 1 else 's'} of win chance lost"
+    return _.ngettext("{n} point of win chance lost", "{n} points of win chance lost", pts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,32 +245,37 @@ class DecisionGrade:
         action when it is the best (0 when exact)."""
         return self.loss_error if self.loss > 0 else self.chosen.error
 
-    def how(self) -> str:
-        """How the figures were computed, in one sentence for the learner."""
+    def how(self, *, lang: str | None = None) -> str:
+        """How the figures were computed, in one sentence for the learner (lang: a language code, None for
+        the one being spoken)."""
+        _ = translator(lang)
         if self.method is Method.TRUTH:
-            return "Declarations must be truthful (RULES.md §4), so the only legal one is the best."
+            return _("Declarations must be truthful (RULES.md §4), so the only legal one is the best.")
         if self.method is Method.EXACT_EN_PASO:
-            return (
+            return _(
                 "Figures: the stones your team expects en paso, counted exactly over every deal of the unseen "
                 "cards (the betting that follows is not added)."
             )
         if self.method is Method.SAMPLED_EN_PASO:
-            return (
+            return _(
                 "Figures: the stones your team expects en paso (4 reyes), every discard weighed over every draw, "
                 "each hand's value sampled over 1000 deals (about ± 0.05 stones; the betting that follows is not added)."
             )
-        where = self.lance.title if self.lance else "this lance"
+        with speaking(_.lang):
+            where = self.lance.title if self.lance else _("this lance")
         if self.unit is Unit.WIN_CHANCE:
-            return (
-                f"Near the end of the game, figures: your team's chance of winning the game after {where}, "
-                f"averaged over {self.samples} deals of the unseen cards that fit what you know, the lance played "
-                f"to its end by the strong level's policy (sampling error ± {self.sampling_error:.1f} points)."
-            )
-        return (
-            f"Figures: your team's stones minus the opponents' in {where}, "
-            f"averaged over {self.samples} deals of the unseen cards that fit what you know, the lance played "
-            f"to its end by the strong level's policy (sampling error ± {self.sampling_error:.2f} stones)."
-        )
+            return _(
+                "Near the end of the game, figures: your team's chance of winning the game after {lance}, "
+                "averaged over {samples} deals of the unseen cards that fit what you know, the lance played "
+                "to its end by the strong level's policy (sampling error ± {error} points).",
+                lance=where, samples=self.samples, error=_.number(self.sampling_error, 1),
+            )  # fmt: skip
+        return _(
+            "Figures: your team's stones minus the opponents' in {lance}, "
+            "averaged over {samples} deals of the unseen cards that fit what you know, the lance played "
+            "to its end by the strong level's policy (sampling error ± {error} stones).",
+            lance=where, samples=self.samples, error=_.number(self.sampling_error, 2),
+        )  # fmt: skip
 
 
 # ----------------------------------------------------------------------------------------------
@@ -314,18 +339,27 @@ def _rollout_values(
 
 
 def _moment(view: View) -> str:
+    """The moment a decision's figures refer to, in the language being spoken: ``"before any bet"``,
+    ``"given the opponents' bet of 2, with your partner's seña"``."""
+    _ = translator()
     b = view.betting
-    if view.phase in (Phase.MUS, Phase.DISCARD):
-        when = "before the mus" if view.phase is Phase.MUS else "after this discard"
-        text = f"en paso, {when}"
+    if view.phase is Phase.MUS:
+        text = _("en paso, before the mus")
+    elif view.phase is Phase.DISCARD:
+        text = _("en paso, after this discard")
     elif b is None or not b.stakes:
-        text = "before any bet"
+        text = _("before any bet")
     else:
-        who = "your team's" if b.betting_team == view.team else "the opponents'"
-        stake = b.current_stake
-        text = f"given {who} {'órdago' if stake == ORDAGO else f'bet of {stake}'}"
+        ours, stake = b.betting_team == view.team, b.current_stake
+        if stake == ORDAGO:
+            text = _("given your team's órdago") if ours else _("given the opponents' órdago")
+        elif ours:
+            text = _("given your team's bet of {stake}", stake=stake)
+        else:
+            text = _("given the opponents' bet of {stake}", stake=stake)
     if view.partner_senas:
-        text += f", with your partner's seña{'s' if len(view.partner_senas) > 1 else ''}"
+        n = len(view.partner_senas)
+        text = _.ngettext("{moment}, with your partner's seña", "{moment}, with your partner's señas", n, moment=text)
     return text
 
 
@@ -334,15 +368,23 @@ def _moment(view: View) -> str:
 # ----------------------------------------------------------------------------------------------
 
 
-def grade_decision(view: View, action: GameAction, *, n: int = ROLLOUT_DEALS, seed: int = 0) -> DecisionGrade:
+def grade_decision(
+    view: View, action: GameAction, *, n: int = ROLLOUT_DEALS, seed: int = 0, lang: str | None = None
+) -> DecisionGrade:
     """Grade ``action``, the learner's decision from ``view`` (before it is played), by what it costs.
 
     n: random deals for a betting decision; seed: their seed (the same view, n and seed give the same figures,
     those the strong level plays by). Near the end of a game (:func:`~musteach.play.rollout.near_end`) a
     betting decision is graded by the chance of winning the game (:attr:`DecisionGrade.unit`). Returns a
     :class:`DecisionGrade`. Raises :class:`MusError` when it is not ``view.seat``'s decision, and
-    :class:`~musteach.rules.errors.IllegalActionError` for an action that is not legal now.
+    :class:`~musteach.rules.errors.IllegalActionError` for an action that is not legal now. lang: the
+    language of the grade's ``moment`` (None: the one being spoken, :func:`musteach.i18n.speaking`).
     """
+    with speaking(lang):
+        return _grade_decision(view, action, n, seed)
+
+
+def _grade_decision(view: View, action: GameAction, n: int, seed: int) -> DecisionGrade:
     phase, lance = view.phase, view.lance
     loss_rows: np.ndarray | None = None
     samples = 0
@@ -358,11 +400,21 @@ def grade_decision(view: View, action: GameAction, *, n: int = ROLLOUT_DEALS, se
         values, samples, loss_rows, unit, stones = _rollout_values(view, action, n, seed)
         method = Method.ROLLOUT
     else:
-        raise MusError(f"there is no decision of seat {view.seat} to grade for {action} in phase {phase.value}")
+        raise MusError(
+            Text(
+                "there is no decision of seat {seat} to grade for {action} in phase {phase}",
+                seat=view.seat, action=str(action), phase=phase.value,
+            )
+        )  # fmt: skip
     ranked = _ranked(values)
     chosen_i = next((i for i, v in enumerate(values) if _same_action(v.action, action)), None)
     if chosen_i is None:
-        raise MusError(f"{action} is not one of the actions of seat {view.seat} now ({cards_text(view.cards)})")
+        raise MusError(
+            Text(
+                "{action} is not one of the actions of seat {seat} now ({cards})",
+                action=str(action), seat=view.seat, cards=cards_text(view.cards),
+            )
+        )  # fmt: skip
     chosen = values[chosen_i]
     loss = round(ranked[0].stones - chosen.stones, 1 if unit is Unit.STONES else 0) + 0.0
     loss_error = 0.0

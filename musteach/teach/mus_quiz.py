@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import Text, speaking, translator
 from ..odds import AIMS, DiscardAdvice, DiscardOption, advise_discard, position_name
 from ..rules.cards import DECK, Card, Hand, parse_hand
 from ..rules.errors import MusError
@@ -46,25 +47,23 @@ def _letters(cards: Iterable[Card], kings: int) -> str:
     return "-".join(rank_letter(r) for r in ranks)
 
 
-def option_label(option: DiscardOption, kings: int = 8) -> str:
-    """``"Change 6-4, keep R-C"`` (ranks high to low; ``"Change all four"`` when nothing is kept)."""
+def option_label(option: DiscardOption, kings: int = 8, *, lang: str | None = None) -> str:
+    """``"Change 6-4, keep R-C"`` (ranks high to low; ``"Change all four"`` when nothing is kept), in
+    ``lang`` (None: the language being spoken)."""
+    _ = translator(lang)
     if not option.keep:
-        return "Change all four"
-    return f"Change {_letters(option.discard, kings)}, keep {_letters(option.keep, kings)}"
+        return _("Change all four")
+    return _("Change {discard}, keep {keep}", discard=_letters(option.discard, kings), keep=_letters(option.keep, kings))
 
 
 def _group_key(option: DiscardOption, kings: int) -> tuple[int, ...]:
     return tuple(sorted((effective_rank(c.rank, kings) for c in option.discard), reverse=True))
 
 
-def _aim_words(aim: str) -> str:
-    if aim == "balanced":
-        return "For the most stones en paso (every lance passed, no bets)"
-    return f"To win {Lance.parse(aim).title}"
-
-
 def _score_text(value: float, aim: str) -> str:
-    return f"{value:.2f} stones" if aim == "balanced" else f"{value:.2f}"
+    _ = translator()
+    figure = _.number(value, 2)
+    return _("{value} stones", value=figure) if aim == "balanced" else figure
 
 
 @dataclass(frozen=True)
@@ -125,13 +124,17 @@ class DiscardQuestion(KeyedChoices):
 
     def grade(self, response: Any) -> Verdict:
         """A :class:`~musteach.teach.quiz.Verdict`; a wrong answer's explanation starts with what it gives."""
+        _ = translator()
         given = self.verify_response(response)
         if given == self.answer:
-            return Verdict(True, self.answer, given, self.explanation, None, "Right!")
+            return Verdict(True, self.answer, given, self.explanation, None, _("Right!"))
         mine = _score_text(self.scores[given], self.aim)
         best = _score_text(self.scores[self.answer], self.aim)
-        text = f"'{self.label_of(given)}' gives {mine}, the best gives {best}. {self.explanation}"
-        return Verdict(False, self.answer, given, text, None, f"Not quite: {self.answer_text}.")
+        text = _(
+            "'{choice}' gives {mine}, the best gives {best}. {explanation}",
+            choice=self.label_of(given), mine=mine, best=best, explanation=self.explanation,
+        )  # fmt: skip
+        return Verdict(False, self.answer, given, text, None, _("Not quite: {answer}.", answer=self.answer_text))
 
 
 def _groups(advice: DiscardAdvice, aim: str) -> list[tuple[DiscardOption, float]]:
@@ -148,6 +151,7 @@ def _groups(advice: DiscardAdvice, aim: str) -> list[tuple[DiscardOption, float]
 def _build(
     advice: DiscardAdvice, aim: str, options: list[tuple[DiscardOption, float]], rng: random.Random
 ) -> DiscardQuestion:
+    _ = translator()
     kings = advice.rules.kings
     best = options[0]
     chosen = list(options)
@@ -157,15 +161,28 @@ def _build(
     key = " ".join(c.code for c in best[0].discard)
     where = position_name((advice.seat - advice.mano) % 4)
     info = advice.current.info
-    prompt = (
-        f"Everybody said mus. You hold {info.grande_str} {where} ({kings} reyes). "
-        f"{_aim_words(aim)}, which cards do you change?"
-    )
+    if aim == "balanced":
+        prompt = _(
+            "Everybody said mus. You hold {hand} {where} ({kings} reyes). "
+            "For the most stones en paso (every lance passed, no bets), which cards do you change?",
+            hand=info.grande_str, where=where, kings=kings,
+        )  # fmt: skip
+    else:
+        prompt = _(
+            "Everybody said mus. You hold {hand} {where} ({kings} reyes). To win {lance}, which cards do you change?",
+            hand=info.grande_str, where=where, kings=kings, lance=Lance.parse(aim).title,
+        )  # fmt: skip
     values = "; ".join(f"{_lower(option_label(o, kings))}: {_score_text(s, aim)}" for o, s in options)
-    what = (
-        "stones your team expects" if aim == "balanced" else f"your team's chance of winning {Lance.parse(aim).title}"
-    )
-    explanation = f"{advice.explain(aim)} Over every possible draw, {what}: {values}."
+    if aim == "balanced":
+        explanation = _(
+            "{advice} Over every possible draw, stones your team expects: {values}.",
+            advice=advice.explain(aim), values=values,
+        )  # fmt: skip
+    else:
+        explanation = _(
+            "{advice} Over every possible draw, your team's chance of winning {lance}: {values}.",
+            advice=advice.explain(aim), lance=Lance.parse(aim).title, values=values,
+        )  # fmt: skip
     return DiscardQuestion(
         advice.hand, advice.seat, advice.mano, aim, advice.rules, prompt, choices, key, option_label(best[0], kings),
         scores, explanation, None, advice,
@@ -179,12 +196,12 @@ def _lower(text: str) -> str:
 def _check(rules: Rules | None, aim: str) -> tuple[Rules, str]:
     r = rules if rules is not None else Rules()
     if not isinstance(r, Rules):
-        raise QuizError(f"rules must be a musteach Rules, not {rules!r}")
+        raise QuizError(Text("rules must be a musteach Rules, not {value}", value=repr(rules)))
     if r.kings != 8:
-        raise QuizError("the mus quiz counts 8 reyes games only (in 4 reyes its first count takes minutes)")
+        raise QuizError(Text("the mus quiz counts 8 reyes games only (in 4 reyes its first count takes minutes)"))
     a = str(aim).strip().lower()
     if a not in AIMS:
-        raise MusError(f"unknown aim {aim!r}: use one of {', '.join(AIMS)}")
+        raise MusError(Text("unknown aim {aim}: use one of {aims}", aim=repr(aim), aims=", ".join(AIMS)))
     return r, a
 
 
@@ -213,13 +230,27 @@ def discard_question(
     rules: Rules | None = None,
     *,
     seed: int | random.Random | None = None,
+    lang: str | None = None,
 ) -> DiscardQuestion:
-    """The question "which cards do you change?" for one hand, place at the table and aim.
+    """The question "which cards do you change?" for one hand, place at the table and aim, in ``lang``
+    (None: the language being spoken, :func:`musteach.i18n.speaking`).
 
     The four choices are the best discard and three others (the nearest clearly worse one first); fewer
     when the hand has fewer distinct discards. Raises the errors of :func:`~musteach.odds.advise_discard`,
     :class:`QuizError` for 4 reyes or when no discard is clearly best.
     """
+    with speaking(lang):
+        return _discard_question(hand, seat, mano, aim, rules, seed)
+
+
+def _discard_question(
+    hand: Hand | str | Iterable[Card | str],
+    seat: int,
+    mano: int,
+    aim: str,
+    rules: Rules | None,
+    seed: int | random.Random | None,
+) -> DiscardQuestion:
     r, a = _check(rules, aim)
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     h = parse_hand(hand)
@@ -228,7 +259,12 @@ def discard_question(
     picked = _pick(groups, a, rng)
     if picked is None:
         margin = MARGINS["balanced" if a == "balanced" else "lance"]
-        raise QuizError(f"no discard of {advice.current.info.grande_str} is best by {margin} or more for {a}")
+        raise QuizError(
+            Text(
+                "no discard of {hand} is best by {margin} or more for {aim}",
+                hand=advice.current.info.grande_str, margin=str(margin), aim=a,
+            )
+        )  # fmt: skip
     return _build(advice, a, picked, rng)
 
 
@@ -251,13 +287,13 @@ class DiscardQuestionGenerator:
     ):
         aims = [aims] if isinstance(aims, str) else list(aims)
         if not aims:
-            raise QuizError("a mus quiz needs at least one aim")
+            raise QuizError(Text("a mus quiz needs at least one aim"))
         checked = [_check(rules, a) for a in aims]
         self.rules = checked[0][0]
         self.aims = tuple(a for _, a in checked)
         self.positions = tuple(positions)
         if not self.positions or any(isinstance(p, bool) or p not in (0, 1, 2, 3) for p in self.positions):
-            raise QuizError(f"positions are distances from mano, 0 to 3, not {self.positions!r}")
+            raise QuizError(Text("positions are distances from mano, 0 to 3, not {value}", value=repr(self.positions)))
         self.rng = random.Random(seed)
 
     def next(self) -> DiscardQuestion:
@@ -274,7 +310,7 @@ class DiscardQuestionGenerator:
             picked = _pick(_groups(advice, aim), aim, self.rng, current)
             if picked is not None:
                 return _build(advice, aim, picked, self.rng)
-        raise QuizError(f"no hand gave a clearly best discard in {_MAX_TRIES} tries")
+        raise QuizError(Text("no hand gave a clearly best discard in {tries} tries", tries=_MAX_TRIES))
 
     def __next__(self) -> DiscardQuestion:
         return self.next()

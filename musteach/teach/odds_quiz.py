@@ -28,7 +28,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..odds import HandOdds, hand_odds, position_name
+from ..i18n import N_, Text, speaking, translator
+from ..odds import HandOdds, hand_odds
 from ..rules.cards import DECK, Card, Hand, parse_hand
 from ..rules.errors import MusError
 from ..rules.lances import Lance, check_seat, effective_rank
@@ -47,13 +48,22 @@ __all__ = [
     "odds_question",
 ]
 
-#: The answer bands, as (value, label): value i covers probabilities from i/5 (included) to (i+1)/5.
+#: The answer bands, as (value, label): value i covers probabilities from i/5 (included) to (i+1)/5. The labels
+#: are English; a question's ``choices`` hold them in its language.
 BANDS: tuple[tuple[int, str], ...] = (
-    (0, "under 20%"),
-    (1, "20 to 40%"),
-    (2, "40 to 60%"),
-    (3, "60 to 80%"),
-    (4, "80% or more"),
+    (0, N_("under 20%")),
+    (1, N_("20 to 40%")),
+    (2, N_("40 to 60%")),
+    (3, N_("60 to 80%")),
+    (4, N_("80% or more")),
+)
+
+#: The odds question by the seat's distance from mano (0 = mano ... 3 = postre).
+_PROMPTS: tuple[str, ...] = (
+    N_("You hold {hand} as mano ({kings} reyes). How often does your team win {lance}?"),
+    N_("You hold {hand} and speak second ({kings} reyes). How often does your team win {lance}?"),
+    N_("You hold {hand} and speak third ({kings} reyes). How often does your team win {lance}?"),
+    N_("You hold {hand} as postre ({kings} reyes). How often does your team win {lance}?"),
 )
 #: The probabilities between two bands.
 BAND_EDGES: tuple[float, ...] = (0.2, 0.4, 0.6, 0.8)
@@ -73,7 +83,7 @@ def band_of(p: float) -> int:
     """
     p = float(p)
     if not 0 <= p <= 1:
-        raise MusError(f"a probability runs from 0 to 1, not {p!r}")
+        raise MusError(Text("a probability runs from 0 to 1, not {value}", value=repr(p)))
     return min(sum(1 for e in BAND_EDGES if p >= e), len(BANDS) - 1)
 
 
@@ -118,25 +128,26 @@ class OddsQuestion(Answerable):
 
     # pokerkit-style: verify_x() raises, can_x() asks, x() acts.
     def verify_response(self, response: Any) -> int:
-        """The response as a band 0..4 (a band number or its label).
+        """The response as a band 0..4 (a band number or its label, in the question's language or English).
 
         Raises :class:`~musteach.teach.errors.AnswerError` for anything else.
         """
         if isinstance(response, str):
             text = response.strip().lower()
-            for v, label in self.choices:
+            for v, label in (*self.choices, *BANDS):
                 if text == label.lower():
                     return v
         elif isinstance(response, int) and not isinstance(response, bool) and response in dict(self.choices):
             return response
         bands = ", ".join(label for _, label in self.choices)
-        raise AnswerError(f"answer with one of the bands 0-4 ({bands}), not {response!r}")
+        raise AnswerError(Text("answer with one of the bands 0-4 ({bands}), not {value}", bands=bands, value=repr(response)))
 
     def grade(self, response: Any) -> Verdict:
         """A :class:`~musteach.teach.quiz.Verdict`; raises like :meth:`verify_response`."""
+        _ = translator()
         given = self.verify_response(response)
         correct = given == self.answer
-        headline = "Right!" if correct else f"Not quite: {self.answer_text}."
+        headline = _("Right!") if correct else _("Not quite: {answer}.", answer=self.answer_text)
         return Verdict(correct, self.answer, given, self.explanation, None, headline)
 
 
@@ -146,13 +157,24 @@ def odds_question(
     mano: int = 0,
     lance: Lance | str = "grande",
     rules: Rules | None = None,
+    *,
+    lang: str | None = None,
 ) -> OddsQuestion:
-    """The question "how often does your team win ``lance``?" for one hand at one place at the table.
+    """The question "how often does your team win ``lance``?" for one hand at one place at the table, in
+    ``lang`` (None: the language being spoken, :func:`musteach.i18n.speaking`).
 
     hand: 4 cards; seat, mano: seats 0..3; lance: a lance name; rules: a :class:`~musteach.rules.Rules`.
     Raises the errors of :func:`~musteach.odds.hand_odds`, or :class:`~musteach.rules.errors.MusError` for an
     unknown lance.
     """
+    with speaking(lang):
+        return _odds_question(hand, seat, mano, lance, rules)
+
+
+def _odds_question(
+    hand: Hand | str | Iterable[Any], seat: int, mano: int, lance: Lance | str, rules: Rules | None
+) -> OddsQuestion:
+    _ = translator()
     h = parse_hand(hand)
     ln = Lance.parse(lance)
     seat, mano = check_seat(seat), check_seat(mano, "mano")
@@ -160,13 +182,11 @@ def odds_question(
     p = float(odds[ln].team)
     answer = band_of(p)
     kings = odds.rules.kings
-    where = position_name((seat - mano) % 4)
-    where = where if where.startswith("as ") else f"and speak {where.removesuffix(' to speak')}"
-    prompt = f"You hold {odds.info.grande_str} {where} ({kings} reyes). How often does your team win {ln.title}?"
-    pct = f"{p * 100:.1f}%"
-    explanation = f"{odds.explain(ln)} That is {pct}."
-    label = dict(BANDS)[answer]
-    return OddsQuestion(h, seat, mano, ln, odds.rules, prompt, BANDS, answer, label, explanation, None, odds)
+    prompt = _(_PROMPTS[(seat - mano) % 4], hand=odds.info.grande_str, kings=kings, lance=ln.title)
+    explanation = _("{odds} That is {percent}.", odds=odds.explain(ln), percent=_.percent(p, 1))
+    choices = tuple((v, _(label)) for v, label in BANDS)
+    label = dict(choices)[answer]
+    return OddsQuestion(h, seat, mano, ln, odds.rules, prompt, choices, answer, label, explanation, None, odds)
 
 
 class OddsQuestionGenerator:
@@ -188,12 +208,12 @@ class OddsQuestionGenerator:
     ):
         self.lances = tuple(Lance.parse(x) for x in ([lances] if isinstance(lances, str | Lance) else lances))
         if not self.lances:
-            raise QuizError("an odds quiz needs at least one lance to ask about")
+            raise QuizError(Text("an odds quiz needs at least one lance to ask about"))
         if isinstance(margin, bool) or not isinstance(margin, int | float) or not 0 <= margin <= 0.1:
-            raise QuizError(f"margin must be a number from 0 to 0.1, not {margin!r}")
+            raise QuizError(Text("margin must be a number from 0 to 0.1, not {value}", value=repr(margin)))
         self.rules = rules if rules is not None else Rules()
         if not isinstance(self.rules, Rules):
-            raise QuizError(f"rules must be a musteach Rules, not {rules!r}")
+            raise QuizError(Text("rules must be a musteach Rules, not {value}", value=repr(rules)))
         self.margin = float(margin)
         self.rng = random.Random(seed)
         self.asked: set[tuple[tuple[int, ...], int, Lance]] = set()
@@ -221,7 +241,12 @@ class OddsQuestionGenerator:
             if q.answer == target or tries >= _MAX_TRIES // 2:
                 self.asked.add(key)
                 return q
-        raise QuizError(f"no question kept its answer {self.margin} away from a band edge in {_MAX_TRIES} tries")
+        raise QuizError(
+            Text(
+                "no question kept its answer {margin} away from a band edge in {tries} tries",
+                margin=str(self.margin), tries=_MAX_TRIES,
+            )
+        )  # fmt: skip
 
     def __next__(self) -> OddsQuestion:
         return self.next()

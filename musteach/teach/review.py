@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..i18n import N_, Text, speaking, translator
 from ..play.actions import GameAction
+from ..play.events import Phase
 from ..play.game import Game, replay
 from ..play.view import View
 from ..rules.cards import Card
@@ -22,6 +24,9 @@ from ..rules.errors import MusError
 from ..rules.lances import Lance, ranks_text
 from .grading import DecisionGrade, Grade, Unit, loss_text
 from .progress import GameResult
+
+#: Where a decision outside a lance's betting was taken, by phase.
+_PHASE_PLACES: dict[Phase, str] = {Phase.MUS: N_("mus"), Phase.DISCARD: N_("discard")}
 
 __all__ = ["best_game_sentence", "DecisionRecord", "GameReview", "match_banner", "record_decision", "replay_from", "review_game"]
 
@@ -60,26 +65,41 @@ class DecisionRecord:
 
     @property
     def where(self) -> str:
-        """Where the decision was taken: the lance of a bet (``"Grande"``), else the phase (``"mus"``)."""
+        """Where the decision was taken: the lance of a bet (``"Grande"``), else the phase (``"mus"``), in the
+        language being spoken."""
         g = self.grade
-        return g.lance.title if g.lance is not None and g.phase.is_betting else g.phase.value
+        if g.lance is not None and g.phase.is_betting:
+            return g.lance.title
+        return translator()(_PHASE_PLACES[g.phase]) if g.phase in _PHASE_PLACES else g.phase.value
 
-    def replay_label(self) -> str:
-        """A replay button's words: ``"Replay hand 3, Grande: paso"``."""
-        return f"Replay hand {self.hand_number}, {self.where}: {self.grade.action}"
+    def replay_label(self, *, lang: str | None = None) -> str:
+        """A replay button's words: ``"Replay hand 3, Grande: paso"`` (lang: None for the language being spoken)."""
+        with speaking(lang):
+            return translator()(
+                "Replay hand {hand}, {where}: {action}", hand=self.hand_number, where=self.where, action=str(self.grade.action)
+            )
 
-    def line(self) -> str:
-        """``"Hand 3, R-R-7-A, Grande: you said paso; best envido 2; 0.3 stones lost (an inaccuracy)."``"""
-        g = self.grade
-        where = self.where
-        lost = g.loss
-        if g.grade is Grade.BEST:
-            tail = "best"
-        else:
-            tail = f"best {g.best.action}; {loss_text(lost, g.unit)} ({g.grade.article})"
+    def line(self, *, lang: str | None = None) -> str:
+        """``"Hand 3, R-R-7-A, Grande: you said paso; best envido 2; 0.3 stones lost (an inaccuracy)."``
+        (lang: None for the language being spoken)."""
+        with speaking(lang):
+            _ = translator()
+            g = self.grade
+            facts = {
+                "hand": self.hand_number,
+                "cards": ranks_text(self.cards, self.kings),
+                "where": self.where,
+                "action": str(g.action),
+            }
+            if g.grade is Grade.BEST:
+                return _("Hand {hand}, {cards}, {where}: you said {action}; best.", **facts)
+            facts |= {"best": str(g.best.action), "loss": loss_text(g.loss, g.unit), "grade": g.grade.article}
             if g.unit is Unit.WIN_CHANCE:
-                tail = f"best {g.best.action}; {loss_text(lost, g.unit)}, {self.stones_lost:.1f} stones ({g.grade.article})"
-        return f"Hand {self.hand_number}, {ranks_text(self.cards, self.kings)}, {where}: you said {g.action}; {tail}."
+                return _(
+                    "Hand {hand}, {cards}, {where}: you said {action}; best {best}; {loss}, {stones} stones ({grade}).",
+                    stones=_.number(self.stones_lost, 1), **facts,
+                )  # fmt: skip
+            return _("Hand {hand}, {cards}, {where}: you said {action}; best {best}; {loss} ({grade}).", **facts)
 
 
 def record_decision(view: View, event_index: int, grade: DecisionGrade) -> DecisionRecord:
@@ -114,13 +134,15 @@ class GameReview:
         """Stones lost per decision (0.0 for a game without a graded decision)."""
         return self.stones_lost / len(self.decisions) if self.decisions else 0.0
 
-    def summary(self) -> str:
-        """``"12 decisions, 2.4 stones lost: an error rate of 0.20 stones per decision."``"""
-        n = len(self.decisions)
-        return (
-            f"{n} decision{'' if n == 1 else 's'}, {self.stones_lost:.1f} stones lost: an error rate of "
-            f"{self.error_rate:.2f} stones per decision."
-        )
+    def summary(self, *, lang: str | None = None) -> str:
+        """``"12 decisions, 2.4 stones lost: an error rate of 0.20 stones per decision."`` (lang: None for the
+        language being spoken)."""
+        _ = translator(lang)
+        return _.ngettext(
+            "{n} decision, {lost} stones lost: an error rate of {rate} stones per decision.",
+            "{n} decisions, {lost} stones lost: an error rate of {rate} stones per decision.",
+            len(self.decisions), lost=_.number(self.stones_lost, 1), rate=_.number(self.error_rate, 2),
+        )  # fmt: skip
 
 
 def _game_end(game: Game, game_number: int) -> tuple[str, tuple[int, int], str | None]:
@@ -131,57 +153,95 @@ def _game_end(game: Game, game_number: int) -> tuple[str, tuple[int, int], str |
             assert r.game_winner is not None
             ordago = r.ended_at.split(":", 1)[1] if r.ordago and r.ended_at else None
             return r.game_winner, (r.final_score["A"], r.final_score["B"]), ordago
-    raise MusError(f"game {game_number} is not over yet (games finished: {game.games_finished})")
+    raise MusError(
+        Text("game {game} is not over yet (games finished: {finished})", game=game_number, finished=game.games_finished)
+    )
 
 
-def review_game(game: Game, seat: int, decisions: Iterable[DecisionRecord], game_number: int) -> GameReview:
+def review_game(
+    game: Game, seat: int, decisions: Iterable[DecisionRecord], game_number: int, *, lang: str | None = None
+) -> GameReview:
     """The review of game ``game_number`` of ``game`` for the learner at ``seat``; ``decisions``: the
     learner's graded decisions (those of other games are left out). Raises :class:`MusError` when that
-    game is not over."""
+    game is not over. lang: the banner's language (None: the one being spoken)."""
     winner, score, ordago = _game_end(game, game_number)
     team = "A" if seat % 2 == 0 else "B"
     mine = [d for d in decisions if d.game_number == game_number]
     worst = tuple(sorted(mine, key=lambda d: (-d.stones_lost, -d.grade.loss, d.event_index)))
-    who = "your team" if winner == team else "the opponents"
     won, lost = (score[0], score[1]) if winner == "A" else (score[1], score[0])
-    if ordago is not None:  # the score stays where the hand began (RULES.md §7a): the órdago decided the game
-        banner = (
-            f"Game {game_number} is over: {who} (team {winner}) won it with the accepted órdago in "
-            f"{Lance(ordago).title}; the score stood at A {score[0]}, B {score[1]}."
-        )
-    else:
-        banner = f"Game {game_number} is over: {who} (team {winner}) won it, {won} to {lost} (A {score[0]}, B {score[1]})."
+    with speaking(lang):
+        _ = translator()
+        facts = {"game": game_number, "team": winner, "a": score[0], "b": score[1]}
+        if ordago is not None:  # the score stays where the hand began (RULES.md §7a): the órdago decided the game
+            lance = Lance(ordago).title
+            if winner == team:
+                banner = _(
+                    "Game {game} is over: your team (team {team}) won it with the accepted órdago in {lance}; "
+                    "the score stood at A {a}, B {b}.", lance=lance, **facts,
+                )  # fmt: skip
+            else:
+                banner = _(
+                    "Game {game} is over: the opponents (team {team}) won it with the accepted órdago in {lance}; "
+                    "the score stood at A {a}, B {b}.", lance=lance, **facts,
+                )  # fmt: skip
+        elif winner == team:
+            banner = _(
+                "Game {game} is over: your team (team {team}) won it, {won} to {lost} (A {a}, B {b}).",
+                won=won, lost=lost, **facts,
+            )  # fmt: skip
+        else:
+            banner = _(
+                "Game {game} is over: the opponents (team {team}) won it, {won} to {lost} (A {a}, B {b}).",
+                won=won, lost=lost, **facts,
+            )  # fmt: skip
     return GameReview(game_number, winner, score, team, worst, banner)
 
 
-def match_banner(game: Game, seat: int) -> str | None:
-    """``"The match is over: your team (team A) won it, 2 games to 1."``; None while it goes on."""
+def match_banner(game: Game, seat: int, *, lang: str | None = None) -> str | None:
+    """``"The match is over: your team (team A) won it, 2 games to 1."``; None while it goes on (lang: None
+    for the language being spoken)."""
     if not game.is_over:
         return None
+    _ = translator(lang)
     w = game.winner
     games = game.match.games
     team = "A" if seat % 2 == 0 else "B"
-    who = "your team" if w == team else "the opponents"
     other = "B" if w == "A" else "A"
     assert w is not None
-    n = games[w]
-    return f"The match is over: {who} (team {w}) won it, {n} game{'' if n == 1 else 's'} to {games[other]}."
+    if w == team:
+        return _.ngettext(
+            "The match is over: your team (team {team}) won it, {n} game to {other}.",
+            "The match is over: your team (team {team}) won it, {n} games to {other}.",
+            games[w], team=w, other=games[other],
+        )  # fmt: skip
+    return _.ngettext(
+        "The match is over: the opponents (team {team}) won it, {n} game to {other}.",
+        "The match is over: the opponents (team {team}) won it, {n} games to {other}.",
+        games[w], team=w, other=games[other],
+    )  # fmt: skip
 
 
 def replay_from(game: Game, record: DecisionRecord) -> Game:
     """A new :class:`Game` at the position of ``record``'s decision (its history replayed up to it), so the
     learner can try another action. Raises :class:`MusError` when the record is not of this game's history."""
     if not 0 < record.event_index <= len(game.history):
-        raise MusError(f"decision event {record.event_index} is not in this game's history of {len(game.history)} events")
+        raise MusError(
+            Text(
+                "decision event {event} is not in this game's history of {count} events",
+                event=record.event_index, count=len(game.history),
+            )
+        )  # fmt: skip
     return replay(game.history[: record.event_index], check=False)
 
 
-def best_game_sentence(best: GameResult | None) -> str:
-    """``"Your best game so far: 0.12 stones lost per decision (25 decisions)."``; "" before any game kept."""
+def best_game_sentence(best: GameResult | None, *, lang: str | None = None) -> str:
+    """``"Your best game so far: 0.12 stones lost per decision (25 decisions)."``; "" before any game kept
+    (lang: None for the language being spoken)."""
     if best is None:
         return ""
-    n = best.decisions
-    return (
-        f"Your best game so far: {best.error_rate:.2f} stones lost per decision "
-        f"({n} decision{'' if n == 1 else 's'}, {best.at:%Y-%m-%d})."
-    )
+    _ = translator(lang)
+    return _.ngettext(
+        "Your best game so far: {rate} stones lost per decision ({n} decision, {date}).",
+        "Your best game so far: {rate} stones lost per decision ({n} decisions, {date}).",
+        best.decisions, rate=_.number(best.error_rate, 2), date=f"{best.at:%Y-%m-%d}",
+    )  # fmt: skip

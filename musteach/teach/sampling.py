@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from ..i18n import Text
 from ..rules.cards import DECK, Card, Hand
 from ..rules.lances import (
     DealResult,
@@ -91,7 +92,7 @@ def _fast_test(skill: Skill, kind: Kind, kings: int) -> Callable[[list[int], int
         if kind is Kind.THIRTY_ONE_VS_FORTY:
             totals = [k[4] for k in keys]
             return 31 in totals and 40 in totals
-        raise QuizError(f"kind {kind.value!r} does not apply to {skill.value}")
+        raise QuizError(Text("kind {kind} does not apply to {skill}", kind=repr(kind.value), skill=skill.value))
 
     return test
 
@@ -202,7 +203,7 @@ def sample_deal(skill: Skill, kind: Kind, rng: random.Random, rules: Rules) -> t
             if fits_kind(skill, kind, result):
                 return result, kind
     if kind is Kind.UNIFORM:  # pragma: no cover - punto without juego is ~25% of deals
-        raise QuizError(f"could not find a deal for {skill.value}")
+        raise QuizError(Text("could not find a deal for {skill}", skill=skill.value))
     return sample_deal(skill, Kind.UNIFORM, rng, rules)
 
 
@@ -221,7 +222,7 @@ def hand_test(skill: Skill, kind: Kind, rules: Rules) -> Callable[[Hand], bool]:
             return info.pares is not None and info.pares.kind in ("medias", "duples")
         if kind is Kind.NEAR_31:
             return 29 <= info.total <= 33
-        raise QuizError(f"kind {kind.value!r} does not apply to {skill.value}")
+        raise QuizError(Text("kind {kind} does not apply to {skill}", kind=repr(kind.value), skill=skill.value))
 
     return test
 
@@ -239,7 +240,7 @@ def sample_hand(skill: Skill, kind: Kind, rng: random.Random, rules: Rules) -> t
         if test(hand):
             return hand, kind
     if kind is Kind.UNIFORM:  # pragma: no cover
-        raise QuizError(f"could not find a hand for {skill.value}")
+        raise QuizError(Text("could not find a hand for {skill}", skill=skill.value))
     return sample_hand(skill, Kind.UNIFORM, rng, rules)
 
 

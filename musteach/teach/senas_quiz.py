@@ -40,6 +40,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any
 
+from ..i18n import N_, SOURCE_LANG, Text, speaking, translator
 from ..rules.cards import DECK, Card, Hand, parse_hand
 from ..rules.lances import HandInfo, analyse, effective_rank
 from ..rules.options import Rules
@@ -74,10 +75,10 @@ MODES: tuple[str, ...] = ("fit", "meaning")
 
 #: When a "fit" question's seña is made, in words (the contexts of :data:`musteach.rules.senas.CONTEXTS`).
 _WHEN = {
-    "mus": "The cards were just dealt and may still change in the mus.",
-    "lances": "The mus is over: the cards are final and the Grande betting is about to begin.",
-    "after_grande": "The Grande betting is over; the other lances are still to come.",
-    "punto": "Everybody said 'juego no', so Punto is played.",
+    "mus": N_("The cards were just dealt and may still change in the mus."),
+    "lances": N_("The mus is over: the cards are final and the Grande betting is about to begin."),
+    "after_grande": N_("The Grande betting is over; the other lances are still to come."),
+    "punto": N_("Everybody said 'juego no', so Punto is played."),
 }
 
 # Señas a learner easily mixes up with each one: preferred as wrong choices, so each question teaches.
@@ -118,12 +119,17 @@ _IMPLIED: dict[str, frozenset[str]] = {
 _ES_ENDINGS = ("sh", "ch", "s", "x", "z")
 
 
-def third_person(gesture: str) -> str:
+def third_person(gesture: str, *, lang: str | None = None) -> str:
     """A seña's gesture as "your partner ___": ``"Bite the lower lip"`` → ``"bites the lower lip"``.
+
+    English grammar: in another language (``lang``, None for the one being spoken) the gesture is kept as it
+    is written, its first letter lowered, and the sentences around it are written to take it so.
 
     >>> third_person("Push the lips out"), third_person("Wink")
     ('pushes the lips out', 'winks')
     """
+    if translator(lang).lang != SOURCE_LANG:
+        return _lower(gesture.strip())
     verb, _, rest = gesture.strip().partition(" ")
     verb = verb.lower()
     verb = verb + ("es" if verb.endswith(_ES_ENDINGS) else "s")
@@ -134,20 +140,22 @@ def _rules(rules: Rules | None) -> Rules:
     if rules is None:
         return Rules()
     if not isinstance(rules, Rules):
-        raise QuizError(f"rules must be a musteach Rules, not {rules!r}")
+        raise QuizError(Text("rules must be a musteach Rules, not {value}", value=repr(rules)))
     return rules
 
 
 def _check_mode(mode: str) -> str:
     m = str(mode).strip().lower()
     if m not in MODES:
-        raise QuizError(f"unknown señas quiz mode {mode!r}: use 'fit' or 'meaning'")
+        raise QuizError(Text("unknown señas quiz mode {mode}: use 'fit' or 'meaning'", mode=repr(mode)))
     return m
 
 
 def _check_context(context: str) -> str:
     if context not in CONTEXTS:
-        raise QuizError(f"unknown seña context {context!r}: one of {', '.join(CONTEXTS)}")
+        raise QuizError(
+            Text("unknown seña context {context}: one of {contexts}", context=repr(context), contexts=", ".join(CONTEXTS))
+        )
     return context
 
 
@@ -161,67 +169,82 @@ def _kings_aces(hand: Hand, rules: Rules) -> tuple[int, int]:
     return eff.count(12), eff.count(1)
 
 
-def _eight_reyes_note(hand: Hand, rules: Rules, what: str) -> str:
-    """``" (a 3 is a king in 8 reyes)"`` when the hand's kings or aces include 3s or 2s."""
-    if rules.kings != 8:
-        return ""
-    if what == "kings" and any(c.rank == 3 for c in hand):
-        return " (in 8 reyes every 3 is a king)"
-    if what == "aces" and any(c.rank == 2 for c in hand):
-        return " (in 8 reyes every 2 is an ace)"
-    return ""
+#: A count of kings or aces in words (the señas of kings and aces show 2, 3 or 4 of them).
+_NUMBER_WORDS: tuple[str, ...] = (N_("no"), N_("one"), N_("two"), N_("three"), N_("four"))
 
 
 def _number(n: int) -> str:
-    return ("no", "one", "two", "three", "four")[n]
+    return translator()(_NUMBER_WORDS[n])
 
 
 def _fact(key: str, hand: Hand, info: HandInfo, rules: Rules, context: str) -> str:
     """Why a seña fits the hand, in one clause: ``"R-R-7-5 holds exactly two kings (...)"``."""
+    _ = translator()
     h = info.grande_str
     kings, aces = _kings_aces(hand, rules)
+    eight = rules.kings == 8
     if key.startswith("morder_labio"):
-        return f"{h} holds exactly {_number(kings)} kings{_eight_reyes_note(hand, rules, 'kings')}"
+        if eight and any(c.rank == 3 for c in hand):
+            return _("{hand} holds exactly {count} kings (in 8 reyes every 3 is a king)", hand=h, count=_number(kings))
+        return _("{hand} holds exactly {count} kings", hand=h, count=_number(kings))
     if key.startswith("lengua"):
-        return f"{h} holds exactly {_number(aces)} aces{_eight_reyes_note(hand, rules, 'aces')}"
+        if eight and any(c.rank == 2 for c in hand):
+            return _("{hand} holds exactly {count} aces (in 8 reyes every 2 is an ace)", hand=h, count=_number(aces))
+        return _("{hand} holds exactly {count} aces", hand=h, count=_number(aces))
     if key == "labios_torcidos":
         assert info.pares is not None
         if context in ("mus", "lances"):
-            extra = " (before Grande only medias of kings may be shown)"
-        else:
-            extra = " (after Grande any medias may be shown)"
-        return f"{h} holds {info.pares.describe()}{extra}"
+            return _(
+                "{hand} holds {pares} (before Grande only medias of kings may be shown)", hand=h, pares=info.pares.describe()
+            )
+        return _("{hand} holds {pares} (after Grande any medias may be shown)", hand=h, pares=info.pares.describe())
     if key == "cejas":
         assert info.pares is not None
-        return f"{h} holds {info.pares.describe()}"
+        return _("{hand} holds {pares}", hand=h, pares=info.pares.describe())
     if key == "guino":
-        return f"{h} adds up to 31, the best juego"
+        return _("{hand} adds up to 31, the best juego", hand=h)
     if key == "morritos":
-        return f"{h} adds up to {info.total}: juego, but not 31"
+        return _("{hand} adds up to {total}: juego, but not 31", hand=h, total=info.total)
     if key == "solomillo":
-        return f"{h} is three kings and an ace"
+        return _("{hand} is three kings and an ace", hand=h)
     if key in ("hombros", "hombro"):
-        return f"{h} adds up to {info.total}: no juego, and a punto of {info.total}"
+        return _("{hand} adds up to {total}: no juego, and a punto of {total}", hand=h, total=info.total)
     if key == "girar_cabeza":
         assert info.pares is not None
-        return f"{h} holds pares ({info.pares.describe()})"
+        return _("{hand} holds pares ({pares})", hand=h, pares=info.pares.describe())
     if key == "ciego":
-        return f"{h} has no pares, no juego (it adds up to {info.total}) and nothing else a seña could show"
-    return f"{h} fits it"  # pragma: no cover - every hand seña is listed above
+        return _(
+            "{hand} has no pares, no juego (it adds up to {total}) and nothing else a seña could show", hand=h, total=info.total
+        )
+    return _("{hand} fits it", hand=h)  # pragma: no cover - every hand seña is listed above
 
 
 def _why_wrong(key: str, hand: Hand, info: HandInfo, rules: Rules, context: str) -> str:
     """Why a seña does not fit the hand, in one clause (ciego and intents get their own words)."""
+    _ = translator()
     s = SENAS[key]
     if s.kind == "intent":
-        return f"'{s.gesture}' says what you want to do ({s.meaning}), not what you hold"
+        return _(
+            "'{gesture}' says what you want to do ({meaning}), not what you hold", gesture=s.gesture, meaning=s.meaning
+        )
     if key == "ciego":
-        if info.pares is not None or info.is_juego:
-            has = "pares" if info.pares is not None else f"juego ({info.total})"
-            return f"'{s.gesture}' (ciego) says you hold nothing, but {info.grande_str} has {has}"
-        return f"'{s.gesture}' (ciego) is only for a hand with nothing to show, and punto {info.total} can be shown"
+        if info.pares is not None:
+            return _(
+                "'{gesture}' (ciego) says you hold nothing, but {hand} has pares", gesture=s.gesture, hand=info.grande_str
+            )
+        if info.is_juego:
+            return _(
+                "'{gesture}' (ciego) says you hold nothing, but {hand} has juego ({total})",
+                gesture=s.gesture, hand=info.grande_str, total=info.total,
+            )  # fmt: skip
+        return _(
+            "'{gesture}' (ciego) is only for a hand with nothing to show, and punto {total} can be shown",
+            gesture=s.gesture, total=info.total,
+        )  # fmt: skip
     reason = why_not(s, hand, rules, context)
-    return f"'{s.gesture}' would say {meaning(s, rules)}: {reason}" if reason else ""
+    if not reason:
+        return ""
+    return _("'{gesture}' would say {meaning}: {reason}", gesture=s.gesture, meaning=meaning(s, rules), reason=reason)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -259,17 +282,21 @@ class SenaQuestion(KeyedChoices):
         return super().key_of(response.key if isinstance(response, Sena) else response)
 
     def refusal(self, response: Any) -> str:
-        return f"answer with one of the señas shown ({', '.join(k for k, _ in self.choices)}), not {response!r}"
+        return translator()(
+            "answer with one of the señas shown ({keys}), not {value}",
+            keys=", ".join(k for k, _ in self.choices), value=repr(response),
+        )  # fmt: skip
 
     def grade(self, response: Any) -> Verdict:
         """A :class:`~musteach.teach.quiz.Verdict`; a wrong answer's explanation starts with why it is wrong."""
+        _ = translator()
         given = self.verify_response(response)
         correct = given == self.answer
         if correct:
-            return Verdict(True, self.answer, given, self.explanation, None, "Right!")
+            return Verdict(True, self.answer, given, self.explanation, None, _("Right!"))
         why = self.reasons.get(given, "")
         text = f"{why[:1].upper()}{why[1:]}. {self.explanation}" if why else self.explanation
-        return Verdict(False, self.answer, given, text, None, f"Not quite: {self.answer_text}.")
+        return Verdict(False, self.answer, given, text, None, _("Not quite: {answer}.", answer=self.answer_text))
 
 
 def _pick_distractors(answer: str, pool: Sequence[str], rng: random.Random, k: int = 3) -> list[str]:
@@ -280,7 +307,7 @@ def _pick_distractors(answer: str, pool: Sequence[str], rng: random.Random, k: i
     rng.shuffle(rest)
     chosen += rest[: k - len(chosen)]
     if len(chosen) < k:
-        raise QuizError(f"not enough señas to choose from for {answer!r}")
+        raise QuizError(Text("not enough señas to choose from for {answer}", answer=repr(answer)))
     return chosen
 
 
@@ -295,8 +322,10 @@ def fit_question(
     *,
     answer: Sena | str | None = None,
     seed: int | random.Random | None = None,
+    lang: str | None = None,
 ) -> SenaQuestion:
-    """The question "which seña may you make with this hand?" (RULES.md §11).
+    """The question "which seña may you make with this hand?" (RULES.md §11), in ``lang`` (None: the language
+    being spoken, :func:`musteach.i18n.speaking`).
 
     hand: 4 cards. rules: the table's :class:`~musteach.rules.Rules`. context: when the seña is made.
     answer: the seña to ask for (it must fit the hand); default: the most informative one that fits
@@ -304,6 +333,18 @@ def fit_question(
     Raises the card errors of :func:`~musteach.rules.cards.parse_hand`, :class:`~musteach.rules.senas.SenaError` for
     an answer that does not fit, :class:`QuizError` when señas are off.
     """
+    with speaking(lang):
+        return _fit_question(hand, rules, context, answer, seed)
+
+
+def _fit_question(
+    hand: Hand | str | Sequence[Card | str],
+    rules: Rules | None,
+    context: str,
+    answer: Sena | str | None,
+    seed: int | random.Random | None,
+) -> SenaQuestion:
+    _ = translator()
     r = _rules(rules)
     context = _check_context(context)
     rng = _as_rng(seed)
@@ -311,7 +352,7 @@ def fit_question(
     info = analyse(h, r)
     fits = senas_for(info, r, context)
     if not fits:
-        raise QuizError("no seña fits: señas are not used at this table (senas='off')")
+        raise QuizError(Text("no seña fits: señas are not used at this table (senas='off')"))
     if answer is None:
         target = best_senas(info, r, context, limit=1)[0]
     else:
@@ -325,15 +366,18 @@ def fit_question(
     rng.shuffle(keys)
     choices = tuple((k, SENAS[k].gesture) for k in keys)
     reasons = {k: _why_wrong(k, h, info, r, context) for k in wrong}
-    kings = f" ({r.kings} reyes)"
-    prompt = f"You hold {info.grande_str}{kings}. {_WHEN[context]} Which seña may you truthfully make to your partner?"
-    explanation = (
-        f"{_cap(_fact(target.key, h, info, r, context))}: '{target.gesture}' tells your partner {meaning(target, r)}."
-    )
+    prompt = _(
+        "You hold {hand} ({kings} reyes). {when} Which seña may you truthfully make to your partner?",
+        hand=info.grande_str, kings=r.kings, when=_(_WHEN[context]),
+    )  # fmt: skip
+    explanation = _(
+        "{fact}: '{gesture}' tells your partner {meaning}.",
+        fact=_cap(_fact(target.key, h, info, r, context)), gesture=target.gesture, meaning=meaning(target, r),
+    )  # fmt: skip
     others = [s for s in fits if s.key != target.key and s.key not in ("girar_cabeza",)]
     if others:
-        also = ", ".join(f"'{s.gesture}'" for s in others)
-        explanation += f" With this hand you could also show {also}."
+        also = ", ".join(_("'{gesture}'", gesture=s.gesture) for s in others)
+        explanation += " " + _("With this hand you could also show {senas}.", senas=also)
     return SenaQuestion("fit", prompt, target, h, context, r, choices, target.key, target.gesture, explanation, reasons)
 
 
@@ -356,13 +400,21 @@ def meaning_question(
     rules: Rules | None = None,
     *,
     seed: int | random.Random | None = None,
+    lang: str | None = None,
 ) -> SenaQuestion:
-    """The question "your partner makes this gesture: what does it tell you?" (RULES.md §11).
+    """The question "your partner makes this gesture: what does it tell you?" (RULES.md §11), in ``lang``
+    (None: the language being spoken, :func:`musteach.i18n.speaking`).
 
     sena: a seña of the table's set (key, alias or :class:`~musteach.rules.senas.Sena`). rules: the table's
     :class:`~musteach.rules.Rules`. seed: for the wrong answers, their order and the example hand.
     Raises :class:`~musteach.rules.senas.SenaError` for an unknown seña or one not used at this table.
     """
+    with speaking(lang):
+        return _meaning_question(sena, rules, seed)
+
+
+def _meaning_question(sena: Sena | str, rules: Rules | None, seed: int | random.Random | None) -> SenaQuestion:
+    _ = translator()
     r = _rules(rules)
     rng = _as_rng(seed)
     target = get_sena(sena, r)
@@ -373,19 +425,25 @@ def meaning_question(
     rng.shuffle(keys)
     choices = tuple((k, _cap(meaning(SENAS[k], r))) for k in keys)
     reasons = {k: why_meaning_wrong(target.key, k, r).rstrip(".") for k in wrong}
-    prompt = f"Your partner {third_person(target.gesture)}. What does this seña tell you?"
-    explanation = f"'{target.gesture}' means {meaning(target, r)}."
+    prompt = _("Your partner {gesture}. What does this seña tell you?", gesture=third_person(target.gesture))
+    explanation = _("'{gesture}' means {meaning}.", gesture=target.gesture, meaning=meaning(target, r))
+    more: list[str] = []
     if target.kind == "intent":
-        explanation += " It is an intention, not a fact about the cards: it says what your partner wants to do."
+        more.append(_("It is an intention, not a fact about the cards: it says what your partner wants to do."))
     else:
         ex = _example_hand(target.key, r, rng)
         if ex is not None:
             hand, context = ex
             info = analyse(hand, r)
-            when = "" if context == "lances" else " (once Grande has been played)"
-            explanation += f" For example, your partner could show it holding {info.grande_str}{when}."
+            if context == "lances":
+                more.append(_("For example, your partner could show it holding {hand}.", hand=info.grande_str))
+            else:
+                more.append(
+                    _("For example, your partner could show it holding {hand} (once Grande has been played).", hand=info.grande_str)
+                )
         if target.key == "guino":
-            explanation += " After everybody has said 'juego no', some tables read the wink as punto 30."
+            more.append(_("After everybody has said 'juego no', some tables read the wink as punto 30."))
+    explanation = " ".join((explanation, *more))
     answer_text = _cap(meaning(target, r))
     return SenaQuestion(
         "meaning", prompt, target, None, "lances", r, choices, target.key, answer_text, explanation, reasons
@@ -394,6 +452,10 @@ def meaning_question(
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -450,7 +512,7 @@ class SenaQuestionGenerator:
         self.mode = _check_mode(mode)
         self.rules = _rules(rules)
         if self.rules.senas == "off":
-            raise QuizError("señas are not used at this table (senas='off'): there is nothing to ask")
+            raise QuizError(Text("señas are not used at this table (senas='off'): there is nothing to ask"))
         self.rng = random.Random(seed)
         if self.mode == "fit":
             table = _fit_table(self.rules.kings, self.rules.senas, "lances")
@@ -489,6 +551,6 @@ def questions(
 ) -> list[SenaQuestion]:
     """``n`` questions from a :class:`SenaQuestionGenerator` (a convenience for tests and scripts)."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise QuizError(f"a quiz needs a whole number of questions, 1 or more, not {n!r}")
+        raise QuizError(Text("a quiz needs a whole number of questions, 1 or more, not {value}", value=repr(n)))
     gen = SenaQuestionGenerator(mode, seed, rules)
     return [gen.next() for _ in range(n)]
