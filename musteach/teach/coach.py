@@ -117,7 +117,8 @@ def action_words(action: GameAction, *, lang: str | None = None) -> str:
     """A decision in words: ``"changing R-7"`` for a discard (the lessons' hand notation), else the action's own text."""
     with speaking(lang):
         if isinstance(action, Discard):
-            return translator()("changing {cards}", cards=ranks_text(action.cards))
+            _ = translator()
+            return _("changing {cards}", cards=ranks_text(action.cards))
         return str(action)
 
 
@@ -125,7 +126,8 @@ def said_words(record: Record, *, lang: str | None = None) -> str:
     """What a seat said, as a bubble over its seat shows it: ``"changes 2"`` for a discard, else the text."""
     with speaking(lang):
         if isinstance(record, Discard):
-            return translator()("changes {count}", count=len(record.cards))
+            _ = translator()
+            return _("changes {count}", count=len(record.cards))
         return str(record)
 
 
@@ -256,7 +258,8 @@ def advise(view: View, coach: OddsBot | None = None, *, exact: bool = False, lan
         if exact and view.lance is not None:
             extra = exact_odds_sentence(view)
             if extra:
-                reason = translator()("{reason} Exact odds before any bet: {odds}", reason=adv.reason, odds=extra)
+                _ = translator()
+                reason = _("{reason} Exact odds before any bet: {odds}", reason=adv.reason, odds=extra)
                 return Advice(adv.action, reason)
         return adv
 

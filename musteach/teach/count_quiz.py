@@ -328,7 +328,8 @@ class CountQuestion:
     def prompt(self) -> str:
         """The question, in the language being spoken (:func:`musteach.i18n.speaking`)."""
         r = self.result
-        return translator()(
+        _ = translator()
+        return _(
             "Mano is seat {mano}; the score is {score} (game to {target}). "
             "Count the hand: how many stones does each team take in {lances}?",
             mano=self.mano, score=_pair(self.start_score), target=r.rules.target,

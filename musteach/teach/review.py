@@ -75,7 +75,8 @@ class DecisionRecord:
     def replay_label(self, *, lang: str | None = None) -> str:
         """A replay button's words: ``"Replay hand 3, Grande: paso"`` (lang: None for the language being spoken)."""
         with speaking(lang):
-            return translator()(
+            _ = translator()
+            return _(
                 "Replay hand {hand}, {where}: {action}", hand=self.hand_number, where=self.where, action=str(self.grade.action)
             )
 

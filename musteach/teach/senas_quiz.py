@@ -282,7 +282,8 @@ class SenaQuestion(KeyedChoices):
         return super().key_of(response.key if isinstance(response, Sena) else response)
 
     def refusal(self, response: Any) -> str:
-        return translator()(
+        _ = translator()
+        return _(
             "answer with one of the señas shown ({keys}), not {value}",
             keys=", ".join(k for k, _ in self.choices), value=repr(response),
         )  # fmt: skip
