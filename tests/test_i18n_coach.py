@@ -286,3 +286,18 @@ def test_errors_of_the_domain_in_spanish() -> None:
         en, es = str(err.value), err.value.message("es")
         assert english_left(en) and not english_left(es), (en, es)
         assert numbers(es) == numbers(en)
+
+
+def test_generators_speak_the_language_they_were_given() -> None:
+    from musteach.teach.odds_quiz import OddsQuestionGenerator
+    from musteach.teach.senas_quiz import questions
+
+    en = questions("meaning", 3, seed=5)
+    es = questions("meaning", 3, seed=5, lang="es")  # while English is spoken
+    assert [q.answer for q in es] == [q.answer for q in en]
+    assert all(english_left(q.prompt) for q in en)
+    assert not any(english_left(q.prompt + q.explanation) for q in es)
+    o_en, o_es = OddsQuestionGenerator(seed=3).next(), OddsQuestionGenerator(seed=3, lang="es").next()
+    assert o_es.answer == o_en.answer and english_left(o_en.prompt) and not english_left(o_es.prompt)
+    with pytest.raises(MusError):
+        OddsQuestionGenerator(lang="xx")

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..i18n import Text, speaking, translator
+from ..i18n import Text, check_lang, speaking, translator
 from ..odds import AIMS, DiscardAdvice, DiscardOption, advise_discard, position_name
 from ..rules.cards import DECK, Card, Hand, parse_hand
 from ..rules.errors import MusError
@@ -274,8 +274,10 @@ class DiscardQuestionGenerator:
 
     seed: an int or None. aims: the aims to ask about (default grande, chica, pares, juego). positions:
     distances from mano to ask at (default ``(0,)``, mano: each new distance costs the advisor a first
-    count of a couple of seconds). rules: a :class:`~musteach.rules.Rules` (8 reyes).
-    Raises :class:`QuizError` for no aims, a bad position or 4 reyes; :class:`MusError` for an unknown aim.
+    count of a couple of seconds). rules: a :class:`~musteach.rules.Rules` (8 reyes). lang: the language of
+    the questions (None: the one being spoken when each is asked, :func:`musteach.i18n.speaking`).
+    Raises :class:`QuizError` for no aims, a bad position or 4 reyes; :class:`MusError` for an unknown aim,
+    ``LanguageError`` for a language the tutor does not speak.
     """
 
     def __init__(
@@ -284,7 +286,10 @@ class DiscardQuestionGenerator:
         aims: Iterable[str] = ("grande", "chica", "pares", "juego"),
         positions: Iterable[int] = (0,),
         rules: Rules | None = None,
+        *,
+        lang: str | None = None,
     ):
+        self.lang = check_lang(lang) if lang is not None else None
         aims = [aims] if isinstance(aims, str) else list(aims)
         if not aims:
             raise QuizError(Text("a mus quiz needs at least one aim"))
@@ -298,6 +303,10 @@ class DiscardQuestionGenerator:
 
     def next(self) -> DiscardQuestion:
         """The next question; raises :class:`QuizError` if no hand gives a clear best discard."""
+        with speaking(self.lang):
+            return self._next()
+
+    def _next(self) -> DiscardQuestion:
         aim = self.rng.choice(self.aims)
         for _ in range(_MAX_TRIES):
             cards: list[Card] = self.rng.sample(DECK, 4)

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..i18n import N_, Text, speaking, translator
+from ..i18n import N_, Text, check_lang, speaking, translator
 from ..odds import HandOdds, hand_odds
 from ..rules.cards import DECK, Card, Hand, parse_hand
 from ..rules.errors import MusError
@@ -194,9 +194,10 @@ class OddsQuestionGenerator:
 
     seed: an int (the same seed gives the same questions) or None. lances: names to ask about (default
     :data:`QUIZ_LANCES`). rules: a :class:`~musteach.rules.Rules`. margin: the least distance (0 to 0.1)
-    between the answer's probability and a band edge.
+    between the answer's probability and a band edge. lang: the language of the questions (None: the one
+    being spoken when each is asked, :func:`musteach.i18n.speaking`).
     Raises :class:`~musteach.teach.errors.QuizError` for no lances or a bad margin, :class:`MusError` for an
-    unknown lance.
+    unknown lance, ``LanguageError`` for a language the tutor does not speak.
     """
 
     def __init__(
@@ -205,7 +206,10 @@ class OddsQuestionGenerator:
         lances: Iterable[Lance | str] = QUIZ_LANCES,
         rules: Rules | None = None,
         margin: float = MARGIN,
+        *,
+        lang: str | None = None,
     ):
+        self.lang = check_lang(lang) if lang is not None else None
         self.lances = tuple(Lance.parse(x) for x in ([lances] if isinstance(lances, str | Lance) else lances))
         if not self.lances:
             raise QuizError(Text("an odds quiz needs at least one lance to ask about"))
@@ -222,6 +226,10 @@ class OddsQuestionGenerator:
         """The next question, never one already asked by this generator (the same ranks, place and lance
         are the same question: suits never matter); raises :class:`~musteach.teach.errors.QuizError` if none
         clears the margin."""
+        with speaking(self.lang):
+            return self._next()
+
+    def _next(self) -> OddsQuestion:
         # Random hands mostly land in "20 to 40%": aim at a band first so every answer comes up. A team
         # almost never wins a lance less than 1 time in 5 (the partner's cards help), so band 0 is not aimed at.
         target = self.rng.choice(_TARGETS)

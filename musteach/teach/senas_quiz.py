@@ -40,7 +40,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any
 
-from ..i18n import N_, SOURCE_LANG, Text, speaking, translator
+from ..i18n import N_, SOURCE_LANG, Text, check_lang, speaking, translator
 from ..rules.cards import DECK, Card, Hand, parse_hand
 from ..rules.lances import HandInfo, analyse, effective_rank
 from ..rules.options import Rules
@@ -506,10 +506,15 @@ class SenaQuestionGenerator:
     seed: an int (the same seed gives the same questions) or None. rules: the table's
     :class:`~musteach.rules.Rules` (the kings and the set of señas). The señas asked about go round the
     table's set in a shuffled cycle; in ``"fit"`` mode a medias question is sometimes asked after Grande,
-    when plain medias may be shown. Raises :class:`QuizError` for a bad mode or when señas are off.
+    when plain medias may be shown. lang: the language of the questions (None: the one being spoken when each
+    is asked, :func:`musteach.i18n.speaking`). Raises :class:`QuizError` for a bad mode or when señas are off,
+    ``LanguageError`` for a language the tutor does not speak.
     """
 
-    def __init__(self, mode: str = "fit", seed: int | None = None, rules: Rules | None = None):
+    def __init__(
+        self, mode: str = "fit", seed: int | None = None, rules: Rules | None = None, *, lang: str | None = None
+    ):
+        self.lang = check_lang(lang) if lang is not None else None
         self.mode = _check_mode(mode)
         self.rules = _rules(rules)
         if self.rules.senas == "off":
@@ -532,6 +537,10 @@ class SenaQuestionGenerator:
 
     def next(self) -> SenaQuestion:
         """The next question."""
+        with speaking(self.lang):
+            return self._next()
+
+    def _next(self) -> SenaQuestion:
         key = self._next_key()
         if self.mode == "meaning":
             return meaning_question(key, self.rules, seed=self.rng)
@@ -548,10 +557,11 @@ class SenaQuestionGenerator:
 
 
 def questions(
-    mode: str = "fit", n: int = 10, seed: int | None = None, rules: Rules | None = None
+    mode: str = "fit", n: int = 10, seed: int | None = None, rules: Rules | None = None, *, lang: str | None = None
 ) -> list[SenaQuestion]:
-    """``n`` questions from a :class:`SenaQuestionGenerator` (a convenience for tests and scripts)."""
+    """``n`` questions from a :class:`SenaQuestionGenerator` (a convenience for tests and scripts), in ``lang``
+    (None: the language being spoken)."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise QuizError(Text("a quiz needs a whole number of questions, 1 or more, not {value}", value=repr(n)))
-    gen = SenaQuestionGenerator(mode, seed, rules)
+    gen = SenaQuestionGenerator(mode, seed, rules, lang=lang)
     return [gen.next() for _ in range(n)]
