@@ -225,26 +225,26 @@ def _why_wrong(key: str, hand: Hand, info: HandInfo, rules: Rules, context: str)
     s = SENAS[key]
     if s.kind == "intent":
         return _(
-            "'{gesture}' says what you want to do ({meaning}), not what you hold", gesture=s.gesture, meaning=s.meaning
+            "'{gesture}' says what you want to do ({meaning}), not what you hold", gesture=_gesture(s), meaning=_(s.meaning)
         )
     if key == "ciego":
         if info.pares is not None:
             return _(
-                "'{gesture}' (ciego) says you hold nothing, but {hand} has pares", gesture=s.gesture, hand=info.grande_str
+                "'{gesture}' (ciego) says you hold nothing, but {hand} has pares", gesture=_gesture(s), hand=info.grande_str
             )
         if info.is_juego:
             return _(
                 "'{gesture}' (ciego) says you hold nothing, but {hand} has juego ({total})",
-                gesture=s.gesture, hand=info.grande_str, total=info.total,
+                gesture=_gesture(s), hand=info.grande_str, total=info.total,
             )  # fmt: skip
         return _(
             "'{gesture}' (ciego) is only for a hand with nothing to show, and punto {total} can be shown",
-            gesture=s.gesture, total=info.total,
+            gesture=_gesture(s), total=info.total,
         )  # fmt: skip
     reason = why_not(s, hand, rules, context)
     if not reason:
         return ""
-    return _("'{gesture}' would say {meaning}: {reason}", gesture=s.gesture, meaning=meaning(s, rules), reason=reason)
+    return _("'{gesture}' would say {meaning}: {reason}", gesture=_gesture(s), meaning=meaning(s, rules), reason=reason)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -365,7 +365,7 @@ def _fit_question(
     wrong = _pick_distractors(target.key, pool, rng)
     keys = [target.key, *wrong]
     rng.shuffle(keys)
-    choices = tuple((k, SENAS[k].gesture) for k in keys)
+    choices = tuple((k, _gesture(SENAS[k])) for k in keys)
     reasons = {k: _why_wrong(k, h, info, r, context) for k in wrong}
     prompt = _(
         "You hold {hand} ({kings} reyes). {when} Which seña may you truthfully make to your partner?",
@@ -373,13 +373,13 @@ def _fit_question(
     )  # fmt: skip
     explanation = _(
         "{fact}: '{gesture}' tells your partner {meaning}.",
-        fact=_cap(_fact(target.key, h, info, r, context)), gesture=target.gesture, meaning=meaning(target, r),
+        fact=_cap(_fact(target.key, h, info, r, context)), gesture=_gesture(target), meaning=meaning(target, r),
     )  # fmt: skip
     others = [s for s in fits if s.key != target.key and s.key not in ("girar_cabeza",)]
     if others:
-        also = ", ".join(_("'{gesture}'", gesture=s.gesture) for s in others)
+        also = ", ".join(_("'{gesture}'", gesture=_gesture(s)) for s in others)
         explanation += " " + _("With this hand you could also show {senas}.", senas=also)
-    return SenaQuestion("fit", prompt, target, h, context, r, choices, target.key, target.gesture, explanation, reasons)
+    return SenaQuestion("fit", prompt, target, h, context, r, choices, target.key, _gesture(target), explanation, reasons)
 
 
 def _example_hand(key: str, rules: Rules, rng: random.Random) -> tuple[Hand, str] | None:
@@ -426,8 +426,8 @@ def _meaning_question(sena: Sena | str, rules: Rules | None, seed: int | random.
     rng.shuffle(keys)
     choices = tuple((k, _cap(meaning(SENAS[k], r))) for k in keys)
     reasons = {k: why_meaning_wrong(target.key, k, r).rstrip(".") for k in wrong}
-    prompt = _("Your partner {gesture}. What does this seña tell you?", gesture=third_person(target.gesture))
-    explanation = _("'{gesture}' means {meaning}.", gesture=target.gesture, meaning=meaning(target, r))
+    prompt = _("Your partner {gesture}. What does this seña tell you?", gesture=third_person(_gesture(target)))
+    explanation = _("'{gesture}' means {meaning}.", gesture=_gesture(target), meaning=meaning(target, r))
     more: list[str] = []
     if target.kind == "intent":
         more.append(_("It is an intention, not a fact about the cards: it says what your partner wants to do."))
@@ -453,6 +453,12 @@ def _meaning_question(sena: Sena | str, rules: Rules | None, seed: int | random.
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def _gesture(sena: Sena) -> str:
+    """A seña's gesture in the language being spoken: the gestures and meanings of
+    :data:`musteach.rules.senas.SENAS` are msgids of the betting domain's catalog."""
+    return translator()(sena.gesture)
 
 
 def _lower(text: str) -> str:
