@@ -225,7 +225,7 @@ def _why_wrong(key: str, hand: Hand, info: HandInfo, rules: Rules, context: str)
     s = SENAS[key]
     if s.kind == "intent":
         return _(
-            "'{gesture}' says what you want to do ({meaning}), not what you hold", gesture=_gesture(s), meaning=_(s.meaning)
+            "'{gesture}' says what you want to do ({meaning}), not what you hold", gesture=_gesture(s), meaning=s.meaning_text()
         )
     if key == "ciego":
         if info.pares is not None:
@@ -456,9 +456,8 @@ def _cap(text: str) -> str:
 
 
 def _gesture(sena: Sena) -> str:
-    """A seña's gesture in the language being spoken: the gestures and meanings of
-    :data:`musteach.rules.senas.SENAS` are msgids of the betting domain's catalog."""
-    return translator()(sena.gesture)
+    """A seña's gesture in the language being spoken (:meth:`~musteach.rules.senas.Sena.gesture_text`)."""
+    return sena.gesture_text()
 
 
 def _lower(text: str) -> str:
