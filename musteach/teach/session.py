@@ -48,7 +48,7 @@ class Turn:
         self.retry: Verdict | None = None
         self.verdict: Verdict | None = None
         self._grade: Callable[[Any], Verdict] = grade if grade is not None else question.grade
-        self._hints: tuple[Hint, Hint] | None = None
+        self._hints: dict[str, tuple[Hint, Hint]] = {}  # by language: the hints are sentences
 
     @property
     def over(self) -> bool:
@@ -102,12 +102,13 @@ class Turn:
         if self.verdict is not None:
             raise QuizStateError(Text("no open question to hint at"))
         self.attempt.verify_hint()
-        if self._hints is None:
+        lang = translator().lang
+        if lang not in self._hints:
             from .tutor import question_hints
 
-            self._hints = question_hints(self.question)
+            self._hints[lang] = question_hints(self.question)
         self.attempt = self.attempt.hint()
-        return self._hints[self.attempt.hints - 1]
+        return self._hints[lang][self.attempt.hints - 1]
 
 
 class QuizSession:
