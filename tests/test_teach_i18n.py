@@ -355,3 +355,21 @@ def test_errors_name_the_bad_value_in_both_languages(make: Callable[[], object])
     assert es != str(err.value)
     assert_spanish([es])
     assert set(re.findall(r"\d+|'[^']*'", es)) >= set(re.findall(r"\d+|'[^']*'", str(err.value))) - {"'schema'"}
+
+
+def test_entry_points_take_an_explicit_language() -> None:
+    deal = ["12o 11c 7e 4b", "12c 12e 7o 6e", "1o 5c 6o 10e", "4c 5e 6c 7c"]
+    with speaking("es"):
+        spoken = (lance_hints(deal, 0, "grande"), lance_question(deal, 0, "grande").prompt)
+    assert (lance_hints(deal, 0, "grande", lang="es"), lance_question(deal, 0, "grande", lang="es").prompt) == spoken
+    assert spoken[1] == "¿Quién gana a Grande (las cartas más altas)? El asiento 0 es mano (8 reyes)."
+    q = QuestionGenerator(["jugada"], seed=1, lang="es").next()
+    assert q.prompt.startswith("¿Qué llevan estas cartas a pares")
+    assert retry_text(q, wrong_answer(q), lang="es").endswith("Inténtalo otra vez.")
+    assert (
+        rank_question(["1o", "3c", "12b"], lang="es").prompt
+        == "Ordena estas 3 cartas, de la más alta a la más baja (8 reyes)."
+    )
+    assert hand_question("5o 4c 1e 12b", "juego_total").prompt.startswith(
+        "What is this hand's total"
+    )  # English by default

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..i18n import N_, Text, Translator, translator
+from ..i18n import N_, Text, Translator, speaking, translator
 from ..rules.betting import LanceBetting
 from ..rules.cards import Card, Hand, parse_hand, parse_hands
 from ..rules.lances import DealResult, HandInfo, Lance, analyse, effective_rank, evaluate, point_value, rank_letter
@@ -141,21 +141,24 @@ def lance_hints(
     mano: int,
     lance: Lance | str,
     rules: Rules | None = None,
+    *,
+    lang: str | None = None,
 ) -> tuple[Hint, Hint]:
     """The two hint steps for "who wins ``lance``?" on one deal (RULES.md §2, §4, §5).
 
     hands: 4 hands of 4 cards, indexed by seat. mano: the seat 0..3 that speaks first. Step 2 marks the
     winner's deciding cards first, then the runner-up's. Raises like :func:`~musteach.rules.lances.evaluate`.
-    The hints are in the language being spoken.
+    The hints are in ``lang`` (None: the language being spoken).
     """
-    _ = translator()
-    rules = rules or Rules()
-    the_lance = Lance.parse(lance)
-    result = evaluate(parse_hands(hands), mano, rules)
-    step1 = _(_LANCE_STEP1[the_lance])
-    if rules.kings == 8 and the_lance in _EIGHT_REYES:
-        step1 += " " + _(_EIGHT_REYES[the_lance])
-    return Hint(1, step1), _lance_step2(_, result, the_lance)
+    with speaking(lang):
+        _ = translator()
+        rules = rules or Rules()
+        the_lance = Lance.parse(lance)
+        result = evaluate(parse_hands(hands), mano, rules)
+        step1 = _(_LANCE_STEP1[the_lance])
+        if rules.kings == 8 and the_lance in _EIGHT_REYES:
+            step1 += " " + _(_EIGHT_REYES[the_lance])
+        return Hint(1, step1), _lance_step2(_, result, the_lance)
 
 
 def _lance_step2(_: Translator, result: DealResult, lance: Lance) -> Hint:
@@ -272,38 +275,43 @@ def _card_step2(
 # ----------------------------------------------------------------------------------------------
 
 
-def hand_hints(hand: Hand | str | Sequence[Card | str], skill: str, rules: Rules | None = None) -> tuple[Hint, Hint]:
+def hand_hints(
+    hand: Hand | str | Sequence[Card | str], skill: str, rules: Rules | None = None, *, lang: str | None = None
+) -> tuple[Hint, Hint]:
     """The two hint steps for one hand: ``skill`` ``"jugada"`` (par, medias, duples or none; RULES.md §5),
     ``"juego_total"`` or ``"punto_total"`` (the hand's points, §1, §5). Marks use ``seat`` None.
-    The hints are in the language being spoken.
+    The hints are in ``lang`` (None: the language being spoken).
 
     Raises :class:`~musteach.rules.errors.MusError` for an unknown skill, and like
     :func:`~musteach.rules.cards.parse_hand` for a bad hand.
     """
-    from ..rules.errors import MusError
+    with speaking(lang):
+        from ..rules.errors import MusError
 
-    _ = translator()
-    rules = rules or Rules()
-    h = parse_hand(hand)
-    info = analyse(h, rules)
-    kings = rules.kings
-    if skill == "jugada":
-        step1 = _("Group the cards by rank: two of a rank is a par, three medias, two pairs (or four alike) duples.")
-        if kings == 8:
-            step1 += " " + _("In 8 reyes a 3 counts as a king and a 2 as an ace.")
-        cards = _pares_cards(h, info, kings)
-        if not cards:
-            return Hint(1, step1), Hint(2, _("No two cards share a rank."), (_all(None),))
-        return Hint(1, step1), Hint(2, _shared_rank_text(_, h, cards, kings), (Mark(None, cards),))
-    if skill in ("juego_total", "punto_total"):
-        step1 = _("Add the four cards: R, C and S count 10, the others their number, an ace 1.")
-        if kings == 8:
-            step1 += " " + _("In 8 reyes a 3 counts 10 (a king) and a 2 counts 1 (an ace).")
-        tens = tuple(i for i in range(4) if point_value(h.cards[i].rank, kings) == 10)
-        parts = " + ".join(str(point_value(c.rank, kings)) for c in h.cards)
-        text = _(_ADD[min(len(tens), 2)], parts=parts)  # the sum is left to the learner
-        return Hint(1, step1), Hint(2, text, (Mark(None, tens),) if tens else (), info.total)
-    raise MusError(Text("no hints for skill {skill}: use jugada, juego_total or punto_total", skill=repr(skill)))
+        _ = translator()
+        rules = rules or Rules()
+        h = parse_hand(hand)
+        info = analyse(h, rules)
+        kings = rules.kings
+        if skill == "jugada":
+            step1 = _(
+                "Group the cards by rank: two of a rank is a par, three medias, two pairs (or four alike) duples."
+            )
+            if kings == 8:
+                step1 += " " + _("In 8 reyes a 3 counts as a king and a 2 as an ace.")
+            cards = _pares_cards(h, info, kings)
+            if not cards:
+                return Hint(1, step1), Hint(2, _("No two cards share a rank."), (_all(None),))
+            return Hint(1, step1), Hint(2, _shared_rank_text(_, h, cards, kings), (Mark(None, cards),))
+        if skill in ("juego_total", "punto_total"):
+            step1 = _("Add the four cards: R, C and S count 10, the others their number, an ace 1.")
+            if kings == 8:
+                step1 += " " + _("In 8 reyes a 3 counts 10 (a king) and a 2 counts 1 (an ace).")
+            tens = tuple(i for i in range(4) if point_value(h.cards[i].rank, kings) == 10)
+            parts = " + ".join(str(point_value(c.rank, kings)) for c in h.cards)
+            text = _(_ADD[min(len(tens), 2)], parts=parts)  # the sum is left to the learner
+            return Hint(1, step1), Hint(2, text, (Mark(None, tens),) if tens else (), info.total)
+        raise MusError(Text("no hints for skill {skill}: use jugada, juego_total or punto_total", skill=repr(skill)))
 
 
 #: Step 2 of a total hint, by how many cards are marked as counting 10 (none, one, more).
@@ -360,21 +368,24 @@ def _shared_rank_text(_: Translator, hand: Hand, cards: Sequence[int], kings: in
     return " ".join(sentences)
 
 
-def rank_hints(cards: Sequence[Card | str], rules: Rules | None = None) -> tuple[Hint, Hint]:
+def rank_hints(
+    cards: Sequence[Card | str], rules: Rules | None = None, *, lang: str | None = None
+) -> tuple[Hint, Hint]:
     """The two hint steps for ordering ``cards`` highest first (RULES.md §1); step 2 marks the highest card
     (index into ``cards``). Raises :class:`~musteach.rules.errors.UnknownCardError` for a bad card.
-    The hints are in the language being spoken."""
-    _ = translator()
-    rules = rules or Rules()
-    cs = [Card.parse(c) for c in cards]
-    step1 = _("From the top: R, C, S, then 7 down to 4, then the aces.")
-    if rules.kings == 8:
-        step1 += " " + _("In 8 reyes a 3 ranks as a king and a 2 as an ace.")
-    ranks = [effective_rank(c.rank, rules.kings) for c in cs]
-    top = max(ranks)
-    first = tuple(i for i in range(len(cs)) if ranks[i] == top)
-    text = _("The highest here is {rank}: it goes first.", rank=rank_letter(top))
-    return Hint(1, step1), Hint(2, text, (Mark(None, first),))
+    The hints are in ``lang`` (None: the language being spoken)."""
+    with speaking(lang):
+        _ = translator()
+        rules = rules or Rules()
+        cs = [Card.parse(c) for c in cards]
+        step1 = _("From the top: R, C, S, then 7 down to 4, then the aces.")
+        if rules.kings == 8:
+            step1 += " " + _("In 8 reyes a 3 ranks as a king and a 2 as an ace.")
+        ranks = [effective_rank(c.rank, rules.kings) for c in cs]
+        top = max(ranks)
+        first = tuple(i for i in range(len(cs)) if ranks[i] == top)
+        text = _("The highest here is {rank}: it goes first.", rank=rank_letter(top))
+        return Hint(1, step1), Hint(2, text, (Mark(None, first),))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -388,75 +399,85 @@ _BETTING_ENDED = {
 }
 
 
-def betting_hints(state: LanceBetting) -> tuple[Hint, Hint]:
+def betting_hints(state: LanceBetting, *, lang: str | None = None) -> tuple[Hint, Hint]:
     """The two hint steps for "how many stones does each team take now?" on a closed betting (RULES.md §6).
 
     Step 2's ``total`` is the deje of a refused bet, else 0. Raises :class:`~musteach.rules.errors.MusError`
-    when the betting is not closed. The hints are in the language being spoken.
+    when the betting is not closed. The hints are in ``lang`` (None: the language being spoken).
     """
-    from ..rules.errors import MusError
+    with speaking(lang):
+        from ..rules.errors import MusError
 
-    _ = translator()
-    o = state.outcome
-    if o is None:
-        raise MusError(Text("the betting is still open: hints need a closed betting"))
-    step1 = _(
-        "Look at how the betting ended: only a refused bet moves stones now; an accepted bet, an accepted "
-        "órdago or a lance everybody passed waits for the count."
-    )
-    if o.type == "rejected":
-        if state.rules.deje_timing != "immediate":
-            text = _("The last bet was refused, but in these rules a deje is scored at the end of the hand, not now.")
-            return Hint(1, step1), Hint(2, text, (), 0)
-        text = _(
-            "The last bet was refused: team {team} takes the deje. That is one stone when the refused bet "
-            "was the first one; otherwise it is the bet that stood before the refused raise.",
-            team=o.winner_team,
+        _ = translator()
+        o = state.outcome
+        if o is None:
+            raise MusError(Text("the betting is still open: hints need a closed betting"))
+        step1 = _(
+            "Look at how the betting ended: only a refused bet moves stones now; an accepted bet, an accepted "
+            "órdago or a lance everybody passed waits for the count."
         )
-        return Hint(1, step1), Hint(2, text, (), o.deje)
-    ended = _BETTING_ENDED.get(o.type)
-    return Hint(1, step1), Hint(2, _(ended) if ended else _("Only a refused bet pays now."), (), 0)
+        if o.type == "rejected":
+            if state.rules.deje_timing != "immediate":
+                text = _(
+                    "The last bet was refused, but in these rules a deje is scored at the end of the hand, not now."
+                )
+                return Hint(1, step1), Hint(2, text, (), 0)
+            text = _(
+                "The last bet was refused: team {team} takes the deje. That is one stone when the refused bet "
+                "was the first one; otherwise it is the bet that stood before the refused raise.",
+                team=o.winner_team,
+            )
+            return Hint(1, step1), Hint(2, text, (), o.deje)
+        ended = _BETTING_ENDED.get(o.type)
+        return Hint(1, step1), Hint(2, _(ended) if ended else _("Only a refused bet pays now."), (), 0)
 
 
-def count_hints(deal: DealResult) -> tuple[Hint, Hint]:
+def count_hints(deal: DealResult, *, lang: str | None = None) -> tuple[Hint, Hint]:
     """The two hint steps for counting a hand (RULES.md §7, §8): step 2 marks each hand's cards that score
     in Pares (its pares) and the juego hands, which are the ones that bring stones beyond the bets.
-    The hints are in the language being spoken."""
-    _ = translator()
-    step1 = _(
-        "Go lance by lance in order: Grande, Chica, Pares, then Juego or Punto. Each lance pays what was bet "
-        "(1 if passed), and Pares and Juego also pay what every hand of the winning team holds."
-    )
-    kings = deal.rules.kings
-    marks: list[Mark] = []
-    parts: list[str] = []
-    for s in range(4):
-        info = deal.infos[s]
-        cards = set(_pares_cards(deal.hands[s], info, kings))
-        if info.is_juego:
-            cards |= {0, 1, 2, 3}
-        if cards:
-            marks.append(Mark(s, tuple(sorted(cards))))
-        bits = []
-        if info.pares is not None:
-            bits.append(info.pares.describe())
-        if info.is_juego:
-            bits.append(_("juego with {total}", total=info.total))
-        if bits:
-            parts.append(_("seat {seat}: {holds}", seat=s, holds=", ".join(bits)))
-    if not parts:
-        return Hint(1, step1), Hint(2, _("Nobody holds pares or juego: only the bets (or 1 for a passed lance) score."))
-    # The values (par 1, medias 2, duples 3; juego 2, 31 3) are named, never added up: that is the answer.
-    text = _(
-        "The marked cards score on top of the bets, for the team that wins the lance: {holders}. "
-        "A par pays 1, medias 2, duples 3; juego pays 2, or 3 with 31.",
-        holders="; ".join(parts),
-    )
-    return Hint(1, step1), Hint(2, text, tuple(marks))
+    The hints are in ``lang`` (None: the language being spoken)."""
+    with speaking(lang):
+        _ = translator()
+        step1 = _(
+            "Go lance by lance in order: Grande, Chica, Pares, then Juego or Punto. Each lance pays what was bet "
+            "(1 if passed), and Pares and Juego also pay what every hand of the winning team holds."
+        )
+        kings = deal.rules.kings
+        marks: list[Mark] = []
+        parts: list[str] = []
+        for s in range(4):
+            info = deal.infos[s]
+            cards = set(_pares_cards(deal.hands[s], info, kings))
+            if info.is_juego:
+                cards |= {0, 1, 2, 3}
+            if cards:
+                marks.append(Mark(s, tuple(sorted(cards))))
+            bits = []
+            if info.pares is not None:
+                bits.append(info.pares.describe())
+            if info.is_juego:
+                bits.append(_("juego with {total}", total=info.total))
+            if bits:
+                parts.append(_("seat {seat}: {holds}", seat=s, holds=", ".join(bits)))
+        if not parts:
+            return Hint(1, step1), Hint(
+                2, _("Nobody holds pares or juego: only the bets (or 1 for a passed lance) score.")
+            )
+        # The values (par 1, medias 2, duples 3; juego 2, 31 3) are named, never added up: that is the answer.
+        text = _(
+            "The marked cards score on top of the bets, for the team that wins the lance: {holders}. "
+            "A par pays 1, medias 2, duples 3; juego pays 2, or 3 with 31.",
+            holders="; ".join(parts),
+        )
+        return Hint(1, step1), Hint(2, text, tuple(marks))
 
 
 def sena_hints(
-    hand: Hand | str | Sequence[Card | str] | None, rules: Rules | None = None, sena: Sena | str | None = None
+    hand: Hand | str | Sequence[Card | str] | None,
+    rules: Rules | None = None,
+    sena: Sena | str | None = None,
+    *,
+    lang: str | None = None,
 ) -> tuple[Hint, Hint]:
     """The two hint steps for a señas question (RULES.md §11).
 
@@ -464,37 +485,38 @@ def sena_hints(
     does this seña mean" question, whose ``sena`` (a :class:`~musteach.rules.senas.Sena` or its key) step 2
     sorts into a fact about the cards or a wish. Raises :class:`~musteach.rules.senas.SenaError` for an
     unknown seña and :class:`~musteach.rules.errors.MusError` when neither hand nor sena is given.
-    The hints are in the language being spoken.
+    The hints are in ``lang`` (None: the language being spoken).
     """
-    from ..rules.errors import MusError
+    with speaking(lang):
+        from ..rules.errors import MusError
 
-    _ = translator()
-    rules = rules or Rules()
-    if hand is None:
-        if sena is None:
-            raise MusError(Text("a señas hint needs the hand (which seña fits) or the seña (what it means)"))
-        s = get_sena(sena, rules)
-        step1 = _(
-            "A seña shows either something your partner holds (pares, juego, kings, aces) or what they want to do."
+        _ = translator()
+        rules = rules or Rules()
+        if hand is None:
+            if sena is None:
+                raise MusError(Text("a señas hint needs the hand (which seña fits) or the seña (what it means)"))
+            s = get_sena(sena, rules)
+            step1 = _(
+                "A seña shows either something your partner holds (pares, juego, kings, aces) or what they want to do."
+            )
+            if s.kind == "intent":
+                text = _("'{gesture}' is about what your partner wants to do, not their cards.", gesture=s.gesture)
+                return Hint(1, step1), Hint(2, text)
+            return Hint(1, step1), Hint(2, _("'{gesture}' tells you something your partner holds.", gesture=s.gesture))
+        h = parse_hand(hand)
+        info = analyse(h, rules)
+        step1 = _("A seña must tell the truth: check the hand's kings and aces, its pares and its total first.")
+        k = rules.kings
+        top = tuple(i for i in range(4) if effective_rank(h.cards[i].rank, k) in (12, 1))
+        kings = sum(effective_rank(c.rank, k) == 12 for c in h.cards)
+        aces = sum(effective_rank(c.rank, k) == 1 for c in h.cards)
+        pares = info.pares.describe() if info.pares else _("no pares")
+        juego = _("juego ({total})", total=info.total) if info.is_juego else _("no juego ({total})", total=info.total)
+        text = _(
+            "This hand: {kings}, {aces}, {pares}, {juego}.",
+            kings=_.ngettext("{n} king", "{n} kings", kings),
+            aces=_.ngettext("{n} ace", "{n} aces", aces),
+            pares=pares,
+            juego=juego,
         )
-        if s.kind == "intent":
-            text = _("'{gesture}' is about what your partner wants to do, not their cards.", gesture=s.gesture)
-            return Hint(1, step1), Hint(2, text)
-        return Hint(1, step1), Hint(2, _("'{gesture}' tells you something your partner holds.", gesture=s.gesture))
-    h = parse_hand(hand)
-    info = analyse(h, rules)
-    step1 = _("A seña must tell the truth: check the hand's kings and aces, its pares and its total first.")
-    k = rules.kings
-    top = tuple(i for i in range(4) if effective_rank(h.cards[i].rank, k) in (12, 1))
-    kings = sum(effective_rank(c.rank, k) == 12 for c in h.cards)
-    aces = sum(effective_rank(c.rank, k) == 1 for c in h.cards)
-    pares = info.pares.describe() if info.pares else _("no pares")
-    juego = _("juego ({total})", total=info.total) if info.is_juego else _("no juego ({total})", total=info.total)
-    text = _(
-        "This hand: {kings}, {aces}, {pares}, {juego}.",
-        kings=_.ngettext("{n} king", "{n} kings", kings),
-        aces=_.ngettext("{n} ace", "{n} aces", aces),
-        pares=pares,
-        juego=juego,
-    )
-    return Hint(1, step1), Hint(2, text, (Mark(None, top),) if top else (), info.total)
+        return Hint(1, step1), Hint(2, text, (Mark(None, top),) if top else (), info.total)

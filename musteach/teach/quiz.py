@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..i18n import N_, Text, Translator, translator
+from ..i18n import N_, Text, Translator, speaking, translator
 from ..rules.cards import Card, Hand
 from ..rules.errors import MusError, SeatError
 from ..rules.lances import (
@@ -311,7 +311,7 @@ class Question(Answerable):
 
 
 def _card_label(card: Card) -> str:
-    """The card's name, capitalised, in the language being spoken: ``"King of oros"``."""
+    """The card's name, capitalised, in the language being spoken: ``"Rey de oros"``."""
     return card.name[0].upper() + card.name[1:]
 
 
@@ -615,29 +615,38 @@ def lance_question(
     mano: int,
     lance: Lance | str,
     rules: Rules | None = None,
+    *,
+    lang: str | None = None,
 ) -> Question:
     """A "who wins this lance?" question on a chosen deal (for a lesson's fixed examples).
 
     hands: 4 hands of 4 cards, indexed by seat; mano: seat 0..3; lance: a :class:`Lance` or its name.
     The question's ``kind`` names the first instructive property the deal has ("tie_to_mano", ...), else
-    "uniform". Raises what :func:`~musteach.rules.lances.evaluate` raises for a bad deal, and :class:`QuizError`
+    "uniform". lang: the language of its sentences (None: the language being spoken).
+    Raises what :func:`~musteach.rules.lances.evaluate` raises for a bad deal, and :class:`QuizError`
     for a Punto question on a deal where somebody has juego (Punto is not played, RULES.md §4).
 
     >>> q = lance_question(["12o 3c 7e 5b", "12c 11o 11c 4e", "1o 1c 4o 5o", "6c 6e 10o 2b"], 0, "grande")
     >>> q.answer, q.grade(1).headline
     (0, 'Not quite: seat 0 wins Grande.')
     """
-    skill = Skill.parse(Lance.parse(lance))
-    result = evaluate(hands, mano, rules)
-    if skill is Skill.PUNTO and result.punto.winner is None:
-        raise QuizError(Text("Punto is not played on this deal: {why}", why=result.punto.explanation))
-    return _lance_from_result(skill, _classify_deal(skill, result), result)
+    with speaking(lang):
+        skill = Skill.parse(Lance.parse(lance))
+        result = evaluate(hands, mano, rules)
+        if skill is Skill.PUNTO and result.punto.winner is None:
+            raise QuizError(Text("Punto is not played on this deal: {why}", why=result.punto.explanation))
+        return _lance_from_result(skill, _classify_deal(skill, result), result)
 
 
 def hand_question(
-    hand: Hand | str | Sequence[Card | str], skill: Skill | str = Skill.JUGADA, rules: Rules | None = None
+    hand: Hand | str | Sequence[Card | str],
+    skill: Skill | str = Skill.JUGADA,
+    rules: Rules | None = None,
+    *,
+    lang: str | None = None,
 ) -> Question:
     """A one-hand question on a chosen hand: ``skill`` is "jugada", "juego_total" or "punto_total".
+    lang: the language of its sentences (None: the language being spoken).
 
     Raises the :class:`~musteach.rules.cards.Hand` errors for a bad hand, and :class:`QuizError` for another skill,
     or a punto question on a hand that has juego.
@@ -645,25 +654,29 @@ def hand_question(
     >>> hand_question("12o 3c 7e 5b", "juego_total").answer
     32
     """
-    skill = Skill.parse(skill)
-    if skill not in (Skill.JUGADA, Skill.JUEGO_TOTAL, Skill.PUNTO_TOTAL):
-        raise QuizError(Text("hand_question asks jugada, juego_total or punto_total, not {skill}", skill=skill.value))
-    rules = rules or Rules()
-    h = hand if isinstance(hand, Hand) else Hand(hand)
-    if skill is Skill.PUNTO_TOTAL and analyse(h, rules).is_juego:
-        raise QuizError(
-            Text(
-                "{hand} has juego ({total}), so it has no punto to ask about",
-                hand=str(h),
-                total=analyse(h, rules).total,
+    with speaking(lang):
+        skill = Skill.parse(skill)
+        if skill not in (Skill.JUGADA, Skill.JUEGO_TOTAL, Skill.PUNTO_TOTAL):
+            raise QuizError(
+                Text("hand_question asks jugada, juego_total or punto_total, not {skill}", skill=skill.value)
             )
-        )
-    kind = next((k for k in kinds_for(skill, rules) if hand_test(skill, k, rules)(h)), Kind.UNIFORM)
-    return _hand_from(skill, kind, h, rules, random.Random(str(h)))
+        rules = rules or Rules()
+        h = hand if isinstance(hand, Hand) else Hand(hand)
+        if skill is Skill.PUNTO_TOTAL and analyse(h, rules).is_juego:
+            raise QuizError(
+                Text(
+                    "{hand} has juego ({total}), so it has no punto to ask about",
+                    hand=str(h),
+                    total=analyse(h, rules).total,
+                )
+            )
+        kind = next((k for k in kinds_for(skill, rules) if hand_test(skill, k, rules)(h)), Kind.UNIFORM)
+        return _hand_from(skill, kind, h, rules, random.Random(str(h)))
 
 
-def rank_question(cards: Iterable[Card | str], rules: Rules | None = None) -> Question:
+def rank_question(cards: Iterable[Card | str], rules: Rules | None = None, *, lang: str | None = None) -> Question:
     """An "order these cards, highest first" question on chosen cards (2 to 8 distinct cards).
+    lang: the language of its sentences (None: the language being spoken).
 
     Raises :class:`~musteach.rules.errors.UnknownCardError` for a bad card and :class:`AnswerError` for a
     repeated card or a count outside 2..8.
@@ -671,15 +684,16 @@ def rank_question(cards: Iterable[Card | str], rules: Rules | None = None) -> Qu
     >>> [c.code for c in rank_question(["1o", "3c", "12b", "7e"]).answer]
     ['3c', '12b', '7e', '1o']
     """
-    rules = rules or Rules()
-    cs = tuple(Card.parse(c) for c in (cards.split() if isinstance(cards, str) else cards))
-    if len(set(cs)) != len(cs):
-        raise AnswerError(Text("a card appears twice: {cards}", cards=" ".join(c.code for c in cs)))
-    if not 2 <= len(cs) <= 8:
-        raise AnswerError(Text("give 2 to 8 cards to order, not {n}", n=len(cs)))
-    ranks = {c.rank for c in cs}
-    eight = rules.kings == 8 and ((3 in ranks and ranks & {12, 11}) or (2 in ranks and ranks & {1, 4}))
-    return _rank_from(Kind.THREES_AS_KINGS if eight else Kind.UNIFORM, cs, rules)
+    with speaking(lang):
+        rules = rules or Rules()
+        cs = tuple(Card.parse(c) for c in (cards.split() if isinstance(cards, str) else cards))
+        if len(set(cs)) != len(cs):
+            raise AnswerError(Text("a card appears twice: {cards}", cards=" ".join(c.code for c in cs)))
+        if not 2 <= len(cs) <= 8:
+            raise AnswerError(Text("give 2 to 8 cards to order, not {n}", n=len(cs)))
+        ranks = {c.rank for c in cs}
+        eight = rules.kings == 8 and ((3 in ranks and ranks & {12, 11}) or (2 in ranks and ranks & {1, 4}))
+        return _rank_from(Kind.THREES_AS_KINGS if eight else Kind.UNIFORM, cs, rules)
 
 
 def _as_rng(rng: random.Random | int | None) -> random.Random:
@@ -700,6 +714,7 @@ def make_question(
     *,
     kinds: Iterable[Kind | str] | None = None,
     kind: Kind | str | None = None,
+    lang: str | None = None,
 ) -> Question:
     """One question practising ``skill``.
 
@@ -708,49 +723,53 @@ def make_question(
     built to teach one point (a :class:`Kind` other than "uniform") rather than drawn uniformly.
     kinds: the instructive kinds allowed (default: all that fit the skill and rules, :func:`kinds_for`).
     kind: force one kind (raises :class:`QuizError` if it does not fit the skill).
+    lang: the language of the question's sentences (None: the language being spoken); they are written when
+    the question is made.
 
     Instructive deals are found by bounded rejection sampling over random deals (a few milliseconds);
     if none turns up within the bound, the question falls back to "uniform" and says so in ``kind``.
     Raises :class:`QuizError` for an unknown skill or kind, or a share outside 0..1.
     """
-    skill = Skill.parse(skill)
-    rules = rules or Rules()
-    if not isinstance(rules, Rules):
-        raise QuizError(Text("rules must be a musteach.Rules, not {rules}", rules=repr(rules)))
-    rng = _as_rng(rng)
-    share = _check_share(instructive_share)
-    available = kinds_for(skill, rules)
-    if kind is not None:
-        chosen = Kind.parse(kind)
-        if chosen is not Kind.UNIFORM and chosen not in available:
-            raise QuizError(
-                Text(
-                    "kind {kind} does not apply to {skill} under {variant}",
-                    kind=repr(chosen.value),
-                    skill=skill.value,
-                    variant=_variant(rules),
+    with speaking(lang):
+        skill = Skill.parse(skill)
+        rules = rules or Rules()
+        if not isinstance(rules, Rules):
+            raise QuizError(Text("rules must be a musteach.Rules, not {rules}", rules=repr(rules)))
+        rng = _as_rng(rng)
+        share = _check_share(instructive_share)
+        available = kinds_for(skill, rules)
+        if kind is not None:
+            chosen = Kind.parse(kind)
+            if chosen is not Kind.UNIFORM and chosen not in available:
+                raise QuizError(
+                    Text(
+                        "kind {kind} does not apply to {skill} under {variant}",
+                        kind=repr(chosen.value),
+                        skill=skill.value,
+                        variant=_variant(rules),
+                    )
                 )
-            )
-    else:
-        if kinds is not None:
-            wanted = [Kind.parse(k) for k in kinds]
-            available = tuple(k for k in available if k in wanted)
-        chosen = Kind.UNIFORM
-        if available and rng.random() < share:
-            chosen = rng.choice(available)
-    if skill.lance is not None:
-        return _lance_question(skill, chosen, rng, rules)
-    if skill is Skill.RANK_ORDER:
-        return _rank_question(chosen, rng, rules)
-    return _hand_question(skill, chosen, rng, rules)
+        else:
+            if kinds is not None:
+                wanted = [Kind.parse(k) for k in kinds]
+                available = tuple(k for k in available if k in wanted)
+            chosen = Kind.UNIFORM
+            if available and rng.random() < share:
+                chosen = rng.choice(available)
+        if skill.lance is not None:
+            return _lance_question(skill, chosen, rng, rules)
+        if skill is Skill.RANK_ORDER:
+            return _rank_question(chosen, rng, rules)
+        return _hand_question(skill, chosen, rng, rules)
 
 
 class QuestionGenerator:
     """An endless, reproducible stream of questions over some skills.
 
     skills: one or more :class:`Skill` (or names); each question picks one at random.
-    seed: an int (the same seed gives the same questions) or None. rules, instructive_share, kinds:
-    as in :func:`make_question`. Raises :class:`QuizError` for an unknown skill or kind, or no skills.
+    seed: an int (the same seed gives the same questions) or None. rules, instructive_share, kinds, lang:
+    as in :func:`make_question` (lang None: each question in the language spoken when it is drawn).
+    Raises :class:`QuizError` for an unknown skill or kind, or no skills.
     """
 
     def __init__(
@@ -761,6 +780,7 @@ class QuestionGenerator:
         instructive_share: float = 0.4,
         *,
         kinds: Iterable[Kind | str] | None = None,
+        lang: str | None = None,
     ):
         if isinstance(skills, str | Skill | Lance):
             skills = [skills]
@@ -773,13 +793,14 @@ class QuestionGenerator:
         self.instructive_share = _check_share(instructive_share)
         self.kinds: tuple[Kind, ...] | None = None if kinds is None else tuple(Kind.parse(k) for k in kinds)
         self.seed = seed
+        self.lang = lang
         self.rng = random.Random(seed)
         self.count = 0
 
     def next(self) -> Question:
         """The next question."""
         skill = self.skills[0] if len(self.skills) == 1 else self.rng.choice(self.skills)
-        q = make_question(skill, self.rng, self.rules, self.instructive_share, kinds=self.kinds)
+        q = make_question(skill, self.rng, self.rules, self.instructive_share, kinds=self.kinds, lang=self.lang)
         self.count += 1
         return q
 

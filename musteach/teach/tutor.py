@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..i18n import N_, Translator, translator
+from ..i18n import N_, Translator, speaking, translator
 from ..rules.lances import Lance
 from .count_quiz import BettingQuestion, CountQuestion
 from .diagnosis import Mistake, diagnose
@@ -100,29 +100,31 @@ def knows(question: Any) -> bool:
     return isinstance(question, Question) or any(isinstance(question, kind) for kind, _ in _SKILL_NAMES)
 
 
-def question_hints(question: Any) -> tuple[Hint, Hint]:
+def question_hints(question: Any, *, lang: str | None = None) -> tuple[Hint, Hint]:
     """The two hint steps of any quiz question (lance, jugada, totals, rank order, betting, count, señas,
-    discards, odds). Raises :class:`TypeError` for an object that is not a musteach question."""
-    if isinstance(question, Question):
-        if question.lance is not None:
-            return lance_hints(question.hands, question.mano or 0, question.lance, question.rules)
-        if question.skill is Skill.RANK_ORDER:
-            return rank_hints(question.cards, question.rules)
-        assert question.hand is not None
-        return hand_hints(question.hand, question.skill.value, question.rules)
-    if isinstance(question, BettingQuestion):
-        return betting_hints(question.state)
-    if isinstance(question, CountQuestion):
-        return count_hints(question.deal)
-    if isinstance(question, SenaQuestion):
-        if question.mode == "fit":
-            return sena_hints(question.hand, question.rules)
-        return sena_hints(None, question.rules, sena=question.sena)
-    if isinstance(question, DiscardQuestion):
-        return _discard_hints(question)
-    if isinstance(question, OddsQuestion):
-        return _odds_hints(question)
-    raise TypeError(f"no hints for {type(question).__name__}: not a musteach quiz question")
+    discards, odds), in ``lang`` (None: the language being spoken). Raises :class:`TypeError` for an object
+    that is not a musteach question."""
+    with speaking(lang):
+        if isinstance(question, Question):
+            if question.lance is not None:
+                return lance_hints(question.hands, question.mano or 0, question.lance, question.rules)
+            if question.skill is Skill.RANK_ORDER:
+                return rank_hints(question.cards, question.rules)
+            assert question.hand is not None
+            return hand_hints(question.hand, question.skill.value, question.rules)
+        if isinstance(question, BettingQuestion):
+            return betting_hints(question.state)
+        if isinstance(question, CountQuestion):
+            return count_hints(question.deal)
+        if isinstance(question, SenaQuestion):
+            if question.mode == "fit":
+                return sena_hints(question.hand, question.rules)
+            return sena_hints(None, question.rules, sena=question.sena)
+        if isinstance(question, DiscardQuestion):
+            return _discard_hints(question)
+        if isinstance(question, OddsQuestion):
+            return _odds_hints(question)
+        raise TypeError(f"no hints for {type(question).__name__}: not a musteach quiz question")
 
 
 def _discard_hints(q: DiscardQuestion) -> tuple[Hint, Hint]:
@@ -179,14 +181,15 @@ def lance_hint_for_hand(q: OddsQuestion) -> tuple[Hint, Hint]:
     return Hint(1, ""), Hint(2, text, (Mark(None, cards),) if cards else (), info.total)
 
 
-def retry_text(question: Any, given: Any, *, hint_left: bool = True) -> str:
+def retry_text(question: Any, given: Any, *, hint_left: bool = True, lang: str | None = None) -> str:
     """What the learner reads after a wrong first answer ``given`` (normalised, as in the verdict), before
     the second try: the idea that led astray, or why the pick is wrong, without the answer and without
     repeating hint step 1. hint_left: False once both hint steps are shown, so no hint is offered.
-    Raises like the question's grading. The text is in the language being spoken."""
-    _ = translator()
-    tip = _tip(_, question, given, hint_left)
-    return _("{tip} One more try.", tip=tip)
+    Raises like the question's grading. lang: the language (None: the language being spoken)."""
+    with speaking(lang):
+        _ = translator()
+        tip = _tip(_, question, given, hint_left)
+        return _("{tip} One more try.", tip=tip)
 
 
 def _tip(_: Translator, question: Any, given: Any, hint_left: bool) -> str:
