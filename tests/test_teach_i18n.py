@@ -143,7 +143,7 @@ def test_a_session_summary_and_scores_in_spanish() -> None:
             facts[lang] = [re.findall(r"\d+", t) for t in texts]
             if lang == "es":
                 assert_spanish(texts)
-                assert texts[1] == "Aciertos: 2/2 · racha 2"
+                assert texts[1] == "Marcador: 2/2 · racha 2"
                 assert texts[2] == (
                     "Terminado: 2 de 2 bien (100 %), mejor racha 2. Bien hecho. "
                     "★☆☆ (1,375 de 2 puntos; 1 pista, 1 segundo intento)."
