@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..i18n import N_, Text, Translator, speaking, translator
 from ..rules.cards import Card, Hand, parse_hands
 from ..rules.errors import RulesError
 from ..rules.lances import (
@@ -217,6 +218,8 @@ def diagnose(
     lance: Lance | str,
     answer: int | None,
     rules: Rules | None = None,
+    *,
+    lang: str | None = None,
 ) -> Diagnosis:
     """Judge a learner's answer to "who wins ``lance``?" and name the misconception behind a wrong one.
 
@@ -227,11 +230,22 @@ def diagnose(
     Raises :class:`~musteach.rules.errors.UnknownCardError`, :class:`~musteach.rules.errors.HandSizeError`,
     :class:`~musteach.rules.errors.DuplicateCardError`, :class:`~musteach.rules.errors.SeatError` (bad mano or answer),
     :class:`~musteach.rules.errors.MusError` (unknown lance) or :class:`RulesError` (la real on).
-    RULES.md §1–§5.
+    The sentences are in ``lang`` (None: the language being spoken). RULES.md §1–§5.
     """
+    with speaking(lang):
+        return _diagnose(hands, mano, lance, answer, rules)
+
+
+def _diagnose(
+    hands: Sequence[Hand | str | Sequence[Card | str]],
+    mano: int,
+    lance: Lance | str,
+    answer: int | None,
+    rules: Rules | None,
+) -> Diagnosis:
     rules = rules or Rules()
     if rules.la_real:
-        raise RulesError("the mistake diagnosis reads the rules without la real (RULES.md §13)")
+        raise RulesError(Text("the mistake diagnosis reads the rules without la real (RULES.md §13)"))
     the_lance = Lance.parse(lance)
     check_seat(mano, "mano")
     picked = check_answer(answer)
@@ -248,7 +262,12 @@ def diagnose(
         if winner_under(misread, mano, the_lance, reading) == picked:
             text = _MistakeText(truth, hs, misread, mistake).sentence(winner, picked)
             return Diagnosis(the_lance, picked, winner, False, mistake, text, why_not)
-    text = f"{_you(picked)}, but {truth.verdict(winner, picked)}."
+    _ = translator()
+    verdict = truth.verdict(winner, picked)
+    if picked is None:
+        text = _("You said nobody, but {verdict}.", verdict=verdict)
+    else:
+        text = _("You picked seat {seat}, but {verdict}.", seat=picked, verdict=verdict)
     return Diagnosis(the_lance, picked, winner, False, None, text, why_not)
 
 
@@ -257,22 +276,25 @@ def diagnose(
 # ----------------------------------------------------------------------------------------------
 
 _JUEGO_RANKS = ", ".join(str(t) for t in JUEGO_ORDER)
-_ORDINALS = ("first", "second", "third", "fourth")
-_KIND_PLURAL = {"duples": "duples", "medias": "medias", "par": "a par"}
+
+#: What decides between two seats in Grande or Chica: the card where they first differ.
+_ON_CARD = (N_("on the first card"), N_("on the second card"), N_("on the third card"), N_("on the fourth card"))
+#: Why one kind of pares beats another, by (winner's kind, loser's kind).
+_KIND_BEATS = {
+    ("duples", "medias"): N_("(duples beat medias)"),
+    ("duples", "par"): N_("(duples beat a par)"),
+    ("medias", "par"): N_("(medias beat a par)"),
+}
 
 
-def _you(picked: int | None) -> str:
-    return "You said nobody" if picked is None else f"You picked seat {picked}"
-
-
-def _seats(seats: Sequence[int]) -> str:
-    names = [f"seat {s}" for s in seats]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+def _seats(_: Translator, seats: Sequence[int]) -> str:
+    return _.join([_("seat {seat}", seat=s) for s in seats])
 
 
 @dataclass(frozen=True, slots=True)
 class _View:
-    """The real standings of one deal in one lance, and the sentences that compare two seats."""
+    """The real standings of one deal in one lance, and the sentences that compare two seats (in the language
+    being spoken)."""
 
     infos: tuple[HandInfo, ...]
     mano: int
@@ -288,7 +310,8 @@ class _View:
         """What the seat holds in this lance: ``R-R-7-4``, ``par of kings``, ``31``."""
         info = self.infos[seat]
         if self.lance is Lance.PARES:
-            return info.pares.describe() if info.pares else "no pares"
+            _ = translator()
+            return info.pares.describe() if info.pares else _("no pares")
         if self.lance in (Lance.JUEGO, Lance.PUNTO):
             return str(info.total)
         return self.cards(seat)
@@ -300,104 +323,184 @@ class _View:
         return [s for s in speaking_order(self.mano) if self.infos[s].is_juego]
 
     def detail(self, win: int, lose: int) -> str:
-        """What decides between two seats whose hands differ: `` on the second card``, `` (duples beat medias)``."""
+        """What decides between two seats whose hands differ: ``on the second card``, ``(duples beat medias)``;
+        ``""`` when nothing needs saying."""
+        _ = translator()
         a, b = self.infos[win], self.infos[lose]
         if self.lance in (Lance.GRANDE, Lance.CHICA):
             wa, wb = (a.ranks, b.ranks) if self.lance is Lance.GRANDE else (a.ranks[::-1], b.ranks[::-1])
             i = next(k for k in range(4) if wa[k] != wb[k])
-            return f" on the {_ORDINALS[i]} card"
+            return _(_ON_CARD[i])
         if self.lance is Lance.PARES:
             assert a.pares is not None and b.pares is not None
             if a.pares.kind != b.pares.kind:
-                return f" ({_KIND_PLURAL[a.pares.kind]} beat {_KIND_PLURAL[b.pares.kind]})"
+                return _(_KIND_BEATS[(a.pares.kind, b.pares.kind)])
             if a.pares.kind == "duples" and a.pares.high == b.pares.high:
-                return " on the lower pair"
-            return {"medias": " (the fourth card does not count)", "par": " (the odd cards do not count)"}.get(
-                a.pares.kind, ""
-            )
+                return _("on the lower pair")
+            if a.pares.kind == "medias":
+                return _("(the fourth card does not count)")
+            if a.pares.kind == "par":
+                return _("(the odd cards do not count)")
+            return ""
         if self.lance is Lance.JUEGO:
             if a.total == 31:
-                return " (31 is the best juego)"
-            return f" (juego ranks {_JUEGO_RANKS})"
+                return _("(31 is the best juego)")
+            return _("(juego ranks {order})", order=_JUEGO_RANKS)
         return ""
 
-    def _holder(self, seat: int) -> str:
-        if self.lance in (Lance.JUEGO, Lance.PUNTO):
-            return f"seat {seat}'s {self.infos[seat].total}"
-        if self.lance is Lance.PARES:
-            return f"seat {seat}'s {self.standing(seat)}"
-        return f"seat {seat}'s {self.cards(seat)}"
-
-    def _tie(self, win: int, lose: int) -> str:
-        nearer = "mano" if win == self.mano else "nearer mano"
-        return f"seat {win} wins the tie with seat {lose} (both hold {self.standing(win)}), being {nearer}"
-
-    def _no_part(self, seat: int) -> str:
-        info = self.infos[seat]
-        if self.lance is Lance.PARES:
-            return f"seat {seat}'s {info.grande_str} holds no pares"
-        return f"seat {seat}'s total of {info.total} is not juego (31 or more)"
+    def _tie(self, win: int, lose: int, *, capital: bool = False) -> str:
+        _ = translator()
+        params = {"seat": win, "other": lose, "standing": self.standing(win)}
+        if win == self.mano:
+            if capital:
+                return _("Seat {seat} wins the tie with seat {other} (both hold {standing}), being mano.", **params)
+            return _("seat {seat} wins the tie with seat {other} (both hold {standing}), being mano", **params)
+        if capital:
+            return _("Seat {seat} wins the tie with seat {other} (both hold {standing}), being nearer mano.", **params)
+        return _("seat {seat} wins the tie with seat {other} (both hold {standing}), being nearer mano", **params)
 
     def _nobody(self) -> str:
+        _ = translator()
         if self.lance is Lance.PARES:
-            return "nobody holds pares, so Pares scores nothing"
+            return _("nobody holds pares, so Pares scores nothing")
         if self.lance is Lance.JUEGO:
-            return "nobody has juego (31 or more), so Punto is played instead"
+            return _("nobody has juego (31 or more), so Punto is played instead")
         seats = self.juego_seats()
-        verb = "has" if len(seats) == 1 else "have"
-        return f"nobody wins Punto: it is not played, since {_seats(seats)} {verb} juego"
+        who = _seats(_, seats)
+        return _.ngettext(
+            "nobody wins Punto: it is not played, since {seats} has juego",
+            "nobody wins Punto: it is not played, since {seats} have juego",
+            len(seats),
+            seats=who,
+        )
 
     def verdict(self, winner: int | None, picked: int | None) -> str:
         """The real verdict as a clause, told against the picked seat where there is one."""
+        _ = translator()
+        info = self.infos[picked] if picked is not None else None
         if winner is None:
             if picked is not None and self.lance is not Lance.PUNTO:
-                return f"{self._no_part(picked)}, and {self._nobody()}"
+                assert info is not None
+                if self.lance is Lance.PARES:
+                    return _(
+                        "seat {seat}'s {cards} holds no pares, and nobody holds pares, so Pares scores nothing",
+                        seat=picked,
+                        cards=info.grande_str,
+                    )
+                return _(
+                    "seat {seat}'s total of {total} is not juego (31 or more), and nobody has juego (31 or more), "
+                    "so Punto is played instead",
+                    seat=picked,
+                    total=info.total,
+                )
             return self._nobody()
+        won = {"winner": winner, "lance": self.lance.title, "standing": self.standing(winner)}
         if picked is None:
-            return f"seat {winner} wins {self.lance.title} with {self.standing(winner)}"
+            return _("seat {winner} wins {lance} with {standing}", **won)
+        assert info is not None
         if not self.takes_part(picked):
-            return f"{self._no_part(picked)}, and seat {winner} wins {self.lance.title} with {self.standing(winner)}"
-        if self.infos[winner].key(self.lance) == self.infos[picked].key(self.lance):
+            if self.lance is Lance.PARES:
+                return _(
+                    "seat {seat}'s {cards} holds no pares, and seat {winner} wins {lance} with {standing}",
+                    seat=picked,
+                    cards=info.grande_str,
+                    **won,
+                )
+            return _(
+                "seat {seat}'s total of {total} is not juego (31 or more), and seat {winner} wins {lance} with {standing}",
+                seat=picked,
+                total=info.total,
+                **won,
+            )
+        if self.infos[winner].key(self.lance) == info.key(self.lance):
             return self._tie(winner, picked)
-        return f"{self._holder(winner)} beats {self._holder(picked)}{self.detail(winner, picked)}"
+        params = {
+            "seat": winner,
+            "standing": self.standing(winner),
+            "other": picked,
+            "other_standing": self.standing(picked),
+        }
+        detail = self.detail(winner, picked)
+        if detail:
+            return _("seat {seat}'s {standing} beats seat {other}'s {other_standing} {detail}", detail=detail, **params)
+        return _("seat {seat}'s {standing} beats seat {other}'s {other_standing}", **params)
 
     def why_not(self, winner: int | None, picked: int) -> str:
         """One sentence on why the picked seat's hand does not win (the answer is a wrong seat)."""
+        _ = translator()
+        info = self.infos[picked]
         if winner is None:
             if self.lance is Lance.PUNTO:
-                text = self._nobody()
-                return "Punto" + text.removeprefix("nobody wins Punto: it") + "."
-            return (
-                f"{_cap(self._no_part(picked))}, and nobody else's does either."
-                if self.lance is Lance.PARES
-                else (f"{_cap(self._no_part(picked))}, and nobody has juego.")
+                seats = self.juego_seats()
+                who = _seats(_, seats)
+                return _.ngettext(
+                    "Punto is not played, since {seats} has juego.",
+                    "Punto is not played, since {seats} have juego.",
+                    len(seats),
+                    seats=who,
+                )
+            if self.lance is Lance.PARES:
+                return _(
+                    "Seat {seat}'s {cards} holds no pares, and nobody else's does either.",
+                    seat=picked,
+                    cards=info.grande_str,
+                )
+            return _(
+                "Seat {seat}'s total of {total} is not juego (31 or more), and nobody has juego.",
+                seat=picked,
+                total=info.total,
             )
         if not self.takes_part(picked):
-            return f"{_cap(self._no_part(picked))}, so it takes no part in {self.lance.title}."
-        if self.infos[winner].key(self.lance) == self.infos[picked].key(self.lance):
-            return f"{_cap(self._tie(winner, picked))}."
-        return f"{_cap(self._holder(picked))} loses to {self._holder(winner)}{self.detail(winner, picked)}."
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
+            if self.lance is Lance.PARES:
+                return _(
+                    "Seat {seat}'s {cards} holds no pares, so it takes no part in Pares.",
+                    seat=picked,
+                    cards=info.grande_str,
+                )
+            return _(
+                "Seat {seat}'s total of {total} is not juego (31 or more), so it takes no part in Juego.",
+                seat=picked,
+                total=info.total,
+            )
+        if self.infos[winner].key(self.lance) == info.key(self.lance):
+            return self._tie(winner, picked, capital=True)
+        params = {
+            "seat": picked,
+            "standing": self.standing(picked),
+            "other": winner,
+            "other_standing": self.standing(winner),
+        }
+        detail = self.detail(winner, picked)
+        if detail:
+            return _(
+                "Seat {seat}'s {standing} loses to seat {other}'s {other_standing} {detail}.", detail=detail, **params
+            )
+        return _("Seat {seat}'s {standing} loses to seat {other}'s {other_standing}.", **params)
 
 
 _FACT = {
-    Mistake.THREE_IS_NOT_KING: "in 8 reyes every 3 is a king (worth 10 points)",
-    Mistake.TWO_IS_NOT_ACE: "in 8 reyes every 2 is an ace (worth 1 point)",
-    Mistake.CHICA_FROM_THE_TOP: "Chica compares the lowest cards first",
-    Mistake.QUADS_NOT_DUPLES: "four of a kind counts as duples (two equal pairs)",
-    Mistake.PARES_BY_RANK_NOT_KIND: "duples beat medias, and medias beat a par, whatever their ranks",
-    Mistake.JUEGO_BY_TOTAL: f"juego ranks {_JUEGO_RANKS}",
-    Mistake.TIE_NOT_TO_MANO: "every exact tie goes to the seat nearer mano",
-    Mistake.PUNTO_WITH_JUEGO: "Punto is played only when nobody has juego",
+    Mistake.THREE_IS_NOT_KING: N_("in 8 reyes every 3 is a king (worth 10 points)"),
+    Mistake.TWO_IS_NOT_ACE: N_("in 8 reyes every 2 is an ace (worth 1 point)"),
+    Mistake.CHICA_FROM_THE_TOP: N_("Chica compares the lowest cards first"),
+    Mistake.QUADS_NOT_DUPLES: N_("four of a kind counts as duples (two equal pairs)"),
+    Mistake.PARES_BY_RANK_NOT_KIND: N_("duples beat medias, and medias beat a par, whatever their ranks"),
+    Mistake.JUEGO_BY_TOTAL: N_("juego ranks {order}"),
+    Mistake.TIE_NOT_TO_MANO: N_("every exact tie goes to the seat nearer mano"),
+    Mistake.PUNTO_WITH_JUEGO: N_("Punto is played only when nobody has juego"),
+}
+#: How a 3 or a 2 was misread in Grande or Chica, by (its rank, one card or several).
+_MISREAD_RANK = {
+    (3, False): N_("the {rank} in seat {seat}'s {cards} ranked below the 4"),
+    (3, True): N_("the {rank}s in seat {seat}'s {cards} ranked below the 4"),
+    (2, False): N_("the {rank} in seat {seat}'s {cards} ranked above the aces"),
+    (2, True): N_("the {rank}s in seat {seat}'s {cards} ranked above the aces"),
 }
 
 
 @dataclass(frozen=True, slots=True)
 class _MistakeText:
-    """The sentence for one diagnosed mistake: "You picked …, as if …; <the real rule>, so <the verdict>."""
+    """The sentence for one diagnosed mistake: "You picked …, as if …; <the real rule>, so <the verdict>."
+    (in the language being spoken)."""
 
     truth: _View
     hands: tuple[Hand, ...]
@@ -405,12 +508,16 @@ class _MistakeText:
     mistake: Mistake
 
     def sentence(self, winner: int | None, picked: int | None) -> str:
+        _ = translator()
         as_if = self.as_if(winner, picked)
         if self.mistake is Mistake.PUNTO_WITH_JUEGO:  # the as-if clause already names the juego holders
-            verdict = "nobody wins Punto this hand"
+            verdict = _("nobody wins Punto this hand")
         else:
             verdict = self.truth.verdict(winner, picked)
-        return f"{_you(picked)}, as if {as_if}; {_FACT[self.mistake]}, so {verdict}."
+        params = {"as_if": as_if, "fact": _(_FACT[self.mistake], order=_JUEGO_RANKS), "verdict": verdict}
+        if picked is None:
+            return _("You said nobody, as if {as_if}; {fact}, so {verdict}.", **params)
+        return _("You picked seat {seat}, as if {as_if}; {fact}, so {verdict}.", seat=picked, **params)
 
     def _candidates(self, winner: int | None, picked: int | None) -> list[int]:
         first = [s for s in (winner, picked) if s is not None]
@@ -432,26 +539,28 @@ class _MistakeText:
         return ours or (flipped or changed or holders)[:1]
 
     def _misread_clause(self, seat: int, rank: int) -> str:
+        _ = translator()
         lance = self.truth.lance
         info = self.misread[seat]
         shown = info.chica_str if lance is Lance.CHICA else info.grande_str
         if lance in (Lance.GRANDE, Lance.CHICA):
             n = sum(c.rank == rank for c in self.hands[seat])
-            cards = f"the {rank}" if n == 1 else f"the {rank}s"
-            place = "below the 4" if rank == 3 else "above the aces"
-            return f"{cards} in seat {seat}'s {shown} ranked {place}"
+            return _(_MISREAD_RANK[(rank, n > 1)], rank=rank, seat=seat, cards=shown)
         if lance is Lance.PARES:
-            return f"seat {seat}'s {shown} held {info.pares.describe() if info.pares else 'no pares'}"
-        return f"seat {seat}'s {shown} counted {info.total}"
+            if info.pares is None:
+                return _("seat {seat}'s {cards} held no pares", seat=seat, cards=shown)
+            return _("seat {seat}'s {cards} held {jugada}", seat=seat, cards=shown, jugada=info.pares.describe())
+        return _("seat {seat}'s {cards} counted {total}", seat=seat, cards=shown, total=info.total)
 
     def as_if(self, winner: int | None, picked: int | None) -> str:
+        _ = translator()
         m = self.mistake
         if m in (Mistake.THREE_IS_NOT_KING, Mistake.TWO_IS_NOT_ACE):
             rank = 3 if m is Mistake.THREE_IS_NOT_KING else 2
             seats = self._misread_seats(winner, picked, rank)
-            return " and ".join(self._misread_clause(s, rank) for s in seats)
+            return _.join([self._misread_clause(s, rank) for s in seats])
         if m is Mistake.CHICA_FROM_THE_TOP:
-            return "Chica compared the highest cards first, the lower card winning"
+            return _("Chica compared the highest cards first, the lower card winning")
         if m is Mistake.QUADS_NOT_DUPLES:
             quads = [
                 s
@@ -461,13 +570,23 @@ class _MistakeText:
             seat = quads[0]
             p = self.misread[seat].pares
             assert p is not None
-            return f"seat {seat}'s {self.truth.infos[seat].grande_str} were {p.describe()}"
+            return _(
+                "seat {seat}'s {cards} were {jugada}",
+                seat=seat,
+                cards=self.truth.infos[seat].grande_str,
+                jugada=p.describe(),
+            )
         if m is Mistake.PARES_BY_RANK_NOT_KIND:
-            return "only the rank of each hand's best pair counted, not par, medias or duples"
+            return _("only the rank of each hand's best pair counted, not par, medias or duples")
         if m is Mistake.JUEGO_BY_TOTAL:
-            return "a higher total made a better juego"
+            return _("a higher total made a better juego")
         if m is Mistake.TIE_NOT_TO_MANO:
-            return "a tie went to the seat farther from mano"
+            return _("a tie went to the seat farther from mano")
         seats = self.truth.juego_seats()
-        verb = "has" if len(seats) == 1 else "have"
-        return f"Punto were played although {_seats(seats)} {verb} juego"
+        who = _seats(_, seats)
+        return _.ngettext(
+            "Punto were played although {seats} has juego",
+            "Punto were played although {seats} have juego",
+            len(seats),
+            seats=who,
+        )

@@ -25,6 +25,7 @@ from datetime import datetime
 
 from fsrs import Rating
 
+from ..i18n import N_, Text, translator
 from ..rules.errors import MusError
 from .progress import FAST_MS, Progress, Review
 from .scoring import Attempt, stars_text
@@ -52,26 +53,47 @@ class LessonError(MusError):
 
 @dataclass(frozen=True, slots=True)
 class QuizRef:
-    """One quiz of a lesson: ``name`` (unique within the lesson, e.g. ``"grande"``) and ``label`` (``"Grande"``)."""
+    """One quiz of a lesson: ``name`` (an id unique within the lesson, e.g. ``"grande"``, never translated) and
+    ``label_msgid`` (its English label, ``"Grande"``); :attr:`label` is the label in the language being spoken."""
 
     name: str
-    label: str
+    label_msgid: str
+
+    @property
+    def label(self) -> str:
+        """The quiz's label in the language being spoken: ``"Ties go to mano"``, ``"Los empates, para la mano"``."""
+        return self.label_in()
+
+    def label_in(self, lang: str | None = None) -> str:
+        """The quiz's label in ``lang`` (None: the language being spoken)."""
+        return translator(lang)(self.label_msgid)
 
 
 @dataclass(frozen=True, slots=True)
 class Lesson:
-    """One lesson: ``name`` (the notebook's file name without ``.ipynb``), ``number``, ``title`` and the
-    ``quizzes`` whose runs earn its stars (none for a page without a graded quiz)."""
+    """One lesson: ``name`` (the notebook's file name without ``.ipynb``: an id, never translated, that progress
+    and stars are keyed by, so they are shared across languages), ``number``, ``title_msgid`` (the English title)
+    and the ``quizzes`` whose runs earn its stars (none for a page without a graded quiz). :attr:`title` is the
+    title in the language being spoken."""
 
     name: str
     number: int
-    title: str
+    title_msgid: str
     quizzes: tuple[QuizRef, ...] = ()
+
+    @property
+    def title(self) -> str:
+        """The lesson's title in the language being spoken: ``"Grande and Chica"``, ``"La grande y la chica"``."""
+        return self.title_in()
+
+    def title_in(self, lang: str | None = None) -> str:
+        """The lesson's title in ``lang`` (None: the language being spoken)."""
+        return translator(lang)(self.title_msgid)
 
     @property
     def notebook(self) -> str:
         """The notebook's file name, relative to the lessons folder (a link from the index works as is,
-        in JupyterLab and in Voilà alike)."""
+        in JupyterLab and in Voilà alike, and from ``lessons/es/`` to the Spanish lesson of the same name)."""
         return f"{self.name}.ipynb"
 
     def quiz(self, name: str) -> QuizRef:
@@ -79,8 +101,19 @@ class Lesson:
         for q in self.quizzes:
             if q.name == name:
                 return q
-        known = ", ".join(q.name for q in self.quizzes) or "none"
-        raise LessonError(f"lesson {self.name!r} has no quiz {name!r} (its quizzes: {known})")
+        if not self.quizzes:
+            raise LessonError(
+                Text("lesson {lesson} has no quiz {quiz} (its quizzes: none)", lesson=repr(self.name), quiz=repr(name))
+            )
+        known = ", ".join(q.name for q in self.quizzes)
+        raise LessonError(
+            Text(
+                "lesson {lesson} has no quiz {quiz} (its quizzes: {known})",
+                lesson=repr(self.name),
+                quiz=repr(name),
+                known=known,
+            )
+        )
 
 
 def _q(*pairs: tuple[str, str]) -> tuple[QuizRef, ...]:
@@ -89,26 +122,29 @@ def _q(*pairs: tuple[str, str]) -> tuple[QuizRef, ...]:
 
 #: Every lesson, in order (the notebooks of ``lessons/``).
 LESSONS: tuple[Lesson, ...] = (
-    Lesson("00-welcome", 0, "Welcome to Mus"),
-    Lesson("01-deck", 1, "The deck, ranks and values", _q(("rank_order", "Ranks in order"))),
-    Lesson("02-seats", 2, "Seats, mano and ties", _q(("tie_to_mano", "Ties go to mano"))),
-    Lesson("03-grande-chica", 3, "Grande and Chica", _q(("grande", "Grande"), ("chica", "Chica"))),
-    Lesson("04-pares", 4, "Pares", _q(("jugada", "Name the jugada"), ("pares", "Pares"))),
+    Lesson("00-welcome", 0, N_("Welcome to Mus")),
+    Lesson("01-deck", 1, N_("The deck, ranks and values"), _q(("rank_order", N_("Ranks in order")))),
+    Lesson("02-seats", 2, N_("Seats, mano and ties"), _q(("tie_to_mano", N_("Ties go to mano")))),
+    Lesson("03-grande-chica", 3, N_("Grande and Chica"), _q(("grande", N_("Grande")), ("chica", N_("Chica")))),
+    Lesson("04-pares", 4, N_("Pares"), _q(("jugada", N_("Name the jugada")), ("pares", N_("Pares")))),
     Lesson(
-        "05-juego-punto", 5, "Juego and Punto", _q(("juego_total", "Totals"), ("juego", "Juego"), ("punto", "Punto"))
+        "05-juego-punto",
+        5,
+        N_("Juego and Punto"),
+        _q(("juego_total", N_("Totals")), ("juego", N_("Juego")), ("punto", N_("Punto"))),
     ),
-    Lesson("06-betting", 6, "Betting", _q(("betting", "Betting"))),
-    Lesson("07-count", 7, "The count", _q(("count", "The count"))),
-    Lesson("08-mus", 8, "The mus and the discards", _q(("mus", "Which cards to change"))),
+    Lesson("06-betting", 6, N_("Betting"), _q(("betting", N_("Betting")))),
+    Lesson("07-count", 7, N_("The count"), _q(("count", N_("The count")))),
+    Lesson("08-mus", 8, N_("The mus and the discards"), _q(("mus", N_("Which cards to change")))),
     Lesson(
         "09-senas",
         9,
-        "Señas, the table signals",
-        _q(("senas_fit", "Which seña fits"), ("senas_meaning", "What it means")),
+        N_("Señas, the table signals"),
+        _q(("senas_fit", N_("Which seña fits")), ("senas_meaning", N_("What it means"))),
     ),
-    Lesson("10-play", 10, "Play a hand with a coach", _q(("mus_balanced", "Discards for the most stones"))),
-    Lesson("11-practice", 11, "Practice"),
-    Lesson("12-odds", 12, "Odds and the discard advisor", _q(("odds", "Reading the odds"))),
+    Lesson("10-play", 10, N_("Play a hand with a coach"), _q(("mus_balanced", N_("Discards for the most stones")))),
+    Lesson("11-practice", 11, N_("Practice")),
+    Lesson("12-odds", 12, N_("Odds and the discard advisor"), _q(("odds", N_("Reading the odds")))),
 )
 
 #: The progress skill each quiz's answers are recorded under (what lesson 11's scheduler practises);
@@ -127,7 +163,9 @@ def find_lesson(name: str) -> Lesson:
     for lesson in LESSONS:
         if lesson.name == stem:
             return lesson
-    raise LessonError(f"unknown lesson {name!r}: use one of {', '.join(x.name for x in LESSONS)}")
+    raise LessonError(
+        Text("unknown lesson {lesson}: use one of {known}", lesson=repr(name), known=", ".join(x.name for x in LESSONS))
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,16 +194,24 @@ class MapStop:
 
     @property
     def status_text(self) -> str:
-        """One line for the learner: each quiz's best stars and runs, or "not opened yet"."""
+        """One line for the learner, in the language being spoken: each quiz's best stars and runs, or
+        "not opened yet" (see :meth:`status_in`)."""
+        return self.status_in()
+
+    def status_in(self, lang: str | None = None) -> str:
+        """:attr:`status_text` in ``lang`` (None: the language being spoken)."""
+        _ = translator(lang)
         if not self.quizzes:
-            return "Read" if self.done else "Not opened yet"
+            return _("Read") if self.done else _("Not opened yet")
         parts = []
         for q in self.quizzes:
+            label = q.quiz.label_in(_.lang)
             if q.stars is None:
-                parts.append(f"{q.quiz.label} not finished yet")
+                parts.append(_("{quiz} not finished yet", quiz=label))
             else:
+                runs = _.ngettext("{n} run", "{n} runs", q.runs)
                 parts.append(
-                    f"{q.quiz.label} {q.stars} star{'s' if q.stars != 1 else ''} ({q.runs} run{'s' if q.runs != 1 else ''})"
+                    _.ngettext("{quiz} {n} star ({runs})", "{quiz} {n} stars ({runs})", q.stars, quiz=label, runs=runs)
                 )
         return "; ".join(parts)
 
@@ -193,14 +239,18 @@ def record_attempt(
     return progress.record(skill, attempt.solved, at=at, ms=ms, rating=rating)
 
 
-def quiz_status_text(progress: Progress, lesson: str, quiz: str) -> str:
+def quiz_status_text(progress: Progress, lesson: str, quiz: str, *, lang: str | None = None) -> str:
     """What the learner has done in one quiz, for the line under its title: ``"Your best here: ★★☆ (2 runs)."``
-    or ``"Not finished yet: finish a run to earn up to 3 stars."``."""
+    or ``"Not finished yet: finish a run to earn up to 3 stars."``. lesson and quiz are ids (the same in every
+    language); lang: the language (None: the one being spoken)."""
+    _ = translator(lang)
     best = progress.best_stars(lesson, quiz)
     if best is None:
-        return "Not finished yet: finish a run to earn up to 3 stars."
+        return _("Not finished yet: finish a run to earn up to 3 stars.")
     runs = progress.runs_done(lesson, quiz)
-    return f"Your best here: {stars_text(best)} ({runs} run{'s' if runs != 1 else ''})."
+    return _.ngettext(
+        "Your best here: {stars} ({n} run).", "Your best here: {stars} ({n} runs).", runs, stars=stars_text(best)
+    )
 
 
 def mark_opened(progress: Progress, lesson: str) -> bool:

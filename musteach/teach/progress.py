@@ -49,6 +49,7 @@ from typing import Any
 from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler
 
+from ..i18n import N_, Text, plural_text, translator
 from ..rules.errors import MusError
 
 __all__ = [
@@ -97,6 +98,13 @@ RECENT = 10
 #: A right answer this fast (milliseconds), making a streak of 3 on the skill, is rated Easy.
 FAST_MS = 15_000
 
+Where = Text | str
+"""Where in a progress document a bad value is (``skill 'grande', review 3``), named in the error's language."""
+
+_REVIEW = Text("review")
+_RUN = Text("run")
+_GAME = Text("game")
+
 _SKILL_RE = re.compile(r"^[a-z][a-z0-9_.-]{0,63}$")
 _UTC = UTC
 
@@ -108,7 +116,7 @@ class ProgressError(MusError):
 class ProgressSchemaError(ProgressError):
     """A progress document written with a schema version this musteach does not read (older or newer)."""
 
-    def __init__(self, message: str, version: object):
+    def __init__(self, message: Text | str, version: object):
         super().__init__(message)
         self.version = version
 
@@ -130,30 +138,45 @@ def _now() -> datetime:
     return datetime.now(_UTC)
 
 
-def _utc(value: datetime, where: str = "time") -> datetime:
+def _utc(value: datetime, where: Where = "time") -> datetime:
     if not isinstance(value, datetime) or value.tzinfo is None:
-        raise ProgressError(f"{where} must be a timezone-aware date and time, not {value!r}")
+        raise ProgressError(
+            Text("{where} must be a timezone-aware date and time, not {value}", where=where, value=repr(value))
+        )
     return value.astimezone(_UTC)
 
 
-def _parse_time(value: object, where: str) -> datetime:
+def _parse_time(value: object, where: Where) -> datetime:
     if not isinstance(value, str):
-        raise ProgressError(f"{where} must be a date and time such as '2025-03-01T18:00:00+00:00', not {value!r}")
+        raise ProgressError(
+            Text(
+                "{where} must be a date and time such as '2025-03-01T18:00:00+00:00', not {value}",
+                where=where,
+                value=repr(value),
+            )
+        )
     try:
         t = datetime.fromisoformat(value)
     except ValueError:
         raise ProgressError(
-            f"{where} must be a date and time such as '2025-03-01T18:00:00+00:00', not {value!r}"
+            Text(
+                "{where} must be a date and time such as '2025-03-01T18:00:00+00:00', not {value}",
+                where=where,
+                value=repr(value),
+            )
         ) from None
     if t.tzinfo is None:
-        raise ProgressError(f"{where} needs a time zone (e.g. '+00:00'): {value!r}")
+        raise ProgressError(Text("{where} needs a time zone (e.g. '+00:00'): {value}", where=where, value=repr(value)))
     return t.astimezone(_UTC)
 
 
 def _check_skill(skill: object) -> str:
     if not isinstance(skill, str) or not _SKILL_RE.match(skill):
         raise ProgressError(
-            f"a skill name is 1 to 64 lower-case letters, digits, '_', '.' or '-', starting with a letter, not {skill!r}"
+            Text(
+                "a skill name is 1 to 64 lower-case letters, digits, '_', '.' or '-', starting with a letter, not {skill}",
+                skill=repr(skill),
+            )
         )
     return skill
 
@@ -190,34 +213,54 @@ class Review:
         return [self.at.isoformat(), self.rating, self.ms, self.id]
 
     @classmethod
-    def from_list(cls, data: object, where: str = "review") -> Review:
+    def from_list(cls, data: object, where: Where = _REVIEW) -> Review:
         """A review from its compact form ``[at, rating, ms, id]``; raises :class:`ProgressError`."""
         if not isinstance(data, list) or len(data) != 4:
-            raise ProgressError(f"{where} must be a list [time, rating, milliseconds, id], not {data!r}")
+            raise ProgressError(
+                Text(
+                    "{where} must be a list [time, rating, milliseconds, id], not {data}", where=where, data=repr(data)
+                )
+            )
         at, rating, ms, rid = data
         correct = rating != Rating.Again if isinstance(rating, int) and not isinstance(rating, bool) else None
         return cls.from_dict({"id": rid, "at": at, "correct": correct, "rating": rating, "ms": ms}, where)
 
     @classmethod
-    def from_dict(cls, data: object, where: str = "review") -> Review:
+    def from_dict(cls, data: object, where: Where = _REVIEW) -> Review:
         """A review from its JSON form; raises :class:`ProgressError` naming the bad field."""
         if not isinstance(data, Mapping):
-            raise ProgressError(f"{where} must be an object with id, at, correct, rating, not {data!r}")
+            raise ProgressError(
+                Text("{where} must be an object with id, at, correct, rating, not {data}", where=where, data=repr(data))
+            )
         rid = data.get("id")
         if not isinstance(rid, str) or not 1 <= len(rid) <= 64:
-            raise ProgressError(f"{where}: 'id' must be a short text, not {rid!r}")
-        at = _parse_time(data.get("at"), f"{where}: 'at'")
+            raise ProgressError(Text("{where}: 'id' must be a short text, not {rid}", where=where, rid=repr(rid)))
+        at = _parse_time(data.get("at"), Text("{where}: 'at'", where=where))
         rating = data.get("rating")
         if isinstance(rating, bool) or rating not in (1, 2, 3, 4):
-            raise ProgressError(f"{where}: 'rating' must be 1 (again), 2 (hard), 3 (good) or 4 (easy), not {rating!r}")
+            raise ProgressError(
+                Text(
+                    "{where}: 'rating' must be 1 (again), 2 (hard), 3 (good) or 4 (easy), not {rating}",
+                    where=where,
+                    rating=repr(rating),
+                )
+            )
         correct = data.get("correct")
         if not isinstance(correct, bool):
-            raise ProgressError(f"{where}: 'correct' must be true or false, not {correct!r}")
+            raise ProgressError(
+                Text("{where}: 'correct' must be true or false, not {correct}", where=where, correct=repr(correct))
+            )
         if correct == (rating == Rating.Again):
-            raise ProgressError(f"{where}: a {'right' if correct else 'wrong'} answer cannot be rated {rating}")
+            if correct:
+                raise ProgressError(
+                    Text("{where}: a right answer cannot be rated {rating}", where=where, rating=rating)
+                )
+            raise ProgressError(Text("{where}: a wrong answer cannot be rated {rating}", where=where, rating=rating))
         ms = data.get("ms")
         if ms is not None and (isinstance(ms, bool) or not isinstance(ms, int) or ms < 0):
-            raise ProgressError(f"{where}: 'ms' must be a whole number of milliseconds or null, not {ms!r}")
+            raise ProgressError(
+                Text("{where}: 'ms' must be a whole number of milliseconds or null, not {ms}", where=where, ms=repr(ms))
+            )
         return cls(at, rid, correct, rating, ms)
 
 
@@ -286,7 +329,9 @@ class SkillRecord:
     def merge(self, other: SkillRecord, scheduler: Scheduler = SCHEDULER) -> SkillRecord:
         """The union of both records' answers (the base that folds in more wins)."""
         if other.skill != self.skill:
-            raise ProgressError(f"cannot merge skill {self.skill!r} with {other.skill!r}")
+            raise ProgressError(
+                Text("cannot merge skill {skill} with {other}", skill=repr(self.skill), other=repr(other.skill))
+            )
         if self.reviews == other.reviews and self.base_until == other.base_until:
             return self
         a, b = (self, other)
@@ -310,31 +355,46 @@ class SkillRecord:
         """A skill record from its JSON form (answers as lists in version 2, objects in version 1; a longer
         history than :data:`HISTORY_LIMIT` is folded into the base, keeping the totals); raises
         :class:`ProgressError` naming the bad field."""
-        where = f"skill {skill!r}"
+        where = Text("skill {skill}", skill=repr(skill))
         if not isinstance(data, Mapping):
-            raise ProgressError(f"{where} must be an object with a list of reviews, not {data!r}")
+            raise ProgressError(
+                Text("{where} must be an object with a list of reviews, not {data}", where=where, data=repr(data))
+            )
         raw = data.get("reviews", [])
         if not isinstance(raw, list):
-            raise ProgressError(f"{where}: 'reviews' must be a list, not {raw!r}")
+            raise ProgressError(Text("{where}: 'reviews' must be a list, not {raw}", where=where, raw=repr(raw)))
         read = Review.from_list if version >= 2 else Review.from_dict
-        reviews = [read(r, f"{where}, review {i + 1}") for i, r in enumerate(raw)]
+        reviews = [read(r, Text("{where}, review {n}", where=where, n=i + 1)) for i, r in enumerate(raw)]
         base = data.get("base")
         if base is None:
             return cls(skill).with_reviews(reviews)
         if not isinstance(base, Mapping):
-            raise ProgressError(f"{where}: 'base' must be an object, not {base!r}")
+            raise ProgressError(Text("{where}: 'base' must be an object, not {base}", where=where, base=repr(base)))
         answered, right = base.get("answered"), base.get("right")
         for name, v in (("answered", answered), ("right", right)):
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise ProgressError(f"{where}: base '{name}' must be a whole number ≥ 0, not {v!r}")
+                raise ProgressError(
+                    Text(
+                        "{where}: base '{name}' must be a whole number ≥ 0, not {v}", where=where, name=name, v=repr(v)
+                    )
+                )
         if right > answered:  # type: ignore[operator]
-            raise ProgressError(f"{where}: base has {right} right answers out of only {answered}")
+            raise ProgressError(
+                Text(
+                    "{where}: base has {right} right answers out of only {answered}",
+                    where=where,
+                    right=right,
+                    answered=answered,
+                )
+            )
         card = base.get("card")
         try:
             FsrsCard.from_dict(card)  # type: ignore[arg-type]
         except Exception:
-            raise ProgressError(f"{where}: base 'card' is not an FSRS card: {card!r}") from None
-        until = _parse_time(base.get("until"), f"{where}: base 'until'")
+            raise ProgressError(
+                Text("{where}: base 'card' is not an FSRS card: {card}", where=where, card=repr(card))
+            ) from None
+        until = _parse_time(base.get("until"), Text("{where}: base 'until'", where=where))
         return cls(skill, (), dict(card), answered, right, until).with_reviews(reviews)  # type: ignore[arg-type]
 
 
@@ -347,13 +407,24 @@ _KEY_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
 
 def _check_key(value: object, what: str) -> str:
     if not isinstance(value, str) or not _KEY_RE.match(value):
-        raise ProgressError(f"a {what} name is 1 to 64 lower-case letters, digits, '_', '.' or '-', not {value!r}")
+        if what == "lesson":
+            raise ProgressError(
+                Text(
+                    "a lesson name is 1 to 64 lower-case letters, digits, '_', '.' or '-', not {value}",
+                    value=repr(value),
+                )
+            )
+        raise ProgressError(
+            Text("a quiz name is 1 to 64 lower-case letters, digits, '_', '.' or '-', not {value}", value=repr(value))
+        )
     return value
 
 
-def _count(value: object, where: str, least: int = 0) -> int:
+def _count(value: object, where: Where, least: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise ProgressError(f"{where} must be a whole number ≥ {least}, not {value!r}")
+        raise ProgressError(
+            Text("{where} must be a whole number ≥ {least}, not {value}", where=where, least=least, value=repr(value))
+        )
     return value
 
 
@@ -398,45 +469,59 @@ class QuizRun:
         ]
 
     @classmethod
-    def from_list(cls, data: object, where: str = "run") -> QuizRun:
+    def from_list(cls, data: object, where: Where = _RUN) -> QuizRun:
         """A run from :meth:`to_list`'s form; raises :class:`ProgressError` naming the bad field."""
         if not isinstance(data, list) or len(data) != 9:
             raise ProgressError(
-                f"{where} must be a list [time, id, lesson, quiz, points, questions, stars, hints, retries], not {data!r}"
+                Text(
+                    "{where} must be a list [time, id, lesson, quiz, points, questions, stars, hints, retries], not {data}",
+                    where=where,
+                    data=repr(data),
+                )
             )
         at, rid, lesson, quiz, points, questions, stars, hints, retries = data
         if not isinstance(rid, str) or not 1 <= len(rid) <= 64:
-            raise ProgressError(f"{where}: the id must be a short text, not {rid!r}")
-        n = _count(questions, f"{where}: 'questions'", 1)
+            raise ProgressError(Text("{where}: the id must be a short text, not {rid}", where=where, rid=repr(rid)))
+        n = _count(questions, Text("{where}: 'questions'", where=where), 1)
         if isinstance(points, bool) or not isinstance(points, int | float) or not 0 <= points <= n:
-            raise ProgressError(f"{where}: 'points' must be a number from 0 to {n}, not {points!r}")
-        if _count(stars, f"{where}: 'stars'") > 3:
-            raise ProgressError(f"{where}: 'stars' must be 0 to 3, not {stars!r}")
+            raise ProgressError(
+                Text(
+                    "{where}: 'points' must be a number from 0 to {n}, not {points}",
+                    where=where,
+                    n=n,
+                    points=repr(points),
+                )
+            )
+        if _count(stars, Text("{where}: 'stars'", where=where)) > 3:
+            raise ProgressError(Text("{where}: 'stars' must be 0 to 3, not {stars}", where=where, stars=repr(stars)))
         return cls(
-            _parse_time(at, f"{where}: 'at'"),
+            _parse_time(at, Text("{where}: 'at'", where=where)),
             rid,
             _check_key(lesson, "lesson"),
             _check_key(quiz, "quiz"),
             float(points),
             n,
             stars,
-            _count(hints, f"{where}: 'hints'"),
-            _count(retries, f"{where}: 'retries'"),
+            _count(hints, Text("{where}: 'hints'", where=where)),
+            _count(retries, Text("{where}: 'retries'", where=where)),
         )
 
 
 def _read_folded(raw: object) -> dict[str, tuple[int, int]]:
     if not isinstance(raw, Mapping):
-        raise ProgressError(f"'folded_runs' must be an object of quiz names, not {raw!r}")
+        raise ProgressError(Text("'folded_runs' must be an object of quiz names, not {raw}", raw=repr(raw)))
     out: dict[str, tuple[int, int]] = {}
     for key, v in raw.items():
         lesson, _, quiz = str(key).partition("/")
         _check_key(lesson, "lesson"), _check_key(quiz, "quiz")
         if not isinstance(v, list) or len(v) != 2:
-            raise ProgressError(f"folded run {key!r} must be [best stars, runs], not {v!r}")
-        best, runs = _count(v[0], f"folded run {key!r}: stars"), _count(v[1], f"folded run {key!r}: runs", 1)
+            raise ProgressError(Text("folded run {key} must be [best stars, runs], not {v}", key=repr(key), v=repr(v)))
+        best, runs = (
+            _count(v[0], Text("folded run {key}: stars", key=repr(key))),
+            _count(v[1], Text("folded run {key}: runs", key=repr(key)), 1),
+        )
         if best > 3:
-            raise ProgressError(f"folded run {key!r}: stars must be 0 to 3, not {best}")
+            raise ProgressError(Text("folded run {key}: stars must be 0 to 3, not {best}", key=repr(key), best=best))
         out[key] = (best, runs)
     return out
 
@@ -472,20 +557,35 @@ class GameResult:
         return [self.id, self.at.isoformat(), self.decisions, self.stones_lost, self.won, self.level]
 
     @classmethod
-    def from_list(cls, data: object, where: str = "game") -> GameResult:
+    def from_list(cls, data: object, where: Where = _GAME) -> GameResult:
         """Read ``[id, at, decisions, stones_lost, won, level]``; raises :class:`ProgressError` naming the field."""
         if not isinstance(data, list | tuple) or len(data) != 6:
-            raise ProgressError(f"{where} must be [id, at, decisions, stones_lost, won, level], not {data!r}")
+            raise ProgressError(
+                Text(
+                    "{where} must be [id, at, decisions, stones_lost, won, level], not {data}",
+                    where=where,
+                    data=repr(data),
+                )
+            )
         gid, at, n, lost, won, level = data
         if not isinstance(gid, str) or not gid:
-            raise ProgressError(f"{where}: the id must be a text, not {gid!r}")
+            raise ProgressError(Text("{where}: the id must be a text, not {gid}", where=where, gid=repr(gid)))
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise ProgressError(f"{where}: decisions must be a whole number ≥ 0, not {n!r}")
+            raise ProgressError(Text("{where}: decisions must be a whole number ≥ 0, not {n}", where=where, n=repr(n)))
         if isinstance(lost, bool) or not isinstance(lost, int | float) or not math.isfinite(lost) or lost < 0:
-            raise ProgressError(f"{where}: stones_lost must be a number ≥ 0, not {lost!r}")
+            raise ProgressError(
+                Text("{where}: stones_lost must be a number ≥ 0, not {lost}", where=where, lost=repr(lost))
+            )
         if not isinstance(won, bool) or not isinstance(level, str):
-            raise ProgressError(f"{where}: won must be true or false and level a text, not {won!r}, {level!r}")
-        return cls(gid, _parse_time(at, f"{where}.at"), n, float(lost), won, level)
+            raise ProgressError(
+                Text(
+                    "{where}: won must be true or false and level a text, not {won}, {level}",
+                    where=where,
+                    won=repr(won),
+                    level=repr(level),
+                )
+            )
+        return cls(gid, _parse_time(at, Text("{where}.at", where=where)), n, float(lost), won, level)
 
 
 class Progress:
@@ -513,7 +613,9 @@ class Progress:
         self.scheduler = scheduler or SCHEDULER
         self.skills: dict[str, SkillRecord] = dict(skills or {})
         self._best = best_streak
-        self.games: tuple[GameResult, ...] = tuple(sorted({g.id: g for g in games}.values(), key=lambda g: (g.at, g.id)))
+        self.games: tuple[GameResult, ...] = tuple(
+            sorted({g.id: g for g in games}.values(), key=lambda g: (g.at, g.id))
+        )
         self.reset_at = reset_at
         self.folded_runs: dict[str, tuple[int, int]] = dict(folded_runs or {})
         self.runs: tuple[QuizRun, ...] = ()
@@ -654,7 +756,7 @@ class Progress:
         """
         _check_skill(skill)
         if not isinstance(correct, bool):
-            raise ProgressError(f"correct must be True or False, not {correct!r}")
+            raise ProgressError(Text("correct must be True or False, not {correct}", correct=repr(correct)))
         at = _utc(at or _now(), "at")
         if ms is not None:
             ms = max(0, int(ms))
@@ -686,7 +788,9 @@ class Progress:
         """
         values = [float(p) for p in points]
         if not values or any(not 0.0 <= p <= 1.0 for p in values):
-            raise ProgressError(f"a quiz run needs 1 or more question points, each 0 to 1, not {list(points)!r}")
+            raise ProgressError(
+                Text("a quiz run needs 1 or more question points, each 0 to 1, not {points}", points=repr(list(points)))
+            )
         run = QuizRun.from_list(
             [
                 _utc(at or _now(), "at").isoformat(),
@@ -738,9 +842,7 @@ class Progress:
         if reset is not None:
             skills = {k: _after(rec, reset, self.scheduler) for k, rec in skills.items()}
         games = [g for g in (*self.games, *other.games) if reset is None or g.at > reset]
-        merged = Progress(
-            skills, 0, scheduler=self.scheduler, games=games, runs=(), folded_runs=folded, reset_at=reset
-        )
+        merged = Progress(skills, 0, scheduler=self.scheduler, games=games, runs=(), folded_runs=folded, reset_at=reset)
         merged._set_runs((*self.runs, *other.runs))
         merged._best = max(best if reset is None or best <= merged.answered() else 0, merged.best_streak)
         return merged
@@ -760,7 +862,7 @@ class Progress:
     def reset(cls, at: datetime | None = None, *, scheduler: Scheduler | None = None) -> Progress:
         """An empty progress that, saved to a store, drops every answer and run made before ``at`` (now), in
         every copy it is later merged with."""
-        return cls(scheduler=scheduler, reset_at=_utc(at or _now(), "reset time"))
+        return cls(scheduler=scheduler, reset_at=_utc(at or _now(), Text("reset time")))
 
     # ----- games at the play table ---------------------------------------------------------
     def record_game(
@@ -769,7 +871,14 @@ class Progress:
         """Add one finished game of the play table (see :class:`GameResult`) and return it. Raises
         :class:`ProgressError` for a negative count or loss."""
         game = GameResult.from_list(
-            [uuid.uuid4().hex[:16], _utc(at or _now(), "at").isoformat(), decisions, round(float(stones_lost), 1), won, level]
+            [
+                uuid.uuid4().hex[:16],
+                _utc(at or _now(), "at").isoformat(),
+                decisions,
+                round(float(stones_lost), 1),
+                won,
+                level,
+            ]
         )
         self.games = (*self.games, game)
         return game
@@ -810,50 +919,61 @@ class Progress:
         """Read a document; raises :class:`ProgressSchemaError` for another schema version and
         :class:`ProgressError` (naming the field) for anything else wrong."""
         if not isinstance(data, Mapping) or data.get("schema") != SCHEMA:
-            raise ProgressError('this is not a musteach progress file (it has no "schema": "musteach-progress")')
+            raise ProgressError(Text('this is not a musteach progress file (it has no "schema": "musteach-progress")'))
         version = data.get("schema_version")
         if isinstance(version, bool) or not isinstance(version, int):
-            raise ProgressError(f"'schema_version' must be a whole number, not {version!r}")
+            raise ProgressError(Text("'schema_version' must be a whole number, not {version}", version=repr(version)))
         if version > SCHEMA_VERSION:
             raise ProgressSchemaError(
-                f"this progress was saved by a newer musteach (schema version {version}; this one reads "
-                f"{SCHEMA_VERSION}): update musteach to read it",
+                Text(
+                    "this progress was saved by a newer musteach (schema version {version}; this one reads "
+                    "{reads}): update musteach to read it",
+                    version=version,
+                    reads=SCHEMA_VERSION,
+                ),
                 version,
             )
         if version < OLDEST_READABLE_VERSION:
             raise ProgressSchemaError(
-                f"this progress was saved by an older musteach (schema version {version}) that this one "
-                f"(version {SCHEMA_VERSION}) cannot read",
+                Text(
+                    "this progress was saved by an older musteach (schema version {version}) that this one "
+                    "(version {reads}) cannot read",
+                    version=version,
+                    reads=SCHEMA_VERSION,
+                ),
                 version,
             )
         best = data.get("best_streak", 0)
         if isinstance(best, bool) or not isinstance(best, int) or best < 0:
-            raise ProgressError(f"'best_streak' must be a whole number ≥ 0, not {best!r}")
+            raise ProgressError(Text("'best_streak' must be a whole number ≥ 0, not {best}", best=repr(best)))
         raw = data.get("skills", {})
         if not isinstance(raw, Mapping):
-            raise ProgressError(f"'skills' must be an object of skill names, not {raw!r}")
+            raise ProgressError(Text("'skills' must be an object of skill names, not {raw}", raw=repr(raw)))
         skills = {}
         for name, rec in raw.items():
             _check_skill(name)
             skills[name] = SkillRecord.from_dict(name, rec, version)
         raw_games = data.get("games", [])
         if not isinstance(raw_games, list):
-            raise ProgressError(f"'games' must be a list of games, not {raw_games!r}")
+            raise ProgressError(Text("'games' must be a list of games, not {raw_games}", raw_games=repr(raw_games)))
         games = [GameResult.from_list(g, f"games[{i}]") for i, g in enumerate(raw_games)]
         raw_runs = data.get("runs", []) if version >= 3 else []
         if not isinstance(raw_runs, list):
-            raise ProgressError(f"'runs' must be a list, not {raw_runs!r}")
-        runs = [QuizRun.from_list(r, f"run {i + 1}") for i, r in enumerate(raw_runs)]
+            raise ProgressError(Text("'runs' must be a list, not {raw_runs}", raw_runs=repr(raw_runs)))
+        runs = [QuizRun.from_list(r, Text("run {n}", n=i + 1)) for i, r in enumerate(raw_runs)]
         folded = _read_folded(data.get("folded_runs", {})) if version >= 3 else {}
         reset = data.get("reset_at") if version >= 3 else None
         reset_at = None if reset is None else _parse_time(reset, "'reset_at'")
-        progress = cls(
-            skills, best, scheduler=scheduler, games=games, runs=runs, folded_runs=folded, reset_at=reset_at
-        )
+        progress = cls(skills, best, scheduler=scheduler, games=games, runs=runs, folded_runs=folded, reset_at=reset_at)
         total = progress.answered()
         if best > total:
             raise ProgressError(
-                f"'best_streak' is {best}, more than the {total} answer{'s' if total != 1 else ''} it records"
+                plural_text(
+                    "'best_streak' is {best}, more than the {n} answer it records",
+                    "'best_streak' is {best}, more than the {n} answers it records",
+                    total,
+                    best=best,
+                )
             )
         return progress
 
@@ -871,13 +991,20 @@ class Progress:
             try:
                 text = text.decode("utf-8-sig")
             except UnicodeDecodeError:
-                raise ProgressError("this is not a text file (it is not UTF-8)") from None
+                raise ProgressError(Text("this is not a text file (it is not UTF-8)")) from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise ProgressError(f"this is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+            raise ProgressError(
+                Text(
+                    "this is not valid JSON (line {line}, column {column}: {why})",
+                    line=e.lineno,
+                    column=e.colno,
+                    why=e.msg,
+                )
+            ) from None
         except RecursionError:
-            raise ProgressError("this is not a musteach progress file (it nests too deep)") from None
+            raise ProgressError(Text("this is not a musteach progress file (it nests too deep)")) from None
         return cls.from_dict(data, scheduler=scheduler)
 
 
@@ -916,11 +1043,13 @@ class Pick:
 
     @property
     def reason_text(self) -> str:
+        """Why this skill comes next, in the language being spoken: ``"due for review"``."""
+        _ = translator()
         return {
-            "new": "a new skill",
-            "weak": "a weak spot, due again",
-            "due": "due for review",
-            "ahead": "extra practice",
+            "new": _("a new skill"),
+            "weak": _("a weak spot, due again"),
+            "due": _("due for review"),
+            "ahead": _("extra practice"),
         }[self.reason]
 
 
@@ -944,7 +1073,7 @@ def skill_weights(
     """
     now = _utc(now or _now())
     if not skills:
-        raise ProgressError("there are no skills to practise")
+        raise ProgressError(Text("there are no skills to practise"))
     out: dict[str, Pick] = {}
     for s in skills:
         if progress.is_new(s):
@@ -1005,7 +1134,12 @@ class MemoryStore:
     """Progress kept only in memory (lost when the kernel stops): for tests, or when nothing may be saved."""
 
     kind = "memory"
-    where = "in memory only (it is lost when this page closes)"
+
+    @property
+    def where(self) -> str:
+        """Where the progress is kept, in the language being spoken (``"Your progress is kept {where}."``)."""
+        _ = translator()
+        return _("in memory only (it is lost when this page closes)")
 
     def __init__(self, progress: Progress | None = None):
         self.progress = progress or Progress()
@@ -1108,7 +1242,9 @@ class FileStore:
 
     @property
     def where(self) -> str:
-        return f"in the file {self.path}"
+        """Where the progress is kept, in the language being spoken: ``"in the file /home/…/progress.json"``."""
+        _ = translator()
+        return _("in the file {path}", path=self.path)
 
     def load(self) -> Progress:
         """The progress in the file (empty if there is none yet; nothing is created then)."""
@@ -1133,13 +1269,18 @@ class FileStore:
             return Progress.from_json(raw, scheduler=self.scheduler)
         except ProgressError as e:
             aside = self._set_aside()
-            why = (
-                "it was saved by another version of musteach" if isinstance(e, ProgressSchemaError) else "it is damaged"
-            )
-            self.notices.append(
-                f"Your saved progress could not be read ({why}: {e}). The file was kept as {aside.name} "
-                f"in {aside.parent}, and your progress starts afresh from here."
-            )
+            _ = translator()
+            if isinstance(e, ProgressSchemaError):
+                msgid = N_(
+                    "Your saved progress could not be read (it was saved by another version of musteach: {why}). "
+                    "The file was kept as {name} in {folder}, and your progress starts afresh from here."
+                )
+            else:
+                msgid = N_(
+                    "Your saved progress could not be read (it is damaged: {why}). The file was kept as {name} "
+                    "in {folder}, and your progress starts afresh from here."
+                )
+            self.notices.append(_(msgid, why=e.message(_.lang), name=aside.name, folder=aside.parent))
             return Progress(scheduler=self.scheduler)
 
     def _set_aside(self) -> Path:
@@ -1154,20 +1295,20 @@ class FileStore:
         return aside
 
 
-def describe_due(due: datetime, now: datetime) -> str:
-    """``"due now"``, ``"in 8 min"``, ``"in 3 h"``, ``"in 4 days"``.
+def describe_due(due: datetime, now: datetime, *, lang: str | None = None) -> str:
+    """``"due now"``, ``"in 8 min"``, ``"in 3 h"``, ``"in 4 days"``, in ``lang`` (None: the language being spoken).
 
     >>> from datetime import timedelta
     >>> t = datetime(2025, 1, 1, tzinfo=UTC)
     >>> describe_due(t, t), describe_due(t + timedelta(minutes=9, seconds=50), t), describe_due(t + timedelta(days=3), t)
     ('due now', 'in 10 min', 'in 3 days')
     """
+    _ = translator(lang)
     s = (due - now).total_seconds()
     if s <= 0:
-        return "due now"
+        return _("due now")
     if s < 3600:
-        return f"in {max(1, round(s / 60))} min"
+        return _("in {minutes} min", minutes=max(1, round(s / 60)))
     if s < 86400:
-        return f"in {round(s / 3600)} h"
-    d = round(s / 86400)
-    return f"in {d} day{'s' if d != 1 else ''}"
+        return _("in {hours} h", hours=round(s / 3600))
+    return _.ngettext("in {n} day", "in {n} days", round(s / 86400))

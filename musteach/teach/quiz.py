@@ -34,6 +34,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import N_, Text, Translator, speaking, translator
 from ..rules.cards import Card, Hand
 from ..rules.errors import MusError, SeatError
 from ..rules.lances import (
@@ -131,9 +132,13 @@ class KeyedChoices(Answerable):
                     return k
         return None
 
-    def refusal(self, response: Any) -> str:
+    def refusal(self, response: Any) -> Text | str:
         """The message of the :class:`AnswerError` for a response that names no choice."""
-        return f"answer with one of the choices shown ({'; '.join(label for _, label in self.choices)}), not {response!r}"
+        return Text(
+            "answer with one of the choices shown ({choices}), not {response}",
+            choices="; ".join(label for _k, label in self.choices),
+            response=repr(response),
+        )
 
     # pokerkit-style: verify_x() raises, can_x() asks, x() acts.
     def verify_response(self, response: Any) -> str:
@@ -210,7 +215,9 @@ class Question(Answerable):
         if self.skill is Skill.JUGADA:
             if isinstance(response, str) and response.strip().lower() in {v for v, _ in JUGADA_CHOICES}:
                 return response.strip().lower()
-            raise AnswerError(f"{response!r} is not a jugada: answer par, medias, duples or none")
+            raise AnswerError(
+                Text("{response} is not a jugada: answer par, medias, duples or none", response=repr(response))
+            )
         if self.accepts_number:
             return self._verify_total(response)
         return self._verify_order(response)
@@ -228,10 +235,12 @@ class Question(Answerable):
 
         A wrong answer to a lance question gets two steps: the mistake diagnosis on the learner's own seat
         (:func:`~musteach.teach.diagnosis.diagnose`: which misconception gives it, or why it loses), then the
-        evaluator's sentence (the :attr:`Verdict.explanation`)."""
+        evaluator's sentence (the :attr:`Verdict.explanation`). The headline and diagnosis are in the language
+        being spoken; the explanation is the one the question was built with."""
+        _ = translator()
         given = self.verify_response(response)
         correct = self.is_correct(given)
-        headline = "Right!" if correct else f"Not quite: {self.answer_text}."
+        headline = _("Right!") if correct else _("Not quite: {answer}.", answer=self.answer_text)
         steps: tuple[str, ...] = ()
         if not correct and self.lance is not None and not self.rules.la_real:
             d = diagnose(self.hands, self.mano or 0, self.lance, given, self.rules)
@@ -242,46 +251,57 @@ class Question(Answerable):
         if response is None or (isinstance(response, str) and response.strip().lower() == NOBODY):
             if self.lance in (Lance.PARES, Lance.JUEGO):
                 return None
-            raise AnswerError(f"{self.lance.title} always has a winner: answer a seat 0, 1, 2 or 3")  # type: ignore[union-attr]
+            raise AnswerError(Text("{lance} always has a winner: answer a seat 0, 1, 2 or 3", lance=self.lance.title))  # type: ignore[union-attr]
         if isinstance(response, str) and response.strip().isdigit():
             response = int(response.strip())
         try:
             return check_seat(response, "answer")
         except SeatError:
-            extra = " or nobody" if self.lance in (Lance.PARES, Lance.JUEGO) else ""
-            raise SeatError(f"answer must be a seat 0, 1, 2 or 3{extra}, not {response!r}") from None
+            if self.lance in (Lance.PARES, Lance.JUEGO):
+                raise SeatError(
+                    Text("answer must be a seat 0, 1, 2 or 3 or nobody, not {response}", response=repr(response))
+                ) from None
+            raise SeatError(
+                Text("answer must be a seat 0, 1, 2 or 3, not {response}", response=repr(response))
+            ) from None
 
     def _verify_total(self, response: Any) -> int:
         value = response
         if isinstance(response, str) and not response.strip():  # an empty box: no try is used
-            raise BlankAnswerError("Type a number first.")
+            raise BlankAnswerError(Text("Type a number first."))
         if isinstance(value, str):
             text = value.strip()
             if text.lstrip("+-").isdigit() and len(text) <= 12:
                 value = int(text)
         if isinstance(value, bool) or not isinstance(value, int):
             shown = repr(response) if len(str(response)) <= 20 else repr(str(response)[:20] + "…")
-            raise AnswerError(f"{shown} is not a whole number: type the total, a whole number from 4 to 40.")
+            raise AnswerError(
+                Text("{response} is not a whole number: type the total, a whole number from 4 to 40.", response=shown)
+            )
         if not 4 <= value <= 40:
-            raise AnswerError(f"a hand's total is between 4 and 40 (four aces to four kings), not {value}.")
+            raise AnswerError(
+                Text("a hand's total is between 4 and 40 (four aces to four kings), not {value}.", value=value)
+            )
         return value
 
     def _verify_order(self, response: Any) -> tuple[Card, ...]:
         if isinstance(response, str):
             response = response.replace(",", " ").split()
         if not isinstance(response, Sequence):
-            raise AnswerError(f"give the cards in order as a list, not {response!r}")
+            raise AnswerError(Text("give the cards in order as a list, not {response}", response=repr(response)))
         cards = tuple(Card.parse(c) for c in response)
         shown = set(self.cards)
         for c in cards:
             if c not in shown:
-                raise AnswerError(f"{_card_label(c)} ({c.code}) is not one of this question's cards")
+                raise AnswerError(
+                    Text("{card} ({code}) is not one of this question's cards", card=_CardLabel(c), code=c.code)
+                )
         if len(set(cards)) != len(cards):
             twice = next(c for c in cards if cards.count(c) > 1)
-            raise AnswerError(f"{_card_label(twice)} ({twice.code}) is placed twice")
+            raise AnswerError(Text("{card} ({code}) is placed twice", card=_CardLabel(twice), code=twice.code))
         if len(cards) != len(self.cards):
-            missing = [c for c in self.cards if c not in cards]
-            raise AnswerError(f"place every card: {', '.join(_card_label(c) for c in missing)} still missing")
+            missing = tuple(c for c in self.cards if c not in cards)
+            raise AnswerError(Text("place every card: {cards} still missing", cards=_CardList(missing)))
         return cards
 
 
@@ -291,17 +311,52 @@ class Question(Answerable):
 
 
 def _card_label(card: Card) -> str:
+    """The card's name, capitalised, in the language being spoken: ``"Rey de oros"``."""
     return card.name[0].upper() + card.name[1:]
+
+
+class _CardLabel(Text):
+    """A card's name as an error message's parameter, put into words in the message's language."""
+
+    __slots__ = ()
+
+    def __init__(self, card: Card) -> None:
+        Text.__init__(self, "{card}", card=card)
+
+    def render(self, lang: str | None = None) -> str:
+        from ..i18n import speaking
+
+        card = dict(self.params)["card"]
+        assert isinstance(card, Card)
+        with speaking(translator(lang).lang):
+            return _card_label(card)
+
+
+class _CardList(Text):
+    """Cards' names, listed, as an error message's parameter, put into words in the message's language."""
+
+    __slots__ = ()
+
+    def __init__(self, cards: tuple[Card, ...]) -> None:
+        Text.__init__(self, "{cards}", cards=cards)
+
+    def render(self, lang: str | None = None) -> str:
+        from ..i18n import speaking
+
+        cards = dict(self.params)["cards"]
+        assert isinstance(cards, tuple)
+        with speaking(translator(lang).lang):
+            return ", ".join(_card_label(c) for c in cards)
 
 
 def _variant(rules: Rules) -> str:
     return "8 reyes" if rules.kings == 8 else "4 reyes"
 
 
-def _order_line(rules: Rules) -> str:
+def _order_line(_: Translator, rules: Rules) -> str:
     if rules.kings == 8:
-        return "In 8 reyes the order is R = 3 > C > S > 7 > 6 > 5 > 4 > A = 2 (a 3 plays as a king, a 2 as an ace)"
-    return "In 4 reyes the order is R > C > S > 7 > 6 > 5 > 4 > 3 > 2 > A"
+        return _("In 8 reyes the order is R = 3 > C > S > 7 > 6 > 5 > 4 > A = 2 (a 3 plays as a king, a 2 as an ace).")
+    return _("In 4 reyes the order is R > C > S > 7 > 6 > 5 > 4 > 3 > 2 > A.")
 
 
 def _sorted_cards(cards: Iterable[Card], rules: Rules) -> tuple[Card, ...]:
@@ -314,70 +369,102 @@ def _letters(cards: Iterable[Card]) -> str:
     return "-".join(rank_letter(c.rank) for c in cards)
 
 
-def _hand_heading(hand: Hand, info: HandInfo, rules: Rules) -> str:
+#: The heading of a hand whose 3s or 2s play as kings or aces (8 reyes), by which of them it holds.
+_READ_AS_HEADING = {
+    frozenset({3}): N_("{cards} (a 3 plays as a king, so {read})"),
+    frozenset({2}): N_("{cards} (a 2 plays as an ace, so {read})"),
+    frozenset({3, 2}): N_("{cards} (a 3 plays as a king and a 2 plays as an ace, so {read})"),
+}
+
+
+def _hand_heading(_: Translator, hand: Hand, info: HandInfo, rules: Rules) -> str:
     """``R-R-7-5`` plus a note when a 3 or a 2 plays as a king or an ace (8 reyes)."""
-    notes = []
-    if rules.kings == 8:
-        if any(c.rank == 3 for c in hand):
-            notes.append("a 3 plays as a king")
-        if any(c.rank == 2 for c in hand):
-            notes.append("a 2 plays as an ace")
-    own = _letters(_sorted_cards(hand, rules))
+    faces = frozenset(c.rank for c in hand if c.rank in (2, 3)) if rules.kings == 8 else frozenset()
     head = info.grande_str
-    if notes:
-        return f"{own} ({' and '.join(notes)}, so {head})"
+    if faces:
+        return _(_READ_AS_HEADING[faces], cards=_letters(_sorted_cards(hand, rules)), read=head)
     return head
 
 
-def _jugada_explanation(hand: Hand, info: HandInfo, rules: Rules) -> str:
-    head = _hand_heading(hand, info, rules)
+def _jugada_explanation(_: Translator, hand: Hand, info: HandInfo, rules: Rules) -> str:
+    head = _hand_heading(_, hand, info, rules)
     p = info.pares
     if p is None:
-        return f"{head}: four different ranks, nothing pairs, so no pares."
+        return _("{hand}: four different ranks, nothing pairs, so no pares.", hand=head)
     if p.kind == "par":
-        return f"{head}: one pair of {rank_plural(p.high)}, so par; the other two cards do not pair."
+        return _(
+            "{hand}: one pair of {rank}, so par; the other two cards do not pair.", hand=head, rank=rank_plural(p.high)
+        )
     if p.kind == "medias":
-        return f"{head}: three {rank_plural(p.high)}, so medias (three of a kind)."
+        return _("{hand}: three {rank}, so medias (three of a kind).", hand=head, rank=rank_plural(p.high))
     if p.high == p.low:
-        return f"{head}: four {rank_plural(p.high)} count as two equal pairs, so duples, not medias."
-    return f"{head}: a pair of {rank_plural(p.high)} and a pair of {rank_plural(p.low)}, so duples."
+        return _(
+            "{hand}: four {rank} count as two equal pairs, so duples, not medias.", hand=head, rank=rank_plural(p.high)
+        )
+    return _(
+        "{hand}: a pair of {rank} and a pair of {low_rank}, so duples.",
+        hand=head,
+        rank=rank_plural(p.high),
+        low_rank=rank_plural(p.low),
+    )
 
 
-def _join(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+#: How the figures of a hand count, as clauses: (one card, several, one with a 3 read as a king, several so).
+_FIGURES = (
+    (
+        12,
+        N_("a king counts 10"),
+        N_("kings count 10 each"),
+        N_("a king counts 10 (a 3 is a king)"),
+        N_("kings count 10 each (a 3 is a king)"),
+    ),
+    (11, N_("a caballo counts 10"), N_("caballos count 10 each"), "", ""),
+    (10, N_("a sota counts 10"), N_("sotas count 10 each"), "", ""),
+)
+#: Why a total is (not) juego, as the clause that ends the explanation.
+_TOTAL_VERDICT = {
+    "juego": N_("which is juego (31 or more)"),
+    "31": N_("which is juego (31 or more), and 31 is the best juego"),
+    "punto": N_("which is not juego, so this is its punto"),
+    "no": N_("which is not juego (juego needs 31 or more)"),
+}
 
 
-def _total_explanation(hand: Hand, info: HandInfo, rules: Rules, punto: bool) -> str:
+def _total_explanation(_: Translator, hand: Hand, info: HandInfo, rules: Rules, punto: bool) -> str:
     cards = _sorted_cards(hand, rules)
     kings8 = rules.kings == 8
     clauses = []
-    for eff, one, many in ((12, "a king", "kings"), (11, "a caballo", "caballos"), (10, "a sota", "sotas")):
+    for eff, one, many, one_read, many_read in _FIGURES:
         n = sum(1 for c in cards if effective_rank(c.rank, rules.kings) == eff)
         if n:
-            clauses.append(f"{many} count 10 each" if n > 1 else f"{one} counts 10")
-            if eff == 12 and kings8 and any(c.rank == 3 for c in cards):
-                clauses[-1] += " (a 3 is a king)"
+            read = eff == 12 and kings8 and any(c.rank == 3 for c in cards)
+            clauses.append(_((many_read if read else many) if n > 1 else (one_read if read else one)))
     aces = sum(1 for c in cards if effective_rank(c.rank, rules.kings) == 1)
     if aces:
-        clauses.append("aces count 1 each" if aces > 1 else "an ace counts 1")
-        if kings8 and any(c.rank == 2 for c in cards):
-            clauses[-1] += " (a 2 is an ace)"
+        read = kings8 and any(c.rank == 2 for c in cards)
+        if aces > 1:
+            clauses.append(_("aces count 1 each (a 2 is an ace)") if read else _("aces count 1 each"))
+        else:
+            clauses.append(_("an ace counts 1 (a 2 is an ace)") if read else _("an ace counts 1"))
     face = sorted({c.rank for c in cards if 1 < effective_rank(c.rank, rules.kings) < 10}, reverse=True)
     if len(face) == 1:
-        clauses.append(f"{face[0]} counts its face value")
+        clauses.append(_("{rank} counts its face value", rank=face[0]))
     elif face:
-        clauses.append(f"{_join([str(r) for r in face])} count their face value")
+        clauses.append(_("{ranks} count their face value", ranks=_.join([str(r) for r in face])))
     terms = " + ".join(str(point_value(c.rank, rules.kings)) for c in cards)
     total = info.total
     if info.is_juego:
-        verdict = "which is juego (31 or more)"
-        if total == 31:
-            verdict += ", and 31 is the best juego"
-    elif punto:
-        verdict = "which is not juego, so this is its punto"
+        verdict = _TOTAL_VERDICT["31" if total == 31 else "juego"]
     else:
-        verdict = "which is not juego (juego needs 31 or more)"
-    return f"{_letters(cards)}: {'; '.join(clauses)}: {terms} = {total}, {verdict}."
+        verdict = _TOTAL_VERDICT["punto" if punto else "no"]
+    return _(
+        "{cards}: {clauses}: {terms} = {total}, {verdict}.",
+        cards=_letters(cards),
+        clauses="; ".join(clauses),
+        terms=terms,
+        total=total,
+        verdict=_(verdict),
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -385,11 +472,11 @@ def _total_explanation(hand: Hand, info: HandInfo, rules: Rules, punto: bool) ->
 # ----------------------------------------------------------------------------------------------
 
 _LANCE_PROMPTS = {
-    Lance.GRANDE: "Who wins Grande (the high hand)?",
-    Lance.CHICA: "Who wins Chica (the low hand)?",
-    Lance.PARES: "Who wins Pares (pairs)? If nobody holds pares, answer Nobody.",
-    Lance.JUEGO: "Who wins Juego (31 or more)? If nobody has juego, answer Nobody.",
-    Lance.PUNTO: "Nobody has juego, so Punto is played: who wins Punto (the highest total)?",
+    Lance.GRANDE: N_("Who wins Grande (the high hand)?"),
+    Lance.CHICA: N_("Who wins Chica (the low hand)?"),
+    Lance.PARES: N_("Who wins Pares (pairs)? If nobody holds pares, answer Nobody."),
+    Lance.JUEGO: N_("Who wins Juego (31 or more)? If nobody has juego, answer Nobody."),
+    Lance.PUNTO: N_("Nobody has juego, so Punto is played: who wins Punto (the highest total)?"),
 }
 
 
@@ -399,18 +486,24 @@ def _lance_question(skill: Skill, kind: Kind, rng: random.Random, rules: Rules) 
 
 
 def _lance_from_result(skill: Skill, kind: Kind, result: DealResult) -> Question:
+    _ = translator()
     rules = result.rules
     lance = skill.lance
     assert lance is not None
     lr = result[lance]
-    choices: tuple[tuple[Any, str], ...] = tuple((s, f"Seat {s}") for s in range(4))
+    choices: tuple[tuple[Any, str], ...] = tuple((s, _("Seat {seat}", seat=s)) for s in range(4))
     if lance in (Lance.PARES, Lance.JUEGO):
-        choices += ((None, "Nobody"),)
+        choices += ((None, _("Nobody")),)
     if lr.winner is None:
-        answer_text = "nobody holds pares" if lance is Lance.PARES else "nobody has juego"
+        answer_text = _("nobody holds pares") if lance is Lance.PARES else _("nobody has juego")
     else:
-        answer_text = f"seat {lr.winner} wins {lance.title}"
-    prompt = f"{_LANCE_PROMPTS[lance]} Seat {result.mano} is mano ({_variant(rules)})."
+        answer_text = _("seat {seat} wins {lance}", seat=lr.winner, lance=lance.title)
+    prompt = _(
+        "{question} Seat {mano} is mano ({variant}).",
+        question=_(_LANCE_PROMPTS[lance]),
+        mano=result.mano,
+        variant=_variant(rules),
+    )
     return Question(
         skill, kind, prompt, result.hands, (), result.mano, lance, rules, choices, lr.winner,
         lr.explanation, lr.winner, answer_text, result, None,
@@ -422,27 +515,40 @@ def _hand_question(skill: Skill, kind: Kind, rng: random.Random, rules: Rules) -
     return _hand_from(skill, kind, hand, rules, rng)
 
 
+_JUGADA_ANSWERS = {
+    "par": N_("it is par"),
+    "medias": N_("it is medias"),
+    "duples": N_("it is duples"),
+    "none": N_("it has no pares"),
+}
+
+
 def _hand_from(skill: Skill, kind: Kind, hand: Hand, rules: Rules, rng: random.Random) -> Question:
+    _ = translator()
     info = analyse(hand, rules)
     v = _variant(rules)
     if skill is Skill.JUGADA:
         answer: Any = info.pares.kind if info.pares else "none"
-        prompt = f"What does this hand hold for Pares: par, medias, duples or no pares? ({v})"
-        choices: tuple[tuple[Any, str], ...] = JUGADA_CHOICES
-        words = {"par": "it is par", "medias": "it is medias", "duples": "it is duples", "none": "it has no pares"}
-        answer_text = words[answer]
-        explanation = _jugada_explanation(hand, info, rules)
+        prompt = _("What does this hand hold for Pares: par, medias, duples or no pares? ({variant})", variant=v)
+        choices: tuple[tuple[Any, str], ...] = tuple((key, _(label)) for key, label in JUGADA_CHOICES)
+        answer_text = _(_JUGADA_ANSWERS[answer])
+        explanation = _jugada_explanation(_, hand, info, rules)
     else:
         punto = skill is Skill.PUNTO_TOTAL
         answer = info.total
         if punto:
-            prompt = f"Nobody has juego, so Punto is played. What is this hand's punto (its total of points)? ({v})"
-            answer_text = f"the punto is {answer}"
+            prompt = _(
+                "Nobody has juego, so Punto is played. What is this hand's punto (its total of points)? ({variant})",
+                variant=v,
+            )
+            answer_text = _("the punto is {total}", total=answer)
         else:
-            prompt = f"What is this hand's total of points for Juego, and is it juego (31 or more)? ({v})"
-            answer_text = f"the total is {answer}"
+            prompt = _(
+                "What is this hand's total of points for Juego, and is it juego (31 or more)? ({variant})", variant=v
+            )
+            answer_text = _("the total is {total}", total=answer)
         choices = tuple((t, str(t)) for t in _total_choices(hand, info, rules, rng, punto))
-        explanation = _total_explanation(hand, info, rules, punto)
+        explanation = _total_explanation(_, hand, info, rules, punto)
     return Question(
         skill, kind, prompt, (hand,), hand.cards, None, None, rules, choices, answer,
         explanation, None, answer_text, None, info,
@@ -475,6 +581,7 @@ def _rank_question(kind: Kind, rng: random.Random, rules: Rules) -> Question:
 
 
 def _rank_from(kind: Kind, cards: tuple[Card, ...], rules: Rules) -> Question:
+    _ = translator()
     order = _sorted_cards(cards, rules)
     groups: list[list[Card]] = []
     for c in order:
@@ -483,9 +590,12 @@ def _rank_from(kind: Kind, cards: tuple[Card, ...], rules: Rules) -> Question:
         else:
             groups.append([c])
     chain = " > ".join(" = ".join(c.name for c in g) for g in groups)
-    explanation = f"{_order_line(rules)}. High to low: {chain}."
-    answer_text = "high to low is " + ", ".join(" = ".join(rank_letter(c.rank) for c in g) for g in groups)
-    prompt = f"Put these {len(cards)} cards in order, highest first ({_variant(rules)})."
+    order_line = _order_line(_, rules)
+    explanation = _("{order} High to low: {chain}.", order=order_line, chain=chain)
+    answer_text = _(
+        "high to low is {ranks}", ranks=", ".join(" = ".join(rank_letter(c.rank) for c in g) for g in groups)
+    )
+    prompt = _("Put these {n} cards in order, highest first ({variant}).", n=len(cards), variant=_variant(rules))
     choices = tuple((c, _card_label(c)) for c in cards)
     return Question(
         Skill.RANK_ORDER, kind, prompt, (), cards, None, None, rules, choices, order,
@@ -505,29 +615,38 @@ def lance_question(
     mano: int,
     lance: Lance | str,
     rules: Rules | None = None,
+    *,
+    lang: str | None = None,
 ) -> Question:
     """A "who wins this lance?" question on a chosen deal (for a lesson's fixed examples).
 
     hands: 4 hands of 4 cards, indexed by seat; mano: seat 0..3; lance: a :class:`Lance` or its name.
     The question's ``kind`` names the first instructive property the deal has ("tie_to_mano", ...), else
-    "uniform". Raises what :func:`~musteach.rules.lances.evaluate` raises for a bad deal, and :class:`QuizError`
+    "uniform". lang: the language of its sentences (None: the language being spoken).
+    Raises what :func:`~musteach.rules.lances.evaluate` raises for a bad deal, and :class:`QuizError`
     for a Punto question on a deal where somebody has juego (Punto is not played, RULES.md §4).
 
     >>> q = lance_question(["12o 3c 7e 5b", "12c 11o 11c 4e", "1o 1c 4o 5o", "6c 6e 10o 2b"], 0, "grande")
     >>> q.answer, q.grade(1).headline
     (0, 'Not quite: seat 0 wins Grande.')
     """
-    skill = Skill.parse(Lance.parse(lance))
-    result = evaluate(hands, mano, rules)
-    if skill is Skill.PUNTO and result.punto.winner is None:
-        raise QuizError(f"Punto is not played on this deal: {result.punto.explanation}")
-    return _lance_from_result(skill, _classify_deal(skill, result), result)
+    with speaking(lang):
+        skill = Skill.parse(Lance.parse(lance))
+        result = evaluate(hands, mano, rules)
+        if skill is Skill.PUNTO and result.punto.winner is None:
+            raise QuizError(Text("Punto is not played on this deal: {why}", why=result.punto.explanation))
+        return _lance_from_result(skill, _classify_deal(skill, result), result)
 
 
 def hand_question(
-    hand: Hand | str | Sequence[Card | str], skill: Skill | str = Skill.JUGADA, rules: Rules | None = None
+    hand: Hand | str | Sequence[Card | str],
+    skill: Skill | str = Skill.JUGADA,
+    rules: Rules | None = None,
+    *,
+    lang: str | None = None,
 ) -> Question:
     """A one-hand question on a chosen hand: ``skill`` is "jugada", "juego_total" or "punto_total".
+    lang: the language of its sentences (None: the language being spoken).
 
     Raises the :class:`~musteach.rules.cards.Hand` errors for a bad hand, and :class:`QuizError` for another skill,
     or a punto question on a hand that has juego.
@@ -535,19 +654,29 @@ def hand_question(
     >>> hand_question("12o 3c 7e 5b", "juego_total").answer
     32
     """
-    skill = Skill.parse(skill)
-    if skill not in (Skill.JUGADA, Skill.JUEGO_TOTAL, Skill.PUNTO_TOTAL):
-        raise QuizError(f"hand_question asks jugada, juego_total or punto_total, not {skill.value}")
-    rules = rules or Rules()
-    h = hand if isinstance(hand, Hand) else Hand(hand)
-    if skill is Skill.PUNTO_TOTAL and analyse(h, rules).is_juego:
-        raise QuizError(f"{h} has juego ({analyse(h, rules).total}), so it has no punto to ask about")
-    kind = next((k for k in kinds_for(skill, rules) if hand_test(skill, k, rules)(h)), Kind.UNIFORM)
-    return _hand_from(skill, kind, h, rules, random.Random(str(h)))
+    with speaking(lang):
+        skill = Skill.parse(skill)
+        if skill not in (Skill.JUGADA, Skill.JUEGO_TOTAL, Skill.PUNTO_TOTAL):
+            raise QuizError(
+                Text("hand_question asks jugada, juego_total or punto_total, not {skill}", skill=skill.value)
+            )
+        rules = rules or Rules()
+        h = hand if isinstance(hand, Hand) else Hand(hand)
+        if skill is Skill.PUNTO_TOTAL and analyse(h, rules).is_juego:
+            raise QuizError(
+                Text(
+                    "{hand} has juego ({total}), so it has no punto to ask about",
+                    hand=str(h),
+                    total=analyse(h, rules).total,
+                )
+            )
+        kind = next((k for k in kinds_for(skill, rules) if hand_test(skill, k, rules)(h)), Kind.UNIFORM)
+        return _hand_from(skill, kind, h, rules, random.Random(str(h)))
 
 
-def rank_question(cards: Iterable[Card | str], rules: Rules | None = None) -> Question:
+def rank_question(cards: Iterable[Card | str], rules: Rules | None = None, *, lang: str | None = None) -> Question:
     """An "order these cards, highest first" question on chosen cards (2 to 8 distinct cards).
+    lang: the language of its sentences (None: the language being spoken).
 
     Raises :class:`~musteach.rules.errors.UnknownCardError` for a bad card and :class:`AnswerError` for a
     repeated card or a count outside 2..8.
@@ -555,15 +684,16 @@ def rank_question(cards: Iterable[Card | str], rules: Rules | None = None) -> Qu
     >>> [c.code for c in rank_question(["1o", "3c", "12b", "7e"]).answer]
     ['3c', '12b', '7e', '1o']
     """
-    rules = rules or Rules()
-    cs = tuple(Card.parse(c) for c in (cards.split() if isinstance(cards, str) else cards))
-    if len(set(cs)) != len(cs):
-        raise AnswerError("a card appears twice: " + " ".join(c.code for c in cs))
-    if not 2 <= len(cs) <= 8:
-        raise AnswerError(f"give 2 to 8 cards to order, not {len(cs)}")
-    ranks = {c.rank for c in cs}
-    eight = rules.kings == 8 and ((3 in ranks and ranks & {12, 11}) or (2 in ranks and ranks & {1, 4}))
-    return _rank_from(Kind.THREES_AS_KINGS if eight else Kind.UNIFORM, cs, rules)
+    with speaking(lang):
+        rules = rules or Rules()
+        cs = tuple(Card.parse(c) for c in (cards.split() if isinstance(cards, str) else cards))
+        if len(set(cs)) != len(cs):
+            raise AnswerError(Text("a card appears twice: {cards}", cards=" ".join(c.code for c in cs)))
+        if not 2 <= len(cs) <= 8:
+            raise AnswerError(Text("give 2 to 8 cards to order, not {n}", n=len(cs)))
+        ranks = {c.rank for c in cs}
+        eight = rules.kings == 8 and ((3 in ranks and ranks & {12, 11}) or (2 in ranks and ranks & {1, 4}))
+        return _rank_from(Kind.THREES_AS_KINGS if eight else Kind.UNIFORM, cs, rules)
 
 
 def _as_rng(rng: random.Random | int | None) -> random.Random:
@@ -572,7 +702,7 @@ def _as_rng(rng: random.Random | int | None) -> random.Random:
 
 def _check_share(share: float) -> float:
     if isinstance(share, bool) or not isinstance(share, int | float) or not 0.0 <= share <= 1.0:
-        raise QuizError(f"instructive_share must be a number from 0 to 1, not {share!r}")
+        raise QuizError(Text("instructive_share must be a number from 0 to 1, not {share}", share=repr(share)))
     return float(share)
 
 
@@ -584,6 +714,7 @@ def make_question(
     *,
     kinds: Iterable[Kind | str] | None = None,
     kind: Kind | str | None = None,
+    lang: str | None = None,
 ) -> Question:
     """One question practising ``skill``.
 
@@ -592,42 +723,53 @@ def make_question(
     built to teach one point (a :class:`Kind` other than "uniform") rather than drawn uniformly.
     kinds: the instructive kinds allowed (default: all that fit the skill and rules, :func:`kinds_for`).
     kind: force one kind (raises :class:`QuizError` if it does not fit the skill).
+    lang: the language of the question's sentences (None: the language being spoken); they are written when
+    the question is made.
 
     Instructive deals are found by bounded rejection sampling over random deals (a few milliseconds);
     if none turns up within the bound, the question falls back to "uniform" and says so in ``kind``.
     Raises :class:`QuizError` for an unknown skill or kind, or a share outside 0..1.
     """
-    skill = Skill.parse(skill)
-    rules = rules or Rules()
-    if not isinstance(rules, Rules):
-        raise QuizError(f"rules must be a musteach.Rules, not {rules!r}")
-    rng = _as_rng(rng)
-    share = _check_share(instructive_share)
-    available = kinds_for(skill, rules)
-    if kind is not None:
-        chosen = Kind.parse(kind)
-        if chosen is not Kind.UNIFORM and chosen not in available:
-            raise QuizError(f"kind {chosen.value!r} does not apply to {skill.value} under {_variant(rules)}")
-    else:
-        if kinds is not None:
-            wanted = [Kind.parse(k) for k in kinds]
-            available = tuple(k for k in available if k in wanted)
-        chosen = Kind.UNIFORM
-        if available and rng.random() < share:
-            chosen = rng.choice(available)
-    if skill.lance is not None:
-        return _lance_question(skill, chosen, rng, rules)
-    if skill is Skill.RANK_ORDER:
-        return _rank_question(chosen, rng, rules)
-    return _hand_question(skill, chosen, rng, rules)
+    with speaking(lang):
+        skill = Skill.parse(skill)
+        rules = rules or Rules()
+        if not isinstance(rules, Rules):
+            raise QuizError(Text("rules must be a musteach.Rules, not {rules}", rules=repr(rules)))
+        rng = _as_rng(rng)
+        share = _check_share(instructive_share)
+        available = kinds_for(skill, rules)
+        if kind is not None:
+            chosen = Kind.parse(kind)
+            if chosen is not Kind.UNIFORM and chosen not in available:
+                raise QuizError(
+                    Text(
+                        "kind {kind} does not apply to {skill} under {variant}",
+                        kind=repr(chosen.value),
+                        skill=skill.value,
+                        variant=_variant(rules),
+                    )
+                )
+        else:
+            if kinds is not None:
+                wanted = [Kind.parse(k) for k in kinds]
+                available = tuple(k for k in available if k in wanted)
+            chosen = Kind.UNIFORM
+            if available and rng.random() < share:
+                chosen = rng.choice(available)
+        if skill.lance is not None:
+            return _lance_question(skill, chosen, rng, rules)
+        if skill is Skill.RANK_ORDER:
+            return _rank_question(chosen, rng, rules)
+        return _hand_question(skill, chosen, rng, rules)
 
 
 class QuestionGenerator:
     """An endless, reproducible stream of questions over some skills.
 
     skills: one or more :class:`Skill` (or names); each question picks one at random.
-    seed: an int (the same seed gives the same questions) or None. rules, instructive_share, kinds:
-    as in :func:`make_question`. Raises :class:`QuizError` for an unknown skill or kind, or no skills.
+    seed: an int (the same seed gives the same questions) or None. rules, instructive_share, kinds, lang:
+    as in :func:`make_question` (lang None: each question in the language spoken when it is drawn).
+    Raises :class:`QuizError` for an unknown skill or kind, or no skills.
     """
 
     def __init__(
@@ -638,25 +780,27 @@ class QuestionGenerator:
         instructive_share: float = 0.4,
         *,
         kinds: Iterable[Kind | str] | None = None,
+        lang: str | None = None,
     ):
         if isinstance(skills, str | Skill | Lance):
             skills = [skills]
         self.skills: tuple[Skill, ...] = tuple(Skill.parse(s) for s in skills)
         if not self.skills:
-            raise QuizError("a quiz needs at least one skill")
+            raise QuizError(Text("a quiz needs at least one skill"))
         self.rules = rules or Rules()
         if not isinstance(self.rules, Rules):
-            raise QuizError(f"rules must be a musteach.Rules, not {rules!r}")
+            raise QuizError(Text("rules must be a musteach.Rules, not {rules}", rules=repr(rules)))
         self.instructive_share = _check_share(instructive_share)
         self.kinds: tuple[Kind, ...] | None = None if kinds is None else tuple(Kind.parse(k) for k in kinds)
         self.seed = seed
+        self.lang = lang
         self.rng = random.Random(seed)
         self.count = 0
 
     def next(self) -> Question:
         """The next question."""
         skill = self.skills[0] if len(self.skills) == 1 else self.rng.choice(self.skills)
-        q = make_question(skill, self.rng, self.rules, self.instructive_share, kinds=self.kinds)
+        q = make_question(skill, self.rng, self.rules, self.instructive_share, kinds=self.kinds, lang=self.lang)
         self.count += 1
         return q
 

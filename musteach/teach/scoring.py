@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from ..i18n import Text, translator
 from ..rules.errors import MusError
 
 __all__ = [
@@ -110,9 +111,11 @@ class Attempt:
     def verify_hint(self) -> None:
         """Raise :class:`AttemptError` when no further hint step can be shown."""
         if self.finished:
-            raise AttemptError("this question is over: no more hints")
+            raise AttemptError(Text("this question is over: no more hints"))
         if self.hints >= MAX_HINTS:
-            raise AttemptError(f"both hint steps are shown already ({MAX_HINTS} of {MAX_HINTS})")
+            raise AttemptError(
+                Text("both hint steps are shown already ({shown} of {most})", shown=MAX_HINTS, most=MAX_HINTS)
+            )
 
     def can_hint(self) -> bool:
         """True if :meth:`hint` would give one more step."""
@@ -130,7 +133,7 @@ class Attempt:
     def verify_answer(self) -> None:
         """Raise :class:`AttemptError` when the question is over."""
         if self.finished:
-            raise AttemptError("this question is over: go on to the next one")
+            raise AttemptError(Text("this question is over: go on to the next one"))
 
     def can_answer(self) -> bool:
         """True while the question takes an answer."""
@@ -162,19 +165,48 @@ def stars_text(stars: int) -> str:
     return "★" * stars + "☆" * (3 - stars)
 
 
-def points_text(points: Sequence[float], hints: int = 0, retries: int = 0) -> str:
+def _points_number(total: float, lang: str) -> str:
+    """A run's points as written in ``lang``: ``6.5``, ``6,5`` (``:g``: no trailing zeros)."""
+    text = f"{total:g}"
+    return text if lang == "en" or "." not in text else translator(lang).number(total, len(text.split(".")[1]))
+
+
+def points_text(points: Sequence[float], hints: int = 0, retries: int = 0, *, lang: str | None = None) -> str:
     """``"★★☆ (6.5 of 8 points; 2 hints, 1 second try)."``: a run's stars, its points (each question 0..1)
-    and the hint steps and second tries that lowered them. An empty run gives ``""``."""
+    and the hint steps and second tries that lowered them. An empty run gives ``""``.
+    lang: the language (None: the one being spoken)."""
     if not points:
         return ""
-    text = f"{stars_text(stars_for(points))} ({sum(points):g} of {len(points)} points"
-    extra = [f"{x} {w}{'s' if x != 1 else ''}" for x, w in ((hints, "hint"), (retries, "second try")) if x]
-    return text + (f"; {', '.join(extra)})." if extra else ").")
+    _ = translator(lang)
+    stars = stars_text(stars_for(points))
+    total = _points_number(sum(points), _.lang)
+    extra = []
+    if hints:
+        extra.append(_.ngettext("{n} hint", "{n} hints", hints))
+    if retries:
+        extra.append(_.ngettext("{n} second try", "{n} second tries", retries))
+    if extra:
+        return _.ngettext(
+            "{stars} ({points} of {n} point; {used}).",
+            "{stars} ({points} of {n} points; {used}).",
+            len(points),
+            stars=stars,
+            points=total,
+            used=", ".join(extra),
+        )
+    return _.ngettext(
+        "{stars} ({points} of {n} point).", "{stars} ({points} of {n} points).", len(points), stars=stars, points=total
+    )
 
 
-def round_text(right: int, points: Sequence[float], hints: int = 0, retries: int = 0) -> str:
+def round_text(
+    right: int, points: Sequence[float], hints: int = 0, retries: int = 0, *, lang: str | None = None
+) -> str:
     """The end of a practice round (lesson 11): ``"Round finished: 7 of 8 right (88%). ★★☆ (6.5 of 8 points;
-    1 hint)."``. right: questions solved (at either try); points: each question's points, 0..1."""
+    1 hint)."``. right: questions solved (at either try); points: each question's points, 0..1.
+    lang: the language (None: the one being spoken)."""
+    _ = translator(lang)
     n = len(points)
     pct = round(100 * right / n) if n else 0
-    return f"Round finished: {right} of {n} right ({pct}%). {points_text(points, hints, retries)}".rstrip()
+    head = _("Round finished: {right} of {n} right ({pct}%).", right=right, n=n, pct=pct)
+    return f"{head} {points_text(points, hints, retries, lang=_.lang)}".rstrip()

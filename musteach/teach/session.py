@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import Text, translator
 from .errors import QuizError, QuizStateError
 from .hints import Hint
 from .scoring import Attempt, points_text, stars_for
@@ -40,14 +41,14 @@ class Turn:
 
     def __init__(self, question: Any, *, tries: int = 2, grade: Callable[[Any], Verdict] | None = None):
         if tries not in (1, 2):
-            raise QuizError(f"tries must be 1 or 2, not {tries!r}")
+            raise QuizError(Text("tries must be 1 or 2, not {tries}", tries=repr(tries)))
         self.question = question
         self.tries = tries
         self.attempt = Attempt()
         self.retry: Verdict | None = None
         self.verdict: Verdict | None = None
         self._grade: Callable[[Any], Verdict] = grade if grade is not None else question.grade
-        self._hints: tuple[Hint, Hint] | None = None
+        self._hints: dict[str, tuple[Hint, Hint]] = {}  # by language: the hints are sentences
 
     @property
     def over(self) -> bool:
@@ -67,14 +68,15 @@ class Turn:
         cases nothing changes.
         """
         if self.verdict is not None:
-            raise QuizStateError("this question is already answered: press Next for another")
+            raise QuizStateError(Text("this question is already answered: press Next for another"))
         verdict = self._grade(response)  # raises before any change
         if not verdict.correct and self.tries == 2 and self.attempt.wrong == 0:
             from .tutor import retry_text  # the tutor knows every question kind; imported late (no cycle)
 
             self.attempt = self.attempt.answer(False)
             tip = retry_text(self.question, verdict.given, hint_left=self.can_hint())
-            self.retry = Verdict(False, None, verdict.given, tip, None, "Not quite.")
+            _ = translator()
+            self.retry = Verdict(False, None, verdict.given, tip, None, _("Not quite."))
             return self.retry
         self.attempt = self.attempt.answer(verdict.correct)
         self.retry = None
@@ -98,14 +100,15 @@ class Turn:
         when both steps are shown, :class:`TypeError` for a question the tutor has no hints for.
         """
         if self.verdict is not None:
-            raise QuizStateError("no open question to hint at")
+            raise QuizStateError(Text("no open question to hint at"))
         self.attempt.verify_hint()
-        if self._hints is None:
+        lang = translator().lang
+        if lang not in self._hints:
             from .tutor import question_hints
 
-            self._hints = question_hints(self.question)
+            self._hints[lang] = question_hints(self.question)
         self.attempt = self.attempt.hint()
-        return self._hints[self.attempt.hints - 1]
+        return self._hints[lang][self.attempt.hints - 1]
 
 
 class QuizSession:
@@ -125,9 +128,9 @@ class QuizSession:
 
     def __init__(self, source: QuestionGenerator | Iterable[Question], n: int = 10, *, tries: int = 1):
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise QuizError(f"a quiz needs a whole number of questions, 1 or more, not {n!r}")
+            raise QuizError(Text("a quiz needs a whole number of questions, 1 or more, not {n}", n=repr(n)))
         if tries not in (1, 2):
-            raise QuizError(f"tries must be 1 or 2, not {tries!r}")
+            raise QuizError(Text("tries must be 1 or 2, not {tries}", tries=repr(tries)))
         self.n = n
         self.tries = tries
         self.turn: Turn | None = None
@@ -195,9 +198,9 @@ class QuizSession:
         in both cases nothing changes.
         """
         if self.finished or self.current is None:
-            raise QuizStateError("the quiz is finished: start again for new questions")
+            raise QuizStateError(Text("the quiz is finished: start again for new questions"))
         if self.verdict is not None:
-            raise QuizStateError("this question is already answered: press Next for another")
+            raise QuizStateError(Text("this question is already answered: press Next for another"))
         assert self.turn is not None
         verdict = self.turn.answer(response)  # raises before any change
         if not self.turn.over:
@@ -227,7 +230,7 @@ class QuizSession:
         :class:`~musteach.teach.scoring.AttemptError` when both steps are shown.
         """
         if not self.can_answer() or self.turn is None:
-            raise QuizStateError("no open question to hint at")
+            raise QuizStateError(Text("no open question to hint at"))
         hint = self.turn.hint()
         self.hints_used += 1
         return hint
@@ -243,7 +246,7 @@ class QuizSession:
         Raises :class:`QuizStateError` if the run is finished.
         """
         if self.finished:
-            raise QuizStateError("the quiz is finished: start again for new questions")
+            raise QuizStateError(Text("the quiz is finished: start again for new questions"))
         skipped = self.current if self.verdict is None else None
         self._advance()
         if skipped is not None:
@@ -261,26 +264,39 @@ class QuizSession:
         self.exhausted = self.current is None
         return self.current
 
-    def score_text(self) -> str:
-        """``"Score: 3/4 · streak 2"``: right answers out of those answered, and the current streak."""
-        return f"Score: {self.right}/{self.answered} · streak {self.streak}"
+    def score_text(self, lang: str | None = None) -> str:
+        """``"Score: 3/4 · streak 2"``: right answers out of those answered, and the current streak.
+        lang: the language (None: the one being spoken)."""
+        _ = translator(lang)
+        return _(
+            "Score: {right}/{answered} · streak {streak}", right=self.right, answered=self.answered, streak=self.streak
+        )
 
-    def progress_text(self) -> str:
-        """``"Question 3 of 10"``."""
-        return f"Question {self.number} of {self.n}"
+    def progress_text(self, lang: str | None = None) -> str:
+        """``"Question 3 of 10"``. lang: the language (None: the one being spoken)."""
+        _ = translator(lang)
+        return _("Question {number} of {n}", number=self.number, n=self.n)
 
-    def summary(self) -> str:
-        """The message shown when the run is finished."""
+    def summary(self, lang: str | None = None) -> str:
+        """The message shown when the run is finished. lang: the language (None: the one being spoken)."""
+        _ = translator(lang)
         pct = round(100 * self.right / self.answered) if self.answered else 0
         clean = self.tries == 1 or sum(self.points) == self.answered
         cheer = (
-            "Perfect!"
+            _("Perfect!")
             if self.answered and self.right == self.answered and clean
-            else "Well done."
+            else _("Well done.")
             if pct >= 70
-            else "Keep practising."
+            else _("Keep practising.")
         )
-        text = f"Finished: {self.right} of {self.answered} right ({pct}%), best streak {self.best_streak}. {cheer}"
+        text = _(
+            "Finished: {right} of {answered} right ({pct}%), best streak {best}. {cheer}",
+            right=self.right,
+            answered=self.answered,
+            pct=pct,
+            best=self.best_streak,
+            cheer=cheer,
+        )
         if self.tries == 2 and self.answered:
-            text += " " + points_text(self.points, self.hints_used, self.retries)
+            text += " " + points_text(self.points, self.hints_used, self.retries, lang=_.lang)
         return text

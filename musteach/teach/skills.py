@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import enum
 
+from ..i18n import N_, Text
 from ..rules.lances import (
     Lance,
 )
@@ -47,7 +48,9 @@ class Skill(enum.StrEnum):
             return cls(text)
         except ValueError:
             names = ", ".join(s.value for s in cls)
-            raise QuizError(f"unknown quiz skill {name!r}: use one of {names}") from None
+            raise QuizError(
+                Text("unknown quiz skill {skill}: use one of {names}", skill=repr(name), names=names)
+            ) from None
 
     def __str__(self) -> str:
         return self.value
@@ -75,7 +78,9 @@ class Kind(enum.StrEnum):
             return cls(str(getattr(name, "value", name)).strip().lower())
         except ValueError:
             names = ", ".join(k.value for k in cls)
-            raise QuizError(f"unknown question kind {name!r}: use one of {names}") from None
+            raise QuizError(
+                Text("unknown question kind {kind}: use one of {names}", kind=repr(name), names=names)
+            ) from None
 
     def __str__(self) -> str:
         return self.value
@@ -95,12 +100,12 @@ KINDS: dict[Skill, tuple[Kind, ...]] = {
 }
 _EIGHT_KINGS_ONLY = frozenset({Kind.THREES_AS_KINGS, Kind.TWOS_AS_ACES})
 
-#: Values and labels of the jugada choices (RULES.md §5).
+#: Values and labels of the jugada choices (RULES.md §5); the labels are English msgids, translated where used.
 JUGADA_CHOICES: tuple[tuple[str, str], ...] = (
-    ("par", "Par (one pair)"),
-    ("medias", "Medias (three of a kind)"),
-    ("duples", "Duples (two pairs)"),
-    ("none", "No pares"),
+    ("par", N_("Par (one pair)")),
+    ("medias", N_("Medias (three of a kind)")),
+    ("duples", N_("Duples (two pairs)")),
+    ("none", N_("No pares")),
 )
 
 #: The answer key of "who wins" when no seat wins the lance (nobody holds pares or juego).

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..i18n import N_, Translator, speaking, translator
 from ..rules.lances import Lance
 from .count_quiz import BettingQuestion, CountQuestion
 from .diagnosis import Mistake, diagnose
@@ -37,25 +38,39 @@ from .senas_quiz import SenaQuestion
 from .skills import Skill
 from .why_wrong import why_betting_wrong, why_count_wrong, why_meaning_wrong
 
-__all__ = ["RETRY_TIPS", "SLIP_TIP", "SLIP_TIP_NO_HINT", "hand_retry_tip", "knows", "question_hints", "retry_text", "skill_of"]
+__all__ = [
+    "RETRY_TIPS",
+    "SLIP_TIP",
+    "SLIP_TIP_NO_HINT",
+    "hand_retry_tip",
+    "knows",
+    "question_hints",
+    "retry_text",
+    "skill_of",
+]
 
-#: One sentence per misconception that says what to look at again, without naming the winner.
+#: One sentence per misconception that says what to look at again, without naming the winner (English msgids,
+#: translated where used).
 RETRY_TIPS: dict[Mistake, str] = {
-    Mistake.THREE_IS_NOT_KING: "Careful with the 3s: in 8 reyes every 3 is a king (it counts 10).",
-    Mistake.TWO_IS_NOT_ACE: "Careful with the 2s: in 8 reyes every 2 is an ace (it counts 1).",
-    Mistake.CHICA_FROM_THE_TOP: "In Chica the hands are compared from their lowest card up, not from the top.",
-    Mistake.QUADS_NOT_DUPLES: "Four cards of one rank are duples (two equal pairs), not medias.",
-    Mistake.PARES_BY_RANK_NOT_KIND: "In Pares the kind comes first: duples beat medias, and medias beat a par, whatever the ranks.",
-    Mistake.JUEGO_BY_TOTAL: "Juego does not go to the highest total: 31 is best, then 32, then 40, 37, 36, 35, 34, 33.",
-    Mistake.TIE_NOT_TO_MANO: "An exact tie goes to the tied seat nearer mano, in speaking order.",
-    Mistake.PUNTO_WITH_JUEGO: "Punto is only played when nobody at the table has juego (31 or more).",
+    Mistake.THREE_IS_NOT_KING: N_("Careful with the 3s: in 8 reyes every 3 is a king (it counts 10)."),
+    Mistake.TWO_IS_NOT_ACE: N_("Careful with the 2s: in 8 reyes every 2 is an ace (it counts 1)."),
+    Mistake.CHICA_FROM_THE_TOP: N_("In Chica the hands are compared from their lowest card up, not from the top."),
+    Mistake.QUADS_NOT_DUPLES: N_("Four cards of one rank are duples (two equal pairs), not medias."),
+    Mistake.PARES_BY_RANK_NOT_KIND: N_(
+        "In Pares the kind comes first: duples beat medias, and medias beat a par, whatever the ranks."
+    ),
+    Mistake.JUEGO_BY_TOTAL: N_(
+        "Juego does not go to the highest total: 31 is best, then 32, then 40, 37, 36, 35, 34, 33."
+    ),
+    Mistake.TIE_NOT_TO_MANO: N_("An exact tie goes to the tied seat nearer mano, in speaking order."),
+    Mistake.PUNTO_WITH_JUEGO: N_("Punto is only played when nobody at the table has juego (31 or more)."),
 }
 #: The tip for a wrong answer that no misconception explains, while a hint step is left.
-SLIP_TIP = "Look again at each hand, or take a hint."
+SLIP_TIP = N_("Look again at each hand, or take a hint.")
 #: The same once both hint steps are shown: no hint is offered that the learner cannot take.
-SLIP_TIP_NO_HINT = "Look again at each hand."
+SLIP_TIP_NO_HINT = N_("Look again at each hand.")
 #: The tip for a wrong answer to a question kind the tutor has no hints for (a plug-in practice source's).
-SLIP_TIP_PLAIN = "Look again."
+SLIP_TIP_PLAIN = N_("Look again.")
 
 
 def skill_of(question: Any) -> str:
@@ -67,7 +82,7 @@ def skill_of(question: Any) -> str:
     for kind, name in _SKILL_NAMES:
         if isinstance(question, kind):
             return name
-    raise TypeError(f"no skill for {type(question).__name__}: not a musteach quiz question")
+    raise TypeError(f"no skill for {type(question).__name__}: not a musteach quiz question")  # a programming error
 
 
 _SKILL_NAMES: tuple[tuple[type, str], ...] = (
@@ -85,44 +100,48 @@ def knows(question: Any) -> bool:
     return isinstance(question, Question) or any(isinstance(question, kind) for kind, _ in _SKILL_NAMES)
 
 
-def question_hints(question: Any) -> tuple[Hint, Hint]:
+def question_hints(question: Any, *, lang: str | None = None) -> tuple[Hint, Hint]:
     """The two hint steps of any quiz question (lance, jugada, totals, rank order, betting, count, señas,
-    discards, odds). Raises :class:`TypeError` for an object that is not a musteach question."""
-    if isinstance(question, Question):
-        if question.lance is not None:
-            return lance_hints(question.hands, question.mano or 0, question.lance, question.rules)
-        if question.skill is Skill.RANK_ORDER:
-            return rank_hints(question.cards, question.rules)
-        assert question.hand is not None
-        return hand_hints(question.hand, question.skill.value, question.rules)
-    if isinstance(question, BettingQuestion):
-        return betting_hints(question.state)
-    if isinstance(question, CountQuestion):
-        return count_hints(question.deal)
-    if isinstance(question, SenaQuestion):
-        if question.mode == "fit":
-            return sena_hints(question.hand, question.rules)
-        return sena_hints(None, question.rules, sena=question.sena)
-    if isinstance(question, DiscardQuestion):
-        return _discard_hints(question)
-    if isinstance(question, OddsQuestion):
-        return _odds_hints(question)
-    raise TypeError(f"no hints for {type(question).__name__}: not a musteach quiz question")
+    discards, odds), in ``lang`` (None: the language being spoken). Raises :class:`TypeError` for an object
+    that is not a musteach question."""
+    with speaking(lang):
+        if isinstance(question, Question):
+            if question.lance is not None:
+                return lance_hints(question.hands, question.mano or 0, question.lance, question.rules)
+            if question.skill is Skill.RANK_ORDER:
+                return rank_hints(question.cards, question.rules)
+            assert question.hand is not None
+            return hand_hints(question.hand, question.skill.value, question.rules)
+        if isinstance(question, BettingQuestion):
+            return betting_hints(question.state)
+        if isinstance(question, CountQuestion):
+            return count_hints(question.deal)
+        if isinstance(question, SenaQuestion):
+            if question.mode == "fit":
+                return sena_hints(question.hand, question.rules)
+            return sena_hints(None, question.rules, sena=question.sena)
+        if isinstance(question, DiscardQuestion):
+            return _discard_hints(question)
+        if isinstance(question, OddsQuestion):
+            return _odds_hints(question)
+        raise TypeError(f"no hints for {type(question).__name__}: not a musteach quiz question")
 
 
 def _discard_hints(q: DiscardQuestion) -> tuple[Hint, Hint]:
-    step1 = (
+    _ = translator()
+    step1 = _(
         "Think of the aim first: keep the cards that already serve it (kings for Grande, aces and low cards "
         "for Chica, pairs for Pares, figures for Juego) and change the others."
     )
     thrown = set(q.answer.split())
     keep = tuple(i for i, c in enumerate(q.hand.cards) if c.code not in thrown)
-    text = "The best change keeps the marked cards." if keep else "The best change keeps none of these cards."
+    text = _("The best change keeps the marked cards.") if keep else _("The best change keeps none of these cards.")
     return Hint(1, step1), Hint(2, text, (Mark(None, keep),) if keep else ())
 
 
 def _odds_hints(q: OddsQuestion) -> tuple[Hint, Hint]:
-    step1 = (
+    _ = translator()
+    step1 = _(
         "Your partner's cards count too: your team wins if either of you has the best hand. Being mano, or "
         "near it, wins the ties."
     )
@@ -135,39 +154,51 @@ def lance_hint_for_hand(q: OddsQuestion) -> tuple[Hint, Hint]:
     for Chica, pairs for Pares, the total for Juego and Punto)."""
     from ..rules.lances import analyse, effective_rank
 
+    _ = translator()
     info = analyse(q.hand, q.rules)
     k = q.rules.kings
     ranks = [effective_rank(c.rank, k) for c in q.hand.cards]
     if q.lance is Lance.GRANDE:
         cards = tuple(i for i in range(4) if ranks[i] == 12)
-        text = f"Your hand holds {len(cards)} king{'s' if len(cards) != 1 else ''}: they win Grande."
+        text = _.ngettext(
+            "Your hand holds {n} king: they win Grande.", "Your hand holds {n} kings: they win Grande.", len(cards)
+        )
     elif q.lance is Lance.CHICA:
         cards = tuple(i for i in range(4) if ranks[i] == 1)
-        text = f"Your hand holds {len(cards)} ace{'s' if len(cards) != 1 else ''}: they win Chica."
+        text = _.ngettext(
+            "Your hand holds {n} ace: they win Chica.", "Your hand holds {n} aces: they win Chica.", len(cards)
+        )
     elif q.lance is Lance.PARES:
         cards = tuple(i for i in range(4) if ranks.count(ranks[i]) >= 2)
-        text = f"Your hand holds {info.pares.describe()}." if info.pares else "Your hand holds no pares."
+        text = (
+            _("Your hand holds {jugada}.", jugada=info.pares.describe())
+            if info.pares
+            else _("Your hand holds no pares.")
+        )
     else:
         cards = ()
-        text = f"Your hand adds up to {info.total}."
+        text = _("Your hand adds up to {total}.", total=info.total)
     return Hint(1, ""), Hint(2, text, (Mark(None, cards),) if cards else (), info.total)
 
 
-def retry_text(question: Any, given: Any, *, hint_left: bool = True) -> str:
+def retry_text(question: Any, given: Any, *, hint_left: bool = True, lang: str | None = None) -> str:
     """What the learner reads after a wrong first answer ``given`` (normalised, as in the verdict), before
     the second try: the idea that led astray, or why the pick is wrong, without the answer and without
     repeating hint step 1. hint_left: False once both hint steps are shown, so no hint is offered.
-    Raises like the question's grading."""
-    return f"{_tip(question, given, hint_left)} One more try."
+    Raises like the question's grading. lang: the language (None: the language being spoken)."""
+    with speaking(lang):
+        _ = translator()
+        tip = _tip(_, question, given, hint_left)
+        return _("{tip} One more try.", tip=tip)
 
 
-def _tip(question: Any, given: Any, hint_left: bool) -> str:
-    slip = SLIP_TIP if hint_left else SLIP_TIP_NO_HINT
+def _tip(_: Translator, question: Any, given: Any, hint_left: bool) -> str:
+    slip = _(SLIP_TIP) if hint_left else _(SLIP_TIP_NO_HINT)
     if not knows(question):
-        return SLIP_TIP_PLAIN
+        return _(SLIP_TIP_PLAIN)
     if isinstance(question, Question) and question.lance is not None:
         d = diagnose(question.hands, question.mano or 0, question.lance, given, question.rules)
-        return RETRY_TIPS[d.mistake] if d.mistake is not None else slip
+        return _(RETRY_TIPS[d.mistake]) if d.mistake is not None else slip
     if isinstance(question, Question):
         return hand_retry_tip(question, given)
     if isinstance(question, BettingQuestion):
@@ -180,18 +211,24 @@ def _tip(question: Any, given: Any, hint_left: bool) -> str:
         if question.mode == "meaning":
             return why_meaning_wrong(question.answer, given, question.rules)
         why = question.reasons.get(given, "")
-        return (why[:1].upper() + why[1:] + ".") if why else slip
+        return _("{why}.", why=why[:1].upper() + why[1:]) if why else slip
     if isinstance(question, DiscardQuestion):
-        return "That change does not serve the hand best: think again about which cards already help it."
-    return "That is not the closest answer: look again at the cards that matter in this lance, yours and your partner's."
+        return _("That change does not serve the hand best: think again about which cards already help it.")
+    return _(
+        "That is not the closest answer: look again at the cards that matter in this lance, yours and your partner's."
+    )
 
 
-#: What each jugada needs, for "you picked X: X needs …, and this hand is not that" (RULES.md §5).
+#: "You picked X: what X needs, and this hand is not that", one sentence per jugada picked (RULES.md §5).
 _JUGADA_NEEDS = {
-    "par": "a par is exactly one pair, two cards of one rank, with the other two different",
-    "medias": "medias is three cards of one rank, with the fourth different",
-    "duples": "duples is two pairs, or four cards of one rank",
-    "none": "none means no two cards share a rank",
+    "par": N_(
+        "You picked par: a par is exactly one pair, two cards of one rank, with the other two different, and this hand is not that."
+    ),
+    "medias": N_(
+        "You picked medias: medias is three cards of one rank, with the fourth different, and this hand is not that."
+    ),
+    "duples": N_("You picked duples: duples is two pairs, or four cards of one rank, and this hand is not that."),
+    "none": N_("You picked none: none means no two cards share a rank, and this hand is not that."),
 }
 
 
@@ -200,37 +237,55 @@ def hand_retry_tip(question: Question, given: Any) -> str:
     (RULES.md §1, §5): what the picked jugada needs, whether a typed total is too high or too low (and the
     slip that gives it: figures counted by their number, a 3 or a 2 counted at face value in 8 reyes), or
     which two cards are out of order. Raises like the question's grading."""
-    from ..rules.lances import effective_rank, point_value, rank_letter
+    from ..rules.lances import effective_rank, rank_letter
 
+    _ = translator()
     kings = question.rules.kings
     cards = question.cards
     given = question.verify_response(given)
     odd = kings == 8 and any(c.rank in (2, 3) for c in cards)
-    reyes = " Remember that in 8 reyes a 3 counts as a king and a 2 as an ace." if odd else ""
+    sentences: list[str] = []
     if question.skill is Skill.JUGADA:
-        return f"You picked {given}: {_JUGADA_NEEDS[str(given)]}, and this hand is not that.{reyes}"
-    if question.skill in (Skill.JUEGO_TOTAL, Skill.PUNTO_TOTAL):
-        total = int(question.answer)
-        side = "too high" if int(given) > total else "too low"
-        face = sum(c.rank if c.rank >= 10 else point_value(c.rank, kings) for c in cards)
-        threes = sum(3 if c.rank == 3 else point_value(c.rank, kings) for c in cards)
-        twos = sum(2 if c.rank == 2 else point_value(c.rank, kings) for c in cards)
-        if given == face != total:
-            why = " It looks as if the figures were counted by their number: R, C and S count 10 each."
-        elif kings == 8 and given == threes != total:
-            why = " It looks as if a 3 was counted as 3: in 8 reyes a 3 is a king and counts 10."
-        elif kings == 8 and given == twos != total:
-            why = " It looks as if a 2 was counted as 2: in 8 reyes a 2 is an ace and counts 1."
-        else:
-            why = " Add the four cards again, one at a time."
-        return f"{given} is {side}.{why}"
-    ranks = [effective_rank(c.rank, kings) for c in given]
-    k = next((i for i in range(len(ranks) - 1) if ranks[i] < ranks[i + 1]), None)
-    if k is None:  # pragma: no cover - a right order is never retried
-        return "Look again at the order."
-    low, high = given[k], given[k + 1]
-    return (
-        f"You put {low.name} above {high.name}, but {rank_letter(ranks[k + 1])} ranks above "
-        f"{rank_letter(ranks[k])}.{reyes}"
-    )
+        sentences.append(_(_JUGADA_NEEDS[str(given)]))
+    elif question.skill in (Skill.JUEGO_TOTAL, Skill.PUNTO_TOTAL):
+        return _total_retry_tip(_, question, int(given))
+    else:
+        ranks = [effective_rank(c.rank, kings) for c in given]
+        k = next((i for i in range(len(ranks) - 1) if ranks[i] < ranks[i + 1]), None)
+        if k is None:  # pragma: no cover - a right order is never retried
+            return _("Look again at the order.")
+        low, high = given[k], given[k + 1]
+        sentences.append(
+            _(
+                "You put {low} above {high}, but {high_rank} ranks above {low_rank}.",
+                low=low.name,
+                high=high.name,
+                high_rank=rank_letter(ranks[k + 1]),
+                low_rank=rank_letter(ranks[k]),
+            )
+        )
+    if odd:
+        sentences.append(_("Remember that in 8 reyes a 3 counts as a king and a 2 as an ace."))
+    return " ".join(sentences)
 
+
+def _total_retry_tip(_: Translator, question: Question, given: int) -> str:
+    """Why a typed total is wrong: too high or too low, and the slip that gives it (RULES.md §1, §5)."""
+    from ..rules.lances import point_value
+
+    kings = question.rules.kings
+    cards = question.cards
+    total = int(question.answer)
+    side = _("{given} is too high.", given=given) if given > total else _("{given} is too low.", given=given)
+    face = sum(c.rank if c.rank >= 10 else point_value(c.rank, kings) for c in cards)
+    threes = sum(3 if c.rank == 3 else point_value(c.rank, kings) for c in cards)
+    twos = sum(2 if c.rank == 2 else point_value(c.rank, kings) for c in cards)
+    if given == face != total:
+        why = _("It looks as if the figures were counted by their number: R, C and S count 10 each.")
+    elif kings == 8 and given == threes != total:
+        why = _("It looks as if a 3 was counted as 3: in 8 reyes a 3 is a king and counts 10.")
+    elif kings == 8 and given == twos != total:
+        why = _("It looks as if a 2 was counted as 2: in 8 reyes a 2 is an ace and counts 1.")
+    else:
+        why = _("Add the four cards again, one at a time.")
+    return f"{side} {why}"

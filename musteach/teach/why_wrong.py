@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..i18n import N_, Translator, speaking, translator
 from ..rules.betting import BettingOutcome
 from ..rules.count import CountResult
 from ..rules.lances import Lance
@@ -43,52 +44,87 @@ def why_betting_wrong(
     rules: Rules | None = None,
     *,
     reveal: bool = True,
+    lang: str | None = None,
 ) -> str:
     """Why ``given`` (``{"A": n, "B": n}`` stones taken now) is not ``expected`` for a betting that ended
     with ``outcome`` (RULES.md §6); ``""`` when they are equal.
 
-    reveal: False leaves out the right number of stones (for the message before a second try)."""
+    reveal: False leaves out the right number of stones (for the message before a second try).
+    lang: the language (None: the one being spoken)."""
     exp = {t: expected.get(t, 0) for t in "AB"}
     got = {t: given.get(t, 0) for t in "AB"}
     if exp == got:
         return ""
+    _ = translator(lang)
     rules = rules or Rules()
     if outcome.type == "rejected":
         w = outcome.winner_team or "A"
         if rules.deje_timing != "immediate":
-            return (
-                f"You gave stones now ({_pair(got)}), but at this table dejes are scored at the end: "
-                f"team {w}'s deje of {outcome.deje} waits for the count."
+            return _(
+                "You gave stones now ({given}), but at this table dejes are scored at the end: "
+                "team {team}'s deje of {deje} waits for the count.",
+                given=_pair(got),
+                team=w,
+                deje=outcome.deje,
             )
         refused = outcome.stakes[-1] if outcome.stakes else None
-        deje = f" of {outcome.deje}" if reveal else ""
         if got[_other(w)] > 0 and got[w] == 0:
-            return (
-                f"You gave the stones to team {_other(w)}, whose side refused; the team whose bet was refused "
-                f"(team {w}) takes the deje{deje}."
+            if reveal:
+                return _(
+                    "You gave the stones to team {other}, whose side refused; the team whose bet was refused "
+                    "(team {team}) takes the deje of {deje}.",
+                    other=_other(w),
+                    team=w,
+                    deje=outcome.deje,
+                )
+            return _(
+                "You gave the stones to team {other}, whose side refused; the team whose bet was refused "
+                "(team {team}) takes the deje.",
+                other=_other(w),
+                team=w,
             )
         if isinstance(refused, int) and got[w] == refused and refused != outcome.deje:
-            agreed = f": {outcome.deje}" if reveal else " (1 for a first bet)"
-            return (
-                f"You gave team {w} the {refused} stones of the bet that was refused; a refused bet pays what "
-                f"was agreed before it{agreed}."
+            if reveal:
+                return _(
+                    "You gave team {team} the {refused} stones of the bet that was refused; a refused bet pays what "
+                    "was agreed before it: {deje}.",
+                    team=w,
+                    refused=refused,
+                    deje=outcome.deje,
+                )
+            return _(
+                "You gave team {team} the {refused} stones of the bet that was refused; a refused bet pays what "
+                "was agreed before it (1 for a first bet).",
+                team=w,
+                refused=refused,
             )
         if refused == "ordago" and got[w] > outcome.deje:
-            agreed = f", {outcome.deje}" if reveal else ""
-            return f"A refused órdago is not the game: team {w} takes only what was agreed before it{agreed}."
+            if reveal:
+                return _(
+                    "A refused órdago is not the game: team {team} takes only what was agreed before it, {deje}.",
+                    team=w,
+                    deje=outcome.deje,
+                )
+            return _("A refused órdago is not the game: team {team} takes only what was agreed before it.", team=w)
         if not reveal:
-            return f"Team {w}'s last bet was refused: count again what was agreed before it."
-        return f"Team {w}'s last bet was refused, so team {w} takes the deje of {outcome.deje} now, and nobody else."
+            return _("Team {team}'s last bet was refused: count again what was agreed before it.", team=w)
+        return _(
+            "Team {team}'s last bet was refused, so team {team} takes the deje of {deje} now, and nobody else.",
+            team=w,
+            deje=outcome.deje,
+        )
     if outcome.type == "accepted":
-        return (
-            f"You moved stones now ({_pair(got)}), but an accepted bet pays nothing during the betting: "
-            f"its {outcome.stake} stones go to the best hand in the count."
+        return _(
+            "You moved stones now ({given}), but an accepted bet pays nothing during the betting: "
+            "its {stake} stones go to the best hand in the count.",
+            given=_pair(got),
+            stake=outcome.stake,
         )
     if outcome.type == "ordago_accepted":
-        return (
+        return _(
             "You moved stones now, but an accepted órdago is settled by showing the hands: the best hand wins the game."
         )
-    return "You moved stones now, but everybody passed: the lance is played en paso and scored in the count."
+    return _("You moved stones now, but everybody passed: the lance is played en paso and scored in the count.")
 
 
 def _seat_bonus(result: CountResult, lance: Lance, seat: int) -> int:
@@ -100,57 +136,103 @@ def _seat_bonus(result: CountResult, lance: Lance, seat: int) -> int:
     return 0
 
 
-def why_count_wrong(result: CountResult, given: Mapping[str, Mapping[str, int]], *, reveal: bool = True) -> str:
+def why_count_wrong(
+    result: CountResult, given: Mapping[str, Mapping[str, int]], *, reveal: bool = True, lang: str | None = None
+) -> str:
     """Why ``given`` (``{lance: {"A": n, "B": n}}``) is not the count ``result`` (RULES.md §7, §8): one
     sentence per wrong lance, in lance order; ``""`` when every lance is right.
 
-    reveal: False leaves out the right stones (for the message before a second try)."""
+    reveal: False leaves out the right stones (for the message before a second try).
+    lang: the language (None: the one being spoken)."""
+    _ = translator(lang)
     out: list[str] = []
     for lance in result.lances:
         exp = result.stones[lance.value]
         got = {t: given.get(lance.value, {}).get(t, 0) for t in "AB"}
         if got == {t: exp[t] for t in "AB"}:
             continue
-        out.append(_why_lance(result, lance, exp, got, reveal))
+        out.append(_why_lance(_, result, lance, exp, got, reveal))
     return " ".join(out)
 
 
+#: "every hand of the winning team scores its own ...", one sentence per lance that pays per hand (RULES.md §7).
+_OWN_BONUS = {
+    Lance.PARES: N_(
+        "{lance}: you left out seat {seat}'s {bonus}; in the count every hand of the winning team scores its own pares."
+    ),
+    Lance.JUEGO: N_(
+        "{lance}: you left out seat {seat}'s {bonus}; in the count every hand of the winning team scores its own juego."
+    ),
+}
+
+
 def _why_lance(
-    result: CountResult, lance: Lance, exp: Mapping[str, int], got: Mapping[str, int], reveal: bool = True
+    _: Translator,
+    result: CountResult,
+    lance: Lance,
+    exp: Mapping[str, int],
+    got: Mapping[str, int],
+    reveal: bool = True,
 ) -> str:
     name = lance.title
     winner = result.deal[lance].winner
     team = next((t for t in "AB" if exp[t] > 0), None)
     if team is None:
-        return f"{name}: you gave {_pair(got)}, but nobody scores here."
+        return _("{lance}: you gave {given}, but nobody scores here.", lance=name, given=_pair(got))
     if got[team] == 0 and got[_other(team)] > 0:
-        who = f"seat {winner}" if winner is not None else f"team {team}"
-        return f"{name}: you gave the stones to team {_other(team)}, but {who} of team {team} holds the best hand."
+        if winner is not None:
+            return _(
+                "{lance}: you gave the stones to team {other}, but seat {seat} of team {team} holds the best hand.",
+                lance=name,
+                other=_other(team),
+                seat=winner,
+                team=team,
+            )
+        return _(
+            "{lance}: you gave the stones to team {other}, but team {team} holds the best hand.",
+            lance=name,
+            other=_other(team),
+            team=team,
+        )
     if lance in (Lance.PARES, Lance.JUEGO) and winner is not None:
         partner = (winner + 2) % 4
         bonus = _seat_bonus(result, lance, partner)
         if bonus and got[team] == exp[team] - bonus:
-            return (
-                f"{name}: you left out seat {partner}'s {bonus}; in the count every hand of the winning team "
-                f"scores its own {lance.value}."
-            )
+            return _(_OWN_BONUS[lance], lance=name, seat=partner, bonus=bonus)
     o = result.betting.get(lance.value)
     if o is not None and o.type == "paso" and lance in (Lance.GRANDE, Lance.CHICA) and got[team] == 0:
-        return f"{name}: everybody passed, but the lance is still worth 1 stone en paso to the best hand."
+        return _(
+            "{lance}: everybody passed, but the lance is still worth 1 stone en paso to the best hand.", lance=name
+        )
     if o is not None and o.type == "rejected" and got[team] == exp[team] + o.deje:
-        return f"{name}: you counted the deje of {o.deje} twice; it was taken during the betting and counts once."
+        return _(
+            "{lance}: you counted the deje of {deje} twice; it was taken during the betting and counts once.",
+            lance=name,
+            deje=o.deje,
+        )
     if not reveal:
-        return f"{name}: {_pair(got)} is not the count; go through it again."
-    return f"{name}: you gave {_pair(got)}, the count gives {_pair(exp)}."
+        return _("{lance}: {given} is not the count; go through it again.", lance=name, given=_pair(got))
+    return _(
+        "{lance}: you gave {given}, the count gives {expected}.", lance=name, given=_pair(got), expected=_pair(exp)
+    )
 
 
-def why_meaning_wrong(asked: str, picked: str, rules: Rules | None = None) -> str:
+def why_meaning_wrong(asked: str, picked: str, rules: Rules | None = None, *, lang: str | None = None) -> str:
     """Why the meaning of seña ``picked`` is not what seña ``asked`` tells (both keys; RULES.md §11).
 
     Names the gesture the picked meaning belongs to, so the sentence cannot be read as the right meaning;
     ``""`` when they are the same. Raises :class:`~musteach.rules.senas.SenaError` for an unknown seña.
+    lang: the language (None: the one being spoken).
     """
     if asked == picked:
         return ""
+    _ = translator(lang)
     a, p = get_sena(asked, rules), get_sena(picked, rules)
-    return f"You picked \u201c{meaning(p, rules)}\u201d, which is what '{p.gesture}' means, not '{a.gesture}'."
+    with speaking(_.lang):
+        said = meaning(p, rules)
+    return _(
+        "You picked \u201c{meaning}\u201d, which is what '{picked}' means, not '{asked}'.",
+        meaning=said,
+        picked=p.gesture,
+        asked=a.gesture,
+    )
