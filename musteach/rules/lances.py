@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
 
-from ..i18n import N_, Text, Translator, translator
+from ..i18n import N_, Text, Translator, current_lang, translator
 from .cards import Card, Hand, Suit, parse_hands
 from .errors import SeatError, shown
 from .options import Rules
@@ -463,7 +463,8 @@ class DealResult:
         """One sentence per lance, keyed by lance name (``"grande"``...), in ``lang`` (a code such as ``"es"``;
         None: the language being spoken). Raises :class:`~musteach.rules.errors.LanguageError` for a language
         with no catalog."""
-        return dict(zip(_LANCE_NAMES, [_explain(r, lang) for r in self.results()], strict=True))
+        words = _words_in(lang)
+        return dict(zip(_LANCE_NAMES, [_explain(r, words=words) for r in self.results()], strict=True))
 
     def _repr_html_(self) -> str:
         from ..draw.table import deal_html
@@ -544,13 +545,14 @@ _SENTENCES = (
 @dataclass(frozen=True, slots=True)
 class _Words:
     """The sentences of one language, translated once: ``said[msgid]`` is the template of a msgid, placeholders
-    not filled; ``punto_not_played[n]`` the sentence shape for n seats with juego (1..4); ``pares`` caches the
-    words of each :class:`Pares`."""
+    not filled; ``punto_not_played[n]`` the sentence shape for n seats with juego (1..4). ``pares`` and
+    ``no_punto`` keep the words of each :class:`Pares` and the sentence of each tuple of seats with juego."""
 
-    lang: str
+    translator: Translator
     said: dict[str, str]
     punto_not_played: tuple[str, ...]
     pares: dict[Pares, str]
+    no_punto: dict[tuple[int, ...], str]
 
 
 @lru_cache(maxsize=16)
@@ -562,15 +564,33 @@ def _words(lang: str) -> _Words:
         _.ngettext("Punto is not played: {seats} has juego.", "Punto is not played: {seats} have juego.", n, seats="{seats}")
         for n in range(5)
     )
-    return _Words(_.lang, said, shapes, {})
+    return _Words(_, said, shapes, {}, {})
+
+
+_WORDS_OF: dict[str, _Words] = {}
+
+
+def _words_in(lang: str | None) -> _Words:
+    """The :class:`_Words` of ``lang`` as a caller spells it (None: the language being spoken); raises
+    ``LanguageError`` for a language with no catalog. Each spelling is checked once."""
+    code = current_lang() if lang is None else lang
+    words = _WORDS_OF.get(code)
+    if words is None:
+        words = _WORDS_OF[code] = _words(translator(code).lang)
+    return words
 
 
 def _describe_pares(_: Translator, pares: Pares) -> str:
     """A jugada of pares in the words of ``_``'s language (see :meth:`Pares.describe`)."""
-    words = _words(_.lang)
+    return _pares_words(_words(_.lang), pares)
+
+
+def _pares_words(words: _Words, pares: Pares) -> str:
+    """A jugada of pares in the words of a language (see :meth:`Pares.describe`)."""
     text = words.pares.get(pares)
     if text is None:
         said = words.said
+        _ = words.translator
         if pares.kind == "duples":
             if pares.high == pares.low:
                 text = said[_DUPLES_FOUR].format(rank=_(_PLURAL[pares.high]))
@@ -610,10 +630,11 @@ def _judge(
     return LanceResult(lance, w, _TEAMS[w], tuple(ks[1] for ks in taking_part), tie, mano, infos)
 
 
-def _explain(result: LanceResult, lang: str | None = None) -> str:
-    """The sentence of one judged lance in ``lang`` (None: the language being spoken; RULES.md §2, §5)."""
-    _ = translator(lang)
-    words = _words(_.lang)
+def _explain(result: LanceResult, lang: str | None = None, words: _Words | None = None) -> str:
+    """The sentence of one judged lance in ``lang`` (None: the language being spoken), or in ``words`` when
+    given (RULES.md §2, §5)."""
+    if words is None:
+        words = _words_in(lang)
     said = words.said
     lance, infos, mano, ranking = result.lance, result.infos, result.mano, result.ranking
     w = result.winner
@@ -621,8 +642,12 @@ def _explain(result: LanceResult, lang: str | None = None) -> str:
         if lance is Lance.PUNTO:
             juego_seats = [s for s in speaking_order(mano) if infos[s].is_juego]
             if juego_seats:
-                seats = _.join([said[_SEAT].format(seat=s) for s in juego_seats])
-                return words.punto_not_played[len(juego_seats)].format(seats=seats)
+                key = tuple(juego_seats)
+                text = words.no_punto.get(key)
+                if text is None:
+                    seats = words.translator.join([said[_SEAT].format(seat=s) for s in juego_seats])
+                    text = words.no_punto[key] = words.punto_not_played[len(juego_seats)].format(seats=seats)
+                return text
         if lance is Lance.PARES:
             return said[_NO_PARES]
         return said[_NO_JUEGO]
@@ -630,12 +655,12 @@ def _explain(result: LanceResult, lang: str | None = None) -> str:
         best = infos[w].key(lance)
         tied = [s for s in ranking if infos[s].key(lance) == best]
         template = said[_TIES[len(tied), w == mano]]
-        return template.format(what=_tie_what(_, lance, infos[w]), seat=w, **dict(zip("abcd", tied, strict=False)))
+        return template.format(what=_tie_what(words, lance, infos[w]), seat=w, **dict(zip("abcd", tied, strict=False)))
     win = infos[w]
     if len(ranking) == 1:
         if lance is Lance.PARES:
             assert win.pares is not None
-            return said[_PARES_ONLY].format(seat=w, pares=_describe_pares(_, win.pares))
+            return said[_PARES_ONLY].format(seat=w, pares=_pares_words(words, win.pares))
         return said[_JUEGO_ONLY].format(seat=w, total=win.total)
     other = ranking[1]
     lose = infos[other]
@@ -656,7 +681,7 @@ def _explain(result: LanceResult, lang: str | None = None) -> str:
             template = _PARES_BEATS_LOWER if wp.high == lp.high else _PARES_BEATS
         else:
             template = _PARES_BEATS_MEDIAS if wp.kind == "medias" else _PARES_BEATS_PAR
-        return said[template].format(seat=w, win=_describe_pares(_, wp), other=other, lose=_describe_pares(_, lp))
+        return said[template].format(seat=w, win=_pares_words(words, wp), other=other, lose=_pares_words(words, lp))
     if lance is Lance.JUEGO:
         if win.la_real:
             return said[_JUEGO_LA_REAL].format(seat=w, other=other, total=lose.total)
@@ -666,17 +691,17 @@ def _explain(result: LanceResult, lang: str | None = None) -> str:
     return said[_PUNTO_BEATS].format(seat=w, win=win.total, lose=lose.total)
 
 
-def _tie_what(_: Translator, lance: Lance, info: HandInfo) -> str:
-    """What the tied seats all hold, in the words of ``_``'s language."""
+def _tie_what(words: _Words, lance: Lance, info: HandInfo) -> str:
+    """What the tied seats all hold, in the words of a language."""
     if lance is Lance.GRANDE:
         return info.grande_str
     if lance is Lance.CHICA:
         return info.chica_str
     if lance is Lance.PARES:
         assert info.pares is not None
-        return _describe_pares(_, info.pares)
+        return _pares_words(words, info.pares)
     if lance is Lance.JUEGO and info.la_real:
-        return _words(_.lang).said[_LA_REAL_TOTAL].format(total=info.total)
+        return words.said[_LA_REAL_TOTAL].format(total=info.total)
     return str(info.total)
 
 
