@@ -26,7 +26,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import itemgetter
 
 from ..i18n import N_, Text, Translator, current_lang, translator
 from .cards import Card, Hand, Suit, parse_hands
@@ -609,25 +608,27 @@ def _judge(
     lance: Lance,
     position: int,
     infos: tuple[HandInfo, HandInfo, HandInfo, HandInfo],
-    keys: tuple[tuple[tuple[int, ...], ...], ...],
+    keys: tuple[tuple[int, ...], ...],
     mano: int,
 ) -> LanceResult:
     """The decision only: winner, ranking and tie; the words wait for :func:`_explain`.
 
-    position: the lance's place in :data:`LANCES`. keys: each seat's :func:`_lance_keys`."""
+    position: the lance's place in :data:`LANCES`. keys: each seat's :func:`_lance_keys`, indexed by seat."""
+    if lance is Lance.PUNTO and (keys[0][3] or keys[1][3] or keys[2][3] or keys[3][3]):  # somebody has juego
+        return LanceResult(lance, None, None, (), False, mano, infos)
+    # key * 4 + nearness to mano (3 for mano ... 0 for the postre): all four differ, the largest is best, and an
+    # exact tie goes to the seat nearer mano (RULES.md §2)
     order = _ORDERS[mano]
-    i0, i1, i2, i3 = infos
-    if lance is Lance.PUNTO and (i0.total >= 31 or i1.total >= 31 or i2.total >= 31 or i3.total >= 31):
+    ranked = sorted(
+        [keys[s][position] | 3 - d for d, s in enumerate(order) if keys[s][position]], reverse=True
+    )
+    if not ranked:
         return LanceResult(lance, None, None, (), False, mano, infos)
-    keyed = [(keys[s][position], s) for s in order]
-    taking_part = [ks for ks in keyed if ks[0]]
-    if not taking_part:
-        return LanceResult(lance, None, None, (), False, mano, infos)
-    # sorted() is stable: seats with equal keys stay in speaking order, so ties go to the seat nearer mano.
-    taking_part.sort(key=itemgetter(0), reverse=True)
-    best, w = taking_part[0]
-    tie = len(taking_part) > 1 and taking_part[1][0] == best
-    return LanceResult(lance, w, _TEAMS[w], tuple(ks[1] for ks in taking_part), tie, mano, infos)
+    decode = _DECODE[mano]
+    ranking = tuple([decode[x & 3] for x in ranked])
+    w = ranking[0]
+    tie = len(ranked) > 1 and ranked[0] >> 2 == ranked[1] >> 2
+    return LanceResult(lance, w, _TEAMS[w], ranking, tie, mano, infos)
 
 
 def _explain(result: LanceResult, lang: str | None = None, words: _Words | None = None) -> str:
@@ -748,15 +749,22 @@ def judge_infos(
     )
 
 
-_KEYS: dict[tuple[tuple[int, ...], bool], tuple[tuple[int, ...], ...]] = {}
+_KEYS: dict[tuple[tuple[int, ...], bool], tuple[int, ...]] = {}
 
 
-def _lance_keys(info: HandInfo) -> tuple[tuple[int, ...], ...]:
-    """A hand's comparison key in every lance, in lance order (see :meth:`HandInfo.key`); its ranks and la real
-    decide them, so they are kept by those (a tuple of ints hashes fast, a HandInfo does not)."""
+def _lance_keys(info: HandInfo) -> tuple[int, ...]:
+    """A hand's comparison key in every lance, in lance order, each one integer times 4 (0: takes no part),
+    ordered as :meth:`HandInfo.key` orders them. Its ranks and la real decide them, so they are kept by those
+    (a tuple of ints hashes fast, a HandInfo does not)."""
     found = _KEYS.get((info.ranks, info.la_real))
     if found is None:
-        found = _KEYS[info.ranks, info.la_real] = tuple(info.key(lance) for lance in LANCES)
+        g = info.ranks  # effective ranks, each below 16: packed 4 bits each, they compare as the tuples do
+        grande = ((g[0] * 16 + g[1]) * 16 + g[2]) * 16 + g[3]
+        chica = 65535 - (((g[3] * 16 + g[2]) * 16 + g[1]) * 16 + g[0])
+        p = info.pares
+        pares = (p.key[0] * 16 + p.key[1]) * 16 + p.key[2] if p else 0
+        juego = (_LA_REAL_KEY if info.la_real else _JUEGO_KEY[info.total]) if info.is_juego else 0
+        found = _KEYS[info.ranks, info.la_real] = (grande * 4, chica * 4, pares * 4, juego * 4, info.total * 4)
     return found
 
 
