@@ -149,6 +149,8 @@ def main() -> None:
         if not a.no_explain:
             t_explain = timed([str(MUSTEACH), "judge", "--explain", str(deals)], out, a.repeat)
             line("musteach judge --explain", t_explain, a.deals)
+            t_explain_es = timed([str(MUSTEACH), "judge", "--explain", "--lang", "es", str(deals)], out, a.repeat)
+            line("musteach judge --explain --lang es", t_explain_es, a.deals)
             t_count = timed([str(MUSTEACH), "count", str(cases)], out, a.repeat)
             line("musteach count", t_count, a.cases)
             t_grade = timed([str(MUSTEACH), "grade", str(answers)], out, a.repeat)

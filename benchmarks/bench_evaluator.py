@@ -86,6 +86,10 @@ def main() -> None:
         for hands, mano in as_codes:
             evaluate(hands, mano, rules8).explanations()
 
+    def run_eval_read_es() -> None:
+        for hands, mano in as_codes:
+            evaluate(hands, mano, rules8).explanations(lang="es")
+
     def run_eval_winners() -> None:
         for hands, mano in as_codes:
             evaluate(hands, mano, rules8).winners()
@@ -94,6 +98,7 @@ def main() -> None:
     line("evaluate() from Card objects, judged when read", best_rate(len(few), run_eval_cards, a.repeat))
     line("evaluate() from codes, then winners()", best_rate(len(few), run_eval_winners, a.repeat))
     line("evaluate() from codes, then all five sentences", best_rate(len(few), run_eval_read, a.repeat))
+    line("evaluate() from codes, then all five sentences, Spanish", best_rate(len(few), run_eval_read_es, a.repeat))
 
     # ----- the batched path -----------------------------------------------------------------------------------
     n = a.batch_deals
@@ -123,10 +128,11 @@ def main() -> None:
         few_hands = random_deals(ne, seed=a.seed)
         few_manos = np.random.default_rng(a.seed).integers(0, 4, ne).astype(np.int8)
     for rules, name in ((Rules(), "8 reyes"), (Rules(kings=4), "4 reyes")):
-        line(
-            f"explain_batch(), {name}, all five sentences",
-            best_rate(ne, lambda r=rules: explain_batch(few_hands, few_manos, r), a.repeat),
-        )
+        for lang in ("en", "es"):
+            line(
+                f"explain_batch(), {name}, all five sentences, {lang}",
+                best_rate(ne, lambda r=rules, lg=lang: explain_batch(few_hands, few_manos, r, lang=lg), a.repeat),
+            )
 
 
 if __name__ == "__main__":

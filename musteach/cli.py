@@ -4,6 +4,10 @@ Each subcommand lives in :mod:`musteach.commands` as a module with ``add_parser(
 ``run(args) -> int``; other packages add subcommands with such a module registered in the entry-point group
 ``musteach.commands`` (``serve`` comes from ``musteach_server.command``, so that musteach itself never
 imports Jupyter). Bad input exits with status 2 and one line on stderr, never a traceback.
+
+A subcommand that speaks calls :func:`add_lang_option` on its parser; :func:`main` then runs it inside
+``speaking(lang)`` (so every sentence, and every error message, is in that language) and :func:`spoken` gives
+the checked language code to pass on explicitly. ``--lang`` with no catalog exits with status 2 naming it.
 """
 
 from __future__ import annotations
@@ -13,10 +17,32 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from .i18n import SOURCE_LANG, check_lang, speaking, translator
 from .rules.errors import MusError
+
+__all__ = ["COMMANDS", "PLUGIN_GROUP", "add_lang_option", "build_parser", "main", "spoken"]
 
 COMMANDS = ("judge", "count", "grade")
 PLUGIN_GROUP = "musteach.commands"
+
+
+def add_lang_option(parser: argparse.ArgumentParser) -> None:
+    """Give a subcommand the ``--lang LANG`` option: the language of its sentences and error messages (a code
+    such as ``es``; English by default). :func:`main` checks it and runs the command speaking it."""
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        default=None,
+        help="language of the sentences and error messages: en (default), es (see musteach/locale)",
+    )
+
+
+def spoken(args: argparse.Namespace) -> str:
+    """The language code a command's arguments ask for: ``args.lang`` checked, English when the command has
+    no ``--lang`` or it was not given. Raises :class:`~musteach.rules.errors.LanguageError` naming a language
+    with no catalog."""
+    lang = getattr(args, "lang", None)
+    return SOURCE_LANG if lang is None else check_lang(lang)
 
 
 def build_parser(load: str | None = None) -> argparse.ArgumentParser:
@@ -61,13 +87,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "run_command"):  # a plug-in whose package is not installed
         print(f"musteach {args.command}: not available here; install musteach[tutor]", file=sys.stderr)
         return 2
+    lang = SOURCE_LANG
     try:
-        return int(args.run_command(args) or 0)
+        lang = spoken(args)
+        with speaking(lang):
+            return int(args.run_command(args) or 0)
     except MusError as e:
-        print(f"musteach {args.command}: {e}", file=sys.stderr)
+        print(f"musteach {args.command}: {e.message(lang)}", file=sys.stderr)
         return 2
     except RecursionError:
-        print(f"musteach {args.command}: the input is nested too deeply to be a deal or a case", file=sys.stderr)
+        _ = translator(lang)
+        why = _("the input is nested too deeply to be a deal or a case")
+        print(f"musteach {args.command}: {why}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

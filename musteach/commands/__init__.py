@@ -15,9 +15,19 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import N_, Text
 from ..rules.errors import MusError
 
-__all__ = ["Records", "decode_input", "json_decoder", "msgspec_error", "read_input", "read_input_bytes", "read_records"]
+__all__ = [
+    "Records",
+    "decode_input",
+    "json_decoder",
+    "line_label",
+    "msgspec_error",
+    "read_input",
+    "read_input_bytes",
+    "read_records",
+]
 
 if TYPE_CHECKING:
     import msgspec
@@ -47,7 +57,7 @@ def read_input_bytes(path: str) -> bytes:
         with open(path, "rb") as f:
             return f.read()
     except OSError as e:
-        raise MusError(f"cannot read {path}: {e.strerror}") from None
+        raise MusError(Text("cannot read {path}: {why}", path=path, why=e.strerror)) from None
 
 
 def decode_input(data: bytes, path: str) -> str:
@@ -64,15 +74,37 @@ def decode_input(data: bytes, path: str) -> str:
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        where = "standard input" if path == "-" else path
+        byte = f"0x{data[e.start]:02x}"
+        if path == "-":
+            raise MusError(
+                Text(
+                    "cannot read standard input: line {line} is not UTF-8 text (byte {byte} at column {column})",
+                    line=line, byte=byte, column=column,
+                )
+            ) from None
         raise MusError(
-            f"cannot read {where}: line {line} is not UTF-8 text (byte 0x{data[e.start]:02x} at column {column})"
+            Text(
+                "cannot read {path}: line {line} is not UTF-8 text (byte {byte} at column {column})",
+                path=path, line=line, byte=byte, column=column,
+            )
         ) from None
 
 
 def read_input(path: str) -> str:
     """The text of ``path``, or of standard input for ``"-"``; raises :class:`MusError` naming the file."""
     return decode_input(read_input_bytes(path), path)
+
+
+#: The labels of an item, by noun: without and with its line number.
+_LABELS: dict[str, tuple[str, str]] = {
+    "deal": (N_("deal {number}"), N_("deal {number} (line {line})")),
+    "case": (N_("case {number}"), N_("case {number} (line {line})")),
+}
+
+
+def line_label(line: int) -> Text:
+    """``"line 4"`` (``"línea 4"`` in Spanish), for a message about a line of the input (see :func:`read_records`)."""
+    return Text("line {line}", line=line)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,13 +119,19 @@ class Records:
     lines: list[int] | None
     noun: str
 
-    def label(self, i: int, always_line: bool = False) -> str:
+    def label(self, i: int, always_line: bool = False, lang: str | None = None) -> str:
         """The label of item ``i`` (from 0): ``"deal 3"``, or ``"deal 3 (line 5)"`` when its line differs
-        (with ``always_line``, whenever the input was JSON Lines)."""
+        (with ``always_line``, whenever the input was JSON Lines), in ``lang`` (None: the language being
+        spoken). :meth:`label_text` gives it as a :class:`~musteach.i18n.Text` for an error message."""
+        return self.label_text(i, always_line).render(lang)
+
+    def label_text(self, i: int, always_line: bool = False) -> Text:
+        """:meth:`label` as a :class:`~musteach.i18n.Text`: ``raise MusError(Text("{label}: {reason}", ...))``."""
         k = i + 1
+        short, long = _LABELS.get(self.noun, ("{noun} {number}", "{noun} {number} (line {line})"))
         if self.lines is None or (self.lines[i] == k and not always_line):
-            return f"{self.noun} {k}"
-        return f"{self.noun} {k} (line {self.lines[i]})"
+            return Text(short, noun=self.noun, number=k)
+        return Text(long, noun=self.noun, number=k, line=self.lines[i])
 
 
 def _loads(text: str) -> Any:
@@ -105,19 +143,31 @@ def _loads(text: str) -> Any:
         return json.loads(text)
 
 
-def _decode_error(where: str, e: ValueError, with_line: bool) -> MusError:
+def _decode_error(label: Text | str | None, e: ValueError) -> MusError:
+    """The error of an input that is not JSON: for the whole input (label None, the line and column named),
+    or for the item or line ``label`` (the column named)."""
     if isinstance(e, json.JSONDecodeError):
-        at = f"line {e.lineno}, column {e.colno}" if with_line else f"column {e.colno}"
-        return MusError(f"{where}invalid JSON at {at}: {e.msg}")
+        if label is None:
+            return MusError(
+                Text("invalid JSON at line {line}, column {column}: {why}", line=e.lineno, column=e.colno, why=e.msg)
+            )
+        return MusError(
+            Text("{label}: invalid JSON at column {column}: {why}", label=label, column=e.colno, why=e.msg)
+        )
     # int() refuses 4,300 digits or more (Python's limit on integer string conversion)
-    return MusError(f"{where}a number with 4,300 digits or more: not a seat, stake, score or card")
+    if label is None:
+        return MusError(Text("a number with 4,300 digits or more: not a seat, stake, score or card"))
+    return MusError(Text("{label}: a number with 4,300 digits or more: not a seat, stake, score or card", label=label))
 
 
-def read_records(text: str, noun: str, line_prefix: Callable[[int, str], str] | None = None) -> Records:
+def read_records(
+    text: str, noun: str, line_prefix: Callable[[int, str], Text | str] | None = None
+) -> Records:
     """The items of a JSON array, one JSON object, or JSON Lines (one item a line, blank lines skipped).
 
-    noun: ``"deal"`` or ``"case"``, for labels. line_prefix(line_number, label): the start of a message about
-    a bad JSON line (default ``"{label}: "``).
+    noun: ``"deal"`` or ``"case"``, for labels. line_prefix(line_number, label): what a message about a bad
+    JSON line names, such as :func:`line_label` (a :class:`~musteach.i18n.Text`; default the item's label; a
+    plain string ending in ``": "`` is read as the label and that ending).
     Returns :class:`Records` with no items for empty or blank text and for ``[]``: each command says "no …".
     Raises :class:`MusError` naming the line and column of invalid JSON, or the item holding a number of 4,300
     digits or more.
@@ -133,7 +183,7 @@ def read_records(text: str, noun: str, line_prefix: Callable[[int, str], str] | 
         try:
             data = _loads(stripped)
         except ValueError as e:
-            raise _decode_error("", e, with_line=True) from None
+            raise _decode_error(None, e) from None
         return Records(data if isinstance(data, list) else [data], None, noun)
     try:
         return Records([_loads(stripped)], None, noun)
@@ -153,7 +203,11 @@ def read_records(text: str, noun: str, line_prefix: Callable[[int, str], str] | 
             try:
                 items.append(_loads(line))
             except ValueError as e:
-                label = Records([], numbers, noun).label(i)
-                where = line_prefix(numbers[i], label) if line_prefix else f"{label}: "
-                raise _decode_error(where, e, with_line=False) from None
+                records = Records([], numbers, noun)
+                where: Text | str = records.label_text(i)
+                if line_prefix is not None:
+                    where = line_prefix(numbers[i], records.label(i))
+                    if isinstance(where, str) and where.endswith(": "):
+                        where = where[:-2]
+                raise _decode_error(where, e) from None
     return Records(items, numbers, noun)

@@ -28,6 +28,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..cli import add_lang_option, spoken
+from ..i18n import Text
 from ..rules.batch import BATCH_LANCES, evaluate_batch, explanation_table
 from ..rules.cards import CARD_TEXTS, parse_hands
 from ..rules.errors import MusError, RulesError, SeatError
@@ -51,6 +53,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     )
     p.add_argument("--la-real", action="store_true", help="7-7-7-sota beats every other 31 (RULES.md §13)")
     p.add_argument("--explain", action="store_true", help="add one sentence per lance saying why")
+    add_lang_option(p)
     return p
 
 
@@ -75,7 +78,7 @@ def deal_rules(deal: dict[str, Any], kings: int, la_real: bool) -> Rules:
     variant = deal.get("variant")
     if variant is not None:
         if not isinstance(variant, str) or variant.strip().lower() not in _VARIANTS:
-            raise RulesError(f"unknown variant {variant!r}: use '8reyes' or '4reyes'")
+            raise RulesError(Text("unknown variant {variant}: use '8reyes' or '4reyes'", variant=repr(variant)))
         kings = _VARIANTS[variant.strip().lower()]
     return Rules(kings=kings, la_real=la_real)
 
@@ -83,15 +86,15 @@ def deal_rules(deal: dict[str, Any], kings: int, la_real: bool) -> Rules:
 def _checked(deal: Any, kings: int, la_real: bool) -> tuple[Any, int, Rules]:
     """The hands, mano and rules of one input deal object, its shape checked; raises :class:`MusError`."""
     if not isinstance(deal, dict):
-        raise MusError(f"expected an object with 'hands' and 'mano', not {json.dumps(deal)[:60]}")
+        raise MusError(Text("expected an object with 'hands' and 'mano', not {value}", value=json.dumps(deal)[:60]))
     if "hands" not in deal:
-        raise MusError("missing 'hands' (4 hands of 4 cards, indexed by seat)")
+        raise MusError(Text("missing 'hands' (4 hands of 4 cards, indexed by seat)"))
     if "mano" not in deal:
-        raise SeatError("missing 'mano' (the seat 0, 1, 2 or 3 that speaks first)")
+        raise SeatError(Text("missing 'mano' (the seat 0, 1, 2 or 3 that speaks first)"))
     rules = deal_rules(deal, kings, la_real)
     hands = deal["hands"]
     if not isinstance(hands, list):
-        raise MusError(f"'hands' must be a list of 4 hands, not {json.dumps(hands)[:60]}")
+        raise MusError(Text("'hands' must be a list of 4 hands, not {value}", value=json.dumps(hands)[:60]))
     return hands, deal["mano"], rules
 
 
@@ -101,11 +104,12 @@ def judge_deal(deal: Any, kings: int = 8, la_real: bool = False) -> DealResult:
     return evaluate(hands, mano, rules)
 
 
-def result_object(result: DealResult, explain: bool = False) -> dict[str, Any]:
-    """The output object of one deal: the five winners, and with ``explain`` the five sentences."""
+def result_object(result: DealResult, explain: bool = False, lang: str | None = None) -> dict[str, Any]:
+    """The output object of one deal: the five winners, and with ``explain`` the five sentences in ``lang``
+    (None: the language being spoken)."""
     out: dict[str, Any] = result.winners()
     if explain:
-        out["explanations"] = result.explanations()
+        out["explanations"] = result.explanations(lang)
     return out
 
 
@@ -326,7 +330,7 @@ def judge_records(records: Records, kings: int = 8, la_real: bool = False) -> tu
     deals = records.items
     n = len(deals)
     if n == 0:
-        raise MusError("no deals: the input holds none (give a JSON array, an object or JSON Lines of deals)")
+        raise MusError(Text("no deals: the input holds none (give a JSON array, an object or JSON Lines of deals)"))
     try:
         cards, manos, deal_kings, doubtful = _bulk(deals, kings)
     except (TypeError, ValueError):
@@ -340,7 +344,7 @@ def judge_records(records: Records, kings: int = 8, la_real: bool = False) -> tu
             manos[i] = check_seat(mano, "mano")
             cards[i] = [c.index for hand in parse_hands(hands) for c in hand]
         except MusError as e:
-            raise type(e)(f"{records.label(i)}: {e}") from None
+            raise type(e)(Text("{label}: {reason}", label=records.label_text(i), reason=e.reason)) from None
         deal_kings[i] = rules.kings
     return (*_judge_arrays(cards, manos, deal_kings, la_real), deal_kings)
 
@@ -393,12 +397,18 @@ def _line_codes(winners: np.ndarray) -> list[int]:
 
 
 def explain_lines(
-    winners: np.ndarray, hands: np.ndarray, manos: np.ndarray, deal_kings: np.ndarray, la_real: bool
+    winners: np.ndarray,
+    hands: np.ndarray,
+    manos: np.ndarray,
+    deal_kings: np.ndarray,
+    la_real: bool,
+    lang: str | None = None,
 ) -> str:
-    """The ``--explain`` output, one line per deal: its winners and its five sentences, from judged arrays
-    (see :func:`judge_records`). The sentences come from :func:`~musteach.rules.batch.explanation_table`, each
-    distinct one quoted once; the text is joined in one step."""
-    said = explanation_table(hands, manos, Rules(la_real=la_real), kings=deal_kings)
+    """The ``--explain`` output, one line per deal: its winners and its five sentences in ``lang`` (None: the
+    language being spoken), from judged arrays (see :func:`judge_records`). The sentences come from
+    :func:`~musteach.rules.batch.explanation_table`, each distinct one quoted once; the text is joined in one
+    step. The JSON keys are the same in every language."""
+    said = explanation_table(hands, manos, Rules(la_real=la_real), kings=deal_kings, lang=lang)
     n = len(hands)
     parts = np.empty((n, 11), dtype=object)
     heads = [line[:-1] + ', "explanations": {"grande": ' for line in _line_table()]
@@ -442,7 +452,7 @@ def judge_input(data: bytes, path: str, kings: int = 8, la_real: bool = False) -
 def run(args: argparse.Namespace) -> int:
     winners, hands, manos, deal_kings = judge_input(read_input_bytes(args.file), args.file, args.kings, args.la_real)
     if args.explain:
-        sys.stdout.write(explain_lines(winners, hands, manos, deal_kings, args.la_real))
+        sys.stdout.write(explain_lines(winners, hands, manos, deal_kings, args.la_real, spoken(args)))
     else:
         sys.stdout.write("\n".join(map(_line_table().__getitem__, _line_codes(winners))) + "\n")
     return 0

@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import Text, translator
 from ..lazy import lazy_module
 from .cards import DECK, RANKS, Card, Hand, Suit, parse_hands
 from .errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError, shown
@@ -133,7 +134,7 @@ def _as_rules(rules: Rules | None) -> Rules:
     if rules is None:
         return _DEFAULT_RULES
     if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be a musteach Rules, not {rules!r}")
+        raise RulesError(Text("rules must be a musteach Rules, not {value}", value=repr(rules)))
     return rules
 
 
@@ -141,15 +142,15 @@ def _as_hands(hands: object) -> np.ndarray:
     try:
         arr = np.asarray(hands)
     except ValueError:  # ragged nesting
-        raise HandSizeError("hands must have shape (N, 4, 4): N deals of 4 hands of 4 card indexes") from None
+        raise HandSizeError(Text("hands must have shape (N, 4, 4): N deals of 4 hands of 4 card indexes")) from None
     if arr.ndim == 2 and arr.shape == (4, 4):
         arr = arr[None]
     if arr.ndim != 3 or arr.shape[1:] != (4, 4):
         raise HandSizeError(
-            f"hands must have shape (N, 4, 4): N deals of 4 hands of 4 card indexes, not {arr.shape}"
+            Text("hands must have shape (N, 4, 4): N deals of 4 hands of 4 card indexes, not {shape}", shape=arr.shape)
         )
     if arr.dtype != np.uint8 and not np.issubdtype(arr.dtype, np.integer):
-        raise UnknownCardError(f"card indexes must be integers 0..39, not {arr.dtype} values")
+        raise UnknownCardError(Text("card indexes must be integers 0..39, not {dtype} values", dtype=arr.dtype))
     return arr
 
 
@@ -159,13 +160,19 @@ def _as_manos(mano: object, n: int) -> np.ndarray:
         m = mano.item() if isinstance(mano, np.generic) else mano
         return np.full(n, check_seat(m, "mano"), dtype=np.int8)
     if arr.shape != (n,):
-        raise SeatError(f"mano must be one seat 0..3 or an array of {n} seats, one per deal, not shape {arr.shape}")
+        raise SeatError(
+            Text(
+                "mano must be one seat 0..3 or an array of {n} seats, one per deal, not shape {shape}", n=n, shape=arr.shape
+            )
+        )
     if not np.issubdtype(arr.dtype, np.integer):
-        raise SeatError(f"mano must hold seats 0, 1, 2 or 3, not {arr.dtype} values")
+        raise SeatError(Text("mano must hold seats 0, 1, 2 or 3, not {dtype} values", dtype=arr.dtype))
     bad = np.flatnonzero((arr < 0) | (arr > 3))
     if bad.size:
         i = int(bad[0])
-        raise SeatError(f"deal at index {i}: mano must be a seat 0, 1, 2 or 3, not {shown(arr[i].item())}")
+        raise SeatError(
+            Text("deal at index {index}: mano must be a seat 0, 1, 2 or 3, not {value}", index=i, value=shown(arr[i].item()))
+        )
     return arr.astype(np.int8)
 
 
@@ -175,11 +182,16 @@ def _deal_error(arr: np.ndarray, i: int) -> None:
         for k in range(4):
             v = int(arr[i, seat, k])
             if not 0 <= v < 40:
-                raise UnknownCardError(f"deal at index {i}, seat {seat}: unknown card index {v}: expected 0..39")
+                raise UnknownCardError(
+                    Text(
+                        "deal at index {index}, seat {seat}: unknown card index {card}: expected 0..39",
+                        index=i, seat=seat, card=v,
+                    )
+                )
     try:
         parse_hands([[DECK[int(v)] for v in hand] for hand in arr[i]])
     except (DuplicateCardError, HandSizeError, UnknownCardError) as e:
-        raise type(e)(f"deal at index {i}: {e}") from None
+        raise type(e)(Text("deal at index {index}: {reason}", index=i, reason=e.reason)) from None
 
 
 @lru_cache(maxsize=1)
@@ -397,7 +409,7 @@ def _lance_facts(lance: Lance, keys: np.ndarray, manos: np.ndarray, juego: np.nd
 
 
 def explain_batch(
-    hands: object, mano: object, rules: Rules | None = None, *, kings: object = None
+    hands: object, mano: object, rules: Rules | None = None, *, kings: object = None, lang: str | None = None
 ) -> dict[str, list[str]]:
     """The sentence of every lance of N deals, word for word those of :func:`~musteach.rules.lances.evaluate`
     (:attr:`LanceResult.explanation`; RULES.md §2, §4, §5), built once per distinct sentence.
@@ -405,30 +417,33 @@ def explain_batch(
     hands: integer array of shape (N, 4, 4) of card indexes 0..39, checked as :func:`evaluate_batch` checks
     them. mano: one seat 0..3 or an array of N seats. rules: a :class:`~musteach.rules.Rules` (default 8 reyes);
     kings: None for ``rules.kings``, or an (N,) array of 8 or 4 for each deal's own kings.
+    lang: the language of the sentences (a code such as ``"es"``; None: the language being spoken).
     Returns ``{"grande": [N sentences], "chica": ..., "pares": ..., "juego": ..., "punto": ...}``.
-    Raises what :func:`check_batch` raises, or :class:`RulesError` for kings other than 8 or 4.
+    Raises what :func:`check_batch` raises, :class:`RulesError` for kings other than 8 or 4, or
+    :class:`~musteach.rules.errors.LanguageError` for a language with no catalog.
 
     >>> explain_batch(deals_to_array([[["12o", "3c", "7e", "5b"], ["12c", "11o", "11c", "4e"],
     ...                                ["1o", "1c", "4o", "5o"], ["6c", "6e", "10o", "2b"]]]), 0)["grande"]
     ['Seat 0 wins Grande: R-R-7-5 beats R-C-C-4 on the second card.']
     """
-    table = explanation_table(hands, mano, rules, kings=kings)
+    table = explanation_table(hands, mano, rules, kings=kings, lang=lang)
     return {lance: np.array(said, dtype=object)[which].tolist() for lance, (said, which) in table.items()}
 
 
 def explanation_table(
-    hands: object, mano: object, rules: Rules | None = None, *, kings: object = None
+    hands: object, mano: object, rules: Rules | None = None, *, kings: object = None, lang: str | None = None
 ) -> dict[str, tuple[list[str], np.ndarray]]:
     """:func:`explain_batch` as ``{lance: (sentences, which)}``: the distinct sentences of the lance, and the
     (N,) int array of each deal's sentence among them; for callers that work on each distinct sentence once
     (such as quoting it for JSON). Arguments and errors as :func:`explain_batch`.
     """
     rules = _as_rules(rules)
+    lang = translator(lang).lang  # checked before any work
     arr, manos = check_batch(hands, mano)
     n = arr.shape[0]
     deal_kings = np.full(n, rules.kings, np.int64) if kings is None else np.asarray(kings, np.int64).reshape(-1)
     if deal_kings.shape != (n,) or not np.isin(deal_kings, (8, 4)).all():
-        raise RulesError(f"kings must be 8 or 4 for each of the {n} deals (RULES.md §13)")
+        raise RulesError(Text("kings must be 8 or 4 for each of the {n} deals (RULES.md §13)", n=n))
     classes, infos = _hand_classes(arr, deal_kings, rules)
     juego = np.array([i.is_juego for i in infos], bool)[classes]
     out: dict[str, tuple[list[str], np.ndarray]] = {}
@@ -438,51 +453,38 @@ def explanation_table(
         keys = np.array([dense.get(k, 0) for k in lance_keys], np.int64)[classes]
         facts, case, composite, taking_part = _lance_facts(lance, keys, manos, juego)
         _, first, which = np.unique(facts, return_index=True, return_inverse=True)
-        built = _sentences(lance, infos, first, (classes, case, composite, taking_part, manos), facts)
+        built = _sentences(lance, infos, first, (classes, case, composite, taking_part, manos), lang)
         out[lance.value] = (built, which.reshape(-1))
     return out
 
 
 def _sentences(
-    lance: Lance, infos: list[HandInfo], deals: np.ndarray, arrays: tuple[np.ndarray, ...], facts: np.ndarray
+    lance: Lance,
+    infos: list[HandInfo],
+    deals: np.ndarray,
+    arrays: tuple[np.ndarray, ...],
+    lang: str,
 ) -> list[str]:
-    """The sentence of ``lance`` in each of ``deals`` (indexes), from :attr:`LanceResult.explanation`.
+    """The sentence of ``lance`` in each of ``deals`` (indexes), from :meth:`LanceResult.explain` in ``lang``.
 
     arrays: ``(classes, case, composite, taking_part, manos)`` of every deal (see :func:`_lance_facts`).
-    A Grande or Chica win differs from another with the same cards only in the winner's seat, which opens
-    the sentence (``"Seat 2 wins Grande: ..."``): it is built once and its opening seat changed.
     """
     classes, case, composite, taking_part, manos = (a[deals].tolist() for a in arrays)
-    seat_free = lance in (Lance.GRANDE, Lance.CHICA)
-    by_cards: dict[int, tuple[str, str]] = {}
     sentences = []
-    for seat_classes, kind, comp, count, mano, fact in zip(
-        classes, case, composite, taking_part, manos, facts[deals].tolist(), strict=True
-    ):
-        if seat_free and kind == _BEATS:
-            w = (fact >> 2) & 3  # the winner's seat: the second field of the facts (see _lance_facts)
-            cards = fact - 4 * w  # the facts without it
-            known = by_cards.get(cards)
-            if known is not None:
-                sentences.append(f"Seat {w} {known[1][len(known[0]) :]}")
-                continue
+    for seat_classes, kind, comp, count, mano in zip(classes, case, composite, taking_part, manos, strict=True):
         ranking = tuple(sorted(range(4), key=comp.__getitem__, reverse=True)[:count])
-        w = ranking[0] if ranking else None
-        opening = f"Seat {w} "
+        winner = ranking[0] if ranking else None
         c0, c1, c2, c3 = seat_classes
         result = LanceResult(
             lance,
-            w,
-            None if w is None else _TEAM_OF[w],
+            winner,
+            None if winner is None else _TEAM_OF[winner],
             ranking,
             kind == _TIE,
             mano,
             (infos[c0], infos[c1], infos[c2], infos[c3]),
         )
-        text = result.explanation
-        if seat_free and kind == _BEATS and text.startswith(opening):
-            by_cards[cards] = (opening, text)
-        sentences.append(text)
+        sentences.append(result.explain(lang))
     return sentences
 
 
@@ -497,7 +499,7 @@ def random_deals(n: int, seed: int | np.random.Generator | None = None) -> np.nd
     ((3, 4, 4), True)
     """
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
-        raise MusError(f"n must be a whole number of deals >= 0, not {n!r}")
+        raise MusError(Text("n must be a whole number of deals >= 0, not {value}", value=repr(n)))
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     n = int(n)
     out = np.empty((n, 16), dtype=np.uint8)
@@ -535,7 +537,7 @@ def deals_to_array(deals: Sequence[Sequence[Hand | str | Sequence[Card | str]]])
         try:
             out[i] = deal_to_array(d)
         except (DuplicateCardError, HandSizeError, UnknownCardError) as e:
-            raise type(e)(f"deal at index {i}: {e}") from None
+            raise type(e)(Text("deal at index {index}: {reason}", index=i, reason=e.reason)) from None
     return out
 
 
@@ -547,9 +549,10 @@ def array_to_codes(hands: object) -> list[Any]:
     """
     arr = np.asarray(hands)
     if arr.ndim < 1 or arr.shape[-1] != 4 or not np.issubdtype(arr.dtype, np.integer):
-        raise HandSizeError(f"expected hands of 4 card indexes, not an array of shape {arr.shape}")
+        raise HandSizeError(Text("expected hands of 4 card indexes, not an array of shape {shape}", shape=arr.shape))
     if arr.size and (arr.min() < 0 or arr.max() > 39):
-        raise UnknownCardError(f"unknown card index {int(arr.max() if arr.max() > 39 else arr.min())}: expected 0..39")
+        bad = int(arr.max() if arr.max() > 39 else arr.min())
+        raise UnknownCardError(Text("unknown card index {index}: expected 0..39", index=repr(bad)))
     codes = np.array([c.code for c in DECK], dtype=object)
     nested: list[Any] = codes[arr].tolist()
     return nested

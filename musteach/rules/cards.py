@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
+from ..i18n import Text, plural_text
 from .errors import DuplicateCardError, HandSizeError, UnknownCardError
 
 __all__ = [
@@ -91,7 +92,9 @@ class Suit(enum.Enum):
         for s in cls:
             if t in (s.value, s.spanish, s.english):
                 return s
-        raise UnknownCardError(f"unknown suit {text!r}: use o, c, e, b or oros, copas, espadas, bastos")
+        raise UnknownCardError(
+            Text("unknown suit {suit}: use o, c, e, b or oros, copas, espadas, bastos", suit=repr(text))
+        )
 
 
 _SUIT_ENGLISH = {Suit.OROS: "coins", Suit.COPAS: "cups", Suit.ESPADAS: "swords", Suit.BASTOS: "clubs"}
@@ -128,9 +131,11 @@ class Card:
 
     def __post_init__(self) -> None:
         if self.rank not in RANK_NAMES or isinstance(self.rank, bool):
-            raise UnknownCardError(f"unknown card rank {self.rank!r}: the Spanish deck has 1-7, 10, 11, 12")
+            raise UnknownCardError(
+                Text("unknown card rank {rank}: the Spanish deck has 1-7, 10, 11, 12", rank=repr(self.rank))
+            )
         if not isinstance(self.suit, Suit):
-            raise UnknownCardError(f"unknown suit {self.suit!r}")
+            raise UnknownCardError(Text("unknown suit {suit}", suit=repr(self.suit)))
 
     # ----- notation -------------------------------------------------------------------------
     @classmethod
@@ -142,7 +147,9 @@ class Card:
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise UnknownCardError(f"unknown card {text!r}: expected text such as '12o', 'Ro' or 'rey de oros'")
+            raise UnknownCardError(
+                Text("unknown card {card}: expected text such as '12o', 'Ro' or 'rey de oros'", card=repr(text))
+            )
         known = CARD_TEXTS.get(text)
         if known is not None:
             return known
@@ -158,14 +165,14 @@ class Card:
                 suit = None
             if rank in RANK_NAMES and suit is not None:
                 return cls(rank, suit)
-            raise UnknownCardError(f"unknown card {text!r}")
+            raise UnknownCardError(Text("unknown card {card}", card=repr(text)))
         if len(t) >= 2:
             head, tail = t[:-1], t[-1]
             try:
                 suit = Suit(tail)
             except ValueError:
                 raise UnknownCardError(
-                    f"unknown card {text!r}: the last letter must be a suit, o, c, e or b"
+                    Text("unknown card {card}: the last letter must be a suit, o, c, e or b", card=repr(text))
                 ) from None
             if not text.strip().isascii():  # "１２ｏ", "١٢o", "¹²o", "12ö" fold to "12o": refuse them
                 pass
@@ -174,7 +181,9 @@ class Card:
                     return cls(int(head), suit)
             elif head.upper() in _LETTER_RANKS:
                 return cls(_LETTER_RANKS[head.upper()], suit)
-        raise UnknownCardError(f"unknown card {text!r}: expected a code such as '12o', 'Ro' or 'rey de oros'")
+        raise UnknownCardError(
+            Text("unknown card {card}: expected a code such as '12o', 'Ro' or 'rey de oros'", card=repr(text))
+        )
 
     @property
     def code(self) -> str:
@@ -200,7 +209,7 @@ class Card:
     def from_index(cls, i: int) -> Card:
         """The card at position ``i`` (0..39) of :data:`DECK`."""
         if not (0 <= i < 40):
-            raise UnknownCardError(f"unknown card index {i!r}: expected 0..39")
+            raise UnknownCardError(Text("unknown card index {index}: expected 0..39", index=repr(i)))
         return DECK[i]
 
     def __str__(self) -> str:
@@ -250,7 +259,7 @@ class Hand:
         if isinstance(cards, str):
             cards = cards.replace(",", " ").split()
         if not isinstance(cards, Iterable) or isinstance(cards, Mapping):  # an object's keys are no hand
-            raise HandSizeError(f"a hand holds 4 cards, not {cards!r}")
+            raise HandSizeError(Text("a hand holds 4 cards, not {value}", value=repr(cards)))
         try:  # the usual case: exact codes or cards of the deck, each read by one dict look-up
             parsed = tuple(map(_CANONICAL.__getitem__, cards))
         except (KeyError, TypeError):
@@ -261,11 +270,11 @@ class Hand:
                 return
         if len(parsed) != 4:
             shown = " ".join(c.code for c in parsed)
-            raise HandSizeError(f"a hand holds 4 cards, not {len(parsed)}: [{shown}]")
+            raise HandSizeError(Text("a hand holds 4 cards, not {count}: [{cards}]", count=len(parsed), cards=shown))
         seen: set[Card] = set()
         for c in parsed:
             if c in seen:
-                raise DuplicateCardError(f"card {c.code} ({c.name}) appears twice in the hand")
+                raise DuplicateCardError(Text("card {code} ({name}) appears twice in the hand", code=c.code, name=c.name))
             seen.add(c)
         object.__setattr__(self, "cards", parsed)
 
@@ -332,8 +341,17 @@ def parse_hands(hands: Sequence[Hand | str | Iterable[Card | str]]) -> tuple[Han
     """
     sized = hasattr(hands, "__len__")
     if isinstance(hands, str | bytes) or not sized or len(hands) != 4:
-        n = "a text" if isinstance(hands, str | bytes) else f"{len(hands)} hands" if sized else repr(hands)
-        raise HandSizeError(f"a deal holds 4 hands, one per seat 0-3, not {n}")
+        if isinstance(hands, str | bytes):
+            raise HandSizeError(Text("a deal holds 4 hands, one per seat 0-3, not a text"))
+        if not sized:
+            raise HandSizeError(Text("a deal holds 4 hands, one per seat 0-3, not {value}", value=repr(hands)))
+        raise HandSizeError(
+            plural_text(
+                "a deal holds 4 hands, one per seat 0-3, not {n} hand",
+                "a deal holds 4 hands, one per seat 0-3, not {n} hands",
+                len(hands),
+            )
+        )
     out: list[Hand] = []
     try:  # the usual case: four hands of exact codes or deck cards, all different
         fast = [h.cards if isinstance(h, Hand) else tuple(map(_CANONICAL.__getitem__, _as_sequence(h))) for h in hands]
@@ -349,10 +367,15 @@ def parse_hands(hands: Sequence[Hand | str | Iterable[Card | str]]) -> tuple[Han
         try:
             hand = parse_hand(h)
         except (UnknownCardError, HandSizeError, DuplicateCardError) as e:
-            raise type(e)(f"seat {seat}: {e}") from None
+            raise type(e)(Text("seat {seat}: {reason}", seat=seat, reason=e.reason)) from None
         for c in hand:
             if c in where:
-                raise DuplicateCardError(f"card {c.code} ({c.name}) is dealt twice: to seat {where[c]} and seat {seat}")
+                raise DuplicateCardError(
+                    Text(
+                        "card {code} ({name}) is dealt twice: to seat {first} and seat {second}",
+                        code=c.code, name=c.name, first=where[c], second=seat,
+                    )
+                )
             where[c] = seat
         out.append(hand)
     return (out[0], out[1], out[2], out[3])

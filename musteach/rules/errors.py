@@ -62,6 +62,12 @@ class MusError(ValueError):
         the catalog lacks it or the error was raised with a plain string."""
         return self.text.render(lang) if self.text is not None else str(self)
 
+    @property
+    def reason(self) -> Text | str:
+        """The message as a placeholder of a longer one (``Text("deal 3: {reason}", reason=err.reason)``): its
+        :class:`~musteach.i18n.Text`, rendered in the longer message's language, or the plain English string."""
+        return self.text if self.text is not None else str(self)
+
 
 class UnknownCardError(MusError):
     """A card code or name that is not a card of the 40-card Spanish deck (RULES.md §0, §1)."""

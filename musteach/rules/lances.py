@@ -26,8 +26,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import itemgetter
 
+from ..i18n import N_, Text, Translator, current_lang, translator
 from .cards import Card, Hand, Suit, parse_hands
 from .errors import SeatError, shown
 from .options import Rules
@@ -79,7 +79,9 @@ class Lance(enum.StrEnum):
         try:
             return cls(str(getattr(name, "value", name)).strip().lower())
         except ValueError:
-            raise MusError(f"unknown lance {name!r}: grande, chica, pares, juego or punto") from None
+            raise MusError(
+                Text("unknown lance {name}: grande, chica, pares, juego or punto", name=repr(name))
+            ) from None
 
     def __str__(self) -> str:
         return self.value
@@ -93,15 +95,25 @@ JUEGO_ORDER: tuple[int, ...] = (31, 32, 40, 37, 36, 35, 34, 33)
 _JUEGO_KEY = {t: len(JUEGO_ORDER) - i for i, t in enumerate(JUEGO_ORDER)}  # 31 -> 8 ... 33 -> 1
 _LA_REAL_KEY = 9
 
-_ORDINALS = ("first", "second", "third", "fourth")
 _LETTERS = {1: "A", 10: "S", 11: "C", 12: "R"}
-_PLURAL = {1: "aces", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s", 7: "7s", 10: "sotas", 11: "caballos", 12: "kings"}
+_PLURAL = {
+    1: N_("aces"),
+    2: N_("2s"),
+    3: N_("3s"),
+    4: N_("4s"),
+    5: N_("5s"),
+    6: N_("6s"),
+    7: N_("7s"),
+    10: N_("sotas"),
+    11: N_("caballos"),
+    12: N_("kings"),
+}
 
 
 def check_seat(seat: object, what: str = "seat") -> int:
     """Return ``seat`` if it is one of 0, 1, 2, 3; else raise :class:`SeatError` naming it (RULES.md §0)."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-        raise SeatError(f"{what} must be a seat 0, 1, 2 or 3, not {shown(seat)}")
+        raise SeatError(Text("{what} must be a seat 0, 1, 2 or 3, not {value}", what=what, value=shown(seat)))
     return seat
 
 
@@ -164,9 +176,10 @@ def _ranks_text(ranks: tuple[int, ...]) -> str:
     return "-".join(rank_letter(r) for r in ranks)
 
 
-def rank_plural(rank: int) -> str:
-    """The plural of an effective rank in words: ``rank_plural(12) == "kings"``, ``rank_plural(10) == "sotas"``."""
-    return _PLURAL[rank]
+def rank_plural(rank: int, lang: str | None = None) -> str:
+    """The plural of an effective rank in words: ``rank_plural(12) == "kings"``, ``rank_plural(10) == "sotas"``
+    (``"reyes"``, ``"sotas"`` in Spanish). lang: a language code, None for the one being spoken (RULES.md §1)."""
+    return translator(lang)(_PLURAL[rank])
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,13 +204,10 @@ class Pares:
         """Comparison key, larger is better: (category, high, low)."""
         return ({"par": 1, "medias": 2, "duples": 3}[self.kind], self.high, self.low)
 
-    def describe(self) -> str:
-        """Plain words: ``"par of kings"``, ``"medias of 5s"``, ``"duples of kings and sotas"``."""
-        if self.kind == "duples":
-            if self.high == self.low:
-                return f"duples of four {rank_plural(self.high)}"
-            return f"duples of {rank_plural(self.high)} and {rank_plural(self.low)}"
-        return f"{self.kind} of {rank_plural(self.high)}"
+    def describe(self, lang: str | None = None) -> str:
+        """Plain words: ``"par of kings"``, ``"medias of 5s"``, ``"duples of kings and sotas"`` (``"par de
+        reyes"`` in Spanish). lang: a language code, None for the one being spoken (RULES.md §5)."""
+        return _describe_pares(translator(lang), self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,18 +266,21 @@ class HandInfo:
             return (_LA_REAL_KEY if self.la_real else _JUEGO_KEY[self.total],)
         return (self.total,)
 
-    def jugada(self, lance: Lance) -> str:
-        """This hand's standing in a lance, in words: ``"R-R-7-5"``, ``"medias of 5s"``, ``"31"``, ``"no pares"``."""
+    def jugada(self, lance: Lance, lang: str | None = None) -> str:
+        """This hand's standing in a lance, in words: ``"R-R-7-5"``, ``"medias of 5s"``, ``"31"``, ``"no pares"``.
+
+        lang: a language code, None for the one being spoken (RULES.md §5)."""
         if lance is Lance.GRANDE:
             return self.grande_str
         if lance is Lance.CHICA:
             return self.chica_str
+        _ = translator(lang)
         if lance is Lance.PARES:
-            return self.pares.describe() if self.pares else "no pares"
+            return _describe_pares(_, self.pares) if self.pares else _("no pares")
         if lance is Lance.JUEGO:
             if not self.is_juego:
-                return f"no juego ({self.total})"
-            return f"{self.total} (la real)" if self.la_real else str(self.total)
+                return _("no juego ({total})", total=self.total)
+            return _(_LA_REAL_TOTAL, total=self.total) if self.la_real else str(self.total)
         return str(self.total)
 
 
@@ -374,8 +387,22 @@ class LanceResult:
 
     @property
     def explanation(self) -> str:
-        """One sentence a learner can read: ``"Seat 0 wins Grande: R-R-7-5 beats R-C-C-4 on the second card."``"""
+        """One sentence a learner can read, in the language being spoken (see :func:`musteach.i18n.speaking`):
+        ``"Seat 0 wins Grande: R-R-7-5 beats R-C-C-4 on the second card."``"""
         return _explain(self)
+
+    def explain(self, lang: str | None = None) -> str:
+        """:attr:`explanation` in ``lang`` (a code such as ``"es"``; None: the language being spoken).
+
+        Raises :class:`~musteach.rules.errors.LanguageError` for a language with no catalog (RULES.md §2, §5).
+        """
+        return _explain(self, lang)
+
+    def jugadas_in(self, lang: str | None = None) -> tuple[str, str, str, str]:
+        """:attr:`jugadas` in ``lang`` (None: the language being spoken): 4 strings, indexed by seat."""
+        i0, i1, i2, i3 = self.infos
+        lance = self.lance
+        return (i0.jugada(lance, lang), i1.jugada(lance, lang), i2.jugada(lance, lang), i3.jugada(lance, lang))
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,9 +458,12 @@ class DealResult:
         """``{"grande": s, "chica": s, "pares": s|None, "juego": s|None, "punto": s|None}``."""
         return dict(zip(_LANCE_NAMES, [r.winner for r in self.results()], strict=True))
 
-    def explanations(self) -> dict[str, str]:
-        """One sentence per lance, keyed by lance name."""
-        return dict(zip(_LANCE_NAMES, [r.explanation for r in self.results()], strict=True))
+    def explanations(self, lang: str | None = None) -> dict[str, str]:
+        """One sentence per lance, keyed by lance name (``"grande"``...), in ``lang`` (a code such as ``"es"``;
+        None: the language being spoken). Raises :class:`~musteach.rules.errors.LanguageError` for a language
+        with no catalog."""
+        words = _words_in(lang)
+        return dict(zip(_LANCE_NAMES, [_explain(r, words=words) for r in self.results()], strict=True))
 
     def _repr_html_(self) -> str:
         from ..draw.table import deal_html
@@ -441,17 +471,134 @@ class DealResult:
         return deal_html(self)
 
 
-def _list_seats(seats: Sequence[int]) -> str:
-    names = [f"seat {s}" for s in seats]
-    if len(names) == 2:
-        return f"{names[0].capitalize()} and {names[1]} both hold"
-    return f"{', '.join(names[:-1]).capitalize()} and {names[-1]} all hold"
+# ----- the words -------------------------------------------------------------------------------------------------
+#
+# Each shape of sentence is its own msgid (RULES.md §2, §5). A language's sentences are translated once, into
+# :class:`_Words`, and a lance's sentence is then one ``str.format`` of the template its facts pick.
+
+_GRANDE_BEATS = (
+    N_("Seat {seat} wins Grande: {win} beats {lose} on the first card."),
+    N_("Seat {seat} wins Grande: {win} beats {lose} on the second card."),
+    N_("Seat {seat} wins Grande: {win} beats {lose} on the third card."),
+    N_("Seat {seat} wins Grande: {win} beats {lose} on the fourth card."),
+)
+_CHICA_BEATS = (
+    N_("Seat {seat} wins Chica: {win} beats {lose} on the first card."),
+    N_("Seat {seat} wins Chica: {win} beats {lose} on the second card."),
+    N_("Seat {seat} wins Chica: {win} beats {lose} on the third card."),
+    N_("Seat {seat} wins Chica: {win} beats {lose} on the fourth card."),
+)
+_PARES_ONLY = N_("Seat {seat} wins Pares: only seat {seat} holds pares ({pares}).")
+_JUEGO_ONLY = N_("Seat {seat} wins Juego: only seat {seat} has juego ({total}).")
+_PARES_BEATS = N_("Seat {seat} wins Pares: {win} beats seat {other}'s {lose}.")
+_PARES_BEATS_LOWER = N_("Seat {seat} wins Pares: {win} beats seat {other}'s {lose}, on the lower pair.")
+_PARES_BEATS_MEDIAS = N_("Seat {seat} wins Pares: {win} beats seat {other}'s {lose} (the fourth card does not count).")
+_PARES_BEATS_PAR = N_("Seat {seat} wins Pares: {win} beats seat {other}'s {lose} (the odd cards do not count).")
+_JUEGO_LA_REAL = N_("Seat {seat} wins Juego: la real (7-7-7-sota) beats every other 31, and seat {other} has {total}.")
+_JUEGO_31 = N_("Seat {seat} wins Juego: 31 is the best juego, and seat {other} has {total}.")
+_JUEGO_BEATS = N_("Seat {seat} wins Juego: {win} beats {lose} (juego order 31, 32, 40, 37, 36, 35, 34, 33).")
+_PUNTO_BEATS = N_("Seat {seat} wins Punto: {win} beats {lose}.")
+_NO_PARES = N_("Nobody holds pares, so Pares scores nothing.")
+_NO_JUEGO = N_("Nobody has juego (31 or more), so Punto is played instead.")
+_SEAT = N_("seat {seat}")
+#: Ties, by the number of seats tied (2, 3, 4) and whether the winner is mano or only nearer mano.
+_TIES = {
+    (2, True): N_("Seat {a} and seat {b} both hold {what}; seat {seat} is mano."),
+    (2, False): N_("Seat {a} and seat {b} both hold {what}; seat {seat} is nearer mano."),
+    (3, True): N_("Seat {a}, seat {b} and seat {c} all hold {what}; seat {seat} is mano."),
+    (3, False): N_("Seat {a}, seat {b} and seat {c} all hold {what}; seat {seat} is nearer mano."),
+    (4, True): N_("Seat {a}, seat {b}, seat {c} and seat {d} all hold {what}; seat {seat} is mano."),
+    (4, False): N_("Seat {a}, seat {b}, seat {c} and seat {d} all hold {what}; seat {seat} is nearer mano."),
+}
+_PARES_WORDS = {
+    "par": N_("par of {rank}"),
+    "medias": N_("medias of {rank}"),
+}
+_DUPLES_FOUR = N_("duples of four {rank}")
+_DUPLES_TWO = N_("duples of {high} and {low}")
+_LA_REAL_TOTAL = N_("{total} (la real)")
+_SENTENCES = (
+    *_GRANDE_BEATS,
+    *_CHICA_BEATS,
+    _PARES_ONLY,
+    _JUEGO_ONLY,
+    _PARES_BEATS,
+    _PARES_BEATS_LOWER,
+    _PARES_BEATS_MEDIAS,
+    _PARES_BEATS_PAR,
+    _JUEGO_LA_REAL,
+    _JUEGO_31,
+    _JUEGO_BEATS,
+    _PUNTO_BEATS,
+    _NO_PARES,
+    _NO_JUEGO,
+    _SEAT,
+    *_TIES.values(),
+    *_PARES_WORDS.values(),
+    _DUPLES_FOUR,
+    _DUPLES_TWO,
+    _LA_REAL_TOTAL,
+)
 
 
-def _tie_sentence(tied: Sequence[int], what: str, mano: int) -> str:
-    w = tied[0]
-    who = f"seat {w} is mano" if w == mano else f"seat {w} is nearer mano"
-    return f"{_list_seats(tied)} {what}; {who}."
+@dataclass(frozen=True, slots=True)
+class _Words:
+    """The sentences of one language, translated once: ``said[msgid]`` is the template of a msgid, placeholders
+    not filled; ``punto_not_played[n]`` the sentence shape for n seats with juego (1..4). ``pares`` and
+    ``no_punto`` keep the words of each :class:`Pares` and the sentence of each tuple of seats with juego."""
+
+    translator: Translator
+    said: dict[str, str]
+    punto_not_played: tuple[str, ...]
+    pares: dict[Pares, str]
+    no_punto: dict[tuple[int, ...], str]
+
+
+@lru_cache(maxsize=16)
+def _words(lang: str) -> _Words:
+    """The :class:`_Words` of a language code (already checked), built on first use."""
+    _ = translator(lang)
+    said = {msgid: _(msgid) for msgid in _SENTENCES}
+    shapes = tuple(
+        _.ngettext("Punto is not played: {seats} has juego.", "Punto is not played: {seats} have juego.", n, seats="{seats}")
+        for n in range(5)
+    )
+    return _Words(_, said, shapes, {}, {})
+
+
+_WORDS_OF: dict[str, _Words] = {}
+
+
+def _words_in(lang: str | None) -> _Words:
+    """The :class:`_Words` of ``lang`` as a caller spells it (None: the language being spoken); raises
+    ``LanguageError`` for a language with no catalog. Each spelling is checked once."""
+    code = current_lang() if lang is None else lang
+    words = _WORDS_OF.get(code)
+    if words is None:
+        words = _WORDS_OF[code] = _words(translator(code).lang)
+    return words
+
+
+def _describe_pares(_: Translator, pares: Pares) -> str:
+    """A jugada of pares in the words of ``_``'s language (see :meth:`Pares.describe`)."""
+    return _pares_words(_words(_.lang), pares)
+
+
+def _pares_words(words: _Words, pares: Pares) -> str:
+    """A jugada of pares in the words of a language (see :meth:`Pares.describe`)."""
+    text = words.pares.get(pares)
+    if text is None:
+        said = words.said
+        _ = words.translator
+        if pares.kind == "duples":
+            if pares.high == pares.low:
+                text = said[_DUPLES_FOUR].format(rank=_(_PLURAL[pares.high]))
+            else:
+                text = said[_DUPLES_TWO].format(high=_(_PLURAL[pares.high]), low=_(_PLURAL[pares.low]))
+        else:
+            text = said[_PARES_WORDS[pares.kind]].format(rank=_(_PLURAL[pares.high]))
+        words.pares[pares] = text
+    return text
 
 
 _TEAMS = ("A", "B", "A", "B")
@@ -461,95 +608,102 @@ def _judge(
     lance: Lance,
     position: int,
     infos: tuple[HandInfo, HandInfo, HandInfo, HandInfo],
-    keys: tuple[tuple[tuple[int, ...], ...], ...],
+    keys: tuple[tuple[int, ...], ...],
     mano: int,
 ) -> LanceResult:
     """The decision only: winner, ranking and tie; the words wait for :func:`_explain`.
 
-    position: the lance's place in :data:`LANCES`. keys: each seat's :func:`_lance_keys`."""
+    position: the lance's place in :data:`LANCES`. keys: each seat's :func:`_lance_keys`, indexed by seat."""
+    if lance is Lance.PUNTO and (keys[0][3] or keys[1][3] or keys[2][3] or keys[3][3]):  # somebody has juego
+        return LanceResult(lance, None, None, (), False, mano, infos)
+    # key * 4 + nearness to mano (3 for mano ... 0 for the postre): all four differ, the largest is best, and an
+    # exact tie goes to the seat nearer mano (RULES.md §2)
     order = _ORDERS[mano]
-    i0, i1, i2, i3 = infos
-    if lance is Lance.PUNTO and (i0.total >= 31 or i1.total >= 31 or i2.total >= 31 or i3.total >= 31):
+    ranked = sorted(
+        [keys[s][position] | 3 - d for d, s in enumerate(order) if keys[s][position]], reverse=True
+    )
+    if not ranked:
         return LanceResult(lance, None, None, (), False, mano, infos)
-    keyed = [(keys[s][position], s) for s in order]
-    taking_part = [ks for ks in keyed if ks[0]]
-    if not taking_part:
-        return LanceResult(lance, None, None, (), False, mano, infos)
-    # sorted() is stable: seats with equal keys stay in speaking order, so ties go to the seat nearer mano.
-    taking_part.sort(key=itemgetter(0), reverse=True)
-    best, w = taking_part[0]
-    tie = len(taking_part) > 1 and taking_part[1][0] == best
-    return LanceResult(lance, w, _TEAMS[w], tuple(ks[1] for ks in taking_part), tie, mano, infos)
+    decode = _DECODE[mano]
+    ranking = tuple([decode[x & 3] for x in ranked])
+    w = ranking[0]
+    tie = len(ranked) > 1 and ranked[0] >> 2 == ranked[1] >> 2
+    return LanceResult(lance, w, _TEAMS[w], ranking, tie, mano, infos)
 
 
-def _explain(result: LanceResult) -> str:
-    """The sentence of one judged lance (RULES.md §2, §5)."""
+def _explain(result: LanceResult, lang: str | None = None, words: _Words | None = None) -> str:
+    """The sentence of one judged lance in ``lang`` (None: the language being spoken), or in ``words`` when
+    given (RULES.md §2, §5)."""
+    if words is None:
+        words = _words_in(lang)
+    said = words.said
     lance, infos, mano, ranking = result.lance, result.infos, result.mano, result.ranking
     w = result.winner
     if w is None:
         if lance is Lance.PUNTO:
             juego_seats = [s for s in speaking_order(mano) if infos[s].is_juego]
             if juego_seats:
-                names = [f"seat {s}" for s in juego_seats]
-                who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-                verb = "has" if len(juego_seats) == 1 else "have"
-                return f"Punto is not played: {who} {verb} juego."
+                key = tuple(juego_seats)
+                text = words.no_punto.get(key)
+                if text is None:
+                    seats = words.translator.join([said[_SEAT].format(seat=s) for s in juego_seats])
+                    text = words.no_punto[key] = words.punto_not_played[len(juego_seats)].format(seats=seats)
+                return text
         if lance is Lance.PARES:
-            return "Nobody holds pares, so Pares scores nothing."
-        return "Nobody has juego (31 or more), so Punto is played instead."
+            return said[_NO_PARES]
+        return said[_NO_JUEGO]
     if result.tie_to_mano:
         best = infos[w].key(lance)
         tied = [s for s in ranking if infos[s].key(lance) == best]
-        return _tie_sentence(tied, _tie_what(lance, infos[w]), mano)
+        template = said[_TIES[len(tied), w == mano]]
+        return template.format(what=_tie_what(words, lance, infos[w]), seat=w, **dict(zip("abcd", tied, strict=False)))
+    win = infos[w]
     if len(ranking) == 1:
-        return f"Seat {w} wins {lance.title}: only seat {w} {_holds(lance, infos[w])}."
-    return f"Seat {w} wins {lance.title}: {_beats(lance, infos[w], infos[ranking[1]], ranking[1])}."
+        if lance is Lance.PARES:
+            assert win.pares is not None
+            return said[_PARES_ONLY].format(seat=w, pares=_pares_words(words, win.pares))
+        return said[_JUEGO_ONLY].format(seat=w, total=win.total)
+    other = ranking[1]
+    lose = infos[other]
+    if lance is Lance.GRANDE:
+        a, b = win.ranks, lose.ranks
+        i = 0 if a[0] != b[0] else 1 if a[1] != b[1] else 2 if a[2] != b[2] else 3
+        return said[_GRANDE_BEATS[i]].format(seat=w, win=_ranks_text(a), lose=_ranks_text(b))
+    if lance is Lance.CHICA:
+        a, b = win.ranks[::-1], lose.ranks[::-1]
+        i = 0 if a[0] != b[0] else 1 if a[1] != b[1] else 2 if a[2] != b[2] else 3
+        return said[_CHICA_BEATS[i]].format(seat=w, win=_ranks_text(a), lose=_ranks_text(b))
+    if lance is Lance.PARES:
+        assert win.pares is not None and lose.pares is not None
+        wp, lp = win.pares, lose.pares
+        if wp.kind != lp.kind:
+            template = _PARES_BEATS
+        elif wp.kind == "duples":
+            template = _PARES_BEATS_LOWER if wp.high == lp.high else _PARES_BEATS
+        else:
+            template = _PARES_BEATS_MEDIAS if wp.kind == "medias" else _PARES_BEATS_PAR
+        return said[template].format(seat=w, win=_pares_words(words, wp), other=other, lose=_pares_words(words, lp))
+    if lance is Lance.JUEGO:
+        if win.la_real:
+            return said[_JUEGO_LA_REAL].format(seat=w, other=other, total=lose.total)
+        if win.total == 31:
+            return said[_JUEGO_31].format(seat=w, other=other, total=lose.total)
+        return said[_JUEGO_BEATS].format(seat=w, win=win.total, lose=lose.total)
+    return said[_PUNTO_BEATS].format(seat=w, win=win.total, lose=lose.total)
 
 
-def _tie_what(lance: Lance, info: HandInfo) -> str:
+def _tie_what(words: _Words, lance: Lance, info: HandInfo) -> str:
+    """What the tied seats all hold, in the words of a language."""
     if lance is Lance.GRANDE:
         return info.grande_str
     if lance is Lance.CHICA:
         return info.chica_str
     if lance is Lance.PARES:
         assert info.pares is not None
-        return info.pares.describe()
-    return str(info.total) + (" (la real)" if lance is Lance.JUEGO and info.la_real else "")
-
-
-def _holds(lance: Lance, info: HandInfo) -> str:
-    if lance is Lance.PARES:
-        assert info.pares is not None
-        return f"holds pares ({info.pares.describe()})"
-    return f"has juego ({info.total})"
-
-
-def _beats(lance: Lance, win: HandInfo, lose: HandInfo, lose_seat: int) -> str:
-    if lance in (Lance.GRANDE, Lance.CHICA):
-        a, b = (win.ranks, lose.ranks) if lance is Lance.GRANDE else (win.ranks[::-1], lose.ranks[::-1])
-        i = next(k for k in range(4) if a[k] != b[k])
-        ws, ls = (win.grande_str, lose.grande_str) if lance is Lance.GRANDE else (win.chica_str, lose.chica_str)
-        return f"{ws} beats {ls} on the {_ORDINALS[i]} card"
-    if lance is Lance.PARES:
-        assert win.pares is not None and lose.pares is not None
-        wp, lp = win.pares, lose.pares
-        s = f"{wp.describe()} beats seat {lose_seat}'s {lp.describe()}"
-        if wp.kind != lp.kind:
-            return s
-        if wp.kind == "duples" and wp.high == lp.high:
-            return s + ", on the lower pair"
-        if wp.kind == "medias":
-            return s + " (the fourth card does not count)"
-        if wp.kind == "par":
-            return s + " (the odd cards do not count)"
-        return s
-    if lance is Lance.JUEGO:
-        if win.la_real:
-            return f"la real (7-7-7-sota) beats every other 31, and seat {lose_seat} has {lose.total}"
-        if win.total == 31:
-            return f"31 is the best juego, and seat {lose_seat} has {lose.total}"
-        return f"{win.total} beats {lose.total} (juego order 31, 32, 40, 37, 36, 35, 34, 33)"
-    return f"{win.total} beats {lose.total}"
+        return _pares_words(words, info.pares)
+    if lance is Lance.JUEGO and info.la_real:
+        return words.said[_LA_REAL_TOTAL].format(total=info.total)
+    return str(info.total)
 
 
 def evaluate(
@@ -595,15 +749,22 @@ def judge_infos(
     )
 
 
-_KEYS: dict[tuple[tuple[int, ...], bool], tuple[tuple[int, ...], ...]] = {}
+_KEYS: dict[tuple[tuple[int, ...], bool], tuple[int, ...]] = {}
 
 
-def _lance_keys(info: HandInfo) -> tuple[tuple[int, ...], ...]:
-    """A hand's comparison key in every lance, in lance order (see :meth:`HandInfo.key`); its ranks and la real
-    decide them, so they are kept by those (a tuple of ints hashes fast, a HandInfo does not)."""
+def _lance_keys(info: HandInfo) -> tuple[int, ...]:
+    """A hand's comparison key in every lance, in lance order, each one integer times 4 (0: takes no part),
+    ordered as :meth:`HandInfo.key` orders them. Its ranks and la real decide them, so they are kept by those
+    (a tuple of ints hashes fast, a HandInfo does not)."""
     found = _KEYS.get((info.ranks, info.la_real))
     if found is None:
-        found = _KEYS[info.ranks, info.la_real] = tuple(info.key(lance) for lance in LANCES)
+        g = info.ranks  # effective ranks, each below 16: packed 4 bits each, they compare as the tuples do
+        grande = ((g[0] * 16 + g[1]) * 16 + g[2]) * 16 + g[3]
+        chica = 65535 - (((g[3] * 16 + g[2]) * 16 + g[1]) * 16 + g[0])
+        p = info.pares
+        pares = (p.key[0] * 16 + p.key[1]) * 16 + p.key[2] if p else 0
+        juego = (_LA_REAL_KEY if info.la_real else _JUEGO_KEY[info.total]) if info.is_juego else 0
+        found = _KEYS[info.ranks, info.la_real] = (grande * 4, chica * 4, pares * 4, juego * 4, info.total * 4)
     return found
 
 
@@ -657,7 +818,7 @@ def _winner_tables(kings: int) -> tuple[tuple[int, ...], tuple[tuple[dict[int, t
     if kings not in (8, 4) or isinstance(kings, bool):
         from .errors import RulesError
 
-        raise RulesError(f"kings must be 8 or 4, not {kings!r} (RULES.md §13)")
+        raise RulesError(Text("kings must be 8 or 4, not {value} (RULES.md §13)", value=repr(kings)))
     weights, table = hand_key_table(kings)
     dense = [{k: r for r, k in enumerate(sorted({v[i] for v in table.values()}))} for i in range(5)]
     by_dist = [{s: tuple(dense[i][v[i]] * 4 + 3 - d for i in range(5)) for s, v in table.items()} for d in range(4)]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
+from ..i18n import N_, Text
 from .errors import RulesError
 
 __all__ = ["PRESETS", "Rules", "check_rules"]
@@ -60,37 +61,53 @@ class Rules:
     players: int = 4
 
     def __post_init__(self) -> None:
-        def need(ok: bool, msg: str) -> None:
+        def need(ok: bool, msgid: str, **params: object) -> None:
             if not ok:
-                raise RulesError(f"{msg} (RULES.md §13)")
+                raise RulesError(Text(msgid, **params))
 
         def is_int(v: Any) -> bool:
             return isinstance(v, int) and not isinstance(v, bool)
 
-        need(is_int(self.kings) and self.kings in (8, 4), f"kings must be 8 or 4, not {self.kings!r}")
-        need(is_int(self.target) and self.target in (30, 35, 40), f"target must be 30, 35 or 40, not {self.target!r}")
+        need(
+            is_int(self.kings) and self.kings in (8, 4),
+            N_("kings must be 8 or 4, not {value} (RULES.md §13)"), value=repr(self.kings),
+        )
+        need(
+            is_int(self.target) and self.target in (30, 35, 40),
+            N_("target must be 30, 35 or 40, not {value} (RULES.md §13)"), value=repr(self.target),
+        )
         for name in ("la_real", "punto_bonus_when_accepted", "punto_bonus_on_refusal", "allow_out_of_turn_first_bet"):
             v = getattr(self, name)
-            need(isinstance(v, bool), f"{name} must be True or False, not {v!r}")
+            need(
+                isinstance(v, bool),
+                N_("{option} must be True or False, not {value} (RULES.md §13)"), option=name, value=repr(v),
+            )
         need(
             self.la_real_figure in ("sota", "any", "sota_de_oros"),
-            f"la_real_figure must be 'sota', 'any' or 'sota_de_oros', not {self.la_real_figure!r}",
-        )
-        need(self.deje_timing in ("immediate", "end"), f"deje_timing must be 'immediate' or 'end', not {self.deje_timing!r}")
-        need(
-            is_int(self.games_per_vaca) and 1 <= self.games_per_vaca <= 5,
-            f"games_per_vaca must be a whole number from 1 to 5, not {self.games_per_vaca!r}",
+            N_("la_real_figure must be 'sota', 'any' or 'sota_de_oros', not {value} (RULES.md §13)"), value=repr(self.la_real_figure),
         )
         need(
-            is_int(self.vacas_per_match) and 1 <= self.vacas_per_match <= 5,
-            f"vacas_per_match must be a whole number from 1 to 5, not {self.vacas_per_match!r}",
+            self.deje_timing in ("immediate", "end"),
+            N_("deje_timing must be 'immediate' or 'end', not {value} (RULES.md §13)"), value=repr(self.deje_timing),
         )
-        need(self.first_hand in ("normal", "mus_corrido"), f"first_hand must be 'normal' or 'mus_corrido', not {self.first_hand!r}")
+        for name in ("games_per_vaca", "vacas_per_match"):
+            v = getattr(self, name)
+            need(
+                is_int(v) and 1 <= v <= 5,
+                N_("{option} must be a whole number from 1 to 5, not {value} (RULES.md §13)"), option=name, value=repr(v),
+            )
+        need(
+            self.first_hand in ("normal", "mus_corrido"),
+            N_("first_hand must be 'normal' or 'mus_corrido', not {value} (RULES.md §13)"), value=repr(self.first_hand),
+        )
         need(
             self.senas in ("standard", "kiss_three_kings", "off"),
-            f"senas must be 'standard', 'kiss_three_kings' or 'off', not {self.senas!r}",
+            N_("senas must be 'standard', 'kiss_three_kings' or 'off', not {value} (RULES.md §13)"), value=repr(self.senas),
         )
-        need(self.players == 4, f"players must be 4 (two pairs); {self.players!r}-player Mus is not supported")
+        need(
+            self.players == 4,
+            N_("players must be 4 (two pairs); {value}-player Mus is not supported (RULES.md §13)"), value=repr(self.players),
+        )
 
     @property
     def variant(self) -> str:
@@ -107,7 +124,9 @@ class Rules:
         known = {f.name for f in fields(self)}
         for k in changes:
             if k not in known:
-                raise RulesError(f"unknown rules option {k!r}; options are {', '.join(sorted(known))}")
+                raise RulesError(
+                    Text("unknown rules option {option}; options are {options}", option=repr(k), options=", ".join(sorted(known)))
+                )
         return replace(self, **changes)
 
     def as_dict(self) -> dict[str, Any]:
@@ -124,7 +143,7 @@ class Rules:
         for pname, rules in PRESETS.items():
             if key == pname.replace("_", "").replace("-", ""):
                 return rules
-        raise RulesError(f"unknown rules preset {name!r}; presets are {', '.join(PRESETS)}")
+        raise RulesError(Text("unknown rules preset {name}; presets are {presets}", name=repr(name), presets=", ".join(PRESETS)))
 
     @classmethod
     def from_variant(cls, variant: str | int | None, **changes: Any) -> Rules:
@@ -157,5 +176,7 @@ def check_rules(rules: object) -> Rules:
     if rules is None:
         return PRESETS["8reyes"]
     if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be a musteach Rules, not {rules!r} (use Rules(kings=4) for 4 reyes)")
+        raise RulesError(
+            Text("rules must be a musteach Rules, not {value} (use Rules(kings=4) for 4 reyes)", value=repr(rules))
+        )
     return rules
