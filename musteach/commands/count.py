@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from ..cli import add_lang_option
 from ..i18n import SOURCE_LANG, Text, check_lang, speaking, translator
 from ..rules.count import CountResult, count_case
 from ..rules.errors import MusError
@@ -39,16 +40,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     )
     add_lang_option(p)
     return p
-
-
-def add_lang_option(p: argparse.ArgumentParser) -> None:
-    """``--lang LANG``: the language of explanations and error messages (en, es...; default en)."""
-    p.add_argument(
-        "--lang",
-        default=SOURCE_LANG,
-        metavar="LANG",
-        help="language of the explanations and error messages: en (default) or es",
-    )
 
 
 def run_in_language(args: argparse.Namespace, body: Callable[[argparse.Namespace], int]) -> int:

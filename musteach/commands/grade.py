@@ -23,13 +23,14 @@ import json
 import sys
 from typing import Any
 
+from ..cli import add_lang_option
 from ..i18n import Text
 from ..rules.cards import DECK
 from ..rules.errors import MusError
 from ..rules.options import Rules
 from ..teach.diagnosis import Diagnosis, check_answer, diagnose
 from . import Records, read_input, read_records
-from .count import add_lang_option, record_label, run_in_language
+from .count import record_label, run_in_language
 from .judge import deal_rules, judge_deal, judge_records
 
 
