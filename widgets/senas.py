@@ -15,7 +15,6 @@ classes of every quiz (``musteach-feedback``, ``musteach-score``, ``musteach-nex
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import ipywidgets as widgets
@@ -60,11 +59,7 @@ def _style() -> widgets.HTML:
 def face_without_meaning(sena: Sena | str, width: int = 96) -> str:
     """The seña's face with only its gesture in the accessible name and tooltip (a quiz must not say
     the meaning before it is answered)."""
-    s = get_sena(sena)
-    svg = sena_svg(s, width)
-    gesture = escape(s.gesture, quote=True)
-    svg = re.sub(r'aria-label="[^"]*"', f'aria-label="{gesture}"', svg, count=1)
-    return re.sub(r"<title>.*?</title>", f"<title>{gesture}</title>", svg, count=1, flags=re.S)
+    return sena_svg(get_sena(sena), width, with_meaning=False)
 
 
 class SenaCatalogue(Spoken, widgets.VBox):

@@ -239,19 +239,26 @@ def _drawing(key: str) -> str:
     raise MusError(Text("no drawing for the seña {key}", key=repr(key)))  # pragma: no cover - every catalogued seña has one
 
 
-def sena_svg(sena: Sena | str, width: int = SENA_WIDTH, rules: Rules | str | None = None) -> str:
+def sena_svg(
+    sena: Sena | str, width: int = SENA_WIDTH, rules: Rules | str | None = None, *, with_meaning: bool = True
+) -> str:
     """A face making the seña's gesture, as an SVG string (RULES.md §11).
 
     sena: a :class:`~musteach.rules.senas.Sena` or its key / alias (``"morder_labio"``, ``"dos reyes"``).
     width: CSS pixels (height = 7/6 of it). rules: the table's rules or seña set, for the meaning
     spoken in the ``aria-label`` (the kiss means three kings and an ace in the ``kiss_three_kings`` set).
+    with_meaning: False names only the gesture in the ``aria-label`` and tooltip (a quiz must not give away
+    the meaning before it is answered).
     Raises :class:`~musteach.rules.senas.SenaError` for an unknown seña, :class:`MusError` for a bad width.
     """
     s = get_sena(sena)
     if isinstance(width, bool) or not isinstance(width, int | float) or width <= 0:
         raise MusError(Text("width must be a positive number of pixels, not {value}", value=repr(width)))
     _ = translator()
-    label = _("{gesture}: {meaning}", gesture=s.gesture_text(_.lang), meaning=meaning(s, rules, _.lang))
+    if with_meaning:
+        label = _("{gesture}: {meaning}", gesture=s.gesture_text(_.lang), meaning=meaning(s, rules, _.lang))
+    else:
+        label = s.gesture_text(_.lang)
     h = round(width * _VH / _VW, 1)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" viewBox="0 0 {_VW} {_VH}" '
