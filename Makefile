@@ -71,7 +71,7 @@ typecheck: $(STAMP)
 
 ## Every test: unit, properties, vectors, doctests, widgets, nbval on the lessons, and the browser tests
 test: $(STAMP) browser-deps proxy-deps axe lint typecheck
-	$(PY) -m pytest -q -p no:randomly --durations=25 tests musteach --nbval-lax lessons
+	$(PY) -m pytest -q -p no:randomly -n 2 --dist loadgroup --durations=25 tests musteach --nbval-lax lessons
 
 ## Count the odds tables shipped in musteach/odds/data/ (every hand, 8 and 4 reyes; about 10 CPU-minutes)
 tables: $(STAMP)

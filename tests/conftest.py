@@ -8,6 +8,8 @@
   ``-m slow``; a developer's ``make test`` skips them.
 * ``fresh_install``: one copy of the repository with a venv built from binder/requirements.txt alone, made once
   per session for the slow install tests (see fresh_venv.py).
+* Under ``make test`` two pytest-xdist workers share the tests: one runs every test that starts a server or
+  a browser, the other the rest (see :func:`xdist_group_of`).
 * ``strict_widgets``: makes ipywidgets re-raise exceptions from click handlers and fails the test if any
   guarded musteach widget made during it recorded a handler error; yields the list of those widgets.
 """
@@ -33,8 +35,31 @@ def under_ci() -> bool:
     return os.environ.get("CI", "").lower() == "true"
 
 
+# modules whose tests start a Voilà or Jupyter server, a kernel or a fresh venv (besides the browser tests)
+SERVER_MODULES = frozenset(
+    {"test_serve.py", "test_security.py", "test_binder.py", "test_lesson_kernel.py", "test_kernel_restart_path.py"}
+)
+
+
+def xdist_group_of(item: pytest.Item) -> str:
+    """The worker group of a test when ``make test`` runs two pytest-xdist workers (``--dist loadgroup``).
+
+    Every test that starts a server, a browser or a fresh venv joins one group, so that one worker runs them
+    in turn (they would fight over the two cores) while the other worker runs the pure-Python tests; any
+    other test is grouped with its file, so that a module's fixtures are built once and a notebook's cells
+    (which share one kernel) run in order on one worker.
+    """
+    path = Path(str(item.path))
+    if "browser" in item.keywords or path.name in SERVER_MODULES:
+        return "server"
+    return path.as_posix()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip the ``slow`` tests outside CI, unless the marker expression asks for them (``-m slow``)."""
+    """Group the tests for pytest-xdist (see :func:`xdist_group_of`); skip the ``slow`` tests outside CI,
+    unless the marker expression asks for them (``-m slow``)."""
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(xdist_group_of(item)))
     if under_ci() or "slow" in (config.getoption("markexpr", "") or ""):
         return
     skip = pytest.mark.skip(reason="slow: runs under CI=true (or with -m slow)")
