@@ -34,6 +34,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from html import escape
@@ -58,7 +59,21 @@ from voila.paths import collect_static_paths
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
+from musteach.i18n import SOURCE_LANG
 from musteach.rules.errors import MusError
+from musteach.teach.pages import (
+    PageText,
+    busy_page,
+    cookies_needed_page,
+    index_page,
+    language_link,
+    lesson_bar,
+    lesson_link,
+    not_found_page,
+    open_yourself_page,
+    too_many_open_page,
+    too_many_opening_page,
+)
 
 from .guard import (
     SECURITY_HEADERS,
@@ -73,7 +88,7 @@ from .guard import (
     new_session_id,
 )
 from .kernel import lesson_kernel_cmd
-from .lessons import Lesson
+from .lessons import Lesson, lang_of, preferred_language
 
 __all__ = [
     "ALLOWED_MESSAGE_TYPES",
@@ -135,12 +150,14 @@ log = logging.getLogger("musteach.serve")
 
 @dataclass(frozen=True)
 class ServeOptions:
-    """What ``musteach serve`` was asked for. ``lessons``: the lessons of ``lessons_dir`` in order;
-    ``cull_idle`` in seconds (0: never); ``pool_size`` kernels per lesson (0: no preheating), except for the
-    lessons in ``pools`` (lesson file name -> kernels)."""
+    """What ``musteach serve`` was asked for. ``lessons``: the lessons of ``lessons_dir`` in order (English);
+    ``translations``: the same lessons in other languages (language -> lessons of ``lessons_dir/<language>``);
+    ``cull_idle`` in seconds (0: never); ``pool_size`` kernels per lesson and language (0: no preheating),
+    except for the lessons in ``pools`` (lesson path -> kernels)."""
 
     lessons_dir: Path
     lessons: list[Lesson] = field(default_factory=list)
+    translations: dict[str, list[Lesson]] = field(default_factory=dict)
     host: str = "127.0.0.1"
     port: int = 8866
     max_kernels: int = 40
@@ -155,6 +172,19 @@ class ServeOptions:
     secret: bytes | None = None
     base_url: str = "/"
 
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages served: English (``lessons``), then those of ``translations``."""
+        return (SOURCE_LANG, *self.translations)
+
+    def lessons_in(self, lang: str) -> list[Lesson]:
+        """The lessons of one language (none for a language not served)."""
+        return self.lessons if lang == SOURCE_LANG else self.translations.get(lang, [])
+
+    def all_lessons(self) -> list[Lesson]:
+        """Every lesson served, English first, then each other language's."""
+        return [*self.lessons, *(ls for lessons in self.translations.values() for ls in lessons)]
+
     def pool_for(self, lesson_path: str) -> int:
         """Kernels asked to be preheated for a lesson."""
         return self.pools.get(lesson_path, self.pool_size)
@@ -163,18 +193,19 @@ class ServeOptions:
         """Kernels preheated per lesson, shrunk so that all the pools together fit under ``max_kernels``: the
         lessons named by ``--pool`` first, then one kernel a lesson in order, then the rest in order.
 
-        >>> from .lessons import Lesson
+        >>> from .lessons import Lesson, lang_of, preferred_language
         >>> ls = [Lesson.from_heading(f"0{i}-x.ipynb", None) for i in range(4)]
         >>> ServeOptions(Path("."), ls, max_kernels=5, pools={"03-x.ipynb": 4}).fitted_pools()
         {'00-x.ipynb': 1, '01-x.ipynb': 0, '02-x.ipynb': 0, '03-x.ipynb': 4}
         """
         room = self.max_kernels
-        fitted = {ls.path: 0 for ls in self.lessons}
+        every = self.all_lessons()
+        fitted = {ls.path: 0 for ls in every}
         for path, n in self.pools.items():
             fitted[path] = min(n, room)
             room -= fitted[path]
         for rounds in (1, None):
-            for ls in self.lessons:
+            for ls in every:
                 if ls.path in self.pools:
                     continue
                 wanted = self.pool_size if rounds is None else min(1, self.pool_size)
@@ -193,7 +224,7 @@ def pools_summary(o: ServeOptions) -> str:
     """What the start-up log says of preheating: the kernels each lesson gets (after the pools shrank to fit
     under ``--max-kernels``), and how the pools shrank.
 
-    >>> from .lessons import Lesson
+    >>> from .lessons import Lesson, lang_of, preferred_language
     >>> ls = [Lesson.from_heading(f"0{i}-x.ipynb", None) for i in range(1, 4)]
     >>> print(pools_summary(ServeOptions(Path("."), ls, max_kernels=3, pools={"03-x.ipynb": 5})))
     3 kernels preheated: 3 for 03-x.ipynb; none for 01-x.ipynb, 02-x.ipynb (asked: 1 kernel per lesson, 5 for 03-x.ipynb, 7 in all; shrunk to fit under --max-kernels 3)
@@ -203,7 +234,7 @@ def pools_summary(o: ServeOptions) -> str:
     no kernel preheated (kernels start when a page is opened)
     """
     fitted = o.fitted_pools()
-    asked = {ls.path: o.pool_for(ls.path) for ls in o.lessons}
+    asked = {ls.path: o.pool_for(ls.path) for ls in o.all_lessons()}
     total = sum(fitted.values())
     if not sum(asked.values()):
         return "no kernel preheated (kernels start when a page is opened)"
@@ -662,53 +693,99 @@ a { color: #1565c0; } .musteach-note { color: #5f6b64; font-size: .95rem; }
 """
 
 
+#: The cookie that remembers the language a visitor last chose (a lesson or an index in that language): ``/``
+#: then opens the index in it, before the browser's ``Accept-Language`` is asked.
+LANG_COOKIE = "musteach_lang"
+
+
 def _lesson_url(base_url: str, lesson: Lesson) -> str:
     return url_path_join(base_url, "voila", "render", lesson.path)
 
 
-def _page(title: str, body: str, *, refresh: int | None = None) -> str:
+def index_url(base_url: str, lang: str) -> str:
+    """The index of the lessons in ``lang``: ``/`` in English (the English index is also at ``/en/``),
+    ``/es/`` in Spanish."""
+    return base_url if lang == SOURCE_LANG else url_path_join(base_url, lang) + "/"
+
+
+def _page(title: str, body: str, *, lang: str = SOURCE_LANG, refresh: int | None = None) -> str:
     meta = f'<meta http-equiv="refresh" content="{refresh}">' if refresh else ""
     return (
-        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<!DOCTYPE html>\n<html lang="{escape(lang)}"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">{meta}'
         f"<title>{escape(title)}</title><style>{_PAGE_CSS}</style></head>"
         f"<body><main>{body}</main></body></html>\n"
     )
 
 
-def index_html(lessons: list[Lesson], base_url: str) -> str:
-    """The ``/`` page: the lessons in order, each a link to its Voilà page, numbered by its file name
-    ("Lesson 11: Practice" for ``11-practice.ipynb``, whatever its place in the list)."""
+def text_page(text: PageText, *, lang: str = SOURCE_LANG, back: str | None = None, refresh: int | None = None) -> str:
+    """A plain page of the server from musteach's words (:mod:`musteach.teach.pages`): its heading, its
+    paragraphs, and the link back to the lessons (to ``back``) when it has one."""
+    body = f"<h1>{escape(text.heading, quote=False)}</h1>"
+    body += "".join(f"<p>{escape(p, quote=False)}</p>" for p in text.paragraphs)
+    if text.link and back is not None:
+        body += f'<p class="musteach-note"><a href="{escape(back)}">{escape(text.link, quote=False)}</a></p>'
+    return _page(text.title, body, lang=lang, refresh=refresh)
+
+
+def _language_links(base_url: str, lang: str, languages: Sequence[str]) -> str:
+    links = []
+    for code in languages:
+        if code == lang:
+            continue
+        link = language_link(code, lang)
+        href = index_url(base_url, code) if code != SOURCE_LANG else url_path_join(base_url, SOURCE_LANG) + "/"
+        links.append(f'<a href="{escape(href)}" hreflang="{escape(code)}" lang="{escape(code)}" '
+                     f'title="{escape(link.index_tooltip)}">{escape(link.name, quote=False)}</a>')
+    return f'<p class="musteach-languages">{" ".join(links)}</p>' if links else ""
+
+
+def index_html(lessons: list[Lesson], base_url: str, lang: str = SOURCE_LANG,
+               languages: Sequence[str] = (SOURCE_LANG,)) -> str:
+    """The index in ``lang``: the lessons of that language in order, each a link to its Voilà page, numbered by
+    its file name ("Lesson 11: Practice" for ``11-practice.ipynb``, whatever its place in the list), and a link
+    to the index in each other language of ``languages``."""
+    text = index_page(lang)
     items = "".join(
-        f'<li><a href="{escape(_lesson_url(base_url, ls))}">Lesson {ls.number}: {escape(ls.label)}</a></li>'
+        f'<li><a href="{escape(_lesson_url(base_url, ls))}">{escape(lesson_link(ls.number, ls.label, lang), quote=False)}'
+        "</a></li>"
         for ls in lessons
     )
+    intro = "".join(f"<p>{escape(p, quote=False)}</p>" for p in text.paragraphs)
     return _page(
-        "musteach: lessons",
-        "<h1>musteach</h1><p>Learn Mus, the Spanish and Basque card game, one lesson at a time.</p>"
+        text.title,
+        f"{_language_links(base_url, lang, languages)}<h1>{escape(text.heading, quote=False)}</h1>{intro}"
         f'<ul class="musteach-lessons">{items}</ul>',
+        lang=lang,
     )
 
 
-def busy_html(base_url: str, max_kernels: int) -> str:
+def busy_html(base_url: str, max_kernels: int, lang: str = SOURCE_LANG) -> str:
     """The page a visitor gets when every place is taken."""
-    return _page(
-        "musteach: busy, try again shortly",
-        "<h1>The tutor is busy</h1>"
-        f"<p>{f'All {max_kernels} places are' if max_kernels > 1 else 'The only place is'} taken right now. "
-        f"Please try again shortly: this page tries again by itself in {RETRY_AFTER_SECONDS} seconds.</p>"
-        f'<p class="musteach-note"><a href="{escape(url_path_join(base_url, "/"))}">Back to the lessons</a></p>',
-        refresh=RETRY_AFTER_SECONDS,
-    )
+    return text_page(busy_page(max_kernels, RETRY_AFTER_SECONDS, lang), lang=lang, back=index_url(base_url, lang),
+                     refresh=RETRY_AFTER_SECONDS)
 
 
-def not_found_html(base_url: str) -> str:
+def not_found_html(base_url: str, lang: str = SOURCE_LANG) -> str:
     """The page a visitor gets for an address that is not a lesson, a picture or the index (HTTP 404)."""
-    return _page(
-        "musteach: page not found",
-        "<h1>Page not found</h1><p>There is no lesson or page at this address.</p>"
-        f'<p><a href="{escape(url_path_join(base_url, "/"))}">Back to the lessons</a></p>',
-    )
+    return text_page(not_found_page(lang), lang=lang, back=index_url(base_url, lang))
+
+
+def request_lang(request: Any, languages: Sequence[str], base_url: str = "/") -> str:
+    """The language to answer a request in: the language folder of a lesson or index address
+    (``/voila/render/es/...``, ``/es/``); English for any other lesson address; else the visitor's
+    :data:`LANG_COOKIE`, else their browser's ``Accept-Language``, among the ``languages`` served."""
+    path = unquote(request.path)[len(base_url.rstrip("/")) :].lstrip("/")
+    for prefix in ("voila/render/", "voila/files/"):
+        if path.startswith(prefix):
+            return lang_of(path[len(prefix) :], languages)
+    first = path.partition("/")[0]
+    if first in languages:
+        return first
+    morsel = request.cookies.get(LANG_COOKIE)
+    if morsel is not None and morsel.value in languages:
+        return str(morsel.value)
+    return preferred_language(request.headers.get("Accept-Language"), languages)
 
 
 class _NotFoundPage:
@@ -718,8 +795,12 @@ class _NotFoundPage:
         if status_code != 404:
             super().write_error(status_code, **kwargs)  # type: ignore[misc]
             return
+        settings = self.settings  # type: ignore[attr-defined]
+        lang = request_lang(self.request, settings.get("musteach_languages", (SOURCE_LANG,)),  # type: ignore[attr-defined]
+                            self.base_url)  # type: ignore[attr-defined]
         self.set_header("Content-Type", "text/html; charset=utf-8")  # type: ignore[attr-defined]
-        self.finish(not_found_html(self.base_url))  # type: ignore[attr-defined]
+        self.set_header("Content-Language", lang)  # type: ignore[attr-defined]
+        self.finish(not_found_html(self.base_url, lang))  # type: ignore[attr-defined]
 
 
 class NotFoundHandler(_NotFoundPage, JupyterHandler):
@@ -733,15 +814,30 @@ class NotFoundHandler(_NotFoundPage, JupyterHandler):
 
 
 class IndexHandler(JupyterHandler):
-    """``/``: the list of lessons (no kernel)."""
+    """``/``: the list of lessons (no kernel), in the language the visitor chose last (:data:`LANG_COOKIE`) or
+    their browser prefers: English here, another language by a redirect to its index (``/es/``), which
+    (with ``/en/``) this handler also serves, remembering the choice."""
 
     def initialize(self, **kwargs: Any) -> None:
         pass
 
     @tornado.web.authenticated
-    def get(self) -> None:
+    def get(self, lang: str | None = None) -> None:
+        languages: tuple[str, ...] = self.settings["musteach_languages"]
+        if lang is None:
+            self.set_header("Vary", "Accept-Language, Cookie")
+            wanted = request_lang(self.request, languages, self.base_url)
+            if wanted != SOURCE_LANG:
+                self.set_header("Cache-Control", "no-store")
+                self.redirect(index_url(self.base_url, wanted), status=302)
+                return
+            lang = SOURCE_LANG
+        else:
+            self.set_cookie(LANG_COOKIE, lang, samesite="Lax", path=self.base_url, expires_days=365)
+        lessons = self.settings["musteach_lessons"] if lang == SOURCE_LANG else self.settings["musteach_translations"][lang]
         self.set_header("Content-Type", "text/html; charset=utf-8")
-        self.finish(index_html(self.settings["musteach_lessons"], self.base_url))
+        self.set_header("Content-Language", lang)
+        self.finish(index_html(lessons, self.base_url, lang, languages))
 
 
 class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
@@ -763,13 +859,16 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
     _session: str | None = None
     _address = ""
 
-    def _plain(self, status: int, title: str, body: str, *, retry: int | None = None) -> None:
+    _lang = SOURCE_LANG
+
+    def _plain(self, status: int, text: PageText, *, retry: int | None = None) -> None:
         self.set_status(status)
         if retry:
             self.set_header("Retry-After", str(retry))
         self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Content-Language", self._lang)
         self.set_header("Cache-Control", "no-store")
-        self.finish(_page(title, body, refresh=retry))
+        self.finish(text_page(text, lang=self._lang, back=index_url(self.base_url, self._lang), refresh=retry))
 
     async def get(self, path: str | None = None) -> None:
         if not path or not path.lower().endswith(".ipynb"):
@@ -777,12 +876,11 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
             return
         if not (self.settings["musteach_lessons_dir"] / path).is_file():
             raise tornado.web.HTTPError(404)  # no kernel, no session: the not-found page
+        self._lang = lang_of(path, self.settings["musteach_languages"])
         why = fetch_refusal(dict(self.request.headers))
         if why:
             log.warning("refused %s for %s: no kernel is started for %s", path, self._who(), why)
-            self._plain(403, "musteach: open the lesson yourself",
-                        "<h1>Open the lesson yourself</h1><p>Lessons open only as pages of their own.</p>"
-                        f'<p><a href="{escape(url_path_join(self.base_url, "/"))}">The lessons</a></p>')
+            self._plain(403, open_yourself_page(self._lang))
             return
         if not self._visitor_session():
             return
@@ -792,15 +890,11 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
         if sessions.too_many_waiting(self._address):
             log.warning("refused %s: %s already holds %d kernels whose page has not connected", path, self._who(),
                         sessions.waiting_per_address)
-            self._plain(429, "musteach: too many pages opening",
-                        "<h1>Too many lessons opening</h1><p>Too many lesson pages are being opened from your "
-                        f"network. Try again in {RETRY_AFTER_SECONDS} seconds.</p>", retry=RETRY_AFTER_SECONDS)
+            self._plain(429, too_many_opening_page(RETRY_AFTER_SECONDS, self._lang), retry=RETRY_AFTER_SECONDS)
             return
         if sessions.address_full(self._address, self._session):
             log.warning("refused %s: %s already holds %d kernels", path, self._who(), sessions.per_address)
-            self._plain(429, "musteach: too many pages open",
-                        "<h1>Too many lessons open</h1><p>Too many lesson pages are open from your network. "
-                        f"Close one, or try again in {RETRY_AFTER_SECONDS} seconds.</p>", retry=RETRY_AFTER_SECONDS)
+            self._plain(429, too_many_open_page(RETRY_AFTER_SECONDS, self._lang), retry=RETRY_AFTER_SECONDS)
             return
         for old in sessions.to_release(self._session):
             log.info("a visitor opened more than %d lessons: their oldest kernel %s is released",
@@ -815,7 +909,8 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
             self.set_header("Retry-After", str(RETRY_AFTER_SECONDS))
             self.set_header("Content-Type", "text/html; charset=utf-8")
             self.set_header("Cache-Control", "no-store")
-            self.finish(busy_html(self.base_url, gate.max_kernels))
+            self.set_header("Content-Language", self._lang)
+            self.finish(busy_html(self.base_url, gate.max_kernels, self._lang))
             return
         # the visitor may not pick a template or theme (that would also bypass the preheated kernels)
         for name in ("template", "theme"):
@@ -824,6 +919,9 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
         # the page's "beforeunload" beacon posts this cookie back to /voila/api/shutdown/<kernel>, so that
         # closing the tab frees the place at once (Voilà's own page never sets it: its beacon gets a 403)
         self.xsrf_token  # noqa: B018 - reading it sets the _xsrf cookie
+        # the index (/) opens in the language of the lesson the visitor read last
+        self.set_cookie(LANG_COOKIE, self._lang, samesite="Lax", path=self.base_url, expires_days=365)
+        self.set_header("Content-Language", self._lang)
         start = time.monotonic()
         try:
             await super().get(path)
@@ -866,9 +964,7 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
             return True
         if tried:
             log.warning("refused %s for %s: no session cookie came back", self.request.path, self._address)
-            self._plain(403, "musteach: cookies needed",
-                        "<h1>This tutor needs a cookie</h1><p>Each visitor's lesson is tied to a session cookie. "
-                        "Allow cookies for this site, then open the lesson again.</p>")
+            self._plain(403, cookies_needed_page(self._lang))
             return False
         https = is_https(self.request.protocol, self.request.remote_ip or "",
                          self.request.headers.get("X-Forwarded-Proto"), trusted)
@@ -1065,6 +1161,8 @@ class MusteachVoila(Voila):
             musteach_secret=o.secret or os.urandom(32),
             musteach_trusted=o.trusted_proxies,
             musteach_lessons=o.lessons,
+            musteach_translations=o.translations,
+            musteach_languages=o.languages,
             musteach_lessons_dir=Path(o.lessons_dir),
             websocket_max_message_size=MAX_MESSAGE_BYTES,
             log_function=_log_request,
@@ -1111,6 +1209,8 @@ class MusteachVoila(Voila):
                 h = (self.server_url, IndexHandler)
             out.append(h)
         out.append((url_path_join(self.server_url, r"/musteach/api/session/([0-9a-f-]{36})"), SessionStatusHandler))
+        languages = "|".join(re.escape(lang) for lang in self.musteach.languages)
+        out.append((url_path_join(self.server_url, rf"/({languages})/?"), IndexHandler))
         return out
 
     def listen(self) -> None:
@@ -1122,6 +1222,8 @@ class MusteachVoila(Voila):
         o = self.musteach
         shown = "localhost" if self.ip in ("127.0.0.1", "0.0.0.0", "localhost", "::", "::1") else self.ip
         print(f"musteach: serving {len(o.lessons)} lessons on http://{shown}:{self.port}/", flush=True)
+        for lang, lessons in o.translations.items():
+            print(f"musteach: and {len(lessons)} lessons in {lang} on http://{shown}:{self.port}/{lang}/", flush=True)
         log.info(
             "lessons in %s; at most %s, preheated ones included; %s; idle kernels stopped after %s",
             o.lessons_dir,
@@ -1184,6 +1286,54 @@ def _log_cell_error(cell: Any, cell_index: int, execute_reply: dict) -> None:
                 c.get("ename", "Error"), c.get("evalue", ""))
 
 
+def _lesson_resources(lessons: list[Lesson]) -> list[dict[str, Any]]:
+    return [{"path": ls.path, "stem": ls.stem, "label": ls.label, "number": ls.number, "title": ls.title}
+            for ls in lessons]
+
+
+def _language_resources(o: ServeOptions, lang: str) -> dict[str, Any]:
+    """What the ``musteach`` template needs for the pages of one language: its lessons, the words of its
+    lesson bar and scripts (from :func:`musteach.teach.pages.lesson_bar`), the address of its index, and for
+    each other language the link to it (its name, the tooltips, each lesson's path in it)."""
+    bar = lesson_bar(lang)
+    others = []
+    for code in o.languages:
+        if code == lang:
+            continue
+        link = language_link(code, lang)
+        others.append({
+            "lang": code, "name": link.name, "lesson_tooltip": link.lesson_tooltip,
+            "index_tooltip": link.index_tooltip,
+            "index": "en/" if code == SOURCE_LANG else f"{code}/",
+            "paths": {ls.stem: ls.path for ls in o.lessons_in(code)},
+        })
+    return {
+        "lang": lang,
+        "index": "" if lang == SOURCE_LANG else f"{lang}/",
+        "lessons": _lesson_resources(o.lessons_in(lang)),
+        "words": {"lessons": bar.lessons, "skip": bar.skip, "ended": bar.ended, "reload": bar.reload},
+        "others": others,
+    }
+
+
+def _page_language_hook(o: ServeOptions) -> Any:
+    """Voilà's ``page_config_hook``: puts the language of the lesson (``musteachLang``, from the folder of its
+    path) in the page's config, where the ``musteach`` template reads it. Voilà calls it for preheated and
+    started kernels alike, with the notebook's path relative to the lessons folder."""
+    root = Path(o.lessons_dir).resolve()
+
+    def hook(page_config: dict[str, Any], *args: Any, notebook_path: str | None = None, **kwargs: Any) -> dict[str, Any]:
+        path = notebook_path or ""
+        if os.path.isabs(path):
+            try:
+                path = Path(path).resolve().relative_to(root).as_posix()
+            except ValueError:
+                path = ""
+        return {**page_config, "musteachLang": lang_of(path, o.languages)}
+
+    return hook
+
+
 def build_config(o: ServeOptions) -> Config:
     """The traitlets configuration of the production Voilà for ``o``."""
     c = Config()
@@ -1212,10 +1362,12 @@ def build_config(o: ServeOptions) -> Config:
     vc.multi_kernel_manager_class = MusteachKernelManager
     vc.resources = {
         "musteach": {
-            "lessons": [{"path": ls.path, "stem": ls.stem, "label": ls.label, "number": ls.number, "title": ls.title}
-                        for ls in o.lessons],
+            "lessons": _lesson_resources(o.lessons),
+            "languages": {lang: _language_resources(o, lang) for lang in o.languages},
         }
     }
+    # the page of a lesson knows its language (the lesson bar, <html lang>) from its folder
+    vc.page_config_hook = _page_language_hook(o)
     # only the lessons are preheated (a scratch notebook in the folder starts its kernel on demand)
     # (Voilà matches these against absolute paths: deny every path whose file name is not a lesson's)
     # every pool counts against --max-kernels: each lesson's is sized to fit (fitted_pools), others get none

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from musteach.rules.errors import MusError
 
-from .lessons import Lesson, find_lessons_dir, list_lessons
+from .lessons import Lesson, find_lessons_dir, lang_of, list_lessons, list_translations
 
 __all__ = ["DEFAULTS", "INT_OPTIONS", "IntOption", "add_parser", "parse_pools", "read_secret", "run"]
 
@@ -105,7 +105,8 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument(
         "--pool", action="append", default=[], metavar="LESSON=N",
         help="kernels preheated for one lesson instead (repeatable), e.g. --pool 03=20 before a class starts "
-        "lesson 3; LESSON is the file name, with or without .ipynb, or its number",
+        "lesson 3; LESSON is the file name, with or without .ipynb, or its number; es/03=20 is lesson 3 in "
+        "Spanish (the lessons of the folder's es/ sub-folder)",
     )
     p.add_argument(
         "--trusted-proxy", action="append", default=[], metavar="ADDRESS",
@@ -122,17 +123,23 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def parse_pools(specs: list[str], lessons: list[Lesson]) -> dict[str, int]:
-    """``["03=20"]`` -> ``{"03-grande-chica.ipynb": 20}``: the lesson (file name, name without ``.ipynb``
-    or number) and its pool size. Raises :class:`~musteach.rules.errors.MusError` naming a bad spec."""
+    """``["03=20", "es/03=5"]`` -> ``{"03-grande-chica.ipynb": 20, "es/03-grande-chica.ipynb": 5}``: the lesson
+    (file name, name without ``.ipynb`` or number, after ``es/`` for the Spanish one) and its pool size.
+    ``lessons``: every lesson served, in every language. Raises :class:`~musteach.rules.errors.MusError` naming
+    a bad spec."""
     pools: dict[str, int] = {}
+    offered = {ls.lang for ls in lessons}
     for spec in specs:
         name, sep, count = spec.partition("=")
         if not sep or not count.strip().isdigit():
             raise MusError(f"--pool wants LESSON=N (N kernels, 0 or more), not {spec!r}")
         key = name.strip()
-        found = [ls for ls in lessons if key in (ls.path, ls.stem) or (key.isdigit() and int(key) == ls.number)]
+        lang = lang_of(key, offered)
+        key = key.removeprefix(f"{lang}/")
+        mine = [ls for ls in lessons if ls.lang == lang]
+        found = [ls for ls in mine if key in (ls.name, ls.stem) or (key.isdigit() and int(key) == ls.number)]
         if len(found) != 1:
-            raise MusError(f"--pool {spec!r}: no lesson {key!r} (lessons: {', '.join(ls.stem for ls in lessons)})")
+            raise MusError(f"--pool {spec!r}: no lesson {key!r} (lessons: {', '.join(ls.stem for ls in mine)})")
         pools[found[0].path] = int(count)
     return pools
 
@@ -170,7 +177,8 @@ def run(args: argparse.Namespace) -> int:
     _check(args)
     folder = find_lessons_dir(args.lessons)
     lessons = list_lessons(folder)
-    pools = parse_pools(args.pool, lessons)
+    translations = list_translations(folder)
+    pools = parse_pools(args.pool, [*lessons, *(ls for tr in translations.values() for ls in tr)])
     try:
         from .app import ServeOptions, serve
     except ImportError as e:
@@ -179,6 +187,7 @@ def run(args: argparse.Namespace) -> int:
         ServeOptions(
             lessons_dir=folder,
             lessons=lessons,
+            translations=translations,
             host=args.host,
             port=args.port,
             max_kernels=args.max_kernels,

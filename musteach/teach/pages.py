@@ -1,0 +1,217 @@
+"""The words of the tutor's own web pages (``musteach serve``): the index, the lesson bar, the error pages.
+
+Pure Python, no Jupyter import: :mod:`musteach_server` lays these words out as HTML and never writes a sentence
+of its own. Every sentence goes through the catalogs of the ``pages`` domain (see :mod:`musteach.i18n`); each
+function takes ``lang`` (a code such as ``"es"``; None: the language being spoken now, see
+:func:`~musteach.i18n.speaking`) and raises :class:`~musteach.rules.errors.LanguageError` for a language the
+tutor does not speak.
+
+Lesson names (``"03-grande-chica"``) are ids shared by every language: only their titles are translated, so
+progress and stars kept under a lesson's name hold in every language.
+
+>>> print(busy_page(40, 20).paragraphs[0])
+All 40 places are taken right now. Please try again shortly: this page tries again by itself in 20 seconds.
+>>> busy_page(1, 20, lang="es").heading
+'El tutor está ocupado'
+>>> lesson_link(3, "Grande and Chica")
+'Lesson 3: Grande and Chica'
+>>> language_name("es"), language_name("en", lang="es")
+('Español', 'inglés')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..i18n import N_, SOURCE_LANG, check_lang, speaking, translator
+
+__all__ = [
+    "BarWords",
+    "LanguageLink",
+    "PageText",
+    "busy_page",
+    "cookies_needed_page",
+    "index_page",
+    "language_link",
+    "language_name",
+    "lesson_bar",
+    "lesson_link",
+    "lesson_title",
+    "not_found_page",
+    "open_yourself_page",
+    "too_many_open_page",
+    "too_many_opening_page",
+]
+
+#: The link from an error page back to the index of the lessons.
+BACK_TO_THE_LESSONS = N_("Back to the lessons")
+
+
+@dataclass(frozen=True, slots=True)
+class PageText:
+    """The words of one plain page of the server.
+
+    title: the browser tab's title. heading: the page's one heading. paragraphs: whole sentences, one paragraph
+    each (a paragraph may hold two sentences). link: the text of the link back to the lessons (None: no link).
+    """
+
+    title: str
+    heading: str
+    paragraphs: tuple[str, ...]
+    link: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BarWords:
+    """The words of the lesson bar and of the scripts on every lesson page.
+
+    lessons: the bar's name for screen readers and its menu button on a phone. skip: the link that skips to
+    the first quiz. ended: what a page says when its kernel is gone for good. reload: the button under it.
+    """
+
+    lessons: str
+    skip: str
+    ended: str
+    reload: str
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageLink:
+    """A link to the tutor in another language, as a page in one language shows it.
+
+    code: the other language (``"es"``). name: its name as it writes it (``"Español"``: the link's text).
+    lesson_tooltip: "The same lesson in Spanish", in the page's language. index_tooltip: "The lessons in
+    Spanish", the same for the index.
+    """
+
+    code: str
+    name: str
+    lesson_tooltip: str
+    index_tooltip: str
+
+
+def language_name(code: str, lang: str | None = None) -> str:
+    """The name of the language ``code`` as ``lang`` writes it (None: as the language itself writes it, with a
+    capital, for a link to it: ``"Español"``, ``"English"``; otherwise as a noun in a sentence: ``"Spanish"``,
+    ``"inglés"``). From babel's locale data. Raises LanguageError for a language the tutor does not speak."""
+    from babel import Locale  # here: babel's locale data costs memory a lesson may not need
+
+    code = check_lang(code)
+    if lang is None:
+        own = str(Locale.parse(code).get_display_name(code))
+        return own[:1].upper() + own[1:]
+    return str(Locale.parse(code).get_display_name(check_lang(lang)))
+
+
+def lesson_title(name: str, lang: str | None = None) -> str | None:
+    """The title of the learning path's lesson ``name`` (``"03-grande-chica"``) in ``lang``, or None when the
+    path has no such lesson or no translation of its title in ``lang`` (the notebook's own heading is then
+    used). English gives the path's title as it is."""
+    from .path import LESSONS  # here: the path imports the scheduler, which the pages need only for titles
+
+    _ = translator(lang)
+    for lesson in LESSONS:
+        if lesson.name == name:
+            with speaking("en"):
+                english = lesson.title
+            title = _(english)
+            return title if title != english or _.lang == SOURCE_LANG else None
+    return None
+
+
+def lesson_link(number: int, title: str, lang: str | None = None) -> str:
+    """A lesson as the index lists it: ``"Lesson 3: Grande and Chica"`` (number: the two digits of its file
+    name, as an int; title: its title in ``lang``)."""
+    _ = translator(lang)
+    return _("Lesson {number}: {title}", number=number, title=title)
+
+
+def index_page(lang: str | None = None) -> PageText:
+    """The index (``/``): its title and the sentence above the list of lessons (the list is made of
+    :func:`lesson_link`)."""
+    _ = translator(lang)
+    return PageText(
+        title=_("musteach: lessons"),
+        heading="musteach",
+        paragraphs=(_("Learn Mus, the Spanish and Basque card game, one lesson at a time."),),
+    )
+
+
+def busy_page(places: int, retry_seconds: int, lang: str | None = None) -> PageText:
+    """What a visitor reads when every place is taken (HTTP 503). places: the server's ``--max-kernels``;
+    retry_seconds: when the page tries again by itself."""
+    _ = translator(lang)
+    taken = _.ngettext("The only place is taken right now.", "All {n} places are taken right now.", places)
+    again = _.ngettext(
+        "Please try again shortly: this page tries again by itself in {n} second.",
+        "Please try again shortly: this page tries again by itself in {n} seconds.",
+        retry_seconds,
+    )
+    return PageText(_("musteach: busy, try again shortly"), _("The tutor is busy"), (f"{taken} {again}",),
+                    _(BACK_TO_THE_LESSONS))
+
+
+def not_found_page(lang: str | None = None) -> PageText:
+    """What a visitor reads at an address that is not a lesson, a picture or the index (HTTP 404)."""
+    _ = translator(lang)
+    return PageText(_("musteach: page not found"), _("Page not found"),
+                    (_("There is no lesson or page at this address."),), _(BACK_TO_THE_LESSONS))
+
+
+def open_yourself_page(lang: str | None = None) -> PageText:
+    """What a lesson address says when another site embeds it (no kernel is started for that, HTTP 403)."""
+    _ = translator(lang)
+    return PageText(_("musteach: open the lesson yourself"), _("Open the lesson yourself"),
+                    (_("Lessons open only as pages of their own."),), _("The lessons"))
+
+
+def too_many_opening_page(retry_seconds: int, lang: str | None = None) -> PageText:
+    """What a visitor reads when their network opens too many lesson pages at once (HTTP 429)."""
+    _ = translator(lang)
+    again = _.ngettext("Try again in {n} second.", "Try again in {n} seconds.", retry_seconds)
+    opening = _("Too many lesson pages are being opened from your network.")
+    return PageText(_("musteach: too many pages opening"), _("Too many lessons opening"), (f"{opening} {again}",))
+
+
+def too_many_open_page(retry_seconds: int, lang: str | None = None) -> PageText:
+    """What a visitor reads when their network holds too many lesson pages open (HTTP 429)."""
+    _ = translator(lang)
+    again = _.ngettext("Close one, or try again in {n} second.", "Close one, or try again in {n} seconds.",
+                       retry_seconds)
+    held = _("Too many lesson pages are open from your network.")
+    return PageText(_("musteach: too many pages open"), _("Too many lessons open"), (f"{held} {again}",))
+
+
+def cookies_needed_page(lang: str | None = None) -> PageText:
+    """What a visitor whose browser keeps no cookie reads (HTTP 403)."""
+    _ = translator(lang)
+    tied = _("Each visitor's lesson is tied to a session cookie.")
+    allow = _("Allow cookies for this site, then open the lesson again.")
+    return PageText(_("musteach: cookies needed"), _("This tutor needs a cookie"), (f"{tied} {allow}",))
+
+
+def lesson_bar(lang: str | None = None) -> BarWords:
+    """The words of the lesson bar and the lesson pages' scripts in ``lang``."""
+    _ = translator(lang)
+    return BarWords(
+        lessons=_("Lessons"),
+        skip=_("Skip to the first quiz"),
+        ended=_("This session ended: reload to go on. (Your progress is kept in this browser.)"),
+        reload=_("Reload"),
+    )
+
+
+def language_link(code: str, lang: str | None = None) -> LanguageLink:
+    """The link to the language ``code`` on a page in ``lang``.
+
+    >>> language_link("es", lang="en").lesson_tooltip
+    'The same lesson in Spanish'
+    """
+    _ = translator(lang)
+    other = language_name(code, _.lang)
+    return LanguageLink(
+        code=check_lang(code),
+        name=language_name(code),
+        lesson_tooltip=_("The same lesson in {language}", language=other),
+        index_tooltip=_("The lessons in {language}", language=other),
+    )
