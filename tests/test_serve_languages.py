@@ -39,6 +39,7 @@ from musteach.teach import pages
 
 ROOT = Path(__file__).resolve().parents[1]
 LANCE, OTHER = "01-lance.ipynb", "02-other.ipynb"
+SOURCE_MARK = "spanish_lesson_code_" + "c0ffee"
 
 
 def run(coro):
@@ -80,7 +81,7 @@ def write_lessons(d: Path) -> Path:
     (d / "es").mkdir(parents=True)
     (d / LANCE).write_text(lesson_notebook("Lesson 1: who wins Grande", "1 + 1"))
     (d / OTHER).write_text(lesson_notebook("Lesson 2: another lesson", "2 + 2"))
-    (d / "es" / LANCE).write_text(lesson_notebook("Lección 1: quién gana la grande", "1 + 1"))
+    (d / "es" / LANCE).write_text(lesson_notebook("Lección 1: quién gana la grande", f"{SOURCE_MARK} = 1"))
     return d
 
 
@@ -290,6 +291,7 @@ def test_a_spanish_lesson_page_speaks_spanish_and_links_its_english_twin(server)
     assert re.search(r'hreflang="es" lang="es"\s+href="/voila/render/es/01-lance.ipynb"[^>]*>Español</a>', en)
     assert re.search(r'hreflang="es" lang="es"\s+href="/es/"[^>]*>Español</a>', other)
     assert "This session ended: reload to go on." in en  # the English words stay word for word
+    assert SOURCE_MARK not in es  # no code shown, in Spanish as in English
     assert cookies[LANG_COOKIE] == "en"  # the lesson read last
 
 
@@ -313,6 +315,25 @@ def test_busy_and_missing_pages_follow_the_lessons_language(server):
         assert r.code == 404 and '<html lang="es">' in r.body.decode() and english_left(r.body.decode()) == []
     assert '<a href="/">Back to the lessons</a>' in missing[2].body.decode()
     assert by_browser.code == 404 and pages.not_found_page("es").heading in by_browser.body.decode()
+
+
+def test_spanish_lessons_are_no_more_downloadable_than_english_ones(server):
+    async def go():
+        v = Visitor(server.base_url)
+        return [await v.fetch(p) for p in (f"/voila/files/es/{LANCE}", f"/voila/files/es/%2e%2e/{LANCE}",
+                                           "/voila/tree/es", "/api/contents/es")]
+
+    for r in run(go()):
+        assert r.code in (400, 403, 404) and SOURCE_MARK not in r.body.decode("utf-8", "replace")
+
+
+def test_the_lessons_command_copies_the_spanish_lessons_too(tmp_path):
+    from musteach_server.copy_lessons import copy_lessons
+
+    source = write_lessons(tmp_path / "source")
+    files = copy_lessons(tmp_path / "copy", source=source)
+    assert {f.as_posix() for f in files} == {LANCE, OTHER, f"es/{LANCE}"}
+    assert (tmp_path / "copy" / "es" / LANCE).read_text() == (source / "es" / LANCE).read_text()
 
 
 def test_catalog_helpers_see_the_pages_domain():
