@@ -4,7 +4,9 @@ This subpackage is the only place that imports Voilà, jupyter_server and tornad
 
 * :mod:`musteach_server.command` is the ``serve`` subcommand, found by ``musteach`` through the
   ``musteach.commands`` entry point (``add_parser(sub)`` and ``run(args) -> int``);
-* :mod:`musteach_server.lessons` lists the lessons (pure Python, no Jupyter import);
+* :mod:`musteach_server.lessons` lists the lessons, and their translations in sub-folders named by language
+  (``es/``), served at ``/voila/render/es/...`` and indexed at ``/es/`` (pure Python, no Jupyter import; the
+  words of the server's pages come from :mod:`musteach.teach.pages`, in the page's language);
 * :mod:`musteach_server.app` is the Voilà application: preheated kernels, a cap on visitors' kernels
   with a "busy" page, idle kernels culled, sources and tracebacks hidden, only widget messages accepted from
   pages, a lesson bar on every page, one log line per event;
