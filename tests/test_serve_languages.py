@@ -40,6 +40,7 @@ from musteach.teach import pages
 ROOT = Path(__file__).resolve().parents[1]
 LANCE, OTHER = "01-lance.ipynb", "02-other.ipynb"
 SOURCE_MARK = "spanish_lesson_code_" + "c0ffee"
+SECRET = "SECRET-DETAIL-" + "es"
 
 
 def run(coro):
@@ -81,7 +82,8 @@ def write_lessons(d: Path) -> Path:
     (d / "es").mkdir(parents=True)
     (d / LANCE).write_text(lesson_notebook("Lesson 1: who wins Grande", "1 + 1"))
     (d / OTHER).write_text(lesson_notebook("Lesson 2: another lesson", "2 + 2"))
-    (d / "es" / LANCE).write_text(lesson_notebook("Lección 1: quién gana la grande", f"{SOURCE_MARK} = 1"))
+    (d / "es" / LANCE).write_text(lesson_notebook("Lección 1: quién gana la grande", f"{SOURCE_MARK} = 1",
+                                                  f"raise ValueError({SECRET!r})"))
     return d
 
 
@@ -292,6 +294,9 @@ def test_a_spanish_lesson_page_speaks_spanish_and_links_its_english_twin(server)
     assert re.search(r'hreflang="es" lang="es"\s+href="/es/"[^>]*>Español</a>', other)
     assert "This session ended: reload to go on." in en  # the English words stay word for word
     assert SOURCE_MARK not in es  # no code shown, in Spanish as in English
+    # a cell that failed: the note in Spanish, no traceback, not Voilà's English line
+    assert pages.lesson_bar("es").cell_error in es
+    assert SECRET not in es and "Traceback" not in es and "There was an error" not in es
     assert cookies[LANG_COOKIE] == "en"  # the lesson read last
 
 

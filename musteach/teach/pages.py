@@ -26,7 +26,9 @@ from dataclasses import dataclass
 from ..i18n import N_, SOURCE_LANG, check_lang, speaking, translator
 
 __all__ = [
+    "BACK_TO_THE_LESSONS",
     "BarWords",
+    "CELL_ERROR_NOTE",
     "LanguageLink",
     "PageText",
     "busy_page",
@@ -45,6 +47,11 @@ __all__ = [
 
 #: The link from an error page back to the index of the lessons.
 BACK_TO_THE_LESSONS = N_("Back to the lessons")
+
+#: What a lesson page shows in place of a cell that failed (never its traceback).
+CELL_ERROR_NOTE = N_(
+    "This part of the lesson could not be shown; the rest of the page works. (Tell the person running the tutor.)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +80,7 @@ class BarWords:
     skip: str
     ended: str
     reload: str
+    cell_error: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +206,7 @@ def lesson_bar(lang: str | None = None) -> BarWords:
         skip=_("Skip to the first quiz"),
         ended=_("This session ended: reload to go on. (Your progress is kept in this browser.)"),
         reload=_("Reload"),
+        cell_error=_(CELL_ERROR_NOTE),
     )
 
 

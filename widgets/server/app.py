@@ -61,6 +61,7 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from musteach.i18n import SOURCE_LANG
 from musteach.rules.errors import MusError
+from musteach.teach.pages import CELL_ERROR_NOTE as PAGES_CELL_ERROR_NOTE
 from musteach.teach.pages import (
     PageText,
     busy_page,
@@ -258,8 +259,9 @@ def _short(kernel_id: str) -> str:
 # ----- kernels ----------------------------------------------------------------------------------
 
 
-#: What a lesson page says under a cell that failed (Voilà's own text tells the visitor to run it with --debug).
-CELL_ERROR_NOTE = "This part of the lesson could not be shown; the rest of the page works. (Tell the person running the tutor.)"
+#: What a lesson page says under a cell that failed (Voilà's own text tells the visitor to run it with --debug), in
+#: English; the ``musteach`` template shows it in the page's language (:attr:`musteach.teach.pages.BarWords.cell_error`).
+CELL_ERROR_NOTE = PAGES_CELL_ERROR_NOTE
 
 #: What a page gets instead of a kernel error's traceback.
 TRACEBACK_REPLACEMENT = "Something went wrong in this lesson's kernel; the details are not shown."
@@ -1311,7 +1313,8 @@ def _language_resources(o: ServeOptions, lang: str) -> dict[str, Any]:
         "lang": lang,
         "index": "" if lang == SOURCE_LANG else f"{lang}/",
         "lessons": _lesson_resources(o.lessons_in(lang)),
-        "words": {"lessons": bar.lessons, "skip": bar.skip, "ended": bar.ended, "reload": bar.reload},
+        "words": {"lessons": bar.lessons, "skip": bar.skip, "ended": bar.ended, "reload": bar.reload,
+                  "cell_error": bar.cell_error},
         "others": others,
     }
 
