@@ -206,7 +206,8 @@ def test_two_visitors_at_once_each_get_their_own_language_in_the_quiz(browser, s
         text_en, text_es = quiz_en.inner_text(), quiz_es.inner_text()
         assert facts["en"] == facts["es"]  # the same seed: the same deal, the same winner
         assert "Right!" in text_en and not _spanish_in(text_en)
-        assert _english_in(text_es) == [], "English left in the Spanish quiz"
+        left = _english_in(text_es)
+        assert left == [], f"English left in the Spanish quiz: {left}\n{text_es}"
         assert _spanish_in(quiz_es.locator(".musteach-feedback").inner_text()), "no Spanish verdict"
         assert str(facts["es"][2]) in quiz_es.locator(".musteach-feedback").inner_text()
     finally:

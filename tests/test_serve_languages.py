@@ -109,6 +109,7 @@ def test_every_page_sentence_is_in_spanish_with_its_facts():
         "open": pages.too_many_open_page(20, "es"),
         "cookies": pages.cookies_needed_page("es"),
         "index": pages.index_page("es"),
+        "left": pages.left_page("es"),
     }
     bar = pages.lesson_bar("es")
     link = pages.language_link("en", "es")
@@ -320,6 +321,24 @@ def test_busy_and_missing_pages_follow_the_lessons_language(server):
         assert r.code == 404 and '<html lang="es">' in r.body.decode() and english_left(r.body.decode()) == []
     assert '<a href="/">Back to the lessons</a>' in missing[2].body.decode()
     assert by_browser.code == 404 and pages.not_found_page("es").heading in by_browser.body.decode()
+
+
+def test_leaving_is_said_in_the_visitors_language(server):
+    async def go():
+        v = Visitor(server.base_url)
+        assert (await v.get_page(LANCE)).code == 200
+        await v.close_page()
+        es = await v.fetch("/logout", headers={"Accept-Language": "es"})  # the lesson read last was English
+        spanish = await Visitor(server.base_url).fetch("/logout", headers={"Accept-Language": "es"})
+        return es, spanish
+
+    english, spanish = run(go())
+    assert english.code == 200 and "You have left the tutor" in english.body.decode()
+    assert any(c.startswith("musteach_session=;") or 'musteach_session=""' in c
+               for c in english.headers.get_list("Set-Cookie"))
+    body = spanish.body.decode()
+    assert '<html lang="es">' in body and pages.left_page("es").heading in body and english_left(body) == []
+    assert "Jupyter" not in body
 
 
 def test_spanish_lessons_are_no_more_downloadable_than_english_ones(server):

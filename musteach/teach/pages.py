@@ -36,6 +36,7 @@ __all__ = [
     "index_page",
     "language_link",
     "language_name",
+    "left_page",
     "lesson_bar",
     "lesson_link",
     "lesson_title",
@@ -196,6 +197,13 @@ def cookies_needed_page(lang: str | None = None) -> PageText:
     tied = _("Each visitor's lesson is tied to a session cookie.")
     allow = _("Allow cookies for this site, then open the lesson again.")
     return PageText(_("musteach: cookies needed"), _("This tutor needs a cookie"), (f"{tied} {allow}",))
+
+
+def left_page(lang: str | None = None) -> PageText:
+    """What ``/logout`` says: the visitor's session is forgotten; their progress stays in the browser."""
+    _ = translator(lang)
+    return PageText(_("musteach: you have left"), _("You have left the tutor"),
+                    (_("Your progress is kept in this browser: open a lesson to go on."),), _(BACK_TO_THE_LESSONS))
 
 
 def lesson_bar(lang: str | None = None) -> BarWords:

@@ -68,6 +68,7 @@ from musteach.teach.pages import (
     cookies_needed_page,
     index_page,
     language_link,
+    left_page,
     lesson_bar,
     lesson_link,
     not_found_page,
@@ -842,6 +843,22 @@ class IndexHandler(JupyterHandler):
         self.finish(index_html(lessons, self.base_url, lang, languages))
 
 
+class LeftHandler(JupyterHandler):
+    """``/logout`` (Jupyter's own page would show): forgets the visitor's session cookie and says so, in the
+    visitor's language; their progress stays in their browser."""
+
+    def initialize(self, **kwargs: Any) -> None:
+        pass
+
+    def get(self) -> None:
+        lang = request_lang(self.request, self.settings["musteach_languages"], self.base_url)
+        self.clear_cookie(SESSION_COOKIE, path=self.base_url)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Content-Language", lang)
+        self.set_header("Cache-Control", "no-store")
+        self.finish(text_page(left_page(lang), lang=lang, back=index_url(self.base_url, lang)))
+
+
 class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
     """``/voila/render/<lesson>.ipynb``: Voilà's page handler behind the :class:`KernelGate`."""
 
@@ -1209,6 +1226,8 @@ class MusteachVoila(Voila):
                 h = (h[0], VisitorWebsocketHandler, *h[2:])
             elif isinstance(h, tuple) and h[0] == self.server_url:
                 h = (self.server_url, IndexHandler)
+            elif isinstance(h, tuple) and h[0] == url_path_join(self.server_url, "/logout"):
+                h = (h[0], LeftHandler)
             out.append(h)
         out.append((url_path_join(self.server_url, r"/musteach/api/session/([0-9a-f-]{36})"), SessionStatusHandler))
         languages = "|".join(re.escape(lang) for lang in self.musteach.languages)
