@@ -61,8 +61,8 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from musteach.i18n import SOURCE_LANG
 from musteach.rules.errors import MusError
-from musteach.teach.pages import CELL_ERROR_NOTE as PAGES_CELL_ERROR_NOTE
 from musteach.teach.pages import (
+    CELL_ERROR_NOTE,
     PageText,
     busy_page,
     cookies_needed_page,
@@ -195,7 +195,7 @@ class ServeOptions:
         """Kernels preheated per lesson, shrunk so that all the pools together fit under ``max_kernels``: the
         lessons named by ``--pool`` first, then one kernel a lesson in order, then the rest in order.
 
-        >>> from .lessons import Lesson, lang_of, preferred_language
+        >>> from .lessons import Lesson
         >>> ls = [Lesson.from_heading(f"0{i}-x.ipynb", None) for i in range(4)]
         >>> ServeOptions(Path("."), ls, max_kernels=5, pools={"03-x.ipynb": 4}).fitted_pools()
         {'00-x.ipynb': 1, '01-x.ipynb': 0, '02-x.ipynb': 0, '03-x.ipynb': 4}
@@ -226,7 +226,7 @@ def pools_summary(o: ServeOptions) -> str:
     """What the start-up log says of preheating: the kernels each lesson gets (after the pools shrank to fit
     under ``--max-kernels``), and how the pools shrank.
 
-    >>> from .lessons import Lesson, lang_of, preferred_language
+    >>> from .lessons import Lesson
     >>> ls = [Lesson.from_heading(f"0{i}-x.ipynb", None) for i in range(1, 4)]
     >>> print(pools_summary(ServeOptions(Path("."), ls, max_kernels=3, pools={"03-x.ipynb": 5})))
     3 kernels preheated: 3 for 03-x.ipynb; none for 01-x.ipynb, 02-x.ipynb (asked: 1 kernel per lesson, 5 for 03-x.ipynb, 7 in all; shrunk to fit under --max-kernels 3)
@@ -260,9 +260,9 @@ def _short(kernel_id: str) -> str:
 # ----- kernels ----------------------------------------------------------------------------------
 
 
-#: What a lesson page says under a cell that failed (Voilà's own text tells the visitor to run it with --debug), in
-#: English; the ``musteach`` template shows it in the page's language (:attr:`musteach.teach.pages.BarWords.cell_error`).
-CELL_ERROR_NOTE = PAGES_CELL_ERROR_NOTE
+# What a lesson page says under a cell that failed is CELL_ERROR_NOTE (Voilà's own text would tell the visitor to
+# run it with --debug), from musteach.teach.pages, in English; the ``musteach`` template shows it in the page's
+# language (BarWords.cell_error).
 
 #: What a page gets instead of a kernel error's traceback.
 TRACEBACK_REPLACEMENT = "Something went wrong in this lesson's kernel; the details are not shown."
