@@ -37,7 +37,8 @@ def under_ci() -> bool:
 
 # modules whose tests start a Voilà or Jupyter server, a kernel or a fresh venv (besides the browser tests)
 SERVER_MODULES = frozenset(
-    {"test_serve.py", "test_security.py", "test_binder.py", "test_lesson_kernel.py", "test_kernel_restart_path.py"}
+    {"test_serve.py", "test_serve_languages.py", "test_security.py", "test_binder.py", "test_lesson_kernel.py",
+     "test_kernel_restart_path.py"}
 )
 
 
