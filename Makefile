@@ -77,9 +77,11 @@ test: $(STAMP) browser-deps proxy-deps axe lint typecheck
 tables: $(STAMP)
 	$(PY) -m musteach.odds.tables --kings 8 4
 
-## Update the translation catalogs from the source and compile them (see musteach/locale/TRANSLATING.md)
+## Update the translation catalogs from the source and compile them, then the lessons' catalogs and the lessons
+## of every language, lessons/<lang>/ (see musteach/locale/TRANSLATING.md)
 catalogs: $(STAMP)
 	$(PY) -m musteach.locale.catalogs
+	$(PY) -m musteach.locale.lessons
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_evaluator.py

@@ -2,7 +2,8 @@
 
 ``python -m musteach.locale.catalogs``          extract every sentence, update each language's ``.po`` (new
                                                  msgids untranslated, removed ones dropped) and compile ``.mo``
-``python -m musteach.locale.catalogs --add eu``  the same, starting an empty catalog for Basque
+``python -m musteach.locale.catalogs --add eu``  the same, starting an empty catalog for Basque, and its lessons
+                                                 catalog (see :mod:`musteach.locale.lessons`)
 ``python -m musteach.locale.catalogs --check``   exit 1 and list what is out of date, changing nothing
 
 The msgids are the English sentences of the source, found by babel's extractor under the keywords of
@@ -205,6 +206,12 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if problems else 0
     for path in build(add=args.add):
         print(f"wrote {path.relative_to(PACKAGE_DIR.parent)}")
+    if args.add:  # a new language starts the lessons' catalog too (the lessons live in the source tree only)
+        from . import lessons
+
+        if lessons.LESSONS_DIR.is_dir():
+            for path in lessons.build(add=args.add, lessons_dir=lessons.LESSONS_DIR):
+                print(f"wrote {path.relative_to(PACKAGE_DIR.parent)}")
     return 0
 
 

@@ -49,11 +49,13 @@ __all__ = [
     "build_notebook",
     "catalog_path",
     "check",
+    "check_code",
     "code_spans",
     "extract",
     "language_name",
     "lesson_languages",
     "link_targets",
+    "numbers",
     "read_catalog",
     "source_lessons",
     "translated",
@@ -75,6 +77,7 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _LETTER = re.compile(r"[^\W\d_]")
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
 _CODE_SPAN = re.compile(r"`([^`]+)`")
+_NUMBER = re.compile(r"\d+")
 _TWIN = re.compile(r"\[[^\]]+\]\(((?:\.\./)?(?:[a-z]{2,3}/)?)([0-9]{2}-[^)/\s]+\.ipynb)\)")
 
 HEADER = (
@@ -131,6 +134,35 @@ def code_spans(text: str) -> list[str]:
     ['12o', '3c']
     """
     return sorted(_CODE_SPAN.findall(text))
+
+
+def numbers(text: str) -> list[str]:
+    """The runs of digits of a text, sorted, outside link targets and inline code: a translation keeps the same
+    facts (``43,370`` and ``43.370`` both give ``['370', '43']``).
+
+    >>> numbers("seat 2 has 31 (see [lesson 5](05-juego-punto.ipynb)); 3.4 stones")
+    ['2', '3', '31', '4', '5']
+    """
+    return sorted(_NUMBER.findall(_CODE_SPAN.sub(" ", _LINK.sub("]", text))))
+
+
+def check_code(lang: str) -> str:
+    """``lang`` as a language code for a new catalog: two or three lowercase letters that babel knows.
+
+    Raises :class:`~musteach.rules.errors.LanguageError` naming the value.
+
+    >>> check_code("eu")
+    'eu'
+    """
+    from ..rules.errors import LanguageError  # here: the rules package imports musteach.i18n, not this tool
+
+    if isinstance(lang, str) and re.fullmatch(r"[a-z]{2,3}", lang):
+        try:
+            Locale.parse(lang)
+            return lang
+        except (ValueError, LookupError):
+            pass
+    raise LanguageError(f"no language {lang!r}: give a two- or three-letter code such as eu, fr, vi, ms or ru")
 
 
 def language_name(lang: str) -> str:
@@ -248,7 +280,7 @@ def _updated(lang: str, template: Catalog, lessons_dir: Path) -> Catalog:
 
 def _po_bytes(catalog: Catalog) -> bytes:
     out = io.BytesIO()
-    write_po(out, catalog, width=0, omit_header=False, sort_output=False, include_previous=True)
+    write_po(out, catalog, width=0, omit_header=False, sort_output=False, include_previous=False)
     return out.getvalue()
 
 
@@ -334,7 +366,7 @@ def _planned(lessons_dir: Path, add: str | None = None) -> dict[Path, bytes]:
     lessons with their twin links."""
     lessons = source_lessons(lessons_dir)
     template = extract(lessons)
-    langs = sorted({*lesson_languages(lessons_dir), *([add] if add else [])})
+    langs = sorted({*lesson_languages(lessons_dir), *([check_code(add)] if add else [])})
     everyone = [SOURCE_LANG, *langs]
     files: dict[Path, bytes] = {}
     for lang in langs:
@@ -367,7 +399,7 @@ def build(add: str | None = None, lessons_dir: Path = LESSONS_DIR) -> list[Path]
 def check(complete: tuple[str, ...] = ("es",), lessons_dir: Path = LESSONS_DIR) -> list[Problem]:
     """What is out of date, changing nothing: a catalog or a lesson that the build would change, and for the
     languages in ``complete``, a paragraph with no translation or a fuzzy one; for every language, a translation
-    whose links or inline code differ from its English paragraph's."""
+    whose links, inline code or numbers differ from its English paragraph's."""
     problems: list[Problem] = []
     for path, data in _planned(lessons_dir).items():
         where = path.relative_to(lessons_dir).as_posix()
@@ -389,6 +421,8 @@ def check(complete: tuple[str, ...] = ("es",), lessons_dir: Path = LESSONS_DIR) 
                 problems.append(f"{where}: links {link_targets(text)} differ from {link_targets(m.id)} in {m.id[:60]!r}")
             if code_spans(text) != code_spans(m.id):
                 problems.append(f"{where}: code {code_spans(text)} differs from {code_spans(m.id)} in {m.id[:60]!r}")
+            if numbers(text) != numbers(m.id):
+                problems.append(f"{where}: numbers {numbers(text)} differ from {numbers(m.id)} in {m.id[:60]!r}")
     return problems
 
 

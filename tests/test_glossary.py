@@ -1,0 +1,178 @@
+"""The glossary against the catalogs: every translated sentence uses the glossary's terms (issue 17).
+
+Each language's ``musteach/locale/<lang>/GLOSSARY.md`` ends with machine-read tables ("English words never left in
+<language>" and "Terms"); they are checked against every translated entry of that language's catalogs, the
+package's (``musteach/locale/<lang>/LC_MESSAGES/*.po``) and the lessons' (``lessons/locale/<lang>/...``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import read_po
+
+from musteach.i18n import LOCALE_DIR
+from musteach.locale.lessons import LESSONS_DIR, catalog_path
+
+GLOSSARIES = sorted(LOCALE_DIR.glob("*/GLOSSARY.md"))
+EXEMPT = re.compile(r"^glossary:\s*ok\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One row of the Terms table: patterns of the English and of the translation (None: no condition)."""
+
+    english: re.Pattern[str]
+    unless: re.Pattern[str] | None
+    required: re.Pattern[str] | None
+    forbidden: re.Pattern[str] | None
+    why: str
+
+
+@dataclass(frozen=True)
+class Glossary:
+    lang: str
+    english_words: re.Pattern[str]
+    rules: tuple[Rule, ...]
+
+
+def _cells(row: str) -> list[str]:
+    parts = re.split(r"(?<!\\)\|", row.strip().strip("|"))
+    return [p.strip().replace("\\|", "|") for p in parts]
+
+
+def _table(text: str, heading: str) -> list[list[str]]:
+    """The body rows of the first table after ``heading`` (a line starting with it)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(heading))
+    rows: list[list[str]] = []
+    for line in lines[start + 1 :]:
+        if line.startswith("#"):
+            break
+        if line.startswith("|") and not re.fullmatch(r"\|[-|\s:]+\|", line.strip()):
+            rows.append(_cells(line))
+    return rows[1:]  # the header row
+
+
+def _words(pattern: str) -> re.Pattern[str] | None:
+    pattern = pattern.strip().strip("`")
+    return re.compile(rf"(?<!\w)(?:{pattern})(?!\w)", re.IGNORECASE) if pattern else None
+
+
+def read_glossary(path: Path) -> Glossary:
+    text = path.read_text(encoding="utf-8")
+    words = [row[0].strip("`") for row in _table(text, "### English words never left in")]
+    assert words, f"{path}: no English words listed"
+    rules = []
+    for row in _table(text, "### Terms"):
+        english, unless, required, forbidden, why = (row + [""] * 5)[:5]
+        compiled = _words(english)
+        assert compiled is not None, f"{path}: a Terms row without its English pattern: {row}"
+        rules.append(Rule(compiled, _words(unless), _words(required), _words(forbidden), why))
+    assert rules, f"{path}: no Terms rules"
+    return Glossary(path.parent.name, re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, words))})(?!\w)", re.I),
+                    tuple(rules))
+
+
+def prose(sentence: str) -> str:
+    """The words of a sentence: no placeholders, inline code, link targets, HTML tags or markdown marks."""
+    text = re.sub(r"\{[^{}]*\}", " ", sentence)
+    text = re.sub(r"`[^`]*`", " ", text)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    text = re.sub(r"<[^>]+>", " ", text)
+    return re.sub(r"[*_#>|\[\]]", " ", text)
+
+
+def _shown(pattern: re.Pattern[str]) -> str:
+    return pattern.pattern.removeprefix("(?<!\\w)(?:").removesuffix(")(?!\\w)")
+
+
+def problems(glossary: Glossary, entries: list[tuple[str, str, str]]) -> list[str]:
+    """What the glossary finds wrong in ``entries`` (where, English, translation)."""
+    out = []
+    for where, english, translation in entries:
+        en, tr = prose(english), prose(translation)
+        left = sorted({m.group(0).lower() for m in glossary.english_words.finditer(tr)})
+        if left:
+            out.append(f"{where}: English {left} left in {translation[:70]!r}")
+        for rule in glossary.rules:
+            if not rule.english.search(en) or (rule.unless and rule.unless.search(en)):
+                continue
+            if rule.required and not rule.required.search(tr):
+                out.append(f"{where}: {_shown(rule.english)} wants {_shown(rule.required)} ({rule.why}) in {translation[:70]!r}")
+            if rule.forbidden and (bad := rule.forbidden.search(tr)):
+                out.append(f"{where}: {bad.group(0)!r} is not said for {_shown(rule.english)} ({rule.why}) in {translation[:70]!r}")
+    return out
+
+
+def _entries(catalog: Catalog, where: str) -> Iterator[tuple[str, str, str]]:
+    for m in catalog:
+        if not m.id or m.fuzzy or _exempt(m):
+            continue
+        ids = (m.id,) if isinstance(m.id, str) else tuple(m.id)
+        strs = (m.string,) if isinstance(m.string, str) else tuple(m.string or ())
+        for i, s in enumerate(strs):
+            if s:
+                yield where, ids[min(i, len(ids) - 1)], s
+
+
+def _exempt(m: Message) -> bool:
+    return any(EXEMPT.match(c.strip()) for c in m.user_comments)
+
+
+def catalog_entries(lang: str) -> list[tuple[str, str, str]]:
+    paths = [*sorted((LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po")), catalog_path(lang, LESSONS_DIR)]
+    out: list[tuple[str, str, str]] = []
+    for path in paths:
+        if path.is_file():
+            with path.open("rb") as fp:
+                out.extend(_entries(read_po(fp, locale=lang), path.name))
+    return out
+
+
+@pytest.mark.parametrize("path", GLOSSARIES, ids=[p.parent.name for p in GLOSSARIES])
+def test_catalogs_follow_the_glossary(path: Path) -> None:
+    glossary = read_glossary(path)
+    entries = catalog_entries(glossary.lang)
+    assert len(entries) >= 200, f"the {glossary.lang} catalogs hold too little to check: {len(entries)} entries"
+    found = problems(glossary, entries)
+    assert not found, "\n".join(found)
+
+
+def test_spanish_has_a_glossary() -> None:
+    assert "es" in [p.parent.name for p in GLOSSARIES]
+
+
+def test_the_check_catches_real_mistakes() -> None:
+    glossary = read_glossary(LOCALE_DIR / "es" / "GLOSSARY.md")
+    good = [
+        ("x", "Seat {seat} wins {n} stones.", "El asiento {seat} gana {n} piedras."),
+        ("x", "Team A refused: the bettors take the deje.", "La pareja A no quiso: los que envidaron cobran el deje."),
+        ("x", "Juego and Punto add up points.", "El juego y el punto suman puntos."),
+        ("x", "`12o` is the king of coins, [see](01-deck.ipynb)", "`12o` es el rey de oros, [mira](01-deck.ipynb)"),
+    ]
+    assert problems(glossary, good) == []
+    bad = [
+        ("stones as puntos", "Team A takes {n} stones.", "La pareja A se lleva {n} puntos."),
+        ("English left", "Your partner wins.", "Tu partner gana."),
+        ("half translated", "Seat 2 wins Grande.", "El asiento 2 wins la grande."),
+        ("mano for the cards", "Seat 2's hand is R-R-5-4.", "La mano del asiento 2 es R-R-5-4."),
+        ("equipo for team", "Team B is dentro.", "El equipo B está dentro."),
+        ("hint untranslated", "Hint: compare the best cards.", "Consejo: compara las mejores cartas."),
+        ("mano for a deal", "Here is one deal.", "Aquí tienes una mano."),
+    ]
+    found = problems(glossary, bad)
+    for where, _, _ in bad:
+        assert any(p.startswith(where + ":") for p in found), f"the glossary check misses: {where}\n{found}"
+
+
+def test_an_entry_can_be_exempted_with_a_reason() -> None:
+    catalog = Catalog(locale="es")
+    catalog.add("Team A takes {n} stones.", "La pareja A se lleva {n} puntos.", user_comments=["glossary: ok, a test"])
+    catalog.add("Team B takes {n} stones.", "La pareja B se lleva {n} puntos.")
+    assert [e[1] for e in _entries(catalog, "t")] == ["Team B takes {n} stones."]
