@@ -165,6 +165,7 @@ def test_the_check_catches_real_mistakes() -> None:
         ("equipo for team", "Team B is dentro.", "El equipo B está dentro."),
         ("hint untranslated", "Hint: compare the best cards.", "Consejo: compara las mejores cartas."),
         ("mano for a deal", "Here is one deal.", "Aquí tienes una mano."),
+        ("pareja for a pair", "Duples is two pairs.", "Los duples son dos parejas."),
     ]
     found = problems(glossary, bad)
     for where, _, _ in bad:
