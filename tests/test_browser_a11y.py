@@ -63,7 +63,8 @@ def phone(browser):
 
 def _title(path: Path) -> str:
     nb = nbformat.read(path, as_version=4)
-    return nb.cells[0].source.splitlines()[0].lstrip("# ").strip()
+    # the lesson's "# " heading (its first line links the lesson in the other languages)
+    return next(line[2:].strip() for line in nb.cells[0].source.splitlines() if line.startswith("# "))
 
 
 def _open(page, server, path: Path) -> None:
