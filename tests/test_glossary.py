@@ -39,6 +39,10 @@ class Glossary:
     lang: str
     english_words: re.Pattern[str]
     rules: tuple[Rule, ...]
+    known: tuple[tuple[str, str], ...] = ()  # (catalog file, msgid prefix) waiting for their translators
+
+    def waiting(self, where: str, english: str) -> bool:
+        return any(where == catalog and english.startswith(prefix) for catalog, prefix in self.known)
 
 
 def _cells(row: str) -> list[str]:
@@ -75,8 +79,9 @@ def read_glossary(path: Path) -> Glossary:
         assert compiled is not None, f"{path}: a Terms row without its English pattern: {row}"
         rules.append(Rule(compiled, _words(unless), _words(required), _words(forbidden), why))
     assert rules, f"{path}: no Terms rules"
+    known = tuple((row[0], row[1]) for row in _table(text, "### Known deviations")) if "### Known deviations" in text else ()
     return Glossary(path.parent.name, re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, words))})(?!\w)", re.I),
-                    tuple(rules))
+                    tuple(rules), known)
 
 
 def prose(sentence: str) -> str:
@@ -85,6 +90,7 @@ def prose(sentence: str) -> str:
     text = re.sub(r"`[^`]*`", " ", text)
     text = re.sub(r"\]\([^)]*\)", "]", text)
     text = re.sub(r"<[^>]+>", " ", text)
+    text = re.sub(r"\w+(?:[._]\w+)+|'\w+'", " ", text)  # names from the code: winner_team, betting.grande, 'stakes'
     return re.sub(r"[*_#>|\[\]]", " ", text)
 
 
@@ -96,6 +102,8 @@ def problems(glossary: Glossary, entries: list[tuple[str, str, str]]) -> list[st
     """What the glossary finds wrong in ``entries`` (where, English, translation)."""
     out = []
     for where, english, translation in entries:
+        if glossary.waiting(where, english):
+            continue
         en, tr = prose(english), prose(translation)
         left = sorted({m.group(0).lower() for m in glossary.english_words.finditer(tr)})
         if left:
@@ -144,6 +152,14 @@ def test_catalogs_follow_the_glossary(path: Path) -> None:
     assert not found, "\n".join(found)
 
 
+def test_known_deviations_are_few_and_precise() -> None:
+    # a waiting entry names one catalog and a msgid prefix long enough to be that sentence, not a family
+    glossary = read_glossary(LOCALE_DIR / "es" / "GLOSSARY.md")
+    assert len(glossary.known) <= 20
+    assert all(catalog.endswith(".po") and len(prefix) >= 12 for catalog, prefix in glossary.known)
+    assert not any(catalog == "lessons.po" for catalog, _ in glossary.known), "the lessons follow the glossary"
+
+
 def test_spanish_has_a_glossary() -> None:
     assert "es" in [p.parent.name for p in GLOSSARIES]
 
@@ -155,6 +171,7 @@ def test_the_check_catches_real_mistakes() -> None:
         ("x", "Team A refused: the bettors take the deje.", "La pareja A no quiso: los que envidaron cobran el deje."),
         ("x", "Juego and Punto add up points.", "El juego y el punto suman puntos."),
         ("x", "`12o` is the king of coins, [see](01-deck.ipynb)", "`12o` es el rey de oros, [mira](01-deck.ipynb)"),
+        ("x", "mano_seat is missing (the seat that speaks first)", "falta mano_seat (el asiento que habla primero)"),
     ]
     assert problems(glossary, good) == []
     bad = [

@@ -125,7 +125,7 @@ def test_translations_keep_the_facts() -> None:
 
 def test_an_untranslated_or_changed_paragraph_is_reported(tmp_path: Path) -> None:
     copy = tmp_path / "lessons"
-    shutil.copytree(LESSONS, copy, ignore=shutil.ignore_patterns("conftest.py", "__pycache__"))
+    shutil.copytree(LESSONS, copy, ignore=shutil.ignore_patterns("__pycache__"))
     assert L.check(lessons_dir=copy) == []
     lesson = copy / "03-grande-chica.ipynb"
     nb = _nb(lesson)
@@ -144,7 +144,7 @@ def test_an_untranslated_or_changed_paragraph_is_reported(tmp_path: Path) -> Non
 
 def test_a_translation_that_drops_a_link_is_reported(tmp_path: Path) -> None:
     copy = tmp_path / "lessons"
-    shutil.copytree(LESSONS, copy, ignore=shutil.ignore_patterns("conftest.py", "__pycache__"))
+    shutil.copytree(LESSONS, copy, ignore=shutil.ignore_patterns("__pycache__"))
     po = L.catalog_path("es", copy)
     good = 'msgstr "**Siguiente:** [Lección 4: Pares](04-pares.ipynb)"'
     assert good in po.read_text(encoding="utf-8")
@@ -173,7 +173,7 @@ def throwaway_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     locale = tmp_path / "locale"
     shutil.copytree(i18n.LOCALE_DIR, locale, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     lessons = tmp_path / "lessons"
-    shutil.copytree(LESSONS, lessons, ignore=shutil.ignore_patterns("conftest.py", "__pycache__"))
+    shutil.copytree(LESSONS, lessons, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(i18n, "LOCALE_DIR", locale)
     monkeypatch.setattr(catalogs, "LOCALE_DIR", locale)
     monkeypatch.setattr(L, "LESSONS_DIR", lessons)
