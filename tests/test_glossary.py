@@ -156,7 +156,7 @@ def test_catalogs_follow_the_glossary(path: Path) -> None:
 def test_known_deviations_are_few_and_precise() -> None:
     # a waiting entry names one catalog and a msgid prefix long enough to be that sentence, not a family
     glossary = read_glossary(LOCALE_DIR / "es" / "GLOSSARY.md")
-    assert len(glossary.known) <= 30
+    assert len(glossary.known) <= 40
     assert all(catalog.endswith(".po") and len(prefix) >= 12 for catalog, prefix in glossary.known)
     assert not any(catalog == "lessons.po" for catalog, _ in glossary.known), "the lessons follow the glossary"
 
