@@ -362,7 +362,7 @@ def test_entry_points_take_an_explicit_language() -> None:
     with speaking("es"):
         spoken = (lance_hints(deal, 0, "grande"), lance_question(deal, 0, "grande").prompt)
     assert (lance_hints(deal, 0, "grande", lang="es"), lance_question(deal, 0, "grande", lang="es").prompt) == spoken
-    assert spoken[1] == "¿Quién gana a Grande (las cartas más altas)? El asiento 0 es mano (8 reyes)."
+    assert spoken[1] == "¿Quién gana la grande (las cartas más altas)? El asiento 0 es mano (8 reyes)."
     q = QuestionGenerator(["jugada"], seed=1, lang="es").next()
     assert q.prompt.startswith("¿Qué llevan estas cartas a pares")
     assert retry_text(q, wrong_answer(q), lang="es").endswith("Inténtalo otra vez.")
