@@ -397,3 +397,20 @@ def test_every_ui_msgid_has_its_placeholders_in_spanish():
     for m in read("es", "ui"):
         if m.id and isinstance(m.id, str):
             assert placeholders(m.string) == placeholders(m.id), m.id
+
+
+def test_table_senas_speak_spanish_gestures():
+    # the seña list and the partner's señas name the gesture in the table's language, never the English one
+    from musteach.rules.senas import SENAS
+
+    english = {s.gesture for s in SENAS.values()}
+    spanish = {s.gesture_text("es") for s in SENAS.values()}
+    for seed in range(40):
+        table = mw.PlayTable(seed=seed, bot="rule", background=False, lang="es")
+        labels_shown = [label for label, value in table.sena_choice.options if value]
+        if labels_shown:
+            break
+    assert labels_shown, "no seed gave a seña to make"
+    for label in labels_shown:
+        assert any(label.startswith(g) for g in spanish), label
+        assert not any(label.startswith(g) for g in english - spanish), label

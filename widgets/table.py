@@ -876,13 +876,13 @@ class PlayTable(Guarded, widgets.VBox):
         _ = translator()
         lines = []
         for s in view.partner_senas:
-            signals = _(labels.PARTNER_SIGNALS, gesture=third_person(s.gesture))
+            signals = _(labels.PARTNER_SIGNALS, gesture=third_person(s.gesture_text()))
             lines.append(
                 f'<div class="musteach-sena-line">{sena_svg(s, 46, view.rules)}<span>'
                 f"{escape(signals)} <b>{escape(_meaning(s, view.rules))}</b></span></div>"
             )
         mine = ", ".join(
-            _(labels.SENA_OPTION, gesture=s.gesture.lower(), meaning=_meaning(s, view.rules)) for s in view.my_senas
+            _(labels.SENA_OPTION, gesture=s.gesture_text().lower(), meaning=_meaning(s, view.rules)) for s in view.my_senas
         )
         if mine:
             lines.append(f'<div class="musteach-sena-line"><span>{escape(_(labels.YOU_SIGNALLED, senas=mine))}</span></div>')
@@ -891,7 +891,7 @@ class PlayTable(Guarded, widgets.VBox):
         self.partner_view.value = "".join(lines)
         made = {s.key for s in view.my_senas}
         options = [
-            (_(labels.SENA_OPTION, gesture=s.gesture, meaning=_meaning(s, view.rules)), s.key)
+            (_(labels.SENA_OPTION, gesture=s.gesture_text(), meaning=_meaning(s, view.rules)), s.key)
             for s in self.game.legal_senas(self.seat)
             if s.key not in made
         ]

@@ -500,9 +500,9 @@ def sena_hints(
                 "A seña shows either something your partner holds (pares, juego, kings, aces) or what they want to do."
             )
             if s.kind == "intent":
-                text = _("'{gesture}' is about what your partner wants to do, not their cards.", gesture=s.gesture)
+                text = _("'{gesture}' is about what your partner wants to do, not their cards.", gesture=s.gesture_text(_.lang))
                 return Hint(1, step1), Hint(2, text)
-            return Hint(1, step1), Hint(2, _("'{gesture}' tells you something your partner holds.", gesture=s.gesture))
+            return Hint(1, step1), Hint(2, _("'{gesture}' tells you something your partner holds.", gesture=s.gesture_text(_.lang)))
         h = parse_hand(hand)
         info = analyse(h, rules)
         step1 = _("A seña must tell the truth: check the hand's kings and aces, its pares and its total first.")

@@ -233,6 +233,6 @@ def why_meaning_wrong(asked: str, picked: str, rules: Rules | None = None, *, la
     return _(
         "You picked \u201c{meaning}\u201d, which is what '{picked}' means, not '{asked}'.",
         meaning=said,
-        picked=p.gesture,
-        asked=a.gesture,
+        picked=p.gesture_text(_.lang),
+        asked=a.gesture_text(_.lang),
     )
