@@ -94,7 +94,7 @@ def test_count_lines_read_as_spanish() -> None:
     assert r.explanation[0].startswith("Se acabaron los envites")
     assert "en paso vale 1 piedra para la pareja A (A 1, B 0)." in r.explanation[1]
     assert r.total_sentence("B") == "After this hand: team A 9, team B 1 (you are team B)."  # the language spoken now
-    assert r.total_sentence("B", lang="es") == "Tras esta mano: pareja A 9, pareja B 1 (tú eres la pareja B)."
+    assert r.total_sentence("B", lang="es") == "Tras esta ronda: pareja A 9, pareja B 1 (tú eres la pareja B)."
     with speaking("es"):
         assert count_hand(D1, 0).explanation == r.explanation
     assert count_hand(D1, 0).explanation[0].startswith("The betting is over")
@@ -162,7 +162,7 @@ def test_senas_catalogue_in_spanish() -> None:
     with pytest.raises(SenaError) as err:
         check_sena("cejas", "12o 12c 5e 4b", seat=2)
     assert err.value.message("es") == (
-        "el asiento 2 no puede hacer la seña «Levantar las cejas»: la mano R-R-5-4 no lleva duples (dos parejas, "
+        "el asiento 2 no puede hacer la seña «Levantar las cejas»: las cartas R-R-5-4 no llevan duples (dos pares, "
         "o cuatro iguales); una seña debe ser verdadera (RULES.md §11)"
     )
 
