@@ -237,7 +237,7 @@ def test_the_mus_quiz_in_spanish() -> None:
         return [q.prompt, *(label for _, label in q.choices), q.grade(wrong).explanation, q.grade(q.answer).headline]
 
     _en, es = check_spanish(words)
-    assert "Cambiar 6-4, quedarse R-C" in es and re.search(r"\d,\d\d", es)
+    assert "Cambiar 6-4, quedarse con R-C" in es and re.search(r"\d,\d\d", es)
     balanced = discard_question("12o 11c 6e 4b", aim="balanced", seed=1, lang="es")
     assert not english_left(balanced.prompt + balanced.explanation)
 

@@ -324,7 +324,7 @@ def test_map_and_table_in_spanish():
     table = mw.PlayTable(seed=3, bot="rule", background=False, lang="es")
     assert english_left(table) == []
     assert 'aria-label="una carta boca abajo"' in table.seats_view.value  # the table's own picture of a card back
-    assert table.button("no-quiero").description == "No quiero" and table.next_button.description == "Ronda siguiente"
+    assert table.button("no-quiero").description == "No quiero" and table.next_button.description == "Siguiente ronda"
     assert [label for label, _ in table.level_choice.options][:3] == ["Principiante", "De club", "Fuerte"]
     for _ in range(12):  # decide with clicks until the hand is over
         if table.game.hand.is_over:
