@@ -156,7 +156,7 @@ def test_points_and_round_texts_take_a_language() -> None:
     assert points_text(points, 2, 1) == "★★☆ (3.25 of 4 points; 2 hints, 1 second try)."
     assert points_text(points, 2, 1, lang="es") == "★★☆ (3,25 de 4 puntos; 2 pistas, 1 segundo intento)."
     assert (
-        round_text(3, points, lang="es") == "Ronda de práctica terminada: 3 de 4 bien (75 %). ★★☆ (3,25 de 4 puntos)."
+        round_text(3, points, lang="es") == "Tanda terminada: 3 de 4 bien (75 %). ★★☆ (3,25 de 4 puntos)."
     )
     assert points_text([1.0]) == "★★★ (1 of 1 point)."
     assert points_text([0.5, 0.5], 0, 2) == "★☆☆ (1 of 2 points; 2 second tries)."
