@@ -139,7 +139,7 @@ def test_an_untranslated_or_changed_paragraph_is_reported(tmp_path: Path) -> Non
     assert found == ["locale/es/LC_MESSAGES/lessons.po: untranslated (fuzzy) '## Quiz: Grande, again'"]
     # until it is translated, the new paragraph shows in English, never empty; the rest stays Spanish
     cell = _text(_nb(copy / "es" / "03-grande-chica.ipynb")["cells"][5])
-    assert cell == "## Quiz: Grande, again\n\nPulsa el asiento que gana a la grande."
+    assert cell == "## Quiz: Grande, again\n\nPulsa el asiento que gana la grande."
 
 
 def test_a_translation_that_drops_a_link_is_reported(tmp_path: Path) -> None:
