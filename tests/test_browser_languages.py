@@ -85,20 +85,11 @@ def _context(browser, locale: str = "en-US"):
 
 def _spanish_pieces(domains) -> tuple[set[str], set[str]]:
     """(English pieces, Spanish pieces): the literal parts (two words or more, between placeholders) of every
-    msgid of ``domains`` that Spanish translates differently, and of their Spanish translations."""
-    english, spanish = set(), set()
-    for domain in domains:
-        for m in catalogs.read("es", domain):
-            if not m.id:
-                continue
-            ids = (m.id,) if isinstance(m.id, str) else tuple(m.id)
-            strs = (m.string,) if isinstance(m.string, str) else tuple(m.string)
-            for i, s in enumerate(strs):
-                source = ids[min(i, len(ids) - 1)]
-                if s and s != source:
-                    english |= {p.strip() for p in re.split(r"\{[^}]*\}", source) if len(p.split()) >= 2}
-                    spanish |= {p.strip() for p in re.split(r"\{[^}]*\}", s) if len(p.split()) >= 2}
-    return english - spanish, spanish - english
+    msgid of ``domains`` that its Spanish does not keep, and of their Spanish translations that the English
+    does not hold."""
+    english = set().union(*(catalogs.unshared_pieces(d, strip=" ") for d in domains))
+    spanish = set().union(*(catalogs.unshared_pieces(d, translated=True, strip=" ") for d in domains))
+    return english, spanish
 
 
 def _english_in(text: str, domains=QUIZ_DOMAINS) -> list[str]:

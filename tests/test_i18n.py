@@ -104,3 +104,12 @@ def test_speaking_sets_the_language_of_one_context_only() -> None:
     with pytest.raises(LanguageError):
         with speaking("klingon"):
             pass
+
+
+def test_unshared_pieces_lists_english_left_untranslated_and_not_shared_terms() -> None:
+    # the one place tests get "the English a Spanish text must not hold" from
+    english = catalogs.unshared_pieces("rules")
+    assert "the tutor speaks" in english  # "no language {lang}: the tutor speaks {languages}"
+    assert not any("órdago" == p for p in english)
+    spanish = catalogs.unshared_pieces("rules", translated=True)
+    assert "el tutor habla" in spanish

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import string
 import subprocess
 import sys
 from pathlib import Path
@@ -31,24 +30,10 @@ D1 = [["12o", "12c", "3o", "7o"], ["1o", "1c", "4o", "5o"], ["11o", "11c", "10o"
 
 
 def _english_pieces() -> list[str]:
-    """The English words of every msgid of the domain whose Spanish differs: each stretch of a msgid between
-    placeholders that holds at least three words (shorter stretches, such as "seat ", also occur in
-    Spanish-looking text by chance)."""
-    es = catalogs.read("es", "betting")
-    pieces: set[str] = set()
-    for m in es:
-        if not m.id:
-            continue
-        ids = (m.id,) if isinstance(m.id, str) else tuple(m.id)
-        strs = (m.string,) if isinstance(m.string, str) else tuple(m.string)
-        for msgid in ids:
-            if msgid in strs:
-                continue
-            for literal, *_ in string.Formatter().parse(msgid):
-                words = literal.replace("{", "").replace("}", "").strip(" :;,.()")
-                if len(words.split()) >= 3 and not any(words in s for s in strs):
-                    pieces.add(words)
-    return sorted(pieces)
+    """The English words of every msgid of the domain that its Spanish does not keep: each stretch between
+    placeholders of at least three words (shorter stretches, such as "seat ", also occur in Spanish-looking text
+    by chance)."""
+    return sorted(catalogs.unshared_pieces("betting", min_words=3, strip=" :;,.()"))
 
 
 ENGLISH = _english_pieces()

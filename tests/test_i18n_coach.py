@@ -9,7 +9,6 @@ percentages) as the English run, with Spanish number formatting.
 from __future__ import annotations
 
 import re
-import string
 from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -34,21 +33,9 @@ from musteach.teach.senas_quiz import fit_question, meaning_question, third_pers
 
 @lru_cache(maxsize=1)
 def english_fragments() -> tuple[str, ...]:
-    """The English words of every msgid of the domain: each stretch of text between placeholders that has two
-    or more words, is not a Mus term kept in Spanish (it does not occur in the message's own translation) and
-    is long enough not to be a Spanish word by chance."""
-    found: set[str] = set()
-    for m in catalogs.read("es", "coach"):
-        if not m.id:
-            continue
-        ids = (m.id,) if isinstance(m.id, str) else tuple(m.id)
-        strs = (m.string,) if isinstance(m.string, str) else tuple(m.string)
-        for msgid in ids:
-            for literal, *_ in string.Formatter().parse(msgid):
-                piece = literal.strip(" ,;:.?!'()")
-                if " " in piece and len(piece) >= 8 and not any(piece in s for s in strs):
-                    found.add(piece)
-    return tuple(sorted(found))
+    """The English words of every msgid of the domain: each stretch between placeholders of two or more words
+    and 8 characters or more that its own translation does not keep (a Mus term kept in Spanish is kept)."""
+    return tuple(sorted(catalogs.unshared_pieces("coach", min_chars=8)))
 
 
 def english_left(text: str) -> list[str]:

@@ -27,22 +27,9 @@ _FIELD = re.compile(r"\{[^{}]*\}")
 
 @lru_cache(maxsize=1)
 def english_pieces() -> frozenset[str]:
-    """The English words of the play domain that must not survive into Spanish: for each msgid of
-    ``es/play.po``, its literal stretches between placeholders (10 characters or more) that its Spanish
-    translation does not also hold (``"(RULES.md §3)"`` stays)."""
-    pieces: set[str] = set()
-    for m in catalogs.read("es", "play"):
-        if not m.id:
-            continue
-        ids = (m.id,) if isinstance(m.id, str) else tuple(m.id)
-        strs = (m.string,) if isinstance(m.string, str) else tuple(m.string)
-        spanish = " ".join(strs)
-        for msgid in ids:
-            for piece in _FIELD.split(msgid):
-                piece = piece.strip(" .,:;()")
-                if len(piece) >= 10 and piece not in spanish:
-                    pieces.add(piece)
-    return frozenset(pieces)
+    """The English words of the play domain that must not survive into Spanish: the literal stretches of its
+    msgids (10 characters or more) that their Spanish does not also hold (``"(RULES.md §3)"`` stays)."""
+    return catalogs.unshared_pieces("play", min_words=1, min_chars=10, strip=" .,:;()")
 
 
 def english_left(texts: list[str]) -> list[tuple[str, str]]:

@@ -74,7 +74,7 @@ def english_left(html: str, domain: str = "pages") -> list[str]:
     """English pieces of ``domain``'s translated msgids found in ``html`` (its text, tags and entities read)."""
     text = re.sub(r"<[^>]+>", " ", html).replace("&#x27;", "'").replace("&amp;", "&")
     text = re.sub(r"\s+", " ", text)
-    return sorted({p for english, _ in translated(domain) for p in pieces(english) if p in text})
+    return sorted(p for p in catalogs.unshared_pieces(domain, strip=" ") if p in text)
 
 
 def write_lessons(d: Path) -> Path:

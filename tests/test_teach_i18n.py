@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import string
 from collections import Counter
 from collections.abc import Callable, Iterator
 from functools import cache
@@ -42,19 +41,7 @@ HAND = re.compile(r"\b[RCSA2-7](?:-[RCSA2-7]){3}\b")  # the lessons' hand notati
 def english_fragments() -> tuple[str, ...]:
     """Every run of words of a ``teach`` msgid (between placeholders) that its Spanish does not keep: a
     Spanish text holding one of them holds an untranslated English sentence."""
-    out: set[str] = set()
-    for m in catalogs.read("es", "teach"):
-        if not m.id:
-            continue
-        ids = (m.id,) if isinstance(m.id, str) else tuple(m.id)
-        strs = (m.string,) if isinstance(m.string, str) else tuple(m.string)
-        spanish = " ".join(strs)
-        for msgid in ids:
-            for literal, *_ in string.Formatter().parse(msgid):
-                chunk = literal.strip(" .,:;()'")
-                if len(chunk) >= 12 and " " in chunk and chunk not in spanish:
-                    out.add(chunk)
-    return tuple(sorted(out))
+    return tuple(sorted(catalogs.unshared_pieces("teach", min_chars=12, strip=" .,:;()'")))
 
 
 def assert_spanish(texts: list[str]) -> None:

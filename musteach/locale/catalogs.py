@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import io
+import string
 import sys
 from pathlib import Path
 
@@ -27,7 +28,18 @@ from babel.messages.pofile import read_po, write_po
 
 from ..i18n import DOMAINS, LOCALE_DIR, SOURCE_LANG, placeholders
 
-__all__ = ["DOMAIN_OF", "KEYWORDS", "Problem", "build", "check", "compile_po", "extract", "po_path", "read"]
+__all__ = [
+    "DOMAIN_OF",
+    "KEYWORDS",
+    "Problem",
+    "build",
+    "check",
+    "compile_po",
+    "extract",
+    "po_path",
+    "read",
+    "unshared_pieces",
+]
 
 PACKAGE_DIR = LOCALE_DIR.parent
 
@@ -107,6 +119,44 @@ def read(lang: str, domain: str) -> Catalog:
         return Catalog(locale=lang, project="musteach", domain=domain, fuzzy=False)
     with path.open("rb") as fp:
         return read_po(fp, locale=lang, domain=domain)
+
+
+def unshared_pieces(
+    domain: str,
+    lang: str = "es",
+    *,
+    translated: bool = False,
+    min_words: int = 2,
+    min_chars: int = 0,
+    strip: str = " .,:;()'?!",
+) -> frozenset[str]:
+    """The words of one side of ``domain``'s catalog in ``lang`` that the other side does not share.
+
+    For each translated entry: the literal stretches of its English msgids (or, with ``translated``, of its
+    translations) between placeholders, with ``strip`` taken off both ends, of at least ``min_words`` words and
+    ``min_chars`` characters, that the other side of the entry does not hold. English pieces found in output
+    that should be in ``lang`` are English left untranslated (Mus terms kept in both languages are shared, so
+    they are not listed); tests look for them.
+    """
+    found: set[str] = set()
+    for m in read(lang, domain):
+        if not m.id:
+            continue
+        ids = (m.id,) if isinstance(m.id, str) else tuple(m.id)
+        strs = tuple(x for x in ((m.string,) if isinstance(m.string, str) else tuple(m.string or ())) if x)
+        if not strs:
+            continue
+        mine, other = (strs, ids) if translated else (ids, strs)
+        for sentence in mine:
+            for literal, *_ in string.Formatter().parse(sentence):
+                piece = literal.strip(strip)
+                if (
+                    len(piece.split()) >= min_words
+                    and len(piece) >= min_chars
+                    and not any(piece in o for o in other)
+                ):
+                    found.add(piece)
+    return frozenset(found)
 
 
 def _po_bytes(catalog: Catalog) -> bytes:
