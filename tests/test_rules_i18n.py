@@ -240,3 +240,17 @@ def test_cli_lang_helpers_for_every_command() -> None:
     assert spoken(argparse.Namespace()) == "en"  # a command without --lang speaks English
     with pytest.raises(LanguageError, match='"fr"'):
         spoken(parser.parse_args(["--lang", "fr"]))
+
+
+def test_python_reasons_and_line_labels_follow_the_language(tmp_path, capsys) -> None:
+    # the json module's and the OS's own reasons are said in Spanish too; English keeps Python's words
+    assert main(["judge", "--lang", "es", str(tmp_path / "none.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "no existe el archivo o la carpeta" in err and "No such file" not in err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("x\n")
+    assert main(["count", "--lang", "es", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "línea 1" in err and "se esperaba un valor" in err and "Expecting" not in err and "line 1" not in err
+    assert main(["count", str(bad)]) == 2
+    assert "line 1: invalid JSON at column 1: Expecting value" in capsys.readouterr().err

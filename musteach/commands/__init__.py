@@ -57,7 +57,7 @@ def read_input_bytes(path: str) -> bytes:
         with open(path, "rb") as f:
             return f.read()
     except OSError as e:
-        raise MusError(Text("cannot read {path}: {why}", path=path, why=e.strerror)) from None
+        raise MusError(Text("cannot read {path}: {why}", path=path, why=reason_text(e.strerror))) from None
 
 
 def decode_input(data: bytes, path: str) -> str:
@@ -96,6 +96,31 @@ def read_input(path: str) -> str:
 
 
 #: The labels of an item, by noun: without and with its line number.
+# The reasons Python's json module and the operating system give, so that a message quoting one can say it in
+# the learner's language (:func:`reason_text`); a reason not listed stays as Python wrote it.
+KNOWN_REASONS: tuple[str, ...] = (
+    N_("Expecting value"),
+    N_("Expecting property name enclosed in double quotes"),
+    N_("Expecting ',' delimiter"),
+    N_("Expecting ':' delimiter"),
+    N_("Extra data"),
+    N_("Unterminated string starting at"),
+    N_("Invalid control character at"),
+    N_("Invalid \\escape"),
+    N_("Illegal trailing comma before end of object"),
+    N_("Illegal trailing comma before end of array"),
+    N_("No such file or directory"),
+    N_("Permission denied"),
+    N_("Is a directory"),
+)
+
+
+def reason_text(reason: str | None) -> Text | str:
+    """Python's own reason (a JSON or file error's), as a :class:`Text` when :data:`KNOWN_REASONS` has it, so
+    that it is said in the learner's language; else as Python wrote it."""
+    return Text(reason) if reason in KNOWN_REASONS else str(reason)
+
+
 _LABELS: dict[str, tuple[str, str]] = {
     "deal": (N_("deal {number}"), N_("deal {number} (line {line})")),
     "case": (N_("case {number}"), N_("case {number} (line {line})")),
@@ -149,10 +174,10 @@ def _decode_error(label: Text | str | None, e: ValueError) -> MusError:
     if isinstance(e, json.JSONDecodeError):
         if label is None:
             return MusError(
-                Text("invalid JSON at line {line}, column {column}: {why}", line=e.lineno, column=e.colno, why=e.msg)
+                Text("invalid JSON at line {line}, column {column}: {why}", line=e.lineno, column=e.colno, why=reason_text(e.msg))
             )
         return MusError(
-            Text("{label}: invalid JSON at column {column}: {why}", label=label, column=e.colno, why=e.msg)
+            Text("{label}: invalid JSON at column {column}: {why}", label=label, column=e.colno, why=reason_text(e.msg))
         )
     # int() refuses 4,300 digits or more (Python's limit on integer string conversion)
     if label is None:

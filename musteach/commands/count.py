@@ -21,7 +21,7 @@ from ..cli import add_lang_option
 from ..i18n import SOURCE_LANG, Text, check_lang, speaking, translator
 from ..rules.count import CountResult, count_case
 from ..rules.errors import MusError
-from . import Records, read_input, read_records
+from . import Records, line_label, read_input, read_records
 
 _KEYS = ("id", "stones", "hand_total", "final_score", "game_over", "game_winner", "ended_at")
 
@@ -78,7 +78,7 @@ def read_cases(text: str) -> list[tuple[str, Any]]:
     >>> [label for label, _ in read_cases('{"id": "a"}\\n\\n{"id": "b"}')]
     ['case 1 (line 1)', 'case 2 (line 3)']
     """
-    records = read_records(text, "case", line_prefix=lambda n, label: f"line {n}: ")
+    records = read_records(text, "case", line_prefix=lambda n, label: line_label(n))
     if not records.items:
         if not text.strip():
             raise MusError(Text("no cases: the input is empty"))
