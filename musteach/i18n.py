@@ -126,12 +126,12 @@ def check_lang(lang: object) -> str:
 
     Raises :class:`~musteach.rules.errors.LanguageError` naming the value and the languages there are.
     """
-    from .rules.errors import LanguageError, shown  # here: errors.py imports this module
-
     if isinstance(lang, str):
         code = lang.strip().replace("-", "_").split("_")[0].lower()
         if code in languages():
             return code
+    from .rules.errors import LanguageError, shown  # here, on the error path only: errors.py imports this module
+
     raise LanguageError(
         Text(
             "no language {lang}: the tutor speaks {languages}",
@@ -199,10 +199,7 @@ class Translator:
         """``fraction`` (0..1) as a percentage in this language: ``"62.5%"``, ``"62,5 %"`` (rounded as English)."""
         if self.lang == SOURCE_LANG:
             return f"{fraction * 100:.{digits}f}%"
-        from babel.numbers import format_percent
-
-        pattern = str(format_percent(0.25, locale=self.lang))  # the language's layout of a percentage: "25 %"
-        return pattern.replace("25", self.number(fraction * 100, digits), 1)
+        return _percent_layout(self.lang).replace("25", self.number(fraction * 100, digits), 1)
 
     def join(self, items: Iterable[str]) -> str:
         """Items joined as this language lists them: ``"a, b and c"``, ``"a, b y c"``."""
@@ -225,6 +222,14 @@ def translator(lang: str | None = None) -> Translator:
     and speak different languages each get their own translator.
     """
     return _load(current_lang() if lang is None else check_lang(lang))
+
+
+@lru_cache(maxsize=16)
+def _percent_layout(code: str) -> str:
+    """How ``code`` lays out a percentage, shown with 25: ``"25 %"`` (babel's locale data, read once)."""
+    from babel.numbers import format_percent  # here: babel's locale data costs memory a lesson may not need
+
+    return str(format_percent(0.25, locale=code))
 
 
 @lru_cache(maxsize=16)
