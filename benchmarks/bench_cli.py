@@ -120,12 +120,19 @@ def write_cases(path: Path, n: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=200_000, help="deals to judge (default 200,000)")
-    ap.add_argument("--cases", type=int, default=20_000, help="cases to count and to grade (default 20,000)")
+    ap.add_argument("--cases", type=int, help="cases to count and to grade (default: as many as --deals)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per figure; the best is shown (default 3)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--peer", type=Path, help="the peer's js/cards.js (mikeloscoz/mus), run with node")
     ap.add_argument("--no-explain", action="store_true", help="time neither --explain, count nor grade (a quick run)")
+    ap.add_argument(
+        "--only", choices=("judge", "explain", "count", "grade"), help="time this command alone (and the start-up)"
+    )
     a = ap.parse_args()
+    a.cases = min(a.deals, a.cases or a.deals)  # a grade case is one of the deals, with a lance and an answer
+    wanted = {"judge", "explain", "count", "grade"} if a.only is None else {a.only}
+    if a.no_explain:
+        wanted = {"judge"}
     compileall.compile_dir(Path(musteach.__file__).parent, quiet=1)
     print(f"musteach command-line benchmark: Python {platform.python_version()}, {os.cpu_count()} CPUs, "
           f"{platform.machine()}; start-up included, best of {a.repeat}")
@@ -144,19 +151,22 @@ def main() -> None:
         line("start-up only (import musteach.cli)", t_start, 1)
         t_judge = timed([str(MUSTEACH), "judge", str(deals)], out, a.repeat)
         ours = out.read_text(encoding="utf-8").splitlines()
-        line("musteach judge", t_judge, a.deals)
+        if "judge" in wanted:
+            line("musteach judge", t_judge, a.deals)
         t_explain = (float("nan"), float("nan"))
-        if not a.no_explain:
+        if "explain" in wanted:
             t_explain = timed([str(MUSTEACH), "judge", "--explain", str(deals)], out, a.repeat)
             line("musteach judge --explain", t_explain, a.deals)
             t_explain_es = timed([str(MUSTEACH), "judge", "--explain", "--lang", "es", str(deals)], out, a.repeat)
             line("musteach judge --explain --lang es", t_explain_es, a.deals)
+        if "count" in wanted:
             t_count = timed([str(MUSTEACH), "count", str(cases)], out, a.repeat)
             line("musteach count", t_count, a.cases)
+        if "grade" in wanted:
             t_grade = timed([str(MUSTEACH), "grade", str(answers)], out, a.repeat)
             line("musteach grade", t_grade, a.cases)
         node = shutil.which("node")
-        if a.peer is None or node is None:
+        if a.peer is None or node is None or "judge" not in wanted:
             print("\n  (peer not run: give --peer PATH/TO/cards.js and have node on the PATH)")
             return
         driver = d / "peer_judge.mjs"
@@ -166,7 +176,7 @@ def main() -> None:
         agree = sum(json.loads(x) == json.loads(y) for x, y in zip(ours, theirs, strict=True))
         line("peer: node cards.js (mikeloscoz/mus)", t_peer, a.deals)
         for what, i in (("wall", 0), ("CPU", 1)):
-            explained = "" if a.no_explain else f"; --explain {t_peer[i] / t_explain[i]:.1f}x"
+            explained = "" if "explain" not in wanted else f"; --explain {t_peer[i] / t_explain[i]:.1f}x"
             print(
                 f"\n  {what} time: musteach judge {t_judge[i]:.3f} s, the peer {t_peer[i]:.3f} s: "
                 f"{t_peer[i] / t_judge[i]:.1f}x faster than the peer{explained}",
