@@ -205,53 +205,40 @@ def _judge_clean(deals: list[Any], kings: int, la_real: bool) -> tuple[np.ndarra
 #
 # One deal a line, exactly as ``json.dumps({"hands": hands, "mano": m})`` writes it with card codes:
 #   {"hands": [["12o", "3c", "7e", "5b"], ["12c", ...], [...], [...]], "mano": 0}
-# Every byte of every line is checked: the 36 quotes of a line, the fixed text between them, each card code
-# (through a table of the codes' bytes), the mano digit 0..3 and the closing brace. Anything else (other
-# spacing, another key, a name, a bad or repeated card, a blank line, \r\n) returns None and the input goes
-# through the exact per-deal path, which names the first bad deal.
+# Every byte of every line is accounted for, in steps of about a megabyte (so that the reads stay in the CPU
+# cache), without finding the 36 quotes of each line:
+#   1. the skeleton: deleting the bytes that card codes and the mano are made of (digits and the suit letters
+#      o, c, e, b) must leave _SKELETON once per line, and nothing else;
+#   2. where each card code starts: at a fixed offset from its line's start (_CARD_AT), plus one for each
+#      3-byte code (10, 11, 12) before it in the line, found card by card (a 2-byte code's third byte is the
+#      closing quote);
+#   3. each code's bytes, read at that place, must be a card code (a table of the codes' bytes), and the line
+#      must end with "mano": a digit 0..3, "}" and the newline exactly where the codes put them.
+# Then the bytes that 1. deleted are exactly those that 3. read, and every other byte is the skeleton's, in
+# its order. Anything else (other spacing, another key, a name, a letter code, a bad card, a blank line,
+# \r\n) returns None and the input goes through the exact per-deal path, which names the first bad deal.
 
-_QUOTES_PER_DEAL = 36  # "hands", 16 card codes, "mano": 18 strings
+_CODE_BYTES = b"0123456789oceb"  # every byte of a card code or of the mano digit (and the "o" of "mano")
+_SKELETON = b'{"hands": [["", "", "", ""], ["", "", "", ""], ["", "", "", ""], ["", "", "", ""]], "man": }\n'
+_CARD_AT = np.array([13 + 6 * k + 2 * (k // 4) for k in range(16)])  # offsets of the codes if all had 2 bytes
+_TAIL = len(b'"]], "mano": ')  # from a line's last code's end to its mano digit
 _STEP_BYTES = 1 << 20  # bytes of input a step: small enough for the CPU cache
 
 
-def _fixed(*parts: tuple[int, int, bytes]) -> tuple[tuple[int, int, np.dtype[Any], int], ...]:
-    """The checks of fixed text: (quote number, offset from it, dtype, the bytes as that little-endian number)."""
-    kinds: dict[int, np.dtype[Any]] = {8: np.dtype("<u8"), 4: np.dtype("<u4"), 2: np.dtype("<u2"), 1: np.dtype("u1")}
-    return tuple((quote, offset, kinds[len(text)], int.from_bytes(text, "little")) for quote, offset, text in parts)
-
-
-# Every byte between the card codes, read as one 8-, 4-, 2- or 1-byte number at an offset from a quote:
-_FIXED_TEXT = _fixed(
-    (0, -1, b"{"),
-    (0, 0, b'"hands":'),  # then ' [["' : 12 bytes from quote 0 up to the first card's quote
-    (0, 8, b' [["'),
-    *((2 * k + 1, 0, b'", "') for k in range(1, 16) if k % 4 != 0),  # between the cards of a hand
-    *((2 * k + 1, 0, b'"], ') for k in (4, 8, 12)),  # between hands: '"], ["'
-    *((2 * k + 1, 4, b'["') for k in (4, 8, 12)),
-    (33, 0, b'"]], "ma'),  # after the last card: '"]], "mano": ', the mano digit, '}' and the newline
-    (33, 8, b'no":'),
-    (33, 12, b" "),
-    (33, 14, b"}\n"),
-)
-_MANO_AT = len(b'"]], "mano": ')  # the mano digit, counted from the closing quote of the last card
-_LINE_AFTER = _MANO_AT + 4  # the next line's first quote, counted from the same quote
-
-
-def _code_tables() -> tuple[np.ndarray, np.ndarray]:
-    """(65536,) uint8 each: the card index of a 2-byte code ``a b`` at ``a | b << 8``, and of a 3-byte code
-    ``1 b c`` at ``b | c << 8``; every other entry is 255 (not a card code)."""
-    two = np.full(1 << 16, _NO_CARD, np.uint8)
-    three = np.full(1 << 16, _NO_CARD, np.uint8)
+def _code_table() -> np.ndarray:
+    """(131072,) uint8: the card index of a 2-byte code ``a b`` at ``a | b << 8``, and of a 3-byte code
+    ``1 b c`` at ``(b | c << 8) + 65536``; every other entry is 255 (not a card code)."""
+    table = np.full(1 << 17, _NO_CARD, np.uint8)
     for text, card in CARD_TEXTS.items():
         raw = text.encode("ascii", "replace")
         if len(raw) == 2:
-            two[raw[0] | raw[1] << 8] = card.index
+            table[raw[0] | raw[1] << 8] = card.index
         elif len(raw) == 3 and raw[0] == ord("1"):
-            three[raw[1] | raw[2] << 8] = card.index
-    return two, three
+            table[(raw[1] | raw[2] << 8) + (1 << 16)] = card.index
+    return table
 
 
-_TWO_BYTE_CODES, _THREE_BYTE_CODES = _code_tables()
+_CODES = _code_table()
 
 
 def standard_deals(data: bytes) -> tuple[np.ndarray, np.ndarray] | None:
@@ -269,53 +256,49 @@ def standard_deals(data: bytes) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     if not data.endswith(b"\n"):
         data += b"\n"
-    n = data.count(b"\n")
+    skeleton = data.translate(None, _CODE_BYTES)
+    n = len(skeleton) // len(_SKELETON)
+    if skeleton != _SKELETON * n:
+        return None
+    padded = np.frombuffer(data + bytes(8), np.uint8)  # room to read a little past a bad last line
     cards = np.empty((n, 16), np.uint8)
     manos = np.empty(n, np.int8)
     start = line = 0
     while start < len(data):
         end = data.find(b"\n", min(start + _STEP_BYTES, len(data) - 1)) + 1
-        lines = data.count(b"\n", start, end)
-        got = _standard_step(data, start, end, lines)
+        got = _standard_step(padded, start, end)
         if got is None:
             return None
+        lines = len(got[1])
         cards[line : line + lines], manos[line : line + lines] = got
         start, line = end, line + lines
     return cards, manos
 
 
-def _standard_step(data: bytes, start: int, end: int, n: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """:func:`standard_deals` on the ``n`` whole lines of ``data[start:end]``."""
+def _standard_step(padded: np.ndarray, start: int, end: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`standard_deals` on the whole lines of bytes ``start:end``, whose skeleton is known to be right."""
+    u8 = padded[start : end + 8]
     size = end - start
-    u8 = np.frombuffer(data, np.uint8, size, start)
-    quotes = np.flatnonzero(u8 == ord('"')).astype(np.int32)
-    if quotes.size != _QUOTES_PER_DEAL * n:
+    newlines = np.flatnonzero(u8[:size] == ord("\n")).astype(np.int32)
+    n = len(newlines)
+    at = np.empty((16, n), np.int32)  # card by card: where each line's code starts
+    three = np.empty((16, n), np.int32)  # 1 for a 3-byte code, else 0
+    at[0, 0] = _CARD_AT[0]
+    at[0, 1:] = newlines[:-1] + (1 + _CARD_AT[0])
+    for k in range(16):
+        np.not_equal(u8[at[k] + 2], ord('"'), out=three[k], casting="unsafe")  # a 2-byte code's third byte is '"'
+        if k < 15:
+            np.add(at[k], three[k], out=at[k + 1])
+            at[k + 1] += _CARD_AT[k + 1] - _CARD_AT[k]
+    u16 = np.ndarray((size + 6,), "<u2", u8, 0, (1,))
+    codes = _CODES[u16[at + three] + (three << 16)]  # the last two bytes of a 3-byte code, whose first is "1"
+    if (codes == _NO_CARD).any() or (u8[at[three == 1]] != ord("1")).any():
         return None
-    q = quotes.reshape(n, _QUOTES_PER_DEAL)
-    # the lines follow each other: each one's first quote right after the previous one's newline and "{"
-    if q[0, 0] != 1 or q[-1, 33] + _LINE_AFTER - 1 != size or (q[1:, 0] != q[:-1, 33] + _LINE_AFTER).any():
+    digit = at[15] + three[15] + (2 + _TAIL)
+    manos = u8[digit].astype(np.int8) - np.int8(ord("0"))
+    if (digit + 2 != newlines).any() or (u8[digit - 4] != ord("o")).any() or ((manos < 0) | (manos > 3)).any():
         return None
-    padded = np.zeros(size + 8, np.uint8)  # room to read 8 bytes anywhere
-    padded[:size] = u8
-    views = {
-        dtype: np.ndarray((size,), dtype, padded, 0, (1,)) for dtype in {kind for _, _, kind, _ in _FIXED_TEXT}
-    }
-    for quote, offset, dtype, number in _FIXED_TEXT:
-        if (views[dtype][q[:, quote] + offset] != number).any():
-            return None
-    manos = u8[q[:, 33] + _MANO_AT].astype(np.int8) - np.int8(ord("0"))
-    if ((manos < 0) | (manos > 3)).any():
-        return None
-    opens = q[:, 2:34:2] + 1  # (N, 16): the first byte of each card code
-    lengths = q[:, 3:35:2] - opens
-    u16 = views.get(np.dtype("<u2"), np.ndarray((size,), "<u2", padded, 0, (1,)))
-    three = lengths == 3
-    if not ((lengths == 2) | three).all() or (u8[opens[three]] != ord("1")).any():
-        return None
-    cards = np.where(three, _THREE_BYTE_CODES[u16[opens + 1]], _TWO_BYTE_CODES[u16[opens]])
-    if (cards == _NO_CARD).any():
-        return None
-    return cards, manos
+    return codes.T, manos
 
 
 def judge_records(records: Records, kings: int = 8, la_real: bool = False) -> tuple[np.ndarray, ...]:
