@@ -73,8 +73,10 @@ typecheck: $(STAMP)
 test: $(STAMP) browser-deps proxy-deps axe lint typecheck
 	$(PY) -m pytest -q -p no:randomly -n 2 --dist loadgroup --durations=25 tests musteach --nbval-lax lessons
 
-## Count the odds tables shipped in musteach/odds/data/ (every hand, 8 and 4 reyes; about 10 CPU-minutes)
+## Count the tables shipped in musteach/rules/data/ (standings, seconds) and musteach/odds/data/ (every hand,
+## 8 and 4 reyes; about 10 CPU-minutes)
 tables: $(STAMP)
+	$(PY) -m musteach.rules.standings
 	$(PY) -m musteach.odds.tables --kings 8 4
 
 ## Update the translation catalogs from the source and compile them, then the lessons' catalogs and the lessons

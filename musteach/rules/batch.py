@@ -42,8 +42,9 @@ from ..i18n import Text, translator
 from ..lazy import lazy_module
 from .cards import DECK, RANKS, Card, Hand, Suit, parse_hands
 from .errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError, shown
-from .lances import LANCES, HandInfo, Lance, LanceResult, analyse, check_seat, effective_rank, info_from_ranks
+from .lances import LANCES, HandInfo, Lance, LanceResult, analyse, check_seat
 from .options import Rules
+from .standings import standing_keys
 
 if TYPE_CHECKING:
     import numpy as np
@@ -81,53 +82,19 @@ class _Tables:
     la_real_key: int  # dense juego key * 4 of la real (sota de oros variant only)
 
 
-def _la_real_by_ranks(raw: Sequence[int], rules: Rules) -> bool:
-    """La real decided by ranks alone (figures "sota" and "any"; RULES.md §13)."""
-    if not rules.la_real or rules.la_real_figure == "sota_de_oros":
-        return False
-    if sorted(raw).count(7) != 3:
-        return False
-    (other,) = [r for r in raw if r != 7]
-    if rules.la_real_figure == "sota":
-        return other == 10
-    return effective_rank(other, rules.kings) >= 10
-
-
 @lru_cache(maxsize=16)
 def _tables(rules: Rules) -> _Tables:
-    # A hand's standing depends on its sorted ranks (and, for some la real figures, on them too): the keys are
-    # worked out once per sorted rank tuple (at most 715), then spread over the 10,000 rank tuples in card order.
+    # the keys of every rank tuple (musteach.rules.standings, shipped for the usual rules)
+    standings = standing_keys(rules)
+    keys = tuple(col.astype(np.uint8 if col.max() + 3 <= 255 else np.int16) for col in standings[:5])
     positions = np.indices((10, 10, 10, 10), dtype=np.int8).reshape(4, -1).T  # (10000, 4) rank positions
-    ordered = np.sort(positions, axis=1)
-    sorted_ids = ordered.astype(np.int32) @ np.array([1000, 100, 10, 1], dtype=np.int32)
-    _, first_hid, spread = np.unique(sorted_ids, return_index=True, return_inverse=True)
-    infos: list[HandInfo] = []
-    for pos in positions[first_hid].tolist():
-        raw = tuple(RANKS[p] for p in pos)
-        info = info_from_ranks(raw, rules.kings)
-        if _la_real_by_ranks(raw, rules):
-            info = HandInfo(info.ranks, info.pares, info.total, True)
-        infos.append(info)
-    sevens_sota = ordered == np.array([RANKS.index(7)] * 3 + [RANKS.index(10)], dtype=np.int8)
+    sevens_sota = np.sort(positions, axis=1) == np.array([RANKS.index(7)] * 3 + [RANKS.index(10)], dtype=np.int8)
     is_777s = sevens_sota.all(axis=1)
-    keys = []
-    la_real_key = 0
-    for lance in LANCES:
-        raw_keys = [i.key(lance) for i in infos]
-        distinct = sorted({k for k in raw_keys if k != ()})
-        if lance is Lance.JUEGO and rules.la_real and rules.la_real_figure == "sota_de_oros":
-            la_real = HandInfo((7, 7, 7, 10), None, 31, True).key(lance)
-            distinct.append(la_real)
-            la_real_key = len(distinct) * 4
-        dense = {k: i + 1 for i, k in enumerate(distinct)}
-        col = np.array([dense.get(k, 0) * 4 for k in raw_keys], dtype=np.int32)[spread.reshape(-1)]
-        dtype = np.uint8 if col.max() + 3 <= 255 else np.int16
-        keys.append(col.astype(dtype))
     a, b = np.arange(1 << 16) & 0xFF, np.arange(1 << 16) >> 8  # the two cards of a pair a | b << 8
     pair_lo = np.where((a < 40) & (b < 40), (a >> 2) * 10 + (b >> 2), 0).astype(np.int16)
     pair_hi = pair_lo * np.int16(100)
     use_777s = rules.la_real and rules.la_real_figure == "sota_de_oros"
-    return _Tables(pair_hi, pair_lo, tuple(keys), is_777s if use_777s else None, la_real_key)
+    return _Tables(pair_hi, pair_lo, keys, is_777s if use_777s else None, int(standings[5, 0]))
 
 
 def _as_rules(rules: Rules | None) -> Rules:
