@@ -47,7 +47,7 @@ __all__ = ["BatchDiagnosis", "diagnose_batch"]
 _GRANDE, _CHICA, _PARES, _JUEGO, _PUNTO = range(5)
 _READINGS: tuple[Reading, ...] = (Reading(), *(Reading.of(m) for m in MISTAKES))  # reading 1 + k: MISTAKES[k]
 _PUNTO_WITH_JUEGO = 1 + MISTAKES.index(Mistake.PUNTO_WITH_JUEGO)
-_RANK_CLASS = 5**10  # above every sum of four weights 5 ** (rank position 0..9): marks 4 reyes
+_RANK_CLASS = 10_000  # above every id of four sorted rank positions: marks 4 reyes (see _hand_classes)
 
 
 @dataclass(frozen=True)
@@ -133,10 +133,11 @@ def diagnose_batch(
     mistake = np.full(n, -1, np.int64)
     open_rows = ~correct
     for r in range(1, len(_READINGS)):
-        got = tables.winners(r, classes, m64, lances)
-        hit = open_rows & (got == answers)
+        rows = np.flatnonzero(open_rows & tables.may_differ(r)[lances])
+        got = tables.winners(r, classes[rows], m64[rows], lances[rows])
+        hit = rows[got == answers[rows]]
         mistake[hit] = r - 1
-        open_rows &= ~hit
+        open_rows[hit] = False
     cases = _Cases(classes, m64, lances, answers, winner.astype(np.int64), mistake)
     words = _Words.build(_, tables)
     explanation = np.empty(n, dtype=object)
@@ -150,9 +151,11 @@ def diagnose_batch(
             explanation[right[mine]] = np.array(sentences, dtype=object)[which[mine]]
     wrong = np.flatnonzero(~correct)
     if wrong.size:
-        explanation[wrong] = _explain_wrong(words, tables, cases.take(wrong))
-        picked = wrong[answers[wrong] >= 0]
-        why_not[picked] = _why_not(words, tables, cases.take(picked))
+        told = cases.take(wrong)
+        facts = _Facts.of(words, tables, told)
+        explanation[wrong] = _explain_wrong(words, tables, told, facts)
+        picked = np.flatnonzero(told.answers >= 0)
+        why_not[wrong[picked]] = _why_not(words, tables, told.take(picked), facts.take(picked))
     return BatchDiagnosis(winner.astype(np.int8), correct, mistake.astype(np.int8), explanation.tolist(), why_not.tolist())
 
 
@@ -171,13 +174,22 @@ def _hand_classes(arr: np.ndarray, deal_kings: np.ndarray) -> tuple[np.ndarray, 
     """``(classes, hands, kings)``: (N, 4) the class of each seat's hand, and one hand and the kings of each class.
 
     A class is a set of four card ranks under one kings setting: every hand of a class is read alike under
-    every reading, and its sentences name only its ranks."""
-    ids = (5 ** (arr.astype(np.int64) >> 2)).sum(axis=2) + _RANK_CLASS * (deal_kings == 4)[:, None]
-    distinct, first, classes = np.unique(ids.reshape(-1), return_index=True, return_inverse=True)
-    flat = arr.reshape(-1, 4)
-    hands = [Hand([DECK[c] for c in flat[i].tolist()]) for i in first.tolist()]
-    kings = [4 if d >= _RANK_CLASS else 8 for d in distinct.tolist()]
-    return classes.reshape(-1, 4), hands, kings
+    every reading, and its sentences name only its ranks. Its id is the four rank positions 0..9 (a card's
+    index >> 2), sorted, as four decimal digits, plus 10,000 in 4 reyes."""
+    positions = np.sort(arr >> 2, axis=2).astype(np.int32)
+    ids = ((positions[..., 0] * 10 + positions[..., 1]) * 10 + positions[..., 2]) * 10 + positions[..., 3]
+    ids += _RANK_CLASS * (deal_kings == 4)[:, None].astype(np.int32)
+    present = np.zeros(2 * _RANK_CLASS, bool)
+    present[ids] = True
+    distinct = np.flatnonzero(present)
+    number = np.cumsum(present) - 1
+    hands, kings = [], []
+    for d in distinct.tolist():
+        digits = [d // 1000 % 10, d // 100 % 10, d // 10 % 10, d % 10]
+        # the same ranks in different suits: a card's index is its rank position * 4 + its suit
+        hands.append(Hand([DECK[4 * p + digits[:k].count(p)] for k, p in enumerate(digits)]))
+        kings.append(4 if d >= _RANK_CLASS else 8)
+    return number[ids], hands, kings
 
 
 @dataclass(frozen=True)
@@ -207,6 +219,16 @@ class _ReadingTables:
             keys.append(dense)
             juego.append(np.array([info.is_juego for info in row], bool))
         return cls(hands, infos, keys, juego)
+
+    def may_differ(self, r: int) -> np.ndarray:
+        """(5,) bool: the lances where reading r may name another winner than the real rules (elsewhere it
+        reads every hand alike and compares alike, so :func:`winner_under` gives the real winner)."""
+        reading = _READINGS[r]
+        juego_alike = np.array_equal(self.juego[r], self.juego[0])
+        out = np.array([not (juego_alike and np.array_equal(self.keys[r][li], self.keys[0][li])) for li in range(5)])
+        out[_PUNTO] |= reading.punto_with_juego
+        out |= reading.tie_to_far
+        return out
 
     def winners(self, r: int, classes: np.ndarray, manos: np.ndarray, lances: np.ndarray) -> np.ndarray:
         """(N,) the winner of each deal's lance under reading r, -1 for nobody (:func:`winner_under`)."""
@@ -405,6 +427,10 @@ class _Facts:
     standing_w: np.ndarray
     detail: np.ndarray
 
+    def take(self, rows: np.ndarray) -> _Facts:
+        return _Facts(*(a[rows] for a in (self.cp, self.cw, self.takes_part, self.tie, self.standing_p,
+                                          self.standing_w, self.detail)))
+
     @classmethod
     def of(cls, words: _Words, tables: _ReadingTables, cases: _Cases) -> _Facts:
         picked, winner = cases.answers, cases.winners
@@ -417,12 +443,11 @@ class _Facts:
                    _details(words, tables, cases, winner, picked))
 
 
-def _verdicts(words: _Words, tables: _ReadingTables, cases: _Cases) -> np.ndarray:
+def _verdicts(words: _Words, tables: _ReadingTables, cases: _Cases, f: _Facts) -> np.ndarray:
     """(K,) object: the real verdict as a clause, told against the picked seat where there is one (wrong answers)."""
     t = words.template
     k = len(cases.lances)
     out = np.empty(k, dtype=object)
-    f = _Facts.of(words, tables, cases)
     p, w, lance = cases.answers, cases.winners, cases.lances
     seat_p = p.astype(object)
     seat_w = w.astype(object)
@@ -482,11 +507,10 @@ def _tie_clauses(out: np.ndarray, rows: np.ndarray, words: _Words, cases: _Cases
               t("seat {seat} wins the tie with seat {other} (both hold {standing}), being nearer mano"), *params)
 
 
-def _why_not(words: _Words, tables: _ReadingTables, cases: _Cases) -> np.ndarray:
+def _why_not(words: _Words, tables: _ReadingTables, cases: _Cases, f: _Facts) -> np.ndarray:
     """(K,) object: why the picked seat loses (wrong answers that picked a seat)."""
     t = words.template
     out = np.empty(len(cases.lances), dtype=object)
-    f = _Facts.of(words, tables, cases)
     p, w, lance = cases.answers, cases.winners, cases.lances
     seat_p = p.astype(object)
     nobody = w < 0
@@ -520,7 +544,7 @@ def _why_not(words: _Words, tables: _ReadingTables, cases: _Cases) -> np.ndarray
     return out
 
 
-def _explain_wrong(words: _Words, tables: _ReadingTables, cases: _Cases) -> np.ndarray:
+def _explain_wrong(words: _Words, tables: _ReadingTables, cases: _Cases, f: _Facts) -> np.ndarray:
     """(K,) object: the explanation of each wrong answer: the mistake's sentence, or the slip's."""
     _ = words.translator
     t = words.template
@@ -528,7 +552,7 @@ def _explain_wrong(words: _Words, tables: _ReadingTables, cases: _Cases) -> np.n
     verdict = np.empty(k, dtype=object)
     punto_mistake = cases.mistakes == _PUNTO_WITH_JUEGO - 1
     told = np.flatnonzero(~punto_mistake)
-    verdict[told] = _verdicts(words, tables, cases.take(told))
+    verdict[told] = _verdicts(words, tables, cases.take(told), f.take(told))
     verdict[punto_mistake] = _("nobody wins Punto this hand")
     picked = cases.answers >= 0
     seat_p = cases.answers.astype(object)
@@ -595,40 +619,62 @@ def _quads_clauses(words: _Words, tables: _ReadingTables, cases: _Cases) -> list
 
 
 def _misread_clauses(words: _Words, tables: _ReadingTables, cases: _Cases, r: int, rank: int) -> list[str]:
-    """The "as if" clause of a 3 read below the 4, or a 2 above the aces: the seats whose misread cards mattered
-    (as :mod:`~musteach.teach.diagnosis` chooses them), each with its cards as misread, joined."""
-    _ = words.translator
+    """The "as if" clause of a 3 read below the 4, or a 2 above the aces: the seats whose misread cards mattered,
+    chosen as :mod:`~musteach.teach.diagnosis` chooses them (the winner and the picked seat where the misreading
+    changed their taking part or standing; else the first candidate seat whose taking part changed, else whose
+    standing changed, else the first holder of such a card), each with its cards as misread, joined."""
     truth, misread = tables.infos[0], tables.infos[r]
-    counts = [sum(c.rank == rank for c in h) for h in tables.hands]
-    on_card = {many: words.template(_MISREAD_RANK[(rank, many)]) for many in (False, True)}
-    no_pares = words.template("seat {seat}'s {cards} held no pares")
-    held = words.template("seat {seat}'s {cards} held {jugada}")
-    counted = words.template("seat {seat}'s {cards} counted {total}")
+    holds = np.array([sum(c.rank == rank for c in h) for h in tables.hands], np.int64)
+    # by lance, then class: whether the misreading changed the hand's taking part, and its standing
+    flips = np.array([
+        [(m.pares is None) != (t.pares is None) if li == _PARES else m.is_juego != t.is_juego
+         for t, m in zip(truth, misread, strict=True)]
+        for li in range(5)
+    ], bool).reshape(5, -1)
+    changes = np.array(
+        [[m.key(lance) != t.key(lance) for t, m in zip(truth, misread, strict=True)] for lance in LANCES], bool
+    ).reshape(5, -1)
+    k = len(cases.lances)
+    m = cases.manos
+    cand = np.stack([cases.winners, cases.answers, m, (m + 1) & 3, (m + 2) & 3, (m + 3) & 3], axis=1)  # (K, 6)
+    holder = cand >= 0
+    for j in range(1, 6):  # each seat once, where it first comes
+        holder[:, j] &= ~(cand[:, :j] == cand[:, j : j + 1]).any(axis=1)
+    cls = cases.classes[np.arange(k)[:, None], np.maximum(cand, 0)]
+    holder &= holds[cls] > 0
+    lance = cases.lances[:, None]
+    flip = holder & flips[lance, cls]
+    change = holder & changes[lance, cls]
+    ours = flip[:, :2] | change[:, :2]
+    first = np.where(flip.any(axis=1), flip.argmax(axis=1),
+                     np.where(change.any(axis=1), change.argmax(axis=1), holder.argmax(axis=1)))
+    said: dict[tuple[int, int, int], str] = {}
+
+    def clause(lance: int, seat: int, c: int) -> str:
+        text = said.get((lance, seat, c))
+        if text is None:
+            text = said[lance, seat, c] = _misread_clause(words, misread[c], lance, seat, rank, int(holds[c]))
+        return text
+
     out = []
-    rows = zip(_candidates(cases), cases.classes.tolist(), cases.lances.tolist(), cases.winners.tolist(),
-               cases.answers.tolist(), strict=True)
-    for seats, classes, lance, w, p in rows:
-        holders = [s for s in seats if counts[classes[s]]]
-
-        def part(info: HandInfo, lance: int = lance) -> bool:
-            return info.pares is not None if lance == _PARES else info.is_juego
-
-        flipped = [s for s in holders if part(misread[classes[s]]) != part(truth[classes[s]])]
-        changed = [s for s in holders if misread[classes[s]].key(LANCES[lance]) != truth[classes[s]].key(LANCES[lance])]
-        ours = [s for s in holders if s in (w, p) and (s in flipped or s in changed)]
-        chosen = ours or (flipped or changed or holders)[:1]
-        clauses = []
-        for s in chosen:
-            info = misread[classes[s]]
-            shown = info.chica_str if lance == _CHICA else info.grande_str
-            if lance in (_GRANDE, _CHICA):
-                clauses.append(on_card[counts[classes[s]] > 1](rank, s, shown))
-            elif lance == _PARES:
-                if info.pares is None:
-                    clauses.append(no_pares(s, shown))
-                else:
-                    clauses.append(held(s, shown, info.pares.describe(_.lang)))
-            else:
-                clauses.append(counted(s, shown, info.total))
-        out.append(_.join(clauses))
+    rows = zip(cand.tolist(), cls.tolist(), cases.lances.tolist(), ours.tolist(), first.tolist(), strict=True)
+    for seats, classes, li, (ours_w, ours_p), j in rows:
+        if ours_w or ours_p:
+            chosen = [clause(li, seats[i], classes[i]) for i, o in ((0, ours_w), (1, ours_p)) if o]
+            out.append(chosen[0] if len(chosen) == 1 else words.translator.join(chosen))
+        else:
+            out.append(clause(li, seats[j], classes[j]))
     return out
+
+
+def _misread_clause(words: _Words, info: HandInfo, lance: int, seat: int, rank: int, held: int) -> str:
+    """``the 3s in seat 0's 7-4-3-3 ranked below the 4``: one seat's misread hand (``info``), ``held`` cards of
+    ``rank`` in it."""
+    shown = info.chica_str if lance == _CHICA else info.grande_str
+    if lance in (_GRANDE, _CHICA):
+        return words.template(_MISREAD_RANK[(rank, held > 1)])(rank, seat, shown)
+    if lance == _PARES:
+        if info.pares is None:
+            return words.template("seat {seat}'s {cards} held no pares")(seat, shown)
+        return words.template("seat {seat}'s {cards} held {jugada}")(seat, shown, info.pares.describe(words.translator.lang))
+    return words.template("seat {seat}'s {cards} counted {total}")(seat, shown, info.total)
