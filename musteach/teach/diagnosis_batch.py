@@ -328,6 +328,7 @@ class _Words:
     total: np.ndarray
     standing: tuple[np.ndarray, ...]
     seat_lists: dict[tuple[int, ...], str]
+    fillers: dict[str, Callable[..., str]]
 
     @classmethod
     def build(cls, _: Translator, tables: _ReadingTables) -> _Words:
@@ -336,12 +337,15 @@ class _Words:
         chica = np.array([i.chica_str for i in truth], dtype=object)
         total = np.array([str(i.total) for i in truth], dtype=object)
         pares = np.array([i.pares.describe(_.lang) if i.pares else _("no pares") for i in truth], dtype=object)
-        return cls(_, grande, chica, total, (grande, chica, pares, total, total), {})
+        return cls(_, grande, chica, total, (grande, chica, pares, total, total), {}, {})
 
     def template(self, msgid: str) -> Callable[..., str]:
         """The sentence ``msgid`` in this language, as a function of its fields by position, in the order they
         first appear in the English ``msgid``."""
-        return _filler(self.translator(msgid), _field_names(msgid))
+        fill = self.fillers.get(msgid)
+        if fill is None:
+            fill = self.fillers[msgid] = _filler(self.translator(msgid), _field_names(msgid))
+        return fill
 
     def seats(self, seats: tuple[int, ...]) -> str:
         """``seat 0 and seat 2`` (as a sentence lists seats)."""
@@ -351,24 +355,25 @@ class _Words:
             said = self.seat_lists[seats] = _.join([_("seat {seat}", seat=s) for s in seats])
         return said
 
-    def juego_plural(self, singular: str, plural: str, juego_seats: list[tuple[int, ...]]) -> list[str]:
-        """The sentence ``singular``/``plural`` naming each case's seats with juego (``{seats}``)."""
-        built: dict[tuple[int, ...], str] = {}
-        out = []
-        for seats in juego_seats:
-            said = built.get(seats)
-            if said is None:
-                said = built[seats] = self.translator.ngettext(singular, plural, len(seats), seats=self.seats(seats))
-            out.append(said)
-        return out
+    def juego_plural(self, singular: str, plural: str, juego: np.ndarray) -> np.ndarray:
+        """(K,) object: the sentence ``singular``/``plural`` naming each case's seats with juego (``{seats}``).
+
+        juego: (K,) the cases' :func:`_juego_keys`."""
+        keys, which = np.unique(juego, return_inverse=True)
+        built = []
+        for key in keys.tolist():
+            mano, mask = key >> 4, key & 15
+            seats = tuple(s for s in ((mano + k) % 4 for k in range(4)) if mask >> s & 1)
+            built.append(self.translator.ngettext(singular, plural, len(seats), seats=self.seats(seats)))
+        return np.array(built, dtype=object)[which.reshape(-1)]
 
 
-def _juego_seats(tables: _ReadingTables, cases: _Cases) -> list[tuple[int, ...]]:
-    """Each case's seats with juego (real rules), in speaking order from mano."""
+def _juego_keys(tables: _ReadingTables, cases: _Cases) -> np.ndarray:
+    """(K,) each case's mano * 16 + the bits of its seats with juego (real rules): what names them in speaking
+    order."""
     juego = tables.juego[0][cases.classes]
-    masks = (juego @ (1 << np.arange(4))).tolist()
-    orders = [tuple(s for k in range(4) if mask >> (s := (m + k) % 4) & 1) for mask, m in zip(masks, cases.manos.tolist(), strict=True)]
-    return orders
+    keys: np.ndarray = cases.manos * 16 + juego @ (1 << np.arange(4))
+    return keys
 
 
 def _fill(out: np.ndarray, rows: np.ndarray, fill: Callable[..., str], *columns: Sequence[Any] | np.ndarray) -> None:
@@ -467,7 +472,7 @@ def _verdicts(words: _Words, tables: _ReadingTables, cases: _Cases, f: _Facts) -
         out[no_punto] = words.juego_plural(
             "nobody wins Punto: it is not played, since {seats} has juego",
             "nobody wins Punto: it is not played, since {seats} have juego",
-            _juego_seats(tables, cases.take(no_punto)),
+            _juego_keys(tables, cases.take(no_punto)),
         )
     won = ~nobody
     _fill(out, np.flatnonzero(won & ~picked), t("seat {winner} wins {lance} with {standing}"), seat_w, title, f.standing_w)
@@ -519,7 +524,7 @@ def _why_not(words: _Words, tables: _ReadingTables, cases: _Cases, f: _Facts) ->
         out[no_punto] = words.juego_plural(
             "Punto is not played, since {seats} has juego.",
             "Punto is not played, since {seats} have juego.",
-            _juego_seats(tables, cases.take(no_punto)),
+            _juego_keys(tables, cases.take(no_punto)),
         )
     _fill(out, np.flatnonzero(nobody & (lance == _PARES)),
           t("Seat {seat}'s {cards} holds no pares, and nobody else's does either."), seat_p, words.grande[f.cp])
@@ -580,7 +585,7 @@ def _as_if(words: _Words, tables: _ReadingTables, cases: _Cases) -> np.ndarray:
         out[rows] = words.juego_plural(
             "Punto were played although {seats} has juego",
             "Punto were played although {seats} have juego",
-            _juego_seats(tables, cases.take(rows)),
+            _juego_keys(tables, cases.take(rows)),
         )
     rows = np.flatnonzero(cases.mistakes == MISTAKES.index(Mistake.QUADS_NOT_DUPLES))
     if rows.size:
