@@ -148,7 +148,7 @@ def _clean_decoders() -> tuple[Any, Any]:
     card_text: Any = Literal.__getitem__(tuple(CARD_TEXTS))  # the 120 texts, as msgspec reads a Literal
     lance_name: Any = Literal.__getitem__(BATCH_LANCES)
     hand: Any = tuple[card_text, card_text, card_text, card_text]
-    fields = [
+    fields: list[Any] = [
         ("hands", tuple[hand, hand, hand, hand]),
         ("mano", int),
         ("lance", lance_name),
@@ -222,7 +222,7 @@ _NEEDS_ESCAPE = re.compile(r'[\x00-\x1f"\\]')
 def _quoted_all(sentences: list[str]) -> list[str]:
     """Each sentence as a JSON string, as ``json.dumps(text, ensure_ascii=False)`` writes it."""
     text = "".join(sentences)
-    if text.isprintable() and '"' not in text and "\\" not in text or _NEEDS_ESCAPE.search(text) is None:
+    if (text.isprintable() and '"' not in text and "\\" not in text) or _NEEDS_ESCAPE.search(text) is None:
         return [f'"{s}"' for s in sentences]
     return [json.dumps(s, ensure_ascii=False) for s in sentences]
 

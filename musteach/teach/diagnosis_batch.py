@@ -263,7 +263,8 @@ class _Cases:
 
     def seat_class(self, seats: np.ndarray) -> np.ndarray:
         """(K,) the class of each case's seat in ``seats`` (seats -1 read as seat 0)."""
-        return self.classes[np.arange(len(seats)), np.maximum(seats, 0)]
+        picked: np.ndarray = self.classes[np.arange(len(seats)), np.maximum(seats, 0)]
+        return picked
 
 
 # ----- wording ----------------------------------------------------------------------------------------------
