@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -139,17 +138,18 @@ def _first_bad_case(records: Records, kings: int) -> None:
 
 
 @cache
-def _clean_decoders() -> tuple[Any, Any]:
-    """The typed readers of clean input, JSON Lines and a JSON array: every card an exact code, letter code or
-    name, mano an integer, the lance an exact name, the answer an integer or null (msgspec is imported here,
-    when first needed)."""
+def _clean_decoders(raw_hands: bool) -> tuple[Any, Any]:
+    """The typed readers of clean input, JSON Lines and a JSON array: mano an integer, the lance an exact name,
+    the answer an integer or null, and the hands kept as their raw JSON text (``raw_hands``, read by
+    :func:`_canonical_hands`) or read as 4 hands of 4 exact card codes, letter codes or names (msgspec is
+    imported here, when first needed)."""
     import msgspec
 
     card_text: Any = Literal.__getitem__(tuple(CARD_TEXTS))  # the 120 texts, as msgspec reads a Literal
     lance_name: Any = Literal.__getitem__(BATCH_LANCES)
     hand: Any = tuple[card_text, card_text, card_text, card_text]
     fields: list[Any] = [
-        ("hands", tuple[hand, hand, hand, hand]),
+        ("hands", msgspec.Raw if raw_hands else tuple[hand, hand, hand, hand]),
         ("mano", int),
         ("lance", lance_name),
         ("answer", int | None),
@@ -159,13 +159,13 @@ def _clean_decoders() -> tuple[Any, Any]:
     return msgspec.json.Decoder(clean_case), msgspec.json.Decoder(list[clean_case])
 
 
-def _clean_cases(data: bytes) -> list[Any] | None:
+def _clean_cases(data: bytes, raw_hands: bool) -> list[Any] | None:
     """The cases of ``data`` if it is clean JSON Lines (one case a line, no blank line) or a clean JSON array,
     else None (then :func:`read_records` and :func:`grade_records` read it and name what is wrong)."""
     start = data.lstrip()[:1]
     if not data.isascii() or start not in (b"[", b"{") or (b"\r" in data and data.count(b"\r") != data.count(b"\r\n")):
         return None
-    clean_lines, clean_array = _clean_decoders()
+    clean_lines, clean_array = _clean_decoders(raw_hands)
     try:
         if start == b"[":
             cases: list[Any] = clean_array.decode(data)
@@ -177,14 +177,80 @@ def _clean_cases(data: bytes) -> list[Any] | None:
     return cases if len(cases) == lines and b"\n\n" not in data and not data[:1].isspace() else None
 
 
-def _clean_arrays(cases: list[Any], kings: int) -> tuple[np.ndarray, ...] | None:
-    """``(hands, manos, lances, answers, kings)`` of clean cases: (N, 4, 4) card indexes and (N,) integers; None
-    when a case needs a closer look (a mano, answer or variant out of range)."""
+def _code_tables() -> tuple[np.ndarray, np.ndarray]:
+    """(65536,) uint8 each: the card index of a 2-byte code ``a b`` at ``a | b << 8``, and of a 3-byte code
+    ``1 b c`` at ``b | c << 8``; 255 for anything else."""
+    two = np.full(1 << 16, _NO_CARD, np.uint8)
+    three = np.full(1 << 16, _NO_CARD, np.uint8)
+    for text, card in CARD_TEXTS.items():
+        raw = text.encode("ascii", "replace")
+        if len(raw) == 2:
+            two[raw[0] | raw[1] << 8] = card.index
+        elif len(raw) == 3 and raw[0] == ord("1"):
+            three[raw[1] | raw[2] << 8] = card.index
+    return two, three
+
+
+_NO_CARD = 255
+# The standard text of 4 hands, as json.dumps writes them: '[["a", "b", "c", "d"], ["e", ...], [...], [...]]'.
+_HANDS_OPEN = b'[["'
+#: What follows each card code (2 or 3 bytes), up to the next one (or to the end).
+_AFTER_CARD = tuple(b'"]]' if k == 15 else b'"], ["' if k % 4 == 3 else b'", "' for k in range(16))
+_SLACK = 160  # zero bytes after the text: a misshapen text may be read past its end, never past these
+
+
+def _bytes_at(blob: np.ndarray, at: np.ndarray, expected: bytes) -> np.ndarray:
+    """(N,) bool: the bytes of ``blob`` from each position ``at`` are ``expected`` (2, 3, 4 or 6 bytes)."""
+    ok = np.ones(len(at), bool)
+    k = 0
+    while k < len(expected):
+        width = 4 if len(expected) - k >= 4 else 2 if len(expected) - k >= 2 else 1
+        view = np.ndarray((len(blob) - 3,), f"<u{width}", blob, 0, (1,))  # the number at every position
+        ok &= view[at + k] == int.from_bytes(expected[k : k + width], "little")
+        k += width
+    return ok
+
+
+def _canonical_hands(raw: list[Any]) -> np.ndarray | None:
+    """(N, 4, 4) card indexes from the raw JSON text of N ``"hands"``, each exactly as ``json.dumps`` writes 4
+    hands of 4 card codes (``[["12o", "3c", "7e", "5b"], ["12c", ...], [...], [...]]``, codes or letter codes);
+    None for any other text (names, other spacing), which the typed reader then reads. Every byte is checked:
+    card by card, for all the deals at once, the code (2 bytes, or 3 starting with 1) and what follows it."""
+    n = len(raw)
+    ends = np.cumsum(np.fromiter(map(len, raw), np.int64, n))
+    text = b"".join(raw)
+    blob = np.zeros(len(text) + _SLACK, np.uint8)
+    blob[: len(text)] = np.frombuffer(text, np.uint8)
+    pairs = np.ndarray((len(blob) - 1,), "<u2", blob, 0, (1,))  # the two bytes at every position
+    two_codes, three_codes = _CODE_TABLES
+    at = np.concatenate([np.zeros(1, np.int64), ends[:-1]])
+    ok = _bytes_at(blob, at, _HANDS_OPEN)
+    at += len(_HANDS_OPEN)
+    cards = np.empty((16, n), np.uint8)
+    for k, after in enumerate(_AFTER_CARD):
+        three = blob[at + 2] != ord('"')  # a 3-byte code: 10, 11 or 12 and the suit
+        ok &= ~three | (blob[at] == ord("1"))
+        cards[k] = np.where(three, three_codes[pairs[at + 1]], two_codes[pairs[at]])
+        at += 2 + three
+        ok &= _bytes_at(blob, at, after)
+        at += len(after)
+        if not ok.all():
+            return None
+    if (at != ends).any() or (cards == _NO_CARD).any():
+        return None
+    indexes: np.ndarray = np.ascontiguousarray(cards.T).reshape(n, 4, 4)
+    return indexes
+
+
+def _clean_arrays(cases: list[Any], kings: int, hands: np.ndarray | None = None) -> tuple[np.ndarray, ...] | None:
+    """``(hands, manos, lances, answers, kings)`` of clean cases: (N, 4, 4) card indexes (``hands`` when already
+    read) and (N,) integers; None when a case needs a closer look (a mano, answer or variant out of range)."""
     n = len(cases)
     if n == 0:
         return None
-    codes = chain.from_iterable(chain.from_iterable([c.hands for c in cases]))
-    hands = np.fromiter(map(_CODE_INDEX.__getitem__, codes), np.uint8, 16 * n).reshape(n, 4, 4)
+    if hands is None:
+        codes = chain.from_iterable(chain.from_iterable([c.hands for c in cases]))
+        hands = np.fromiter(map(_CODE_INDEX.__getitem__, codes), np.uint8, 16 * n).reshape(n, 4, 4)
     manos = np.fromiter([c.mano for c in cases], np.int64, n)
     lances = np.fromiter(map(_LANCE_INDEX.__getitem__, [c.lance for c in cases]), np.int64, n)
     answers = np.fromiter([-1 if a is None else a for a in [c.answer for c in cases]], np.int64, n)
@@ -196,14 +262,21 @@ def _clean_arrays(cases: list[Any], kings: int) -> tuple[np.ndarray, ...] | None
 
 
 _CODE_INDEX: dict[str, int] = {text: card.index for text, card in CARD_TEXTS.items()}
+_CODE_TABLES = _code_tables()
 _LANCE_INDEX: dict[str, int] = {name: i for i, name in enumerate(BATCH_LANCES)}
 
 
 def _grade_clean(data: bytes, kings: int) -> _Graded | None:
     """The cases of clean input graded at once; None for input that needs the exact path (which names the first
-    bad case)."""
-    cases = _clean_cases(data)
-    arrays = _clean_arrays(cases, kings) if cases is not None else None
+    bad case). The hands are read from their raw text when it has the standard shape, else by the typed reader."""
+    cases = _clean_cases(data, raw_hands=True)
+    if not cases:
+        return None
+    hands = _canonical_hands([c.hands for c in cases])
+    if hands is None:
+        cases = _clean_cases(data, raw_hands=False)
+    arrays = _clean_arrays(cases, kings, hands) if cases else None
+    del cases  # the decoded objects: their memory serves what follows
     if arrays is None:
         return None
     hands, manos, lances, answers, deal_kings = arrays
@@ -216,15 +289,11 @@ def _grade_clean(data: bytes, kings: int) -> _Graded | None:
 
 # ----- the output, written at once -------------------------------------------------------------------------------
 
-_NEEDS_ESCAPE = re.compile(r'[\x00-\x1f"\\]')
-
-
-def _quoted_all(sentences: list[str]) -> list[str]:
-    """Each sentence as a JSON string, as ``json.dumps(text, ensure_ascii=False)`` writes it."""
-    text = "".join(sentences)
-    if (text.isprintable() and '"' not in text and "\\" not in text) or _NEEDS_ESCAPE.search(text) is None:
-        return [f'"{s}"' for s in sentences]
-    return [json.dumps(s, ensure_ascii=False) for s in sentences]
+def _plain(sentences: list[str]) -> bool:
+    """True when no sentence needs an escape in JSON (``json.dumps`` would only put quotes around it): none holds
+    a control character, a quote or a backslash (in UTF-8 no other character has those bytes)."""
+    text = np.frombuffer("".join(sentences).encode("utf-8", "surrogatepass"), np.uint8)
+    return not ((text < 0x20) | (text == ord('"')) | (text == ord("\\"))).any()
 
 
 def grade_lines(diagnosis: BatchDiagnosis) -> str:
@@ -233,22 +302,33 @@ def grade_lines(diagnosis: BatchDiagnosis) -> str:
     n = len(diagnosis.explanation)
     if n == 0:
         return ""
+    explanation: list[str] = diagnosis.explanation
+    why_not: list[str | None] = diagnosis.why_not
+    said = [s for s in why_not if s is not None]
+    quote = '"'
+    if not (_plain(explanation) and _plain(said)):  # each sentence quoted as JSON, the quotes in the sentence
+        explanation = [json.dumps(s, ensure_ascii=False) for s in explanation]
+        why_not = [None if s is None else json.dumps(s, ensure_ascii=False) for s in why_not]
+        quote = ""
     tags = ["null", *(f'"{m.value}"' for m in MISTAKES)]
     seats = ["null", "0", "1", "2", "3"]
     heads = [
-        f'{{"correct": {c}, "winner": {w}, "mistake": {m}, "explanation": '
+        f'{{"correct": {c}, "winner": {w}, "mistake": {m}, "explanation": {quote}'
         for c in ("false", "true")
         for w in seats
         for m in tags
     ]
     codes = (diagnosis.correct.astype(np.int64) * 5 + diagnosis.winner.astype(np.int64) + 1) * len(tags)
     codes += diagnosis.mistake.astype(np.int64) + 1
-    head = np.array(heads, dtype=object)[codes].tolist()
-    explanation = _quoted_all(diagnosis.explanation)
-    why = [s for s in diagnosis.why_not if s is not None]
-    quoted = iter(_quoted_all(why))
-    why_not = ["null" if s is None else next(quoted) for s in diagnosis.why_not]
-    return "".join([f'{h}{e}, "why_not": {y}}}\n' for h, e, y in zip(head, explanation, why_not, strict=True)])
+    nobody = np.fromiter([s is None for s in why_not], np.intp, n)
+    parts = np.empty((n, 5), dtype=object)
+    parts[:, 0] = np.array(heads, dtype=object)[codes]
+    parts[:, 1] = explanation
+    parts[:, 2] = np.array([f'{quote}, "why_not": {quote}', f'{quote}, "why_not": null'], dtype=object)[nobody]
+    parts[:, 3] = why_not
+    parts[nobody == 1, 3] = ""
+    parts[:, 4] = np.array([quote + "}\n", "}\n"], dtype=object)[nobody]
+    return "".join(parts.reshape(-1).tolist())
 
 
 def run(args: argparse.Namespace) -> int:
