@@ -26,7 +26,8 @@ from __future__ import annotations
 import string
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from itertools import repeat
+from typing import TYPE_CHECKING
 
 from ..i18n import N_, Text, Translator, translator
 from ..lazy import lazy_module
@@ -306,16 +307,46 @@ def _field_names(sentence: str) -> list[str]:
     return list(dict.fromkeys(name for _, name, _, _ in string.Formatter().parse(sentence) if name is not None))
 
 
-def _filler(template: str, names: Sequence[str]) -> Callable[..., str]:
-    """``template.format_map`` (as :class:`~musteach.i18n.Translator` fills a sentence) as a function of the
-    fields given by position in the order of ``names``: ``_filler("{b} loses to {a}", ["a", "b"])(x, y)``.
-    A translation may place the fields in another order than the English sentence."""
-    parts = []
-    for literal, name, spec, conversion in string.Formatter().parse(template):
-        parts.append(literal.replace("{", "{{").replace("}", "}}"))
-        if name is not None:
-            parts.append("{" + str(names.index(name)) + (f"!{conversion}" if conversion else "") + f":{spec}}}")
-    return "".join(parts).format
+@dataclass(frozen=True)
+class _Sentence:
+    """A translated sentence, filled as :class:`~musteach.i18n.Translator` fills it (``format_map`` with each
+    field's ``str()``), its fields given by position in the order they first appear in the English msgid (a
+    translation may place them in another order).
+
+    pieces: the literal texts (str) and field positions (int), in the translation's order. fill: the same as
+    ``str.format``, for one sentence and for a field with a format spec.
+    """
+
+    pieces: tuple[str | int, ...]
+    fill: Callable[..., str]
+
+    @classmethod
+    def of(cls, template: str, names: Sequence[str]) -> _Sentence:
+        pieces: list[str | int] = []
+        parts = []
+        plain = True
+        for literal, name, spec, conversion in string.Formatter().parse(template):
+            parts.append(literal.replace("{", "{{").replace("}", "}}"))
+            if literal:
+                pieces.append(literal)
+            if name is not None:
+                parts.append("{" + str(names.index(name)) + (f"!{conversion}" if conversion else "") + f":{spec}}}")
+                pieces.append(names.index(name))
+                plain = plain and not spec and not conversion
+        fill = "".join(parts).format
+        return cls(tuple(pieces) if plain else (), fill)
+
+    def __call__(self, *fields: object) -> str:
+        return self.fill(*fields)
+
+    def column(self, fields: Sequence[list[str]], n: int) -> list[str]:
+        """The n sentences of columns of fields (each a list of n strings): joined piece by piece."""
+        if not self.pieces:
+            return list(map(self.fill, *fields)) if fields else [self.fill()] * n
+        if all(isinstance(p, str) for p in self.pieces):
+            return ["".join(str(p) for p in self.pieces)] * n
+        columns = [repeat(p) if isinstance(p, str) else fields[p] for p in self.pieces]
+        return list(map("".join, zip(*columns, strict=False)))  # the literals repeat: the fields set the length
 
 
 @dataclass(frozen=True)
@@ -329,7 +360,7 @@ class _Words:
     total: np.ndarray
     standing: tuple[np.ndarray, ...]
     seat_lists: dict[tuple[int, ...], str]
-    fillers: dict[str, Callable[..., str]]
+    fillers: dict[str, _Sentence]
 
     @classmethod
     def build(cls, _: Translator, tables: _ReadingTables) -> _Words:
@@ -340,12 +371,12 @@ class _Words:
         pares = np.array([i.pares.describe(_.lang) if i.pares else _("no pares") for i in truth], dtype=object)
         return cls(_, grande, chica, total, (grande, chica, pares, total, total), {}, {})
 
-    def template(self, msgid: str) -> Callable[..., str]:
+    def template(self, msgid: str) -> _Sentence:
         """The sentence ``msgid`` in this language, as a function of its fields by position, in the order they
         first appear in the English ``msgid``."""
         fill = self.fillers.get(msgid)
         if fill is None:
-            fill = self.fillers[msgid] = _filler(self.translator(msgid), _field_names(msgid))
+            fill = self.fillers[msgid] = _Sentence.of(self.translator(msgid), _field_names(msgid))
         return fill
 
     def seats(self, seats: tuple[int, ...]) -> str:
@@ -377,12 +408,17 @@ def _juego_keys(tables: _ReadingTables, cases: _Cases) -> np.ndarray:
     return keys
 
 
-def _fill(out: np.ndarray, rows: np.ndarray, fill: Callable[..., str], *columns: Sequence[Any] | np.ndarray) -> None:
-    """``out[rows] = fill(*column values)`` row by row; a column is an array over all cases or a constant str."""
+def _fill(out: np.ndarray, rows: np.ndarray, sentence: _Sentence, *columns: str | np.ndarray) -> None:
+    """``out[rows]`` = ``sentence`` filled from ``columns``: each an array over all cases (seats, words) or one
+    str for all."""
     if not rows.size:
         return
-    cols = [c[rows].tolist() if isinstance(c, np.ndarray) else [c] * rows.size for c in columns]
-    out[rows] = list(map(fill, *cols))
+    n = rows.size
+    cols = [
+        [c] * n if isinstance(c, str) else c[rows].tolist() if c.dtype == object else list(map(str, c[rows].tolist()))
+        for c in columns
+    ]
+    out[rows] = sentence.column(cols, n)
 
 
 def _details(words: _Words, tables: _ReadingTables, cases: _Cases, win: np.ndarray, lose: np.ndarray) -> np.ndarray:
@@ -455,8 +491,8 @@ def _verdicts(words: _Words, tables: _ReadingTables, cases: _Cases, f: _Facts) -
     k = len(cases.lances)
     out = np.empty(k, dtype=object)
     p, w, lance = cases.answers, cases.winners, cases.lances
-    seat_p = p.astype(object)
-    seat_w = w.astype(object)
+    seat_p = p
+    seat_w = w
     title = np.array([la.title for la in LANCES], dtype=object)[lance]
     nobody, picked = w < 0, p >= 0
     _fill(out, np.flatnonzero(nobody & picked & (lance == _PARES)),
@@ -499,7 +535,7 @@ def _verdicts(words: _Words, tables: _ReadingTables, cases: _Cases, f: _Facts) -
 def _tie_clauses(out: np.ndarray, rows: np.ndarray, words: _Words, cases: _Cases, f: _Facts, *, capital: bool) -> None:
     """The winner won the tie with the picked seat, being mano or nearer mano."""
     t = words.template
-    params = (cases.winners.astype(object), cases.answers.astype(object), f.standing_w)
+    params = (cases.winners, cases.answers, f.standing_w)
     mano = cases.winners == cases.manos
     if capital:
         _fill(out, np.flatnonzero(rows & mano),
@@ -518,7 +554,7 @@ def _why_not(words: _Words, tables: _ReadingTables, cases: _Cases, f: _Facts) ->
     t = words.template
     out = np.empty(len(cases.lances), dtype=object)
     p, w, lance = cases.answers, cases.winners, cases.lances
-    seat_p = p.astype(object)
+    seat_p = p
     nobody = w < 0
     no_punto = np.flatnonzero(nobody & (lance == _PUNTO))
     if no_punto.size:
@@ -541,7 +577,7 @@ def _why_not(words: _Words, tables: _ReadingTables, cases: _Cases, f: _Facts) ->
     _tie_clauses(out, both & f.tie, words, cases, f, capital=True)
     loses = both & ~f.tie
     has_detail = f.detail != ""
-    seat_w = w.astype(object)
+    seat_w = w
     _fill(out, np.flatnonzero(loses & has_detail),
           t("Seat {seat}'s {standing} loses to seat {other}'s {other_standing} {detail}."),
           seat_p, f.standing_p, seat_w, f.standing_w, f.detail)
@@ -561,7 +597,7 @@ def _explain_wrong(words: _Words, tables: _ReadingTables, cases: _Cases, f: _Fac
     verdict[told] = _verdicts(words, tables, cases.take(told), f.take(told))
     verdict[punto_mistake] = _("nobody wins Punto this hand")
     picked = cases.answers >= 0
-    seat_p = cases.answers.astype(object)
+    seat_p = cases.answers
     out = np.empty(k, dtype=object)
     slip = cases.mistakes < 0
     _fill(out, np.flatnonzero(slip & ~picked), t("You said nobody, but {verdict}."), verdict)
