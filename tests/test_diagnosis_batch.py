@@ -161,3 +161,31 @@ def test_clean_input_with_a_bad_case_names_the_first_one(monkeypatch, capsys, la
     assert err == "musteach grade: {}: {}\n".format(
         _("deal {n}", n=13), _("{what} must be a seat 0, 1, 2 or 3, not {value}", what="answer", value=7)
     )
+
+
+def test_grade_lines_quote_a_sentence_as_json_does():
+    """The output lines are json.dumps of each diagnosis, also when a sentence needs escapes."""
+    from musteach.commands.grade import grade_lines
+    from musteach.teach.diagnosis_batch import BatchDiagnosis
+
+    d = BatchDiagnosis(
+        np.array([0, -1, 2], np.int8),
+        np.array([True, False, False]),
+        np.array([-1, 0, 7], np.int8),
+        ['Seat 0 "wins"', "tab\there", "back\\slash ñ"],
+        [None, None, "line\nbreak"],
+    )
+    members = [*MISTAKES, None]
+    want = "".join(
+        json.dumps(
+            {"correct": c, "winner": None if w < 0 else w, "mistake": None if m < 0 else members[m].value,
+             "explanation": e, "why_not": y},
+            ensure_ascii=False,
+        )
+        + "\n"
+        for c, w, m, e, y in zip(d.correct.tolist(), d.winner.tolist(), d.mistake.tolist(), d.explanation, d.why_not,
+                                 strict=True)
+    )
+    assert grade_lines(d) == want
+    plain = BatchDiagnosis(d.winner, d.correct, d.mistake, ["a", "b", "ñ"], [None, "c", None])
+    assert grade_lines(plain).splitlines()[1].endswith('"explanation": "b", "why_not": "c"}')

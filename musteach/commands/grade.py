@@ -177,69 +177,77 @@ def _clean_cases(data: bytes, raw_hands: bool) -> list[Any] | None:
     return cases if len(cases) == lines and b"\n\n" not in data and not data[:1].isspace() else None
 
 
-def _code_tables() -> tuple[np.ndarray, np.ndarray]:
-    """(65536,) uint8 each: the card index of a 2-byte code ``a b`` at ``a | b << 8``, and of a 3-byte code
-    ``1 b c`` at ``b | c << 8``; 255 for anything else."""
-    two = np.full(1 << 16, _NO_CARD, np.uint8)
-    three = np.full(1 << 16, _NO_CARD, np.uint8)
+def _code_table() -> np.ndarray:
+    """(131072,) uint8: the card index of a 2-byte code ``a b`` at ``a | b << 8``, and of a 3-byte code ``1 b c``
+    at ``(b | c << 8) + 65536``; every other entry is 255 (not a card code)."""
+    table = np.full(1 << 17, _NO_CARD, np.uint8)
     for text, card in CARD_TEXTS.items():
         raw = text.encode("ascii", "replace")
         if len(raw) == 2:
-            two[raw[0] | raw[1] << 8] = card.index
+            table[raw[0] | raw[1] << 8] = card.index
         elif len(raw) == 3 and raw[0] == ord("1"):
-            three[raw[1] | raw[2] << 8] = card.index
-    return two, three
+            table[(raw[1] | raw[2] << 8) + (1 << 16)] = card.index
+    return table
 
 
 _NO_CARD = 255
-# The standard text of 4 hands, as json.dumps writes them: '[["a", "b", "c", "d"], ["e", ...], [...], [...]]'.
-_HANDS_OPEN = b'[["'
-#: What follows each card code (2 or 3 bytes), up to the next one (or to the end).
-_AFTER_CARD = tuple(b'"]]' if k == 15 else b'"], ["' if k % 4 == 3 else b'", "' for k in range(16))
-_SLACK = 160  # zero bytes after the text: a misshapen text may be read past its end, never past these
-
-
-def _bytes_at(blob: np.ndarray, at: np.ndarray, expected: bytes) -> np.ndarray:
-    """(N,) bool: the bytes of ``blob`` from each position ``at`` are ``expected`` (2, 3, 4 or 6 bytes)."""
-    ok = np.ones(len(at), bool)
-    k = 0
-    while k < len(expected):
-        width = 4 if len(expected) - k >= 4 else 2 if len(expected) - k >= 2 else 1
-        view = np.ndarray((len(blob) - 3,), f"<u{width}", blob, 0, (1,))  # the number at every position
-        ok &= view[at + k] == int.from_bytes(expected[k : k + width], "little")
-        k += width
-    return ok
+# The standard text of 4 hands, as json.dumps writes them with card codes: without the bytes that card codes
+# are made of, every "hands" reads as this skeleton; with them, the codes start at these offsets if each has
+# 2 bytes (each 3-byte code moves the next ones by one).
+_CODE_BYTES = b"0123456789oceb"
+_HANDS_SKELETON = b'[["", "", "", ""], ["", "", "", ""], ["", "", "", ""], ["", "", "", ""]]'
+_CARD_AT = tuple(3 + 6 * k + 2 * (k // 4) for k in range(16))
+_HANDS_END = len(b'"]]')
 
 
 def _canonical_hands(raw: list[Any]) -> np.ndarray | None:
     """(N, 4, 4) card indexes from the raw JSON text of N ``"hands"``, each exactly as ``json.dumps`` writes 4
-    hands of 4 card codes (``[["12o", "3c", "7e", "5b"], ["12c", ...], [...], [...]]``, codes or letter codes);
-    None for any other text (names, other spacing), which the typed reader then reads. Every byte is checked:
-    card by card, for all the deals at once, the code (2 bytes, or 3 starting with 1) and what follows it."""
+    hands of 4 card codes (``[["12o", "3c", "7e", "5b"], ["12c", ...], [...], [...]]``); None for any other
+    text (names, letter codes, other spacing), which the typed reader then reads. Every byte is checked: the
+    bytes between the codes at once (the skeleton), then card by card for all deals at once, each code (2
+    bytes, or 3 starting with 1) through a table."""
     n = len(raw)
-    ends = np.cumsum(np.fromiter(map(len, raw), np.int64, n))
     text = b"".join(raw)
-    blob = np.zeros(len(text) + _SLACK, np.uint8)
-    blob[: len(text)] = np.frombuffer(text, np.uint8)
-    pairs = np.ndarray((len(blob) - 1,), "<u2", blob, 0, (1,))  # the two bytes at every position
-    two_codes, three_codes = _CODE_TABLES
-    at = np.concatenate([np.zeros(1, np.int64), ends[:-1]])
-    ok = _bytes_at(blob, at, _HANDS_OPEN)
-    at += len(_HANDS_OPEN)
-    cards = np.empty((16, n), np.uint8)
-    for k, after in enumerate(_AFTER_CARD):
-        three = blob[at + 2] != ord('"')  # a 3-byte code: 10, 11 or 12 and the suit
-        ok &= ~three | (blob[at] == ord("1"))
-        cards[k] = np.where(three, three_codes[pairs[at + 1]], two_codes[pairs[at]])
-        at += 2 + three
-        ok &= _bytes_at(blob, at, after)
-        at += len(after)
-        if not ok.all():
-            return None
-    if (at != ends).any() or (cards == _NO_CARD).any():
+    if text.translate(None, _CODE_BYTES) != _HANDS_SKELETON * n:
         return None
-    indexes: np.ndarray = np.ascontiguousarray(cards.T).reshape(n, 4, 4)
-    return indexes
+    ends = np.cumsum(np.fromiter(map(len, raw), np.int32, n), dtype=np.int32)
+    starts = np.concatenate([np.zeros(1, np.int32), ends[:-1]])
+    u8 = np.frombuffer(text + bytes(8), np.uint8)  # room to read a little past the end
+    u16 = np.ndarray((len(u8) - 1,), "<u2", u8, 0, (1,))  # the two bytes at every position
+    cards = np.empty((n, 16), np.uint8)
+    for s in range(0, n, _CHUNK):  # deals in steps small enough for the CPU cache
+        codes = _codes_from(u8, u16, starts[s : s + _CHUNK], ends[s : s + _CHUNK])
+        if codes is None:
+            return None
+        cards[s : s + _CHUNK] = codes.T
+    return cards.reshape(n, 4, 4)
+
+
+_CHUNK = 1 << 15
+
+
+def _codes_from(u8: np.ndarray, u16: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray | None:
+    """(16, c) the card indexes of the ``"hands"`` texts at ``u8[starts:ends]`` (their skeleton known to be
+    right), card by card; None when a code is not a card code."""
+    c = len(starts)
+    at = np.empty((16, c), np.int32)  # card by card: where each deal's code starts
+    three = np.empty((16, c), np.int32)  # 1 for a 3-byte code, else 0
+    np.add(starts, _CARD_AT[0], out=at[0])
+    for k in range(16):
+        np.not_equal(u8[at[k] + 2], ord('"'), out=three[k], casting="unsafe")  # a 2-byte code's third byte is '"'
+        if k < 15:
+            np.add(at[k], three[k], out=at[k + 1])
+            at[k + 1] += _CARD_AT[k + 1] - _CARD_AT[k]
+    codes: np.ndarray = _CODES[u16[at + three] + (three << 16)]  # the last two bytes of a 3-byte code, after "1"
+    longer = at[three == 1]
+    if (
+        (codes == _NO_CARD).any()
+        or (u8[longer] != ord("1")).any()
+        or (u8[longer + 3] != ord('"')).any()
+        or (at[15] + three[15] + 2 + _HANDS_END != ends).any()
+    ):
+        return None
+    return codes
 
 
 def _clean_arrays(cases: list[Any], kings: int, hands: np.ndarray | None = None) -> tuple[np.ndarray, ...] | None:
@@ -262,7 +270,7 @@ def _clean_arrays(cases: list[Any], kings: int, hands: np.ndarray | None = None)
 
 
 _CODE_INDEX: dict[str, int] = {text: card.index for text, card in CARD_TEXTS.items()}
-_CODE_TABLES = _code_tables()
+_CODES = _code_table()
 _LANCE_INDEX: dict[str, int] = {name: i for i, name in enumerate(BATCH_LANCES)}
 
 
