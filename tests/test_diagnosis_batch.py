@@ -150,6 +150,15 @@ def test_the_bulk_path_and_the_exact_path_agree(monkeypatch, capsys):
     assert outs[0][0] == 0 and outs[0][1].count("\n") == 200
 
 
+@pytest.mark.parametrize(("field", "value"), [("answer", 10**30), ("mano", -(10**30)), ("answer", 1.0), ("mano", True)])
+def test_clean_input_with_a_value_no_seat_names_the_case(monkeypatch, capsys, field, value):
+    objects = case_objects(random_cases(5, seed=10), variants=False)
+    objects[3][field] = value
+    code, out, err = run_grade(monkeypatch, capsys, "".join(json.dumps(c) + "\n" for c in objects))
+    assert (code, out) == (2, "")
+    assert err.startswith(f"musteach grade: deal 4: {field} must be a seat") and err.count("\n") == 1
+
+
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_clean_input_with_a_bad_case_names_the_first_one(monkeypatch, capsys, lang):
     objects = case_objects(random_cases(50, seed=9), variants=False)

@@ -259,9 +259,12 @@ def _clean_arrays(cases: list[Any], kings: int, hands: np.ndarray | None = None)
     if hands is None:
         codes = chain.from_iterable(chain.from_iterable([c.hands for c in cases]))
         hands = np.fromiter(map(_CODE_INDEX.__getitem__, codes), np.uint8, 16 * n).reshape(n, 4, 4)
-    manos = np.fromiter([c.mano for c in cases], np.int64, n)
+    try:
+        manos = np.fromiter([c.mano for c in cases], np.int64, n)
+        answers = np.fromiter([-1 if a is None else a for a in [c.answer for c in cases]], np.int64, n)
+    except OverflowError:  # an integer beyond 64 bits: the exact path names it
+        return None
     lances = np.fromiter(map(_LANCE_INDEX.__getitem__, [c.lance for c in cases]), np.int64, n)
-    answers = np.fromiter([-1 if a is None else a for a in [c.answer for c in cases]], np.int64, n)
     variants = {None: kings, "8reyes": 8, "4reyes": 4}
     deal_kings = np.fromiter(map(variants.get, [c.variant for c in cases], [0] * n), np.int64, n)
     if ((manos < 0) | (manos > 3) | (answers < -1) | (answers > 3) | (deal_kings == 0)).any():
