@@ -14,6 +14,12 @@ a slip. ``why_not`` says why the picked seat loses; null for a right answer or "
 Bad input exits with status 2 and one line naming the deal (numbered from 1, as ``judge`` does) and what is wrong; nothing is
 printed for any case then. Empty input is bad input too. ``--lang es`` writes ``explanation``, ``why_not`` and the
 error messages in Spanish (the keys and the other values stay the same); an unknown language exits with status 2.
+
+Speed: the whole input is read at once, with typed decoding (the hands of the standard ``json.dumps`` shape
+checked and converted in bulk from their raw text), all the answers are diagnosed at once by
+:func:`~musteach.teach.diagnosis_batch.diagnose_batch`, and the output is written at once. Input that the
+typed reading does not take (text beyond ASCII, a lance spelled otherwise, a bad case) is read by
+:func:`~musteach.commands.read_records`, checked case by case in order, so that the first bad case is named.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ Modules, and the RULES.md sections they implement:
 - :mod:`.quiz`: lance questions (who wins Grande, Chica, Pares, Juego, Punto; §4, §5), their generators and
   quiz sessions.
 - :mod:`.diagnosis`: which misconception explains a wrong "who wins this lance?" answer (§1–§5; issue 12).
+- :mod:`.diagnosis_batch`: the same diagnosis for many answers at once, word for word (``musteach grade``).
 - :mod:`.count_quiz`: betting and count questions (§6 dejes, §7 scoring, §8 the count).
 - :mod:`.betting_script`: betting as a lesson writes it (``"0 envido, 1 quiero"``), read and played (§6).
 - :mod:`.mus_quiz`: best-discard questions (§3, with the advisor of :mod:`musteach.odds`).
