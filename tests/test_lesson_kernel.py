@@ -1,4 +1,5 @@
-"""musteach_server.kernel: lesson kernels start without the debugger and the input history, and still run."""
+"""musteach_server.kernel: lesson kernels start without the debugger and the input history, freeze what their
+cells leave (no full garbage collection over a whole kernel in a click), and still run."""
 
 from __future__ import annotations
 
@@ -35,6 +36,13 @@ async def _visit_kernel() -> None:
         )
         assert reply["content"]["status"] == "ok"
         assert "".join(out).split() == ["False", "False", "42"]
+        out.clear()  # the first cell's objects were frozen after it ran: out of the cycle collector's sight
+        reply = await kc.execute_interactive(
+            "import gc; print(gc.get_freeze_count() > 1000)", timeout=60,
+            output_hook=lambda m: out.append(m["content"].get("text", "")) if m["msg_type"] == "stream" else None,
+        )
+        assert reply["content"]["status"] == "ok"
+        assert "".join(out).split() == ["True"]
     finally:
         kc.stop_channels()
         await km.shutdown_kernel(now=True)

@@ -580,6 +580,38 @@ def test_bad_response_changes_nothing():
     assert s.answer(q.answer).correct
 
 
+def test_prefetch_builds_the_questions_next_would_have_built_in_the_same_order():
+    plain = QuizSession(QuestionGenerator(["grande", "pares", "jugada"], seed=11), n=6)
+    ahead = QuizSession(QuestionGenerator(["grande", "pares", "jugada"], seed=11), n=6)
+    for i in range(5):
+        assert ahead.current == plain.current
+        plain.answer(plain.current.answer)
+        ahead.answer(ahead.current.answer)
+        ahead.prefetch()
+        ahead.prefetch()  # a second call keeps the question already built: none is lost
+        if i == 2:
+            plain.restart()
+            ahead.restart()  # a new run starts from the question built ahead
+        else:
+            plain.next()
+            ahead.next()
+    assert ahead.current == plain.current
+
+
+def test_an_error_building_the_next_question_is_raised_by_next_not_by_prefetch():
+    def questions():
+        yield make_question("grande", 1)
+        raise AnswerError("no more questions")
+
+    s = QuizSession(questions(), n=3)
+    s.answer(s.current.answer)
+    s.prefetch()  # keeps the error
+    answered = s.current
+    with pytest.raises(AnswerError, match="no more questions"):
+        s.next()
+    assert s.current is answered and s.answered == 1
+
+
 def test_skipping_a_question_is_not_scored():
     s = QuizSession(QuestionGenerator(["chica"], seed=5), n=2)
     skipped = s.current

@@ -13,6 +13,7 @@ comes out in that language; two widgets of one kernel may speak two languages.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from collections.abc import Callable, Sequence
@@ -28,6 +29,7 @@ from musteach.teach.wording import for_learner
 
 __all__ = [
     "FRIENDLY_ERROR",
+    "PREFETCH_AFTER",
     "QUIZ_CSS",
     "THEME_CSS",
     "Guarded",
@@ -40,6 +42,7 @@ __all__ = [
     "quiz_nav",
     "spoken",
     "use_language",
+    "when_sent",
 ]
 
 _log = logging.getLogger("musteach_widgets")
@@ -289,6 +292,28 @@ def feedback_html(kind: str, headline: str, reasons: str | Sequence[str] = ()) -
 def verdict_html(verdict: Verdict) -> str:
     """A :class:`~musteach.teach.verdict.Verdict` in the feedback box: right or wrong, headline, reasons."""
     return feedback_html("right" if verdict.correct else "wrong", verdict.headline, verdict.reasons)
+
+
+def when_sent(callback: Callable[[], Any], *, after: float = 0.0) -> None:
+    """Run ``callback`` once the current click's messages are out: in a kernel, on its event loop after the
+    handler returns (the verdict reaches the page first, and work the learner does not wait for follows, such
+    as saving the progress), ``after`` seconds later (0: at once); elsewhere (tests, scripts, no running loop)
+    at once."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        callback()
+        return
+    if after > 0:
+        loop.call_later(after, callback)
+    else:
+        loop.call_soon(callback)
+
+
+#: Seconds after a verdict at which the next question is built: the verdict and the marks are out and drawn
+#: by then (building a question can take some tens of ms of CPU, e.g. a discard question's exact odds), and a
+#: learner reads for longer. A Next pressed earlier builds the question itself, as it always did.
+PREFETCH_AFTER = 0.05
 
 
 class Guarded(Spoken):

@@ -57,7 +57,19 @@ from musteach.teach.count_quiz import (
 from musteach.teach.quiz import QuizSession
 from musteach.teach.verdict import Verdict
 
-from ._base import FRIENDLY_ERROR, Guarded, Spoken, css_widget, escape, feedback_html, quiz_nav, spoken, verdict_html
+from ._base import (
+    FRIENDLY_ERROR,
+    PREFETCH_AFTER,
+    Guarded,
+    Spoken,
+    css_widget,
+    escape,
+    feedback_html,
+    quiz_nav,
+    spoken,
+    verdict_html,
+    when_sent,
+)
 from ._base import html_box as _html
 from .path import Tutored
 from .storage import Store
@@ -621,6 +633,7 @@ class _StonesQuiz(Tutored, Guarded, widgets.VBox):
         else:
             self.next_button.disabled = False
             self.next_button.focus()
+        when_sent(self._guard(session.prefetch), after=PREFETCH_AFTER)  # the next question is built while the learner reads
 
     # ----- drawing -----------------------------------------------------------------------------
     def _show_question(self) -> None:

@@ -17,7 +17,6 @@ Stable CSS classes for browser tests: ``musteach-hint`` (the button), ``musteach
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -34,7 +33,7 @@ from musteach.teach.session import QuizSession
 from musteach.teach.tutor import skill_of
 from musteach.teach.verdict import Verdict
 
-from ._base import Guarded, css_widget, escape, feedback_html, html_box
+from ._base import Guarded, css_widget, escape, feedback_html, html_box, verdict_html, when_sent
 from .storage import BrowserStore, Store, in_voila, open_store
 
 __all__ = ["LessonMap", "Tutored", "show_map"]
@@ -103,15 +102,10 @@ class Tutored:
         self._show_best()
 
     def _save_soon(self) -> None:
-        """Save once this click's own messages are out: the verdict reaches the page first, and the progress
-        (a whole JSON document for the browser's store, or a file write with fsync) follows. In a kernel the
-        save runs on its event loop right after the click's handler; elsewhere (tests, scripts) at once."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self._save()
-            return
-        loop.call_soon(self._save)
+        """Save once this click's own messages are out (:func:`~._base.when_sent`): the verdict reaches the page
+        first, and the progress (a whole JSON document for the browser's store, or a file write with fsync)
+        follows."""
+        when_sent(self._guard(self._save))
 
     def _save(self) -> None:
         try:
@@ -147,7 +141,9 @@ class Tutored:
     # ----- answers --------------------------------------------------------------------------
     def _tutor_answered(self, verdict: Verdict) -> bool:
         """After an answer: True when the question stays open for one more try (the retry message is shown);
-        False when it is over (the caller shows the verdict). Records a finished question, and a finished run."""
+        False when it is over (the verdict is shown first, before anything else changes on the page; the caller
+        then marks the answers). Records a finished question, and a finished run (saved once this click's
+        messages are out)."""
         s = self.session
         assert s is not None
         if s.retry is not None and not s.is_answered:
@@ -155,6 +151,7 @@ class Tutored:
             self._reopen_answers(verdict.given)
             self.hint_button.disabled = not s.can_hint()
             return True
+        self.feedback.value = verdict_html(verdict)  # first: the verdict is what the learner waits for
         self.hint_button.disabled = True
         self.hint_marks = ()
         if self.lesson is not None and self.quiz_name is not None and s.history:

@@ -58,7 +58,17 @@ from musteach.teach.scoring import round_text
 from musteach.teach.session import Turn
 from musteach.teach.verdict import Verdict
 
-from ._base import FRIENDLY_ERROR, QUIZ_CSS, Guarded, css_widget, escape, feedback_html, spoken, verdict_html
+from ._base import (
+    FRIENDLY_ERROR,
+    QUIZ_CSS,
+    Guarded,
+    css_widget,
+    escape,
+    feedback_html,
+    spoken,
+    verdict_html,
+    when_sent,
+)
 from .storage import BrowserStore, Store, open_store
 
 __all__ = [
@@ -753,7 +763,6 @@ class PracticeQuiz(Guarded, widgets.VBox):
             item.shown.reopen(outcome.given)
             self.hint_button.disabled = not turn.can_hint()
             return None
-        self.hint_button.disabled = True
         now = self.clock()
         ms = max(0, round((now - item.shown_at).total_seconds() * 1000))
         attempt = turn.attempt
@@ -775,15 +784,19 @@ class PracticeQuiz(Guarded, widgets.VBox):
             )
             self.next_button.description = translator()(labels.NEXT_ROUND)
         self.feedback.value = text  # first: the verdict is what the learner waits for
+        self.hint_button.disabled = True
         item.shown.mark(outcome)
+        self.next_button.disabled = False
+        self.next_button.focus()
         after = item.shown.after(outcome)
         if after is not None:
             self.picture.value = after
-        self._save()
-        self.next_button.disabled = False
-        self._refresh_totals()
-        self.next_button.focus()
+        when_sent(self._guard(self._saved_and_counted))  # once the verdict is out: save, then the totals
         return outcome
+
+    def _saved_and_counted(self) -> None:
+        self._save()
+        self._refresh_totals()
 
     def _on_next(self, _button: Any = None) -> None:
         if self.round_answered >= self.n:

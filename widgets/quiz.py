@@ -36,7 +36,17 @@ from musteach.teach.quiz import (
     Verdict,
 )
 
-from ._base import FRIENDLY_ERROR, Guarded, css_widget, escape, feedback_html, quiz_nav, verdict_html
+from ._base import (
+    FRIENDLY_ERROR,
+    PREFETCH_AFTER,
+    Guarded,
+    css_widget,
+    escape,
+    feedback_html,
+    quiz_nav,
+    verdict_html,
+    when_sent,
+)
 from ._base import html_box as html
 from .path import Tutored
 from .storage import Store
@@ -246,6 +256,7 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
         else:
             self.next_button.disabled = False
             self.next_button.focus()
+        when_sent(self._guard(s.prefetch), after=PREFETCH_AFTER)  # the next question is built while the learner reads this verdict
 
     def _show_finished(self) -> None:
         s = self.session

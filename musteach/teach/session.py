@@ -139,6 +139,8 @@ class QuizSession:
         self.retries = 0
         self._source = source
         self._iter = iter(source)
+        #: the next question, built ahead by :meth:`prefetch` (or the error building it raised), else None
+        self._ahead: tuple[Question | None, Exception | None] | None = None
         self.history: list[tuple[Question, Verdict | None]] = []
         self.current: Question | None = None
         self.verdict: Verdict | None = None
@@ -151,7 +153,25 @@ class QuizSession:
         self._advance()
 
     def _fetch(self) -> Question | None:
+        if self._ahead is not None:
+            question, error = self._ahead
+            self._ahead = None
+            if error is not None:
+                raise error
+            return question
         return next(self._iter, None)  # a QuestionGenerator never runs out; its errors propagate
+
+    def prefetch(self) -> None:
+        """Build the next question now, while the learner reads a verdict, so that :meth:`next` (or
+        :meth:`restart`) shows it at once. The questions and their order are those :meth:`next` would have
+        built; an error building it is kept and raised by :meth:`next`, as it would have been then. Does
+        nothing when the next question is already built or the source has run out."""
+        if self._ahead is not None or self.exhausted:
+            return
+        try:
+            self._ahead = (next(self._iter, None), None)
+        except Exception as exc:  # raised where the learner asks for the question, not here
+            self._ahead = (None, exc)
 
     def _advance(self) -> None:
         q = self._fetch()  # may raise: nothing has changed yet
