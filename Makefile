@@ -74,10 +74,12 @@ test: $(STAMP) browser-deps proxy-deps axe lint typecheck
 	$(PY) -m pytest -q -p no:randomly -n 2 --dist loadgroup --durations=25 tests musteach --nbval-lax lessons
 
 ## Count the tables shipped in musteach/rules/data/ (standings, seconds) and musteach/odds/data/ (every hand,
-## 8 and 4 reyes; about 10 CPU-minutes)
+## 8 and 4 reyes; about 10 CPU-minutes), and sample the strong level's hand values shipped in musteach/play/data/
+## (about 1 CPU-minute)
 tables: $(STAMP)
 	$(PY) -m musteach.rules.standings
 	$(PY) -m musteach.odds.tables --kings 8 4
+	$(PY) -m musteach.play.tables --kings 8 4
 
 ## Update the translation catalogs from the source and compile them, then the lessons' catalogs and the lessons
 ## of every language, lessons/<lang>/ (see musteach/locale/TRANSLATING.md)

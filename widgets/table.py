@@ -189,7 +189,7 @@ def card_back_svg(width: float = _BACK_WIDTH) -> str:
 
 
 # ----------------------------------------------------------------------------------------------
-# Warming the bots' and the coach's tables once per process (the first decision would take seconds)
+# Warming the bots' and the coach's tables once per process (numpy-free: a few tenths of a second)
 # ----------------------------------------------------------------------------------------------
 
 _WARM_LOCK = threading.Lock()
@@ -197,7 +197,8 @@ _WARM: dict[tuple[int, bool], threading.Thread] = {}
 
 
 def warm_up(rules: Rules | None = None, *, background: bool = True) -> threading.Thread | None:
-    """Build, once per process and deck, the tables the bots and the coach use (a few seconds).
+    """Build, once per process and deck, the tables the bots and the coach use (:func:`musteach.teach.coach.prepare`:
+    a few tenths of a second, numpy-free; seconds only under la real).
 
     background: return at once with the daemon thread doing the work (``join`` it to wait), or wait for
     it and return None.

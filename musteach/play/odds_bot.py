@@ -1,29 +1,45 @@
 """OddsBot: weighs its chances over random deals of the unseen cards that fit everything it knows (its
 partner's señas, everybody's declarations), learns how its opponents bet, and keeps the discard with the
 most stones expected (RULES.md §3–§7, §11).
+
+Everything here is numpy-free (:mod:`musteach.play.deals` deals and judges the sampled deals; each hand's
+en-paso value comes from the tables shipped by :mod:`musteach.play.tables`), so a lesson kernel that plays
+against the strong level, or whose coach comments, never loads numpy.
 """
 
 from __future__ import annotations
 
-import math
 import zlib
+from array import array
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations, product
-from typing import TYPE_CHECKING, Any
+from itertools import combinations
+from math import comb, prod
+from typing import Any
 
 from ..draw.odds import decimal_text
 from ..i18n import Text, plural_text, translator
-from ..lazy import lazy_module
-from ..rules.batch import evaluate_batch
+from ..odds.space import hand_space
 from ..rules.betting import ORDAGO, LanceBetting
-from ..rules.cards import DECK, RANKS, Card
+from ..rules.cards import DECK, Card
 from ..rules.errors import MusError
-from ..rules.lances import HandInfo, Lance, effective_rank, info_from_ranks
+from ..rules.lances import Lance, effective_rank
 from ..rules.options import Rules
-from ..rules.senas import HAND_TESTS, Sena
+from ..rules.senas import Sena
+from .deals import (
+    POOL_ROWS,
+    POOL_WIDTH,
+    SENA_BITS,
+    deal_pool,
+    ids_array,
+    keys_for,
+    pairwise_sum,
+    pool_start,
+    rank_facts,
+    rank_id,
+)
 from .game import Declare, GameAction, MusCall, View
 from .policy import (
     LANCE_INDEX,
@@ -36,132 +52,72 @@ from .policy import (
     match_equity,
     true_senas,
 )
+from .tables import reference_bins, shipped_values
 
-if TYPE_CHECKING:
-    import numpy as np
-else:
-    np = lazy_module("numpy")  # imported on first use: a page that never counts in bulk stays light
-
-__all__ = ["VALUE_SEED", "Estimate", "OddsBot", "OpponentModel", "estimate", "hand_facts", "keep_values", "sample_deals"]
+__all__ = [
+    "VALUE_SEED",
+    "Deal",
+    "Estimate",
+    "OddsBot",
+    "OpponentModel",
+    "estimate",
+    "hand_facts",
+    "hand_value",
+    "hand_values",
+    "keep_values",
+    "sample_deals",
+]
 
 
 # ----------------------------------------------------------------------------------------------
 # Monte Carlo over the unseen cards (what OddsBot and the coach know)
 # ----------------------------------------------------------------------------------------------
 
-_SENA_BITS = {k: i for i, k in enumerate([*HAND_TESTS, "ciego"])}
-_LANCES5 = (Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO, Lance.PUNTO)
-
-
-@dataclass(frozen=True)
-class _RankTables:
-    """Per kings: facts about every ordered tuple of 4 raw ranks (index 0..9 in RANKS), id = base-10 number."""
-
-    flags: np.ndarray  # (10000,) uint8: bit 0 pares, bit 1 juego
-    senas: np.ndarray  # (10000,) int32: bit i = seña i of _SENA_BITS is true of the hand
-    pares_value: np.ndarray  # (10000,) int8: par 1, medias 2, duples 3
-    juego_value: np.ndarray  # (10000,) int8: 31 = 3, other juego 2
-    multiset: np.ndarray  # (10000,) int16: dense id of the multiset of effective ranks
-    pct: np.ndarray  # (5, 10000) uint8: the hand's percentile (0..255) per lance among all hands
-    infos: tuple[HandInfo, ...]  # by multiset id
-    keys: tuple[tuple[int, ...], ...]  # effective ranks, high to low, by multiset id
-
-
-@lru_cache(maxsize=4)
-def _rank_tables(kings: int) -> _RankTables:
-    flags = np.zeros(10000, np.uint8)
-    senas = np.zeros(10000, np.int32)
-    pv = np.zeros(10000, np.int8)
-    jv = np.zeros(10000, np.int8)
-    ms = np.zeros(10000, np.int16)
-    ids: dict[tuple[int, ...], int] = {}
-    infos: list[HandInfo] = []
-    for t in product(range(10), repeat=4):
-        i = ((t[0] * 10 + t[1]) * 10 + t[2]) * 10 + t[3]
-        info = info_from_ranks([RANKS[r] for r in t], kings)
-        flags[i] = (info.pares is not None) | (info.is_juego << 1)
-        pv[i] = info.pares.value if info.pares else 0
-        jv[i] = info.juego_value
-        bits = 0
-        for k, test in HAND_TESTS.items():
-            if test(info):
-                bits |= 1 << _SENA_BITS[k]
-        if info.pares is None and not info.is_juego and info.total not in (29, 30):
-            bits |= 1 << _SENA_BITS["ciego"]
-        senas[i] = bits
-        key = info.ranks
-        if key not in ids:
-            ids[key] = len(ids)
-            infos.append(info)
-        ms[i] = ids[key]
-    # Percentiles: how a hand ranks among all hands (card hands, not rank patterns) in each lance. For
-    # Pares and Juego among the hands that hold it (those without it never bet); 0 for the others.
-    caps: dict[int, int] = {}
-    for c in DECK:
-        r = effective_rank(c.rank, kings)
-        caps[r] = caps.get(r, 0) + 1
-    weight = np.array([math.prod(math.comb(caps[r], info.ranks.count(r)) for r in set(info.ranks)) for info in infos], float)
-    pct_ms = np.zeros((5, len(infos)))
-    for li, lance in enumerate(_LANCES5):
-        keys = [info.key(lance) for info in infos]
-        holders = [i for i, k in enumerate(keys) if k]
-        total = weight[holders].sum()
-        by_key: dict[tuple[int, ...], float] = {}
-        for i in holders:
-            by_key[keys[i]] = by_key.get(keys[i], 0.0) + weight[i]
-        below = 0.0
-        cum: dict[tuple[int, ...], float] = {}
-        for held in sorted(by_key):
-            cum[held] = (below + by_key[held] / 2) / total
-            below += by_key[held]
-        for i in holders:
-            pct_ms[li, i] = cum[keys[i]]
-    pct = np.round(pct_ms[:, ms] * 255).astype(np.uint8)
-    return _RankTables(flags, senas, pv, jv, ms, pct, tuple(infos), tuple(ids))
-
-
-def _rank_ids(cards: np.ndarray) -> np.ndarray:
-    r = (cards >> 2).astype(np.int32)
-    return ((r[..., 0] * 10 + r[..., 1]) * 10 + r[..., 2]) * 10 + r[..., 3]
+#: One deal: 4 hands of 4 card indexes (0..39), by seat.
+Deal = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
 @dataclass(frozen=True)
 class _Samples:
     """Random deals of the unseen cards that fit the señas received, from one seat's point of view.
 
-    win: (n,) bits, bit i set when the seat's team wins lance i (grande, chica, pares, juego, punto).
-    flags: (n,) bits: pares held by relative seats 1, 2, 3 (bits 0-2), juego (bits 3-5).
-    pct: (n, 3, 5) uint8: the percentile of relative seats 1, 2, 3 in each lance (see _RankTables).
-    team_pv, opp_pv, team_jv, opp_jv: (n,) pares / juego values (RULES.md §7) held by each team.
+    win: one byte per deal, bit i set when the seat's team wins lance i (grande, chica, pares, juego, punto).
+    own: the seat's rank id; others: the rank ids (see :func:`~musteach.play.deals.rank_id`) of relative seats
+    1, 2 (the partner) and 3, per deal.
     """
 
-    win: np.ndarray
-    flags: np.ndarray
-    pct: np.ndarray
-    team_pv: np.ndarray
-    opp_pv: np.ndarray
-    team_jv: np.ndarray
-    opp_jv: np.ndarray
+    kings: int
+    win: bytes
+    own: int
+    others: tuple[array[int], array[int], array[int]]
 
+    def values(self, table: bytes) -> tuple[list[int], list[int]]:
+        """Per deal, the team's and the opponents' sums of a per-rank-id value (pares or juego values)."""
+        mine = table[self.own]
+        o1, o2, o3 = self.others
+        return [mine + table[b] for b in o2], [table[a] + table[c] for a, c in zip(o1, o3, strict=True)]
 
-@lru_cache(maxsize=1)
-def _perm_pool(size: int = 20_000) -> np.ndarray:
-    """A fixed pool of random orders of 36 unseen cards (the first 12 of each row are dealt), uint8.
-
-    Every estimate deals from rows of this pool (mapped onto its own unseen cards), which is much faster
-    than shuffling anew each time; the rows are independent, uniformly random orders.
-    """
-    rng = np.random.default_rng(20240611)
-    return np.argsort(rng.random((size, 36)), axis=1)[:, :12].astype(np.uint8)
+    def pct(self, rel: int, li: int) -> bytes:
+        """Per deal, relative seat ``rel``'s (1..3) percentile 0..255 in lance ``li``."""
+        t = rank_facts(self.kings).pct[li]
+        return bytes(t[i] for i in self.others[rel - 1])
 
 
 def _stable_seed(*parts: object) -> int:
     return zlib.crc32(repr(parts).encode())
 
 
-_CHUNK = 4096  # pool rows looked at per step when deals must fit señas or declarations
 _SAMPLE_CACHE: OrderedDict[tuple[Any, ...], _Samples] = OrderedDict()
 _SAMPLE_CACHE_SIZE = 2000
+
+
+def _declared_bits(flags: bytes, ids: Sequence[int]) -> int:
+    """Pares held by relative seats 1, 2, 3 (bits 0-2) and juego (bits 3-5), from their rank ids."""
+    bits = 0
+    for rel, i in enumerate(ids):
+        f = flags[i]
+        bits |= ((f & 1) << rel) | (((f >> 1) & 1) << (rel + 3))
+    return bits
 
 
 def _samples(
@@ -176,139 +132,164 @@ def _samples(
 ) -> _Samples:
     """Cached random deals (see :class:`_Samples`); the cache key is the hand's ranks, not its suits.
 
-    senas: keys the partner's hand must fit. declared: ``(care, value)`` bit masks over the
-    :attr:`_Samples.flags` bits: the deals kept have ``flags & care == value`` (what was declared).
+    senas: keys the partner's hand must fit. declared: ``(care, value)`` bit masks over the pares / juego
+    held by relative seats 1, 2, 3 (bits 0-2 pares, 3-5 juego): the deals kept have ``held & care == value``.
+    Deals are the pool's rows from a seeded start, those that fit, up to n (all of them from the start when
+    none fits).
     """
-    tabs = _rank_tables(rules.kings)
-    own = np.array(sorted(c.index for c in cards), np.uint8)
-    ms = int(tabs.multiset[int(_rank_ids(own[None])[0])])
+    facts = rank_facts(rules.kings)
+    own = sorted(c.index for c in cards)
+    own_id = rank_id(own)
+    ms = facts.multiset[own_id]
     sset = tuple(sorted(set(senas)))
     key = (rules.kings, rules.la_real, rules.la_real_figure, ms, (seat - mano) % 4, sset, n, seed, declared)
     hit = _SAMPLE_CACHE.get(key)
     if hit is not None:
         _SAMPLE_CACHE.move_to_end(key)
         return hit
-    rng = np.random.default_rng(_stable_seed(*key))
-    unseen = np.ones(40, bool)
-    unseen[own] = False
-    others = np.flatnonzero(unseen).astype(np.uint8)
+    pool = deal_pool()
+    start = pool_start(_stable_seed(*key), POOL_ROWS)
+    mine = set(own)
+    others = [i for i in range(40) if i not in mine]
+    w1000 = [(c >> 2) * 1000 for c in others]
+    w100 = [(c >> 2) * 100 for c in others]
+    w10 = [(c >> 2) * 10 for c in others]
+    w1 = [c >> 2 for c in others]
     need = 0
     for sena_key in sset:
-        need |= 1 << _SENA_BITS[sena_key]
-    perms = _perm_pool()
-    total = len(perms)
-    start = int(rng.integers(total))
-    chosen = (start + np.arange(n)) % total
+        need |= 1 << SENA_BITS[sena_key]
     care, value = declared
+    chosen = [(start + i) % POOL_ROWS for i in range(n)]
     if need or care:
-        found: list[np.ndarray] = []
-        count = 0
-        for lo in range(0, total, _CHUNK):  # look through the pool from ``start`` until n deals fit
-            rows = (start + lo + np.arange(min(_CHUNK, total - lo))) % total
-            cand = others[perms[rows]]  # (c, 12)
-            ok = np.ones(len(rows), bool)
-            if need:
-                ok &= (tabs.senas[_rank_ids(cand[:, 4:8])] & need) == need
-            if care:
-                fl = tabs.flags[_rank_ids(cand.reshape(len(rows), 3, 4))]  # (c, 3)
-                bits = np.zeros(len(rows), np.uint8)
-                for rel in range(3):
-                    bits |= ((fl[:, rel] & 1) << rel) | (((fl[:, rel] >> 1) & 1) << (rel + 3))
-                ok &= (bits & care) == value
-            found.append(rows[ok])
-            count += int(ok.sum())
-            if count >= n:
+        fits: list[int] = []
+        for i in range(POOL_ROWS):  # look through the pool from ``start`` until n deals fit
+            r = (start + i) % POOL_ROWS
+            row = pool[r * POOL_WIDTH : r * POOL_WIDTH + POOL_WIDTH]
+            ids = [w1000[row[k]] + w100[row[k + 1]] + w10[row[k + 2]] + w1[row[k + 3]] for k in (0, 4, 8)]
+            if need and (facts.senas[ids[1]] & need) != need:
+                continue
+            if care and (_declared_bits(facts.flags, ids) & care) != value:
+                continue
+            fits.append(r)
+            if len(fits) >= n:
                 break
-        if count:  # facts that (almost) never fit leave few deals; none at all: ignore them
-            chosen = np.concatenate(found)[:n]
-    picks = others[perms[chosen]]
-    m = len(picks)
-    hands = np.empty((m, 4, 4), np.uint8)
-    hands[:, seat] = own
-    rel_seats = [(seat + rel) % 4 for rel in (1, 2, 3)]
-    for rel, s in enumerate(rel_seats):
-        hands[:, s] = picks[:, 4 * rel : 4 * rel + 4]
-    w = evaluate_batch(hands, mano, rules, validate=False)
-    team = seat % 2
-    win = np.zeros(m, np.uint8)
-    for i, name in enumerate(("grande", "chica", "pares", "juego", "punto")):
-        x = w[name]
-        win |= (((x >= 0) & ((x % 2) == team)).astype(np.uint8)) << i
-    ids = _rank_ids(hands)  # (m, 4)
-    fl = tabs.flags[ids]
-    flags = np.zeros(m, np.uint8)
-    for rel, s in enumerate(rel_seats):
-        flags |= ((fl[:, s] & 1) << rel) | (((fl[:, s] >> 1) & 1) << (rel + 3))
-    pct = np.ascontiguousarray(tabs.pct[:, ids[:, rel_seats]].transpose(1, 2, 0))  # (m, 3, 5)
-    pv, jv = tabs.pares_value[ids].astype(np.int16), tabs.juego_value[ids].astype(np.int16)
-    mates = [seat, (seat + 2) % 4]
-    opps = [(seat + 1) % 4, (seat + 3) % 4]
-    out = _Samples(
-        win,
-        flags,
-        pct,
-        pv[:, mates].sum(1),
-        pv[:, opps].sum(1),
-        jv[:, mates].sum(1),
-        jv[:, opps].sum(1),
-    )
+        if fits:  # facts that (almost) never fit leave few deals; none at all: ignore them
+            chosen = fits
+    out = _judge_rows(chosen, own, seat, mano, rules, others)
     _SAMPLE_CACHE[key] = out
     if len(_SAMPLE_CACHE) > _SAMPLE_CACHE_SIZE:
         _SAMPLE_CACHE.popitem(last=False)
     return out
 
 
-def sample_deals(view: View, n: int = 400, seed: int = 0) -> np.ndarray:
+def _judge_rows(rows: Sequence[int], own: Sequence[int], seat: int, mano: int, rules: Rules, others: Sequence[int]) -> _Samples:
+    """Deal the pool's ``rows`` to relative seats 1, 2, 3 (from the cards ``others``) and judge every lance."""
+    pool = deal_pool()
+    keys = keys_for(rules)
+    pos0 = (seat - mano) % 4
+    d1, d2, d3 = (pos0 + 1) % 4, (pos0 + 2) % 4, (pos0 + 3) % 4
+    g0, c0, p0, j0, u0 = keys.keys(pos0, own)
+    t1, t2, t3 = keys.by_distance[d1], keys.by_distance[d2], keys.by_distance[d3]
+    w1000 = [(c >> 2) * 1000 for c in others]
+    w100 = [(c >> 2) * 100 for c in others]
+    w10 = [(c >> 2) * 10 for c in others]
+    w1 = [c >> 2 for c in others]
+    # a lance is the seat's team's when the winner's distance from mano (3 - key & 3) has the seat's parity
+    ours = 0 if pos0 & 1 else 1  # the value of ``key & 1`` that means "won by the seat's team"
+    win = bytearray(len(rows))
+    ids1, ids2, ids3 = ids_array(()), ids_array(()), ids_array(())
+    for n_, r in enumerate(rows):
+        o = r * POOL_WIDTH
+        i1 = w1000[pool[o]] + w100[pool[o + 1]] + w10[pool[o + 2]] + w1[pool[o + 3]]
+        i2 = w1000[pool[o + 4]] + w100[pool[o + 5]] + w10[pool[o + 6]] + w1[pool[o + 7]]
+        i3 = w1000[pool[o + 8]] + w100[pool[o + 9]] + w10[pool[o + 10]] + w1[pool[o + 11]]
+        ids1.append(i1)
+        ids2.append(i2)
+        ids3.append(i3)
+        if keys.oros_real:  # la real with the sota de oros: the hands' cards matter
+            row = [others[x] for x in pool[o : o + POOL_WIDTH]]
+            a, b, c = keys.keys(d1, row[0:4]), keys.keys(d2, row[4:8]), keys.keys(d3, row[8:12])
+        else:
+            a, b, c = t1[i1], t2[i2], t3[i3]
+        bits = int((max(g0, a[0], b[0], c[0]) & 1) == ours)
+        if (max(c0, a[1], b[1], c[1]) & 1) == ours:
+            bits |= 2
+        best = max(p0, a[2], b[2], c[2])
+        if best >= 4 and (best & 1) == ours:
+            bits |= 4
+        best = max(j0, a[3], b[3], c[3])
+        if best >= 4:
+            if (best & 1) == ours:
+                bits |= 8
+        elif (max(u0, a[4], b[4], c[4]) & 1) == ours:  # nobody has juego: punto is played
+            bits |= 16
+        win[n_] = bits
+    return _Samples(rules.kings, bytes(win), rank_id(own), (ids1, ids2, ids3))
+
+
+def sample_deals(view: View, n: int = 400, seed: int = 0) -> list[Deal]:
     """Random deals of the cards ``view.seat`` cannot see that fit what it knows: its partner's hand señas
     (RULES.md §11) and the pares / juego declarations made so far (§4).
 
-    Returns a (m, 4, 4) uint8 array of card indexes by seat (``view.seat`` holds its own cards), m ≤ n;
+    Returns m ≤ n deals, each 4 hands of 4 card indexes by seat (``view.seat`` holds its own cards, sorted);
     fewer when the facts are rare in the pool of random orders, and none of the facts are used when no
     deal at all fits them. The same view, n and seed give the same deals.
     """
-    tabs = _rank_tables(view.rules.kings)
-    own = np.array(sorted(c.index for c in view.cards), np.uint8)
+    facts = rank_facts(view.rules.kings)
+    own = tuple(sorted(c.index for c in view.cards))
     seat = view.seat
     rel_seats = [(seat + rel) % 4 for rel in (1, 2, 3)]
     need = 0
     for sena in view.partner_senas:
-        if sena.kind == "hand" and sena.key in _SENA_BITS:
-            need |= 1 << _SENA_BITS[sena.key]
-    unseen = np.ones(40, bool)
-    unseen[own] = False
-    others = np.flatnonzero(unseen).astype(np.uint8)
-    perms = _perm_pool()
-    rng = np.random.default_rng(_stable_seed("deals", tuple(own.tolist()), seat, view.mano, need, n, seed))
-    start = int(rng.integers(len(perms)))
-    rows = (start + np.arange(min(len(perms), 16 * n))) % len(perms)
-    cand = others[perms[rows]]  # (c, 12): relative seats 1, 2, 3
-    ok = np.ones(len(rows), bool)
-    if need:
-        ok &= (tabs.senas[_rank_ids(cand[:, 4:8])] & need) == need
-    fl = tabs.flags[_rank_ids(cand.reshape(len(rows), 3, 4))]  # (c, 3)
-    for bit, name in ((1, "pares"), (2, "juego")):
+        if sena.kind == "hand" and sena.key in SENA_BITS:
+            need |= 1 << SENA_BITS[sena.key]
+    said = [
+        (bit, rel, bool(flag))
+        for bit, name in ((1, "pares"), (2, "juego"))
+        for rel, s in enumerate(rel_seats)
+        if (flag := view.declared.get(name, (None,) * 4)[s]) is not None
+    ]
+    mine = set(own)
+    others = [i for i in range(40) if i not in mine]
+    pool = deal_pool()
+    start = pool_start(_stable_seed("deals", own, seat, view.mano, need, n, seed), POOL_ROWS)
+    cands: list[tuple[tuple[int, ...], ...]] = []
+    fits: list[tuple[tuple[int, ...], ...]] = []
+    for i in range(min(POOL_ROWS, 16 * n)):
+        r = (start + i) % POOL_ROWS
+        row = pool[r * POOL_WIDTH : r * POOL_WIDTH + POOL_WIDTH]
+        hands = tuple(tuple(others[row[k + j]] for j in range(4)) for k in (0, 4, 8))
+        if len(cands) < n:
+            cands.append(hands)
+        if need and (facts.senas[rank_id(hands[1])] & need) != need:
+            continue
+        if any(((facts.flags[rank_id(hands[rel])] & bit) > 0) != flag for bit, rel, flag in said):
+            continue
+        fits.append(hands)
+        if len(fits) >= n:
+            break
+    out: list[Deal] = []
+    for hands in fits or cands:
+        deal: list[tuple[int, ...]] = [own] * 4
         for rel, s in enumerate(rel_seats):
-            said = view.declared.get(name, (None,) * 4)[s]
-            if said is not None:
-                ok &= ((fl[:, rel] & bit) > 0) == bool(said)
-    if ok.any():
-        cand = cand[ok]
-    cand = cand[:n]
-    hands = np.empty((len(cand), 4, 4), np.uint8)
-    hands[:, seat] = own
-    for rel, s in enumerate(rel_seats):
-        hands[:, s] = cand[:, 4 * rel : 4 * rel + 4]
-    return hands
+            deal[s] = hands[rel]
+        out.append((deal[0], deal[1], deal[2], deal[3]))
+    return out
 
 
-def hand_facts(hands: np.ndarray, lance: Lance, kings: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For deals ``hands`` ((m, 4, 4) card indexes by seat): each hand's percentile in ``lance`` among all
-    hands (0..1; 0 for a hand without pares or juego in those lances), its pares value (par 1, medias 2,
-    duples 3) and its juego value (31 is 3, other juego 2), each (m, 4) by seat (RULES.md §7)."""
-    tabs = _rank_tables(kings)
-    ids = _rank_ids(hands)
-    pct: np.ndarray = tabs.pct[LANCE_INDEX[lance]][ids] / 255.0
-    return pct, tabs.pares_value[ids].astype(np.int16), tabs.juego_value[ids].astype(np.int16)
+def hand_facts(deals: Sequence[Deal], lance: Lance, kings: int) -> tuple[list[list[float]], list[list[int]], list[list[int]]]:
+    """For ``deals`` (see :func:`sample_deals`): each hand's percentile in ``lance`` among all hands (0..1; 0
+    for a hand without pares or juego in those lances), its pares value (par 1, medias 2, duples 3) and its
+    juego value (31 is 3, other juego 2), each a list per deal of 4 values by seat (RULES.md §7)."""
+    facts = rank_facts(kings)
+    pct_t = facts.pct[LANCE_INDEX[lance]]
+    pct, pv, jv = [], [], []
+    for deal in deals:
+        ids = [rank_id(h) for h in deal]
+        pct.append([pct_t[i] / 255.0 for i in ids])
+        pv.append([facts.pares_value[i] for i in ids])
+        jv.append([facts.juego_value[i] for i in ids])
+    return pct, pv, jv
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,30 +311,20 @@ class Estimate:
 _BINS = 8
 
 
-@lru_cache(maxsize=4)
-def _reference_bins(kings: int) -> np.ndarray:
-    """(5, _BINS): how often two random opponents' best hand falls in each strength bin, per lance."""
-    from ..rules.batch import random_deals
-
-    tabs = _rank_tables(kings)
-    deals = random_deals(20_000, seed=5)
-    ids = _rank_ids(deals)  # (n, 4)
-    out = np.empty((5, _BINS))
-    for li in range(5):
-        u = _team_strength(tabs.pct[li][ids[:, 1]], tabs.pct[li][ids[:, 3]])
-        out[li] = np.bincount(_bin(u), minlength=_BINS) / len(u)
-    return np.maximum(out, 1e-4)
+def _team_strength(p1: int, p2: int) -> float:
+    """A team's strength in a lance from its two players' percentiles (0..255): max², uniform for random hands."""
+    m = max(p1, p2) / 255.0
+    return m * m
 
 
-def _team_strength(p1: np.ndarray, p2: np.ndarray) -> np.ndarray:
-    """A team's strength in a lance from its two players' percentiles (uint8): max², uniform for random hands."""
-    m: np.ndarray = np.maximum(p1, p2) / 255.0
-    squared: np.ndarray = m * m
-    return squared
+def _bin(u: float) -> int:
+    return min(int(u * _BINS), _BINS - 1)
 
 
-def _bin(u: np.ndarray) -> np.ndarray:
-    return np.minimum((u * _BINS).astype(np.int64), _BINS - 1)
+def _ramp() -> list[float]:
+    """``numpy.linspace(0.2, 1.8, 8)``: the prior's ramp over the strength bins."""
+    step = (1.8 - 0.2) / (_BINS - 1)
+    return [i * step + 0.2 for i in range(_BINS - 1)] + [1.8]
 
 
 class OpponentModel:
@@ -363,27 +334,26 @@ class OpponentModel:
     For each lance it keeps, by strength bin of the opponents' best hand (see _team_strength): how often
     such hands are held after the mus, and how often the opponents open a bet with them. A bet seen in
     this hand then weighs each random deal by how likely the opponents were to bet with the hands it
-    gives them, and a pass by how likely they were to pass.
+    gives them, and a pass by how likely they were to pass. Counts are lists per lance (grande .. punto)
+    of 8 floats, one per bin.
     """
 
     def __init__(self) -> None:
-        ramp = np.linspace(0.2, 1.8, _BINS)
-        self.held = np.ones((5, _BINS))  # showdown counts (pseudo-counts 1)
-        self.bets = np.tile(ramp, (5, 1))  # opened a bet with such hands (prior: stronger bets more)
-        self.passes = np.tile(2 - ramp, (5, 1))  # passed the opening round with such hands
-        self.raises = np.tile(ramp / 2, (5, 1))  # answered a bet of ours with a raise
-        self.calls = np.tile(2 - ramp / 2, (5, 1))  # answered it without raising
+        ramp = _ramp()
+        self.held = [[1.0] * _BINS for _ in range(5)]  # showdown counts (pseudo-counts 1)
+        self.bets = [list(ramp) for _ in range(5)]  # opened a bet with such hands (prior: stronger bets more)
+        self.passes = [[2 - x for x in ramp] for _ in range(5)]  # passed the opening round with such hands
+        self.raises = [[x / 2 for x in ramp] for _ in range(5)]  # answered a bet of ours with a raise
+        self.calls = [[2 - x / 2 for x in ramp] for _ in range(5)]  # answered it without raising
         self._done: set[tuple[int, int]] = set()
 
-    def p_bet(self, li: int) -> np.ndarray:
+    def p_bet(self, li: int) -> list[float]:
         """P(the opponents open a bet | strength bin) for lance index ``li``."""
-        p: np.ndarray = self.bets[li] / (self.bets[li] + self.passes[li])
-        return p
+        return [b / (b + p) for b, p in zip(self.bets[li], self.passes[li], strict=True)]
 
-    def p_raise(self, li: int) -> np.ndarray:
+    def p_raise(self, li: int) -> list[float]:
         """P(the opponents raise a bet of ours | strength bin) for lance index ``li``."""
-        p: np.ndarray = self.raises[li] / (self.raises[li] + self.calls[li])
-        return p
+        return [r / (r + c) for r, c in zip(self.raises[li], self.calls[li], strict=True)]
 
     @staticmethod
     def answers(b: LanceBetting, seat: int) -> list[bool]:
@@ -429,36 +399,33 @@ class OpponentModel:
         if len(self._done) > 10_000:
             self._done.clear()
         self._done.add(key)
-        tabs = _rank_tables(view.rules.kings)
-        ids = _rank_ids(np.array([[c.index for c in h] for h in view.shown], np.uint8))
-        o1, o2 = (view.seat + 1) % 4, (view.seat + 3) % 4
+        facts = rank_facts(view.rules.kings)
+        ids = [rank_id([c.index for c in h]) for h in view.shown]
+        o1, o2 = ids[(view.seat + 1) % 4], ids[(view.seat + 3) % 4]
         for li in range(5):
-            u = _team_strength(tabs.pct[li][ids[o1 : o1 + 1]], tabs.pct[li][ids[o2 : o2 + 1]])
-            b = int(_bin(u)[0])
-            self.held[li, b] += 1
+            self.held[li][_bin(_team_strength(facts.pct[li][o1], facts.pct[li][o2]))] += 1
         for b_ in view.bettings.values():
             li = LANCE_INDEX[b_.lance]
             said = self.opening(b_, view.seat)
-            u = _team_strength(tabs.pct[li][ids[o1 : o1 + 1]], tabs.pct[li][ids[o2 : o2 + 1]])
-            b = int(_bin(u)[0])
+            b = _bin(_team_strength(facts.pct[li][o1], facts.pct[li][o2]))
             if said:
-                self.bets[li, b] += 1
+                self.bets[li][b] += 1
             elif said is not None:
-                self.passes[li, b] += 1
+                self.passes[li][b] += 1
             for raised in self.answers(b_, view.seat):
                 if raised:
-                    self.raises[li, b] += 1
+                    self.raises[li][b] += 1
                 else:
-                    self.calls[li, b] += 1
+                    self.calls[li][b] += 1
 
-    def weights(self, smp: _Samples, view: View, lance: Lance) -> np.ndarray:
+    def weights(self, smp: _Samples, view: View, lance: Lance) -> list[float]:
         """Weight of every sample: the opponents' hands as often as they are held after the mus, and as
         likely as they are to have made the opening bets and passes seen in this hand."""
-        ref = _reference_bins(view.rules.kings)
+        ref = reference_bins(view.rules.kings)
         li = LANCE_INDEX[lance]
-        u = _team_strength(smp.pct[:, 0, li], smp.pct[:, 2, li])
-        held = self.held[li] / self.held[li].sum()
-        wts = np.clip(held / ref[li], 0.25, 4.0)[_bin(u)]
+        held_total = pairwise_sum(self.held[li])
+        factor = [min(max((h / held_total) / r, 0.25), 4.0) for h, r in zip(self.held[li], ref[li], strict=True)]
+        wts = [factor[b] for b in self._bins(smp, li)]
         bettings = list(view.bettings.values())
         if view.betting is not None:
             bettings.append(view.betting)
@@ -468,15 +435,19 @@ class OpponentModel:
             if said is None and not answers:
                 continue
             lj = LANCE_INDEX[b.lance]
-            bins = _bin(_team_strength(smp.pct[:, 0, lj], smp.pct[:, 2, lj]))
+            bins = self._bins(smp, lj)
             if said is not None:
-                pb = self.p_bet(lj)[bins]
-                wts = wts * (pb if said else 1 - pb)
-            pr = self.p_raise(lj)[bins]
+                pb = self.p_bet(lj)
+                wts = [w * pb[k] for w, k in zip(wts, bins, strict=True)] if said else [w * (1 - pb[k]) for w, k in zip(wts, bins, strict=True)]
+            pr = self.p_raise(lj)
             for raised in answers:
-                wts = wts * (pr if raised else 1 - pr)
-        weights: np.ndarray = wts
-        return weights
+                wts = [w * (pr[k] if raised else 1 - pr[k]) for w, k in zip(wts, bins, strict=True)]
+        return wts
+
+    @staticmethod
+    def _bins(smp: _Samples, li: int) -> list[int]:
+        """Per deal, the strength bin of the opponents' best hand in lance ``li``."""
+        return [_bin(_team_strength(a, b)) for a, b in zip(smp.pct(1, li), smp.pct(3, li), strict=True)]
 
 
 def estimate(
@@ -497,7 +468,7 @@ def estimate(
     lance = Lance.parse(lance) if lance is not None else view.lance
     if lance is None:
         raise MusError(Text("estimate needs a lance: there is none being played now"))
-    senas = tuple(s.key for s in view.partner_senas if s.kind == "hand" and s.key in _SENA_BITS)
+    senas = tuple(s.key for s in view.partner_senas if s.kind == "hand" and s.key in SENA_BITS)
     care = value = 0
     if lance in (Lance.PARES, Lance.JUEGO, Lance.PUNTO):
         for shift, name in ((0, "pares"), (3, "juego")):
@@ -507,96 +478,77 @@ def estimate(
                     care |= 1 << (shift + rel - 1)
                     value |= int(said) << (shift + rel - 1)
     smp = _samples(view.cards, view.seat, view.mano, view.rules, senas, n, seed, (care, value))
-    wts = np.ones(len(smp.win))
-    acted = model.weights(smp, view, lance) if model is not None else wts
-    if acted.sum() > 1e-9 and (acted.sum() ** 2 / (acted**2).sum()) >= 3:
-        wts = acted
-    total = wts.sum()
+    wts = [1.0] * len(smp.win)
+    if model is not None:
+        acted = model.weights(smp, view, lance)
+        s = pairwise_sum(acted)
+        if s > 1e-9 and (s**2 / pairwise_sum([w * w for w in acted])) >= 3:
+            wts = acted
+    total = pairwise_sum(wts)
     i = LANCE_INDEX[lance]
-    win = float((((smp.win >> i) & 1) * wts).sum() / total)
+    win = pairwise_sum([((b >> i) & 1) * w for b, w in zip(smp.win, wts, strict=True)]) / total
     tv = ov = 0.0
-    if lance is Lance.PARES:
-        tv, ov = float((smp.team_pv * wts).sum() / total), float((smp.opp_pv * wts).sum() / total)
-    elif lance is Lance.JUEGO:
-        tv, ov = float((smp.team_jv * wts).sum() / total), float((smp.opp_jv * wts).sum() / total)
-    eff = int(total**2 / (wts**2).sum())
+    if lance in (Lance.PARES, Lance.JUEGO):
+        facts = rank_facts(view.rules.kings)
+        team, opp = smp.values(facts.pares_value if lance is Lance.PARES else facts.juego_value)
+        tv = pairwise_sum([t * w for t, w in zip(team, wts, strict=True)]) / total
+        ov = pairwise_sum([o * w for o, w in zip(opp, wts, strict=True)]) / total
+    eff = int(total**2 / pairwise_sum([w * w for w in wts]))
     return Estimate(lance, win, eff, tv, ov)
 
 
 # Values of every hand (expected en-paso stones), for the discard choice.
 
 
+def hand_values(rules: Rules, pos: int, n: int = 1000, seed: int = 0) -> tuple[float, ...]:
+    """Expected stones the team takes en paso (RULES.md §7) for every hand held at ``pos`` (0 mano .. 3
+    postre), by row of :func:`~musteach.odds.space.hand_space` ``(kings, None)``: grande, chica and punto 1
+    each, pares and juego the team's values, each hand sampled over ``n`` random deals (``seed``,
+    :func:`hand_value`).
+
+    Read from the tables shipped by :mod:`musteach.play.tables` when they hold them (8 and 4 reyes without
+    la real, n 1000, seed :data:`VALUE_SEED`), else sampled once per process (a few seconds)."""
+    shipped = shipped_values(rules.kings, pos) if not rules.la_real and (n, seed) == (1000, VALUE_SEED) else None
+    if shipped is not None:
+        return shipped
+    return _sampled_values(Rules(kings=rules.kings, la_real=rules.la_real, la_real_figure=rules.la_real_figure), pos, n, seed)
+
+
 @lru_cache(maxsize=64)
-def _value_vector(rules: Rules, pos: int, n: int, seed: int) -> np.ndarray:
-    """Expected stones the team takes en paso (RULES.md §7), for every multiset of ranks held at ``pos``.
-
-    Indexed like :attr:`_RankTables.keys`: grande, chica and punto 1 each, pares and juego the team's values.
-    """
-    tabs = _rank_tables(rules.kings)
-    out = np.empty(len(tabs.keys), float)
-    for ms_id, ranks in enumerate(tabs.keys):
-        cards = _cards_for_ranks(ranks, rules.kings)
-        smp = _samples(cards, pos, 0, rules, (), n, seed)
-        bits = smp.win
-        out[ms_id] = (
-            (bits & 1).mean()
-            + ((bits >> 1) & 1).mean()
-            + (((bits >> 2) & 1) * smp.team_pv).mean()
-            + (((bits >> 3) & 1) * smp.team_jv).mean()
-            + ((bits >> 4) & 1).mean()
-        )
-    return out
+def _sampled_values(rules: Rules, pos: int, n: int, seed: int) -> tuple[float, ...]:
+    return tuple(hand_value(hand, pos, rules, n, seed) for hand in hand_space(rules.kings, None).hands)
 
 
-def _cards_for_ranks(eff_ranks: Sequence[int], kings: int) -> tuple[Card, ...]:
-    """Four distinct cards whose effective ranks are ``eff_ranks`` (suits chosen in order)."""
+def hand_value(counts: Sequence[int], pos: int, rules: Rules, n: int = 1000, seed: int = 0) -> float:
+    """One hand's expected en-paso stones at ``pos`` (see :func:`hand_values`), sampled: the hand given as
+    its counts per rank class of ``hand_space(rules.kings, None)`` (suits taken in deck order)."""
+    smp = _samples(_cards_for_counts(counts, rules.kings), pos, 0, rules, (), n, seed)
+    facts = rank_facts(rules.kings)
+    team_pv, _opp = smp.values(facts.pares_value)
+    team_jv, _opp = smp.values(facts.juego_value)
+    bits = smp.win
+    m = len(bits)
+    return (
+        sum(b & 1 for b in bits) / m
+        + sum((b >> 1) & 1 for b in bits) / m
+        + sum(((b >> 2) & 1) * v for b, v in zip(bits, team_pv, strict=True)) / m
+        + sum(((b >> 3) & 1) * v for b, v in zip(bits, team_jv, strict=True)) / m
+        + sum((b >> 4) & 1 for b in bits) / m
+    )
+
+
+def _cards_for_counts(counts: Sequence[int], kings: int) -> tuple[Card, ...]:
+    """Four distinct cards with ``counts`` cards of each effective rank class (lowest first; suits in deck order)."""
+    classes = hand_space(kings, None).labels
+    eff = [classes[i][0] for i, k in enumerate(counts) for _ in range(k)]
+    eff.sort(reverse=True)
     used: set[Card] = set()
     out = []
-    for r in eff_ranks:
+    for r in eff:
         c = next(c for c in DECK if effective_rank(c.rank, kings) == r and c not in used)
         used.add(c)
         out.append(c)
     return tuple(out)
-
-
-@dataclass(frozen=True)
-class _DrawTables:
-    """Per kings: the rank classes, the multisets as count vectors, and every draw of d cards."""
-
-    classes: tuple[int, ...]  # effective ranks, low to high
-    caps: np.ndarray  # (k,) cards of each class in the deck
-    codes: np.ndarray  # (m,) sorted base-5 codes of the multisets' count vectors
-    ms_of_code: np.ndarray  # (m,) the _RankTables multiset id of each sorted code
-    draws: tuple[np.ndarray, ...]  # draws[d]: (D, k) count vectors of d cards
-    radix: np.ndarray  # (k,) powers of 5
-    comb: np.ndarray  # (9, 5) C(n, v)
-
-
-@lru_cache(maxsize=4)
-def _draw_tables(kings: int) -> _DrawTables:
-    tabs = _rank_tables(kings)
-    caps_d: dict[int, int] = {}
-    for c in DECK:
-        r = effective_rank(c.rank, kings)
-        caps_d[r] = caps_d.get(r, 0) + 1
-    classes = tuple(sorted(caps_d))
-    k = len(classes)
-    radix = 5 ** np.arange(k)
-    index = {r: i for i, r in enumerate(classes)}
-    codes = []
-    for ranks in tabs.keys:
-        v = np.zeros(k, int)
-        for r in ranks:
-            v[index[r]] += 1
-        codes.append(int(v @ radix))
-    order = np.argsort(codes)
-    draws = [np.zeros((1, k), int)]
-    for d in range(1, 5):
-        draws.append(np.array([x for x in product(*[range(min(d, caps_d[r]) + 1) for r in classes]) if sum(x) == d]))
-    comb = np.array([[math.comb(a, v) for v in range(5)] for a in range(9)])
-    return _DrawTables(
-        classes, np.array([caps_d[r] for r in classes]), np.array(codes)[order], order, tuple(draws), radix, comb
-    )
 
 
 #: The seed of the hand values behind every discard choice: one table per deck, position and n, whatever the
@@ -606,6 +558,14 @@ VALUE_SEED = 0
 _KEEP_CACHE: dict[tuple[Any, ...], tuple[float, dict[tuple[int, ...], float]]] = {}
 
 
+@lru_cache(maxsize=64)
+def _draw_multisets(kings: int, d: int) -> tuple[tuple[int, ...], ...]:
+    """Every multiset of d cards over the rank classes (count vectors, lowest class first), sorted."""
+    from ..odds.space import multisets
+
+    return tuple(multisets(hand_space(kings, None).caps, d))
+
+
 def keep_values(cards: Sequence[Card], pos: int, rules: Rules, n: int = 1000) -> tuple[float, dict[tuple[int, ...], float]]:
     """``(value of the hand as it is, {effective ranks kept: value after that discard})``, in the stones the
     team expects en paso (RULES.md §3, §7), for a hand at ``pos`` (0 mano .. 3 postre), 8 or 4 reyes.
@@ -613,39 +573,37 @@ def keep_values(cards: Sequence[Card], pos: int, rules: Rules, n: int = 1000) ->
     Every way of keeping 0 to 3 cards is weighed over every multiset of replacements, each with its exact
     probability of being drawn from the 36 unseen cards; each hand's value is sampled over ``n`` random
     deals (one table per deck, position and n, seed :data:`VALUE_SEED`: a sampling error of about
-    0.05 stone). The keys are the ranks kept, high to low.
+    0.05 stone; :func:`hand_values`). The keys are the ranks kept, high to low.
     """
     eff = tuple(sorted(effective_ranks(cards, rules), reverse=True))
     key = (rules, eff, pos, n)
     hit = _KEEP_CACHE.get(key)
     if hit is not None:
         return hit
-    dt = _draw_tables(rules.kings)
-    values = _value_vector(rules, pos, n, VALUE_SEED)
-    index = {r: i for i, r in enumerate(dt.classes)}
-    hand = np.zeros(len(dt.classes), int)
+    hs = hand_space(rules.kings, None)
+    values = hand_values(rules, pos, n, VALUE_SEED)
+    index = {r: i for i, (r, _oros) in enumerate(hs.labels)}
+    k_ = len(hs.labels)
+    hand = [0] * k_
     for r in eff:
         hand[index[r]] += 1
-    pool = dt.caps - hand
-
-    def value_of(counts: np.ndarray) -> np.ndarray:
-        pos_ = np.searchsorted(dt.codes, counts @ dt.radix)
-        got: np.ndarray = values[dt.ms_of_code[np.minimum(pos_, len(dt.codes) - 1)]]
-        return got
-
-    current = float(value_of(hand[None])[0])
+    pool = [cap - h for cap, h in zip(hs.caps, hand, strict=True)]
+    current = values[hs.index[tuple(hand)]]
     by_keep: dict[tuple[int, ...], float] = {}
     for k in (3, 2, 1, 0):
         for keep in combinations(eff, k):
             if keep in by_keep:
                 continue
-            kv = np.zeros(len(dt.classes), int)
+            kv = [0] * k_
             for r in keep:
                 kv[index[r]] += 1
-            x = dt.draws[4 - k]
-            ways = np.prod(dt.comb[pool[None, :], x], axis=1)
-            ok = ways > 0
-            by_keep[keep] = float((ways[ok] * value_of(kv + x[ok])).sum() / ways.sum())
+            ways_all = [prod(comb(p, x) for p, x in zip(pool, draw, strict=True)) for draw in _draw_multisets(rules.kings, 4 - k)]
+            terms = [
+                ways * values[hs.index[tuple(a + b for a, b in zip(kv, draw, strict=True))]]
+                for ways, draw in zip(ways_all, _draw_multisets(rules.kings, 4 - k), strict=True)
+                if ways > 0
+            ]
+            by_keep[keep] = pairwise_sum(terms) / sum(ways_all)
     out = (current, by_keep)
     _KEEP_CACHE[key] = out
     return out

@@ -6,8 +6,8 @@ seat of a rollout plays :func:`rollout_action`, a fast model of the strong level
 (:class:`~musteach.play.odds_bot.OddsBot`): its thresholds on the chance of winning the lance, and its prior
 on what a bet says about the bettor's hand (:func:`chance_against_bet`). For one view it draws random deals
 of the unseen cards that fit the partner's señas and the declarations
-(:func:`~musteach.play.odds_bot.sample_deals`), judges each lance with the batched evaluator
-(:func:`~musteach.rules.batch.evaluate_batch`), and after each candidate action plays the lance out, counting
+(:func:`~musteach.play.odds_bot.sample_deals`), judges each lance with the integer tables of
+:mod:`musteach.play.deals` (the winners of :func:`~musteach.rules.batch.evaluate_batch`, without numpy), and after each candidate action plays the lance out, counting
 the whole lance: the deje of a refused bet (with the bettors' pares / juego values, or punto's stone), an
 accepted stake plus the values, and an accepted órdago. The model is not exact: OddsBot weighs its own
 estimate, learns its opponents, and never bluffs, so its own betting does not always rank first here
@@ -27,22 +27,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
 
 from ..i18n import Text
-from ..lazy import lazy_module
-from ..rules.batch import evaluate_batch
 from ..rules.betting import ORDAGO, Action, BettingOutcome, LanceBetting
 from ..rules.errors import MusError
-from ..rules.lances import Lance
+from ..rules.lances import LANCES, Lance
+from .deals import keys_for, pairwise_mean, pairwise_std
 from .odds_bot import hand_facts, sample_deals
 from .policy import deje_if_refused, match_equity
 from .view import View
-
-if TYPE_CHECKING:
-    import numpy as np
-else:
-    np = lazy_module("numpy")  # imported on first use: a page that never counts in bulk stays light
 
 __all__ = [
     "BET_AT",
@@ -151,108 +144,106 @@ def _play_out(
 
 def _payoffs(
     outcomes: list[BettingOutcome],
-    which: np.ndarray,
+    which: list[int],
     lance: Lance,
-    winners: np.ndarray,
-    team_vals: np.ndarray,
+    winners: list[int],
+    team_vals: list[tuple[int, int]],
     team: int,
     live: dict[str, int],
     target: int,
-) -> np.ndarray:
+) -> list[float]:
     """Net stones (the team's minus the opponents') of the lance in each deal (RULES.md §6, §7).
 
-    outcomes: the distinct outcomes of the betting; which: (m,) the outcome index of each deal.
-    winners: (m,) the seat with the best hand in the lance (-1: none). team_vals: (m, 2) each team's pares
-    or juego values (0 for the other lances). An accepted órdago is worth the stones each team still needs.
+    outcomes: the distinct outcomes of the betting; which: per deal, the index of its outcome.
+    winners: per deal, the seat with the best hand in the lance (-1: none). team_vals: per deal, each team's
+    pares or juego values (0 for the other lances). An accepted órdago is worth the stones each team still needs.
     """
-    m = len(which)
-    sign = np.where((winners >= 0) & (winners % 2 == team), 1.0, -1.0)
-    sign[winners < 0] = 0.0
-    rows = np.arange(m)
-    win_vals = team_vals[rows, np.maximum(winners, 0) % 2]
     bonus = 1.0 if lance is Lance.PUNTO else 0.0
     us, them = ("A", "B") if team == 0 else ("B", "A")
-    out = np.zeros(m)
-    for k, o in enumerate(outcomes):
-        sel = which == k
-        if not sel.any():
-            continue
+    values_lance = lance in (Lance.PARES, Lance.JUEGO)
+    out = []
+    for k, w, tv in zip(which, winners, team_vals, strict=True):
+        sign = 0.0 if w < 0 else (1.0 if w % 2 == team else -1.0)
+        o = outcomes[k]
         if o.type == "ordago_accepted":
-            out[sel] = np.where(sign[sel] > 0, float(target - live[us]), -float(target - live[them]))
+            out.append(float(target - live[us]) if sign > 0 else -float(target - live[them]))
         elif o.type == "rejected":
             bettors = 0 if o.winner_team == "A" else 1
             s = 1.0 if bettors == team else -1.0
-            out[sel] = s * (o.deje + team_vals[sel, bettors] + bonus)
+            out.append(s * (o.deje + tv[bettors] + bonus))
         elif o.type == "accepted":
-            out[sel] = sign[sel] * (int(o.stakes[-1]) + win_vals[sel] + bonus)
-        elif lance in (Lance.PARES, Lance.JUEGO):
-            out[sel] = sign[sel] * win_vals[sel]
+            out.append(sign * (int(o.stakes[-1]) + tv[max(w, 0) % 2] + bonus))
+        elif values_lance:
+            out.append(sign * tv[max(w, 0) % 2])
         else:
-            out[sel] = sign[sel]
+            out.append(sign)
     return out
 
 
-def win_chance_points(net: np.ndarray, us: int, them: int, target: int) -> np.ndarray:
+def win_chance_points(net: list[float], us: int, them: int, target: int) -> list[float]:
     """The chance (points of 100) that the team with ``us`` stones wins the game against ``them`` after a
-    lance whose net stones are ``net`` ((m,) array; positive: the team scores, negative: the opponents do),
+    lance whose net stones are ``net`` (per deal; positive: the team scores, negative: the opponents do),
     by :func:`~musteach.play.policy.match_equity`. Reaching the target is 100."""
-    out = np.empty(len(net))
+    out = []
     cache: dict[float, float] = {}
-    for i, x in enumerate(net.tolist()):
+    for x in net:
         v = cache.get(x)
         if v is None:
             a, b = (us + round(x), them) if x > 0 else (us, them - round(x))
             v = cache[x] = 100.0 * match_equity(min(a, target), min(b, target), target)
-        out[i] = v
+        out.append(v)
     return out
+
+
+def _shown(x: float, digits: int) -> float:
+    """``numpy.round(x, digits)``: x scaled by 10**digits, rounded half to even, scaled back."""
+    f = 10.0**digits
+    return round(x * f) / f
 
 
 @dataclass(frozen=True)
 class RolloutValues:
     """What each betting action of a seat is worth (see the module docstring).
 
-    actions: the actions weighed (the legal ones, and the one asked about). rows: (len(actions), m) the
-    figure of each action in each of the m random deals (the same deals for every action), in ``unit``.
+    actions: the actions weighed (the legal ones, and the one asked about). rows: per action, the figure of
+    that action in each of the m random deals (the same deals for every action), in ``unit``.
     means: each action's mean figure; errors: its standard error (one s.e., same unit). stone_rows: near
     the end, the net stones behind the win chances (else None: ``rows`` are stones).
     """
 
     actions: tuple[Action, ...]
-    rows: np.ndarray
+    rows: tuple[tuple[float, ...], ...]
     unit: Unit
-    stone_rows: np.ndarray | None = None
+    stone_rows: tuple[tuple[float, ...], ...] | None = None
 
     @property
-    def stones(self) -> np.ndarray:
-        """(len(actions),) each action's net stones of the lance, averaged (whatever the unit)."""
-        means: np.ndarray = (self.rows if self.stone_rows is None else self.stone_rows).mean(axis=1)
-        return means
+    def stones(self) -> tuple[float, ...]:
+        """Per action, its net stones of the lance, averaged (whatever the unit)."""
+        return tuple(pairwise_mean(r) for r in (self.rows if self.stone_rows is None else self.stone_rows))
 
     @property
     def samples(self) -> int:
         """Random deals behind the figures."""
-        return int(self.rows.shape[1])
+        return len(self.rows[0]) if self.rows else 0
 
     @property
-    def means(self) -> np.ndarray:
-        """(len(actions),) each action's figure averaged over the deals."""
-        means: np.ndarray = self.rows.mean(axis=1)
-        return means
+    def means(self) -> tuple[float, ...]:
+        """Per action, its figure averaged over the deals."""
+        return tuple(pairwise_mean(r) for r in self.rows)
 
     @property
-    def errors(self) -> np.ndarray:
-        """(len(actions),) one standard error of each mean (0 with fewer than 2 deals)."""
+    def errors(self) -> tuple[float, ...]:
+        """Per action, one standard error of its mean (0 with fewer than 2 deals)."""
         m = self.samples
         if m < 2:
-            return np.zeros(len(self.actions))
-        errs: np.ndarray = self.rows.std(axis=1, ddof=1) / math.sqrt(m)
-        return errs
+            return (0.0,) * len(self.actions)
+        return tuple(pairwise_std(r, ddof=1) / math.sqrt(m) for r in self.rows)
 
     def best(self) -> Action:
         """The action with the highest figure, rounded as it is shown (0.1 stone, 1 point of 100); among
         equals the first weighed."""
-        shown = np.round(self.means, 1 if self.unit is Unit.STONES else 0)
-        return self.actions[int(np.argmax(shown))]
+        shown = [_shown(x, 1 if self.unit is Unit.STONES else 0) for x in self.means]
+        return self.actions[shown.index(max(shown))]
 
 
 def betting_values(view: View, also: Action | None = None, *, n: int = ROLLOUT_DEALS, seed: int = 0) -> RolloutValues:
@@ -264,36 +255,36 @@ def betting_values(view: View, also: Action | None = None, *, n: int = ROLLOUT_D
     b, lance = view.betting, view.lance
     if b is None or lance is None:
         raise MusError(Text("there is no betting to weigh in phase {phase}", phase=view.phase.value))
-    hands = sample_deals(view, n, seed)
-    m = len(hands)
-    winners = evaluate_batch(hands, view.mano, view.rules, validate=False)[lance.value].astype(np.int64)
-    pct, pv, jv = hand_facts(hands, lance, view.rules.kings)
-    vals = pv if lance is Lance.PARES else jv if lance is Lance.JUEGO else np.zeros_like(pv)
-    team_vals = np.stack([vals[:, 0] + vals[:, 2], vals[:, 1] + vals[:, 3]], axis=1)
+    deals = sample_deals(view, n, seed)
+    keys_table = keys_for(view.rules)
+    li = LANCES.index(lance)
+    winners = [keys_table.winners(deal, view.mano)[li] for deal in deals]
+    pct, pv, jv = hand_facts(deals, lance, view.rules.kings)
+    vals = pv if lance is Lance.PARES else jv if lance is Lance.JUEGO else None
+    team_vals = [(v[0] + v[2], v[1] + v[3]) for v in vals] if vals is not None else [(0, 0)] * len(deals)
     # Percentiles in steps of 0.1: deals that differ less share one rollout.
-    chances = np.round(pct * 10) / 10
-    chances[:, [s for s in range(4) if s not in b.participants]] = 0.0
+    out_of = [s not in b.participants for s in range(4)]
+    keys = [tuple(0.0 if out_of[s] else round(p[s] * 10) / 10 for s in range(4)) for p in pct]
     kinds = [a for a in view.legal if isinstance(a, Action) and not (b.stakes and a.kind == "paso")]
     if also is not None and not any(a == also for a in kinds):
         kinds.append(also)
     live, target, team = dict(view.live_score), view.rules.target, view.seat % 2
-    rows = np.empty((len(kinds), m))
-    keys = [tuple(float(x) for x in r) for r in chances]
-    for k, a in enumerate(kinds):
+    rows = []
+    for a in kinds:
         memo: dict[tuple[float, ...], int] = {}
         outcomes: list[BettingOutcome] = []
-        which = np.empty(m, np.int64)
-        for i, key in enumerate(keys):
+        which = []
+        for key in keys:
             j = memo.get(key)
             if j is None:
                 o = _play_out(b, view.seat, a, key, live, target)
                 j = memo[key] = outcomes.index(o) if o in outcomes else len(outcomes)
                 if j == len(outcomes):
                     outcomes.append(o)
-            which[i] = j
-        rows[k] = _payoffs(outcomes, which, lance, winners, team_vals, team, live, target)
+            which.append(j)
+        rows.append(tuple(_payoffs(outcomes, which, lance, winners, team_vals, team, live, target)))
     if near_end(view):
         us, them = ("A", "B") if team == 0 else ("B", "A")
-        points = np.stack([win_chance_points(r, live[us], live[them], target) for r in rows])
-        return RolloutValues(tuple(kinds), points, Unit.WIN_CHANCE, rows)
-    return RolloutValues(tuple(kinds), rows, Unit.STONES)
+        points = tuple(tuple(win_chance_points(list(r), live[us], live[them], target)) for r in rows)
+        return RolloutValues(tuple(kinds), points, Unit.WIN_CHANCE, tuple(rows))
+    return RolloutValues(tuple(kinds), tuple(rows), Unit.STONES)

@@ -24,6 +24,7 @@ from ..odds import SENAS as ODDS_SENAS
 from ..odds import DiscardAdvice, HandOdds, advise_discard, hand_odds, position_name, prepare_advisor
 from ..play.actions import Declare, Discard, GameAction, Record, parse_action
 from ..play.bots import Advice, OddsBot
+from ..play.deals import deal_pool, keys_for, rank_facts
 from ..play.events import Phase
 from ..play.game import Game
 from ..play.view import View
@@ -54,7 +55,7 @@ __all__ = [
 @lru_cache(maxsize=1)
 def coach_bot() -> OddsBot:
     """The coach's own player: it weighs its chances like :class:`~musteach.play.bots.OddsBot`. Made on first
-    use, since its opponent model holds numpy arrays that a page without a game never needs."""
+    use, by the first comment that needs it."""
     return OddsBot(name="coach")
 
 
@@ -396,8 +397,13 @@ def _coach_comment(view: View, action: GameAction | str, coach: OddsBot | None) 
 
 
 def prepare(rules: Rules) -> None:
-    """Build, once per process and deck, the tables the coach and the bots use (a few seconds): the coach's
-    discard values at every distance from mano, the exact advisor (8 reyes, disk-cached) and the odds."""
+    """Build, once per process and deck, what the coach and the bots use (a few tenths of a second, numpy-free):
+    the deal pool and the tables that judge sampled deals (:mod:`musteach.play.deals`), the hand values the
+    discard choice reads (shipped, :mod:`musteach.play.tables`; sampled under la real, seconds), the exact
+    advisor (8 reyes; disk-cached under la real) and the odds."""
+    deal_pool()
+    rank_facts(rules.kings)
+    keys_for(rules)
     g = Game(rules, seed=0)
     for seat in range(4):
         advise(g.view(seat))

@@ -35,12 +35,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
 
 from ..i18n import N_, Text, speaking, translator
-from ..lazy import lazy_module
 from ..odds import advise_discard
 from ..play.actions import Declare, Discard, GameAction, MusCall, cards_text
+from ..play.deals import pairwise_std
 from ..play.events import Phase
 from ..play.odds_bot import keep_values
 from ..play.rollout import (
@@ -58,11 +57,6 @@ from ..play.view import View
 from ..rules.betting import ORDAGO, Action
 from ..rules.errors import MusError
 from ..rules.lances import Lance, effective_rank
-
-if TYPE_CHECKING:
-    import numpy as np
-else:
-    np = lazy_module("numpy")  # imported on first use: a page that never counts in bulk stays light
 
 __all__ = [
     "BET_AT",
@@ -328,7 +322,7 @@ def _same_action(a: GameAction, b: GameAction) -> bool:
 
 def _rollout_values(
     view: View, action: Action, n: int, seed: int
-) -> tuple[list[ActionValue], int, np.ndarray, Unit, np.ndarray]:
+) -> tuple[list[ActionValue], int, tuple[tuple[float, ...], ...], Unit, tuple[float, ...]]:
     vals = betting_values(view, action, n=n, seed=seed)
     digits = 1 if vals.unit is Unit.STONES else 0
     out = [
@@ -386,10 +380,10 @@ def grade_decision(
 
 def _grade_decision(view: View, action: GameAction, n: int, seed: int) -> DecisionGrade:
     phase, lance = view.phase, view.lance
-    loss_rows: np.ndarray | None = None
+    loss_rows: tuple[tuple[float, ...], ...] | None = None
     samples = 0
     unit = Unit.STONES
-    stones = np.zeros(0)
+    stones: tuple[float, ...] = ()
     if isinstance(action, Declare):
         values, method = [ActionValue(action, 0.0)], Method.TRUTH
     elif phase in (Phase.MUS, Phase.DISCARD):
@@ -420,8 +414,8 @@ def _grade_decision(view: View, action: GameAction, n: int, seed: int) -> Decisi
     loss_error = 0.0
     if loss_rows is not None:
         best_i = next(i for i, v in enumerate(values) if v is ranked[0])
-        diff = loss_rows[best_i] - loss_rows[chosen_i]
-        loss_error = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else 0.0
+        diff = [a - b for a, b in zip(loss_rows[best_i], loss_rows[chosen_i], strict=True)]
+        loss_error = pairwise_std(diff, ddof=1) / math.sqrt(len(diff)) if len(diff) > 1 else 0.0
     stones_loss = loss
     if unit is Unit.WIN_CHANCE:  # the stones behind the chances, for the game's error rate
         best_i = next(i for i, v in enumerate(values) if v is ranked[0])
