@@ -71,6 +71,12 @@ async def play_hands(v: Visitor, table: str, hands: int) -> int:
                 return clicks
             await v.click(nxt[0])
             mus_asked = False
+        elif new := _enabled(v, table, "musteach-new-game"):
+            done += 1  # the game ended with this hand (an órdago accepted): a new one
+            if done >= hands:
+                return clicks
+            await v.click(new[0])
+            mus_asked = False
         else:
             raise RuntimeError(f"no button to press on the table: {sorted(kinds)}")
         clicks += 1

@@ -351,11 +351,11 @@ class LanceKeys:
     real when the hand holds that card; real_key: la real's dense juego key * 4 (0 when unused).
     """
 
-    by_distance: tuple[tuple[tuple[int, int, int, int, int], ...], ...]
+    by_distance: tuple[tuple[tuple[int, ...], ...], ...]
     oros_real: frozenset[int]
     real_key: int
 
-    def keys(self, d: int, cards: Sequence[int]) -> tuple[int, int, int, int, int]:
+    def keys(self, d: int, cards: Sequence[int]) -> tuple[int, ...]:
         """The composite keys of the hand ``cards`` (4 card indexes) at distance ``d`` from mano."""
         rid = rank_id(cards)
         k = self.by_distance[d][rid]
@@ -410,10 +410,9 @@ def lance_keys(kings: int, la_real: str | None) -> LanceKeys:
             real_key = len(distinct) * 4
         dense = {k: i + 1 for i, k in enumerate(distinct)}
         dense_of.append({s: dense.get(info.key(lance), 0) * 4 for s, info in by_sorted.items()})
-    base = [tuple(dense_of[li][s] for li in range(5)) for s in raw_of]
-    by_distance = tuple(
-        tuple((g + 3 - d, c + 3 - d, p + 3 - d, j + 3 - d, u + 3 - d) for g, c, p, j, u in base) for d in range(4)
-    )
+    # one tuple per sorted rank tuple and distance (at most 715 x 4), shared by the ids that sort to it
+    shared = [{s: tuple(dense_of[li][s] + 3 - d for li in range(5)) for s in by_sorted} for d in range(4)]
+    by_distance = tuple(tuple(shared[d][s] for s in raw_of) for d in range(4))
     oros = frozenset(i for i, s in enumerate(raw_of) if s == _SEVENS_AND_SOTA) if la_real == "sota_de_oros" else frozenset()
     return LanceKeys(by_distance, oros, real_key)
 
