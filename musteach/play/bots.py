@@ -9,7 +9,8 @@ always true (RULES.md §11).
   kings, aces, pairs and juego makers, and reads its partner's señas.
 * :class:`OddsBot` weighs its chances: the probability that its team wins each lance, over random
   deals of the unseen cards that fit everything it knows (its partner's señas, everybody's "pares sí /
-  no" and "juego sí / no"), evaluated with :func:`musteach.rules.batch.evaluate_batch`; it keeps the discard
+  no" and "juego sí / no"), judged as :func:`musteach.rules.batch.evaluate_batch` judges them, without numpy
+  (:mod:`musteach.play.deals`); it keeps the discard
   with the most stones expected, and bets or accepts when the expected stones say so.
 * :meth:`OddsBot.advise` gives its action with a reason a learner can read (the coach of
   :mod:`musteach.teach.coach` builds on it).

@@ -7,9 +7,10 @@ seat of a rollout plays :func:`rollout_action`, a fast model of the strong level
 on what a bet says about the bettor's hand (:func:`chance_against_bet`). For one view it draws random deals
 of the unseen cards that fit the partner's señas and the declarations
 (:func:`~musteach.play.odds_bot.sample_deals`), judges each lance with the integer tables of
-:mod:`musteach.play.deals` (the winners of :func:`~musteach.rules.batch.evaluate_batch`, without numpy), and after each candidate action plays the lance out, counting
-the whole lance: the deje of a refused bet (with the bettors' pares / juego values, or punto's stone), an
-accepted stake plus the values, and an accepted órdago. The model is not exact: OddsBot weighs its own
+:mod:`musteach.play.deals` (the winners of :func:`~musteach.rules.batch.evaluate_batch`, without numpy), and
+after each candidate action plays the lance out, counting the whole lance: the deje of a refused bet (with
+the bettors' pares / juego values, or punto's stone), an accepted stake plus the values, and an accepted
+órdago. The model is not exact: OddsBot weighs its own
 estimate, learns its opponents, and never bluffs, so its own betting does not always rank first here
 (``benchmarks/bench_coach.py`` prints how its decisions grade).
 

@@ -12,9 +12,9 @@ learner's own (an :class:`ActionValue` each, best first), the stones lost agains
   (:func:`musteach.play.odds_bot.keep_values`: every draw weighed exactly, each hand's value sampled);
 * the betting (:attr:`Method.ROLLOUT`): :func:`musteach.play.rollout.betting_values`: the net stones of
   the lance being bet (the learner's team's minus the opponents'), averaged over random deals of the unseen
-  cards that fit the partner's señas and the declarations, judged with the batched evaluator, each
-  candidate action followed by the lance played to its end by a fast model of the strong level's betting,
-  counting the whole lance (deje, accepted stakes and values, órdago; RULES.md §6, §7). Every action is
+  cards that fit the partner's señas and the declarations, judged as the batched evaluator judges them
+  (numpy-free, :mod:`musteach.play.deals`), each candidate action followed by the lance played to its end by
+  a fast model of the strong level's betting, counting the whole lance (deje, accepted stakes and values, órdago; RULES.md §6, §7). Every action is
   judged on the same deals, so the loss's sampling error (:attr:`DecisionGrade.loss_error`) is small.
   Near the end of a game (a team :data:`~musteach.play.rollout.NEAR_END` stones or fewer from the target)
   the figures are instead the team's chance of winning the game after the lance, in points of 100
