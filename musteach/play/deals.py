@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import mmap
+import sys
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -46,6 +47,8 @@ __all__ = [
     "SENA_BITS",
     "LanceKeys",
     "RankFacts",
+    "block_ids",
+    "block_table",
     "deal_pool",
     "ids_array",
     "keys_for",
@@ -53,7 +56,9 @@ __all__ = [
     "pairwise_mean",
     "pairwise_std",
     "pairwise_sum",
+    "pool_blocks",
     "pool_path",
+    "pool_rank_ids",
     "pool_start",
     "rank_facts",
     "rank_id",
@@ -239,6 +244,39 @@ def deal_pool() -> bytes:
 # ----------------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=1)
+def block_table() -> dict[int, int]:
+    """A hand's four raw rank positions, as the native 32-bit int of their four bytes -> its rank id."""
+    return {int.from_bytes(bytes(t), sys.byteorder): ((t[0] * 10 + t[1]) * 10 + t[2]) * 10 + t[3] for t in product(range(10), repeat=4)}
+
+
+def pool_blocks(others: Sequence[int], start: int, count: int) -> memoryview:
+    """The pool's rows ``start``, ``start + 1``... (``count`` rows, wrapping) when its positions 0..35 deal the
+    cards ``others`` (36 card indexes), as hands of raw rank positions: 3 a row (relative seats 1, 2, 3), each
+    the native 32-bit int of its 4 rank bytes (keys of :func:`block_table`). Translated in C, a copy."""
+    pool = deal_pool()
+    table = bytes(c >> 2 for c in others).ljust(256, b"\0")
+    r = start % POOL_ROWS
+    parts = []
+    while count > 0:
+        take = min(count, POOL_ROWS - r)
+        parts.append(pool[r * POOL_WIDTH : (r + take) * POOL_WIDTH].translate(table))
+        count -= take
+        r = 0
+    return memoryview(b"".join(parts)).cast("I")
+
+
+def block_ids(blocks: Iterable[int]) -> array[int]:
+    """The rank ids of hands given as :func:`pool_blocks` gives them."""
+    return array("H", map(block_table().__getitem__, blocks))
+
+
+def pool_rank_ids(others: Sequence[int], start: int, count: int) -> array[int]:
+    """The rank ids of the pool's rows ``start``, ``start + 1``... (``count`` rows, wrapping) when its positions
+    0..35 deal the cards ``others``: 3 a row, relative seats 1, 2, 3 (:func:`pool_blocks`, :func:`block_ids`)."""
+    return block_ids(pool_blocks(others, start, count))
+
+
 def rank_id(cards: Iterable[int]) -> int:
     """A hand's rank id: the raw rank positions (``index >> 2``) of its 4 card indexes, read in base 10."""
     a, b, c, d = cards
@@ -344,21 +382,21 @@ _SEVENS_AND_SOTA = (RANKS.index(7),) * 3 + (RANKS.index(10),)
 class LanceKeys:
     """Every rank id's standing in each lance under one table's rules, for comparing four hands.
 
-    by_distance[d][id]: five composite keys (grande .. punto), ``dense key * 4 + 3 - d`` for a hand at
-    distance d from mano, so the four seats' keys differ, the largest wins and an exact tie goes to the
+    by_distance[d][li][id]: the composite key of lance li (grande .. punto), ``dense key * 4 + 3 - d`` for a
+    hand at distance d from mano, so the four seats' keys differ, the largest wins and an exact tie goes to the
     seat nearer mano (RULES.md §2); a dense key of 0 (composite below 4) takes no part (pares, juego).
     oros_real: under la real with the sota de oros (RULES.md §13), the rank ids of 7-7-7-sota, which are la
     real when the hand holds that card; real_key: la real's dense juego key * 4 (0 when unused).
     """
 
-    by_distance: tuple[tuple[tuple[int, ...], ...], ...]
+    by_distance: tuple[tuple[array[int], ...], ...]
     oros_real: frozenset[int]
     real_key: int
 
     def keys(self, d: int, cards: Sequence[int]) -> tuple[int, ...]:
         """The composite keys of the hand ``cards`` (4 card indexes) at distance ``d`` from mano."""
         rid = rank_id(cards)
-        k = self.by_distance[d][rid]
+        k = tuple(t[rid] for t in self.by_distance[d])
         if rid in self.oros_real and _SOTA_DE_OROS in cards:
             return (k[0], k[1], k[2], self.real_key + 3 - d, k[4])
         return k
@@ -410,9 +448,7 @@ def lance_keys(kings: int, la_real: str | None) -> LanceKeys:
             real_key = len(distinct) * 4
         dense = {k: i + 1 for i, k in enumerate(distinct)}
         dense_of.append({s: dense.get(info.key(lance), 0) * 4 for s, info in by_sorted.items()})
-    # one tuple per sorted rank tuple and distance (at most 715 x 4), shared by the ids that sort to it
-    shared = [{s: tuple(dense_of[li][s] + 3 - d for li in range(5)) for s in by_sorted} for d in range(4)]
-    by_distance = tuple(tuple(shared[d][s] for s in raw_of) for d in range(4))
+    by_distance = tuple(tuple(array("i", (dense_of[li][s] + 3 - d for s in raw_of)) for li in range(5)) for d in range(4))
     oros = frozenset(i for i, s in enumerate(raw_of) if s == _SEVENS_AND_SOTA) if la_real == "sota_de_oros" else frozenset()
     return LanceKeys(by_distance, oros, real_key)
 

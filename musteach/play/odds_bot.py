@@ -12,11 +12,12 @@ from __future__ import annotations
 import zlib
 from array import array
 from collections import OrderedDict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, compress, repeat
 from math import comb, prod
+from operator import and_
 from typing import Any
 
 from ..draw.odds import decimal_text
@@ -35,7 +36,9 @@ from .deals import (
     deal_pool,
     ids_array,
     keys_for,
+    lance_keys,
     pairwise_sum,
+    pool_rank_ids,
     pool_start,
     rank_facts,
     rank_id,
@@ -90,6 +93,7 @@ class _Samples:
     win: bytes
     own: int
     others: tuple[array[int], array[int], array[int]]
+    bins: dict[int, bytes] = field(default_factory=dict, compare=False, repr=False)  # by lance: see OpponentModel
 
     def values(self, table: bytes) -> tuple[list[int], list[int]]:
         """Per deal, the team's and the opponents' sums of a per-rank-id value (pares or juego values)."""
@@ -99,8 +103,7 @@ class _Samples:
 
     def pct(self, rel: int, li: int) -> bytes:
         """Per deal, relative seat ``rel``'s (1..3) percentile 0..255 in lance ``li``."""
-        t = rank_facts(self.kings).pct[li]
-        return bytes(t[i] for i in self.others[rel - 1])
+        return bytes(map(rank_facts(self.kings).pct[li].__getitem__, self.others[rel - 1]))
 
 
 def _stable_seed(*parts: object) -> int:
@@ -109,15 +112,6 @@ def _stable_seed(*parts: object) -> int:
 
 _SAMPLE_CACHE: OrderedDict[tuple[Any, ...], _Samples] = OrderedDict()
 _SAMPLE_CACHE_SIZE = 2000
-
-
-def _declared_bits(flags: bytes, ids: Sequence[int]) -> int:
-    """Pares held by relative seats 1, 2, 3 (bits 0-2) and juego (bits 3-5), from their rank ids."""
-    bits = 0
-    for rel, i in enumerate(ids):
-        f = flags[i]
-        bits |= ((f & 1) << rel) | (((f >> 1) & 1) << (rel + 3))
-    return bits
 
 
 def _samples(
@@ -147,84 +141,138 @@ def _samples(
     if hit is not None:
         _SAMPLE_CACHE.move_to_end(key)
         return hit
-    pool = deal_pool()
     start = pool_start(_stable_seed(*key), POOL_ROWS)
     mine = set(own)
     others = [i for i in range(40) if i not in mine]
-    w1000 = [(c >> 2) * 1000 for c in others]
-    w100 = [(c >> 2) * 100 for c in others]
-    w10 = [(c >> 2) * 10 for c in others]
-    w1 = [c >> 2 for c in others]
     need = 0
     for sena_key in sset:
         need |= 1 << SENA_BITS[sena_key]
     care, value = declared
     chosen = [(start + i) % POOL_ROWS for i in range(n)]
+    ids: array[int] | None = None
     if need or care:
-        fits: list[int] = []
-        for i in range(POOL_ROWS):  # look through the pool from ``start`` until n deals fit
-            r = (start + i) % POOL_ROWS
-            row = pool[r * POOL_WIDTH : r * POOL_WIDTH + POOL_WIDTH]
-            ids = [w1000[row[k]] + w100[row[k + 1]] + w10[row[k + 2]] + w1[row[k + 3]] for k in (0, 4, 8)]
-            if need and (facts.senas[ids[1]] & need) != need:
-                continue
-            if care and (_declared_bits(facts.flags, ids) & care) != value:
-                continue
-            fits.append(r)
-            if len(fits) >= n:
-                break
-        if fits:  # facts that (almost) never fit leave few deals; none at all: ignore them
-            chosen = fits
-    out = _judge_rows(chosen, own, seat, mano, rules, others)
+        # per relative seat 1, 2, 3: which of its flags (bit 0 pares, bit 1 juego) must have which value
+        checks = [
+            (rel, (care >> rel & 1) | (care >> (rel + 3) & 1) << 1, (value >> rel & 1) | (value >> (rel + 3) & 1) << 1)
+            for rel in range(3)
+        ]
+        if not value & ~care:  # (a fact asked for without caring about it: no deal fits)
+            fits, fit_ids = _fitting_rows(start, POOL_ROWS, n, others, rules.kings, need, [c for c in checks if c[1]])
+            if fits:  # facts that (almost) never fit leave few deals; none at all: ignore them
+                chosen, ids = fits, fit_ids
+    if ids is None:
+        ids = pool_rank_ids(others, start, n)  # (not the whole pool: most hands are never filtered)
+    out = _judge_rows(chosen, own, seat, mano, rules, others, ids)
     _SAMPLE_CACHE[key] = out
     if len(_SAMPLE_CACHE) > _SAMPLE_CACHE_SIZE:
         _SAMPLE_CACHE.popitem(last=False)
     return out
 
 
-def _judge_rows(rows: Sequence[int], own: Sequence[int], seat: int, mano: int, rules: Rules, others: Sequence[int]) -> _Samples:
-    """Deal the pool's ``rows`` to relative seats 1, 2, 3 (from the cards ``others``) and judge every lance."""
-    pool = deal_pool()
+def _fitting_rows(
+    start: int, limit: int, n: int, others: Sequence[int], kings: int, need: int, checks: Sequence[tuple[int, int, int]]
+) -> tuple[list[int], array[int]]:
+    """The first ``n`` rows of the pool, looking at ``limit`` rows from ``start`` on (wrapping), whose partner
+    (relative seat 2) fits every seña of the bit mask ``need`` and whose relative seats fit ``checks``:
+    ``(rel, mask, value)`` with rel 0, 1, 2 for relative seats 1, 2, 3 and ``flags & mask == value`` (bit 0
+    pares, bit 1 juego; see :class:`~musteach.play.deals.RankFacts`). The cards dealt are ``others``.
+    Returns the rows and their rank ids (3 a row, as :func:`~musteach.play.deals.pool_rank_ids`)."""
+    tests: dict[int, tuple[int, int, int]] = {rel: (0, 0, 0) for rel, _m, _v in checks}
+    if need:
+        tests.setdefault(1, (0, 0, 0))
+    for rel, mask, val in checks:
+        tests[rel] = (0, tests[rel][1] | mask, tests[rel][2] | val)
+    if need:
+        tests[1] = (need, tests[1][1], tests[1][2])
+    fit_tables = {rel: _fits(kings, *t) for rel, t in tests.items()}
+    rows: list[int] = []
+    found: array[int] = ids_array(())
+    every = _pool_ids(tuple(others))
+    for lo in range(0, limit, _CHUNK):
+        size = min(_CHUNK, limit - lo)
+        r0 = (start + lo) % POOL_ROWS
+        ids = every[3 * r0 : 3 * (r0 + size)]
+        if r0 + size > POOL_ROWS:
+            ids += every[: 3 * (r0 + size - POOL_ROWS)]
+        ok: bytes | None = None
+        for rel, table in fit_tables.items():
+            seat_ok = bytes(map(table.__getitem__, ids[rel::3]))
+            ok = seat_ok if ok is None else bytes(map(and_, ok, seat_ok))
+        for k in compress(range(size), ok) if ok is not None else range(size):
+            rows.append((start + lo + k) % POOL_ROWS)
+            found.extend(ids[3 * k : 3 * k + 3])
+            if len(rows) >= n:
+                return rows, found
+    return rows, found
+
+
+@lru_cache(maxsize=4)
+def _pool_ids(others: tuple[int, ...]) -> array[int]:
+    """The rank ids of the whole pool dealing ``others`` (:func:`~musteach.play.deals.pool_rank_ids`; 120 KB),
+    kept for the few hands whose deals are being filtered (one seat's estimates of a hand's lances)."""
+    return pool_rank_ids(others, 0, POOL_ROWS)
+
+
+@lru_cache(maxsize=64)
+def _fits(kings: int, need: int, mask: int, value: int) -> bytes:
+    """Per rank id: 1 when the hand fits every seña of the bit mask ``need`` and ``flags & mask == value``."""
+    facts = rank_facts(kings)
+    ok = facts.flags.translate(bytes(int(f & mask == value) for f in range(256)))
+    if need:
+        ok = bytes(map(and_, ok, (int(x & need == need) for x in facts.senas)))
+    return ok
+
+
+_CHUNK = 2048  # pool rows looked at per step when deals must fit señas or declarations
+
+
+def _judge_rows(rows: Sequence[int], own: Sequence[int], seat: int, mano: int, rules: Rules, others: Sequence[int], ids: array[int]) -> _Samples:
+    """Deal the pool's ``rows`` to relative seats 1, 2, 3 (from the cards ``others``; ``ids``: their rank ids,
+    3 a row, :func:`~musteach.play.deals.pool_rank_ids`) and judge every lance, a lance at a time."""
     keys = keys_for(rules)
     pos0 = (seat - mano) % 4
-    d1, d2, d3 = (pos0 + 1) % 4, (pos0 + 2) % 4, (pos0 + 3) % 4
-    g0, c0, p0, j0, u0 = keys.keys(pos0, own)
-    t1, t2, t3 = keys.by_distance[d1], keys.by_distance[d2], keys.by_distance[d3]
-    w1000 = [(c >> 2) * 1000 for c in others]
-    w100 = [(c >> 2) * 100 for c in others]
-    w10 = [(c >> 2) * 10 for c in others]
-    w1 = [c >> 2 for c in others]
+    ids1, ids2, ids3 = ids[0::3], ids[1::3], ids[2::3]
+    own_keys = keys.keys(pos0, own)
+    columns: list[list[Iterable[int]]]
+    if keys.oros_real:  # la real with the sota de oros: the hands' cards matter
+        pool = deal_pool()
+        hands = [[others[x] for x in pool[r * POOL_WIDTH : r * POOL_WIDTH + POOL_WIDTH]] for r in rows]
+        seats = [[keys.keys((pos0 + rel) % 4, h[4 * rel - 4 : 4 * rel]) for h in hands] for rel in (1, 2, 3)]
+        columns = [[[k[li] for k in seat_keys] for seat_keys in seats] for li in range(5)]
+    else:
+        t1, t2, t3 = (keys.by_distance[(pos0 + rel) % 4] for rel in (1, 2, 3))
+        columns = [
+            [map(t1[li].__getitem__, ids1), map(t2[li].__getitem__, ids2), map(t3[li].__getitem__, ids3)]
+            for li in range(5)
+        ]
     # a lance is the seat's team's when the winner's distance from mano (3 - key & 3) has the seat's parity
-    ours = 0 if pos0 & 1 else 1  # the value of ``key & 1`` that means "won by the seat's team"
-    win = bytearray(len(rows))
-    ids1, ids2, ids3 = ids_array(()), ids_array(()), ids_array(())
-    for n_, r in enumerate(rows):
-        o = r * POOL_WIDTH
-        i1 = w1000[pool[o]] + w100[pool[o + 1]] + w10[pool[o + 2]] + w1[pool[o + 3]]
-        i2 = w1000[pool[o + 4]] + w100[pool[o + 5]] + w10[pool[o + 6]] + w1[pool[o + 7]]
-        i3 = w1000[pool[o + 8]] + w100[pool[o + 9]] + w10[pool[o + 10]] + w1[pool[o + 11]]
-        ids1.append(i1)
-        ids2.append(i2)
-        ids3.append(i3)
-        if keys.oros_real:  # la real with the sota de oros: the hands' cards matter
-            row = [others[x] for x in pool[o : o + POOL_WIDTH]]
-            a, b, c = keys.keys(d1, row[0:4]), keys.keys(d2, row[4:8]), keys.keys(d3, row[8:12])
-        else:
-            a, b, c = t1[i1], t2[i2], t3[i3]
-        bits = int((max(g0, a[0], b[0], c[0]) & 1) == ours)
-        if (max(c0, a[1], b[1], c[1]) & 1) == ours:
-            bits |= 2
-        best = max(p0, a[2], b[2], c[2])
-        if best >= 4 and (best & 1) == ours:
-            bits |= 4
-        best = max(j0, a[3], b[3], c[3])
-        if best >= 4:
-            if (best & 1) == ours:
-                bits |= 8
-        elif (max(u0, a[4], b[4], c[4]) & 1) == ours:  # nobody has juego: punto is played
-            bits |= 16
-        win[n_] = bits
-    return _Samples(rules.kings, bytes(win), rank_id(own), (ids1, ids2, ids3))
+    bits, no_juego = _win_tables(rules.kings, rules.la_real_figure if rules.la_real else None, 0 if pos0 & 1 else 1)
+    m = len(rows)
+    win = juego_none = 0
+    for li in range(5):
+        best: Iterable[int] = map(max, repeat(own_keys[li], m), *columns[li])
+        if li == 3:
+            best = list(best)
+            juego_none = int.from_bytes(bytes(map(no_juego.__getitem__, best)), "little")
+        lance_bits = int.from_bytes(bytes(map(bits[li].__getitem__, best)), "little")
+        if li == 4:  # punto is played only when nobody has juego
+            lance_bits &= juego_none
+        win |= lance_bits
+    return _Samples(rules.kings, win.to_bytes(m, "little"), rank_id(own), (ids1, ids2, ids3))
+
+
+@lru_cache(maxsize=32)
+def _win_tables(kings: int, la_real: str | None, ours: int) -> tuple[tuple[bytes, ...], bytes]:
+    """Per lance, composite key -> the lance's bit (1 << li) when a best key says the seat's team won it
+    (``key & 1 == ours``; pares, juego and punto only from key 4 up), else 0; and, by best juego key, 16 when
+    nobody has juego (a key below 4: punto is played), else 0. la_real: a la real mode or None."""
+    keys = lance_keys(kings, la_real)
+    out = []
+    for li in range(5):
+        top = max(max(t[li]) for t in keys.by_distance) + 1
+        low = 0 if li < 2 else 4
+        out.append(bytes(1 << li if k >= low and k & 1 == ours else 0 for k in range(top)))
+    return tuple(out), bytes(16 if k < 4 else 0 for k in range(len(out[3])))
 
 
 def sample_deals(view: View, n: int = 400, seed: int = 0) -> list[Deal]:
@@ -235,7 +283,6 @@ def sample_deals(view: View, n: int = 400, seed: int = 0) -> list[Deal]:
     fewer when the facts are rare in the pool of random orders, and none of the facts are used when no
     deal at all fits them. The same view, n and seed give the same deals.
     """
-    facts = rank_facts(view.rules.kings)
     own = tuple(sorted(c.index for c in view.cards))
     seat = view.seat
     rel_seats = [(seat + rel) % 4 for rel in (1, 2, 3)]
@@ -251,25 +298,18 @@ def sample_deals(view: View, n: int = 400, seed: int = 0) -> list[Deal]:
     ]
     mine = set(own)
     others = [i for i in range(40) if i not in mine]
-    pool = deal_pool()
     start = pool_start(_stable_seed("deals", own, seat, view.mano, need, n, seed), POOL_ROWS)
-    cands: list[tuple[tuple[int, ...], ...]] = []
-    fits: list[tuple[tuple[int, ...], ...]] = []
-    for i in range(min(POOL_ROWS, 16 * n)):
-        r = (start + i) % POOL_ROWS
-        row = pool[r * POOL_WIDTH : r * POOL_WIDTH + POOL_WIDTH]
-        hands = tuple(tuple(others[row[k + j]] for j in range(4)) for k in (0, 4, 8))
-        if len(cands) < n:
-            cands.append(hands)
-        if need and (facts.senas[rank_id(hands[1])] & need) != need:
-            continue
-        if any(((facts.flags[rank_id(hands[rel])] & bit) > 0) != flag for bit, rel, flag in said):
-            continue
-        fits.append(hands)
-        if len(fits) >= n:
-            break
+    checks: dict[int, tuple[int, int]] = {}
+    for bit, rel, flag in said:
+        mask, val = checks.get(rel, (0, 0))
+        checks[rel] = (mask | bit, val | (bit if flag else 0))
+    rows, _ids = _fitting_rows(start, min(POOL_ROWS, 16 * n), n, others, view.rules.kings, need, [(r, m, v) for r, (m, v) in checks.items()])
+    if not rows:  # no deal fits the facts: ignore them
+        rows = [(start + i) % POOL_ROWS for i in range(min(n, POOL_ROWS))]
+    pool = deal_pool()
+    cands = [tuple(tuple(others[pool[r * POOL_WIDTH + k + j]] for j in range(4)) for k in (0, 4, 8)) for r in rows]
     out: list[Deal] = []
-    for hands in fits or cands:
+    for hands in cands:
         deal: list[tuple[int, ...]] = [own] * 4
         for rel, s in enumerate(rel_seats):
             deal[s] = hands[rel]
@@ -319,6 +359,10 @@ def _team_strength(p1: int, p2: int) -> float:
 
 def _bin(u: float) -> int:
     return min(int(u * _BINS), _BINS - 1)
+
+
+#: The strength bin of a team whose best percentile is p (0..255), by p.
+_BIN_OF_BEST = bytes(_bin(_team_strength(p, 0)) for p in range(256))
 
 
 def _ramp() -> list[float]:
@@ -445,9 +489,12 @@ class OpponentModel:
         return wts
 
     @staticmethod
-    def _bins(smp: _Samples, li: int) -> list[int]:
-        """Per deal, the strength bin of the opponents' best hand in lance ``li``."""
-        return [_bin(_team_strength(a, b)) for a, b in zip(smp.pct(1, li), smp.pct(3, li), strict=True)]
+    def _bins(smp: _Samples, li: int) -> bytes:
+        """Per deal, the strength bin of the opponents' best hand in lance ``li`` (kept with the samples)."""
+        bins = smp.bins.get(li)
+        if bins is None:
+            bins = smp.bins[li] = bytes(map(max, smp.pct(1, li), smp.pct(3, li))).translate(_BIN_OF_BEST)
+        return bins
 
 
 def estimate(
@@ -558,12 +605,27 @@ VALUE_SEED = 0
 _KEEP_CACHE: dict[tuple[Any, ...], tuple[float, dict[tuple[int, ...], float]]] = {}
 
 
-@lru_cache(maxsize=64)
-def _draw_multisets(kings: int, d: int) -> tuple[tuple[int, ...], ...]:
-    """Every multiset of d cards over the rank classes (count vectors, lowest class first), sorted."""
+@lru_cache(maxsize=8)
+def _draw_plan(kings: int, d: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """Every multiset of d cards over the rank classes of ``hand_space(kings, None)``, sorted as count vectors
+    (lowest class first): its :func:`_code` and its (class, count) pairs with a count."""
     from ..odds.space import multisets
 
-    return tuple(multisets(hand_space(kings, None).caps, d))
+    return tuple((_code(m), tuple((c, x) for c, x in enumerate(m) if x)) for m in multisets(hand_space(kings, None).caps, d))
+
+
+def _code(counts: Sequence[int]) -> int:
+    """A count vector as one int (base 9: a class holds at most 8 cards), so that codes add as vectors do."""
+    return sum(x * 9**c for c, x in enumerate(counts))
+
+
+@lru_cache(maxsize=4)
+def _row_of_code(kings: int) -> dict[int, int]:
+    """:func:`_code` of each hand of ``hand_space(kings, None)`` -> its row."""
+    return {_code(h): i for i, h in enumerate(hand_space(kings, None).hands)}
+
+
+_COMB = tuple(tuple(comb(a, x) for x in range(5)) for a in range(9))
 
 
 def keep_values(cards: Sequence[Card], pos: int, rules: Rules, n: int = 1000) -> tuple[float, dict[tuple[int, ...], float]]:
@@ -582,28 +644,27 @@ def keep_values(cards: Sequence[Card], pos: int, rules: Rules, n: int = 1000) ->
         return hit
     hs = hand_space(rules.kings, None)
     values = hand_values(rules, pos, n, VALUE_SEED)
+    row_of = _row_of_code(rules.kings)
     index = {r: i for i, (r, _oros) in enumerate(hs.labels)}
-    k_ = len(hs.labels)
-    hand = [0] * k_
+    hand = [0] * hs.k
     for r in eff:
         hand[index[r]] += 1
     pool = [cap - h for cap, h in zip(hs.caps, hand, strict=True)]
-    current = values[hs.index[tuple(hand)]]
+    current = values[row_of[_code(hand)]]
     by_keep: dict[tuple[int, ...], float] = {}
     for k in (3, 2, 1, 0):
         for keep in combinations(eff, k):
             if keep in by_keep:
                 continue
-            kv = [0] * k_
-            for r in keep:
-                kv[index[r]] += 1
-            ways_all = [prod(comb(p, x) for p, x in zip(pool, draw, strict=True)) for draw in _draw_multisets(rules.kings, 4 - k)]
-            terms = [
-                ways * values[hs.index[tuple(a + b for a, b in zip(kv, draw, strict=True))]]
-                for ways, draw in zip(ways_all, _draw_multisets(rules.kings, 4 - k), strict=True)
-                if ways > 0
-            ]
-            by_keep[keep] = pairwise_sum(terms) / sum(ways_all)
+            kept = sum(9 ** index[r] for r in keep)
+            total = 0
+            terms = []  # in the draws' order, those that can be drawn: numpy's order of summation
+            for code, pairs in _draw_plan(rules.kings, 4 - k):
+                ways = prod(_COMB[pool[c]][x] for c, x in pairs)
+                total += ways
+                if ways:
+                    terms.append(ways * values[row_of[kept + code]])
+            by_keep[keep] = pairwise_sum(terms) / total
     out = (current, by_keep)
     _KEEP_CACHE[key] = out
     return out
