@@ -75,6 +75,10 @@ def test_sampled_deals_are_judged_as_the_batched_evaluator_judges_them(rules):
     keys = keys_for(rules)
     for i, deal in enumerate(deals.tolist()):
         assert keys.winners(deal, int(manos[i])) == tuple(int(batch[name][i]) for name in batch), (deal, manos[i])
+    for mano in range(4):  # a lance at a time, over many deals
+        sel = manos == mano
+        for li, name in enumerate(batch):
+            assert keys.lance_winners(deals[sel].tolist(), mano, li) == batch[name][sel].tolist(), (mano, name)
 
 
 @pytest.mark.parametrize("kings", (8, 4))

@@ -416,6 +416,24 @@ class LanceKeys:
         return out[0], out[1], out[2], out[3], out[4]
 
 
+    def lance_winners(self, deals: Sequence[Sequence[Sequence[int]]], mano: int, li: int) -> list[int]:
+        """The winning seat of lance ``li`` (0 grande .. 4 punto) in each of ``deals`` (as :meth:`winners`,
+        -1 where nobody wins), a lance at a time."""
+        if self.oros_real:
+            return [self.winners(deal, mano)[li] for deal in deals]
+        ids = [[rank_id(deal[s]) for deal in deals] for s in range(4)]
+
+        def best(lance: int) -> list[int]:
+            tables = [self.by_distance[(s - mano) % 4][lance] for s in range(4)]
+            return list(map(max, *(map(t.__getitem__, col) for t, col in zip(tables, ids, strict=True))))
+
+        low = 0 if li < 2 else 4
+        out = [(mano + 3 - (b & 3)) % 4 if b >= low else -1 for b in best(li)]
+        if li == 4:  # punto is not played when somebody has juego
+            out = [-1 if j >= 4 else w for w, j in zip(out, best(3), strict=True)]
+        return out
+
+
 def _la_real_by_ranks(raw: Sequence[int], kings: int, figure: str | None) -> bool:
     """La real decided by the ranks alone (figures "sota" and "any", RULES.md §13)."""
     if figure not in ("sota", "any") or sorted(raw).count(7) != 3:

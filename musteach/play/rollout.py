@@ -257,9 +257,7 @@ def betting_values(view: View, also: Action | None = None, *, n: int = ROLLOUT_D
     if b is None or lance is None:
         raise MusError(Text("there is no betting to weigh in phase {phase}", phase=view.phase.value))
     deals = sample_deals(view, n, seed)
-    keys_table = keys_for(view.rules)
-    li = LANCES.index(lance)
-    winners = [keys_table.winners(deal, view.mano)[li] for deal in deals]
+    winners = keys_for(view.rules).lance_winners(deals, view.mano, LANCES.index(lance))
     pct, pv, jv = hand_facts(deals, lance, view.rules.kings)
     vals = pv if lance is Lance.PARES else jv if lance is Lance.JUEGO else None
     team_vals = [(v[0] + v[2], v[1] + v[3]) for v in vals] if vals is not None else [(0, 0)] * len(deals)
