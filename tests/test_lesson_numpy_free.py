@@ -30,10 +30,10 @@ def play(table, hands):
     assert not table.errors, table.errors
 
 table = PlayTable(seed=4, bot="club", background=False)
-play(table, 2)
+play(table, 1)
 comments = list(table.coach_comments)
 table.level_choice.value = "strong"  # a new match against the strong level
-play(table, 2)
+play(table, 1)
 comments += table.coach_comments
 quiz = MusQuiz(n=2, seed=1, aims="balanced")
 quiz.button_for(quiz.question.answer).click()
@@ -45,6 +45,6 @@ print("numpy" in sys.modules, len(comments), " ".join(k.replace(" ", "-") for k 
 def test_a_lesson_10_session_never_imports_numpy():
     out = subprocess.run([sys.executable, "-c", SESSION], capture_output=True, text=True, check=True, timeout=300)
     numpy_loaded, comments, *methods = out.stdout.split()
-    assert int(comments) >= 8  # the coach commented on the learner's decisions
+    assert int(comments) >= 4  # the coach commented on the learner's decisions
     assert {"exact-en-paso", "rollout"} <= set(methods)  # the exact advisor and the betting rollouts both ran
     assert numpy_loaded == "False", out.stdout
