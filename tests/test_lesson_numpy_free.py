@@ -1,4 +1,4 @@
-"""A lesson-10 session (the play table with its coach, a few hands against the lesson's bots and against the
+"""A lesson-10 session (the play table with its coach, a hand against the lesson's bots and one against the
 strong level, then the mus quiz) never imports numpy: a visitor's kernel stays light (issue 16, item 5)."""
 
 from __future__ import annotations
