@@ -51,6 +51,11 @@ __all__ = [
     "winner_under",
     "diagnose",
     "check_answer",
+    "JUEGO_RANKS",
+    "ON_CARD",
+    "KIND_BEATS",
+    "MISTAKE_FACTS",
+    "MISREAD_RANK",
 ]
 
 
@@ -275,12 +280,13 @@ def _diagnose(
 # Wording: the real verdict between two seats, and each mistake's sentence.
 # ----------------------------------------------------------------------------------------------
 
-_JUEGO_RANKS = ", ".join(str(t) for t in JUEGO_ORDER)
+#: The juego totals from best to worst, as the sentences list them ("31, 32, 40, 37, ...").
+JUEGO_RANKS = ", ".join(str(t) for t in JUEGO_ORDER)
 
 #: What decides between two seats in Grande or Chica: the card where they first differ.
-_ON_CARD = (N_("on the first card"), N_("on the second card"), N_("on the third card"), N_("on the fourth card"))
+ON_CARD = (N_("on the first card"), N_("on the second card"), N_("on the third card"), N_("on the fourth card"))
 #: Why one kind of pares beats another, by (winner's kind, loser's kind).
-_KIND_BEATS = {
+KIND_BEATS = {
     ("duples", "medias"): N_("(duples beat medias)"),
     ("duples", "par"): N_("(duples beat a par)"),
     ("medias", "par"): N_("(medias beat a par)"),
@@ -330,11 +336,11 @@ class _View:
         if self.lance in (Lance.GRANDE, Lance.CHICA):
             wa, wb = (a.ranks, b.ranks) if self.lance is Lance.GRANDE else (a.ranks[::-1], b.ranks[::-1])
             i = next(k for k in range(4) if wa[k] != wb[k])
-            return _(_ON_CARD[i])
+            return _(ON_CARD[i])
         if self.lance is Lance.PARES:
             assert a.pares is not None and b.pares is not None
             if a.pares.kind != b.pares.kind:
-                return _(_KIND_BEATS[(a.pares.kind, b.pares.kind)])
+                return _(KIND_BEATS[(a.pares.kind, b.pares.kind)])
             if a.pares.kind == "duples" and a.pares.high == b.pares.high:
                 return _("on the lower pair")
             if a.pares.kind == "medias":
@@ -345,7 +351,7 @@ class _View:
         if self.lance is Lance.JUEGO:
             if a.total == 31:
                 return _("(31 is the best juego)")
-            return _("(juego ranks {order})", order=_JUEGO_RANKS)
+            return _("(juego ranks {order})", order=JUEGO_RANKS)
         return ""
 
     def _tie(self, win: int, lose: int, *, capital: bool = False) -> str:
@@ -478,7 +484,8 @@ class _View:
         return _("Seat {seat}'s {standing} loses to seat {other}'s {other_standing}.", **params)
 
 
-_FACT = {
+#: The rule each misconception breaks, as the diagnosis states it (msgids; ``{order}`` is :data:`JUEGO_RANKS`).
+MISTAKE_FACTS = {
     Mistake.THREE_IS_NOT_KING: N_("in 8 reyes every 3 is a king (worth 10 points)"),
     Mistake.TWO_IS_NOT_ACE: N_("in 8 reyes every 2 is an ace (worth 1 point)"),
     Mistake.CHICA_FROM_THE_TOP: N_("Chica compares the lowest cards first"),
@@ -489,7 +496,7 @@ _FACT = {
     Mistake.PUNTO_WITH_JUEGO: N_("Punto is played only when nobody has juego"),
 }
 #: How a 3 or a 2 was misread in Grande or Chica, by (its rank, one card or several).
-_MISREAD_RANK = {
+MISREAD_RANK = {
     (3, False): N_("the {rank} in seat {seat}'s {cards} ranked below the 4"),
     (3, True): N_("the {rank}s in seat {seat}'s {cards} ranked below the 4"),
     (2, False): N_("the {rank} in seat {seat}'s {cards} ranked above the aces"),
@@ -514,7 +521,7 @@ class _MistakeText:
             verdict = _("nobody wins Punto this hand")
         else:
             verdict = self.truth.verdict(winner, picked)
-        params = {"as_if": as_if, "fact": _(_FACT[self.mistake], order=_JUEGO_RANKS), "verdict": verdict}
+        params = {"as_if": as_if, "fact": _(MISTAKE_FACTS[self.mistake], order=JUEGO_RANKS), "verdict": verdict}
         if picked is None:
             return _("You said nobody, as if {as_if}; {fact}, so {verdict}.", **params)
         return _("You picked seat {seat}, as if {as_if}; {fact}, so {verdict}.", seat=picked, **params)
@@ -545,7 +552,7 @@ class _MistakeText:
         shown = info.chica_str if lance is Lance.CHICA else info.grande_str
         if lance in (Lance.GRANDE, Lance.CHICA):
             n = sum(c.rank == rank for c in self.hands[seat])
-            return _(_MISREAD_RANK[(rank, n > 1)], rank=rank, seat=seat, cards=shown)
+            return _(MISREAD_RANK[(rank, n > 1)], rank=rank, seat=seat, cards=shown)
         if lance is Lance.PARES:
             if info.pares is None:
                 return _("seat {seat}'s {cards} held no pares", seat=seat, cards=shown)

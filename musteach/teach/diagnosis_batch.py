@@ -34,9 +34,20 @@ from ..lazy import lazy_module
 from ..rules.batch import BATCH_LANCES, check_batch, evaluate_batch, explanation_table
 from ..rules.cards import DECK, Hand
 from ..rules.errors import MusError, RulesError, SeatError
-from ..rules.lances import JUEGO_ORDER, LANCES, HandInfo, Lance
+from ..rules.lances import LANCES, HandInfo, Lance
 from ..rules.options import Rules
-from .diagnosis import MISTAKES, Mistake, Reading, lance_key, read_hand
+from .diagnosis import (
+    JUEGO_RANKS,
+    KIND_BEATS,
+    MISREAD_RANK,
+    MISTAKE_FACTS,
+    MISTAKES,
+    ON_CARD,
+    Mistake,
+    Reading,
+    lance_key,
+    read_hand,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -274,31 +285,13 @@ class _Cases:
 # once and filled for all the answers that use it. ``tests/test_diagnosis_batch.py`` checks every sentence
 # against ``diagnose`` in English and Spanish.
 
-_JUEGO_RANKS = ", ".join(str(t) for t in JUEGO_ORDER)
-_ON_CARD = (N_("on the first card"), N_("on the second card"), N_("on the third card"), N_("on the fourth card"))
-_KIND_BEATS = (N_("(duples beat medias)"), N_("(duples beat a par)"), N_("(medias beat a par)"))
+_KIND_BEATS = tuple(KIND_BEATS.values())  # (duples, medias), (duples, par), (medias, par)
 _KINDS = {"par": 1, "medias": 2, "duples": 3}
-_FACT = {
-    Mistake.THREE_IS_NOT_KING: N_("in 8 reyes every 3 is a king (worth 10 points)"),
-    Mistake.TWO_IS_NOT_ACE: N_("in 8 reyes every 2 is an ace (worth 1 point)"),
-    Mistake.CHICA_FROM_THE_TOP: N_("Chica compares the lowest cards first"),
-    Mistake.QUADS_NOT_DUPLES: N_("four of a kind counts as duples (two equal pairs)"),
-    Mistake.PARES_BY_RANK_NOT_KIND: N_("duples beat medias, and medias beat a par, whatever their ranks"),
-    Mistake.JUEGO_BY_TOTAL: N_("juego ranks {order}"),
-    Mistake.TIE_NOT_TO_MANO: N_("every exact tie goes to the seat nearer mano"),
-    Mistake.PUNTO_WITH_JUEGO: N_("Punto is played only when nobody has juego"),
-}
 _AS_IF = {
     Mistake.CHICA_FROM_THE_TOP: N_("Chica compared the highest cards first, the lower card winning"),
     Mistake.PARES_BY_RANK_NOT_KIND: N_("only the rank of each hand's best pair counted, not par, medias or duples"),
     Mistake.JUEGO_BY_TOTAL: N_("a higher total made a better juego"),
     Mistake.TIE_NOT_TO_MANO: N_("a tie went to the seat farther from mano"),
-}
-_MISREAD_RANK = {
-    (3, False): N_("the {rank} in seat {seat}'s {cards} ranked below the 4"),
-    (3, True): N_("the {rank}s in seat {seat}'s {cards} ranked below the 4"),
-    (2, False): N_("the {rank} in seat {seat}'s {cards} ranked above the aces"),
-    (2, True): N_("the {rank}s in seat {seat}'s {cards} ranked above the aces"),
 }
 
 
@@ -430,7 +423,7 @@ def _details(words: _Words, tables: _ReadingTables, cases: _Cases, win: np.ndarr
     truth = tables.infos[0]
     cw, cl = cases.seat_class(win), cases.seat_class(lose)
     ranks = np.array([i.ranks for i in truth], np.int64).reshape(-1, 4)
-    on_card = np.array([_(m) for m in _ON_CARD], dtype=object)
+    on_card = np.array([_(m) for m in ON_CARD], dtype=object)
     for lance, order in ((_GRANDE, slice(None)), (_CHICA, slice(None, None, -1))):
         rows = np.flatnonzero(cases.lances == lance)
         first = (ranks[cw[rows]][:, order] != ranks[cl[rows]][:, order]).argmax(axis=1)
@@ -453,7 +446,7 @@ def _details(words: _Words, tables: _ReadingTables, cases: _Cases, win: np.ndarr
     out[rows] = pares_words[choice]
     total = np.array([i.total for i in truth], np.int64)
     rows = np.flatnonzero(cases.lances == _JUEGO)
-    out[rows] = np.where(total[cw[rows]] == 31, _("(31 is the best juego)"), _("(juego ranks {order})", order=_JUEGO_RANKS))
+    out[rows] = np.where(total[cw[rows]] == 31, _("(31 is the best juego)"), _("(juego ranks {order})", order=JUEGO_RANKS))
     return out
 
 
@@ -603,7 +596,7 @@ def _explain_wrong(words: _Words, tables: _ReadingTables, cases: _Cases, f: _Fac
     _fill(out, np.flatnonzero(slip & ~picked), t("You said nobody, but {verdict}."), verdict)
     _fill(out, np.flatnonzero(slip & picked), t("You picked seat {seat}, but {verdict}."), seat_p, verdict)
     as_if = _as_if(words, tables, cases)
-    fact = np.array([_(_FACT[m], order=_JUEGO_RANKS) for m in MISTAKES], dtype=object)[np.maximum(cases.mistakes, 0)]
+    fact = np.array([_(MISTAKE_FACTS[m], order=JUEGO_RANKS) for m in MISTAKES], dtype=object)[np.maximum(cases.mistakes, 0)]
     _fill(out, np.flatnonzero(~slip & ~picked), t("You said nobody, as if {as_if}; {fact}, so {verdict}."),
           as_if, fact, verdict)
     _fill(out, np.flatnonzero(~slip & picked), t("You picked seat {seat}, as if {as_if}; {fact}, so {verdict}."),
@@ -714,7 +707,7 @@ def _misread_clause(words: _Words, info: HandInfo, lance: int, seat: int, rank: 
     ``rank`` in it."""
     shown = info.chica_str if lance == _CHICA else info.grande_str
     if lance in (_GRANDE, _CHICA):
-        return words.template(_MISREAD_RANK[(rank, held > 1)])(rank, seat, shown)
+        return words.template(MISREAD_RANK[(rank, held > 1)])(rank, seat, shown)
     if lance == _PARES:
         if info.pares is None:
             return words.template("seat {seat}'s {cards} held no pares")(seat, shown)
