@@ -412,12 +412,15 @@ def explain_lines(
 
 _LINES_A_PIECE = 1 << 13  # lines joined at once: a few MB of text, kept in the CPU cache while written
 _NEEDS_ESCAPE = re.compile(r'[\x00-\x1f"\\]')
+_ESCAPED = '"\\' + "".join(map(chr, range(32)))  # the characters JSON writes escaped
 
 
 def _escaped(texts: list[str]) -> list[str]:
     """Each text as the inside of a JSON string, as ``json.dumps(text, ensure_ascii=False)`` writes it (no quotes
-    around it); most sentences need no escaping, so all are searched at once first."""
-    if _NEEDS_ESCAPE.search("".join(texts)) is None:
+    around it). Most sentences need no escaping: all are searched at once first, one character at a time (a
+    search for one character is far faster than a regular expression's)."""
+    every = "".join(texts)
+    if not any(c in every for c in _ESCAPED):
         return texts
     return [json.dumps(text, ensure_ascii=False)[1:-1] if _NEEDS_ESCAPE.search(text) else text for text in texts]
 

@@ -49,6 +49,7 @@ from .lances import (
     LanceWords,
     analyse,
     check_seat,
+    info_from_ranks,
     lance_words,
 )
 from .options import Rules
@@ -98,11 +99,17 @@ def _tables(rules: Rules) -> _Tables:
     positions = np.indices((10, 10, 10, 10), dtype=np.int8).reshape(4, -1).T  # (10000, 4) rank positions
     sevens_sota = np.sort(positions, axis=1) == np.array([RANKS.index(7)] * 3 + [RANKS.index(10)], dtype=np.int8)
     is_777s = sevens_sota.all(axis=1)
-    a, b = np.arange(1 << 16) & 0xFF, np.arange(1 << 16) >> 8  # the two cards of a pair a | b << 8
-    pair_lo = np.where((a < 40) & (b < 40), (a >> 2) * 10 + (b >> 2), 0).astype(np.int16)
-    pair_hi = pair_lo * np.int16(100)
+    pair_hi, pair_lo = _pair_tables()
     use_777s = rules.la_real and rules.la_real_figure == "sota_de_oros"
     return _Tables(pair_hi, pair_lo, keys, is_777s if use_777s else None, int(standings[5, 0]))
+
+
+@lru_cache(maxsize=1)
+def _pair_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``(pair_hi, pair_lo)`` of :class:`_Tables`: two cards ``a | b << 8`` -> their rank positions as two digits."""
+    a, b = np.arange(1 << 16) & 0xFF, np.arange(1 << 16) >> 8  # the two cards of a pair a | b << 8
+    pair_lo = np.where((a < 40) & (b < 40), (a >> 2) * 10 + (b >> 2), 0).astype(np.int16)
+    return pair_lo * np.int16(100), pair_lo
 
 
 def _as_rules(rules: Rules | None) -> Rules:
@@ -331,9 +338,9 @@ def _hand_classes(arr: np.ndarray, kings: np.ndarray, rules: Rules) -> tuple[np.
 
     A class is a set of four ranks under one kings setting (and, when la real needs the sota de oros, whether
     it is among the cards): all the hands of a class stand alike in every lance."""
-    t = _tables(_DEFAULT_RULES)
+    pair_hi, pair_lo = _pair_tables()
     pairs = arr.reshape(-1, 16).view(np.uint16)  # (N, 8): each seat's two card pairs
-    hid = np.take(t.pair_hi, pairs[:, 0::2]) + np.take(t.pair_lo, pairs[:, 1::2])  # (N, 4) rank tuples
+    hid = np.take(pair_hi, pairs[:, 0::2]) + np.take(pair_lo, pairs[:, 1::2])  # (N, 4) rank tuples
     ids = np.take(_sorted_ranks()[0], hid)
     if rules.la_real and rules.la_real_figure == "sota_de_oros":
         ids += np.int16(715) * (arr == _SOTA_DE_OROS).any(axis=2)
@@ -341,10 +348,15 @@ def _hand_classes(arr: np.ndarray, kings: np.ndarray, rules: Rules) -> tuple[np.
     distinct, first, classes = np.unique(ids.reshape(-1), return_index=True, return_inverse=True)
     flat = arr.reshape(-1, 4)
     by_kings = {k: replace(rules, kings=k) for k in (8, 4)}
-    infos = [
-        analyse(Hand([DECK[c] for c in flat[i].tolist()]), by_kings[4 if d >= _CLASSES_PER_KINGS else 8])
-        for d, i in zip(distinct.tolist(), first.tolist(), strict=True)
-    ]
+    positions = _sorted_ranks()[1][distinct % 715].tolist()
+    infos = []
+    for d, i, pos in zip(distinct.tolist(), first.tolist(), positions, strict=True):
+        ranks = [RANKS[p] for p in pos]
+        kings_of_class = 4 if d >= _CLASSES_PER_KINGS else 8
+        if rules.la_real and ranks.count(7) == 3:  # maybe la real: the cards themselves say
+            infos.append(analyse(Hand([DECK[c] for c in flat[i].tolist()]), by_kings[kings_of_class]))
+        else:
+            infos.append(info_from_ranks(ranks, kings_of_class))
     return np.ascontiguousarray(classes.reshape(-1, 4).T), infos
 
 
@@ -435,9 +447,11 @@ def explanation_table(
         dense = {k: d for d, k in enumerate(sorted(set(lance_keys) - {()}), 1)}
         keys = np.array([dense.get(k, 0) for k in lance_keys], np.int32)[classes]
         facts, *arrays = _lance_facts(lance, keys, manos, juego)
-        _, first, which = np.unique(facts, return_index=True, return_inverse=True)
-        built = _sentences(lance, words, infos, first, (classes, *arrays, manos))
-        out[lance.value] = (built, which.reshape(-1))
+        distinct, which = np.unique(facts, return_inverse=True)
+        which = which.reshape(-1)
+        chosen = np.empty(len(distinct), np.intp)
+        chosen[which] = np.arange(n)  # a deal of each distinct sentence (any one: they all say the same)
+        out[lance.value] = (_sentences(lance, words, infos, chosen, (classes, *arrays, manos)), which)
     return out
 
 
@@ -503,8 +517,9 @@ def _card_beats(
     win, lose = classes[rows, winners], classes[rows, others]
     card = (ranks[win] != ranks[lose]).argmax(axis=1)  # the first card that differs decides
     shape = card * 4 + winners
-    for value in np.unique(shape).tolist():
-        chosen = np.flatnonzero(shape == value)
+    order = np.argsort(shape, kind="stable")
+    shapes, starts = np.unique(shape[order], return_index=True)
+    for value, chosen in zip(shapes.tolist(), np.split(order, starts[1:]), strict=True):
         parts = words.card_beats(lance, value // 4, value % 4)
         columns = {"win": texts[win[chosen]].tolist(), "lose": texts[lose[chosen]].tolist()}
         said[where[chosen]] = parts.fill_columns(columns, len(chosen))

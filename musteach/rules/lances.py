@@ -93,6 +93,8 @@ class Lance(enum.StrEnum):
 
 
 LANCES: tuple[Lance, ...] = tuple(Lance)
+# the members as plain names: reading ``_GRANDE`` goes through the enum's class, several times slower
+_GRANDE, _CHICA, _PARES, _JUEGO, _PUNTO = LANCES
 _LANCE_NAMES: tuple[str, ...] = tuple(lance.value for lance in LANCES)
 
 #: Juego totals from best to worst (RULES.md §5): 31, 32, 40, 37, 36, 35, 34, 33.
@@ -259,13 +261,13 @@ class HandInfo:
 
     def key(self, lance: Lance) -> tuple[int, ...]:
         """Comparison key for a lance, larger is better; () means the hand takes no part (pares, juego)."""
-        if lance is Lance.GRANDE:
+        if lance is _GRANDE:
             return self.ranks
-        if lance is Lance.CHICA:
+        if lance is _CHICA:
             return tuple(-r for r in reversed(self.ranks))
-        if lance is Lance.PARES:
+        if lance is _PARES:
             return self.pares.key if self.pares else ()
-        if lance is Lance.JUEGO:
+        if lance is _JUEGO:
             if not self.is_juego:
                 return ()
             return (_LA_REAL_KEY if self.la_real else _JUEGO_KEY[self.total],)
@@ -275,14 +277,14 @@ class HandInfo:
         """This hand's standing in a lance, in words: ``"R-R-7-5"``, ``"medias of 5s"``, ``"31"``, ``"no pares"``.
 
         lang: a language code, None for the one being spoken (RULES.md §5)."""
-        if lance is Lance.GRANDE:
+        if lance is _GRANDE:
             return self.grande_str
-        if lance is Lance.CHICA:
+        if lance is _CHICA:
             return self.chica_str
         _ = translator(lang)
-        if lance is Lance.PARES:
+        if lance is _PARES:
             return _describe_pares(_, self.pares) if self.pares else _("no pares")
-        if lance is Lance.JUEGO:
+        if lance is _JUEGO:
             if not self.is_juego:
                 return _("no juego ({total})", total=self.total)
             return _(_LA_REAL_TOTAL, total=self.total) if self.la_real else str(self.total)
@@ -662,7 +664,7 @@ class LanceWords:
         key = (lance, card, seat)
         parts = self.cut.get(key)
         if parts is None:
-            templates = _GRANDE_BEATS if lance is Lance.GRANDE else _CHICA_BEATS
+            templates = _GRANDE_BEATS if lance is _GRANDE else _CHICA_BEATS
             parts = self.cut[key] = SentenceParts.cut(self.said[templates[card]], seat=seat)
         return parts
 
@@ -686,62 +688,85 @@ class LanceWords:
         """Why ``lance`` was won, in one sentence (RULES.md §2, §5); the arguments are the fields of a
         :class:`LanceResult`: the winning seat (None: nobody), the seats taking part best first, whether the tie
         rule decided, the mano seat and the 4 hands' :class:`HandInfo` indexed by seat."""
-        said = self.said
         w = winner
         if w is None:
-            if lance is Lance.PUNTO:
+            if lance is _PUNTO:
                 juego_seats = tuple([s for s in _ORDERS[mano] if infos[s].total >= 31])
                 if juego_seats:
                     return self.punto_not_played_by(juego_seats)
-            return said[_NO_PARES] if lance is Lance.PARES else said[_NO_JUEGO]
+            return self.said[_NO_PARES] if lance is _PARES else self.said[_NO_JUEGO]
         if tie_to_mano:
-            best = infos[w].key(lance)
-            tied = [s for s in ranking if infos[s].key(lance) == best]
-            template = said[_TIES[len(tied), w == mano]]
-            return template.format(what=self._tie_what(lance, infos[w]), seat=w, **dict(zip("abcd", tied, strict=False)))
-        win = infos[w]
+            return self._tie(lance, w, ranking, mano, infos)
         if len(ranking) == 1:
-            if lance is Lance.PARES:
-                assert win.pares is not None
-                return said[_PARES_ONLY].format(seat=w, pares=self.pares_words(win.pares))
-            return said[_JUEGO_ONLY].format(seat=w, total=win.total)
-        other = ranking[1]
-        lose = infos[other]
-        if lance is Lance.GRANDE or lance is Lance.CHICA:
-            a, b = (win.ranks, lose.ranks) if lance is Lance.GRANDE else (win.ranks[::-1], lose.ranks[::-1])
-            i = 0 if a[0] != b[0] else 1 if a[1] != b[1] else 2 if a[2] != b[2] else 3  # the card that decides
-            templates = _GRANDE_BEATS if lance is Lance.GRANDE else _CHICA_BEATS
-            return said[templates[i]].format(seat=w, win=_ranks_text(a), lose=_ranks_text(b))
-        if lance is Lance.PARES:
-            assert win.pares is not None and lose.pares is not None
-            wp, lp = win.pares, lose.pares
-            if wp.kind != lp.kind:
-                template = _PARES_BEATS
-            elif wp.kind == "duples":
-                template = _PARES_BEATS_LOWER if wp.high == lp.high else _PARES_BEATS
-            else:
-                template = _PARES_BEATS_MEDIAS if wp.kind == "medias" else _PARES_BEATS_PAR
-            return said[template].format(seat=w, win=self.pares_words(wp), other=other, lose=self.pares_words(lp))
-        if lance is Lance.JUEGO:
-            if win.la_real:
-                return said[_JUEGO_LA_REAL].format(seat=w, other=other, total=lose.total)
-            if win.total == 31:
-                return said[_JUEGO_31].format(seat=w, other=other, total=lose.total)
-            return said[_JUEGO_BEATS].format(seat=w, win=win.total, lose=lose.total)
-        return said[_PUNTO_BEATS].format(seat=w, win=win.total, lose=lose.total)
+            if lance is _PARES:
+                pares = infos[w].pares
+                assert pares is not None
+                return self.said[_PARES_ONLY].format(seat=w, pares=self.pares_words(pares))
+            return self.said[_JUEGO_ONLY].format(seat=w, total=infos[w].total)
+        return _BEATS_BY_LANCE[lance](self, w, ranking[1], infos[w], infos[ranking[1]])
+
+    def _tie(
+        self, lance: Lance, w: int, ranking: tuple[int, ...], mano: int, infos: tuple[HandInfo, ...]
+    ) -> str:
+        """The sentence of a tie to mano, won by seat ``w``."""
+        best = infos[w].key(lance)
+        tied = [s for s in ranking if infos[s].key(lance) == best]
+        template = self.said[_TIES[len(tied), w == mano]]
+        return template.format(what=self._tie_what(lance, infos[w]), seat=w, **dict(zip("abcd", tied, strict=False)))
+
+    def _grande_beats(self, w: int, other: int, win: HandInfo, lose: HandInfo) -> str:
+        a, b = win.ranks, lose.ranks
+        i = 0 if a[0] != b[0] else 1 if a[1] != b[1] else 2 if a[2] != b[2] else 3  # the card that decides
+        return self.said[_GRANDE_BEATS[i]].format(seat=w, win=_ranks_text(a), lose=_ranks_text(b))
+
+    def _chica_beats(self, w: int, other: int, win: HandInfo, lose: HandInfo) -> str:
+        a, b = win.ranks[::-1], lose.ranks[::-1]
+        i = 0 if a[0] != b[0] else 1 if a[1] != b[1] else 2 if a[2] != b[2] else 3  # the card that decides
+        return self.said[_CHICA_BEATS[i]].format(seat=w, win=_ranks_text(a), lose=_ranks_text(b))
+
+    def _pares_beats(self, w: int, other: int, win: HandInfo, lose: HandInfo) -> str:
+        wp, lp = win.pares, lose.pares
+        assert wp is not None and lp is not None
+        if wp.kind != lp.kind:
+            template = _PARES_BEATS
+        elif wp.kind == "duples":
+            template = _PARES_BEATS_LOWER if wp.high == lp.high else _PARES_BEATS
+        else:
+            template = _PARES_BEATS_MEDIAS if wp.kind == "medias" else _PARES_BEATS_PAR
+        return self.said[template].format(seat=w, win=self.pares_words(wp), other=other, lose=self.pares_words(lp))
+
+    def _juego_beats(self, w: int, other: int, win: HandInfo, lose: HandInfo) -> str:
+        if win.la_real:
+            return self.said[_JUEGO_LA_REAL].format(seat=w, other=other, total=lose.total)
+        if win.total == 31:
+            return self.said[_JUEGO_31].format(seat=w, other=other, total=lose.total)
+        return self.said[_JUEGO_BEATS].format(seat=w, win=win.total, lose=lose.total)
+
+    def _punto_beats(self, w: int, other: int, win: HandInfo, lose: HandInfo) -> str:
+        return self.said[_PUNTO_BEATS].format(seat=w, win=win.total, lose=lose.total)
 
     def _tie_what(self, lance: Lance, info: HandInfo) -> str:
         """What the tied seats all hold, in words."""
-        if lance is Lance.GRANDE:
+        if lance is _GRANDE:
             return info.grande_str
-        if lance is Lance.CHICA:
+        if lance is _CHICA:
             return info.chica_str
-        if lance is Lance.PARES:
+        if lance is _PARES:
             assert info.pares is not None
             return self.pares_words(info.pares)
-        if lance is Lance.JUEGO and info.la_real:
+        if lance is _JUEGO and info.la_real:
             return self.said[_LA_REAL_TOTAL].format(total=info.total)
         return str(info.total)
+
+
+#: The sentence of a plain win (no tie, a runner-up), by lance: ``(words, winner, runner-up, their HandInfo)``.
+_BEATS_BY_LANCE = {
+    _GRANDE: LanceWords._grande_beats,
+    _CHICA: LanceWords._chica_beats,
+    _PARES: LanceWords._pares_beats,
+    _JUEGO: LanceWords._juego_beats,
+    _PUNTO: LanceWords._punto_beats,
+}
 
 
 @lru_cache(maxsize=16)
@@ -789,7 +814,7 @@ def _judge(
     """The decision only: winner, ranking and tie; the words wait for :meth:`LanceWords.sentence`.
 
     position: the lance's place in :data:`LANCES`. keys: each seat's :func:`_lance_keys`, indexed by seat."""
-    if lance is Lance.PUNTO and (keys[0][3] or keys[1][3] or keys[2][3] or keys[3][3]):  # somebody has juego
+    if lance is _PUNTO and (keys[0][3] or keys[1][3] or keys[2][3] or keys[3][3]):  # somebody has juego
         return LanceResult(lance, None, None, (), False, mano, infos)
     # key * 4 + nearness to mano (3 for mano ... 0 for the postre): all four differ, the largest is best, and an
     # exact tie goes to the seat nearer mano (RULES.md §2)
@@ -848,11 +873,11 @@ def judge_infos(
     (not checked), in lance order; each sentence is built when read (RULES.md §2, §4, §5)."""
     keys = (_lance_keys(infos[0]), _lance_keys(infos[1]), _lance_keys(infos[2]), _lance_keys(infos[3]))
     return (
-        _judge(Lance.GRANDE, 0, infos, keys, mano),
-        _judge(Lance.CHICA, 1, infos, keys, mano),
-        _judge(Lance.PARES, 2, infos, keys, mano),
-        _judge(Lance.JUEGO, 3, infos, keys, mano),
-        _judge(Lance.PUNTO, 4, infos, keys, mano),
+        _judge(_GRANDE, 0, infos, keys, mano),
+        _judge(_CHICA, 1, infos, keys, mano),
+        _judge(_PARES, 2, infos, keys, mano),
+        _judge(_JUEGO, 3, infos, keys, mano),
+        _judge(_PUNTO, 4, infos, keys, mano),
     )
 
 
