@@ -386,17 +386,17 @@ def _lance_facts(lance: Lance, keys: np.ndarray, manos: np.ndarray, juego: np.nd
     case[(taking_part > 1) & (ks == kw)] = _TIE
     case[taking_part == 0] = _NOBODY
     tie, nobody = case == _TIE, case == _NOBODY
-    # the fields each case's sentence reads; the others are 0
-    w = np.where(tie | nobody, 0, first)
-    # a Grande or Chica sentence does not name the runner-up seat, only its cards
-    s = second * (case == _BEATS) if lance not in (Lance.GRANDE, Lance.CHICA) else 0
+    # the fields each case's sentence reads; the others are 0 (a tie reads whether the winner is mano)
+    w = first * ~nobody
+    # a Grande, Chica or Punto sentence does not name the runner-up seat
+    s = second * (case == _BEATS) if lance in (Lance.PARES, Lance.JUEGO) else 0
     bit = np.array([1, 2, 4, 8], np.int32)[:, None]
     bits = (((keys == kw) & (keys > 0)) * bit).sum(axis=0) * tie
-    mano = m * tie
+    mano = ((first == m) & tie).astype(np.int32)
     if lance is Lance.PUNTO:  # nobody: the seats with juego, in speaking order from mano
-        juego_bits = (juego * bit).sum(axis=0) * nobody
-        bits += juego_bits
-        mano += m * (juego_bits > 0)
+        juego_seats = juego.sum(axis=0) * nobody
+        bits += (juego * bit).sum(axis=0) * nobody
+        mano += m * (juego_seats > 1)  # two seats or more are named in speaking order
     k1 = kw * ~nobody
     k2 = ks * (case == _BEATS)
     facts = case + 4 * (w + 4 * (s + 4 * (mano + 4 * (bits + 16 * (k1 + 4096 * k2.astype(np.int64))))))
