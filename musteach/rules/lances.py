@@ -600,6 +600,9 @@ class SentenceParts:
 
     def fill(self, **values: str) -> str:
         """One sentence: the open placeholders filled from ``values``."""
+        literals, fields = self.literals, self.fields
+        if len(fields) == 2:  # the usual shape (a winner's and a loser's hand), joined at once
+            return "".join((literals[0], values[fields[0]], literals[1], values[fields[1]], literals[2]))
         return self.fill_columns({name: [value] for name, value in values.items()}, 1)[0]
 
     def fill_columns(self, columns: dict[str, Sequence[str]], count: int) -> list[str]:
@@ -634,7 +637,7 @@ class LanceWords:
     punto_not_played: tuple[str, ...]
     pares: dict[Pares, str]
     no_punto: dict[tuple[int, ...], str]
-    cut: dict[tuple[Lance, int, int], SentenceParts]
+    cut: dict[int, SentenceParts]
 
     @property
     def lang(self) -> str:
@@ -661,7 +664,7 @@ class LanceWords:
         """The sentence "Seat {seat} wins Grande: {win} beats {lose} on the first card." (or Chica) of a win on
         ``card`` (0 = the first card compared, ... 3 = the fourth) by ``seat`` 0..3, cut at ``win`` and ``lose``
         (the two hands in hand notation, in the lance's order: high to low for Grande, low to high for Chica)."""
-        key = (lance, card, seat)
+        key = (lance is _GRANDE) * 16 + card * 4 + seat  # an int: hashing a lance runs Python code
         parts = self.cut.get(key)
         if parts is None:
             templates = _GRANDE_BEATS if lance is _GRANDE else _CHICA_BEATS
@@ -717,12 +720,12 @@ class LanceWords:
     def _grande_beats(self, w: int, other: int, win: HandInfo, lose: HandInfo) -> str:
         a, b = win.ranks, lose.ranks
         i = 0 if a[0] != b[0] else 1 if a[1] != b[1] else 2 if a[2] != b[2] else 3  # the card that decides
-        return self.said[_GRANDE_BEATS[i]].format(seat=w, win=_ranks_text(a), lose=_ranks_text(b))
+        return self.card_beats(_GRANDE, i, w).fill(win=_ranks_text(a), lose=_ranks_text(b))
 
     def _chica_beats(self, w: int, other: int, win: HandInfo, lose: HandInfo) -> str:
         a, b = win.ranks[::-1], lose.ranks[::-1]
         i = 0 if a[0] != b[0] else 1 if a[1] != b[1] else 2 if a[2] != b[2] else 3  # the card that decides
-        return self.said[_CHICA_BEATS[i]].format(seat=w, win=_ranks_text(a), lose=_ranks_text(b))
+        return self.card_beats(_CHICA, i, w).fill(win=_ranks_text(a), lose=_ranks_text(b))
 
     def _pares_beats(self, w: int, other: int, win: HandInfo, lose: HandInfo) -> str:
         wp, lp = win.pares, lose.pares
