@@ -11,8 +11,10 @@ import pytest
 
 from musteach import DECK, Rules, evaluate
 from musteach.cli import main
-from musteach.rules.batch import deals_to_array, explain_batch, random_deals
+from musteach.commands import judge
+from musteach.rules.batch import deals_to_array, explain_batch, explanation_table, random_deals
 from musteach.rules.errors import DuplicateCardError, RulesError
+from musteach.rules.lances import Lance, SentenceParts, lance_words
 
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
 DEALS = [json.loads(line) for line in (VECTORS / "deals.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -25,11 +27,11 @@ RULE_SETS = [
 ]
 
 
-def one_by_one(hands: np.ndarray, manos: np.ndarray, rules: Rules) -> dict[str, list[str]]:
+def one_by_one(hands: np.ndarray, manos: np.ndarray, rules: Rules, lang: str | None = None) -> dict[str, list[str]]:
     """The sentences of the one-deal path, lance by lance."""
     out: dict[str, list[str]] = {}
     for deal, mano in zip(hands.tolist(), manos.tolist(), strict=True):
-        said = evaluate([[DECK[c] for c in hand] for hand in deal], mano, rules).explanations()
+        said = evaluate([[DECK[c] for c in hand] for hand in deal], mano, rules).explanations(lang)
         for lance, text in said.items():
             out.setdefault(lance, []).append(text)
     return out
@@ -63,6 +65,109 @@ def test_ties_and_la_real_word_for_word(rules: Rules) -> None:
     got = explain_batch(hands, manos, rules)
     assert got == one_by_one(hands, manos, rules)
     assert any("nearer mano" in s or "is mano" in s for s in got["grande"])  # ties were tried
+
+
+@pytest.mark.parametrize("figure", ["sota", "sota_de_oros", "any"])
+def test_4_reyes_la_real_in_spanish_word_for_word(figure: str) -> None:
+    # 4 reyes, la real and Spanish: the Grande and Chica sentences come from templates cut in bulk, the others
+    # from the one-deal sentence; both must say what evaluate() says
+    rules = Rules(kings=4, la_real=True, la_real_figure=figure)
+    hands = with_ties_and_la_real(2000, seed=5)
+    manos = np.random.default_rng(5).integers(0, 4, len(hands))
+    got = explain_batch(hands, manos, rules, lang="es")
+    assert got == one_by_one(hands, manos, rules, "es")
+    assert any("la real" in s for s in got["juego"])  # la real was tried
+    assert any("gana la grande" in s for s in got["grande"])
+
+
+def test_each_deal_its_own_kings_in_spanish_with_la_real() -> None:
+    rules = Rules(la_real=True, la_real_figure="sota_de_oros")
+    hands = with_ties_and_la_real(1500, seed=8)
+    manos = np.random.default_rng(8).integers(0, 4, len(hands))
+    kings = np.where(np.random.default_rng(8).random(len(hands)) < 0.5, 4, 8)
+    got = explain_batch(hands, manos, rules, kings=kings, lang="es")
+    for k in (8, 4):
+        chosen = kings == k
+        want = one_by_one(hands[chosen], manos[chosen], Rules(kings=k, la_real=True, la_real_figure="sota_de_oros"), "es")
+        assert {lance: [s for s, c in zip(said, chosen, strict=True) if c] for lance, said in got.items()} == want
+
+
+def test_the_table_gives_each_deal_its_sentence() -> None:
+    hands = random_deals(3000, seed=3)
+    manos = np.random.default_rng(3).integers(0, 4, len(hands))
+    table = explanation_table(hands, manos, Rules(kings=4))
+    listed = explain_batch(hands, manos, Rules(kings=4))
+    for lance, (sentences, which) in table.items():
+        assert [sentences[i] for i in which.tolist()] == listed[lance]
+        if lance in ("grande", "chica", "pares"):  # juego and punto may list a sentence twice (the loser's seat
+            assert len(sentences) == len(set(listed[lance]))  # is read only after a 31, seats in speaking order)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_cut_sentences_fill_as_format_does(lang: str) -> None:
+    words = lance_words(lang)
+    for lance in (Lance.GRANDE, Lance.CHICA):
+        for card in range(4):
+            for seat in range(4):
+                parts = words.card_beats(lance, card, seat)
+                assert set(parts.fields) == {"win", "lose"}
+                filled = parts.fill_columns({"win": ["R-R-7-5", "A-A-4-5"], "lose": ["R-C-C-4", "A-2-7-C"]}, 2)
+                want = [parts.template.format(seat=seat, win=w, lose=lo) for w, lo in (("R-R-7-5", "R-C-C-4"), ("A-A-4-5", "A-2-7-C"))]
+                assert filled == want
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "Seat {seat} wins: {win} beats {lose}.",
+        "{lose} loses to {win}, seat {seat:>3} wins {{braces}}",  # another order, a spec and braces
+        "{win!r} by seat {seat}: {lose}",  # an open placeholder with a conversion: filled by str.format
+        "Seat {seat} and nothing open",
+    ],
+)
+def test_sentence_parts_of_any_template(template: str) -> None:
+    parts = SentenceParts.cut(template, seat=2)
+    wins, loses = ["R-R", "C'x", "A"], ['S"S', "6", ""]
+    columns = {"win": wins, "lose": loses}
+    assert parts.fill_columns(columns, 3) == [template.format(seat=2, win=w, lose=lo) for w, lo in zip(wins, loses, strict=True)]
+    assert parts.fill(win="R", lose="S") == template.format(seat=2, win="R", lose="S")
+
+
+def test_judge_explain_escapes_what_json_escapes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    strange = ['a "quoted" word', "a back\\slash", "a\nnew line\tand tab", "plain", "\x01 control"]
+
+    def table(hands: object, *args: object, **kwargs: object) -> dict[str, tuple[list[str], np.ndarray]]:
+        n = len(hands)  # type: ignore[arg-type]
+        which = np.arange(n) % len(strange)
+        return {lance.value: (strange, which) for lance in Lance}
+
+    monkeypatch.setattr(judge, "explanation_table", table)
+    f = tmp_path / "deals.jsonl"
+    f.write_text("".join(json.dumps({"hands": d["hands"], "mano": d["mano"]}) + "\n" for d in DEALS[:12]), "utf-8")
+    assert main(["judge", "--explain", str(f)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [json.loads(line)["explanations"]["pares"] for line in lines] == [strange[i % 5] for i in range(12)]
+
+
+def test_judge_explain_4_reyes_la_real_in_spanish(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hands = with_ties_and_la_real(300, seed=4)
+    manos = np.random.default_rng(4).integers(0, 4, len(hands))
+    f = tmp_path / "deals.jsonl"
+    f.write_text(
+        "".join(
+            json.dumps({"hands": [[DECK[c].code for c in h] for h in deal], "mano": m}) + "\n"
+            for deal, m in zip(hands.tolist(), manos.tolist(), strict=True)
+        ),
+        "utf-8",
+    )
+    assert main(["judge", "--explain", "--kings", "4", "--la-real", "--lang", "es", str(f)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rules = Rules(kings=4, la_real=True)
+    for deal, m, line in zip(hands.tolist(), manos.tolist(), lines, strict=True):
+        result = evaluate([[DECK[c] for c in h] for h in deal], m, rules)
+        assert json.loads(line) == {**result.winners(), "explanations": result.explanations("es")}
 
 
 def test_each_deal_its_own_kings() -> None:

@@ -38,11 +38,20 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..i18n import Text, translator
+from ..i18n import Text
 from ..lazy import lazy_module
 from .cards import DECK, RANKS, Card, Hand, Suit, parse_hands
 from .errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError, shown
-from .lances import LANCES, HandInfo, Lance, LanceResult, analyse, check_seat
+from .lances import (
+    LANCES,
+    HandInfo,
+    Lance,
+    LanceWords,
+    analyse,
+    check_seat,
+    info_from_ranks,
+    lance_words,
+)
 from .options import Rules
 from .standings import standing_keys
 
@@ -90,11 +99,17 @@ def _tables(rules: Rules) -> _Tables:
     positions = np.indices((10, 10, 10, 10), dtype=np.int8).reshape(4, -1).T  # (10000, 4) rank positions
     sevens_sota = np.sort(positions, axis=1) == np.array([RANKS.index(7)] * 3 + [RANKS.index(10)], dtype=np.int8)
     is_777s = sevens_sota.all(axis=1)
-    a, b = np.arange(1 << 16) & 0xFF, np.arange(1 << 16) >> 8  # the two cards of a pair a | b << 8
-    pair_lo = np.where((a < 40) & (b < 40), (a >> 2) * 10 + (b >> 2), 0).astype(np.int16)
-    pair_hi = pair_lo * np.int16(100)
+    pair_hi, pair_lo = _pair_tables()
     use_777s = rules.la_real and rules.la_real_figure == "sota_de_oros"
     return _Tables(pair_hi, pair_lo, keys, is_777s if use_777s else None, int(standings[5, 0]))
+
+
+@lru_cache(maxsize=1)
+def _pair_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``(pair_hi, pair_lo)`` of :class:`_Tables`: two cards ``a | b << 8`` -> their rank positions as two digits."""
+    a, b = np.arange(1 << 16) & 0xFF, np.arange(1 << 16) >> 8  # the two cards of a pair a | b << 8
+    pair_lo = np.where((a < 40) & (b < 40), (a >> 2) * 10 + (b >> 2), 0).astype(np.int16)
+    return pair_lo * np.int16(100), pair_lo
 
 
 def _as_rules(rules: Rules | None) -> Rules:
@@ -297,82 +312,95 @@ def evaluate_batch(
 #
 # A lance's sentence depends only on a few facts: who won (or that nobody did), whether a tie to mano decided it
 # (then which seats tied, and the mano), the winner's standing in the lance, and in a plain win the runner-up
-# seat and its standing. Each deal's facts are packed into one integer per lance; the sentence of each distinct
-# integer is built once, by :attr:`LanceResult.explanation` on the first deal that has it, so every sentence is
-# word for word the one-deal sentence.
+# seat and its standing. Each deal's facts are packed into one integer per lance, and each distinct integer's
+# sentence is built once, by :meth:`LanceWords.sentence` on the first deal that has it, so every sentence is word
+# for word the one-deal sentence. Grande and Chica have the most distinct sentences (a win names both hands):
+# theirs are filled in bulk from the same translated template, cut by :meth:`LanceWords.card_beats`.
 
 _NOBODY, _TIE, _ONLY, _BEATS = range(4)
-@lru_cache(maxsize=1)
-def _rank_weights() -> np.ndarray:
-    """(40,) int64: card index -> 5 ** its rank position 0..9 (built on first use: numpy loads lazily)."""
-    return 5 ** (np.arange(40, dtype=np.int64) >> 2)
-_SOTA_CLASS = 5**10  # above every sum of four rank weights
 _TEAM_OF = ("A", "B", "A", "B")
+_CLASSES_PER_KINGS = 2 * 715  # sorted rank tuples (715), with and without the sota de oros
 
 
-def _hand_classes(
-    arr: np.ndarray, kings: np.ndarray, rules: Rules
-) -> tuple[np.ndarray, list[HandInfo]]:
-    """``(classes, infos)``: (N, 4) int the class of each seat's hand, and the :class:`HandInfo` of each class.
+@lru_cache(maxsize=1)
+def _sorted_ranks() -> tuple[np.ndarray, np.ndarray]:
+    """``(spread, positions)``: (10000,) int16, a rank tuple in card order (four rank positions 0..9, the first
+    one most significant) -> the number 0..714 of its sorted tuple; and (715, 4) int8, each sorted tuple."""
+    positions = np.indices((10, 10, 10, 10), dtype=np.int8).reshape(4, -1).T
+    ordered = np.sort(positions, axis=1)
+    sorted_ids = ordered.astype(np.int32) @ np.array([1000, 100, 10, 1], dtype=np.int32)
+    _, first, spread = np.unique(sorted_ids, return_index=True, return_inverse=True)
+    return spread.reshape(-1).astype(np.int16), ordered[first]
 
-    A class is a set of four ranks under one kings setting (and, when la real is played, whether the sota de
-    oros is among the cards): all the hands of a class stand alike in every lance."""
-    # the four ranks as one number: the sum of 5 ** (rank position) over the cards (at most 4 of a rank)
-    ids = _rank_weights()[arr].sum(axis=2, dtype=np.int64)
-    if rules.la_real:
-        ids += _SOTA_CLASS * (arr == _SOTA_DE_OROS).any(axis=2)
-    ids += 2 * _SOTA_CLASS * (kings == 4)[:, None]
+
+def _hand_classes(arr: np.ndarray, kings: np.ndarray, rules: Rules) -> tuple[np.ndarray, list[HandInfo]]:
+    """``(classes, infos)``: (4, N) int the class of each seat's hand, and the :class:`HandInfo` of each class.
+
+    A class is a set of four ranks under one kings setting (and, when la real needs the sota de oros, whether
+    it is among the cards): all the hands of a class stand alike in every lance."""
+    pair_hi, pair_lo = _pair_tables()
+    pairs = arr.reshape(-1, 16).view(np.uint16)  # (N, 8): each seat's two card pairs
+    hid = np.take(pair_hi, pairs[:, 0::2]) + np.take(pair_lo, pairs[:, 1::2])  # (N, 4) rank tuples
+    ids = np.take(_sorted_ranks()[0], hid)
+    if rules.la_real and rules.la_real_figure == "sota_de_oros":
+        ids += np.int16(715) * (arr == _SOTA_DE_OROS).any(axis=2)
+    ids += np.int16(_CLASSES_PER_KINGS) * (kings == 4).astype(np.int16)[:, None]
     distinct, first, classes = np.unique(ids.reshape(-1), return_index=True, return_inverse=True)
     flat = arr.reshape(-1, 4)
     by_kings = {k: replace(rules, kings=k) for k in (8, 4)}
-    infos = [
-        analyse(Hand([DECK[c] for c in flat[i].tolist()]), by_kings[4 if d >= 2 * _SOTA_CLASS else 8])
-        for d, i in zip(distinct.tolist(), first.tolist(), strict=True)
-    ]
-    return classes.reshape(-1, 4), infos
+    positions = _sorted_ranks()[1][distinct % 715].tolist()
+    infos = []
+    for d, i, pos in zip(distinct.tolist(), first.tolist(), positions, strict=True):
+        ranks = [RANKS[p] for p in pos]
+        kings_of_class = 4 if d >= _CLASSES_PER_KINGS else 8
+        if rules.la_real and ranks.count(7) == 3:  # maybe la real: the cards themselves say
+            infos.append(analyse(Hand([DECK[c] for c in flat[i].tolist()]), by_kings[kings_of_class]))
+        else:
+            infos.append(info_from_ranks(ranks, kings_of_class))
+    return np.ascontiguousarray(classes.reshape(-1, 4).T), infos
 
 
 def _lance_facts(lance: Lance, keys: np.ndarray, manos: np.ndarray, juego: np.ndarray) -> tuple[np.ndarray, ...]:
-    """``(facts, case, composite, taking_part)`` of one lance for N deals.
+    """``(facts, case, composite, taking_part, first, second)`` of one lance for N deals.
 
-    keys: (N, 4) each seat's dense key in the lance, 0 = takes no part. juego: (N, 4) bool, each seat has juego.
-    facts: (N,) int64, equal for two deals exactly when their sentences are equal. case: (N,) one of
-    ``_NOBODY, _TIE, _ONLY, _BEATS``. composite: (N, 4) ``key * 4 + nearness to mano`` (-1 = takes no part),
-    so the ranking is the seats by composite, largest first. taking_part: (N,) seats in the ranking.
+    keys: (4, N) int32 each seat's dense key in the lance, 0 = takes no part. manos: (N,) seats. juego: (4, N)
+    bool, each seat has juego. facts: (N,) int64, equal for two deals exactly when their sentences are equal.
+    case: (N,) one of ``_NOBODY, _TIE, _ONLY, _BEATS``. composite: (4, N) ``key * 4 + nearness to mano``
+    (3 for mano ... 0 for the postre), all four different: the ranking is the ``taking_part`` seats of largest
+    composite, largest first. first, second: (N,) the seats of the two largest composites.
     """
-    seats = np.arange(4)
-    rows = np.arange(len(keys))
-    nearness = 3 - ((seats[None, :] - manos[:, None].astype(np.int64)) & 3)
-    composite = np.where(keys > 0, keys * 4 + nearness, -1)
-    first = composite.argmax(axis=1)
-    kw = keys[rows, first]
-    rest = composite.copy()
-    rest[rows, first] = -2
-    second = rest.argmax(axis=1)
-    ks = keys[rows, second]
-    taking_part = (keys > 0).sum(axis=1)
+    m = manos.astype(np.int32)
+    composite = keys * 4 + (3 - ((np.arange(4, dtype=np.int32)[:, None] - m) & 3))
+    c0, c1, c2, c3 = composite
+    high01, low01, high23, low23 = np.maximum(c0, c1), np.minimum(c0, c1), np.maximum(c2, c3), np.minimum(c2, c3)
+    top = np.maximum(high01, high23)
+    runner_up = np.maximum(np.minimum(high01, high23), np.maximum(low01, low23))
+    kw, ks = top >> 2, runner_up >> 2
+    first = (m + 3 - (top & 3)) & 3  # the seat of a composite: nearness 3 is mano
+    second = (m + 3 - (runner_up & 3)) & 3
+    taking_part = (keys > 0).sum(axis=0)
     if lance is Lance.PUNTO:
-        taking_part = np.where(juego.any(axis=1), 0, taking_part)
-    case = np.select(
-        [taking_part == 0, (taking_part > 1) & (ks == kw), taking_part == 1], [_NOBODY, _TIE, _ONLY], _BEATS
-    )
-    m = manos.astype(np.int64)
-    # the fields each case's sentence reads; the others are 0
-    w = np.where((case == _ONLY) | (case == _BEATS), first, 0)
-    # a Grande or Chica sentence does not name the runner-up seat, only its cards
-    s = np.where((case == _BEATS) & (lance not in (Lance.GRANDE, Lance.CHICA)), second, 0)
-    if lance is Lance.PUNTO:
-        juego_mask = juego @ (1 << seats)
-        nobody_bits, nobody_mano = juego_mask, m * (juego_mask > 0)
-    else:
-        nobody_bits = nobody_mano = np.zeros_like(m)
-    tied_mask = ((keys == kw[:, None]) & (keys > 0)) @ (1 << seats)
-    mano = np.select([case == _TIE, case == _NOBODY], [m, nobody_mano], 0)
-    bits = np.select([case == _TIE, case == _NOBODY], [tied_mask, nobody_bits], 0)
-    k1 = np.where(case == _NOBODY, 0, kw)
-    k2 = np.where(case == _BEATS, ks, 0)
-    facts = case + 4 * (w + 4 * (s + 4 * (mano + 4 * (bits + 16 * (k1 + 4096 * k2)))))
-    return facts, case, composite, taking_part
+        taking_part[juego.any(axis=0)] = 0
+    case = np.full(len(m), _BEATS, np.int64)
+    case[taking_part == 1] = _ONLY
+    case[(taking_part > 1) & (ks == kw)] = _TIE
+    case[taking_part == 0] = _NOBODY
+    tie, nobody = case == _TIE, case == _NOBODY
+    # the fields each case's sentence reads; the others are 0 (a tie reads whether the winner is mano)
+    w = first * ~nobody
+    # a Grande, Chica or Punto sentence does not name the runner-up seat
+    s = second * (case == _BEATS) if lance in (Lance.PARES, Lance.JUEGO) else 0
+    bit = np.array([1, 2, 4, 8], np.int32)[:, None]
+    bits = (((keys == kw) & (keys > 0)) * bit).sum(axis=0) * tie
+    mano = ((first == m) & tie).astype(np.int32)
+    if lance is Lance.PUNTO:  # nobody: the seats with juego, in speaking order from mano
+        juego_seats = juego.sum(axis=0) * nobody
+        bits += (juego * bit).sum(axis=0) * nobody
+        mano += m * (juego_seats > 1)  # two seats or more are named in speaking order
+    k1 = kw * ~nobody
+    k2 = ks * (case == _BEATS)
+    facts = case + 4 * (w + 4 * (s + 4 * (mano + 4 * (bits + 16 * (k1 + 4096 * k2.astype(np.int64))))))
+    return facts, case, composite, taking_part, first, second
 
 
 def explain_batch(
@@ -405,7 +433,7 @@ def explanation_table(
     (such as quoting it for JSON). Arguments and errors as :func:`explain_batch`.
     """
     rules = _as_rules(rules)
-    lang = translator(lang).lang  # checked before any work
+    words = lance_words(lang)  # the language is checked before any work
     arr, manos = check_batch(hands, mano)
     n = arr.shape[0]
     deal_kings = np.full(n, rules.kings, np.int64) if kings is None else np.asarray(kings, np.int64).reshape(-1)
@@ -417,42 +445,84 @@ def explanation_table(
     for lance in LANCES:
         lance_keys = [i.key(lance) for i in infos]
         dense = {k: d for d, k in enumerate(sorted(set(lance_keys) - {()}), 1)}
-        keys = np.array([dense.get(k, 0) for k in lance_keys], np.int64)[classes]
-        facts, case, composite, taking_part = _lance_facts(lance, keys, manos, juego)
-        _, first, which = np.unique(facts, return_index=True, return_inverse=True)
-        built = _sentences(lance, infos, first, (classes, case, composite, taking_part, manos), lang)
-        out[lance.value] = (built, which.reshape(-1))
+        keys = np.array([dense.get(k, 0) for k in lance_keys], np.int32)[classes]
+        facts, *arrays = _lance_facts(lance, keys, manos, juego)
+        distinct, which = np.unique(facts, return_inverse=True)
+        which = which.reshape(-1)
+        chosen = np.empty(len(distinct), np.intp)
+        chosen[which] = np.arange(n)  # a deal of each distinct sentence (any one: they all say the same)
+        out[lance.value] = (_sentences(lance, words, infos, chosen, (classes, *arrays, manos)), which)
     return out
 
 
 def _sentences(
-    lance: Lance,
-    infos: list[HandInfo],
-    deals: np.ndarray,
-    arrays: tuple[np.ndarray, ...],
-    lang: str,
+    lance: Lance, words: LanceWords, infos: list[HandInfo], deals: np.ndarray, arrays: tuple[np.ndarray, ...]
 ) -> list[str]:
-    """The sentence of ``lance`` in each of ``deals`` (indexes), from :meth:`LanceResult.explain` in ``lang``.
+    """The sentence of ``lance`` in each of ``deals`` (indexes), in the language of ``words``.
 
-    arrays: ``(classes, case, composite, taking_part, manos)`` of every deal (see :func:`_lance_facts`).
-    """
-    classes, case, composite, taking_part, manos = (a[deals].tolist() for a in arrays)
-    sentences = []
-    for seat_classes, kind, comp, count, mano in zip(classes, case, composite, taking_part, manos, strict=True):
+    arrays: ``(classes, case, composite, taking_part, first, second, manos)`` of every deal (see
+    :func:`_lance_facts`)."""
+    classes, case, composite, taking_part, first, second, manos = (np.take(a, deals, axis=-1) for a in arrays)
+    classes, composite = classes.T, composite.T
+    said = np.empty(len(deals), dtype=object)
+    rest = np.arange(len(deals))
+    if lance is Lance.GRANDE or lance is Lance.CHICA:
+        beats = case == _BEATS
+        _card_beats(lance, words, infos, classes[beats], first[beats], second[beats], said, np.flatnonzero(beats))
+        rest = np.flatnonzero(~beats)
+    for j, seat_classes, kind, comp, count, mano in zip(
+        rest.tolist(),
+        classes[rest].tolist(),
+        case[rest].tolist(),
+        composite[rest].tolist(),
+        taking_part[rest].tolist(),
+        manos[rest].tolist(),
+        strict=True,
+    ):
         ranking = tuple(sorted(range(4), key=comp.__getitem__, reverse=True)[:count])
-        winner = ranking[0] if ranking else None
         c0, c1, c2, c3 = seat_classes
-        result = LanceResult(
+        said[j] = words.sentence(
             lance,
-            winner,
-            None if winner is None else _TEAM_OF[winner],
+            ranking[0] if ranking else None,
             ranking,
             kind == _TIE,
             mano,
             (infos[c0], infos[c1], infos[c2], infos[c3]),
         )
-        sentences.append(result.explain(lang))
+    sentences: list[str] = said.tolist()
     return sentences
+
+
+def _card_beats(
+    lance: Lance,
+    words: LanceWords,
+    infos: list[HandInfo],
+    classes: np.ndarray,
+    winners: np.ndarray,
+    others: np.ndarray,
+    said: np.ndarray,
+    where: np.ndarray,
+) -> None:
+    """Fill ``said[where]`` with the Grande or Chica sentences of plain wins (no tie): ``classes`` (K, 4) the
+    hands' classes, ``winners`` and ``others`` (K,) the winning and the runner-up seat of each.
+
+    The sentences are those of :meth:`LanceWords.sentence`, from the same templates cut by
+    :meth:`LanceWords.card_beats` and filled in bulk."""
+    if not len(where):
+        return
+    grande = lance is Lance.GRANDE
+    ranks = np.array([i.ranks if grande else i.ranks[::-1] for i in infos], np.int8)  # in the lance's order
+    texts = np.array([i.grande_str if grande else i.chica_str for i in infos], dtype=object)
+    rows = np.arange(len(where))
+    win, lose = classes[rows, winners], classes[rows, others]
+    card = (ranks[win] != ranks[lose]).argmax(axis=1)  # the first card that differs decides
+    shape = card * 4 + winners
+    order = np.argsort(shape, kind="stable")
+    shapes, starts = np.unique(shape[order], return_index=True)
+    for value, chosen in zip(shapes.tolist(), np.split(order, starts[1:]), strict=True):
+        parts = words.card_beats(lance, value // 4, value % 4)
+        columns = {"win": texts[win[chosen]].tolist(), "lose": texts[lose[chosen]].tolist()}
+        said[where[chosen]] = parts.fill_columns(columns, len(chosen))
 
 
 def random_deals(n: int, seed: int | np.random.Generator | None = None) -> np.ndarray:

@@ -22,10 +22,12 @@ Ties always go to the seat nearer mano (RULES.md §2): speaking order is mano, m
 from __future__ import annotations
 
 import enum
+import string
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import repeat
 
 from ..i18n import N_, Text, Translator, current_lang, translator
 from .cards import Card, Hand, Suit, parse_hands
@@ -38,11 +40,14 @@ __all__ = [
     "Pares",
     "HandInfo",
     "LanceResult",
+    "LanceWords",
     "DealResult",
+    "SentenceParts",
     "analyse",
     "info_from_ranks",
     "evaluate",
     "judge_infos",
+    "lance_words",
     "winners",
     "effective_rank",
     "point_value",
@@ -88,6 +93,8 @@ class Lance(enum.StrEnum):
 
 
 LANCES: tuple[Lance, ...] = tuple(Lance)
+# the members as plain names: reading ``_GRANDE`` goes through the enum's class, several times slower
+_GRANDE, _CHICA, _PARES, _JUEGO, _PUNTO = LANCES
 _LANCE_NAMES: tuple[str, ...] = tuple(lance.value for lance in LANCES)
 
 #: Juego totals from best to worst (RULES.md §5): 31, 32, 40, 37, 36, 35, 34, 33.
@@ -254,13 +261,13 @@ class HandInfo:
 
     def key(self, lance: Lance) -> tuple[int, ...]:
         """Comparison key for a lance, larger is better; () means the hand takes no part (pares, juego)."""
-        if lance is Lance.GRANDE:
+        if lance is _GRANDE:
             return self.ranks
-        if lance is Lance.CHICA:
+        if lance is _CHICA:
             return tuple(-r for r in reversed(self.ranks))
-        if lance is Lance.PARES:
+        if lance is _PARES:
             return self.pares.key if self.pares else ()
-        if lance is Lance.JUEGO:
+        if lance is _JUEGO:
             if not self.is_juego:
                 return ()
             return (_LA_REAL_KEY if self.la_real else _JUEGO_KEY[self.total],)
@@ -270,14 +277,14 @@ class HandInfo:
         """This hand's standing in a lance, in words: ``"R-R-7-5"``, ``"medias of 5s"``, ``"31"``, ``"no pares"``.
 
         lang: a language code, None for the one being spoken (RULES.md §5)."""
-        if lance is Lance.GRANDE:
+        if lance is _GRANDE:
             return self.grande_str
-        if lance is Lance.CHICA:
+        if lance is _CHICA:
             return self.chica_str
         _ = translator(lang)
-        if lance is Lance.PARES:
+        if lance is _PARES:
             return _describe_pares(_, self.pares) if self.pares else _("no pares")
-        if lance is Lance.JUEGO:
+        if lance is _JUEGO:
             if not self.is_juego:
                 return _("no juego ({total})", total=self.total)
             return _(_LA_REAL_TOTAL, total=self.total) if self.la_real else str(self.total)
@@ -462,8 +469,14 @@ class DealResult:
         """One sentence per lance, keyed by lance name (``"grande"``...), in ``lang`` (a code such as ``"es"``;
         None: the language being spoken). Raises :class:`~musteach.rules.errors.LanguageError` for a language
         with no catalog."""
-        words = _words_in(lang)
-        return dict(zip(_LANCE_NAMES, [_explain(r, words=words) for r in self.results()], strict=True))
+        say = lance_words(lang).sentence
+        return dict(
+            zip(
+                _LANCE_NAMES,
+                [say(r.lance, r.winner, r.ranking, r.tie_to_mano, r.mano, r.infos) for r in self.results()],
+                strict=True,
+            )
+        )
 
     def _repr_html_(self) -> str:
         from ..draw.table import deal_html
@@ -542,36 +555,243 @@ _SENTENCES = (
 
 
 @dataclass(frozen=True, slots=True)
-class _Words:
-    """The sentences of one language, translated once: ``said[msgid]`` is the template of a msgid, placeholders
-    not filled; ``punto_not_played[n]`` the sentence shape for n seats with juego (1..4). ``pares`` and
-    ``no_punto`` keep the words of each :class:`Pares` and the sentence of each tuple of seats with juego."""
+class SentenceParts:
+    """A sentence template with some placeholders filled and the others left open, cut at the open ones: many
+    sentences of one shape are then filled at once by joining strings (:meth:`fill_columns`).
+
+    template: the translated template; fixed: the placeholders filled, as ``(name, value)`` pairs.
+    literals: the text before, between and after the open placeholders (one more than ``fields``), each fixed
+    value already in it; fields: the open placeholders' names, in the order the sentence says them. A template
+    whose open placeholders carry a format spec or a conversion is not cut (``literals`` is empty): it is
+    filled by :meth:`str.format`, which gives the same text.
+
+    >>> parts = SentenceParts.cut("Seat {seat} wins Grande: {win} beats {lose}.", seat=2)
+    >>> parts.literals, parts.fields
+    (('Seat 2 wins Grande: ', ' beats ', '.'), ('win', 'lose'))
+    >>> parts.fill_columns({"win": ["R-R-7-5", "C-C-4-1"], "lose": ["R-C-C-4", "S-S-6-5"]}, 2)
+    ['Seat 2 wins Grande: R-R-7-5 beats R-C-C-4.', 'Seat 2 wins Grande: C-C-4-1 beats S-S-6-5.']
+    """
+
+    template: str
+    fixed: tuple[tuple[str, object], ...]
+    literals: tuple[str, ...]
+    fields: tuple[str, ...]
+
+    @classmethod
+    def cut(cls, template: str, **fixed: object) -> SentenceParts:
+        """``template`` with the ``fixed`` placeholders filled (as :meth:`str.format` fills them), cut at the
+        others. Raises what :meth:`str.format` raises for a malformed template."""
+        formatter = string.Formatter()
+        literals, fields = [""], []
+        for literal, name, spec, conversion in formatter.parse(template):
+            literals[-1] += literal
+            if name is None:
+                continue
+            if name in fixed or not name.isidentifier() or spec or conversion:
+                try:
+                    value, _ = formatter.get_field(name, (), fixed)
+                except (KeyError, AttributeError, IndexError):  # an open placeholder written with a spec
+                    return cls(template, tuple(fixed.items()), (), ())
+                literals[-1] += formatter.format_field(formatter.convert_field(value, conversion), spec or "")
+            else:
+                fields.append(name)
+                literals.append("")
+        return cls(template, tuple(fixed.items()), tuple(literals), tuple(fields))
+
+    def fill(self, **values: str) -> str:
+        """One sentence: the open placeholders filled from ``values``."""
+        literals, fields = self.literals, self.fields
+        if len(fields) == 2:  # the usual shape (a winner's and a loser's hand), joined at once
+            return "".join((literals[0], values[fields[0]], literals[1], values[fields[1]], literals[2]))
+        return self.fill_columns({name: [value] for name, value in values.items()}, 1)[0]
+
+    def fill_columns(self, columns: dict[str, Sequence[str]], count: int) -> list[str]:
+        """``count`` sentences: the i-th fills each open placeholder ``name`` with ``columns[name][i]``."""
+        if not self.literals:
+            fixed = dict(self.fixed)
+            names = list(columns)
+            rows = zip(*columns.values(), strict=True)
+            return [self.template.format(**fixed, **dict(zip(names, row, strict=True))) for row in rows]
+        if not self.fields:
+            return [self.literals[0]] * count
+        pieces: list[Iterable[str]] = [repeat(self.literals[0])]
+        for name, literal in zip(self.fields, self.literals[1:], strict=True):
+            pieces += [columns[name], repeat(literal)]
+        return list(map("".join, zip(*pieces, strict=False)))  # the literals repeat without end
+
+
+@dataclass(frozen=True, slots=True)
+class LanceWords:
+    """The sentences of the lances in one language (RULES.md §2, §5), translated once; get them with
+    :func:`lance_words`. :meth:`sentence` says why a lance was won; :meth:`card_beats` gives the Grande and
+    Chica sentence of a win on a card, cut for filling in bulk (:func:`musteach.rules.batch.explain_batch`).
+
+    translator: the language's :class:`~musteach.i18n.Translator`. said: each msgid's translated template,
+    placeholders not filled. punto_not_played: the sentence shape for n seats with juego (index 1..4).
+    The other fields keep what was already put into words: each :class:`Pares`, each tuple of seats with juego
+    and each Grande or Chica template cut for a seat.
+    """
 
     translator: Translator
     said: dict[str, str]
     punto_not_played: tuple[str, ...]
     pares: dict[Pares, str]
     no_punto: dict[tuple[int, ...], str]
+    cut: dict[int, SentenceParts]
+
+    @property
+    def lang(self) -> str:
+        """The language code, such as ``"es"``."""
+        return self.translator.lang
+
+    def pares_words(self, pares: Pares) -> str:
+        """A jugada of pares in words: ``"par of kings"`` (see :meth:`Pares.describe`)."""
+        text = self.pares.get(pares)
+        if text is None:
+            said = self.said
+            _ = self.translator
+            if pares.kind == "duples":
+                if pares.high == pares.low:
+                    text = said[_DUPLES_FOUR].format(rank=_(_PLURAL[pares.high]))
+                else:
+                    text = said[_DUPLES_TWO].format(high=_(_PLURAL[pares.high]), low=_(_PLURAL[pares.low]))
+            else:
+                text = said[_PARES_WORDS[pares.kind]].format(rank=_(_PLURAL[pares.high]))
+            self.pares[pares] = text
+        return text
+
+    def card_beats(self, lance: Lance, card: int, seat: int) -> SentenceParts:
+        """The sentence "Seat {seat} wins Grande: {win} beats {lose} on the first card." (or Chica) of a win on
+        ``card`` (0 = the first card compared, ... 3 = the fourth) by ``seat`` 0..3, cut at ``win`` and ``lose``
+        (the two hands in hand notation, in the lance's order: high to low for Grande, low to high for Chica)."""
+        key = (lance is _GRANDE) * 16 + card * 4 + seat  # an int: hashing a lance runs Python code
+        parts = self.cut.get(key)
+        if parts is None:
+            templates = _GRANDE_BEATS if lance is _GRANDE else _CHICA_BEATS
+            parts = self.cut[key] = SentenceParts.cut(self.said[templates[card]], seat=seat)
+        return parts
+
+    def punto_not_played_by(self, juego_seats: tuple[int, ...]) -> str:
+        """The sentence of Punto not played, for the seats with juego (1 to 4 seats, in speaking order)."""
+        text = self.no_punto.get(juego_seats)
+        if text is None:
+            seats = self.translator.join([self.said[_SEAT].format(seat=s) for s in juego_seats])
+            text = self.no_punto[juego_seats] = self.punto_not_played[len(juego_seats)].format(seats=seats)
+        return text
+
+    def sentence(
+        self,
+        lance: Lance,
+        winner: int | None,
+        ranking: tuple[int, ...],
+        tie_to_mano: bool,
+        mano: int,
+        infos: tuple[HandInfo, HandInfo, HandInfo, HandInfo],
+    ) -> str:
+        """Why ``lance`` was won, in one sentence (RULES.md §2, §5); the arguments are the fields of a
+        :class:`LanceResult`: the winning seat (None: nobody), the seats taking part best first, whether the tie
+        rule decided, the mano seat and the 4 hands' :class:`HandInfo` indexed by seat."""
+        w = winner
+        if w is None:
+            if lance is _PUNTO:
+                juego_seats = tuple([s for s in _ORDERS[mano] if infos[s].total >= 31])
+                if juego_seats:
+                    return self.punto_not_played_by(juego_seats)
+            return self.said[_NO_PARES] if lance is _PARES else self.said[_NO_JUEGO]
+        if tie_to_mano:
+            return self._tie(lance, w, ranking, mano, infos)
+        if len(ranking) == 1:
+            if lance is _PARES:
+                pares = infos[w].pares
+                assert pares is not None
+                return self.said[_PARES_ONLY].format(seat=w, pares=self.pares_words(pares))
+            return self.said[_JUEGO_ONLY].format(seat=w, total=infos[w].total)
+        return _BEATS_BY_LANCE[lance](self, w, ranking[1], infos[w], infos[ranking[1]])
+
+    def _tie(
+        self, lance: Lance, w: int, ranking: tuple[int, ...], mano: int, infos: tuple[HandInfo, ...]
+    ) -> str:
+        """The sentence of a tie to mano, won by seat ``w``."""
+        best = infos[w].key(lance)
+        tied = [s for s in ranking if infos[s].key(lance) == best]
+        template = self.said[_TIES[len(tied), w == mano]]
+        return template.format(what=self._tie_what(lance, infos[w]), seat=w, **dict(zip("abcd", tied, strict=False)))
+
+    def _grande_beats(self, w: int, other: int, win: HandInfo, lose: HandInfo) -> str:
+        a, b = win.ranks, lose.ranks
+        i = 0 if a[0] != b[0] else 1 if a[1] != b[1] else 2 if a[2] != b[2] else 3  # the card that decides
+        return self.card_beats(_GRANDE, i, w).fill(win=_ranks_text(a), lose=_ranks_text(b))
+
+    def _chica_beats(self, w: int, other: int, win: HandInfo, lose: HandInfo) -> str:
+        a, b = win.ranks[::-1], lose.ranks[::-1]
+        i = 0 if a[0] != b[0] else 1 if a[1] != b[1] else 2 if a[2] != b[2] else 3  # the card that decides
+        return self.card_beats(_CHICA, i, w).fill(win=_ranks_text(a), lose=_ranks_text(b))
+
+    def _pares_beats(self, w: int, other: int, win: HandInfo, lose: HandInfo) -> str:
+        wp, lp = win.pares, lose.pares
+        assert wp is not None and lp is not None
+        if wp.kind != lp.kind:
+            template = _PARES_BEATS
+        elif wp.kind == "duples":
+            template = _PARES_BEATS_LOWER if wp.high == lp.high else _PARES_BEATS
+        else:
+            template = _PARES_BEATS_MEDIAS if wp.kind == "medias" else _PARES_BEATS_PAR
+        return self.said[template].format(seat=w, win=self.pares_words(wp), other=other, lose=self.pares_words(lp))
+
+    def _juego_beats(self, w: int, other: int, win: HandInfo, lose: HandInfo) -> str:
+        if win.la_real:
+            return self.said[_JUEGO_LA_REAL].format(seat=w, other=other, total=lose.total)
+        if win.total == 31:
+            return self.said[_JUEGO_31].format(seat=w, other=other, total=lose.total)
+        return self.said[_JUEGO_BEATS].format(seat=w, win=win.total, lose=lose.total)
+
+    def _punto_beats(self, w: int, other: int, win: HandInfo, lose: HandInfo) -> str:
+        return self.said[_PUNTO_BEATS].format(seat=w, win=win.total, lose=lose.total)
+
+    def _tie_what(self, lance: Lance, info: HandInfo) -> str:
+        """What the tied seats all hold, in words."""
+        if lance is _GRANDE:
+            return info.grande_str
+        if lance is _CHICA:
+            return info.chica_str
+        if lance is _PARES:
+            assert info.pares is not None
+            return self.pares_words(info.pares)
+        if lance is _JUEGO and info.la_real:
+            return self.said[_LA_REAL_TOTAL].format(total=info.total)
+        return str(info.total)
+
+
+#: The sentence of a plain win (no tie, a runner-up), by lance: ``(words, winner, runner-up, their HandInfo)``.
+_BEATS_BY_LANCE = {
+    _GRANDE: LanceWords._grande_beats,
+    _CHICA: LanceWords._chica_beats,
+    _PARES: LanceWords._pares_beats,
+    _JUEGO: LanceWords._juego_beats,
+    _PUNTO: LanceWords._punto_beats,
+}
 
 
 @lru_cache(maxsize=16)
-def _words(lang: str) -> _Words:
-    """The :class:`_Words` of a language code (already checked), built on first use."""
+def _words(lang: str) -> LanceWords:
+    """The :class:`LanceWords` of a language code (already checked), built on first use."""
     _ = translator(lang)
     said = {msgid: _(msgid) for msgid in _SENTENCES}
     shapes = tuple(
         _.ngettext("Punto is not played: {seats} has juego.", "Punto is not played: {seats} have juego.", n, seats="{seats}")
         for n in range(5)
     )
-    return _Words(_, said, shapes, {}, {})
+    return LanceWords(_, said, shapes, {}, {}, {})
 
 
-_WORDS_OF: dict[str, _Words] = {}
+_WORDS_OF: dict[str, LanceWords] = {}
 
 
-def _words_in(lang: str | None) -> _Words:
-    """The :class:`_Words` of ``lang`` as a caller spells it (None: the language being spoken); raises
-    ``LanguageError`` for a language with no catalog. Each spelling is checked once."""
+def lance_words(lang: str | None = None) -> LanceWords:
+    """The :class:`LanceWords` of ``lang`` (a code such as ``"es"``; None: the language being spoken).
+
+    Raises :class:`~musteach.rules.errors.LanguageError` for a language with no catalog. Each spelling of a
+    language is checked once, and each language's words are built once per process."""
     code = current_lang() if lang is None else lang
     words = _WORDS_OF.get(code)
     if words is None:
@@ -581,24 +801,7 @@ def _words_in(lang: str | None) -> _Words:
 
 def _describe_pares(_: Translator, pares: Pares) -> str:
     """A jugada of pares in the words of ``_``'s language (see :meth:`Pares.describe`)."""
-    return _pares_words(_words(_.lang), pares)
-
-
-def _pares_words(words: _Words, pares: Pares) -> str:
-    """A jugada of pares in the words of a language (see :meth:`Pares.describe`)."""
-    text = words.pares.get(pares)
-    if text is None:
-        said = words.said
-        _ = words.translator
-        if pares.kind == "duples":
-            if pares.high == pares.low:
-                text = said[_DUPLES_FOUR].format(rank=_(_PLURAL[pares.high]))
-            else:
-                text = said[_DUPLES_TWO].format(high=_(_PLURAL[pares.high]), low=_(_PLURAL[pares.low]))
-        else:
-            text = said[_PARES_WORDS[pares.kind]].format(rank=_(_PLURAL[pares.high]))
-        words.pares[pares] = text
-    return text
+    return _words(_.lang).pares_words(pares)
 
 
 _TEAMS = ("A", "B", "A", "B")
@@ -611,10 +814,10 @@ def _judge(
     keys: tuple[tuple[int, ...], ...],
     mano: int,
 ) -> LanceResult:
-    """The decision only: winner, ranking and tie; the words wait for :func:`_explain`.
+    """The decision only: winner, ranking and tie; the words wait for :meth:`LanceWords.sentence`.
 
     position: the lance's place in :data:`LANCES`. keys: each seat's :func:`_lance_keys`, indexed by seat."""
-    if lance is Lance.PUNTO and (keys[0][3] or keys[1][3] or keys[2][3] or keys[3][3]):  # somebody has juego
+    if lance is _PUNTO and (keys[0][3] or keys[1][3] or keys[2][3] or keys[3][3]):  # somebody has juego
         return LanceResult(lance, None, None, (), False, mano, infos)
     # key * 4 + nearness to mano (3 for mano ... 0 for the postre): all four differ, the largest is best, and an
     # exact tie goes to the seat nearer mano (RULES.md §2)
@@ -631,79 +834,11 @@ def _judge(
     return LanceResult(lance, w, _TEAMS[w], ranking, tie, mano, infos)
 
 
-def _explain(result: LanceResult, lang: str | None = None, words: _Words | None = None) -> str:
-    """The sentence of one judged lance in ``lang`` (None: the language being spoken), or in ``words`` when
-    given (RULES.md §2, §5)."""
-    if words is None:
-        words = _words_in(lang)
-    said = words.said
-    lance, infos, mano, ranking = result.lance, result.infos, result.mano, result.ranking
-    w = result.winner
-    if w is None:
-        if lance is Lance.PUNTO:
-            juego_seats = [s for s in speaking_order(mano) if infos[s].is_juego]
-            if juego_seats:
-                key = tuple(juego_seats)
-                text = words.no_punto.get(key)
-                if text is None:
-                    seats = words.translator.join([said[_SEAT].format(seat=s) for s in juego_seats])
-                    text = words.no_punto[key] = words.punto_not_played[len(juego_seats)].format(seats=seats)
-                return text
-        if lance is Lance.PARES:
-            return said[_NO_PARES]
-        return said[_NO_JUEGO]
-    if result.tie_to_mano:
-        best = infos[w].key(lance)
-        tied = [s for s in ranking if infos[s].key(lance) == best]
-        template = said[_TIES[len(tied), w == mano]]
-        return template.format(what=_tie_what(words, lance, infos[w]), seat=w, **dict(zip("abcd", tied, strict=False)))
-    win = infos[w]
-    if len(ranking) == 1:
-        if lance is Lance.PARES:
-            assert win.pares is not None
-            return said[_PARES_ONLY].format(seat=w, pares=_pares_words(words, win.pares))
-        return said[_JUEGO_ONLY].format(seat=w, total=win.total)
-    other = ranking[1]
-    lose = infos[other]
-    if lance is Lance.GRANDE:
-        a, b = win.ranks, lose.ranks
-        i = 0 if a[0] != b[0] else 1 if a[1] != b[1] else 2 if a[2] != b[2] else 3
-        return said[_GRANDE_BEATS[i]].format(seat=w, win=_ranks_text(a), lose=_ranks_text(b))
-    if lance is Lance.CHICA:
-        a, b = win.ranks[::-1], lose.ranks[::-1]
-        i = 0 if a[0] != b[0] else 1 if a[1] != b[1] else 2 if a[2] != b[2] else 3
-        return said[_CHICA_BEATS[i]].format(seat=w, win=_ranks_text(a), lose=_ranks_text(b))
-    if lance is Lance.PARES:
-        assert win.pares is not None and lose.pares is not None
-        wp, lp = win.pares, lose.pares
-        if wp.kind != lp.kind:
-            template = _PARES_BEATS
-        elif wp.kind == "duples":
-            template = _PARES_BEATS_LOWER if wp.high == lp.high else _PARES_BEATS
-        else:
-            template = _PARES_BEATS_MEDIAS if wp.kind == "medias" else _PARES_BEATS_PAR
-        return said[template].format(seat=w, win=_pares_words(words, wp), other=other, lose=_pares_words(words, lp))
-    if lance is Lance.JUEGO:
-        if win.la_real:
-            return said[_JUEGO_LA_REAL].format(seat=w, other=other, total=lose.total)
-        if win.total == 31:
-            return said[_JUEGO_31].format(seat=w, other=other, total=lose.total)
-        return said[_JUEGO_BEATS].format(seat=w, win=win.total, lose=lose.total)
-    return said[_PUNTO_BEATS].format(seat=w, win=win.total, lose=lose.total)
-
-
-def _tie_what(words: _Words, lance: Lance, info: HandInfo) -> str:
-    """What the tied seats all hold, in the words of a language."""
-    if lance is Lance.GRANDE:
-        return info.grande_str
-    if lance is Lance.CHICA:
-        return info.chica_str
-    if lance is Lance.PARES:
-        assert info.pares is not None
-        return _pares_words(words, info.pares)
-    if lance is Lance.JUEGO and info.la_real:
-        return words.said[_LA_REAL_TOTAL].format(total=info.total)
-    return str(info.total)
+def _explain(result: LanceResult, lang: str | None = None) -> str:
+    """The sentence of one judged lance in ``lang`` (None: the language being spoken; RULES.md §2, §5)."""
+    return lance_words(lang).sentence(
+        result.lance, result.winner, result.ranking, result.tie_to_mano, result.mano, result.infos
+    )
 
 
 def evaluate(
@@ -741,11 +876,11 @@ def judge_infos(
     (not checked), in lance order; each sentence is built when read (RULES.md §2, §4, §5)."""
     keys = (_lance_keys(infos[0]), _lance_keys(infos[1]), _lance_keys(infos[2]), _lance_keys(infos[3]))
     return (
-        _judge(Lance.GRANDE, 0, infos, keys, mano),
-        _judge(Lance.CHICA, 1, infos, keys, mano),
-        _judge(Lance.PARES, 2, infos, keys, mano),
-        _judge(Lance.JUEGO, 3, infos, keys, mano),
-        _judge(Lance.PUNTO, 4, infos, keys, mano),
+        _judge(_GRANDE, 0, infos, keys, mano),
+        _judge(_CHICA, 1, infos, keys, mano),
+        _judge(_PARES, 2, infos, keys, mano),
+        _judge(_JUEGO, 3, infos, keys, mano),
+        _judge(_PUNTO, 4, infos, keys, mano),
     )
 
 
