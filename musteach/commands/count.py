@@ -12,16 +12,28 @@ a language with no catalog.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
+import re
 import sys
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from itertools import chain, compress
+from operator import attrgetter
+from typing import Any, Literal
+
+import numpy as np
 
 from ..cli import add_lang_option
 from ..i18n import SOURCE_LANG, Text, check_lang, speaking, translator
+from ..rules.batch import BATCH_LANCES
+from ..rules.betting import TEAMS, BettingOutcome
+from ..rules.cards import CARD_TEXTS
 from ..rules.count import CountResult, count_case
+from ..rules.count_batch import END_PHASE_NAMES, MAX_AMOUNT, BetKind, CountBatch, EndPhase, count_batch, encode_outcome
 from ..rules.errors import MusError
-from . import Records, line_label, read_input, read_records
+from . import Records, decode_input, line_label, msgspec_error, read_input_bytes, read_records
 
 _KEYS = ("id", "stones", "hand_total", "final_score", "game_over", "game_winner", "ended_at")
 
@@ -98,19 +110,34 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    data = read_input_bytes(args.file)
+    text = decode_input(data, args.file)
+    if not (args.explain or args.check):
+        fast = batch_output(text)
+        if fast is not None:
+            sys.stdout.write(fast)
+            return 0
+    return _run_per_case(args, read_cases(text))
+
+
+def _counted(label: str, case: Any) -> tuple[Any, CountResult]:
+    """``(id, result)`` of one case by :func:`count_case`; its error names the case: ``"case 2 (S02): ..."``."""
+    cid = case.get("id") if isinstance(case, dict) else None
+    where = f"{label} ({cid})" if cid is not None else label
+    try:
+        return (cid if cid is not None else label), count_case(case)
+    except MusError as e:
+        raise type(e)(Text("{where}: {problem}", where=where, problem=e.text or str(e))) from None
+
+
+def _run_per_case(args: argparse.Namespace, cases: list[tuple[str, Any]]) -> int:
+    """Count the cases one by one with :func:`count_case`: ``--explain``, ``--check``, and input that
+    :func:`batch_output` does not take."""
     _ = translator()
-    cases = read_cases(read_input(args.file))
-    results = []
-    for label, case in cases:
-        cid = case.get("id") if isinstance(case, dict) else None
-        where = f"{label} ({cid})" if cid is not None else label
-        try:
-            results.append((cid if cid is not None else label, case, count_case(case)))
-        except MusError as e:
-            raise type(e)(Text("{where}: {problem}", where=where, problem=e.text or str(e))) from None
+    results = [(*_counted(label, case), case) for label, case in cases]
     failures = 0
     out: list[str] = []
-    for cid, case, r in results:
+    for cid, r, case in results:
         if args.explain:
             out += [f"# {cid}", *r.explanation, ""]
         elif args.check:
@@ -130,3 +157,351 @@ def _run(args: argparse.Namespace) -> int:
             out.append(json.dumps(result_line(cid, r), ensure_ascii=False))
     sys.stdout.write("\n".join(out) + "\n")
     return 1 if failures else 0
+
+
+# ----- the batched path ---------------------------------------------------------------------------------------------
+#
+# Clean input (a JSON array, one object, or JSON Lines with one case a line, every field of the scoring.json
+# schema in its usual form) is read at once by msgspec into typed records; the cards, manos, scores and bettings
+# become integer arrays; :func:`~musteach.rules.count_batch.count_batch` counts every case; the output is joined
+# from pieces. A case the arrays cannot vouch for (a bad or unusual field, a betting that breaks a rule) is read
+# again by :func:`read_cases` and counted by :func:`count_case`, in order, so the first bad case is named exactly
+# as on the per-case path. Input that is not clean at all goes whole through the per-case path.
+
+_CODE_INDEX: dict[str, int] = {text: card.index for text, card in CARD_TEXTS.items()}
+_VARIANT_KINGS: dict[str | None, int] = {None: 8, "8reyes": 8, "4reyes": 4}
+_TARGETS = (30, 35, 40)
+_NEEDS_ESCAPE = re.compile(r'[\x00-\x1f"\\]')
+# characters str.splitlines() ends a line at, that a JSON line may hold (\r as white space, the others in strings;
+# msgspec refuses \x0b, \x0c and \x1c-\x1e anywhere): read_records would split a line there
+_LINE_ENDS_IN_JSON = ("\r", "\x85", "\u2028", "\u2029")
+_KIND_OF_TAG = {
+    "paso": BetKind.PASO,
+    "accepted": BetKind.ACCEPTED,
+    "rejected": BetKind.REJECTED,
+    "ordago_accepted": BetKind.ORDAGO_ACCEPTED,
+    "no_bet": BetKind.NO_BET,
+}
+
+
+@dataclass(frozen=True)
+class _Readers:
+    """msgspec's typed readers of cases: ``one`` (a case, for JSON Lines) and ``many`` (a JSON array of cases);
+    ``kinds``: the :class:`BetKind` of each betting record type (None: MISSING); ``no_betting``: the betting
+    record of a case without one."""
+
+    one: Any
+    many: Any
+    kinds: dict[type, BetKind]
+    no_betting: Any
+
+
+@cache
+def _case_decoders() -> _Readers:
+    """The typed readers of the scoring.json schema with its fields in their usual forms; any other field, or a
+    field of another form, fails (msgspec is imported here, when first needed)."""
+    import msgspec
+    from msgspec import UNSET, UnsetType
+
+    card: Any = Literal.__getitem__(tuple(CARD_TEXTS))  # the 120 texts, as msgspec reads a Literal
+    hand: Any = tuple[card, card, card, card]
+    strict: dict[str, Any] = {"forbid_unknown_fields": True, "gc": False}
+    seats = msgspec.defstruct(
+        "Seats", [(f"s{k}", hand) for k in range(4)], rename={f"s{k}": str(k) for k in range(4)}, **strict
+    )
+    score = msgspec.defstruct("Score", [("A", int, 0), ("B", int, 0)], **strict)
+    stakes: Any = list[int | str] | UnsetType
+    # an accepted or refused bet: every field it may have; BettingOutcome.from_dict then refuses the wrong ones
+    bet = [("stake", int | None | UnsetType, UNSET), ("stakes", stakes, UNSET), ("winner_team", str | UnsetType, UNSET)]
+    kinds = {
+        msgspec.defstruct(
+            tag.title().replace("_", ""),
+            bet if kind in (BetKind.ACCEPTED, BetKind.REJECTED) else [],
+            tag=tag,
+            tag_field="type",
+            **strict,
+        ): kind
+        for tag, kind in _KIND_OF_TAG.items()
+    }
+    outcome: Any = None
+    for struct in kinds:
+        outcome = struct if outcome is None else outcome | struct
+    betting = msgspec.defstruct("Betting", [(lance, outcome | None, None) for lance in BATCH_LANCES], **strict)
+    case: Any = msgspec.defstruct(
+        "Case",
+        [
+            ("hands", seats | tuple[hand, hand, hand, hand]),
+            ("id", Any, None),
+            ("variant", Any, None),
+            ("target", Any, UNSET),
+            ("mano_seat", Any, UNSET),
+            ("mano", Any, UNSET),
+            ("start_score", score | tuple[int, int] | None, None),
+            ("betting", betting | None, None),
+            ("rules", Any, None),
+            ("expected", Any, None),  # read, though unused, so that a number too large for Python fails here too
+            ("why", Any, None),
+        ],
+        **strict,
+    )
+    return _Readers(
+        msgspec.json.Decoder(case), msgspec.json.Decoder(list[case]), {type(None): BetKind.MISSING, **kinds}, betting()
+    )
+
+
+def clean_cases(text: str) -> tuple[list[Any], bool] | None:
+    """``(cases, lines)``: the cases of ``text`` read by the typed readers, and whether they came one a line
+    (their labels then name the line); None when the text is not a clean JSON array, object or JSON Lines
+    (then :func:`read_cases` reads it and names what is wrong)."""
+    start = text.lstrip(" \t\r\n")[:1]
+    readers = _case_decoders()
+    try:
+        if start == "[":
+            cases: list[Any] = readers.many.decode(text)
+            return cases, False
+        if "\r" in text or (not text.isascii() and any(c in text for c in _LINE_ENDS_IN_JSON)):
+            return None
+        body = text[:-1] if text.endswith("\n") else text
+        lines = body.count("\n") + 1
+        # every line a whole case, '{' to '}', and no blank line (JSON strings hold no raw line end)
+        if not (body.startswith("{") and body.endswith("}") and body.count("}\n{") == lines - 1):
+            return None
+        cases = readers.one.decode_lines(body)
+    except msgspec_error():
+        return None
+    return (cases, lines > 1) if len(cases) == lines else None
+
+
+@lru_cache(maxsize=4096)
+def _bet(kind: BetKind, stake: object, stakes: object, team: object) -> tuple[int, int]:
+    """``(amount, team)`` of an accepted or refused bet (see :func:`~musteach.rules.count_batch.encode_outcome`)
+    from its fields (msgspec's UNSET when absent; stakes as a tuple), read by :meth:`BettingOutcome.from_dict`;
+    ``(-1, 0)`` when it refuses them, or when the amount is too large for the arrays."""
+    from msgspec import UNSET
+
+    data: dict[str, Any] = {"type": "accepted" if kind is BetKind.ACCEPTED else "rejected"}
+    for name, value in (("stake", stake), ("stakes", stakes), ("winner_team", team)):
+        if value is not UNSET:
+            data[name] = list(value) if name == "stakes" else value  # type: ignore[call-overload]  # a tuple
+    try:
+        _, amount, team_index = encode_outcome(BettingOutcome.from_dict(data))
+    except (ValueError, LookupError, TypeError):  # the per-case path says what is wrong
+        return -1, 0
+    return (amount, team_index) if 0 < amount <= MAX_AMOUNT else (-1, 0)
+
+
+def _encoded_betting(bettings: list[Any], n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(kinds, amounts, teams, doubtful)``: (N, 5) per lance (see :func:`~musteach.rules.count_batch.count_batch`)
+    and the (N,) cases whose betting must be read again (a bet refused by the rules, or an amount too large)."""
+    from msgspec import UNSET
+
+    kinds = np.zeros((n, 5), np.int8)
+    amounts = np.zeros((n, 5), np.int64)
+    teams = np.zeros((n, 5), np.int8)
+    readers = _case_decoders()
+    bettings = [readers.no_betting if b is None else b for b in bettings]
+    for col, lance in enumerate(BATCH_LANCES):
+        said = list(map(attrgetter(lance), bettings))
+        kind = np.fromiter(map(readers.kinds.__getitem__, map(type, said)), np.int8, n)
+        kinds[:, col] = kind
+        for k in (BetKind.ACCEPTED, BetKind.REJECTED):
+            chosen = kind == k
+            if not chosen.any():
+                continue
+            got = [
+                _bet(k, o.stake, o.stakes if o.stakes is UNSET else tuple(o.stakes), o.winner_team)
+                for o in compress(said, chosen.tolist())
+            ]
+            amounts[chosen, col], teams[chosen, col] = np.array(got, np.int64).reshape(-1, 2).T
+    doubtful = np.any(amounts < 0, axis=1)
+    amounts[amounts < 0] = 0
+    return kinds, amounts, teams, doubtful
+
+
+def _encoded_cases(cases: list[Any]) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """The arrays :func:`~musteach.rules.count_batch.count_batch` takes, and the (N,) mask of doubtful cases
+    (a field it does not vouch for: another variant, rules options, a bad mano, score or card...). A doubtful
+    case holds a harmless stand-in in the arrays."""
+    from msgspec import UNSET
+
+    n = len(cases)
+    fields = attrgetter("hands", "mano_seat", "mano", "variant", "target", "start_score", "rules", "betting")
+    hands, mano_seat, mano_alias, variant, target_given, score_given, rules, betting = zip(*map(fields, cases), strict=True)
+    by_seat = [h if type(h) is tuple else (h.s0, h.s1, h.s2, h.s3) for h in hands]
+    codes = chain.from_iterable(chain.from_iterable(by_seat))
+    cards = np.fromiter(map(_CODE_INDEX.__getitem__, codes), np.uint8, 16 * n).reshape(n, 16)
+    ordered = np.sort(cards, axis=1)
+    doubtful = np.any(ordered[:, 1:] == ordered[:, :-1], axis=1)
+    if UNSET in mano_seat:  # case.get("mano_seat", case.get("mano"))
+        mano_seat = tuple((None if a is UNSET else a) if m is UNSET else m for m, a in zip(mano_seat, mano_alias, strict=True))
+    mano = _small_ints(mano_seat, 0, 3)
+    if all(v is None or type(v) is str for v in set(map(_hashable, variant))):
+        kings = np.fromiter((_VARIANT_KINGS.get(v, 0) for v in variant), np.int64, n)
+    else:
+        kings = np.fromiter((_VARIANT_KINGS.get(v, 0) if v is None or type(v) is str else 0 for v in variant), np.int64, n)
+    if UNSET in target_given:
+        target_given = tuple(40 if t is UNSET else t for t in target_given)
+    target = _small_ints(target_given, 30, 40)
+    target[~np.isin(target, _TARGETS)] = -1
+    score_pairs = _score_pairs(score_given, n)
+    in_game = np.all((score_pairs >= 0) & (score_pairs < target[:, None]), axis=1)
+    start = np.where(in_game[:, None], score_pairs, -1)
+    given_rules = np.fromiter(map(bool, rules), bool, n) if any(rules) else np.zeros(n, bool)
+    kinds, amounts, teams, doubtful_betting = _encoded_betting(list(betting), n)
+    doubtful |= (mano < 0) | (kings == 0) | (target < 0) | (start[:, 0] < 0) | given_rules | doubtful_betting
+    cards[doubtful] = np.arange(16, dtype=np.uint8)
+    mano[doubtful] = 0
+    kings[doubtful] = 8
+    target[doubtful] = 40
+    start[doubtful] = 0
+    kinds[doubtful] = BetKind.MISSING
+    arrays = {
+        "hands": cards.reshape(n, 4, 4),
+        "mano": mano,
+        "kinds": kinds,
+        "amounts": amounts,
+        "teams": teams,
+        "start_score": start,
+        "target": target,
+        "kings": kings,
+    }
+    return arrays, doubtful
+
+
+def _hashable(value: object) -> object:
+    """``value``, or a stand-in for a JSON list or object (which cannot be hashed)."""
+    return value if not isinstance(value, list | dict) else _ABSENT
+
+
+_ABSENT = object()
+
+
+def _small_ints(values: tuple[Any, ...], low: int, high: int) -> np.ndarray:
+    """(N,) int64: each value that is a whole number (not a bool) in ``low..high``, else -1."""
+    if set(map(type, values)) == {int}:
+        try:
+            arr = np.array(values, np.int64)
+        except OverflowError:
+            pass
+        else:
+            return np.where((arr >= low) & (arr <= high), arr, -1)
+    return np.fromiter((v if type(v) is int and low <= v <= high else -1 for v in values), np.int64, len(values))
+
+
+def _score_pairs(scores: tuple[Any, ...], n: int) -> np.ndarray:
+    """(N, 2) int64: the start scores ``(A, B)`` (0-0 for None), -1 for a number too large for the arrays."""
+    pairs = [(0, 0) if s is None else s if type(s) is tuple else (s.A, s.B) for s in scores]
+    try:
+        return np.array(pairs, np.int64).reshape(n, 2)
+    except OverflowError:
+        return np.array([p if all(-1 <= v <= MAX_AMOUNT for v in p) else (-1, -1) for p in pairs], np.int64).reshape(n, 2)
+
+
+def batch_output(text: str) -> str | None:
+    """The output of ``musteach count`` on ``text`` (a line per case, see the module docstring), counted in bulk;
+    None when the text is not clean enough for it (see :func:`clean_cases`) or holds no case: then the per-case
+    path reads it. Raises :class:`MusError` naming the first bad case, as the per-case path does."""
+    collecting = gc.isenabled()
+    gc.disable()  # millions of small records, none in a cycle: the collector would only walk them again and again
+    try:
+        read = clean_cases(text)
+        if read is None or not read[0]:
+            return None
+        cases, lines = read
+        arrays, doubtful = _encoded_cases(cases)
+    finally:
+        if collecting:
+            gc.enable()
+    counted = count_batch(
+        arrays["hands"],
+        arrays["mano"],
+        arrays["kinds"],
+        arrays["amounts"],
+        arrays["teams"],
+        start_score=arrays["start_score"],
+        target=arrays["target"],
+        kings=arrays["kings"],
+    )
+    again = np.flatnonzero(doubtful | ~counted.counted).tolist()
+    one_by_one: dict[int, str] = {}
+    if again:
+        labelled = read_cases(text)  # the same cases, read as the per-case path reads them
+        for i in again:
+            one_by_one[i] = json.dumps(result_line(*_counted(*labelled[i])), ensure_ascii=False) + "\n"
+    labels = Records([], list(range(1, len(cases) + 1)) if lines else None, "case")
+    return _joined(cases, labels, counted, one_by_one)
+
+
+def _joined(cases: list[Any], labels: Records, r: CountBatch, one_by_one: dict[int, str]) -> str:
+    """The output lines, as :func:`result_line` and ``json.dumps`` write them, joined from pieces: a case's
+    line is its id and nine pieces (three stones pairs, ..., the ending), each taken from a table."""
+    n = len(cases)
+    parts = np.empty((n, 10), dtype=object)
+    ids = [c.id for c in cases]
+    plain = not _NEEDS_ESCAPE.search("".join(i for i in ids if type(i) is str))
+    texts = []
+    quoted = []
+    for i, cid in enumerate(ids):
+        if cid is None:
+            cid = record_label(labels, i, always_line=True)
+        if type(cid) is str and (plain or not _NEEDS_ESCAPE.search(cid)):
+            texts.append(cid)
+            quoted.append(True)
+        else:
+            texts.append(json.dumps(cid, ensure_ascii=False))
+            quoted.append(False)
+    is_quoted = np.array(quoted, bool)
+    parts[:, 0] = np.where(is_quoted, '{"id": "', '{"id": ')
+    parts[:, 1] = texts
+    parts[:, 2] = np.where(is_quoted, '"', "")
+    stones = r.stones
+    last = np.where(r.juego_played, 0, 1)
+    parts[:, 3] = _pairs(', "stones": {"grande": ', stones[:, 0])
+    parts[:, 4] = _pairs(', "chica": ', stones[:, 1])
+    parts[:, 5] = _pairs(', "pares": ', stones[:, 2])
+    parts[:, 6] = np.where(last == 0, _pairs(', "juego": ', stones[:, 3]), _pairs(', "punto": ', stones[:, 3]))
+    parts[:, 7] = _pairs('}, "hand_total": ', r.hand_total)
+    parts[:, 8] = _pairs(', "final_score": ', r.final_score)
+    ordago = r.ended == EndPhase.ORDAGO
+    parts[ordago, 3:8] = ""
+    lance = r.ended_lance.astype(np.int64) + (r.ended_lance == 3) * last
+    ending = np.where(r.game_winner >= 0, 1 + ((r.ended.astype(np.int64) - 1) * 5 + lance) * 2 + r.game_winner, 0)
+    parts[:, 9] = _endings()[ending]
+    for i, line in one_by_one.items():
+        parts[i] = [line, *[""] * 9]
+    return "".join(parts.reshape(-1).tolist())
+
+
+_PAIR_LIMIT = 64  # stones below this are read from a table
+
+
+@lru_cache(maxsize=8)
+def _pair_table(prefix: str) -> np.ndarray:
+    """(64 * 64,) object: ``prefix + '{"A": a, "B": b}'`` at ``a * 64 + b``."""
+    return np.array(
+        [f'{prefix}{{"A": {a}, "B": {b}}}' for a in range(_PAIR_LIMIT) for b in range(_PAIR_LIMIT)], dtype=object
+    )
+
+
+def _pairs(prefix: str, pairs: np.ndarray) -> np.ndarray:
+    """(N,) object: ``prefix + '{"A": a, "B": b}'`` for each row ``(a, b)`` of ``pairs`` (N, 2)."""
+    small = np.all(pairs < _PAIR_LIMIT, axis=1)
+    codes = np.where(small, pairs[:, 0] * _PAIR_LIMIT + pairs[:, 1], 0)
+    out: np.ndarray = _pair_table(prefix)[codes]
+    for i in np.flatnonzero(~small).tolist():
+        a, b = pairs[i].tolist()
+        out[i] = f'{prefix}{{"A": {a}, "B": {b}}}'
+    return out
+
+
+@cache
+def _endings() -> np.ndarray:
+    """(31,) object: the end of a line: the game goes on (0), or ``1 + ((phase - 1) * 5 + lance) * 2 + team``
+    for a game won by team 0 (A) or 1 (B) in a phase (1 betting, 2 count, 3 ordago) at a lance (0..4)."""
+    endings = [', "game_over": false, "game_winner": null, "ended_at": null}\n']
+    for phase in (EndPhase.BETTING, EndPhase.COUNT, EndPhase.ORDAGO):
+        for lance in BATCH_LANCES:
+            for team in TEAMS:
+                ended_at = f"{END_PHASE_NAMES[phase]}:{lance}"
+                endings.append(f', "game_over": true, "game_winner": "{team}", "ended_at": "{ended_at}"}}\n')
+    return np.array(endings, dtype=object)
