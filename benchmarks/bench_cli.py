@@ -6,7 +6,8 @@ and CPU; on a machine shared with other work the CPU time is the fairer figure).
 compiled first, as ``pip install`` does (the figures do not count compiling musteach's sources at every start):
 
   * ``musteach judge`` on N random deals (JSON Lines, random manos; default 200,000), and with ``--explain``;
-  * ``musteach count`` on N cases (the scoring.json vectors repeated, as JSON Lines);
+  * ``musteach count`` on N varied cases (random deals, manos, targets, start scores and bettings of every type,
+    with the scoring.json vectors mixed in; JSON Lines);
   * ``musteach grade`` on N cases (the first N deals, each with a random lance and answer);
   * the peer's command line for comparison, with ``--peer PATH/TO/cards.js``: mikeloscoz/mus's ``js/cards.js``
     (a checkout outside this repository; nothing of it is copied here) judged by a small node driver written to a
@@ -35,6 +36,7 @@ import numpy as np
 
 import musteach
 from musteach.rules.batch import BATCH_LANCES, array_to_codes, random_deals
+from musteach.rules.count_batch import random_cases
 
 ROOT = Path(__file__).resolve().parents[1]
 MUSTEACH = Path(sys.executable).with_name("musteach")
@@ -110,11 +112,12 @@ def write_answers(path: Path, deals: Path, n: int, seed: int) -> None:
             out.write(json.dumps(case) + "\n")
 
 
-def write_cases(path: Path, n: int) -> None:
-    cases = json.loads(SCORING.read_text(encoding="utf-8"))
+def write_cases(path: Path, n: int, seed: int) -> None:
+    """``n`` varied count cases (:func:`musteach.rules.count_batch.random_cases`: random deals in 8 and 4 reyes,
+    manos, targets, start scores and bettings of every type), one scoring.json vector every 20, as JSON Lines."""
+    vectors = json.loads(SCORING.read_text(encoding="utf-8"))
     with path.open("w", encoding="utf-8") as f:
-        for i in range(n):
-            f.write(json.dumps(cases[i % len(cases)]) + "\n")
+        f.writelines(json.dumps(case) + "\n" for case in random_cases(n, seed, vectors=vectors))
 
 
 def main() -> None:
@@ -141,7 +144,7 @@ def main() -> None:
         deals, cases, out = d / "deals.jsonl", d / "cases.jsonl", d / "out.jsonl"
         answers = d / "answers.jsonl"
         write_deals(deals, a.deals, a.seed)
-        write_cases(cases, a.cases)
+        write_cases(cases, a.cases, a.seed)
         write_answers(answers, deals, a.cases, a.seed)
         print(
             f"\n{a.deals:,} deals ({deals.stat().st_size / 1e6:.1f} MB of JSON Lines), {a.cases:,} count cases, "
