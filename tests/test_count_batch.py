@@ -161,7 +161,7 @@ def run_count(text: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.Capture
 def test_the_command_writes_what_the_per_case_path_writes(layout: str, monkeypatch, capsys) -> None:
     cases = random_cases(1000, seed=7, vectors=SCORING)
     text = json.dumps(cases) if layout == "array" else "".join(json.dumps(c) + "\n" for c in cases)
-    assert batch_output(text) is not None  # the batched path took it
+    assert batch_output(text.encode()) is not None  # the batched path took it
     code, out, err = run_count(text, monkeypatch, capsys)
     assert (code, err) == (0, "")
     assert out == per_case_output(text)
@@ -170,7 +170,7 @@ def test_the_command_writes_what_the_per_case_path_writes(layout: str, monkeypat
 def test_one_case_and_cases_without_id_are_labelled_as_before(monkeypatch, capsys) -> None:
     cases = [{k: v for k, v in c.items() if k != "id"} for c in random_cases(3, seed=1)]
     for text in (json.dumps(cases[0]), "".join(json.dumps(c) + "\n" for c in cases), json.dumps(cases)):
-        assert batch_output(text) is not None
+        assert batch_output(text.encode()) is not None
         code, out, _ = run_count(text, monkeypatch, capsys)
         assert code == 0 and out == per_case_output(text)
     code, out, _ = run_count("".join(json.dumps(c) + "\n" for c in cases), monkeypatch, capsys, "--lang", "es")
@@ -220,7 +220,7 @@ def test_unusual_but_valid_cases_are_counted_as_before(name, change, monkeypatch
         case.update(change)
     cases[20] = case
     text = "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases)
-    assert batch_output(text) is not None  # read in bulk; that one case counted on its own
+    assert batch_output(text.encode()) is not None  # read in bulk; that one case counted on its own
     code, out, err = run_count(text, monkeypatch, capsys)
     assert (code, err) == (0, "")
     assert out == per_case_output(text)

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import chain, compress
+from itertools import chain, repeat
 from operator import attrgetter
 from typing import Any, Literal
 
@@ -111,13 +111,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     data = read_input_bytes(args.file)
-    text = decode_input(data, args.file)
+    if not data.isascii():
+        decode_input(data, args.file)  # UTF-8 text, else the line is named
     if not (args.explain or args.check):
-        fast = batch_output(text)
+        fast = batch_output(data)
         if fast is not None:
             sys.stdout.write(fast)
             return 0
-    return _run_per_case(args, read_cases(text))
+    return _run_per_case(args, read_cases(decode_input(data, args.file)))
 
 
 def _counted(label: str, case: Any) -> tuple[Any, CountResult]:
@@ -186,12 +187,14 @@ _KIND_OF_TAG = {
 
 @dataclass(frozen=True)
 class _Readers:
-    """msgspec's typed readers of cases: ``one`` (a case, for JSON Lines) and ``many`` (a JSON array of cases);
-    ``kinds``: the :class:`BetKind` of each betting record type (None: MISSING); ``no_betting``: the betting
-    record of a case without one."""
+    """msgspec's typed readers of cases: ``one`` (a case, for JSON Lines) and ``many`` (a JSON array of cases),
+    which keep each case's hands as raw JSON, and ``hands`` (the hands of a case, by seat or as a list of 4);
+    ``kinds``: the :class:`BetKind` of each betting outcome record type (frozen, so that equal outcomes are
+    one dictionary key); ``no_betting``: the betting record of a case without one."""
 
     one: Any
     many: Any
+    hands: Any
     kinds: dict[type, BetKind]
     no_betting: Any
 
@@ -210,7 +213,7 @@ def _case_decoders() -> _Readers:
         "Seats", [(f"s{k}", hand) for k in range(4)], rename={f"s{k}": str(k) for k in range(4)}, **strict
     )
     score = msgspec.defstruct("Score", [("A", int, 0), ("B", int, 0)], **strict)
-    stakes: Any = list[int | str] | UnsetType
+    stakes: Any = tuple[int | str, ...] | UnsetType
     # an accepted or refused bet: every field it may have; BettingOutcome.from_dict then refuses the wrong ones
     bet = [("stake", int | None | UnsetType, UNSET), ("stakes", stakes, UNSET), ("winner_team", str | UnsetType, UNSET)]
     kinds = {
@@ -219,6 +222,7 @@ def _case_decoders() -> _Readers:
             bet if kind in (BetKind.ACCEPTED, BetKind.REJECTED) else [],
             tag=tag,
             tag_field="type",
+            frozen=True,
             **strict,
         ): kind
         for tag, kind in _KIND_OF_TAG.items()
@@ -230,7 +234,7 @@ def _case_decoders() -> _Readers:
     case: Any = msgspec.defstruct(
         "Case",
         [
-            ("hands", seats | tuple[hand, hand, hand, hand]),
+            ("hands", msgspec.Raw),  # read by _hand_cards
             ("id", Any, None),
             ("variant", Any, None),
             ("target", Any, UNSET),
@@ -245,26 +249,30 @@ def _case_decoders() -> _Readers:
         **strict,
     )
     return _Readers(
-        msgspec.json.Decoder(case), msgspec.json.Decoder(list[case]), {type(None): BetKind.MISSING, **kinds}, betting()
+        msgspec.json.Decoder(case),
+        msgspec.json.Decoder(list[case]),
+        msgspec.json.Decoder(seats | tuple[hand, hand, hand, hand]),
+        {type(None): BetKind.MISSING, **kinds},
+        betting(),
     )
 
 
-def clean_cases(text: str) -> tuple[list[Any], bool] | None:
-    """``(cases, lines)``: the cases of ``text`` read by the typed readers, and whether they came one a line
-    (their labels then name the line); None when the text is not a clean JSON array, object or JSON Lines
+def clean_cases(data: bytes) -> tuple[list[Any], bool] | None:
+    """``(cases, lines)``: the cases of ``data`` (UTF-8 text) read by the typed readers, and whether they came
+    one a line (their labels then name the line); None when it is not a clean JSON array, object or JSON Lines
     (then :func:`read_cases` reads it and names what is wrong)."""
-    start = text.lstrip(" \t\r\n")[:1]
+    start = data.lstrip(b" \t\r\n")[:1]
     readers = _case_decoders()
     try:
-        if start == "[":
-            cases: list[Any] = readers.many.decode(text)
+        if start == b"[":
+            cases: list[Any] = readers.many.decode(data)
             return cases, False
-        if "\r" in text or (not text.isascii() and any(c in text for c in _LINE_ENDS_IN_JSON)):
+        if b"\r" in data or (not data.isascii() and any(c.encode() in data for c in _LINE_ENDS_IN_JSON)):
             return None
-        body = text[:-1] if text.endswith("\n") else text
-        lines = body.count("\n") + 1
+        body = data[:-1] if data.endswith(b"\n") else data
+        lines = body.count(b"\n") + 1
         # every line a whole case, '{' to '}', and no blank line (JSON strings hold no raw line end)
-        if not (body.startswith("{") and body.endswith("}") and body.count("}\n{") == lines - 1):
+        if not (body.startswith(b"{") and body.endswith(b"}") and body.count(b"}\n{") == lines - 1):
             return None
         cases = readers.one.decode_lines(body)
     except msgspec_error():
@@ -272,7 +280,6 @@ def clean_cases(text: str) -> tuple[list[Any], bool] | None:
     return (cases, lines > 1) if len(cases) == lines else None
 
 
-@lru_cache(maxsize=4096)
 def _bet(kind: BetKind, stake: object, stakes: object, team: object) -> tuple[int, int]:
     """``(amount, team)`` of an accepted or refused bet (see :func:`~musteach.rules.count_batch.encode_outcome`)
     from its fields (msgspec's UNSET when absent; stakes as a tuple), read by :meth:`BettingOutcome.from_dict`;
@@ -282,7 +289,7 @@ def _bet(kind: BetKind, stake: object, stakes: object, team: object) -> tuple[in
     data: dict[str, Any] = {"type": "accepted" if kind is BetKind.ACCEPTED else "rejected"}
     for name, value in (("stake", stake), ("stakes", stakes), ("winner_team", team)):
         if value is not UNSET:
-            data[name] = list(value) if name == "stakes" else value  # type: ignore[call-overload]  # a tuple
+            data[name] = list(value) if isinstance(value, tuple) else value  # stakes
     try:
         _, amount, team_index = encode_outcome(BettingOutcome.from_dict(data))
     except (ValueError, LookupError, TypeError):  # the per-case path says what is wrong
@@ -290,57 +297,157 @@ def _bet(kind: BetKind, stake: object, stakes: object, team: object) -> tuple[in
     return (amount, team_index) if 0 < amount <= MAX_AMOUNT else (-1, 0)
 
 
+def _code_tables() -> tuple[np.ndarray, np.ndarray]:
+    """(65536,) uint8 each: the card index of a 2-byte card text ``a b`` at ``a | b << 8``, and of a 3-byte one
+    ``1 b c`` at ``b | c << 8``; 255 elsewhere (not a card)."""
+    two = np.full(1 << 16, 255, np.uint8)
+    three = np.full(1 << 16, 255, np.uint8)
+    for text, card in CARD_TEXTS.items():
+        raw = text.encode("ascii", "replace")
+        if len(raw) == 2:
+            two[raw[0] | raw[1] << 8] = card.index
+        elif len(raw) == 3 and raw[0] == ord("1"):
+            three[raw[1] | raw[2] << 8] = card.index
+    return two, three
+
+
+_TWO_BYTE_CARDS, _THREE_BYTE_CARDS = _code_tables()
+_HAND_QUOTES = 40  # 4 seat keys and 16 card texts
+_HANDS_STEP = 8192  # cases' hands a step
+
+
+def _hand_cards(hands: list[Any]) -> np.ndarray | None:
+    """(N, 16) uint8: the card indexes of each case's raw JSON hands, seat 0's four first; None when one is not
+    4 hands of 4 card texts (then the per-case path names it).
+
+    Hands as ``json.dumps`` writes them by seat, ``{"0": ["12o", "3c", "7e", "5b"], "1": [...], ...}`` with card
+    codes, are read from their bytes at once (:func:`standard_hands`); any others by msgspec, one by one."""
+    n = len(hands)
+    cards = np.empty((n, 16), np.uint8)
+    for start in range(0, n, _HANDS_STEP):  # a step at a time, small enough for the CPU cache
+        step = standard_hands(b"".join(hands[start : start + _HANDS_STEP]), len(hands[start : start + _HANDS_STEP]))
+        if step is None:
+            break
+        cards[start : start + _HANDS_STEP] = step
+    else:
+        return cards
+    reader = _case_decoders().hands
+    try:
+        decoded = [reader.decode(h) for h in hands]
+    except msgspec_error():
+        return None
+    by_seat = [h if type(h) is tuple else (h.s0, h.s1, h.s2, h.s3) for h in decoded]
+    codes = chain.from_iterable(chain.from_iterable(by_seat))
+    return np.fromiter(map(_CODE_INDEX.__getitem__, codes), np.uint8, 16 * len(hands)).reshape(-1, 16)
+
+
+def _hand_layout() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The fixed bytes of hands written by ``json.dumps``, as ``(quote, offset, byte)`` arrays: the byte at
+    ``offset`` from the hands' ``quote``-th quote (see :func:`standard_hands`)."""
+    fixed: list[tuple[int, int, str]] = [(0, -1, "{")]
+    for seat in range(4):
+        key = 10 * seat  # the seat's opening quote; then its closing one, then 4 cards of 2 quotes each
+        fixed += [(key, 1, str(seat)), (key, 2, '"'), *((key + 1, k + 1, c) for k, c in enumerate(': ["'))]
+        for k in range(4):
+            close = key + 3 + 2 * k
+            after = ', "' if k < 3 else ("], " + '"' if seat < 3 else "]}")
+            fixed += [(close, i + 1, c) for i, c in enumerate(after)]
+    quote, offset, byte = zip(*fixed, strict=True)
+    return np.array(quote), np.array(offset), np.frombuffer("".join(byte).encode("ascii"), np.uint8)
+
+
+_FIXED_QUOTE, _FIXED_OFFSET, _FIXED_BYTE = _hand_layout()
+_CARD_OPEN = np.array([10 * seat + 2 + 2 * k for seat in range(4) for k in range(4)])
+
+
+def standard_hands(data: bytes, n: int) -> np.ndarray | None:
+    """(N, 16) uint8 card indexes of ``n`` JSON hands by seat written one after the other, each exactly as
+    ``json.dumps`` writes them with card codes (``{"0": ["12o", "3c", "7e", "5b"], "1": [...], "2": [...],
+    "3": [...]}``); None for anything else. Every byte is checked: the 40 quotes, the text between them, the
+    seats and the codes. Cards are not checked for repeats.
+
+    >>> standard_hands(b'{"0": ["12o", "3c", "7e", "5b"], "1": ["12c", "11o", "11c", "4e"], '
+    ...                b'"2": ["1o", "1c", "4o", "5o"], "3": ["6c", "6e", "10o", "2b"]}', 1).tolist()
+    [[36, 9, 26, 19, 37, 32, 33, 14, 0, 1, 12, 16, 21, 22, 28, 7]]
+    """
+    u8 = np.frombuffer(data, np.uint8)
+    quotes = np.flatnonzero(u8 == ord('"'))
+    if n == 0 or quotes.size != _HAND_QUOTES * n:
+        return None
+    q = quotes.reshape(n, _HAND_QUOTES)
+    # the hands follow each other: each one's '{' right after the previous one's '"]}'
+    if q[0, 0] != 1 or q[-1, -1] + 3 != u8.size or (q[1:, 0] != q[:-1, -1] + 4).any():
+        return None
+    if (u8[q[:, _FIXED_QUOTE] + _FIXED_OFFSET] != _FIXED_BYTE).any():
+        return None
+    opens = q[:, _CARD_OPEN]
+    lengths = q[:, _CARD_OPEN + 1] - opens - 1
+    first, second, third = u8[opens + 1], u8[opens + 2], u8[np.minimum(opens + 3, u8.size - 1)]
+    two = _TWO_BYTE_CARDS[first | second.astype(np.uint16) << 8]
+    three = _THREE_BYTE_CARDS[second | third.astype(np.uint16) << 8]
+    cards = np.where(lengths == 2, two, np.where((lengths == 3) & (first == ord("1")), three, 255))
+    return None if (cards == 255).any() else cards.astype(np.uint8)
+
+
 def _encoded_betting(bettings: list[Any], n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(kinds, amounts, teams, doubtful)``: (N, 5) per lance (see :func:`~musteach.rules.count_batch.count_batch`)
-    and the (N,) cases whose betting must be read again (a bet refused by the rules, or an amount too large)."""
-    from msgspec import UNSET
-
-    kinds = np.zeros((n, 5), np.int8)
-    amounts = np.zeros((n, 5), np.int64)
-    teams = np.zeros((n, 5), np.int8)
+    and the (N,) cases whose betting must be read again (a bet refused by :meth:`BettingOutcome.from_dict`, or
+    an amount too large for the arrays). Each distinct outcome is read once (a large input holds a few
+    thousand)."""
     readers = _case_decoders()
-    bettings = [readers.no_betting if b is None else b for b in bettings]
-    for col, lance in enumerate(BATCH_LANCES):
-        said = list(map(attrgetter(lance), bettings))
-        kind = np.fromiter(map(readers.kinds.__getitem__, map(type, said)), np.int8, n)
-        kinds[:, col] = kind
-        for k in (BetKind.ACCEPTED, BetKind.REJECTED):
-            chosen = kind == k
-            if not chosen.any():
-                continue
-            got = [
-                _bet(k, o.stake, o.stakes if o.stakes is UNSET else tuple(o.stakes), o.winner_team)
-                for o in compress(said, chosen.tolist())
-            ]
-            amounts[chosen, col], teams[chosen, col] = np.array(got, np.int64).reshape(-1, 2).T
-    doubtful = np.any(amounts < 0, axis=1)
-    amounts[amounts < 0] = 0
-    return kinds, amounts, teams, doubtful
+    if None in bettings:
+        bettings = [readers.no_betting if b is None else b for b in bettings]
+    said = chain.from_iterable(map(attrgetter(*BATCH_LANCES), bettings))
+    codes = np.fromiter(map(_OutcomeCodes().__getitem__, said), np.int64, 5 * n).reshape(n, 5)
+    kinds = (codes & 7).astype(np.int8)
+    doubtful = np.any(kinds == _DOUBTFUL, axis=1)
+    kinds[kinds == _DOUBTFUL] = BetKind.MISSING
+    return kinds, codes >> 4, ((codes >> 3) & 1).astype(np.int8), doubtful
 
 
-def _encoded_cases(cases: list[Any]) -> tuple[dict[str, np.ndarray], np.ndarray]:
+_DOUBTFUL = 7  # not a BetKind: the outcome is read again on the per-case path
+
+
+class _OutcomeCodes(dict[Any, int]):
+    """The code of a lance's outcome record (None: not given): ``kind | team << 3 | amount << 4`` (team 1 for B;
+    see :func:`~musteach.rules.count_batch.encode_outcome`), or ``_DOUBTFUL``; each distinct outcome read once."""
+
+    def __missing__(self, outcome: Any) -> int:
+
+        kind = _case_decoders().kinds[type(outcome)]
+        code = int(kind)
+        if kind in (BetKind.ACCEPTED, BetKind.REJECTED):
+            amount, team = _bet(kind, outcome.stake, outcome.stakes, outcome.winner_team)
+            code = _DOUBTFUL if amount < 0 else kind | team << 3 | amount << 4
+        self[outcome] = code
+        return code
+
+
+def _encoded_cases(cases: list[Any]) -> tuple[dict[str, np.ndarray], np.ndarray] | None:
     """The arrays :func:`~musteach.rules.count_batch.count_batch` takes, and the (N,) mask of doubtful cases
     (a field it does not vouch for: another variant, rules options, a bad mano, score or card...). A doubtful
-    case holds a harmless stand-in in the arrays."""
+    case holds a harmless stand-in in the arrays. None when some case's hands are not 4 hands of 4 card texts."""
     from msgspec import UNSET
 
     n = len(cases)
-    fields = attrgetter("hands", "mano_seat", "mano", "variant", "target", "start_score", "rules", "betting")
-    hands, mano_seat, mano_alias, variant, target_given, score_given, rules, betting = zip(*map(fields, cases), strict=True)
-    by_seat = [h if type(h) is tuple else (h.s0, h.s1, h.s2, h.s3) for h in hands]
-    codes = chain.from_iterable(chain.from_iterable(by_seat))
-    cards = np.fromiter(map(_CODE_INDEX.__getitem__, codes), np.uint8, 16 * n).reshape(n, 16)
+    fields = ("hands", "mano_seat", "mano", "variant", "target", "start_score", "rules", "betting")
+    hands, mano_seat, mano_alias, variant, target_given, score_given, rules, betting = (
+        list(map(attrgetter(name), cases)) for name in fields
+    )
+    cards = _hand_cards(hands)
+    if cards is None:
+        return None
     ordered = np.sort(cards, axis=1)
     doubtful = np.any(ordered[:, 1:] == ordered[:, :-1], axis=1)
     if UNSET in mano_seat:  # case.get("mano_seat", case.get("mano"))
-        mano_seat = tuple((None if a is UNSET else a) if m is UNSET else m for m, a in zip(mano_seat, mano_alias, strict=True))
+        mano_seat = [(None if a is UNSET else a) if m is UNSET else m for m, a in zip(mano_seat, mano_alias, strict=True)]
     mano = _small_ints(mano_seat, 0, 3)
-    if all(v is None or type(v) is str for v in set(map(_hashable, variant))):
-        kings = np.fromiter((_VARIANT_KINGS.get(v, 0) for v in variant), np.int64, n)
-    else:
+    try:
+        kings = np.fromiter(map(_VARIANT_KINGS.get, variant, repeat(0, n)), np.int64, n)
+    except TypeError:  # a list or an object as the variant
         kings = np.fromiter((_VARIANT_KINGS.get(v, 0) if v is None or type(v) is str else 0 for v in variant), np.int64, n)
     if UNSET in target_given:
-        target_given = tuple(40 if t is UNSET else t for t in target_given)
+        target_given = [40 if t is UNSET else t for t in target_given]
     target = _small_ints(target_given, 30, 40)
     target[~np.isin(target, _TARGETS)] = -1
     score_pairs = _score_pairs(score_given, n)
@@ -368,15 +475,7 @@ def _encoded_cases(cases: list[Any]) -> tuple[dict[str, np.ndarray], np.ndarray]
     return arrays, doubtful
 
 
-def _hashable(value: object) -> object:
-    """``value``, or a stand-in for a JSON list or object (which cannot be hashed)."""
-    return value if not isinstance(value, list | dict) else _ABSENT
-
-
-_ABSENT = object()
-
-
-def _small_ints(values: tuple[Any, ...], low: int, high: int) -> np.ndarray:
+def _small_ints(values: list[Any], low: int, high: int) -> np.ndarray:
     """(N,) int64: each value that is a whole number (not a bool) in ``low..high``, else -1."""
     if set(map(type, values)) == {int}:
         try:
@@ -388,7 +487,7 @@ def _small_ints(values: tuple[Any, ...], low: int, high: int) -> np.ndarray:
     return np.fromiter((v if type(v) is int and low <= v <= high else -1 for v in values), np.int64, len(values))
 
 
-def _score_pairs(scores: tuple[Any, ...], n: int) -> np.ndarray:
+def _score_pairs(scores: list[Any], n: int) -> np.ndarray:
     """(N, 2) int64: the start scores ``(A, B)`` (0-0 for None), -1 for a number too large for the arrays."""
     pairs = [(0, 0) if s is None else s if type(s) is tuple else (s.A, s.B) for s in scores]
     try:
@@ -397,18 +496,22 @@ def _score_pairs(scores: tuple[Any, ...], n: int) -> np.ndarray:
         return np.array([p if all(-1 <= v <= MAX_AMOUNT for v in p) else (-1, -1) for p in pairs], np.int64).reshape(n, 2)
 
 
-def batch_output(text: str) -> str | None:
-    """The output of ``musteach count`` on ``text`` (a line per case, see the module docstring), counted in bulk;
-    None when the text is not clean enough for it (see :func:`clean_cases`) or holds no case: then the per-case
-    path reads it. Raises :class:`MusError` naming the first bad case, as the per-case path does."""
+def batch_output(data: bytes) -> str | None:
+    """The output of ``musteach count`` on ``data`` (UTF-8 text: a line per case, see the module docstring),
+    counted in bulk; None when the input is not clean enough for it (see :func:`clean_cases`) or holds no case:
+    then the per-case path reads it. Raises :class:`MusError` naming the first bad case, as the per-case path
+    does."""
     collecting = gc.isenabled()
     gc.disable()  # millions of small records, none in a cycle: the collector would only walk them again and again
     try:
-        read = clean_cases(text)
+        read = clean_cases(data)
         if read is None or not read[0]:
             return None
         cases, lines = read
-        arrays, doubtful = _encoded_cases(cases)
+        encoded = _encoded_cases(cases)
+        if encoded is None:
+            return None
+        arrays, doubtful = encoded
     finally:
         if collecting:
             gc.enable()
@@ -425,72 +528,75 @@ def batch_output(text: str) -> str | None:
     again = np.flatnonzero(doubtful | ~counted.counted).tolist()
     one_by_one: dict[int, str] = {}
     if again:
-        labelled = read_cases(text)  # the same cases, read as the per-case path reads them
+        labelled = read_cases(data.decode("utf-8"))  # the same cases, read as the per-case path reads them
         for i in again:
             one_by_one[i] = json.dumps(result_line(*_counted(*labelled[i])), ensure_ascii=False) + "\n"
     labels = Records([], list(range(1, len(cases) + 1)) if lines else None, "case")
-    return _joined(cases, labels, counted, one_by_one)
+    return _joined([c.id for c in cases], labels, counted, one_by_one)
 
 
-def _joined(cases: list[Any], labels: Records, r: CountBatch, one_by_one: dict[int, str]) -> str:
+def _joined(ids: list[Any], labels: Records, r: CountBatch, one_by_one: dict[int, str]) -> str:
     """The output lines, as :func:`result_line` and ``json.dumps`` write them, joined from pieces: a case's
-    line is its id and nine pieces (three stones pairs, ..., the ending), each taken from a table."""
-    n = len(cases)
-    parts = np.empty((n, 10), dtype=object)
-    ids = [c.id for c in cases]
-    plain = not _NEEDS_ESCAPE.search("".join(i for i in ids if type(i) is str))
+    line is its id and seven pieces (the four lances' stones, the hand total, the final score, the ending), each
+    taken from a table."""
+    n = len(ids)
+    parts = np.empty((n, 8), dtype=object)
+    parts[:, 0] = _id_texts(ids, labels)
+    last = np.where(r.juego_played, 0, _PAIR_LIMIT * _PAIR_LIMIT)  # the fourth lance: juego, else punto
+    parts[:, 1] = _pairs(', "stones": {"grande": ', r.stones[:, 0])
+    parts[:, 2] = _pairs(', "chica": ', r.stones[:, 1])
+    parts[:, 3] = _pairs(', "pares": ', r.stones[:, 2])
+    parts[:, 4] = _pairs((', "juego": ', ', "punto": '), r.stones[:, 3], last)
+    parts[:, 5] = _pairs('}, "hand_total": ', r.hand_total)
+    parts[:, 6] = _pairs(', "final_score": ', r.final_score)
+    ordago = r.ended == EndPhase.ORDAGO
+    if ordago.any():
+        parts[ordago, 1:6] = ""
+    lance = r.ended_lance.astype(np.int64) + (r.ended_lance == 3) * (last > 0)
+    ending = np.where(r.game_winner >= 0, 1 + ((r.ended.astype(np.int64) - 1) * 5 + lance) * 2 + r.game_winner, 0)
+    parts[:, 7] = _endings()[ending]
+    for i, line in one_by_one.items():
+        parts[i] = [line, *[""] * 7]
+    return "".join(parts.reshape(-1).tolist())
+
+
+def _id_texts(ids: list[Any], labels: Records) -> list[str]:
+    """Each line's beginning, ``{"id": "R1"``: the case's id as ``json.dumps`` writes it, or its label."""
+    if set(map(type, ids)) == {str} and not _NEEDS_ESCAPE.search("".join(ids)):
+        return ['{"id": "' + i + '"' for i in ids]
     texts = []
-    quoted = []
     for i, cid in enumerate(ids):
         if cid is None:
             cid = record_label(labels, i, always_line=True)
-        if type(cid) is str and (plain or not _NEEDS_ESCAPE.search(cid)):
-            texts.append(cid)
-            quoted.append(True)
-        else:
-            texts.append(json.dumps(cid, ensure_ascii=False))
-            quoted.append(False)
-    is_quoted = np.array(quoted, bool)
-    parts[:, 0] = np.where(is_quoted, '{"id": "', '{"id": ')
-    parts[:, 1] = texts
-    parts[:, 2] = np.where(is_quoted, '"', "")
-    stones = r.stones
-    last = np.where(r.juego_played, 0, 1)
-    parts[:, 3] = _pairs(', "stones": {"grande": ', stones[:, 0])
-    parts[:, 4] = _pairs(', "chica": ', stones[:, 1])
-    parts[:, 5] = _pairs(', "pares": ', stones[:, 2])
-    parts[:, 6] = np.where(last == 0, _pairs(', "juego": ', stones[:, 3]), _pairs(', "punto": ', stones[:, 3]))
-    parts[:, 7] = _pairs('}, "hand_total": ', r.hand_total)
-    parts[:, 8] = _pairs(', "final_score": ', r.final_score)
-    ordago = r.ended == EndPhase.ORDAGO
-    parts[ordago, 3:8] = ""
-    lance = r.ended_lance.astype(np.int64) + (r.ended_lance == 3) * last
-    ending = np.where(r.game_winner >= 0, 1 + ((r.ended.astype(np.int64) - 1) * 5 + lance) * 2 + r.game_winner, 0)
-    parts[:, 9] = _endings()[ending]
-    for i, line in one_by_one.items():
-        parts[i] = [line, *[""] * 9]
-    return "".join(parts.reshape(-1).tolist())
+        plain = type(cid) is str and not _NEEDS_ESCAPE.search(cid)
+        texts.append('{"id": "' + cid + '"' if plain else '{"id": ' + json.dumps(cid, ensure_ascii=False))
+    return texts
 
 
 _PAIR_LIMIT = 64  # stones below this are read from a table
 
 
 @lru_cache(maxsize=8)
-def _pair_table(prefix: str) -> np.ndarray:
-    """(64 * 64,) object: ``prefix + '{"A": a, "B": b}'`` at ``a * 64 + b``."""
+def _pair_table(prefixes: tuple[str, ...]) -> np.ndarray:
+    """(len(prefixes) * 64 * 64,) object: ``prefix + '{"A": a, "B": b}'`` at ``(p * 64 + a) * 64 + b`` for
+    the prefix ``p``."""
     return np.array(
-        [f'{prefix}{{"A": {a}, "B": {b}}}' for a in range(_PAIR_LIMIT) for b in range(_PAIR_LIMIT)], dtype=object
+        [f'{p}{{"A": {a}, "B": {b}}}' for p in prefixes for a in range(_PAIR_LIMIT) for b in range(_PAIR_LIMIT)],
+        dtype=object,
     )
 
 
-def _pairs(prefix: str, pairs: np.ndarray) -> np.ndarray:
-    """(N,) object: ``prefix + '{"A": a, "B": b}'`` for each row ``(a, b)`` of ``pairs`` (N, 2)."""
+def _pairs(prefix: str | tuple[str, ...], pairs: np.ndarray, which: np.ndarray | int = 0) -> np.ndarray:
+    """(N,) object: ``prefix + '{"A": a, "B": b}'`` for each row ``(a, b)`` of ``pairs`` (N, 2); with several
+    prefixes, ``which`` (N,) picks each row's as ``index * 64 * 64``."""
+    prefixes = (prefix,) if isinstance(prefix, str) else prefix
     small = np.all(pairs < _PAIR_LIMIT, axis=1)
-    codes = np.where(small, pairs[:, 0] * _PAIR_LIMIT + pairs[:, 1], 0)
-    out: np.ndarray = _pair_table(prefix)[codes]
+    codes = np.where(small, pairs[:, 0] * _PAIR_LIMIT + pairs[:, 1], 0) + which
+    out: np.ndarray = _pair_table(prefixes)[codes]
     for i in np.flatnonzero(~small).tolist():
         a, b = pairs[i].tolist()
-        out[i] = f'{prefix}{{"A": {a}, "B": {b}}}'
+        p = prefixes[int(np.asarray(which).reshape(-1)[i] if np.ndim(which) else 0) // (_PAIR_LIMIT * _PAIR_LIMIT)]
+        out[i] = f'{p}{{"A": {a}, "B": {b}}}'
     return out
 
 

@@ -232,6 +232,27 @@ def count_batch(
     if ((start < 0) | (start >= goal[:, None])).any():
         raise BettingError(Text("every start score must be whole stones ≥ 0 and below the target (RULES.md §8)"))
 
+    wins, pares_value, juego_value = _judged(arr, manos, deal_kings, rules)
+    juego_played = np.any(juego_value > 0, axis=1)
+    kind, counted = _checked_kinds(kind, pares_value, juego_value, juego_played)
+    counted &= np.all((amount >= 0) & (amount <= MAX_AMOUNT), axis=1)
+    # the four lances played, in order: grande, chica, pares, then juego or punto
+
+    def played(x: np.ndarray) -> list[np.ndarray]:
+        return [x[:, 0], x[:, 1], x[:, 2], np.where(juego_played, x[:, 3], x[:, 4])]
+
+    columns = [
+        _Lance(k, a, t == 1, np.where(seat >= 0, seat & 1, -1).astype(np.int8))
+        for k, a, t, seat in zip(played(kind), played(amount), played(team), played(wins), strict=True)
+    ]
+    values = (_team_sums(pares_value), _team_sums(np.where(juego_played[:, None], juego_value, 0)))
+    return _count(columns, values, juego_played, start, goal, counted, rules)
+
+
+def _judged(arr: np.ndarray, manos: np.ndarray, deal_kings: np.ndarray, rules: Rules) -> tuple[np.ndarray, ...]:
+    """``(wins, pares, juego)``: (N, 5) winning seats of every lance (-1 none), and (N, 4) each seat's pares and
+    juego values (see :func:`jugada_tables`), each deal under its own kings."""
+    n = len(arr)
     wins = np.empty((n, 5), np.int8)
     pares_value = np.empty((n, 4), np.uint8)
     juego_value = np.empty((n, 4), np.uint8)
@@ -239,42 +260,28 @@ def count_batch(
         chosen = deal_kings == k
         if not chosen.any():
             continue
-        got = evaluate_batch(arr[chosen], manos[chosen], Rules(kings=k, la_real=rules.la_real, la_real_figure=rules.la_real_figure))
-        wins[chosen] = np.stack([got[name] for name in BATCH_LANCES], axis=1)
+        every = bool(chosen.all())
+        hands = arr if every else arr[chosen]
+        got = evaluate_batch(hands, manos if every else manos[chosen], rules.replace(kings=k))
         pares_table, juego_table = jugada_tables(k)
-        ids = hand_ids(arr[chosen])
+        ids = hand_ids(hands)
+        if every:
+            return np.stack([got[name] for name in BATCH_LANCES], axis=1), pares_table[ids], juego_table[ids]
+        wins[chosen] = np.stack([got[name] for name in BATCH_LANCES], axis=1)
         pares_value[chosen] = pares_table[ids]
         juego_value[chosen] = juego_table[ids]
-
-    juego_played = np.any(juego_value > 0, axis=1)
-    kind, counted = _checked_kinds(kind, pares_value, juego_value, juego_played)
-    counted &= np.all((amount >= 0) & (amount <= MAX_AMOUNT), axis=1)
-    # the four lances played, in order: grande, chica, pares, then juego or punto
-    last = np.where(juego_played, 3, 4)
-    cols = np.stack([np.zeros(n, np.intp), np.ones(n, np.intp), np.full(n, 2, np.intp), last], axis=1)
-    rows = np.arange(n)[:, None]
-    played = _Played(
-        kind[rows, cols],
-        amount[rows, cols],
-        team[rows, cols].astype(np.intp),
-        np.where(wins[rows, cols] >= 0, wins[rows, cols] & 1, -1).astype(np.intp),
-        np.stack([_team_sums(pares_value), _team_sums(juego_value)], axis=1),  # (N, 2 jugadas, 2 teams)
-        juego_played,
-    )
-    return _count(played, start, goal, counted, rules)
+    return wins, pares_value, juego_value
 
 
 @dataclass(frozen=True)
-class _Played:
-    """The four lances played, per case: betting kind, amount and team, the winning team (-1 none), and each
-    team's pares and juego values."""
+class _Lance:
+    """One lance played, for N cases: the betting's kind, amount and whether the refused bet was team B's, and
+    the team winning the lance (0 A, 1 B, -1 nobody)."""
 
-    kind: np.ndarray  # (N, 4)
-    amount: np.ndarray  # (N, 4)
-    team: np.ndarray  # (N, 4)
-    winner: np.ndarray  # (N, 4)
-    values: np.ndarray  # (N, 2, 2)
-    juego: np.ndarray  # (N,)
+    kind: np.ndarray
+    amount: np.ndarray
+    by_b: np.ndarray
+    winner: np.ndarray
 
 
 def _per_lance(values: object, n: int, name: str) -> np.ndarray:
@@ -284,10 +291,10 @@ def _per_lance(values: object, n: int, name: str) -> np.ndarray:
     return arr
 
 
-def _team_sums(values: np.ndarray) -> np.ndarray:
-    """(N, 2): the sums of seats 0 + 2 (team A) and 1 + 3 (team B)."""
+def _team_sums(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The sums of seats 0 + 2 (team A) and 1 + 3 (team B), (N,) each."""
     v = values.astype(np.int64)
-    return np.stack([v[:, 0] + v[:, 2], v[:, 1] + v[:, 3]], axis=1)
+    return v[:, 0] + v[:, 2], v[:, 1] + v[:, 3]
 
 
 def _checked_kinds(
@@ -297,7 +304,7 @@ def _checked_kinds(
     cases whose betting keeps the rules of §4, as :func:`~musteach.rules.count.resolve_betting` checks them."""
     kind = kind.copy()
     n = len(kind)
-    ok = np.all(np.isin(kind, list(BetKind)), axis=1)
+    ok = np.all((kind >= 0) & (kind <= max(BetKind)), axis=1)
     quiet = (kind == BetKind.MISSING) | (kind == BetKind.PASO) | (kind == BetKind.NO_BET)
     bettable = {}
     for col, values in ((2, pares_value), (3, juego_value)):
@@ -316,72 +323,91 @@ def _checked_kinds(
     return kind, ok
 
 
-def _count(played: _Played, start: np.ndarray, goal: np.ndarray, counted: np.ndarray, rules: Rules) -> CountBatch:
+class _Tally:
+    """The running count of N hands: each team's score, the stones of each lance, and where games ended."""
+
+    def __init__(self, start: np.ndarray, goal: np.ndarray) -> None:
+        n = len(start)
+        self.a, self.b = start[:, 0].copy(), start[:, 1].copy()
+        self.goal = goal
+        self.stones = np.zeros((n, 4, 2), np.int64)
+        self.going = np.ones(n, bool)
+        self.winner = np.full(n, -1, np.int8)
+        self.ended = np.zeros(n, np.int8)
+        self.ended_lance = np.zeros(n, np.int8)
+
+    def pay(self, k: int, stones: np.ndarray, to_b: np.ndarray) -> np.ndarray:
+        """Add ``stones`` (0 where nothing is paid) in lance ``k`` to team B where ``to_b``, else A; returns
+        where the team paid reaches the target."""
+        for_b = np.where(to_b, stones, 0)
+        for_a = stones - for_b
+        self.a += for_a
+        self.b += for_b
+        self.stones[:, k, 0] += for_a
+        self.stones[:, k, 1] += for_b
+        return (stones > 0) & (np.where(to_b, self.b, self.a) >= self.goal)
+
+    def finish(self, mask: np.ndarray, team: np.ndarray, phase: EndPhase, k: int) -> None:
+        """The game ends where ``mask``, won by ``team`` (0 A, 1 B), in ``phase`` at lance ``k``."""
+        if mask.any():
+            self.winner[mask] = team[mask]
+            self.ended[mask] = phase
+            self.ended_lance[mask] = k
+            self.going &= ~mask
+
+
+def _count(
+    lances: list[_Lance],
+    values: tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]],
+    juego: np.ndarray,
+    start: np.ndarray,
+    goal: np.ndarray,
+    counted: np.ndarray,
+    rules: Rules,
+) -> CountBatch:
     """The betting phase, then the count, lance by lance, for every case at once (RULES.md §6–§8)."""
-    n = len(start)
-    rows = np.arange(n)
-    score = start.copy()
-    stones = np.zeros((n, 4, 2), np.int64)
-    winner = np.full(n, -1, np.int8)
-    ended = np.zeros(n, np.int8)
-    ended_lance = np.zeros(n, np.int8)
-    immediate = rules.deje_timing == "immediate"
-
-    def finish(mask: np.ndarray, team: np.ndarray, phase: EndPhase, lance: int) -> None:
-        winner[mask] = team[mask]
-        ended[mask] = phase
-        ended_lance[mask] = lance
-
+    tally = _Tally(start, goal)
     # 1. The betting: a refused bet pays its deje at once; an accepted órdago ends the game (§6, §8).
-    for k in range(4):
-        going = ended == EndPhase.NONE
-        kind, bt = played.kind[:, k], played.team[:, k]
-        refused = going & (kind == BetKind.REJECTED)
-        if immediate:
-            deje = np.where(refused, played.amount[:, k], 0)
-            stones[rows, k, bt] += deje
-            score[rows, bt] += deje
-            finish(refused & (score[rows, bt] >= goal), bt, EndPhase.BETTING, k)
-        finish(going & (kind == BetKind.ORDAGO_ACCEPTED), played.winner[:, k], EndPhase.ORDAGO, k)
-
+    for k, lance in enumerate(lances):
+        if rules.deje_timing == "immediate":
+            refused = tally.going & (lance.kind == BetKind.REJECTED)
+            if refused.any():
+                reached = tally.pay(k, np.where(refused, lance.amount, 0), lance.by_b)
+                tally.finish(reached, lance.by_b.astype(np.int8), EndPhase.BETTING, k)
+        tally.finish(tally.going & (lance.kind == BetKind.ORDAGO_ACCEPTED), lance.winner, EndPhase.ORDAGO, k)
     # 2. The count, in order, until a team reaches the target (§7, §8).
-    for k in range(4):
-        going = ended == EndPhase.NONE
-        team, gained = _lance_pays(played, k, rules)
-        gained = np.where(going & (team >= 0), gained, 0)
-        team = np.maximum(team, 0)
-        stones[rows, k, team] += gained
-        score[rows, team] += gained
-        finish(going & (gained > 0) & (score[rows, team] >= goal), team, EndPhase.COUNT, k)
-
-    final = np.where((ended == EndPhase.ORDAGO)[:, None], start, score)
-    return CountBatch(counted, played.juego, stones, stones.sum(axis=1), final, winner, ended, ended_lance)
+    for k, lance in enumerate(lances):
+        team, gained = _lance_pays(k, lance, values, juego, rules)
+        gained = np.where(tally.going, gained, 0)
+        tally.finish(tally.pay(k, gained, team == 1), team, EndPhase.COUNT, k)
+    ordago = tally.ended == EndPhase.ORDAGO
+    final = np.where(ordago[:, None], start, np.stack([tally.a, tally.b], axis=1))
+    stones = tally.stones
+    return CountBatch(counted, juego, stones, stones.sum(axis=1), final, tally.winner, tally.ended, tally.ended_lance)
 
 
-def _lance_pays(played: _Played, k: int, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+def _lance_pays(
+    k: int,
+    lance: _Lance,
+    values: tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]],
+    juego: np.ndarray,
+    rules: Rules,
+) -> tuple[np.ndarray, np.ndarray]:
     """``(team, stones)`` that lance ``k`` (0..3 of the lances played) adds in the count, by the table of RULES.md
-    §7, as :func:`~musteach.rules.count.score_lance` reads it: team -1 when it pays nobody."""
-    n = len(played.kind)
-    rows = np.arange(n)
-    kind, amount, bt, wt = played.kind[:, k], played.amount[:, k], played.team[:, k], played.winner[:, k]
-    refused = kind == BetKind.REJECTED
-    accepted = kind == BetKind.ACCEPTED
-    deje = 0 if rules.deje_timing == "immediate" else amount
-    team = np.where(refused, bt, wt)
+    §7, as :func:`~musteach.rules.count.score_lance` reads it: team 0 A, 1 B, -1 nobody (then 0 stones)."""
+    refused = lance.kind == BetKind.REJECTED
+    accepted = lance.kind == BetKind.ACCEPTED
+    deje = 0 if rules.deje_timing == "immediate" else lance.amount
+    team = np.where(refused, lance.by_b.astype(np.int8), lance.winner)
+    stake = np.where(accepted, lance.amount, 0)
     if k < 2:  # grande, chica: 1 en paso, the stake when accepted; a refused bet only its deje (timing 'end')
-        gained = np.where(refused, deje, np.where(accepted, amount, 1))
-        return team, gained
-    if k == 2:
-        jugadas = played.values[:, 0]
-    else:
-        jugadas = np.where(played.juego[:, None], played.values[:, 1], 0)
-    own = np.where(team >= 0, jugadas[rows, np.maximum(team, 0)], 0)
+        return team, np.where(refused, deje, np.where(accepted, stake, 1))
+    value_a, value_b = values[0] if k == 2 else values[1]
+    own = np.where(team == 1, value_b, np.where(team == 0, value_a, 0))
     if k == 3:  # punto (when no juego) is worth 1 as a jugada: en paso, as a bonus of an accepted or refused bet
-        punto = ~played.juego
-        on_accept = 1 if rules.punto_bonus_when_accepted else 0
-        on_refusal = 1 if rules.punto_bonus_on_refusal else 0
-        own = np.where(punto, np.where(refused, on_refusal, np.where(accepted, on_accept, 1)), own)
-    gained = np.where(refused, deje + own, np.where(accepted, amount, 0) + own)
+        bonus = np.where(refused, int(rules.punto_bonus_on_refusal), np.where(accepted, int(rules.punto_bonus_when_accepted), 1))
+        own = np.where(juego, own, bonus)
+    gained = np.where(refused, deje + own, stake + own)
     return np.where(gained > 0, team, -1), gained
 
 
