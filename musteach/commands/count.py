@@ -16,7 +16,7 @@ import gc
 import json
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import chain, repeat
@@ -116,7 +116,8 @@ def _run(args: argparse.Namespace) -> int:
     if not (args.explain or args.check):
         fast = batch_output(data)
         if fast is not None:
-            sys.stdout.write(fast)
+            for piece in fast:
+                sys.stdout.write(piece)
             return 0
     return _run_per_case(args, read_cases(decode_input(data, args.file)))
 
@@ -257,27 +258,52 @@ def _case_decoders() -> _Readers:
     )
 
 
-def clean_cases(data: bytes) -> tuple[list[Any], bool] | None:
-    """``(cases, lines)``: the cases of ``data`` (UTF-8 text) read by the typed readers, and whether they came
-    one a line (their labels then name the line); None when it is not a clean JSON array, object or JSON Lines
-    (then :func:`read_cases` reads it and names what is wrong)."""
+class _Unclean(Exception):
+    """The input is not clean enough for the batched path: the per-case path reads it."""
+
+
+def clean_cases(data: bytes) -> tuple[Iterator[list[Any]], bool] | None:
+    """``(steps, lines)``: the cases of ``data`` (UTF-8 text), read by the typed readers a step at a time (a list
+    of cases each, about a megabyte of input), and whether they came one a line (their labels then name the
+    line); None when it is not a JSON array, object or JSON Lines of one case a line. A step raises
+    ``_Unclean`` for a case the typed readers do not take (then :func:`read_cases` reads the input and names
+    what is wrong)."""
     start = data.lstrip(b" \t\r\n")[:1]
     readers = _case_decoders()
-    try:
-        if start == b"[":
+    if start == b"[":
+        try:
             cases: list[Any] = readers.many.decode(data)
-            return cases, False
-        if b"\r" in data or (not data.isascii() and any(c.encode() in data for c in _LINE_ENDS_IN_JSON)):
+        except msgspec_error():
             return None
-        body = data[:-1] if data.endswith(b"\n") else data
-        lines = body.count(b"\n") + 1
-        # every line a whole case, '{' to '}', and no blank line (JSON strings hold no raw line end)
-        if not (body.startswith(b"{") and body.endswith(b"}") and body.count(b"}\n{") == lines - 1):
-            return None
-        cases = readers.one.decode_lines(body)
-    except msgspec_error():
+        return iter([cases]), False
+    if b"\r" in data or (not data.isascii() and any(c.encode() in data for c in _LINE_ENDS_IN_JSON)):
         return None
-    return (cases, lines > 1) if len(cases) == lines else None
+    body = data[:-1] if data.endswith(b"\n") else data
+    lines = body.count(b"\n") + 1
+    # every line a whole case, '{' to '}', and no blank line (JSON strings hold no raw line end)
+    if not (body.startswith(b"{") and body.endswith(b"}") and body.count(b"}\n{") == lines - 1):
+        return None
+    return _line_steps(body, readers.one), lines > 1
+
+
+_STEP_BYTES = 1 << 20  # input read a step: small enough that each step reuses the memory of the one before
+
+
+def _line_steps(body: bytes, reader: Any) -> Iterator[list[Any]]:
+    """The cases of JSON Lines ``body`` (one case a line, no blank line), a step of whole lines at a time."""
+    view = memoryview(body)
+    start = 0
+    while start < len(body):
+        end = body.find(b"\n", start + _STEP_BYTES)
+        end = len(body) if end < 0 else end
+        try:
+            cases: list[Any] = reader.decode_lines(view[start:end])
+        except msgspec_error():
+            raise _Unclean from None
+        if len(cases) != body.count(b"\n", start, end) + 1:
+            raise _Unclean
+        yield cases
+        start = end + 1
 
 
 def _bet(kind: BetKind, stake: object, stakes: object, team: object) -> tuple[int, int]:
@@ -389,16 +415,18 @@ def standard_hands(data: bytes, n: int) -> np.ndarray | None:
     return None if (cards == 255).any() else cards.astype(np.uint8)
 
 
-def _encoded_betting(bettings: list[Any], n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _encoded_betting(
+    bettings: list[Any], n: int, outcomes: _OutcomeCodes
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(kinds, amounts, teams, doubtful)``: (N, 5) per lance (see :func:`~musteach.rules.count_batch.count_batch`)
     and the (N,) cases whose betting must be read again (a bet refused by :meth:`BettingOutcome.from_dict`, or
     an amount too large for the arrays). Each distinct outcome is read once (a large input holds a few
-    thousand)."""
+    thousand): ``outcomes`` keeps their codes from step to step."""
     readers = _case_decoders()
     if None in bettings:
         bettings = [readers.no_betting if b is None else b for b in bettings]
     said = chain.from_iterable(map(attrgetter(*BATCH_LANCES), bettings))
-    codes = np.fromiter(map(_OutcomeCodes().__getitem__, said), np.int64, 5 * n).reshape(n, 5)
+    codes = np.fromiter(map(outcomes.__getitem__, said), np.int64, 5 * n).reshape(n, 5)
     kinds = (codes & 7).astype(np.int8)
     doubtful = np.any(kinds == _DOUBTFUL, axis=1)
     kinds[kinds == _DOUBTFUL] = BetKind.MISSING
@@ -423,7 +451,7 @@ class _OutcomeCodes(dict[Any, int]):
         return code
 
 
-def _encoded_cases(cases: list[Any]) -> tuple[dict[str, np.ndarray], np.ndarray] | None:
+def _encoded_cases(cases: list[Any], outcomes: _OutcomeCodes) -> tuple[dict[str, np.ndarray], np.ndarray] | None:
     """The arrays :func:`~musteach.rules.count_batch.count_batch` takes, and the (N,) mask of doubtful cases
     (a field it does not vouch for: another variant, rules options, a bad mano, score or card...). A doubtful
     case holds a harmless stand-in in the arrays. None when some case's hands are not 4 hands of 4 card texts."""
@@ -454,7 +482,7 @@ def _encoded_cases(cases: list[Any]) -> tuple[dict[str, np.ndarray], np.ndarray]
     in_game = np.all((score_pairs >= 0) & (score_pairs < target[:, None]), axis=1)
     start = np.where(in_game[:, None], score_pairs, -1)
     given_rules = np.fromiter(map(bool, rules), bool, n) if any(rules) else np.zeros(n, bool)
-    kinds, amounts, teams, doubtful_betting = _encoded_betting(list(betting), n)
+    kinds, amounts, teams, doubtful_betting = _encoded_betting(betting, n, outcomes)
     doubtful |= (mano < 0) | (kings == 0) | (target < 0) | (start[:, 0] < 0) | given_rules | doubtful_betting
     cards[doubtful] = np.arange(16, dtype=np.uint8)
     mano[doubtful] = 0
@@ -496,25 +524,36 @@ def _score_pairs(scores: list[Any], n: int) -> np.ndarray:
         return np.array([p if all(-1 <= v <= MAX_AMOUNT for v in p) else (-1, -1) for p in pairs], np.int64).reshape(n, 2)
 
 
-def batch_output(data: bytes) -> str | None:
+def batch_output(data: bytes) -> Iterator[str] | None:
     """The output of ``musteach count`` on ``data`` (UTF-8 text: a line per case, see the module docstring),
-    counted in bulk; None when the input is not clean enough for it (see :func:`clean_cases`) or holds no case:
-    then the per-case path reads it. Raises :class:`MusError` naming the first bad case, as the per-case path
-    does."""
+    counted in bulk, as pieces of text to write in turn; None when the input is not clean enough for it (see
+    :func:`clean_cases`) or holds no case: then the per-case path reads it. Raises :class:`MusError` naming the
+    first bad case, as the per-case path does, before any piece is written."""
     collecting = gc.isenabled()
     gc.disable()  # millions of small records, none in a cycle: the collector would only walk them again and again
     try:
         read = clean_cases(data)
-        if read is None or not read[0]:
+        if read is None:
             return None
-        cases, lines = read
-        encoded = _encoded_cases(cases)
-        if encoded is None:
-            return None
-        arrays, doubtful = encoded
+        steps, lines = read
+        encoded = []
+        ids: list[Any] = []
+        outcomes = _OutcomeCodes()
+        for cases in steps:
+            step = _encoded_cases(cases, outcomes)
+            if step is None:
+                return None
+            encoded.append(step)
+            ids += [c.id for c in cases]
+    except _Unclean:
+        return None
     finally:
         if collecting:
             gc.enable()
+    if not ids:
+        return None
+    arrays = {name: np.concatenate([a[name] for a, _ in encoded]) for name in encoded[0][0]}
+    doubtful = np.concatenate([d for _, d in encoded])
     counted = count_batch(
         arrays["hands"],
         arrays["mano"],
@@ -531,17 +570,24 @@ def batch_output(data: bytes) -> str | None:
         labelled = read_cases(data.decode("utf-8"))  # the same cases, read as the per-case path reads them
         for i in again:
             one_by_one[i] = json.dumps(result_line(*_counted(*labelled[i])), ensure_ascii=False) + "\n"
-    labels = Records([], list(range(1, len(cases) + 1)) if lines else None, "case")
-    return _joined([c.id for c in cases], labels, counted, one_by_one)
+    labels = Records([], list(range(1, len(ids) + 1)) if lines else None, "case")
+    return (
+        _joined(ids, labels, counted, one_by_one, start, min(start + _LINES_A_PIECE, len(ids)))
+        for start in range(0, len(ids), _LINES_A_PIECE)
+    )
 
 
-def _joined(ids: list[Any], labels: Records, r: CountBatch, one_by_one: dict[int, str]) -> str:
-    """The output lines, as :func:`result_line` and ``json.dumps`` write them, joined from pieces: a case's
-    line is its id and seven pieces (the four lances' stones, the hand total, the final score, the ending), each
-    taken from a table."""
-    n = len(ids)
+_LINES_A_PIECE = 8192  # output lines joined at a time
+
+
+def _joined(ids: list[Any], labels: Records, r: CountBatch, one_by_one: dict[int, str], start: int, end: int) -> str:
+    """Output lines ``start`` to ``end``, as :func:`result_line` and ``json.dumps`` write them, joined from
+    pieces: a case's line is its id and seven pieces (the four lances' stones, the hand total, the final score,
+    the ending), each taken from a table."""
+    r = r.rows(start, end)
+    n = end - start
     parts = np.empty((n, 8), dtype=object)
-    parts[:, 0] = _id_texts(ids, labels)
+    parts[:, 0] = _id_texts(ids, labels, start, end)
     last = np.where(r.juego_played, 0, _PAIR_LIMIT * _PAIR_LIMIT)  # the fourth lance: juego, else punto
     parts[:, 1] = _pairs(', "stones": {"grande": ', r.stones[:, 0])
     parts[:, 2] = _pairs(', "chica": ', r.stones[:, 1])
@@ -556,16 +602,19 @@ def _joined(ids: list[Any], labels: Records, r: CountBatch, one_by_one: dict[int
     ending = np.where(r.game_winner >= 0, 1 + ((r.ended.astype(np.int64) - 1) * 5 + lance) * 2 + r.game_winner, 0)
     parts[:, 7] = _endings()[ending]
     for i, line in one_by_one.items():
-        parts[i] = [line, *[""] * 7]
+        if start <= i < end:
+            parts[i - start] = [line, *[""] * 7]
     return "".join(parts.reshape(-1).tolist())
 
 
-def _id_texts(ids: list[Any], labels: Records) -> list[str]:
-    """Each line's beginning, ``{"id": "R1"``: the case's id as ``json.dumps`` writes it, or its label."""
+def _id_texts(ids: list[Any], labels: Records, start: int, end: int) -> list[str]:
+    """The beginning of lines ``start`` to ``end``, ``{"id": "R1"``: each case's id as ``json.dumps`` writes it,
+    or its label."""
+    ids = ids[start:end]
     if set(map(type, ids)) == {str} and not _NEEDS_ESCAPE.search("".join(ids)):
         return ['{"id": "' + i + '"' for i in ids]
     texts = []
-    for i, cid in enumerate(ids):
+    for i, cid in enumerate(ids, start):
         if cid is None:
             cid = record_label(labels, i, always_line=True)
         plain = type(cid) is str and not _NEEDS_ESCAPE.search(cid)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -160,6 +160,10 @@ class CountBatch:
     game_winner: np.ndarray
     ended: np.ndarray
     ended_lance: np.ndarray
+
+    def rows(self, start: int, end: int) -> CountBatch:
+        """Cases ``start`` to ``end`` (not included), as a :class:`CountBatch` of views."""
+        return CountBatch(*(getattr(self, f.name)[start:end] for f in fields(self)))
 
     def ended_at(self, i: int) -> str | None:
         """Case ``i``'s ``ended_at``: None, ``"betting:chica"``, ``"count:pares"``, ``"ordago:grande"``..."""
