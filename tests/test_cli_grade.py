@@ -147,3 +147,15 @@ def test_the_first_bad_case_is_named_even_before_a_bad_deal(capsys, monkeypatch)
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == "musteach grade: deal 2: missing 'lance' (grande, chica, pares, juego or punto)\n"
+
+
+def test_empty_card_codes_are_named_not_a_crash(tmp_path, capsys):
+    """Hands in the standard shape whose codes are empty: the bulk reader hands them to the exact path."""
+    empty = [["", "", "", ""]] * 4
+    last_empty = [*HANDS[:3], [*HANDS[3][:3], ""]]
+    for hands, seat in ((empty, 0), (last_empty, 3)):
+        f = tmp_path / "case.jsonl"
+        f.write_text(jsonl([CASES[1], {"hands": hands, "mano": 0, "lance": "grande", "answer": 0}]), encoding="utf-8")
+        assert main(["grade", str(f)]) == 2
+        err = capsys.readouterr().err
+        assert f"deal 2: seat {seat}: unknown card ''" in err

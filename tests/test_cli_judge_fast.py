@@ -74,3 +74,18 @@ def test_one_byte_changed_is_read_exactly_or_left_to_the_exact_path(n: int, seed
     if got is not None:  # read as JSON reads it; a card dealt twice is left to evaluate_batch's check
         repeated = any(len(set(row)) < 16 for row in got[0].tolist())
         assert repeated or (got[0].tolist(), got[1].tolist()) == exact(bytes(raw))
+
+
+def test_empty_or_short_codes_fall_back_without_reading_past_the_input() -> None:
+    data = standard_file(2, seed=3)
+    codes = [b'"' + code + b'"' for code in (b"12o", b"3c", b"1o")]
+    for code in codes:
+        for short in (b'""', b'"1"', b'"o"', b'"1234o"'):
+            last = data.rindex(code) if code in data else -1
+            if last < 0:
+                continue
+            changed = data[:last] + short + data[last + len(code) :]
+            assert standard_deals(changed) is None
+            assert standard_deals(changed.rstrip(b"\n")) is None
+    skeleton_only = b'{"hands": [["", "", "", ""], ["", "", "", ""], ["", "", "", ""], ["", "", "", ""]], "mano": 2}\n'
+    assert standard_deals(skeleton_only) is None

@@ -34,6 +34,7 @@ from ..rules.count import CountResult, count_case
 from ..rules.count_batch import END_PHASE_NAMES, MAX_AMOUNT, BetKind, CountBatch, EndPhase, count_batch, encode_outcome
 from ..rules.errors import MusError
 from . import Records, decode_input, line_label, msgspec_error, read_input_bytes, read_records
+from .codes import NO_CARD, card_code_table
 
 _KEYS = ("id", "stones", "hand_total", "final_score", "game_over", "game_winner", "ended_at")
 
@@ -323,21 +324,6 @@ def _bet(kind: BetKind, stake: object, stakes: object, team: object) -> tuple[in
     return (amount, team_index) if 0 < amount <= MAX_AMOUNT else (-1, 0)
 
 
-def _code_tables() -> tuple[np.ndarray, np.ndarray]:
-    """(65536,) uint8 each: the card index of a 2-byte card text ``a b`` at ``a | b << 8``, and of a 3-byte one
-    ``1 b c`` at ``b | c << 8``; 255 elsewhere (not a card)."""
-    two = np.full(1 << 16, 255, np.uint8)
-    three = np.full(1 << 16, 255, np.uint8)
-    for text, card in CARD_TEXTS.items():
-        raw = text.encode("ascii", "replace")
-        if len(raw) == 2:
-            two[raw[0] | raw[1] << 8] = card.index
-        elif len(raw) == 3 and raw[0] == ord("1"):
-            three[raw[1] | raw[2] << 8] = card.index
-    return two, three
-
-
-_TWO_BYTE_CARDS, _THREE_BYTE_CARDS = _code_tables()
 _HAND_QUOTES = 40  # 4 seat keys and 16 card texts
 _HANDS_STEP = 8192  # cases' hands a step
 
@@ -409,10 +395,11 @@ def standard_hands(data: bytes, n: int) -> np.ndarray | None:
     opens = q[:, _CARD_OPEN]
     lengths = q[:, _CARD_OPEN + 1] - opens - 1
     first, second, third = u8[opens + 1], u8[opens + 2], u8[np.minimum(opens + 3, u8.size - 1)]
-    two = _TWO_BYTE_CARDS[first | second.astype(np.uint16) << 8]
-    three = _THREE_BYTE_CARDS[second | third.astype(np.uint16) << 8]
-    cards = np.where(lengths == 2, two, np.where((lengths == 3) & (first == ord("1")), three, 255))
-    return None if (cards == 255).any() else cards.astype(np.uint8)
+    table = card_code_table()
+    two = table[first | second.astype(np.int64) << 8]
+    three = table[(second | third.astype(np.int64) << 8) + (1 << 16)]
+    cards = np.where(lengths == 2, two, np.where((lengths == 3) & (first == ord("1")), three, NO_CARD))
+    return None if (cards == NO_CARD).any() else cards.astype(np.uint8)
 
 
 def _encoded_betting(

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
-from itertools import chain
+from itertools import chain, pairwise
 from typing import Any, Literal
 
 import numpy as np
@@ -46,6 +46,7 @@ from ..rules.lances import LANCES, Lance
 from ..teach.diagnosis import MISTAKES, Diagnosis, check_answer, diagnose
 from ..teach.diagnosis_batch import BatchDiagnosis, diagnose_batch
 from . import Records, decode_input, msgspec_error, read_input_bytes, read_records
+from .codes import CODE_BYTES, READ_PAST, walk_codes
 from .count import record_label, run_in_language
 from .judge import deal_rules, judge_deal, judge_records
 
@@ -183,26 +184,12 @@ def _clean_cases(data: bytes, raw_hands: bool) -> list[Any] | None:
     return cases if len(cases) == lines and b"\n\n" not in data and not data[:1].isspace() else None
 
 
-def _code_table() -> np.ndarray:
-    """(131072,) uint8: the card index of a 2-byte code ``a b`` at ``a | b << 8``, and of a 3-byte code ``1 b c``
-    at ``(b | c << 8) + 65536``; every other entry is 255 (not a card code)."""
-    table = np.full(1 << 17, _NO_CARD, np.uint8)
-    for text, card in CARD_TEXTS.items():
-        raw = text.encode("ascii", "replace")
-        if len(raw) == 2:
-            table[raw[0] | raw[1] << 8] = card.index
-        elif len(raw) == 3 and raw[0] == ord("1"):
-            table[(raw[1] | raw[2] << 8) + (1 << 16)] = card.index
-    return table
-
-
-_NO_CARD = 255
 # The standard text of 4 hands, as json.dumps writes them with card codes: without the bytes that card codes
 # are made of, every "hands" reads as this skeleton; with them, the codes start at these offsets if each has
 # 2 bytes (each 3-byte code moves the next ones by one).
-_CODE_BYTES = b"0123456789oceb"
 _HANDS_SKELETON = b'[["", "", "", ""], ["", "", "", ""], ["", "", "", ""], ["", "", "", ""]]'
 _CARD_AT = tuple(3 + 6 * k + 2 * (k // 4) for k in range(16))
+_GAPS = tuple(b - a for a, b in pairwise(_CARD_AT))
 _HANDS_END = len(b'"]]')
 
 
@@ -214,46 +201,21 @@ def _canonical_hands(raw: list[Any]) -> np.ndarray | None:
     bytes, or 3 starting with 1) through a table."""
     n = len(raw)
     text = b"".join(raw)
-    if text.translate(None, _CODE_BYTES) != _HANDS_SKELETON * n:
+    if text.translate(None, CODE_BYTES) != _HANDS_SKELETON * n:
         return None
     ends = np.cumsum(np.fromiter(map(len, raw), np.int32, n), dtype=np.int32)
     starts = np.concatenate([np.zeros(1, np.int32), ends[:-1]])
-    u8 = np.frombuffer(text + bytes(8), np.uint8)  # room to read a little past the end
-    u16 = np.ndarray((len(u8) - 1,), "<u2", u8, 0, (1,))  # the two bytes at every position
+    u8 = np.frombuffer(text + bytes(READ_PAST), np.uint8)  # room to read past the end
     cards = np.empty((n, 16), np.uint8)
     for s in range(0, n, _CHUNK):  # deals in steps small enough for the CPU cache
-        codes = _codes_from(u8, u16, starts[s : s + _CHUNK], ends[s : s + _CHUNK])
-        if codes is None:
+        got = walk_codes(u8, starts[s : s + _CHUNK] + _CARD_AT[0], _GAPS)
+        if got is None or (got[1] + _HANDS_END != ends[s : s + _CHUNK]).any():
             return None
-        cards[s : s + _CHUNK] = codes.T
+        cards[s : s + _CHUNK] = got[0].T
     return cards.reshape(n, 4, 4)
 
 
 _CHUNK = 1 << 15
-
-
-def _codes_from(u8: np.ndarray, u16: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray | None:
-    """(16, c) the card indexes of the ``"hands"`` texts at ``u8[starts:ends]`` (their skeleton known to be
-    right), card by card; None when a code is not a card code."""
-    c = len(starts)
-    at = np.empty((16, c), np.int32)  # card by card: where each deal's code starts
-    three = np.empty((16, c), np.int32)  # 1 for a 3-byte code, else 0
-    np.add(starts, _CARD_AT[0], out=at[0])
-    for k in range(16):
-        np.not_equal(u8[at[k] + 2], ord('"'), out=three[k], casting="unsafe")  # a 2-byte code's third byte is '"'
-        if k < 15:
-            np.add(at[k], three[k], out=at[k + 1])
-            at[k + 1] += _CARD_AT[k + 1] - _CARD_AT[k]
-    codes: np.ndarray = _CODES[u16[at + three] + (three << 16)]  # the last two bytes of a 3-byte code, after "1"
-    longer = at[three == 1]
-    if (
-        (codes == _NO_CARD).any()
-        or (u8[longer] != ord("1")).any()
-        or (u8[longer + 3] != ord('"')).any()
-        or (at[15] + three[15] + 2 + _HANDS_END != ends).any()
-    ):
-        return None
-    return codes
 
 
 def _clean_arrays(cases: list[Any], kings: int, hands: np.ndarray | None = None) -> tuple[np.ndarray, ...] | None:
@@ -279,7 +241,6 @@ def _clean_arrays(cases: list[Any], kings: int, hands: np.ndarray | None = None)
 
 
 _CODE_INDEX: dict[str, int] = {text: card.index for text, card in CARD_TEXTS.items()}
-_CODES = _code_table()
 _LANCE_INDEX: dict[str, int] = {name: i for i, name in enumerate(BATCH_LANCES)}
 
 

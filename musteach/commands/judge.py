@@ -22,9 +22,10 @@ import argparse
 import json
 import re
 import sys
+import threading
 from collections.abc import Iterator
 from functools import cache
-from itertools import chain
+from itertools import chain, pairwise
 from typing import Any, Literal
 
 import numpy as np
@@ -37,6 +38,7 @@ from ..rules.errors import MusError, RulesError, SeatError
 from ..rules.lances import DealResult, check_seat, evaluate
 from ..rules.options import Rules
 from . import Records, decode_input, msgspec_error, read_input_bytes, read_records
+from .codes import CODE_BYTES, NO_CARD, READ_PAST, walk_codes
 
 _VARIANTS = {"8reyes": 8, "4reyes": 4}
 
@@ -118,7 +120,7 @@ def result_object(result: DealResult, explain: bool = False, lang: str | None = 
 
 _CODE_INDEX: dict[str, int] = {text: card.index for text, card in CARD_TEXTS.items()}
 _SOTA_DE_OROS = CARD_TEXTS["10o"].index
-_NO_CARD = 255
+
 
 
 def _seat_or_bad(mano: Any) -> int:
@@ -140,13 +142,13 @@ def _bulk(deals: list[Any], kings: int) -> tuple[np.ndarray, np.ndarray, np.ndar
         raise ValueError("not every deal has 4 hands")
     if set(map(len, inner)) != {4}:
         raise ValueError("not every hand has 4 cards")
-    flat = np.fromiter(map(_CODE_INDEX.get, chain.from_iterable(inner), [_NO_CARD] * (16 * n)), np.uint8, 16 * n)
+    flat = np.fromiter(map(_CODE_INDEX.get, chain.from_iterable(inner), [NO_CARD] * (16 * n)), np.uint8, 16 * n)
     cards = flat.reshape(n, 16)
     manos = np.fromiter(map(_seat_or_bad, [d.get("mano") for d in deals]), np.int8, n)
     variants = {None: kings, "8reyes": 8, "4reyes": 4}
     deal_kings = np.fromiter(map(variants.get, [d.get("variant") for d in deals], [0] * n), np.uint8, n)
     ordered = np.sort(cards, axis=1)
-    doubtful = (ordered[:, -1] == _NO_CARD) | (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+    doubtful = (ordered[:, -1] == NO_CARD) | (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
     doubtful |= (manos < 0) | (deal_kings == 0)
     return cards, manos, deal_kings, doubtful
 
@@ -219,27 +221,11 @@ def _judge_clean(deals: list[Any], kings: int, la_real: bool) -> tuple[np.ndarra
 # its order. Anything else (other spacing, another key, a name, a letter code, a bad card, a blank line,
 # \r\n) returns None and the input goes through the exact per-deal path, which names the first bad deal.
 
-_CODE_BYTES = b"0123456789oceb"  # every byte of a card code or of the mano digit (and the "o" of "mano")
 _SKELETON = b'{"hands": [["", "", "", ""], ["", "", "", ""], ["", "", "", ""], ["", "", "", ""]], "man": }\n'
-_CARD_AT = np.array([13 + 6 * k + 2 * (k // 4) for k in range(16)])  # offsets of the codes if all had 2 bytes
-_TAIL = len(b'"]], "mano": ')  # from a line's last code's end to its mano digit
+_CARD_AT = tuple(13 + 6 * k + 2 * (k // 4) for k in range(16))  # offsets of the codes if all had 2 bytes
+_GAPS = tuple(b - a for a, b in pairwise(_CARD_AT))
+_TAIL = len(b'"]], "mano": ')  # from the quote closing a line's last code to its mano digit
 _STEP_BYTES = 1 << 20  # bytes of input a step: small enough for the CPU cache
-
-
-def _code_table() -> np.ndarray:
-    """(131072,) uint8: the card index of a 2-byte code ``a b`` at ``a | b << 8``, and of a 3-byte code
-    ``1 b c`` at ``(b | c << 8) + 65536``; every other entry is 255 (not a card code)."""
-    table = np.full(1 << 17, _NO_CARD, np.uint8)
-    for text, card in CARD_TEXTS.items():
-        raw = text.encode("ascii", "replace")
-        if len(raw) == 2:
-            table[raw[0] | raw[1] << 8] = card.index
-        elif len(raw) == 3 and raw[0] == ord("1"):
-            table[(raw[1] | raw[2] << 8) + (1 << 16)] = card.index
-    return table
-
-
-_CODES = _code_table()
 
 
 def standard_deals(data: bytes) -> tuple[np.ndarray, np.ndarray] | None:
@@ -257,49 +243,54 @@ def standard_deals(data: bytes) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     if not data.endswith(b"\n"):
         data += b"\n"
-    skeleton = data.translate(None, _CODE_BYTES)
-    n = len(skeleton) // len(_SKELETON)
-    if skeleton != _SKELETON * n:
-        return None
-    padded = np.frombuffer(data + bytes(8), np.uint8)  # room to read a little past a bad last line
-    cards = np.empty((n, 16), np.uint8)
-    manos = np.empty(n, np.int8)
-    start = line = 0
+    padded = np.frombuffer(data + bytes(READ_PAST), np.uint8)  # room to read past a bad last line
+    steps = []  # (first byte, end): about _STEP_BYTES of whole lines each
+    start = 0
     while start < len(data):
         end = data.find(b"\n", min(start + _STEP_BYTES, len(data) - 1)) + 1
-        got = _standard_step(padded, start, end)
-        if got is None:
-            return None
-        lines = len(got[1])
-        cards[line : line + lines], manos[line : line + lines] = got
-        start, line = end, line + lines
+        steps.append((start, end))
+        start = end
+    # two threads, each taking every other step: numpy lets go of the GIL while it works on a step's arrays
+    results: list[tuple[np.ndarray, np.ndarray] | None] = [None] * len(steps)
+
+    def work(first: int) -> None:
+        for i in range(first, len(steps), 2):
+            start, end = steps[i]
+            skeleton = data[start:end].translate(None, CODE_BYTES)
+            if skeleton != _SKELETON * (len(skeleton) // len(_SKELETON)):
+                return
+            results[i] = _standard_step(padded, start, end)
+            if results[i] is None:
+                return
+
+    helper = threading.Thread(target=work, args=(1,))
+    helper.start()
+    work(0)
+    helper.join()
+    if any(got is None for got in results):
+        return None
+    cards = np.concatenate([got[0] for got in results if got is not None])
+    manos = np.concatenate([got[1] for got in results if got is not None])
     return cards, manos
 
 
 def _standard_step(padded: np.ndarray, start: int, end: int) -> tuple[np.ndarray, np.ndarray] | None:
     """:func:`standard_deals` on the whole lines of bytes ``start:end``, whose skeleton is known to be right."""
-    u8 = padded[start : end + 8]
+    u8 = padded[start : end + READ_PAST]
     size = end - start
-    newlines = np.flatnonzero(u8[:size] == ord("\n")).astype(np.int32)
-    n = len(newlines)
-    at = np.empty((16, n), np.int32)  # card by card: where each line's code starts
-    three = np.empty((16, n), np.int32)  # 1 for a 3-byte code, else 0
-    at[0, 0] = _CARD_AT[0]
-    at[0, 1:] = newlines[:-1] + (1 + _CARD_AT[0])
-    for k in range(16):
-        np.not_equal(u8[at[k] + 2], ord('"'), out=three[k], casting="unsafe")  # a 2-byte code's third byte is '"'
-        if k < 15:
-            np.add(at[k], three[k], out=at[k + 1])
-            at[k + 1] += _CARD_AT[k + 1] - _CARD_AT[k]
-    u16 = np.ndarray((size + 6,), "<u2", u8, 0, (1,))
-    codes = _CODES[u16[at + three] + (three << 16)]  # the last two bytes of a 3-byte code, whose first is "1"
-    if (codes == _NO_CARD).any() or (u8[at[three == 1]] != ord("1")).any():
+    newlines = np.flatnonzero(u8[:size] == ord("\n"))
+    first = np.empty(len(newlines), np.int64)  # where each line's first code starts
+    first[0] = _CARD_AT[0]
+    first[1:] = newlines[:-1] + (1 + _CARD_AT[0])
+    got = walk_codes(u8, first, _GAPS)
+    if got is None:
         return None
-    digit = at[15] + three[15] + (2 + _TAIL)
+    cards, closing = got
+    digit = closing + _TAIL
     manos = u8[digit].astype(np.int8) - np.int8(ord("0"))
     if (digit + 2 != newlines).any() or (u8[digit - 4] != ord("o")).any() or ((manos < 0) | (manos > 3)).any():
         return None
-    return codes.T, manos
+    return cards.T, manos
 
 
 def judge_records(records: Records, kings: int = 8, la_real: bool = False) -> tuple[np.ndarray, ...]:
