@@ -215,7 +215,7 @@ def _canonical_hands(raw: list[Any]) -> np.ndarray | None:
     return cards.reshape(n, 4, 4)
 
 
-_CHUNK = 1 << 15
+_CHUNK = 1 << 13  # deals a step: the walk's arrays stay in the CPU cache
 
 
 def _clean_arrays(cases: list[Any], kings: int, hands: np.ndarray | None = None) -> tuple[np.ndarray, ...] | None:

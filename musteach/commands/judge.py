@@ -243,7 +243,7 @@ def standard_deals(data: bytes) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     if not data.endswith(b"\n"):
         data += b"\n"
-    padded = np.frombuffer(data + bytes(READ_PAST), np.uint8)  # room to read past a bad last line
+    u8 = np.frombuffer(data, np.uint8)
     steps = []  # (first byte, end): about _STEP_BYTES of whole lines each
     start = 0
     while start < len(data):
@@ -259,7 +259,7 @@ def standard_deals(data: bytes) -> tuple[np.ndarray, np.ndarray] | None:
             skeleton = data[start:end].translate(None, CODE_BYTES)
             if skeleton != _SKELETON * (len(skeleton) // len(_SKELETON)):
                 return
-            results[i] = _standard_step(padded, start, end)
+            results[i] = _standard_step(u8, start, end)
             if results[i] is None:
                 return
 
@@ -274,9 +274,13 @@ def standard_deals(data: bytes) -> tuple[np.ndarray, np.ndarray] | None:
     return cards, manos
 
 
-def _standard_step(padded: np.ndarray, start: int, end: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """:func:`standard_deals` on the whole lines of bytes ``start:end``, whose skeleton is known to be right."""
-    u8 = padded[start : end + READ_PAST]
+def _standard_step(data: np.ndarray, start: int, end: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`standard_deals` on the whole lines of bytes ``start:end`` of ``data``, whose skeleton is known to
+    be right."""
+    if end + READ_PAST <= len(data):
+        u8 = data[start : end + READ_PAST]  # the walk may read a little past the step (into the next one)
+    else:  # the last step: room to read past a bad last line
+        u8 = np.concatenate([data[start:end], np.zeros(READ_PAST, np.uint8)])
     size = end - start
     newlines = np.flatnonzero(u8[:size] == ord("\n"))
     first = np.empty(len(newlines), np.int64)  # where each line's first code starts
@@ -434,10 +438,15 @@ def judge_input(data: bytes, path: str, kings: int = 8, la_real: bool = False) -
     return judged if judged is not None else judge_records(read_records(text, "deal"), kings, la_real)
 
 
+_LINES_A_WRITE = 8192
+
+
 def run(args: argparse.Namespace) -> int:
     winners, hands, manos, deal_kings = judge_input(read_input_bytes(args.file), args.file, args.kings, args.la_real)
     if args.explain:
         sys.stdout.writelines(explain_lines(winners, hands, manos, deal_kings, args.la_real, spoken(args)))
     else:
-        sys.stdout.write("\n".join(map(_line_table().__getitem__, _line_codes(winners))) + "\n")
+        lines, codes = _line_table(), _line_codes(winners)
+        for start in range(0, len(codes), _LINES_A_WRITE):  # written in pieces: less memory, no page faults
+            sys.stdout.write("\n".join(map(lines.__getitem__, codes[start : start + _LINES_A_WRITE])) + "\n")
     return 0
