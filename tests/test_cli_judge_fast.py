@@ -89,3 +89,26 @@ def test_empty_or_short_codes_fall_back_without_reading_past_the_input() -> None
             assert standard_deals(changed.rstrip(b"\n")) is None
     skeleton_only = b'{"hands": [["", "", "", ""], ["", "", "", ""], ["", "", "", ""], ["", "", "", ""]], "mano": 2}\n'
     assert standard_deals(skeleton_only) is None
+
+
+def test_many_deals_are_judged_in_two_halves_as_in_one() -> None:
+    from musteach.commands.judge import judge_input
+    from musteach.rules.batch import evaluate_batch
+
+    n = 70_000  # over the two-thread threshold
+    data = standard_file(n, seed=9)
+    winners, hands, manos, _ = judge_input(data, "deals.jsonl")
+    got = evaluate_batch(hands, manos)
+    assert (winners == np.stack([got[k] for k in ("grande", "chica", "pares", "juego", "punto")], axis=1)).all()
+    lines = data.split(b"\n")
+    repeated = lines[n - 2]  # made to deal its first card twice: late in the second half
+    first = repeated.index(b'[["') + 3
+    code = repeated[first : repeated.index(b'"', first)]
+    second = repeated.index(b'"', repeated.index(b'"', first) + 1) + 1
+    lines[n - 2] = repeated[:second] + code + repeated[repeated.index(b'"', second) :]
+    try:
+        judge_input(b"\n".join(lines), "deals.jsonl")
+    except ValueError as e:
+        assert str(e).startswith(f"deal {n - 1}: ")
+    else:
+        raise AssertionError("a card dealt twice was not named")

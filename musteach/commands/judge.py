@@ -341,18 +341,53 @@ def _judge_arrays(
         if not chosen.any():
             continue
         every = bool(chosen.all())
-        got = evaluate_batch(
+        stacked = _evaluate_in_two(
             hands4 if every else hands4[chosen],
             manos if every else manos[chosen],
             Rules(kings=k, la_real=la_real),
-            validate=validate,
+            validate,
         )
-        stacked = np.stack([got[name] for name in BATCH_LANCES], axis=1)
         if every:
             winners = stacked
         else:
             winners[chosen] = stacked
     return winners, hands4, manos
+
+
+_TWO_THREADS_FROM = 1 << 16  # deals: fewer are judged in one thread
+
+
+def _evaluate_in_two(hands: np.ndarray, manos: np.ndarray, rules: Rules, validate: bool) -> np.ndarray:
+    """(N, 5) int8 winners of :func:`~musteach.rules.batch.evaluate_batch`, the two halves of many deals judged
+    in two threads (numpy lets go of the GIL while it works). A :class:`MusError` of the first half is raised
+    before one of the second; the second half's names a deal by its index in that half (``judge_input``
+    catches it and the exact path names the deal)."""
+
+    def judged(lo: int, hi: int) -> np.ndarray:
+        got = evaluate_batch(hands[lo:hi], manos[lo:hi], rules, validate=validate)
+        return np.stack([got[name] for name in BATCH_LANCES], axis=1)
+
+    n = len(hands)
+    if n < _TWO_THREADS_FROM:
+        return judged(0, n)
+    half = n // 2
+    second: list[np.ndarray | Exception] = []
+
+    def judge_second() -> None:
+        try:
+            second.append(judged(half, n))
+        except Exception as e:  # raised in the calling thread below
+            second.append(e)
+
+    helper = threading.Thread(target=judge_second)
+    helper.start()
+    try:
+        first = judged(0, half)
+    finally:
+        helper.join()
+    if isinstance(second[0], Exception):
+        raise second[0]
+    return np.concatenate([first, second[0]])
 
 
 def _line_table() -> list[str]:
