@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from itertools import repeat
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from ..i18n import N_, Text, Translator, translator
 from ..lazy import lazy_module
@@ -259,7 +259,15 @@ class _ReadingTables:
 
 
 @dataclass(frozen=True)
-class _Cases:
+class _Rows:
+    """Columns of K rows, each an array: :meth:`take` keeps some rows of every column."""
+
+    def take(self, rows: np.ndarray) -> Self:
+        return type(self)(*(getattr(self, f.name)[rows] for f in fields(self)))
+
+
+@dataclass(frozen=True)
+class _Cases(_Rows):
     """The wrong answers being worded: (K, 4) hand classes, (K,) manos, lances, answers, winners and mistakes."""
 
     classes: np.ndarray
@@ -268,10 +276,6 @@ class _Cases:
     answers: np.ndarray
     winners: np.ndarray
     mistakes: np.ndarray
-
-    def take(self, rows: np.ndarray) -> _Cases:
-        return _Cases(*(a[rows] for a in (self.classes, self.manos, self.lances, self.answers, self.winners,
-                                          self.mistakes)))
 
     def seat_class(self, seats: np.ndarray) -> np.ndarray:
         """(K,) the class of each case's seat in ``seats`` (seats -1 read as seat 0)."""
@@ -451,7 +455,7 @@ def _details(words: _Words, tables: _ReadingTables, cases: _Cases, win: np.ndarr
 
 
 @dataclass(frozen=True)
-class _Facts:
+class _Facts(_Rows):
     """What the sentences of wrong answers compare: the picked and winning seats' classes and words."""
 
     cp: np.ndarray
@@ -461,10 +465,6 @@ class _Facts:
     standing_p: np.ndarray
     standing_w: np.ndarray
     detail: np.ndarray
-
-    def take(self, rows: np.ndarray) -> _Facts:
-        return _Facts(*(a[rows] for a in (self.cp, self.cw, self.takes_part, self.tie, self.standing_p,
-                                          self.standing_w, self.detail)))
 
     @classmethod
     def of(cls, words: _Words, tables: _ReadingTables, cases: _Cases) -> _Facts:
