@@ -37,7 +37,7 @@ from itertools import product
 from pathlib import Path
 
 from ..rules.cards import DECK, RANKS, Card, Suit
-from ..rules.lances import LANCES, HandInfo, Lance, effective_rank, info_from_ranks
+from ..rules.lances import LANCES, HandInfo, Lance, effective_rank, info_from_ranks, la_real_by_ranks
 from ..rules.options import Rules
 from ..rules.senas import HAND_TESTS
 
@@ -434,14 +434,6 @@ class LanceKeys:
         return out
 
 
-def _la_real_by_ranks(raw: Sequence[int], kings: int, figure: str | None) -> bool:
-    """La real decided by the ranks alone (figures "sota" and "any", RULES.md §13)."""
-    if figure not in ("sota", "any") or sorted(raw).count(7) != 3:
-        return False
-    (other,) = [r for r in raw if r != 7]
-    return other == 10 if figure == "sota" else effective_rank(other, kings) >= 10
-
-
 @lru_cache(maxsize=16)
 def lance_keys(kings: int, la_real: str | None) -> LanceKeys:
     """The :class:`LanceKeys` of 8 or 4 reyes and a la real mode (None, ``"sota"``, ``"any"`` or
@@ -454,7 +446,7 @@ def lance_keys(kings: int, la_real: str | None) -> LanceKeys:
         if s not in by_sorted:
             raw = tuple(RANKS[p] for p in s)
             info = info_from_ranks(raw, kings)
-            if _la_real_by_ranks(raw, kings, la_real):
+            if la_real_by_ranks(raw, kings, la_real):
                 info = HandInfo(info.ranks, info.pares, info.total, True)
             by_sorted[s] = info
     dense_of = []

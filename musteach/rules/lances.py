@@ -35,6 +35,7 @@ from .errors import SeatError, shown
 from .options import Rules
 
 __all__ = [
+    "la_real_by_ranks",
     "Lance",
     "LANCES",
     "Pares",
@@ -304,6 +305,16 @@ def _is_la_real(cards: Sequence[Card], rules: Rules) -> bool:
     if rules.la_real_figure == "sota_de_oros":
         return other.rank == 10 and other.suit is Suit.OROS
     return effective_rank(other.rank, rules.kings) >= 10
+
+
+def la_real_by_ranks(ranks: Sequence[int], kings: int, figure: str | None) -> bool:
+    """Whether a hand of these 4 raw ranks is la real (7-7-7 and the figure; RULES.md §5, §13) when ranks
+    alone decide it: ``figure`` "sota" or "any"; False for None (no la real) and for "sota_de_oros", where
+    the suit of the sota decides (:func:`evaluate` reads the cards then)."""
+    if figure not in ("sota", "any") or sorted(ranks).count(7) != 3:
+        return False
+    (other,) = [r for r in ranks if r != 7]
+    return other == 10 if figure == "sota" else effective_rank(other, kings) >= 10
 
 
 @lru_cache(maxsize=4096)

@@ -12,13 +12,12 @@ every start.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..lazy import lazy_module
 from .cards import RANKS
-from .lances import LANCES, HandInfo, Lance, effective_rank, info_from_ranks
+from .lances import LANCES, HandInfo, Lance, info_from_ranks, la_real_by_ranks
 from .options import LaRealFigure, Rules
 
 if TYPE_CHECKING:
@@ -44,18 +43,6 @@ def shipped_path(rules: Rules) -> Path:
     return DATA / f"standings-{rules.kings}reyes{real}.npy"
 
 
-def _la_real_by_ranks(raw: Sequence[int], rules: Rules) -> bool:
-    """La real decided by ranks alone (figures "sota" and "any"; RULES.md §13)."""
-    if not rules.la_real or rules.la_real_figure == "sota_de_oros":
-        return False
-    if sorted(raw).count(7) != 3:
-        return False
-    (other,) = [r for r in raw if r != 7]
-    if rules.la_real_figure == "sota":
-        return other == 10
-    return effective_rank(other, rules.kings) >= 10
-
-
 def count_standing_keys(rules: Rules) -> np.ndarray:
     """(6, 10000) int16: rows 0..4 the keys of grande, chica, pares, juego and punto of every rank tuple (see
     the module docstring); row 5 holds, at [5, 0], the juego key of la real when only the sota de oros makes
@@ -69,7 +56,7 @@ def count_standing_keys(rules: Rules) -> np.ndarray:
     for pos in positions[first_hid].tolist():
         raw = tuple(RANKS[p] for p in pos)
         info = info_from_ranks(raw, rules.kings)
-        if _la_real_by_ranks(raw, rules):
+        if la_real_by_ranks(raw, rules.kings, rules.la_real_figure if rules.la_real else None):
             info = HandInfo(info.ranks, info.pares, info.total, True)
         infos.append(info)
     out = np.zeros((6, 10000), np.int16)
