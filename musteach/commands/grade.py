@@ -133,10 +133,14 @@ def _grade_batch(records: Records, kings: int) -> _Graded:
 
 
 def _first_bad_case(records: Records, kings: int) -> None:
-    """Raise the error of the first case that :func:`grade_case` refuses, named by its label."""
+    """Raise the error of the first case that :func:`grade_case` refuses, named by its label. Each case is
+    checked as :func:`grade_case` checks it (its deal, lance and answer) without diagnosing the good ones, so
+    that a bad case late in a large file is found quickly."""
     for i, case in enumerate(records.items):
         try:
-            grade_case(case, kings)
+            judge_deal(case, kings)
+            lance, _answer = _question(case)
+            Lance.parse(lance)
         except MusError as e:
             raise type(e)(Text("{where}: {problem}", where=record_label(records, i), problem=e.text or str(e))) from None
 
