@@ -18,7 +18,6 @@ import types
 from datetime import timedelta
 from importlib.metadata import entry_points
 from pathlib import Path
-from unittest import mock
 
 import pytest
 
@@ -28,8 +27,9 @@ from jupyter_server._tz import utcnow
 from musteach_server.app import (
     ALLOWED_MESSAGE_TYPES,
     CELL_ERROR_NOTE,
-    CLICK_SETTLE_SECONDS,
     HANDOVER_GRACE_SECONDS,
+    PAGE_LOAD_LIMIT_SECONDS,
+    PAGE_SETTLE_SECONDS,
     RETRY_AFTER_SECONDS,
     KernelGate,
     MusteachKernelManager,
@@ -274,43 +274,33 @@ def test_a_preheated_kernel_handed_to_a_page_is_not_culled_before_the_page_conne
     assert stopped == ["orphan", "handed"]
 
 
-def test_pool_kernels_wait_while_a_visitor_clicks():
-    """Refilling a pool waits while a visitor clicks (a kernel with a page connected had a message under
-    CLICK_SETTLE_SECONDS ago), never for a kernel with no page, and never longer than REFILL_WAIT_LIMIT_SECONDS."""
+def test_pool_kernels_wait_while_a_page_loads():
+    """Refilling a pool waits while a visitor's page loads (handed over under PAGE_SETTLE_SECONDS ago, or its
+    websocket not connected yet), and never longer than PAGE_LOAD_LIMIT_SECONDS."""
     km = MusteachKernelManager()
     km._kernels["page"] = types.SimpleNamespace(last_activity=utcnow(), execution_state="idle")
-    assert not km.visitors_clicking()  # active, but no page connected
+    assert not km.pages_loading()
+    km.hand_over("page")
+    assert km.pages_loading()  # just handed over, its page not connected
     km._kernel_connections["page"] = 1
-    assert km.visitors_clicking()  # a page connected, a message just now
-    km._kernels["page"].last_activity = utcnow() - timedelta(seconds=CLICK_SETTLE_SECONDS + 0.1)
-    assert not km.visitors_clicking()  # the learner is reading: the pool may refill
+    assert km.pages_loading()  # connected, but the page is still drawing its widgets
+    km._page_loads["page"] -= PAGE_SETTLE_SECONDS
+    assert not km.pages_loading()  # connected and settled: the pool may refill
+    del km._kernel_connections["page"]
+    assert km.pages_loading()  # a page that has not connected yet holds the refill ...
+    km._page_loads["page"] -= PAGE_LOAD_LIMIT_SECONDS
+    assert not km.pages_loading() and "page" not in km._page_loads  # ... for PAGE_LOAD_LIMIT_SECONDS at most
 
-    async def slot_after_click() -> float:
+    async def slot_after_load() -> float:
         km._pools = {"03-grande-chica.ipynb": [asyncio.current_task()]}  # a pool entry no visitor took yet
-        km._kernels["page"].last_activity = utcnow() - timedelta(seconds=CLICK_SETTLE_SECONDS - 0.3)
+        km.hand_over("page")
+        km._kernel_connections["page"] = 1
+        km._page_loads["page"] -= PAGE_SETTLE_SECONDS - 0.3
         t = time.monotonic()
         assert await km._take_slot()
         return time.monotonic() - t
 
-    assert 0.2 <= asyncio.run(slot_after_click()) < CLICK_SETTLE_SECONDS
-
-    async def slot_while_clicking() -> bool:
-        km._pools = {"03-grande-chica.ipynb": [asyncio.current_task()]}
-        km._preheating = 0
-
-        async def click() -> None:
-            while True:
-                km._kernels["page"].last_activity = utcnow()
-                await asyncio.sleep(0.05)
-
-        clicking = asyncio.ensure_future(click())
-        try:
-            return await km._take_slot()
-        finally:
-            clicking.cancel()
-
-    with mock.patch("musteach_server.app.REFILL_WAIT_LIMIT_SECONDS", 0.5):
-        assert asyncio.run(slot_while_clicking())  # a class that never pauses still gets its refill
+    assert 0.2 <= asyncio.run(slot_after_load()) < PAGE_SETTLE_SECONDS
 
 
 def test_culling_and_the_other_production_settings_are_configured():

@@ -132,14 +132,12 @@ PREHEAT_CONCURRENCY = max(1, (os.cpu_count() or 2) // 2)
 #: ... and when no page is connected (the server starting, an empty room).
 PREHEAT_CONCURRENCY_IDLE = max(1, os.cpu_count() or 2)
 PREHEAT_SLOT_TIMEOUT = 120
-#: Pool kernels also wait while a visitor clicks: no kernel with a page connected may have had a message
-#: for this many seconds. Refilling a pool costs about a second of CPU, part of it in the server, and a click
-#: answered meanwhile waited 200-250 ms for its verdict (issue 16). So a pool refills in the pauses: while a
-#: page loads (the visitor reads no verdict then; a page's load grows by a few hundred ms at most) or while
-#: the learners read.
-CLICK_SETTLE_SECONDS = 1.0
-#: ... but never longer than this: a class clicking without pause still gets its pools refilled.
-REFILL_WAIT_LIMIT_SECONDS = 30.0
+#: Pool kernels also wait while a page loads (its kernel handed over or started less than this many seconds
+#: ago, or its websocket not yet connected): refilling a pool costs about a second of CPU, which a page
+#: that is loading needs more (issue 16: the slowest page loads came while a pool refilled).
+PAGE_SETTLE_SECONDS = 3.0
+#: ... but never longer than this after the page's request (a page that never connects holds nothing up).
+PAGE_LOAD_LIMIT_SECONDS = 15.0
 
 #: Seconds after which the busy page asks the browser to try again (``Retry-After`` and a meta refresh).
 RETRY_AFTER_SECONDS = 20
@@ -353,9 +351,9 @@ class MusteachKernelManager(AsyncMappingKernelManager):
     """Voilà's kernel manager base (Voilà wraps it with its pool) that
 
     * starts the pool's kernels :data:`PREHEAT_CONCURRENCY` at a time while pages are connected (one per
-      CPU otherwise), each holding its slot until it has run its lesson, and none while a visitor clicks
-      (:meth:`visitors_clicking`), so that refilling the pools leaves the CPU and the server to the
-      visitors' clicks (a kernel a visitor waits for starts at once);
+      CPU otherwise), each holding its slot until it has run its lesson, and none while a page is loading
+      (:meth:`pages_loading`), so that refilling the pools while a class arrives leaves CPU to the visitors'
+      pages and clicks (a kernel a visitor waits for starts at once);
     * stops a visitor's kernel with no page connected after :data:`ORPHAN_IDLE_SECONDS` idle;
     * logs one line per kernel started or stopped, saying when it was culled and why.
     """
@@ -367,6 +365,7 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         super().__init__(**kwargs)
         self._releases: set[asyncio.Future] = set()
         self._handed_over: dict[str, float] = {}  # kernel id -> time.monotonic() of its handover to a page
+        self._page_loads: dict[str, float] = {}  # kernel id -> time.monotonic() its page was requested
         self._died: set[str] = set()
         #: kernels whose start has been logged and whose stop not yet: the "(N running)" of the log lines (the
         #: kernel manager's own list also holds kernels still starting, started concurrently)
@@ -391,18 +390,21 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         kernel = self._kernels.get(kernel_id)
         if kernel is not None:
             kernel.last_activity = utcnow()
-        self._handed_over[kernel_id] = time.monotonic()
+        self._handed_over[kernel_id] = self._page_loads[kernel_id] = time.monotonic()
 
-    def visitors_clicking(self) -> bool:
-        """True while a visitor clicks: a kernel with a page connected had a message less than
-        :data:`CLICK_SETTLE_SECONDS` ago."""
-        now = utcnow()
-        for kernel_id, connections in list(self._kernel_connections.items()):
-            kernel = self._kernels.get(kernel_id) if connections else None
-            last = getattr(kernel, "last_activity", None)
-            if last is not None and (now - last).total_seconds() < CLICK_SETTLE_SECONDS:
-                return True
-        return False
+    def pages_loading(self) -> bool:
+        """True while a page is loading: its kernel was handed over or started for it less than
+        :data:`PAGE_SETTLE_SECONDS` ago, or its websocket has not connected yet (for at most
+        :data:`PAGE_LOAD_LIMIT_SECONDS`)."""
+        now = time.monotonic()
+        loading = False
+        for kernel_id, since in list(self._page_loads.items()):
+            age = now - since
+            if age >= PAGE_LOAD_LIMIT_SECONDS or kernel_id not in self:
+                del self._page_loads[kernel_id]
+            elif age < PAGE_SETTLE_SECONDS or not self._kernel_connections.get(kernel_id):
+                loading = True
+        return loading
 
     def _in_handover_grace(self, kernel_id: str) -> bool:
         since = self._handed_over.get(kernel_id)
@@ -421,6 +423,7 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         preheat = (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
         if not preheat:  # a visitor is waiting for it: start at once
             kernel_id = await ensure_async(super().start_kernel(*args, **kwargs))
+            self._page_loads[kernel_id] = time.monotonic()
             self._running.add(kernel_id)
             log.info("kernel %s started for a page (%d running)", _short(kernel_id), len(self._running))
             return kernel_id
@@ -441,16 +444,14 @@ class MusteachKernelManager(AsyncMappingKernelManager):
 
     async def _take_slot(self) -> bool:
         """Wait for a preheat slot (:data:`PREHEAT_CONCURRENCY` while pages are connected, one per CPU
-        otherwise) and for a pause in the visitors' clicks (:meth:`visitors_clicking`, for at most
-        :data:`REFILL_WAIT_LIMIT_SECONDS`); give up waiting (False) as soon as a visitor has taken this pool
-        entry (Voilà's pool task is the current task): a visitor waits for it, so it starts at once."""
+        otherwise) and for no page to be loading (:meth:`pages_loading`); give up waiting (False) as soon as
+        a visitor has taken this pool entry (Voilà's pool task is the current task): a visitor waits for it,
+        so it starts at once."""
         me = asyncio.current_task()
-        since = time.monotonic()
         while True:
             busy = any(self._kernel_connections.values())
             slots = PREHEAT_CONCURRENCY if busy else PREHEAT_CONCURRENCY_IDLE
-            waited = time.monotonic() - since >= REFILL_WAIT_LIMIT_SECONDS
-            if self._preheating < slots and (waited or not self.visitors_clicking()):
+            if self._preheating < slots and not self.pages_loading():
                 self._preheating += 1
                 return True
             if not any(me in pool for pool in getattr(self, "_pools", {}).values()):
