@@ -13,6 +13,7 @@ the checked language code to pass on explicitly. ``--lang`` with no catalog exit
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import sys
@@ -85,9 +86,20 @@ def build_parser(load: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     chosen = next((a for a in argv if not a.startswith("-")), None)
-    parser = build_parser(load=chosen)
+    collecting = gc.isenabled()
+    if chosen in COMMANDS:  # a short run over data whose objects hold no cycles worth collecting for
+        gc.disable()
+    try:
+        return _run(build_parser(load=chosen), argv)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if not hasattr(args, "run_command"):  # a plug-in whose package is not installed
         print(f"musteach {args.command}: not available here; install musteach[tutor]", file=sys.stderr)

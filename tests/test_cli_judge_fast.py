@@ -5,14 +5,17 @@ them; a file one byte away from the standard shape is either read the same or le
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from musteach.commands import read_records
 from musteach.commands.judge import judge_records, standard_deals
 from musteach.rules.batch import array_to_codes, random_deals
+from musteach.rules.errors import MusError
 
 
 def standard_file(n: int, seed: int) -> bytes:
@@ -112,3 +115,35 @@ def test_many_deals_are_judged_in_two_halves_as_in_one() -> None:
         assert str(e).startswith(f"deal {n - 1}: ")
     else:
         raise AssertionError("a card dealt twice was not named")
+
+
+def test_a_mapped_file_is_read_as_its_bytes(tmp_path: Path) -> None:
+    from musteach.commands.judge import judge_input, mapped_input
+
+    data = standard_file(50, seed=4)
+    path = tmp_path / "deals.jsonl"
+    for text in (data, data[:-1], data.replace(b", ", b",")):  # the fast path, no last newline, the exact path
+        path.write_bytes(text)
+        mapped = mapped_input(str(path))
+        assert not isinstance(mapped, bytes)  # a regular file is mapped, not read
+        assert [a.tolist() for a in judge_input(mapped, str(path))] == [a.tolist() for a in judge_input(text, "x")]
+    path.write_bytes(b"")
+    assert mapped_input(str(path)) == b""  # nothing to map: read
+    with pytest.raises(MusError, match="cannot read"):
+        mapped_input(str(tmp_path / "missing.jsonl"))
+    with pytest.raises(MusError, match="cannot read"):
+        mapped_input(str(tmp_path))  # a folder
+
+
+def test_the_command_line_collects_garbage_again_after_a_command(tmp_path: Path) -> None:
+    import gc
+
+    from musteach.cli import main
+
+    path = tmp_path / "deals.jsonl"
+    path.write_bytes(standard_file(3, seed=2))
+    assert gc.isenabled()
+    assert main(["judge", str(path)]) == 0
+    assert gc.isenabled()
+    assert main(["judge", str(tmp_path / "missing.jsonl")]) == 2
+    assert gc.isenabled()

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import mmap
 import re
 import sys
 import threading
 from collections.abc import Iterator
 from functools import cache
-from itertools import chain, pairwise
+from itertools import chain
 from typing import Any, Literal
 
 import numpy as np
@@ -38,7 +39,7 @@ from ..rules.errors import MusError, RulesError, SeatError
 from ..rules.lances import DealResult, check_seat, evaluate
 from ..rules.options import Rules
 from . import Records, decode_input, msgspec_error, read_input_bytes, read_records
-from .codes import CODE_BYTES, NO_CARD, READ_PAST, walk_codes
+from .codes import NO_CARD, card_key_table
 
 _VARIANTS = {"8reyes": 8, "4reyes": 4}
 
@@ -208,29 +209,38 @@ def _judge_clean(deals: list[Any], kings: int, la_real: bool) -> tuple[np.ndarra
 #
 # One deal a line, exactly as ``json.dumps({"hands": hands, "mano": m})`` writes it with card codes:
 #   {"hands": [["12o", "3c", "7e", "5b"], ["12c", ...], [...], [...]], "mano": 0}
-# Every byte of every line is accounted for, in steps of about a megabyte (so that the reads stay in the CPU
-# cache), without finding the 36 quotes of each line:
-#   1. the skeleton: deleting the bytes that card codes and the mano are made of (digits and the suit letters
-#      o, c, e, b) must leave _SKELETON once per line, and nothing else;
-#   2. where each card code starts: at a fixed offset from its line's start (_CARD_AT), plus one for each
-#      3-byte code (10, 11, 12) before it in the line, found card by card (a 2-byte code's third byte is the
-#      closing quote);
-#   3. each code's bytes, read at that place, must be a card code (a table of the codes' bytes), and the line
-#      must end with "mano": a digit 0..3, "}" and the newline exactly where the codes put them.
-# Then the bytes that 1. deleted are exactly those that 3. read, and every other byte is the skeleton's, in
-# its order. Anything else (other spacing, another key, a name, a letter code, a bad card, a blank line,
-# \r\n) returns None and the input goes through the exact per-deal path, which names the first bad deal.
+# The lines are read all at once, card by card, in steps of about a megabyte (so that the reads stay in the
+# CPU cache), and every byte of every line is checked as it is read:
+#   1. each line starts with _HEAD;
+#   2. a card code starts right after it; the three bytes there, as one number, give the card and the code's
+#      length in one table (codes.card_key_table), or 0 for anything that is not a code;
+#   3. right after each code comes _BETWEEN (the next code of the hand), _NEXT_HAND (the next hand's first code)
+#      or, after the 16th, _TAIL_1 and _TAIL_2: "mano": a digit 0..3, "}" and the newline that ends the line.
+# Nothing is searched for but the newlines, and each check reads 4 or 8 bytes at once. Anything else (other
+# spacing, another key, a name, a bad card, a blank line, \r\n) returns None, and the input goes through the
+# exact per-deal path, which names the first bad deal.
 
-_SKELETON = b'{"hands": [["", "", "", ""], ["", "", "", ""], ["", "", "", ""], ["", "", "", ""]], "man": }\n'
-_CARD_AT = tuple(13 + 6 * k + 2 * (k // 4) for k in range(16))  # offsets of the codes if all had 2 bytes
-_GAPS = tuple(b - a for a, b in pairwise(_CARD_AT))
-_TAIL = len(b'"]], "mano": ')  # from the quote closing a line's last code to its mano digit
+
+def _word(text: bytes) -> int:
+    return int.from_bytes(text, "little")
+
+
+_HEAD_1, _HEAD_2 = _word(b'{"hands"'), _word(b'ds": [["')  # bytes 0..7 and 5..12 of a line
+_FIRST_CODE = len(b'{"hands": [["')
+_BETWEEN = _word(b'", "')  # from a code's closing quote to the next code
+_NEXT_HAND, _SIX_BYTES = _word(b'"], ["'), (1 << 48) - 1
+_TAIL_1 = _word(b'"]], "ma')  # from the 16th code's closing quote
+_DIGIT_AT = 40  # the mano digit is byte 5 of the second word of the tail
+_NOT_DIGIT = ((1 << 64) - 1) ^ (0xFF << _DIGIT_AT)
+_TAIL_2 = _word(b'no": 0}\n') & _NOT_DIGIT
+_LONGEST_LINE = _FIRST_CODE + 16 * 3 + 12 * 4 + 3 * 6 + 16  # the reads of a line stay within this of its start
 _STEP_BYTES = 1 << 20  # bytes of input a step: small enough for the CPU cache
 
 
-def standard_deals(data: bytes) -> tuple[np.ndarray, np.ndarray] | None:
+def standard_deals(data: bytes | mmap.mmap) -> tuple[np.ndarray, np.ndarray] | None:
     """``(cards, manos)`` of input in the standard shape (see above): (N, 16) uint8 card indexes, seat 0's
     four cards first, and (N,) int8 manos; None for any other input. Cards are not checked for repeats.
+    ``data``: bytes, or a read-only memory map of a file.
 
     >>> cards, manos = standard_deals(b'{"hands": [["12o", "3c", "7e", "5b"], ["12c", "11o", "11c", "4e"], '
     ...                               b'["1o", "1c", "4o", "5o"], ["6c", "6e", "10o", "2b"]], "mano": 2}\\n')
@@ -239,15 +249,15 @@ def standard_deals(data: bytes) -> tuple[np.ndarray, np.ndarray] | None:
     >>> standard_deals(b'{"hands": [], "mano": 2}') is None
     True
     """
-    if not data.startswith(b'{"hands": [["'):
+    if not data[:_FIRST_CODE] == b'{"hands": [["':
         return None
-    if not data.endswith(b"\n"):
-        data += b"\n"
     u8 = np.frombuffer(data, np.uint8)
+    if u8[-1] != ord("\n"):
+        u8 = np.concatenate([u8, np.array([ord("\n")], np.uint8)])
     steps = []  # (first byte, end): about _STEP_BYTES of whole lines each
     start = 0
-    while start < len(data):
-        end = data.find(b"\n", min(start + _STEP_BYTES, len(data) - 1)) + 1
+    while start < len(u8):
+        end = data.find(b"\n", min(start + _STEP_BYTES, len(data) - 1)) + 1 or len(u8)
         steps.append((start, end))
         start = end
     # two threads, each taking every other step: numpy lets go of the GIL while it works on a step's arrays
@@ -256,10 +266,11 @@ def standard_deals(data: bytes) -> tuple[np.ndarray, np.ndarray] | None:
     def work(first: int) -> None:
         for i in range(first, len(steps), 2):
             start, end = steps[i]
-            skeleton = data[start:end].translate(None, CODE_BYTES)
-            if skeleton != _SKELETON * (len(skeleton) // len(_SKELETON)):
-                return
-            results[i] = _standard_step(u8, start, end)
+            if end + _LONGEST_LINE + 8 <= len(u8):
+                step = u8[start : end + _LONGEST_LINE + 8]  # a bad line's reads may run into the next step
+            else:  # the last step: room to read past a bad last line
+                step = np.concatenate([u8[start:end], np.zeros(_LONGEST_LINE + 8, np.uint8)])
+            results[i] = _standard_step(step, end - start)
             if results[i] is None:
                 return
 
@@ -274,26 +285,41 @@ def standard_deals(data: bytes) -> tuple[np.ndarray, np.ndarray] | None:
     return cards, manos
 
 
-def _standard_step(data: np.ndarray, start: int, end: int) -> tuple[np.ndarray, np.ndarray] | None:
-    """:func:`standard_deals` on the whole lines of bytes ``start:end`` of ``data``, whose skeleton is known to
-    be right."""
-    if end + READ_PAST <= len(data):
-        u8 = data[start : end + READ_PAST]  # the walk may read a little past the step (into the next one)
-    else:  # the last step: room to read past a bad last line
-        u8 = np.concatenate([data[start:end], np.zeros(READ_PAST, np.uint8)])
-    size = end - start
-    newlines = np.flatnonzero(u8[:size] == ord("\n"))
-    first = np.empty(len(newlines), np.int64)  # where each line's first code starts
-    first[0] = _CARD_AT[0]
-    first[1:] = newlines[:-1] + (1 + _CARD_AT[0])
-    got = walk_codes(u8, first, _GAPS)
-    if got is None:
+def _standard_step(u8: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`standard_deals` on the whole lines of the first ``size`` bytes of ``u8`` (which holds enough bytes
+    after them for a bad line's reads)."""
+    ends = np.flatnonzero(u8[:size] == ord("\n"))
+    n = len(ends)
+    at = np.empty(n, np.int64)  # where each line's next code starts
+    at[0] = 0
+    at[1:] = ends[:-1] + 1
+    words = np.ndarray((len(u8) - 7,), "<u8", u8, 0, (1,))  # the 8 bytes from every place
+    bad = words[at] != _HEAD_1
+    bad |= words[at + 5] != _HEAD_2
+    at += _FIRST_CODE
+    table = card_key_table()
+    cards = np.empty((16, n), np.uint8)
+    for k in range(16):
+        cards[k] = table[(words[at] & 0xFFFFFF).astype(np.intp)]  # the card + 1, and + 64 for a 3-byte code
+        at += 2
+        at += cards[k] >> 6  # at the code's closing quote
+        if k == 15:
+            break
+        if k % 4 < 3:
+            bad |= (words[at] & 0xFFFFFFFF) != _BETWEEN
+            at += 4
+        else:
+            bad |= (words[at] & _SIX_BYTES) != _NEXT_HAND
+            at += 6
+    bad |= words[at] != _TAIL_1
+    last = words[at + 8]
+    bad |= (last & _NOT_DIGIT) != _TAIL_2
+    bad |= at + 15 != ends
+    manos = ((last >> _DIGIT_AT) & 0xFF).astype(np.int8) - np.int8(ord("0"))
+    if bad.any() or (manos < 0).any() or (manos > 3).any() or not cards.all():
         return None
-    cards, closing = got
-    digit = closing + _TAIL
-    manos = u8[digit].astype(np.int8) - np.int8(ord("0"))
-    if (digit + 2 != newlines).any() or (u8[digit - 4] != ord("o")).any() or ((manos < 0) | (manos > 3)).any():
-        return None
+    cards -= 1
+    cards &= 63
     return cards.T, manos
 
 
@@ -404,9 +430,10 @@ def _line_table() -> list[str]:
     ]
 
 
-def _line_codes(winners: np.ndarray) -> list[int]:
-    w = winners.astype(np.int32) + 1
-    codes: list[int] = ((((w[:, 0] * 5 + w[:, 1]) * 5 + w[:, 2]) * 5 + w[:, 3]) * 5 + w[:, 4]).tolist()
+def _line_codes(winners: np.ndarray) -> np.ndarray:
+    """(N,) intp: each deal's place in :func:`_line_table`, from its (N, 5) winners (-1 for none)."""
+    w = winners.astype(np.intp) + 1
+    codes: np.ndarray = (((w[:, 0] * 5 + w[:, 1]) * 5 + w[:, 2]) * 5 + w[:, 3]) * 5 + w[:, 4]
     return codes
 
 
@@ -427,7 +454,7 @@ def explain_lines(
     lance), gathered from those tables and joined a few thousand lines at a time."""
     said = explanation_table(hands, manos, Rules(la_real=la_real), kings=deal_kings, lang=lang)
     heads = [line[:-1] + ', "explanations": {"grande": "' for line in _line_table()]
-    tables = [(np.array(heads, dtype=object), np.array(_line_codes(winners), np.int64))]
+    tables = [(np.array(heads, dtype=object), _line_codes(winners))]
     for k, lance in enumerate(BATCH_LANCES):
         sentences, which = said[lance]
         after = f'", "{BATCH_LANCES[k + 1]}": "' if k < 4 else '"}}\n'
@@ -455,11 +482,12 @@ def _escaped(texts: list[str]) -> list[str]:
     return [json.dumps(text, ensure_ascii=False)[1:-1] if _NEEDS_ESCAPE.search(text) else text for text in texts]
 
 
-def judge_input(data: bytes, path: str, kings: int = 8, la_real: bool = False) -> tuple[np.ndarray, ...]:
-    """:func:`judge_records` on the bytes of an input file (``path`` names it in messages): input of the
-    standard shape is read by :func:`standard_deals`, any other through :func:`read_records`, so that the
-    first bad deal is named. Raises :class:`MusError` as :func:`judge_records` does."""
-    standard = standard_deals(data)
+def judge_input(data: bytes | mmap.mmap, path: str, kings: int = 8, la_real: bool = False) -> tuple[np.ndarray, ...]:
+    """:func:`judge_records` on the bytes of an input file (``path`` names it in messages; ``data``: bytes, or a
+    read-only memory map of the file): input of the standard shape is read by :func:`standard_deals`, any other
+    through :func:`read_records`, so that the first bad deal is named. Raises :class:`MusError` as
+    :func:`judge_records` does."""
+    standard = standard_deals(data) if len(data) else None
     if standard is not None:
         cards, manos = standard
         deal_kings = np.full(len(cards), kings, np.uint8)
@@ -467,21 +495,35 @@ def judge_input(data: bytes, path: str, kings: int = 8, la_real: bool = False) -
             return (*_judge_arrays(cards, manos, deal_kings, la_real, validate=True), deal_kings)
         except MusError:
             pass
-    text = decode_input(data, path)
+    text = decode_input(data if isinstance(data, bytes) else data[:], path)
     clean = _clean_deals(text)
     judged = _judge_clean(clean, kings, la_real) if clean is not None else None
     return judged if judged is not None else judge_records(read_records(text, "deal"), kings, la_real)
 
 
+def mapped_input(path: str) -> bytes | mmap.mmap:
+    """The input of ``path`` (``"-"``: standard input) for :func:`judge_input`: a regular file is mapped into
+    memory (read-only, its pages mapped at once), which spares copying it; anything else is read. Raises
+    :class:`MusError` naming the file when it cannot be read."""
+    if path != "-":
+        try:
+            with open(path, "rb") as f:
+                return mmap.mmap(f.fileno(), 0, flags=mmap.MAP_PRIVATE | _POPULATE, prot=mmap.PROT_READ)
+        except (OSError, ValueError):  # not a regular file, or empty: read it (and name the file if unreadable)
+            pass
+    return read_input_bytes(path)
+
+
+_POPULATE = getattr(mmap, "MAP_POPULATE", 0)  # Linux: map every page at once rather than one fault a page
 _LINES_A_WRITE = 8192
 
 
 def run(args: argparse.Namespace) -> int:
-    winners, hands, manos, deal_kings = judge_input(read_input_bytes(args.file), args.file, args.kings, args.la_real)
+    winners, hands, manos, deal_kings = judge_input(mapped_input(args.file), args.file, args.kings, args.la_real)
     if args.explain:
         sys.stdout.writelines(explain_lines(winners, hands, manos, deal_kings, args.la_real, spoken(args)))
     else:
-        lines, codes = _line_table(), _line_codes(winners)
+        lines, codes = np.array([line + "\n" for line in _line_table()], dtype=object), _line_codes(winners)
         for start in range(0, len(codes), _LINES_A_WRITE):  # written in pieces: less memory, no page faults
-            sys.stdout.write("\n".join(map(lines.__getitem__, codes[start : start + _LINES_A_WRITE])) + "\n")
+            sys.stdout.write("".join(lines[codes[start : start + _LINES_A_WRITE]].tolist()))
     return 0
