@@ -216,7 +216,8 @@ def _judge_clean(deals: list[Any], kings: int, la_real: bool) -> tuple[np.ndarra
 #      length in one table (codes.card_key_table), or 0 for anything that is not a code;
 #   3. right after each code comes _BETWEEN (the next code of the hand), _NEXT_HAND (the next hand's first code)
 #      or, after the 16th, _TAIL_1 and _TAIL_2: "mano": a digit 0..3, "}" and the newline that ends the line.
-# Nothing is searched for but the newlines, and each check reads 4 or 8 bytes at once. Anything else (other
+# Nothing is searched for but the newlines. Each read takes 8 bytes at once: the 4 bytes before a code and the
+# code's first three are one read. Anything else (other
 # spacing, another key, a name, a bad card, a blank line, \r\n) returns None, and the input goes through the
 # exact per-deal path, which names the first bad deal.
 
@@ -299,18 +300,19 @@ def _standard_step(u8: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray] |
     at += _FIRST_CODE
     table = card_key_table()
     cards = np.empty((16, n), np.uint8)
-    for k in range(16):
-        cards[k] = table[(words[at] & 0xFFFFFF).astype(np.intp)]  # the card + 1, and + 64 for a 3-byte code
-        at += 2
-        at += cards[k] >> 6  # at the code's closing quote
-        if k == 15:
-            break
-        if k % 4 < 3:
-            bad |= (words[at] & 0xFFFFFFFF) != _BETWEEN
-            at += 4
-        else:
-            bad |= (words[at] & _SIX_BYTES) != _NEXT_HAND
-            at += 6
+    for k in range(16):  # at: where the k-th code of each line starts
+        if k % 4 == 0:  # a hand's first code
+            if k:
+                bad |= (words[at - 6] & _SIX_BYTES) != _NEXT_HAND
+            key = words[at]
+        else:  # one read: the 4 bytes between this code and the one before, then this code's first bytes
+            before = words[at - 4]
+            bad |= (before & 0xFFFFFFFF) != _BETWEEN
+            key = before >> 32
+        key &= 0xFFFFFF
+        cards[k] = table[key.view(np.intp)]  # the card + 1, and + 64 for a 3-byte code
+        at += cards[k] >> 6
+        at += 2 if k == 15 else 6 if k % 4 < 3 else 8  # to the closing quote, or to the next code
     bad |= words[at] != _TAIL_1
     last = words[at + 8]
     bad |= (last & _NOT_DIGIT) != _TAIL_2
