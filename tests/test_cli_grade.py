@@ -89,19 +89,19 @@ BAD = [
     ("", "no cases: the input is empty"),
     ("   \n\n", "no cases: the input is empty"),
     ('{"hands": 1', "invalid JSON"),
-    (jsonl([{**CASES[0], "answer": 4}]), "deal 1: answer must be a seat 0, 1, 2 or 3, not 4"),
-    (jsonl([{**CASES[0], "answer": True}]), "deal 1: answer must be a seat"),
-    (jsonl([{**CASES[0], "answer": "1"}]), "deal 1: answer must be a seat"),
-    (jsonl([{k: v for k, v in CASES[0].items() if k != "answer"}]), "deal 1: missing 'answer'"),
-    (jsonl([{k: v for k, v in CASES[0].items() if k != "lance"}]), "deal 1: missing 'lance'"),
-    (jsonl([{**CASES[0], "lance": "grand"}]), "deal 1: unknown lance 'grand'"),
-    (jsonl([{**CASES[0], "lance": 3}]), "deal 1: unknown lance 3"),
-    (jsonl([CASES[0], {**CASES[0], "mano": 7}]), "deal 2: mano must be a seat"),
-    (jsonl([CASES[0], {**CASES[0], "hands": [HANDS[0], HANDS[0], HANDS[2], HANDS[3]]}]), "deal 2: card 3o"),
-    (jsonl([CASES[0], {**CASES[0], "hands": [["9o", "3c", "7e", "4b"], *HANDS[1:]]}]), "deal 2: seat 0: unknown card '9o'"),
-    (jsonl([CASES[0], {**CASES[0], "variant": "6reyes"}]), "deal 2: unknown variant '6reyes'"),
-    (jsonl([CASES[0], [1, 2]]), "deal 2: expected an object"),
-    (jsonl([CASES[0]]) + "not json\n", "deal 2: invalid JSON"),
+    (jsonl([{**CASES[0], "answer": 4}]), "case 1: answer must be a seat 0, 1, 2 or 3, not 4"),
+    (jsonl([{**CASES[0], "answer": True}]), "case 1: answer must be a seat"),
+    (jsonl([{**CASES[0], "answer": "1"}]), "case 1: answer must be a seat"),
+    (jsonl([{k: v for k, v in CASES[0].items() if k != "answer"}]), "case 1: missing 'answer'"),
+    (jsonl([{k: v for k, v in CASES[0].items() if k != "lance"}]), "case 1: missing 'lance'"),
+    (jsonl([{**CASES[0], "lance": "grand"}]), "case 1: unknown lance 'grand'"),
+    (jsonl([{**CASES[0], "lance": 3}]), "case 1: unknown lance 3"),
+    (jsonl([CASES[0], {**CASES[0], "mano": 7}]), "case 2: mano must be a seat"),
+    (jsonl([CASES[0], {**CASES[0], "hands": [HANDS[0], HANDS[0], HANDS[2], HANDS[3]]}]), "case 2: card 3o"),
+    (jsonl([CASES[0], {**CASES[0], "hands": [["9o", "3c", "7e", "4b"], *HANDS[1:]]}]), "case 2: seat 0: unknown card '9o'"),
+    (jsonl([CASES[0], {**CASES[0], "variant": "6reyes"}]), "case 2: unknown variant '6reyes'"),
+    (jsonl([CASES[0], [1, 2]]), "case 2: expected an object"),
+    (jsonl([CASES[0]]) + "not json\n", "case 2: invalid JSON"),
 ]
 
 
@@ -146,7 +146,7 @@ def test_the_first_bad_case_is_named_even_before_a_bad_deal(capsys, monkeypatch)
     assert main(["grade"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err == "musteach grade: deal 2: missing 'lance' (grande, chica, pares, juego or punto)\n"
+    assert captured.err == "musteach grade: case 2: missing 'lance' (grande, chica, pares, juego or punto)\n"
 
 
 def test_empty_card_codes_are_named_not_a_crash(tmp_path, capsys):
@@ -158,4 +158,4 @@ def test_empty_card_codes_are_named_not_a_crash(tmp_path, capsys):
         f.write_text(jsonl([CASES[1], {"hands": hands, "mano": 0, "lance": "grande", "answer": 0}]), encoding="utf-8")
         assert main(["grade", str(f)]) == 2
         err = capsys.readouterr().err
-        assert f"deal 2: seat {seat}: unknown card ''" in err
+        assert f"case 2: seat {seat}: unknown card ''" in err

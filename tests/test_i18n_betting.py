@@ -236,6 +236,6 @@ def test_grade_command_errors_follow_the_language() -> None:
     stdin = json.dumps({"hands": D1, "mano": 0, "answer": 1})
     p = _run(["grade", "--lang", "es"], stdin=stdin)
     assert p.returncode == 2 and p.stdout == ""
-    assert p.stderr.splitlines() == ["musteach grade: reparto 1: falta 'lance' (grande, chica, pares, juego o punto)"]
+    assert p.stderr.splitlines() == ["musteach grade: caso 1: falta 'lance' (grande, chica, pares, juego o punto)"]
     p = _run(["grade", "--lang", "xx"], stdin=stdin)
     assert p.returncode == 2 and len(p.stderr.splitlines()) == 1 and '"xx"' in p.stderr

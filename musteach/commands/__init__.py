@@ -8,6 +8,7 @@ items with their labels for messages (``"deal 3"``, ``"case 2 (line 4)"``). Bad 
 
 from __future__ import annotations
 
+import codecs
 import json
 import sys
 from collections.abc import Callable
@@ -19,7 +20,9 @@ from ..i18n import N_, Text
 from ..rules.errors import MusError
 
 __all__ = [
+    "KNOWN_REASONS",
     "Records",
+    "UTF8_BOM",
     "decode_input",
     "json_decoder",
     "line_label",
@@ -48,16 +51,26 @@ def msgspec_error() -> type[Exception]:
     return msgspec.MsgspecError
 
 
+#: The UTF-8 byte-order mark that Windows Notepad writes at the start of a file: :func:`read_input_bytes` drops it.
+UTF8_BOM = codecs.BOM_UTF8
+
+
 def read_input_bytes(path: str) -> bytes:
-    """The bytes of ``path``, or of standard input for ``"-"``; raises :class:`MusError` naming the file."""
+    """The bytes of ``path``, or of standard input for ``"-"``, without one leading UTF-8 byte-order mark
+    (:data:`UTF8_BOM`, as Windows Notepad writes), so that every reader of the input, the byte-level fast paths
+    too, sees the same bytes with or without it. A second mark, or one further on, is left in place: the JSON
+    reader then names its line. Raises :class:`MusError` naming the file.
+    """
     try:
         if path == "-":
             stream = getattr(sys.stdin, "buffer", None)  # a test's io.StringIO has none
-            return stream.read() if stream is not None else sys.stdin.read().encode("utf-8", "surrogatepass")
-        with open(path, "rb") as f:
-            return f.read()
+            data = stream.read() if stream is not None else sys.stdin.read().encode("utf-8", "surrogatepass")
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
     except OSError as e:
         raise MusError(Text("cannot read {path}: {why}", path=path, why=reason_text(e.strerror))) from None
+    return data[len(UTF8_BOM) :] if data.startswith(UTF8_BOM) else data
 
 
 def decode_input(data: bytes, path: str) -> str:
@@ -95,7 +108,6 @@ def read_input(path: str) -> str:
     return decode_input(read_input_bytes(path), path)
 
 
-#: The labels of an item, by noun: without and with its line number.
 # The reasons Python's json module and the operating system give, so that a message quoting one can say it in
 # the learner's language (:func:`reason_text`); a reason not listed stays as Python wrote it.
 KNOWN_REASONS: tuple[str, ...] = (
@@ -107,11 +119,16 @@ KNOWN_REASONS: tuple[str, ...] = (
     N_("Unterminated string starting at"),
     N_("Invalid control character at"),
     N_("Invalid \\escape"),
+    N_("Invalid \\uXXXX escape"),
+    N_("Unexpected UTF-8 BOM (decode using utf-8-sig)"),
     N_("Illegal trailing comma before end of object"),
     N_("Illegal trailing comma before end of array"),
     N_("No such file or directory"),
     N_("Permission denied"),
     N_("Is a directory"),
+    N_("Not a directory"),
+    N_("File name too long"),
+    N_("Too many levels of symbolic links"),
 )
 
 
@@ -121,6 +138,7 @@ def reason_text(reason: str | None) -> Text | str:
     return Text(reason) if reason in KNOWN_REASONS else str(reason)
 
 
+# The labels of an item, by noun: without and with its line number.
 _LABELS: dict[str, tuple[str, str]] = {
     "deal": (N_("deal {number}"), N_("deal {number} (line {line})")),
     "case": (N_("case {number}"), N_("case {number} (line {line})")),

@@ -11,8 +11,8 @@ Output: one JSON line per input, ``{"correct": bool, "winner": seat|null, "mista
 answer (three_is_not_king, two_is_not_ace, chica_from_the_top, quads_not_duples, pares_by_rank_not_kind,
 juego_by_total, tie_not_to_mano, punto_with_juego; the first that applies), or null for a right answer or
 a slip. ``why_not`` says why the picked seat loses; null for a right answer or "nobody".
-Bad input exits with status 2 and one line naming the deal (numbered from 1, as ``judge`` does) and what is wrong; nothing is
-printed for any case then. Empty input is bad input too. ``--lang es`` writes ``explanation``, ``why_not`` and the
+Bad input exits with status 2 and one line naming the case (numbered from 1, as ``count`` does: ``"case 3"``, or
+``"case 3 (line 5)"`` when its line differs) and what is wrong; nothing is printed for any case then. Empty input is bad input too. ``--lang es`` writes ``explanation``, ``why_not`` and the
 error messages in Spanish (the keys and the other values stay the same); an unknown language exits with status 2.
 
 Speed: the whole input is read at once, with typed decoding (the hands of the standard ``json.dumps`` shape
@@ -87,7 +87,8 @@ def grade_records(records: Records, kings: int = 8) -> list[Diagnosis]:
     :func:`~musteach.commands.judge.judge_records`), then every answer diagnosed at once
     (:func:`~musteach.teach.diagnosis_batch.diagnose_batch`).
 
-    Raises :class:`MusError` naming the first bad case in input order (``"deal 3: missing 'lance' ..."``).
+    Raises :class:`MusError` naming the first bad case in input order (``"case 3: missing 'lance' ..."``; the
+    label's noun is ``records.noun``, ``"case"`` as :func:`read_records` is given it by ``musteach grade``).
     The explanations and messages are in the language being spoken (:func:`musteach.i18n.speaking`).
     """
     batch = _grade_batch(records, kings)
@@ -340,7 +341,7 @@ def _grade_input(args: argparse.Namespace) -> int:
     data = read_input_bytes(args.file)
     graded = _grade_clean(data, args.kings)
     if graded is None:
-        records = read_records(decode_input(data, args.file), "deal")
+        records = read_records(decode_input(data, args.file), "case")
         if not records.items:
             raise MusError(Text("no cases: the input is empty"))
         graded = _grade_batch(records, args.kings)
