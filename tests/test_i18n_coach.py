@@ -288,3 +288,17 @@ def test_generators_speak_the_language_they_were_given() -> None:
     assert o_es.answer == o_en.answer and english_left(o_en.prompt) and not english_left(o_es.prompt)
     with pytest.raises(MusError):
         OddsQuestionGenerator(lang="xx")
+
+
+def test_phase_titles_are_headings_in_every_language() -> None:
+    """phase_title gives each phase ready to show as a heading: its first letter a capital, the same words as
+    phase_words (the phrase inside a sentence)."""
+    from musteach.play.events import Phase
+    from musteach.teach.coach import phase_title
+
+    for lang in ("en", "es"):
+        for phase in Phase:
+            title, words = phase_title(phase, lang=lang), phase_words(phase, lang=lang)
+            assert title[:1].isupper(), (lang, phase, title)
+            assert title.lower() == words.lower(), (lang, phase, title, words)
+    assert phase_title(Phase.MUS, lang="es") == translator("es")("The mus") != "The mus"

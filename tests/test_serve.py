@@ -142,7 +142,7 @@ def test_lesson_pages_carry_the_lesson_bar_and_the_index_lists_the_lessons(cappe
     assert links == [LANCE, BROKEN]
     current = re.findall(r'href="/voila/render/([^"]+)"[^>]*aria-current="page"', bar)
     assert current == [LANCE]
-    assert ">1 Who wins Grande</a>" in bar  # "Lesson 1: who wins Grande" -> its number and short label
+    assert ">1 who wins Grande</a>" in bar  # "Lesson 1: who wins Grande" -> its number and short label, as written
     assert re.findall(r'href="/voila/render/([^"]+)"', index) == [LANCE, BROKEN]
     assert "Lesson 2: A broken cell" in index
     # the page tells a visitor when its kernel is gone for good (culled), with a Reload button

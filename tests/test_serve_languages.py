@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -150,6 +151,52 @@ def test_lesson_titles_come_from_the_learning_path():
                                                                       "es", 3)
 
 
+def _markdown(path: Path) -> str:
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return "\n\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_lesson_has_one_title_in_its_heading_the_lesson_bar_and_the_link_to_it(lang):
+    """The learning path's title, in each language: the notebook's heading, the served lesson bar and index,
+    and the previous lesson's "Next" link all word it the same."""
+    from musteach.teach.path import LESSONS
+
+    folder = ROOT / "lessons" / ("" if lang == "en" else lang)
+    served = list_lessons(folder, lang)
+    assert [ls.stem for ls in served] == [lesson.name for lesson in LESSONS]
+    for before, ls, lesson in zip([None, *served], served, LESSONS, strict=False):
+        title = lesson.title_in(lang)
+        assert ls.label == title  # (b) the bar; the index adds its number (pages.lesson_link)
+        heading = re.search(r"^# (.+)$", _markdown(folder / ls.name), re.M)
+        assert heading is not None and heading.group(1) == ls.title  # (a)
+        assert ls.title == (pages.lesson_link(ls.number, title, lang) if ls.number > 0 else title)
+        assert pages.lesson_heading(ls.stem, lang) in (ls.title, None)  # None: the title reads the same in English
+        if before is not None and ls.number > 1:  # (c) the link of the lesson before (lesson 0 links lesson 1 too)
+            assert f"[{pages.lesson_link(ls.number, title, lang)}]({ls.name})" in _markdown(folder / before.name)
+
+
+def test_the_lessons_check_reports_a_title_worded_otherwise(tmp_path):
+    from musteach.locale import lessons as L
+
+    copy = tmp_path / "lessons"
+    shutil.copytree(ROOT / "lessons", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert L.check(lessons_dir=copy) == []
+    po = L.catalog_path("es", copy)
+    text = po.read_text(encoding="utf-8")
+    heading, link = 'msgstr "# Lección 3: La grande y la chica"', "[Lección 3: La grande y la chica](03-grande-chica"
+    assert heading in text and link in text
+    po.write_text(text.replace(heading, 'msgstr "# Lección 3: Grande y chica"').replace(
+        link, "[Lección 3: Grande y chica](03-grande-chica"), encoding="utf-8")
+    L.build(lessons_dir=copy)
+    assert sorted(L.check(lessons_dir=copy)) == [
+        "es/02-seats.ipynb: link 'Lección 3: Grande y chica' to 03-grande-chica.ipynb is not the lesson's title "
+        "'Lección 3: La grande y la chica'",
+        "es/03-grande-chica.ipynb: heading 'Lección 3: Grande y chica' is not the lesson's title "
+        "'Lección 3: La grande y la chica'",
+    ]
+
+
 # ----- choosing the language ------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("header", "want"), [
@@ -182,7 +229,7 @@ def test_translations_are_the_language_folders_that_hold_lessons(tmp_path):
     (tmp_path / "xx" / LANCE).write_text(lesson_notebook("Lesson 1: x", "1"))
     found = list_translations(tmp_path)
     assert list(found) == ["es"]
-    assert [(ls.path, ls.label, ls.lang) for ls in found["es"]] == [("es/01-lance.ipynb", "Quién gana la grande", "es")]
+    assert [(ls.path, ls.label, ls.lang) for ls in found["es"]] == [("es/01-lance.ipynb", "quién gana la grande", "es")]
     assert [ls.path for ls in list_lessons(tmp_path)] == [LANCE, OTHER]  # English: the folder's own lessons
     assert list_translations(tmp_path / "es") == {}
 
@@ -231,12 +278,12 @@ def test_pages_written_in_spanish_say_so_and_keep_no_english():
     for name, page in html.items():
         assert page.startswith('<!DOCTYPE html>\n<html lang="es">'), name
         assert english_left(page) == [], name
-    assert '<a href="/voila/render/es/01-lance.ipynb">Lección 1: Quién gana la grande</a>' in html["index"]
+    assert '<a href="/voila/render/es/01-lance.ipynb">Lección 1: quién gana la grande</a>' in html["index"]
     assert 'href="/en/" hreflang="en" lang="en"' in html["index"] and ">English</a>" in html["index"]
     assert '<a href="/es/">' in html["busy"] and "12" in html["busy"]
     english = index_html([Lesson.from_heading(LANCE, "Lesson 1: who wins Grande")], "/", "en", ("en", "es"))
     assert 'href="/es/" hreflang="es" lang="es"' in english and ">Español</a>" in english
-    assert "Lesson 1: Who wins Grande" in english
+    assert "Lesson 1: who wins Grande" in english
 
 
 # ----- the server ---------------------------------------------------------------------------------

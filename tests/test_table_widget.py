@@ -480,3 +480,30 @@ def test_the_learner_picks_the_opponents_level_and_a_new_match_starts_against_it
     assert t.game.hand.number == 1 and t.errors == []
     scripted = mw.PlayTable(seed=3, bot="rule", background=False)  # a script's own bots stay choosable
     assert scripted.level_choice.value == "rule"
+
+
+
+def _centre_heading(t) -> str:
+    found = re.search(r'<div class="musteach-centre"><b>([^<]*)</b>', t.seats_view.value)
+    assert found is not None, t.seats_view.value
+    return html.unescape(found.group(1))
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_centre_heads_the_phase_as_musteach_titles_it(lang):
+    """The table shows musteach's phase_title as given (no re-casing in the widget), in the table's language."""
+    from musteach.teach.coach import phase_title
+
+    t = table_with_discards(lang=lang)  # the learner's discard
+    seen = [t.game.hand.phase]
+    assert _centre_heading(t) == phase_title(t.game.hand.phase, lang=lang)
+    for seed in range(40):  # the mus, then a lance's betting after "no hay mus"
+        t = mw.PlayTable(seed=seed, bot="rule", background=False, lang=lang)
+        if t.my_turn and t.game.hand.phase == "mus":
+            assert _centre_heading(t) == phase_title(t.game.hand.phase, lang=lang)
+            t.button("no-hay-mus").click()
+            if not t.game.hand.is_over:
+                seen += ["mus", t.game.hand.phase]
+                assert _centre_heading(t) == phase_title(t.game.hand.phase, lang=lang)
+                break
+    assert len(set(seen)) == 3, seen

@@ -51,7 +51,7 @@ from musteach.rules.cards import Card
 from musteach.rules.errors import MusError, shown
 from musteach.rules.lances import Lance, effective_rank, seat_roles, team_of
 from musteach.teach import labels
-from musteach.teach.coach import CoachComment, coach_comment, phase_words, prepare, said_words, turn_prompt
+from musteach.teach.coach import CoachComment, coach_comment, phase_title, prepare, said_words, turn_prompt
 from musteach.teach.mus_quiz import DiscardQuestion, DiscardQuestionGenerator
 from musteach.teach.progress import GameResult, Progress
 from musteach.teach.quiz import QuizSession, Verdict
@@ -818,7 +818,7 @@ class PlayTable(Guarded, widgets.VBox):
         _ = translator()
         if h.is_over:
             return f"<b>{escape(_(labels.CARDS_ON_TABLE))}</b>"
-        lines = [f"<b>{escape(phase_words(h.phase).capitalize())}</b>"]
+        lines = [f"<b>{escape(phase_title(h.phase))}</b>"]
         if h.phase in ("mus", "discard") and h.mus_round > 1:
             lines.append(escape(_(labels.MUS_ROUND, n=h.mus_round)))
         b = view.betting

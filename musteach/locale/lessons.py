@@ -396,17 +396,56 @@ def build(add: str | None = None, lessons_dir: Path = LESSONS_DIR) -> list[Path]
     return written
 
 
+_HEADING = re.compile(r"^# (.+?)\s*$", re.M)
+_LESSON_LINK = re.compile(r"\[([^\]]+)\]\((?:\.\./)?(?:[a-z]{2,3}/)?([0-9]{2}-[^)/\s]+)\.ipynb\)")
+
+
+def _title_problems(planned: dict[Path, bytes], lessons_dir: Path) -> list[Problem]:
+    """Where a lesson of the learning path is titled otherwise than the path titles it in that language
+    (:func:`musteach.teach.pages.lesson_heading`, the one wording the server's lesson bar and index show too):
+    its first heading, and each link to it that names it (``[Lesson 4: Pares](04-pares.ipynb)``)."""
+    from ..rules.errors import LanguageError
+    from ..teach.pages import lesson_heading, lesson_link
+
+    problems: list[Problem] = []
+    for path, data in planned.items():
+        if path.suffix != ".ipynb":
+            continue
+        lang = SOURCE_LANG if path.parent == lessons_dir else path.parent.name
+        where = path.relative_to(lessons_dir).as_posix()
+        nb = json.loads(data)
+        text = "\n\n".join(_source(c) for c in nb.get("cells", []) if c.get("cell_type") == "markdown")
+        try:
+            own = lesson_heading(path.stem, lang)
+        except LanguageError:  # a language the lessons have but the tutor's catalogs do not yet
+            continue
+        heading = _HEADING.search(text)
+        if own is not None and heading is not None and heading.group(1) != own:
+            problems.append(f"{where}: heading {heading.group(1)!r} is not the lesson's title {own!r}")
+        for m in _LESSON_LINK.finditer(text):
+            named, target = m.group(1), m.group(2)
+            title = lesson_heading(target, lang)
+            prefix = lesson_link(int(target[:2]), "\0", lang).partition("\0")[0]
+            if title is not None and named.startswith(prefix) and named != title:
+                problems.append(f"{where}: link {named!r} to {target}.ipynb is not the lesson's title {title!r}")
+    return problems
+
+
 def check(complete: tuple[str, ...] = ("es",), lessons_dir: Path = LESSONS_DIR) -> list[Problem]:
     """What is out of date, changing nothing: a catalog or a lesson that the build would change, and for the
     languages in ``complete``, a paragraph with no translation or a fuzzy one; for every language, a translation
-    whose links, inline code or numbers differ from its English paragraph's."""
+    whose links, inline code or numbers differ from its English paragraph's, and a lesson's heading or a link
+    naming a lesson (``[Lesson 4: Pares](04-pares.ipynb)``) worded otherwise than the learning path's title of
+    that lesson in that language (:func:`musteach.teach.pages.lesson_heading`)."""
     problems: list[Problem] = []
-    for path, data in _planned(lessons_dir).items():
+    planned = _planned(lessons_dir)
+    for path, data in planned.items():
         where = path.relative_to(lessons_dir).as_posix()
         if not path.is_file():
             problems.append(f"{where}: missing (run python -m musteach.locale.lessons)")
         elif path.read_bytes() != data:
             problems.append(f"{where}: out of date (run python -m musteach.locale.lessons)")
+    problems += _title_problems(planned, lessons_dir)
     for lang in lesson_languages(lessons_dir):
         where = catalog_path(lang, lessons_dir).relative_to(lessons_dir).as_posix()
         for m in read_catalog(lang, lessons_dir):

@@ -46,6 +46,7 @@ __all__ = [
     "exact_discard_sentence",
     "exact_odds_sentence",
     "grade_sentence",
+    "phase_title",
     "phase_words",
     "prepare",
     "said_words",
@@ -105,9 +106,35 @@ _PHASE_WORDS: dict[Phase, str] = {
 }
 
 
+#: A phase as a heading, its first word capitalised as the language writes a heading.
+_PHASE_TITLES: dict[Phase, str] = {
+    Phase.START: N_("Start"),
+    Phase.MUS: N_("The mus"),
+    Phase.DISCARD: N_("The discard"),
+    Phase.DECLARE_PARES: N_("The pares declaration"),
+    Phase.DECLARE_JUEGO: N_("The juego declaration"),
+    Phase.OVER: N_("Over"),
+    Phase.NEXT_HAND: N_("Next hand"),
+}
+
+
+def phase_title(phase: Phase, *, lang: str | None = None) -> str:
+    """``"The mus"``, ``"The discard"``, ``"The pares declaration"``, ``"Grande"``...: a phase as a heading (the
+    table's centre, the start of a coach's comment), shown as given; in ``lang`` (None: the language being
+    spoken). :func:`phase_words` gives it inside a sentence.
+
+    >>> phase_title(Phase.MUS), phase_title(Phase.MUS, lang="es"), phase_title(Phase.BET_GRANDE)
+    ('The mus', 'El mus', 'Grande')
+    """
+    with speaking(lang):
+        if phase in _PHASE_TITLES:
+            return translator()(_PHASE_TITLES[phase])
+        return phase.lance.title if phase.lance is not None else phase.value
+
+
 def phase_words(phase: Phase, *, lang: str | None = None) -> str:
-    """``"the mus"``, ``"the discard"``, ``"the pares declaration"``, ``"Grande"``...: a phase in words, in
-    ``lang`` (None: the language being spoken)."""
+    """``"the mus"``, ``"the discard"``, ``"the pares declaration"``, ``"Grande"``...: a phase in words inside a
+    sentence, in ``lang`` (None: the language being spoken). :func:`phase_title` gives it as a heading."""
     with speaking(lang):
         if phase in _PHASE_WORDS:
             return translator()(_PHASE_WORDS[phase])
@@ -361,7 +388,7 @@ def _coach_comment(view: View, action: GameAction | str, coach: OddsBot | None) 
     a = parse_action(action, view.phase)
     head = _(
         "{phase}: you said {action} with {hand} {position}.",
-        phase=_cap(phase_words(view.phase)), action=action_words(a), hand=view.info.grande_str,
+        phase=phase_title(view.phase), action=action_words(a), hand=view.info.grande_str,
         position=position_name(view.position),
     )  # fmt: skip
     try:

@@ -38,6 +38,7 @@ __all__ = [
     "language_name",
     "left_page",
     "lesson_bar",
+    "lesson_heading",
     "lesson_link",
     "lesson_title",
     "not_found_page",
@@ -115,7 +116,9 @@ def language_name(code: str, lang: str | None = None) -> str:
 def lesson_title(name: str, lang: str | None = None) -> str | None:
     """The title of the learning path's lesson ``name`` (``"03-grande-chica"``) in ``lang``, or None when the
     path has no such lesson or no translation of its title in ``lang`` (the notebook's own heading is then
-    used). English gives the path's title as it is."""
+    used). English gives the path's title as it is. It is the one wording of a lesson's title: the lesson bar
+    and index of ``musteach serve``, the learning path, and the lessons' headings and links
+    (:func:`lesson_heading`; ``python -m musteach.locale.lessons --check`` reports a lesson worded otherwise)."""
     from .path import LESSONS  # here: the path imports the scheduler, which the pages need only for titles
 
     _ = translator(lang)
@@ -133,6 +136,21 @@ def lesson_link(number: int, title: str, lang: str | None = None) -> str:
     name, as an int; title: its title in ``lang``)."""
     _ = translator(lang)
     return _("Lesson {number}: {title}", number=number, title=title)
+
+
+def lesson_heading(name: str, lang: str | None = None) -> str | None:
+    """The heading of the learning path's lesson ``name`` (``"03-grande-chica"``) in ``lang``, as its notebook
+    shows it and as the lesson before it links to it: ``"Lesson 3: Grande and Chica"`` (:func:`lesson_link` of
+    its title), the welcome page (lesson 0) by its title alone. None when :func:`lesson_title` has none.
+
+    >>> lesson_heading("03-grande-chica"), lesson_heading("03-grande-chica", "es"), lesson_heading("00-welcome")
+    ('Lesson 3: Grande and Chica', 'Lección 3: La grande y la chica', 'Welcome to Mus')
+    """
+    title = lesson_title(name, lang)
+    if title is None:
+        return None
+    number = int(name[:2])
+    return title if number == 0 else lesson_link(number, title, lang)
 
 
 def index_page(lang: str | None = None) -> PageText:

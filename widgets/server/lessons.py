@@ -40,14 +40,17 @@ _TITLE_RE = re.compile(r"^\s*(?:lesson|lecci[oó]n)\s+(\d+)\s*[:.\u2013\u2014-]\
 class Lesson:
     """One lesson: ``path`` (relative to the lessons folder: ``"03-grande-chica.ipynb"``, or
     ``"es/03-grande-chica.ipynb"`` in Spanish), ``number`` (its two digits as an int), ``title`` (the notebook's
-    first ``#`` heading), ``label`` (the short name shown in the lesson bar) and ``lang`` (its language).
+    first ``#`` heading), ``label`` (the short name shown in the lesson bar, as musteach or the heading words
+    it) and ``lang`` (its language).
 
     >>> Lesson.from_heading("03-grande-chica.ipynb", "Lesson 3: Grande and Chica").label
     'Grande and Chica'
+    >>> Lesson.from_heading("03-grande-chica.ipynb", "Lección 3: La grande y la chica", lang="es").label
+    'La grande y la chica'
     >>> Lesson.from_heading("07-envite.ipynb", None).title
-    'Envite'
-    >>> Lesson.from_heading("01-deck.ipynb", "Lesson 1: the deck").label
-    'The deck'
+    'envite'
+    >>> Lesson.from_heading("01-cards.ipynb", "Lesson 1: the cards").label
+    'the cards'
     >>> Lesson.from_heading("01-lance.ipynb", "Lección 1: quién gana", lang="es").path
     'es/01-lance.ipynb'
     """
@@ -70,17 +73,18 @@ class Lesson:
 
     @classmethod
     def from_heading(cls, name: str, heading: str | None, lang: str = SOURCE_LANG) -> Lesson:
-        """The lesson in file ``name`` (of the folder of ``lang``) whose first heading is ``heading``. In a
-        language other than English, the label is the learning path's title of that lesson in that language
-        (:func:`musteach.teach.pages.lesson_title`), else the heading's."""
+        """The lesson in file ``name`` (of the folder of ``lang``) whose first heading is ``heading``. The label
+        is the learning path's title of that lesson in that language, as musteach words it
+        (:func:`musteach.teach.pages.lesson_title`: the notebook's heading and the links to it say the same);
+        for a lesson the path does not know, the heading's words after "Lesson N:" as written, else the file
+        name's topic."""
         number = int(name[:2])
         stem = name[: -len(".ipynb")]
-        known = lesson_title(stem, lang) if lang != SOURCE_LANG else None
-        fallback = known or name[3 : -len(".ipynb")].replace("-", " ").strip().capitalize() or f"Lesson {number}"
+        known = lesson_title(stem, lang)
+        fallback = known or name[3 : -len(".ipynb")].replace("-", " ").strip() or str(number)
         title = heading.strip() if heading and heading.strip() else fallback
         m = _TITLE_RE.match(title)
         label = known or (m.group(2) if m else title)
-        label = label[:1].upper() + label[1:]
         path = name if lang == SOURCE_LANG else f"{lang}/{name}"
         return cls(path=path, number=number, title=title, label=label, lang=lang)
 
