@@ -8,6 +8,12 @@ imports Jupyter). Bad input exits with status 2 and one line on stderr, never a 
 A subcommand that speaks calls :func:`add_lang_option` on its parser; :func:`main` then runs it inside
 ``speaking(lang)`` (so every sentence, and every error message, is in that language) and :func:`spoken` gives
 the checked language code to pass on explicitly. ``--lang`` with no catalog exits with status 2 naming it.
+
+The parsers are built speaking :func:`help_lang` (``--lang``, else the environment's ``LANGUAGE``, ``LC_ALL``,
+``LC_MESSAGES`` or ``LANG``), so ``musteach --help`` and ``musteach judge --help`` give our own help texts in that
+language: a command's ``add_parser`` writes each help through ``translator()``. argparse's own words ("usage:",
+"options", "the following arguments are required", "invalid choice") stay English: argparse looks them up in
+gettext's process-wide default domain, which the tutor leaves alone.
 """
 
 from __future__ import annotations
@@ -17,16 +23,17 @@ import gc
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from itertools import pairwise
 
 # The commands use numpy for bulk work, never its BLAS: one BLAS thread saves OpenBLAS's start-up of a thread
 # and its buffers per core (about 70 ms of CPU on the 2-core test machine). A value already set is kept.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from .i18n import SOURCE_LANG, check_lang, speaking, translator
+from .i18n import SOURCE_LANG, check_lang, languages, speaking, translator
 from .rules.errors import MusError
 
-__all__ = ["COMMANDS", "PLUGIN_GROUP", "add_lang_option", "build_parser", "main", "spoken"]
+__all__ = ["COMMANDS", "LOCALE_VARIABLES", "PLUGIN_GROUP", "add_lang_option", "build_parser", "help_lang", "main", "spoken"]
 
 COMMANDS = ("judge", "count", "grade")
 PLUGIN_GROUP = "musteach.commands"
@@ -35,11 +42,13 @@ PLUGIN_GROUP = "musteach.commands"
 def add_lang_option(parser: argparse.ArgumentParser) -> None:
     """Give a subcommand the ``--lang LANG`` option: the language of its sentences and error messages (a code
     such as ``es``; English by default). :func:`main` checks it and runs the command speaking it."""
+    _ = translator()
     parser.add_argument(
         "--lang",
         metavar="LANG",
         default=None,
-        help="language of the sentences and error messages: en (default), es (see musteach/locale)",
+        help=_("language of the sentences and error messages: {languages} (English by default; see musteach/locale)",
+               languages=", ".join(languages())),
     )
 
 
@@ -51,10 +60,37 @@ def spoken(args: argparse.Namespace) -> str:
     return SOURCE_LANG if lang is None else check_lang(lang)
 
 
+#: The environment variables that name the user's language, in the order gettext reads them.
+LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def help_lang(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> str:
+    """The language of the help texts: ``--lang`` in ``argv`` when it names a language the tutor speaks, else
+    the first of :data:`LOCALE_VARIABLES` in ``environ`` (default ``os.environ``) that names one
+    (``LANG=es_ES.UTF-8`` is Spanish), else English. Never raises: a bad ``--lang`` is named when it is used.
+
+    >>> help_lang(["judge", "--lang", "es"], {}), help_lang(["judge"], {"LANG": "es_ES.UTF-8"})
+    ('es', 'es')
+    >>> help_lang(["judge", "--lang=en"], {"LANG": "es_ES.UTF-8"}), help_lang([], {"LANG": "C.UTF-8"})
+    ('en', 'en')
+    """
+    given = [b if a == "--lang" else a.partition("=")[2] for a, b in pairwise([*argv, ""]) if a == "--lang" or a.startswith("--lang=")]
+    env = os.environ if environ is None else environ
+    named = [env.get(v, "").split(":")[0].split(".")[0] for v in LOCALE_VARIABLES]
+    for code in (*given[-1:], *named):
+        try:
+            return check_lang(code)
+        except MusError:
+            continue
+    return SOURCE_LANG
+
+
 def build_parser(load: str | None = None) -> argparse.ArgumentParser:
-    """The parser. Plug-in subcommands are imported only when ``load`` names them (or ``load`` is ``"*"``),
-    so that ``musteach judge`` never imports the Jupyter stack a plug-in such as ``serve`` needs."""
-    parser = argparse.ArgumentParser(prog="musteach", description="The Mus tutor's command line.")
+    """The parser, its help texts in the language being spoken (see :func:`help_lang`). Plug-in subcommands
+    are imported only when ``load`` names them (or ``load`` is ``"*"``), so that ``musteach judge`` never
+    imports the Jupyter stack a plug-in such as ``serve`` needs."""
+    _ = translator()
+    parser = argparse.ArgumentParser(prog="musteach", description=_("The Mus tutor's command line."))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     # a built-in command chosen: only its module is imported (``musteach judge`` needs no count or grade)
     for name in (load,) if load in COMMANDS else COMMANDS:
@@ -74,7 +110,7 @@ def build_parser(load: str | None = None) -> argparse.ArgumentParser:
         if ep.name in sub.choices:  # a built-in command keeps its name
             continue
         if load not in (ep.name, "*"):
-            sub.add_parser(ep.name, help=f"see `musteach {ep.name} --help`", add_help=False)
+            sub.add_parser(ep.name, help=_("see `musteach {command} --help`", command=ep.name), add_help=False)
             continue
         try:
             mod = ep.load()
@@ -93,7 +129,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if chosen in COMMANDS:  # a short run over data whose objects hold no cycles worth collecting for
         gc.disable()
     try:
-        return _run(build_parser(load=chosen), argv)
+        with speaking(help_lang(argv)):  # the help texts of every parser
+            parser = build_parser(load=chosen)
+        return _run(parser, argv)
     finally:
         if collecting:
             gc.enable()

@@ -41,3 +41,65 @@ def test_absurdly_nested_input_is_one_line_and_status_2(command, tmp_path):
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
     assert "nested too deeply" in out.stderr
+
+
+def _helps(lang: str) -> dict[str, str]:
+    """Every help text of the parser and its built-in commands' parsers, built speaking ``lang``."""
+    from musteach.cli import COMMANDS, build_parser
+    from musteach.i18n import speaking
+
+    with speaking(lang):
+        parser = build_parser()
+    found = {"musteach": parser.description or ""}
+    sub = next(a for a in parser._actions if a.dest == "command")  # argparse keeps its subparsers here
+    for choice in sub._choices_actions:
+        found[choice.dest] = choice.help or ""
+    for name in COMMANDS:
+        for action in sub.choices[name]._actions:
+            if action.dest != "help":  # argparse's own "-h"
+                found[f"{name} {action.dest}"] = action.help or ""
+    return found
+
+
+def test_our_help_texts_are_translated():
+    from musteach.i18n import translator
+
+    english, spanish = _helps("en"), _helps("es")
+    assert list(spanish) == list(english) and len(english) > 12
+    for key, text in english.items():
+        assert spanish[key] != text, key
+        if translator("es")(text) != text:  # a help without placeholders: its catalog entry as it is
+            assert spanish[key] == translator("es")(text), key
+
+
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [(["--help", "--lang", "es"], {}), (["judge", "--help"], {"LANG": "es_ES.UTF-8"}), (["judge", "--lang=es", "-h"], {})],
+)
+def test_help_follows_lang_or_the_environment(args, env, monkeypatch, capsys):
+    from musteach.cli import LOCALE_VARIABLES, main
+
+    for name in LOCALE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(SystemExit) as e:
+        main(args)
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    spanish = _helps("es")
+    shown = [spanish["judge"]] if args[0] == "--help" else [spanish["judge explain"], spanish["judge lang"][:40]]
+    assert all(" ".join(text.split()) in " ".join(out.split()) for text in shown), out
+    english = _helps("en")
+    assert english["judge explain"] not in out and english["judge"] not in out
+
+
+def test_help_stays_english_without_a_spoken_language(monkeypatch, capsys):
+    from musteach.cli import LOCALE_VARIABLES, main
+
+    for name in LOCALE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    with pytest.raises(SystemExit):
+        main(["judge", "--help"])
+    assert _helps("en")["judge explain"] in capsys.readouterr().out

@@ -40,16 +40,17 @@ _KEYS = ("id", "stones", "hand_total", "final_score", "game_over", "game_winner"
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    _ = translator()  # the help texts in the language being spoken (see musteach.cli.help_lang)
     p: argparse.ArgumentParser = sub.add_parser(
         "count",
-        help="count whole hands (scoring.json cases) and print each result as a JSON line",
+        help=_("count whole hands (scoring.json cases) and print each result as a JSON line"),
         description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
     )
-    p.add_argument("file", nargs="?", default="-", metavar="FILE|-", help="cases file (default: standard input)")
+    p.add_argument("file", nargs="?", default="-", metavar="FILE|-", help=_("cases file (default: standard input)"))
     mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--explain", action="store_true", help="print the count step by step, in words")
+    mode.add_argument("--explain", action="store_true", help=_("print the count step by step, in words"))
     mode.add_argument(
-        "--check", action="store_true", help="compare with each case's 'expected'; exit 1 on any difference"
+        "--check", action="store_true", help=_("compare with each case's 'expected'; exit 1 on any difference")
     )
     add_lang_option(p)
     return p

@@ -38,7 +38,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..cli import add_lang_option
-from ..i18n import Text
+from ..i18n import Text, translator
 from ..rules.batch import BATCH_LANCES
 from ..rules.cards import CARD_TEXTS
 from ..rules.errors import MusError
@@ -52,14 +52,15 @@ from .judge import deal_rules, judge_deal, judge_records
 
 
 def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]  # argparse's private generic
+    _ = translator()  # the help texts in the language being spoken (see musteach.cli.help_lang)
     p: argparse.ArgumentParser = sub.add_parser(
         "grade",
-        help="grade answers to 'who wins this lance?' and name the mistake behind each wrong one",
+        help=_("grade answers to 'who wins this lance?' and name the mistake behind each wrong one"),
         description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", nargs="?", default="-", metavar="FILE|-", help="cases file (default: standard input)")
-    p.add_argument("--kings", type=int, choices=(8, 4), default=8, help="8 reyes (3 = rey, 2 = as; default) or 4 reyes")
+    p.add_argument("file", nargs="?", default="-", metavar="FILE|-", help=_("cases file (default: standard input)"))
+    p.add_argument("--kings", type=int, choices=(8, 4), default=8, help=_("8 reyes (3 = rey, 2 = as; default) or 4 reyes"))
     add_lang_option(p)
     return p
 

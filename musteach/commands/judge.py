@@ -32,7 +32,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..cli import add_lang_option, spoken
-from ..i18n import Text
+from ..i18n import Text, translator
 from ..rules.batch import BATCH_LANCES, evaluate_batch, explanation_table
 from ..rules.cards import CARD_TEXTS, parse_hands
 from ..rules.errors import MusError, RulesError, SeatError
@@ -45,18 +45,19 @@ _VARIANTS = {"8reyes": 8, "4reyes": 4}
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    _ = translator()  # the help texts in the language being spoken (see musteach.cli.help_lang)
     p: argparse.ArgumentParser = sub.add_parser(
         "judge",
-        help="judge deals: print the winner of every lance as a JSON line",
+        help=_("judge deals: print the winner of every lance as a JSON line"),
         description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", nargs="?", default="-", metavar="FILE|-", help="deals file (default: standard input)")
+    p.add_argument("file", nargs="?", default="-", metavar="FILE|-", help=_("deals file (default: standard input)"))
     p.add_argument(
-        "--kings", type=int, choices=(8, 4), default=8, help="8 reyes (3 = rey, 2 = as; default) or 4 reyes"
+        "--kings", type=int, choices=(8, 4), default=8, help=_("8 reyes (3 = rey, 2 = as; default) or 4 reyes")
     )
-    p.add_argument("--la-real", action="store_true", help="7-7-7-sota beats every other 31 (RULES.md §13)")
-    p.add_argument("--explain", action="store_true", help="add one sentence per lance saying why")
+    p.add_argument("--la-real", action="store_true", help=_("7-7-7-sota beats every other 31 (RULES.md §13)"))
+    p.add_argument("--explain", action="store_true", help=_("add one sentence per lance saying why"))
     add_lang_option(p)
     return p
 
