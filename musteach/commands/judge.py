@@ -38,7 +38,7 @@ from ..rules.cards import CARD_TEXTS, parse_hands
 from ..rules.errors import MusError, RulesError, SeatError
 from ..rules.lances import DealResult, check_seat, evaluate
 from ..rules.options import Rules
-from . import Records, decode_input, msgspec_error, read_input_bytes, read_records
+from . import UTF8_BOM, Records, decode_input, msgspec_error, read_input_bytes, read_records
 from .codes import NO_CARD, card_key_table
 
 _VARIANTS = {"8reyes": 8, "4reyes": 4}
@@ -506,14 +506,19 @@ def judge_input(data: bytes | mmap.mmap, path: str, kings: int = 8, la_real: boo
 
 def mapped_input(path: str) -> bytes | mmap.mmap:
     """The input of ``path`` (``"-"``: standard input) for :func:`judge_input`: a regular file is mapped into
-    memory (read-only, its pages mapped at once), which spares copying it; anything else is read. Raises
+    memory (read-only, its pages mapped at once), which spares copying it; anything else is read, and so is a
+    file starting with a UTF-8 byte-order mark (:func:`read_input_bytes` drops the mark). Raises
     :class:`MusError` naming the file when it cannot be read."""
     if path != "-":
         try:
             with open(path, "rb") as f:
-                return mmap.mmap(f.fileno(), 0, flags=mmap.MAP_PRIVATE | _POPULATE, prot=mmap.PROT_READ)
+                mapped = mmap.mmap(f.fileno(), 0, flags=mmap.MAP_PRIVATE | _POPULATE, prot=mmap.PROT_READ)
         except (OSError, ValueError):  # not a regular file, or empty: read it (and name the file if unreadable)
             pass
+        else:
+            if mapped[: len(UTF8_BOM)] != UTF8_BOM:
+                return mapped
+            mapped.close()
     return read_input_bytes(path)
 
 
