@@ -156,7 +156,7 @@ def test_clean_input_with_a_value_no_seat_names_the_case(monkeypatch, capsys, fi
     objects[3][field] = value
     code, out, err = run_grade(monkeypatch, capsys, "".join(json.dumps(c) + "\n" for c in objects))
     assert (code, out) == (2, "")
-    assert err.startswith(f"musteach grade: deal 4: {field} must be a seat") and err.count("\n") == 1
+    assert err.startswith(f"musteach grade: case 4: {field} must be a seat") and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
@@ -168,7 +168,7 @@ def test_clean_input_with_a_bad_case_names_the_first_one(monkeypatch, capsys, la
     _ = translator(lang)
     assert (code, out) == (2, "")
     assert err == "musteach grade: {}: {}\n".format(
-        _("deal {n}", n=13), _("{what} must be a seat 0, 1, 2 or 3, not {value}", what="answer", value=7)
+        _("case {n}", n=13), _("{what} must be a seat 0, 1, 2 or 3, not {value}", what="answer", value=7)
     )
 
 
