@@ -490,3 +490,19 @@ def test_score_board():
         board.set_score(-1, 4)
     assert board.score == (20, 4) and 'data-score-a="20"' in board.picture.value
     assert "Game to 30" in mw.ScoreBoard(0, 0, Rules(target=30)).picture.value
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_count_quiz_and_the_count_view_word_the_betting_alike(lang):
+    """The quiz's betting table says what each seat said as the count view does (musteach's words as given)."""
+    from musteach.i18n import speaking, translator
+    from musteach.teach import labels
+
+    quiz = mw.CountQuiz(n=3, seed=11, lang=lang)
+    q = quiz.question
+    said = [s for b in q.bettings.values() for s in b.steps if s.seat is not None]
+    assert said, "a question with some betting"
+    for step in said:
+        with speaking(lang):
+            line = translator()(labels.SEAT_SAID, seat=step.seat, action=step.action)
+        assert html.escape(line) in quiz.picture.value

@@ -209,3 +209,16 @@ def test_sena_catalogue_widget_and_bad_modes():
     assert "not used" in mw.show_senas(Rules(senas="off")).content.value
     with pytest.raises(QuizError):
         mw.SenaQuiz(mode="guess")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_meaning_choices_tooltip_says_musteachs_meaning_as_given(lang):
+    """The tooltip of a meaning is musteach's meaning of that seña at the table, not the button's label re-cased."""
+    from musteach.i18n import translator
+    from musteach.teach import labels
+
+    quiz = mw.SenaQuiz(mode="meaning", n=2, seed=5, lang=lang)
+    q = quiz.question
+    for key, _label in q.choices:
+        tip = translator(lang)(labels.IT_MEANS_TIP, meaning=meaning(key, q.rules, lang=lang))
+        assert quiz.button_for(key).tooltip == tip

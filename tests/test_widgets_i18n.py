@@ -414,3 +414,22 @@ def test_table_senas_speak_spanish_gestures():
     for label in labels_shown:
         assert any(label.startswith(g) for g in spanish), label
         assert not any(label.startswith(g) for g in english - spanish), label
+
+
+def test_widgets_never_re_case_text():
+    """Widgets show musteach's sentences as given: a capital added or taken away is musteach's to write
+    (phase_title, lesson_title, gesture_words, meaning...), never a widget's."""
+    import re
+    from pathlib import Path
+
+    recasing = re.compile(
+        r"\.capitalize\(\)|\.title\(\)|\[:1\]\.(?:upper|lower)\(\)|\[0\]\.(?:upper|lower)\(\)\s*\+|_text\(\)\.(?:upper|lower)\(\)"
+    )
+    root = Path(__file__).resolve().parents[1] / "widgets"
+    found = [
+        f"{path.relative_to(root)}:{n}: {line.strip()}"
+        for path in sorted(root.rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if recasing.search(line)
+    ]
+    assert found == []

@@ -23,7 +23,7 @@ from musteach.draw.cards import hand_svg
 from musteach.draw.senas import catalogue_html, sena_html, sena_svg
 from musteach.i18n import translator
 from musteach.rules import Rules
-from musteach.rules.senas import Sena, get_sena
+from musteach.rules.senas import Sena, get_sena, meaning
 from musteach.teach import labels
 from musteach.teach.quiz import QuizSession, Verdict
 from musteach.teach.senas_quiz import SenaQuestion, SenaQuestionGenerator
@@ -154,4 +154,4 @@ class SenaQuiz(QuizWidget):
         _ = translator()
         if q.mode == "fit":
             return _(labels.ANSWER_TIP, label=label)
-        return _(labels.IT_MEANS_TIP, meaning=f"{label[:1].lower()}{label[1:]}")
+        return _(labels.IT_MEANS_TIP, meaning=meaning(value, q.rules))  # musteach's words, not the label re-cased

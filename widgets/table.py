@@ -64,7 +64,7 @@ from musteach.teach.review import (
     replay_from,
     review_game,
 )
-from musteach.teach.senas_quiz import third_person
+from musteach.teach.senas_quiz import gesture_words, third_person
 
 from ._base import Guarded, css_widget, escape, spoken
 from ._base import html_box as _html
@@ -883,7 +883,7 @@ class PlayTable(Guarded, widgets.VBox):
                 f"{escape(signals)} <b>{escape(_meaning(s, view.rules))}</b></span></div>"
             )
         mine = ", ".join(
-            _(labels.SENA_OPTION, gesture=s.gesture_text().lower(), meaning=_meaning(s, view.rules)) for s in view.my_senas
+            _(labels.SENA_OPTION, gesture=gesture_words(s.gesture_text()), meaning=_meaning(s, view.rules)) for s in view.my_senas
         )
         if mine:
             lines.append(f'<div class="musteach-sena-line"><span>{escape(_(labels.YOU_SIGNALLED, senas=mine))}</span></div>')

@@ -65,6 +65,7 @@ __all__ = [
     "SenaQuestion",
     "SenaQuestionGenerator",
     "fit_question",
+    "gesture_words",
     "meaning_question",
     "questions",
     "third_person",
@@ -134,6 +135,16 @@ def third_person(gesture: str, *, lang: str | None = None) -> str:
     verb = verb.lower()
     verb = verb + ("es" if verb.endswith(_ES_ENDINGS) else "s")
     return f"{verb} {rest}".strip()
+
+
+def gesture_words(gesture: str) -> str:
+    """A seña's gesture inside a sentence, as "You signalled: ___ (its meaning)" lists the señas made: its first
+    letter lowered, in every language (``gesture``: :meth:`~musteach.rules.senas.Sena.gesture_text`).
+
+    >>> gesture_words("Bite the lower lip")
+    'bite the lower lip'
+    """
+    return _lower(gesture.strip())
 
 
 def _rules(rules: Rules | None) -> Rules:
