@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 
-from musteach.commands.codes import NO_CARD, READ_PAST, card_code_table, walk_codes
+from musteach.commands.codes import NO_CARD, READ_PAST, TEXT_WIDTH, TextCodes, card_code_table, walk_codes
 from musteach.rules.batch import array_to_codes, random_deals
 from musteach.rules.cards import CARD_TEXTS, DECK
 
@@ -41,3 +41,25 @@ def test_walk_reads_the_codes_json_writes() -> None:
     bad = data.replace(b'"3c"', b'"3x"', 1)
     if bad != data:
         assert walk_codes(np.frombuffer(bad + bytes(READ_PAST), np.uint8), starts + at[0], gaps) is None
+
+
+def test_text_codes_read_each_distinct_text_once_and_never_mistake_one_for_another() -> None:
+    rng = np.random.default_rng(3)
+    # many short texts alike but for a byte or two (as start scores and bettings are), some of them repeated
+    pool = [f'{{"A": {a}, "B": {b}}}'.encode() for a in range(40) for b in range(40)]
+    pool += [f'"grande": {{"type": "rejected", "stakes": [{a}, {b}], "winner_team": "A"}}'.encode() for a in range(30) for b in range(30)]
+    pool += [b"x" * 96, b"y" * 97, b""]  # the widest text read, one too wide, an empty one
+    read: list[bytes] = []
+    codes = TextCodes(lambda text: read.append(text) or len(read))
+    seen: dict[bytes, int] = {}
+    for _ in range(3):  # the codes are kept from call to call
+        texts = [pool[i] for i in rng.integers(0, len(pool), 4000)]
+        data = b"".join(texts)
+        lengths = np.array([len(t) for t in texts])
+        got = codes.codes(np.frombuffer(data + bytes(TEXT_WIDTH), np.uint8), np.cumsum(lengths) - lengths, lengths)
+        for text, code in zip(texts, got.tolist(), strict=True):
+            if len(text) > TEXT_WIDTH:
+                assert code == -1
+            else:
+                assert code == seen.setdefault(text, code) and read[code - 1] == text
+    assert len(read) == len(set(read))  # each text read once

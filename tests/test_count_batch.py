@@ -17,6 +17,7 @@ from musteach.cli import main
 from musteach.commands.count import batch_output, read_cases, result_line
 from musteach.rules.batch import deals_to_array
 from musteach.rules.betting import BettingOutcome
+from musteach.rules.cards import CARD_TEXTS
 from musteach.rules.count import count_case, count_hand
 from musteach.rules.count_batch import BetKind, count_batch, encode_outcome, random_cases
 from musteach.rules.errors import MusError
@@ -267,3 +268,91 @@ def test_bad_cases_are_named_as_on_the_per_case_path(change, words, monkeypatch,
         count_case(cases[17])
     assert err == f"musteach count: case 18 (R18): {e.value}\n"
     assert words in err
+
+
+# ----- what the bulk reader vouches for, and what it sends to the per-case path -----------------------------------
+
+
+def counted_one_by_one(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The ids of the cases that ``musteach count`` counts one by one (with count_case), as it counts them."""
+    import musteach.commands.count as command
+
+    ids: list[str] = []
+
+    def counting(case):
+        ids.append(case.get("id"))
+        return count_case(case)
+
+    monkeypatch.setattr(command, "count_case", counting)
+    return ids
+
+
+def test_clean_input_is_read_in_bulk_without_a_case_counted_on_its_own(monkeypatch, capsys) -> None:
+    one_by_one_ids = counted_one_by_one(monkeypatch)
+    cases = random_cases(600, seed=31, vectors=SCORING)
+    text = "".join(json.dumps(c) + "\n" for c in cases)
+    code, out, _ = run_count(text, monkeypatch, capsys)
+    assert code == 0 and one_by_one_ids == []
+    assert out == per_case_output(text)
+
+
+ODD = [
+    ("a card by its name", lambda c: c["hands"]["2"].__setitem__(1, "Rey de Oros")),
+    ("a letter code", lambda c: c["hands"]["1"].__setitem__(0, "Ro")),
+    ("lances in another order", lambda c: c.__setitem__("betting", dict(reversed(list(c["betting"].items()))))),
+    ("a betting given as null", lambda c: c.__setitem__("betting", None)),
+    ("an empty betting", lambda c: c.__setitem__("betting", {})),
+    ("a lance given as null", lambda c: c["betting"].__setitem__("grande", None)),
+    ("a long chain of raises", lambda c: c["betting"].__setitem__("grande", {"type": "accepted", "stakes": list(range(2, 80, 2))})),
+    ("a start score as a pair", lambda c: c.__setitem__("start_score", [c["start_score"]["A"], c["start_score"]["B"]])),
+]
+
+
+@pytest.mark.parametrize(("name", "change"), ODD, ids=[o[0] for o in ODD])
+def test_an_unusual_case_alone_goes_to_the_per_case_path(name, change, monkeypatch, capsys) -> None:
+    one_by_one_ids = counted_one_by_one(monkeypatch)
+    cases = random_cases(250, seed=37)
+    for case in cases:
+        if "grande" not in case["betting"] or case["betting"]["grande"]["type"] == "paso":  # all unsaid is paso
+            continue
+        break
+    change(case)
+    text = "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases)
+    code, out, err = run_count(text, monkeypatch, capsys)
+    assert (code, err) == (0, "")
+    assert out == per_case_output(text)
+    assert set(one_by_one_ids) <= {case["id"]}  # the others were read in bulk (some changes it reads too)
+
+
+def test_an_unknown_card_code_names_its_case_and_line(monkeypatch, capsys) -> None:
+    cases = random_cases(300, seed=41)
+    cases[250]["hands"]["3"][2] = "13o"
+    text = "".join(json.dumps(c) + "\n" for c in cases)
+    code, out, err = run_count(text, monkeypatch, capsys)
+    assert (code, out) == (2, "")
+    with pytest.raises(MusError) as e:
+        count_case(cases[250])
+    assert err == f"musteach count: case 251 (line 251) (R251): {e.value}\n"
+    assert "13o" in err
+
+
+def test_large_input_read_in_two_halves_by_two_processes_counts_as_one(monkeypatch, capsys) -> None:
+    import musteach.commands.count as command
+
+    one_by_one_ids = counted_one_by_one(monkeypatch)
+    cases = random_cases(400, seed=43, vectors=SCORING)
+    card = CARD_TEXTS[cases[300]["hands"]["0"][0]]
+    cases[300]["hands"]["0"][0] = next(t for t, c in CARD_TEXTS.items() if c == card and " de " in t)  # its name
+    cases[350]["start_score"] = [cases[350]["start_score"]["A"], cases[350]["start_score"]["B"]]
+    text = "".join(json.dumps(c) + "\n" for c in cases)
+    monkeypatch.setattr(command, "SPLIT_BYTES", len(text) // 3)  # the second half holds cases 201-400
+    assert len(command.clean_cases(text.encode())[0]) == 2
+    code, out, err = run_count(text, monkeypatch, capsys)
+    assert (code, err) == (0, "")
+    assert out == per_case_output(text)
+    assert set(one_by_one_ids) <= {cases[300]["id"], cases[350]["id"]}
+    cases[380]["mano_seat"] = 9  # a bad case in the second half is named as ever
+    text = "".join(json.dumps(c) + "\n" for c in cases)
+    code, out, err = run_count(text, monkeypatch, capsys)
+    assert (code, out) == (2, "")
+    assert err == "musteach count: case 381 (line 381) (R381): mano must be a seat 0, 1, 2 or 3, not 9\n"

@@ -14,12 +14,15 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
+import pickle
 import re
+import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from itertools import chain, repeat
+from functools import cache, lru_cache, partial
+from itertools import chain, pairwise, repeat
 from operator import attrgetter
 from typing import Any, Literal
 
@@ -33,8 +36,8 @@ from ..rules.cards import CARD_TEXTS
 from ..rules.count import CountResult, count_case
 from ..rules.count_batch import END_PHASE_NAMES, MAX_AMOUNT, BetKind, CountBatch, EndPhase, count_batch, encode_outcome
 from ..rules.errors import MusError
-from . import Records, decode_input, line_label, msgspec_error, read_input_bytes, read_records
-from .codes import NO_CARD, card_code_table
+from . import Records, decode_input, json_decoder, line_label, msgspec_error, read_input_bytes, read_records
+from .codes import CODE_BYTES, READ_PAST, TEXT_WIDTH, TextCodes, walk_code_places
 
 _KEYS = ("id", "stones", "hand_total", "final_score", "game_over", "game_winner", "ended_at")
 
@@ -165,12 +168,17 @@ def _run_per_case(args: argparse.Namespace, cases: list[tuple[str, Any]]) -> int
 
 # ----- the batched path ---------------------------------------------------------------------------------------------
 #
-# Clean input (a JSON array, one object, or JSON Lines with one case a line, every field of the scoring.json
-# schema in its usual form) is read at once by msgspec into typed records; the cards, manos, scores and bettings
-# become integer arrays; :func:`~musteach.rules.count_batch.count_batch` counts every case; the output is joined
-# from pieces. A case the arrays cannot vouch for (a bad or unusual field, a betting that breaks a rule) is read
-# again by :func:`read_cases` and counted by :func:`count_case`, in order, so the first bad case is named exactly
-# as on the per-case path. Input that is not clean at all goes whole through the per-case path.
+# Clean input (a JSON array, one object, or JSON Lines with one case a line, the scoring.json schema's fields and
+# no other) is read at once by msgspec into light records that keep the hands, the start score and the betting as
+# raw JSON text. The hands are read from their bytes at once (:func:`seat_hands`); each distinct text of a start
+# score or of a betting's entry (one lance and its betting) is read once (a large input holds a few thousand) and
+# kept as an integer code (:class:`~musteach.commands.codes.TextCodes`); the manos, targets and variants become
+# arrays; :func:`~musteach.rules.count_batch.count_batch` counts every case; the output is joined from tables.
+# Large JSON Lines are read in two halves, the second by a forked child process (:class:`_Child`). A case the
+# arrays cannot vouch for (a bad or unusual field, card, score or betting, a betting that breaks a rule) is
+# doubtful: it alone is read again as the per-case path reads it and counted by :func:`count_case`, in order, so
+# that the first bad case is named exactly as on the per-case path. Input that is not clean at all (not JSON,
+# another field, a case over two lines) goes whole through the per-case path.
 
 _CODE_INDEX: dict[str, int] = {text: card.index for text, card in CARD_TEXTS.items()}
 _VARIANT_KINGS: dict[str | None, int] = {None: 8, "8reyes": 8, "4reyes": 4}
@@ -186,28 +194,30 @@ _KIND_OF_TAG = {
     "ordago_accepted": BetKind.ORDAGO_ACCEPTED,
     "no_bet": BetKind.NO_BET,
 }
+_NULL = b"null"
 
 
 @dataclass(frozen=True)
 class _Readers:
-    """msgspec's typed readers of cases: ``one`` (a case, for JSON Lines) and ``many`` (a JSON array of cases),
-    which keep each case's hands as raw JSON, and ``hands`` (the hands of a case, by seat or as a list of 4);
-    ``kinds``: the :class:`BetKind` of each betting outcome record type (frozen, so that equal outcomes are
-    one dictionary key); ``no_betting``: the betting record of a case without one."""
+    """msgspec's typed readers: ``one`` (a case, for JSON Lines) and ``many`` (a JSON array of cases), which keep
+    each case's hands, start score and each lance's betting as raw JSON; ``hands`` (the hands of a case, by seat
+    or as a list of 4), ``outcome`` (a lance's betting, or null) and ``score`` (a start score: an object, a pair,
+    or null); ``kinds``: the :class:`BetKind` of each outcome record type."""
 
     one: Any
     many: Any
     hands: Any
+    outcome: Any
+    score: Any
     kinds: dict[type, BetKind]
-    no_betting: Any
 
 
 @cache
 def _case_decoders() -> _Readers:
-    """The typed readers of the scoring.json schema with its fields in their usual forms; any other field, or a
-    field of another form, fails (msgspec is imported here, when first needed)."""
+    """The typed readers of the scoring.json schema; any other field fails (msgspec is imported here, when first
+    needed)."""
     import msgspec
-    from msgspec import UNSET, UnsetType
+    from msgspec import UNSET, Raw, UnsetType
 
     card: Any = Literal.__getitem__(tuple(CARD_TEXTS))  # the 120 texts, as msgspec reads a Literal
     hand: Any = tuple[card, card, card, card]
@@ -225,7 +235,6 @@ def _case_decoders() -> _Readers:
             bet if kind in (BetKind.ACCEPTED, BetKind.REJECTED) else [],
             tag=tag,
             tag_field="type",
-            frozen=True,
             **strict,
         ): kind
         for tag, kind in _KIND_OF_TAG.items()
@@ -233,18 +242,18 @@ def _case_decoders() -> _Readers:
     outcome: Any = None
     for struct in kinds:
         outcome = struct if outcome is None else outcome | struct
-    betting = msgspec.defstruct("Betting", [(lance, outcome | None, None) for lance in BATCH_LANCES], **strict)
+    null = Raw(_NULL)
     case: Any = msgspec.defstruct(
         "Case",
         [
-            ("hands", msgspec.Raw),  # read by _hand_cards
+            ("hands", Raw),  # read by _hand_cards
             ("id", Any, None),
             ("variant", Any, None),
             ("target", Any, UNSET),
             ("mano_seat", Any, UNSET),
             ("mano", Any, UNSET),
-            ("start_score", score | tuple[int, int] | None, None),
-            ("betting", betting | None, None),
+            ("start_score", Raw, null),  # read by _score_code
+            ("betting", Raw, null),  # read by _encoded_betting
             ("rules", Any, None),
             ("expected", Any, None),  # read, though unused, so that a number too large for Python fails here too
             ("why", Any, None),
@@ -255,8 +264,9 @@ def _case_decoders() -> _Readers:
         msgspec.json.Decoder(case),
         msgspec.json.Decoder(list[case]),
         msgspec.json.Decoder(seats | tuple[hand, hand, hand, hand]),
-        {type(None): BetKind.MISSING, **kinds},
-        betting(),
+        msgspec.json.Decoder(outcome | None),
+        msgspec.json.Decoder(score | tuple[int, int] | None),
+        kinds,
     )
 
 
@@ -264,12 +274,12 @@ class _Unclean(Exception):
     """The input is not clean enough for the batched path: the per-case path reads it."""
 
 
-def clean_cases(data: bytes) -> tuple[Iterator[list[Any]], bool] | None:
-    """``(steps, lines)``: the cases of ``data`` (UTF-8 text), read by the typed readers a step at a time (a list
-    of cases each, about a megabyte of input), and whether they came one a line (their labels then name the
-    line); None when it is not a JSON array, object or JSON Lines of one case a line. A step raises
-    ``_Unclean`` for a case the typed readers do not take (then :func:`read_cases` reads the input and names
-    what is wrong)."""
+def clean_cases(data: bytes) -> tuple[list[Iterator[list[Any]]], bool] | None:
+    """``(parts, lines)``: the cases of ``data`` (UTF-8 text) in one part, or two for large JSON Lines (the lines
+    of each half, read in parallel), each part read by the typed readers a step at a time (a list of cases
+    each, about a megabyte of input); and whether they came one a line (their labels then name the line).
+    None when it is not a JSON array, object or JSON Lines of one case a line. A step raises ``_Unclean`` for a
+    case the typed readers do not take (then :func:`read_cases` reads the input and names what is wrong)."""
     start = data.lstrip(b" \t\r\n")[:1]
     readers = _case_decoders()
     if start == b"[":
@@ -277,15 +287,22 @@ def clean_cases(data: bytes) -> tuple[Iterator[list[Any]], bool] | None:
             cases: list[Any] = readers.many.decode(data)
         except msgspec_error():
             return None
-        return iter([cases]), False
+        return [iter([cases])], False
     if b"\r" in data or (not data.isascii() and any(c.encode() in data for c in _LINE_ENDS_IN_JSON)):
         return None
     body = data[:-1] if data.endswith(b"\n") else data
-    lines = body.count(b"\n") + 1
-    # every line a whole case, '{' to '}', and no blank line (JSON strings hold no raw line end)
-    if not (body.startswith(b"{") and body.endswith(b"}") and body.count(b"}\n{") == lines - 1):
+    # the input starts and ends with a case; each step checks that it holds a case a line (so no blank line)
+    if not (body.startswith(b"{") and body.endswith(b"}")):
         return None
-    return _line_steps(body, readers.one), lines > 1
+    middle = body.find(b"\n", len(body) // 2) if len(body) >= SPLIT_BYTES else -1
+    if middle < 0:
+        return [_line_steps(body, readers.one)], b"\n" in body
+    return [_line_steps(body[:middle], readers.one), _line_steps(body[middle + 1 :], readers.one)], True
+
+
+#: JSON Lines of at least this many bytes are read in two halves, the second by a child process (where it can
+#: fork: Linux), so that two cores share the work.
+SPLIT_BYTES = 8 << 20
 
 
 _STEP_BYTES = 1 << 20  # input read a step: small enough that each step reuses the memory of the one before
@@ -308,6 +325,36 @@ def _line_steps(body: bytes, reader: Any) -> Iterator[list[Any]]:
         start = end + 1
 
 
+_DOUBTFUL = 7  # not a BetKind: the outcome is read again on the per-case path
+
+
+class _OutcomeCodes(dict[bytes, int]):
+    """The code of a lance's betting, from its raw JSON text (``null``: not given): ``kind | team << 3 |
+    amount << 4`` (team 1 for B; see :func:`~musteach.rules.count_batch.encode_outcome`), or ``_DOUBTFUL`` for
+    a text that the typed reader or :meth:`BettingOutcome.from_dict` refuses, or an amount too large for the
+    arrays. Each distinct text is read once."""
+
+    def __missing__(self, text: bytes) -> int:
+        code = self[text] = self.read(text)
+        return code
+
+    @staticmethod
+    def read(text: bytes) -> int:
+        """The code of one lance's betting text (see the class)."""
+        readers = _case_decoders()
+        try:
+            outcome = readers.outcome.decode(text)
+        except msgspec_error():
+            return _DOUBTFUL
+        if outcome is None:
+            return BetKind.MISSING
+        kind = readers.kinds[type(outcome)]
+        if kind not in (BetKind.ACCEPTED, BetKind.REJECTED):
+            return int(kind)
+        amount, team = _bet(kind, outcome.stake, outcome.stakes, outcome.winner_team)
+        return _DOUBTFUL if amount < 0 else kind | team << 3 | amount << 4
+
+
 def _bet(kind: BetKind, stake: object, stakes: object, team: object) -> tuple[int, int]:
     """``(amount, team)`` of an accepted or refused bet (see :func:`~musteach.rules.count_batch.encode_outcome`)
     from its fields (msgspec's UNSET when absent; stakes as a tuple), read by :meth:`BettingOutcome.from_dict`;
@@ -325,124 +372,176 @@ def _bet(kind: BetKind, stake: object, stakes: object, team: object) -> tuple[in
     return (amount, team_index) if 0 < amount <= MAX_AMOUNT else (-1, 0)
 
 
-_HAND_QUOTES = 40  # 4 seat keys and 16 card texts
-_HANDS_STEP = 8192  # cases' hands a step
+def _score_code(text: bytes) -> int:
+    """The code of a start score, from its raw JSON text (an object ``{"A": a, "B": b}``, a pair, or null for
+    0-0): ``a << 32 | b``, or -1 for a text the typed reader refuses or a number outside ``0 .. 2**31 - 1``
+    (the per-case path says what is wrong)."""
+    try:
+        score = _case_decoders().score.decode(text)
+    except msgspec_error():
+        return -1
+    a, b = (0, 0) if score is None else score if type(score) is tuple else (score.A, score.B)
+    return a << 32 | b if 0 <= a < _SCORE_LIMIT and 0 <= b < _SCORE_LIMIT else -1
 
 
-def _hand_cards(hands: list[Any]) -> np.ndarray | None:
-    """(N, 16) uint8: the card indexes of each case's raw JSON hands, seat 0's four first; None when one is not
-    4 hands of 4 card texts (then the per-case path names it).
+_SCORE_LIMIT = 1 << 31
+
+
+def _entry_code(outcomes: _OutcomeCodes, text: bytes) -> int:
+    """The code of one entry of a betting object, from its raw JSON text (``"grande": {"type": "paso"}``):
+    ``lance | outcome << 3``, lance 0..4 in the order of BATCH_LANCES (7: not a lance's name) and outcome its
+    code in ``outcomes``."""
+    key, _, outcome = text.partition(b": ")
+    return _LANCE_KEYS.get(key, _NOT_A_LANCE) | outcomes[outcome] << 3
+
+
+_LANCE_KEYS = {f'"{lance}"'.encode(): i for i, lance in enumerate(BATCH_LANCES)}
+_NOT_A_LANCE = 7
+
+
+@dataclass(frozen=True)
+class _Codes:
+    """The codes of the distinct texts read so far, kept from step to step: betting entries (each distinct
+    betting read once, by :class:`_OutcomeCodes`) and start scores."""
+
+    entries: TextCodes
+    scores: TextCodes
+
+    @classmethod
+    def new(cls) -> _Codes:
+        """Codes with no text read yet."""
+        return cls(TextCodes(partial(_entry_code, _OutcomeCodes())), TextCodes(_score_code))
+
+
+_HANDS_STEP = 8192  # cases' hands a step: the walk's arrays stay in the CPU cache
+
+
+def _hand_cards(hands: list[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """``(cards, doubtful)``: (N, 16) uint8, the card indexes of each case's raw JSON hands, seat 0's four first,
+    and the (N,) cases whose hands are not 4 hands of 4 card texts (the per-case path names what is wrong).
 
     Hands as ``json.dumps`` writes them by seat, ``{"0": ["12o", "3c", "7e", "5b"], "1": [...], ...}`` with card
-    codes, are read from their bytes at once (:func:`standard_hands`); any others by msgspec, one by one."""
+    codes, are read from their bytes a step at a time (:func:`seat_hands`); a step holding any others is read by
+    msgspec, case by case."""
     n = len(hands)
     cards = np.empty((n, 16), np.uint8)
-    for start in range(0, n, _HANDS_STEP):  # a step at a time, small enough for the CPU cache
-        step = standard_hands(b"".join(hands[start : start + _HANDS_STEP]), len(hands[start : start + _HANDS_STEP]))
-        if step is None:
-            break
-        cards[start : start + _HANDS_STEP] = step
-    else:
-        return cards
+    doubtful = np.zeros(n, bool)
+    for start in range(0, n, _HANDS_STEP):
+        step = hands[start : start + _HANDS_STEP]
+        got = seat_hands(step)
+        if got is None:
+            got, doubtful[start : start + len(step)] = _hands_one_by_one(step)
+        cards[start : start + len(step)] = got
+    return cards, doubtful
+
+
+def _hands_one_by_one(hands: list[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_hand_cards` on hands read one by one by the typed reader; a case it refuses holds the first 16
+    cards as a stand-in."""
     reader = _case_decoders().hands
-    try:
-        decoded = [reader.decode(h) for h in hands]
-    except msgspec_error():
-        return None
-    by_seat = [h if type(h) is tuple else (h.s0, h.s1, h.s2, h.s3) for h in decoded]
-    codes = chain.from_iterable(chain.from_iterable(by_seat))
-    return np.fromiter(map(_CODE_INDEX.__getitem__, codes), np.uint8, 16 * len(hands)).reshape(-1, 16)
+    cards = np.empty((len(hands), 16), np.uint8)
+    doubtful = np.zeros(len(hands), bool)
+    for i, raw in enumerate(hands):
+        try:
+            h = reader.decode(raw)
+        except msgspec_error():
+            doubtful[i] = True
+            cards[i] = np.arange(16)
+            continue
+        by_seat = h if type(h) is tuple else (h.s0, h.s1, h.s2, h.s3)
+        cards[i] = [_CODE_INDEX[c] for c in chain.from_iterable(by_seat)]
+    return cards, doubtful
 
 
-def _hand_layout() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The fixed bytes of hands written by ``json.dumps``, as ``(quote, offset, byte)`` arrays: the byte at
-    ``offset`` from the hands' ``quote``-th quote (see :func:`standard_hands`)."""
-    fixed: list[tuple[int, int, str]] = [(0, -1, "{")]
-    for seat in range(4):
-        key = 10 * seat  # the seat's opening quote; then its closing one, then 4 cards of 2 quotes each
-        fixed += [(key, 1, str(seat)), (key, 2, '"'), *((key + 1, k + 1, c) for k, c in enumerate(': ["'))]
-        for k in range(4):
-            close = key + 3 + 2 * k
-            after = ', "' if k < 3 else ("], " + '"' if seat < 3 else "]}")
-            fixed += [(close, i + 1, c) for i, c in enumerate(after)]
-    quote, offset, byte = zip(*fixed, strict=True)
-    return np.array(quote), np.array(offset), np.frombuffer("".join(byte).encode("ascii"), np.uint8)
+# The standard text of 4 hands by seat, as json.dumps writes them with card codes: without the bytes that card
+# codes (and the seat keys) are made of, it reads as this skeleton; with them, the codes start at these offsets
+# if each has 2 bytes (each 3-byte code moves the next ones by one), and each seat's key lies 6 bytes before its
+# first code.
+_SEATS_SKELETON = b'{"": ["", "", "", ""], "": ["", "", "", ""], "": ["", "", "", ""], "": ["", "", "", ""]}'
+_SEAT_CARD_AT = tuple(8 + 6 * k + 7 * (k // 4) for k in range(16))
+_SEAT_GAPS = tuple(b - a for a, b in pairwise(_SEAT_CARD_AT))
+_SEATS_END = len(b'"]}')
 
 
-_FIXED_QUOTE, _FIXED_OFFSET, _FIXED_BYTE = _hand_layout()
-_CARD_OPEN = np.array([10 * seat + 2 + 2 * k for seat in range(4) for k in range(4)])
-
-
-def standard_hands(data: bytes, n: int) -> np.ndarray | None:
-    """(N, 16) uint8 card indexes of ``n`` JSON hands by seat written one after the other, each exactly as
+def seat_hands(hands: Sequence[bytes | Any]) -> np.ndarray | None:
+    """(N, 16) uint8 card indexes of N raw JSON hands by seat (bytes, or msgspec's Raw), each exactly as
     ``json.dumps`` writes them with card codes (``{"0": ["12o", "3c", "7e", "5b"], "1": [...], "2": [...],
-    "3": [...]}``); None for anything else. Every byte is checked: the 40 quotes, the text between them, the
-    seats and the codes. Cards are not checked for repeats.
+    "3": [...]}``); None for anything else. Every byte is checked: the bytes between the codes at once (the
+    skeleton), then card by card for all hands at once, each code (2 bytes, or 3 starting with 1) through a
+    table, and the seat keys. Cards are not checked for repeats.
 
-    >>> standard_hands(b'{"0": ["12o", "3c", "7e", "5b"], "1": ["12c", "11o", "11c", "4e"], '
-    ...                b'"2": ["1o", "1c", "4o", "5o"], "3": ["6c", "6e", "10o", "2b"]}', 1).tolist()
+    >>> seat_hands([b'{"0": ["12o", "3c", "7e", "5b"], "1": ["12c", "11o", "11c", "4e"], '
+    ...             b'"2": ["1o", "1c", "4o", "5o"], "3": ["6c", "6e", "10o", "2b"]}']).tolist()
     [[36, 9, 26, 19, 37, 32, 33, 14, 0, 1, 12, 16, 21, 22, 28, 7]]
     """
-    u8 = np.frombuffer(data, np.uint8)
-    quotes = np.flatnonzero(u8 == ord('"'))
-    if n == 0 or quotes.size != _HAND_QUOTES * n:
+    n = len(hands)
+    text = b"".join(hands)
+    if n == 0 or text.translate(None, CODE_BYTES) != _SEATS_SKELETON * n:
         return None
-    q = quotes.reshape(n, _HAND_QUOTES)
-    # the hands follow each other: each one's '{' right after the previous one's '"]}'
-    if q[0, 0] != 1 or q[-1, -1] + 3 != u8.size or (q[1:, 0] != q[:-1, -1] + 4).any():
+    ends = np.cumsum(np.fromiter(map(len, hands), np.int64, n))
+    starts = ends - np.fromiter(map(len, hands), np.int64, n)
+    u8 = np.frombuffer(text + bytes(READ_PAST), np.uint8)  # room to read past the end
+    got = walk_code_places(u8, starts + _SEAT_CARD_AT[0], _SEAT_GAPS)
+    if got is None:
         return None
-    if (u8[q[:, _FIXED_QUOTE] + _FIXED_OFFSET] != _FIXED_BYTE).any():
+    cards, at, three = got
+    if (at[15] + three[15] + 2 + _SEATS_END != ends).any():
         return None
-    opens = q[:, _CARD_OPEN]
-    lengths = q[:, _CARD_OPEN + 1] - opens - 1
-    first, second, third = u8[opens + 1], u8[opens + 2], u8[np.minimum(opens + 3, u8.size - 1)]
-    table = card_code_table()
-    two = table[first | second.astype(np.int64) << 8]
-    three = table[(second | third.astype(np.int64) << 8) + (1 << 16)]
-    cards = np.where(lengths == 2, two, np.where((lengths == 3) & (first == ord("1")), three, NO_CARD))
-    return None if (cards == NO_CARD).any() else cards.astype(np.uint8)
+    keys = u8[at[::4] - 6]  # each seat's key, 6 bytes before its first code: '"0": ["'
+    if (keys != np.frombuffer(b"0123", np.uint8)[:, None]).any():
+        return None
+    return cards.T.copy()
 
 
-def _encoded_betting(
-    bettings: list[Any], n: int, outcomes: _OutcomeCodes
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _encoded_betting(bettings: list[Any], codes: _Codes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(kinds, amounts, teams, doubtful)``: (N, 5) per lance (see :func:`~musteach.rules.count_batch.count_batch`)
-    and the (N,) cases whose betting must be read again (a bet refused by :meth:`BettingOutcome.from_dict`, or
-    an amount too large for the arrays). Each distinct outcome is read once (a large input holds a few
-    thousand): ``outcomes`` keeps their codes from step to step."""
-    readers = _case_decoders()
-    if None in bettings:
-        bettings = [readers.no_betting if b is None else b for b in bettings]
-    said = chain.from_iterable(map(attrgetter(*BATCH_LANCES), bettings))
-    codes = np.fromiter(map(outcomes.__getitem__, said), np.int64, 5 * n).reshape(n, 5)
-    kinds = (codes & 7).astype(np.int8)
-    doubtful = np.any(kinds == _DOUBTFUL, axis=1)
-    kinds[kinds == _DOUBTFUL] = BetKind.MISSING
-    return kinds, codes >> 4, ((codes >> 3) & 1).astype(np.int8), doubtful
+    and the (N,) cases whose betting must be read again, from each case's raw JSON betting (null when not given).
+
+    A betting written as ``json.dumps`` writes it, ``{"grande": {"type": "paso"}, "chica": {...}, ...}`` with the
+    lances in their order, is read at once: its last byte is a ``}`` and each other ``}`` ends an entry (a
+    lance's name and its betting), which begins right after the opening ``{`` or after the ``}, `` of the entry
+    before it; the last entry ends right before the closing ``}``. Each distinct entry text is read once
+    (:func:`_entry_code`). A case that breaks any of this is doubtful (unless its betting is null or ``{}``)."""
+    n = len(bettings)
+    text = b"".join(bettings)
+    lengths = np.fromiter(map(len, bettings), np.int64, n)
+    ends = np.cumsum(lengths)
+    starts = ends - lengths
+    u8 = np.frombuffer(text + bytes(TEXT_WIDTH), np.uint8)
+    closes = np.flatnonzero(u8[: len(text)] == ord("}"))
+    low, high = np.searchsorted(closes, starts), np.searchsorted(closes, ends)
+    entries = np.maximum(high - low - 1, 0)  # every '}' of a case but its last
+    framed = (high > low) & (u8[starts] == ord("{")) & (closes[np.maximum(high - 1, 0)] + 1 == ends)
+    last_close = np.zeros(len(closes) + 1, bool)
+    last_close[high[high > low] - 1] = True
+    closing = closes[~last_close[:-1]]  # the '}' ending each entry, case by case
+    case = np.repeat(np.arange(n), entries)
+    first = np.ones(len(closing), bool)
+    first[1:] = case[1:] != case[:-1]
+    before = np.roll(closing, 1)  # the '}' of the entry before (where not first)
+    begins = np.where(first, starts[case] + 1, before + 3)  # the quote opening the lance's name
+    read = np.where(first, True, (u8[before + 1] == ord(",")) & (u8[before + 2] == ord(" ")))
+    last = np.ones(len(closing), bool)
+    last[:-1] = first[1:]
+    read &= np.where(last, u8[closing + 1] == ord("}"), True)  # the case's closing '}' right after
+    entry = codes.entries.codes(u8, begins, closing + 1 - begins, unread=_NOT_A_LANCE)
+    lance = entry & 7
+    outcome = entry >> 3
+    read &= (lance != _NOT_A_LANCE) & ((outcome & 7) != _DOUBTFUL)
+    read[1:] &= first[1:] | (lance[1:] > lance[:-1])  # each lance once, in order
+    doubtful = (np.bincount(case, ~read, minlength=n) > 0) | ~framed
+    for i in np.flatnonzero(entries == 0).tolist():  # no entry: null or {} (all unsaid), else read again
+        doubtful[i] = bytes(bettings[i]) not in (_NULL, b"{}")
+    said = np.zeros((n, 5), np.int64)
+    said[case[read], lance[read]] = outcome[read]
+    kinds = (said & 7).astype(np.int8)
+    return kinds, said >> 4, ((said >> 3) & 1).astype(np.int8), doubtful
 
 
-_DOUBTFUL = 7  # not a BetKind: the outcome is read again on the per-case path
-
-
-class _OutcomeCodes(dict[Any, int]):
-    """The code of a lance's outcome record (None: not given): ``kind | team << 3 | amount << 4`` (team 1 for B;
-    see :func:`~musteach.rules.count_batch.encode_outcome`), or ``_DOUBTFUL``; each distinct outcome read once."""
-
-    def __missing__(self, outcome: Any) -> int:
-
-        kind = _case_decoders().kinds[type(outcome)]
-        code = int(kind)
-        if kind in (BetKind.ACCEPTED, BetKind.REJECTED):
-            amount, team = _bet(kind, outcome.stake, outcome.stakes, outcome.winner_team)
-            code = _DOUBTFUL if amount < 0 else kind | team << 3 | amount << 4
-        self[outcome] = code
-        return code
-
-
-def _encoded_cases(cases: list[Any], outcomes: _OutcomeCodes) -> tuple[dict[str, np.ndarray], np.ndarray] | None:
+def _encoded_cases(cases: list[Any], codes: _Codes) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """The arrays :func:`~musteach.rules.count_batch.count_batch` takes, and the (N,) mask of doubtful cases
-    (a field it does not vouch for: another variant, rules options, a bad mano, score or card...). A doubtful
-    case holds a harmless stand-in in the arrays. None when some case's hands are not 4 hands of 4 card texts."""
+    (a field it does not vouch for: another variant, rules options, a bad mano, score, card or betting...).
+    A doubtful case holds a harmless stand-in in the arrays."""
     from msgspec import UNSET
 
     n = len(cases)
@@ -450,11 +549,9 @@ def _encoded_cases(cases: list[Any], outcomes: _OutcomeCodes) -> tuple[dict[str,
     hands, mano_seat, mano_alias, variant, target_given, score_given, rules, betting = (
         list(map(attrgetter(name), cases)) for name in fields
     )
-    cards = _hand_cards(hands)
-    if cards is None:
-        return None
+    cards, doubtful = _hand_cards(hands)
     ordered = np.sort(cards, axis=1)
-    doubtful = np.any(ordered[:, 1:] == ordered[:, :-1], axis=1)
+    doubtful |= np.any(ordered[:, 1:] == ordered[:, :-1], axis=1)
     if UNSET in mano_seat:  # case.get("mano_seat", case.get("mano"))
         mano_seat = [(None if a is UNSET else a) if m is UNSET else m for m, a in zip(mano_seat, mano_alias, strict=True)]
     mano = _small_ints(mano_seat, 0, 3)
@@ -466,12 +563,12 @@ def _encoded_cases(cases: list[Any], outcomes: _OutcomeCodes) -> tuple[dict[str,
         target_given = [40 if t is UNSET else t for t in target_given]
     target = _small_ints(target_given, 30, 40)
     target[~np.isin(target, _TARGETS)] = -1
-    score_pairs = _score_pairs(score_given, n)
-    in_game = np.all((score_pairs >= 0) & (score_pairs < target[:, None]), axis=1)
-    start = np.where(in_game[:, None], score_pairs, -1)
+    scores = _score_codes(score_given, codes)
+    start = np.stack([scores >> 32, scores & (_SCORE_LIMIT - 1)], axis=1)
+    in_game = (scores >= 0) & np.all(start < target[:, None], axis=1)
     given_rules = np.fromiter(map(bool, rules), bool, n) if any(rules) else np.zeros(n, bool)
-    kinds, amounts, teams, doubtful_betting = _encoded_betting(betting, n, outcomes)
-    doubtful |= (mano < 0) | (kings == 0) | (target < 0) | (start[:, 0] < 0) | given_rules | doubtful_betting
+    kinds, amounts, teams, doubtful_betting = _encoded_betting(betting, codes)
+    doubtful |= (mano < 0) | (kings == 0) | (target < 0) | ~in_game | given_rules | doubtful_betting
     cards[doubtful] = np.arange(16, dtype=np.uint8)
     mano[doubtful] = 0
     kings[doubtful] = 8
@@ -491,6 +588,21 @@ def _encoded_cases(cases: list[Any], outcomes: _OutcomeCodes) -> tuple[dict[str,
     return arrays, doubtful
 
 
+def _score_codes(scores: list[Any], codes: _Codes) -> np.ndarray:
+    """(N,) int64: the :func:`_score_code` of each case's raw JSON start score, each distinct text read once."""
+    n = len(scores)
+    text = b"".join(scores)
+    lengths = np.fromiter(map(len, scores), np.int64, n)
+    u8 = np.frombuffer(text + bytes(TEXT_WIDTH), np.uint8)
+    got = codes.scores.codes(u8, np.cumsum(lengths) - lengths, lengths, unread=_UNREAD_SCORE)
+    for i in np.flatnonzero(got == _UNREAD_SCORE).tolist():  # a text too wide for a usual score: read on its own
+        got[i] = _score_code(bytes(scores[i]))
+    return got
+
+
+_UNREAD_SCORE = -2
+
+
 def _small_ints(values: list[Any], low: int, high: int) -> np.ndarray:
     """(N,) int64: each value that is a whole number (not a bool) in ``low..high``, else -1."""
     if set(map(type, values)) == {int}:
@@ -501,15 +613,6 @@ def _small_ints(values: list[Any], low: int, high: int) -> np.ndarray:
         else:
             return np.where((arr >= low) & (arr <= high), arr, -1)
     return np.fromiter((v if type(v) is int and low <= v <= high else -1 for v in values), np.int64, len(values))
-
-
-def _score_pairs(scores: list[Any], n: int) -> np.ndarray:
-    """(N, 2) int64: the start scores ``(A, B)`` (0-0 for None), -1 for a number too large for the arrays."""
-    pairs = [(0, 0) if s is None else s if type(s) is tuple else (s.A, s.B) for s in scores]
-    try:
-        return np.array(pairs, np.int64).reshape(n, 2)
-    except OverflowError:
-        return np.array([p if all(-1 <= v <= MAX_AMOUNT for v in p) else (-1, -1) for p in pairs], np.int64).reshape(n, 2)
 
 
 def batch_output(data: bytes) -> Iterator[str] | None:
@@ -523,16 +626,17 @@ def batch_output(data: bytes) -> Iterator[str] | None:
         read = clean_cases(data)
         if read is None:
             return None
-        steps, lines = read
-        encoded = []
-        ids: list[Any] = []
-        outcomes = _OutcomeCodes()
-        for cases in steps:
-            step = _encoded_cases(cases, outcomes)
-            if step is None:
-                return None
-            encoded.append(step)
-            ids += [c.id for c in cases]
+        parts, lines = read
+        second = _Child(partial(_encoded_part, parts[1])) if len(parts) > 1 else None
+        try:
+            encoded, ids = _encoded_part(parts[0])
+            if second is not None:
+                more, more_ids = second.result()
+                encoded += more
+                ids += more_ids
+        finally:
+            if second is not None:
+                second.stop()
     except _Unclean:
         return None
     finally:
@@ -554,15 +658,96 @@ def batch_output(data: bytes) -> Iterator[str] | None:
     )
     again = np.flatnonzero(doubtful | ~counted.counted).tolist()
     one_by_one: dict[int, str] = {}
-    if again:
-        labelled = read_cases(data.decode("utf-8"))  # the same cases, read as the per-case path reads them
-        for i in again:
-            one_by_one[i] = json.dumps(result_line(*_counted(*labelled[i])), ensure_ascii=False) + "\n"
+    for i, (label, case) in zip(again, _cases_again(data, again, lines), strict=True):
+        one_by_one[i] = json.dumps(result_line(*_counted(label, case)), ensure_ascii=False) + "\n"
     labels = Records([], list(range(1, len(ids) + 1)) if lines else None, "case")
     return (
         _joined(ids, labels, counted, one_by_one, start, min(start + _LINES_A_PIECE, len(ids)))
         for start in range(0, len(ids), _LINES_A_PIECE)
     )
+
+
+def _encoded_part(steps: Iterator[list[Any]]) -> tuple[list[tuple[dict[str, np.ndarray], np.ndarray]], list[Any]]:
+    """The arrays and doubtful masks of each step (see :func:`_encoded_cases`), and the cases' ids, in order."""
+    encoded = []
+    ids: list[Any] = []
+    codes = _Codes.new()
+    for cases in steps:
+        encoded.append(_encoded_cases(cases, codes))
+        ids += [c.id for c in cases]
+    return encoded, ids
+
+
+class _Child:
+    """``work()`` done in a child process, forked (it sees this process's memory), its result or its exception
+    sent back pickled: :meth:`result` waits for it. Where a process cannot fork (not Linux), or the child fails
+    to answer, :meth:`result` does the work itself; :meth:`stop` ends a child whose result is not wanted."""
+
+    def __init__(self, work: Callable[[], Any]) -> None:
+        self.work = work
+        self.pid = 0
+        if sys.platform != "linux":
+            return
+        sys.stdout.flush()
+        sys.stderr.flush()
+        reading, writing = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: work, answer, and leave at once (no clean-up of the parent's state)
+            code = 1
+            try:
+                os.close(reading)
+                try:
+                    answer: tuple[bool, Any] = (True, work())
+                except Exception as e:  # sent to the parent, which raises it
+                    answer = (False, e)
+                with os.fdopen(writing, "wb") as out:
+                    pickle.dump(answer, out, protocol=pickle.HIGHEST_PROTOCOL)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(writing)
+        self.reading = reading
+
+    def result(self) -> Any:
+        """What ``work()`` returns (or raises)."""
+        if not self.pid:
+            return self.work()
+        try:
+            with os.fdopen(self.reading, "rb") as answer:
+                ok, value = pickle.load(answer)
+        except (EOFError, OSError, pickle.UnpicklingError):
+            ok, value = True, None
+        finally:
+            os.waitpid(self.pid, 0)
+            self.pid = 0
+        if not ok:
+            raise value
+        return self.work() if value is None else value
+
+    def stop(self) -> None:
+        """End the child, if it still runs, without its result."""
+        if self.pid:
+            os.kill(self.pid, signal.SIGKILL)
+            os.close(self.reading)
+            os.waitpid(self.pid, 0)
+            self.pid = 0
+
+
+def _cases_again(data: bytes, again: list[int], lines: bool) -> Iterator[tuple[str, Any]]:
+    """The labels and cases ``again`` (their places, in order) as :func:`read_cases` reads them: for JSON Lines
+    of many cases, each read from its own line; else the whole input read again."""
+    if not again:
+        return
+    if not lines:
+        labelled = read_cases(data.decode("utf-8"))
+        yield from (labelled[i] for i in again)
+        return
+    ends = [*np.flatnonzero(np.frombuffer(data, np.uint8) == ord("\n")).tolist(), len(data)]
+    labels = Records([], list(range(1, len(ends) + 1)), "case")
+    decode = json_decoder().decode
+    for i in again:
+        text = data[ends[i - 1] + 1 if i else 0 : ends[i]].decode("utf-8")
+        yield record_label(labels, i, always_line=True), decode(text)
 
 
 _LINES_A_PIECE = 8192  # output lines joined at a time
