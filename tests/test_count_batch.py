@@ -356,3 +356,16 @@ def test_large_input_read_in_two_halves_by_two_processes_counts_as_one(monkeypat
     code, out, err = run_count(text, monkeypatch, capsys)
     assert (code, out) == (2, "")
     assert err == "musteach count: case 381 (line 381) (R381): mano must be a seat 0, 1, 2 or 3, not 9\n"
+
+
+def test_cases_without_any_betting_are_counted_as_before(monkeypatch, capsys) -> None:
+    cases = random_cases(6, seed=47)
+    for case in cases:
+        del case["betting"]
+        case["start_score"] = {"A": 0, "B": 0}
+    cases[2]["betting"] = None
+    text = "".join(json.dumps(c) + "\n" for c in cases)
+    assert batch_output(text.encode()) is not None
+    code, out, err = run_count(text, monkeypatch, capsys)
+    assert (code, err) == (0, "")
+    assert out == per_case_output(text)

@@ -511,7 +511,8 @@ def _encoded_betting(bettings: list[Any], codes: _Codes) -> tuple[np.ndarray, np
     closes = np.flatnonzero(u8[: len(text)] == ord("}"))
     low, high = np.searchsorted(closes, starts), np.searchsorted(closes, ends)
     entries = np.maximum(high - low - 1, 0)  # every '}' of a case but its last
-    framed = (high > low) & (u8[starts] == ord("{")) & (closes[np.maximum(high - 1, 0)] + 1 == ends)
+    final = closes[np.maximum(high - 1, 0)] if len(closes) else np.full(n, -2)  # each case's last '}'
+    framed = (high > low) & (u8[starts] == ord("{")) & (final + 1 == ends)
     last_close = np.zeros(len(closes) + 1, bool)
     last_close[high[high > low] - 1] = True
     closing = closes[~last_close[:-1]]  # the '}' ending each entry, case by case
