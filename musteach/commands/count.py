@@ -628,13 +628,11 @@ def batch_output(data: bytes) -> Iterator[str] | None:
         if read is None:
             return None
         parts, lines = read
-        second = _Child(partial(_encoded_part, parts[1])) if len(parts) > 1 else None
+        second = _Child(partial(_counted_part, parts[1])) if len(parts) > 1 else None
         try:
-            encoded, ids = _encoded_part(parts[0])
+            halves = [_counted_part(parts[0])]
             if second is not None:
-                more, more_ids = second.result()
-                encoded += more
-                ids += more_ids
+                halves.append(second.result())
         finally:
             if second is not None:
                 second.stop()
@@ -643,20 +641,11 @@ def batch_output(data: bytes) -> Iterator[str] | None:
     finally:
         if collecting:
             gc.enable()
+    ids = [i for _, _, half_ids in halves for i in half_ids]
     if not ids:
         return None
-    arrays = {name: np.concatenate([a[name] for a, _ in encoded]) for name in encoded[0][0]}
-    doubtful = np.concatenate([d for _, d in encoded])
-    counted = count_batch(
-        arrays["hands"],
-        arrays["mano"],
-        arrays["kinds"],
-        arrays["amounts"],
-        arrays["teams"],
-        start_score=arrays["start_score"],
-        target=arrays["target"],
-        kings=arrays["kings"],
-    )
+    counted = CountBatch.joined([c for c, _, _ in halves])
+    doubtful = np.concatenate([d for _, d, _ in halves])
     again = np.flatnonzero(doubtful | ~counted.counted).tolist()
     one_by_one: dict[int, str] = {}
     for i, (label, case) in zip(again, _cases_again(data, again, lines), strict=True):
@@ -668,15 +657,29 @@ def batch_output(data: bytes) -> Iterator[str] | None:
     )
 
 
-def _encoded_part(steps: Iterator[list[Any]]) -> tuple[list[tuple[dict[str, np.ndarray], np.ndarray]], list[Any]]:
-    """The arrays and doubtful masks of each step (see :func:`_encoded_cases`), and the cases' ids, in order."""
+def _counted_part(steps: Iterator[list[Any]]) -> tuple[CountBatch, np.ndarray, list[Any]]:
+    """``(counted, doubtful, ids)`` of the cases read in ``steps``: their count (as far as the arrays vouch for
+    them), the (N,) mask of doubtful cases (see :func:`_encoded_cases`) and their ids, in order."""
     encoded = []
     ids: list[Any] = []
     codes = _Codes.new()
     for cases in steps:
         encoded.append(_encoded_cases(cases, codes))
         ids += [c.id for c in cases]
-    return encoded, ids
+    if not ids:
+        return CountBatch.joined([]), np.zeros(0, bool), ids
+    arrays = {name: np.concatenate([a[name] for a, _ in encoded]) for name in encoded[0][0]}
+    counted = count_batch(
+        arrays["hands"],
+        arrays["mano"],
+        arrays["kinds"],
+        arrays["amounts"],
+        arrays["teams"],
+        start_score=arrays["start_score"],
+        target=arrays["target"],
+        kings=arrays["kings"],
+    )
+    return counted, np.concatenate([d for _, d in encoded]), ids
 
 
 class _Child:

@@ -161,6 +161,16 @@ class CountBatch:
     ended: np.ndarray
     ended_lance: np.ndarray
 
+    @classmethod
+    def joined(cls, parts: Sequence[CountBatch]) -> CountBatch:
+        """The counts of ``parts`` one after the other, as one :class:`CountBatch` (no case for no part)."""
+        if not parts:
+            no_case = np.zeros(0, bool)
+            pairs = np.zeros((0, 2), np.int64)
+            small = np.zeros(0, np.int8)
+            return cls(no_case, no_case, np.zeros((0, 4, 2), np.int64), pairs, pairs, small, small, small)
+        return cls(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(cls)))
+
     def rows(self, start: int, end: int) -> CountBatch:
         """Cases ``start`` to ``end`` (not included), as a :class:`CountBatch` of views."""
         return CountBatch(*(getattr(self, f.name)[start:end] for f in fields(self)))
