@@ -14,10 +14,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
-import pickle
 import re
-import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -683,58 +680,56 @@ def _counted_part(steps: Iterator[list[Any]]) -> tuple[CountBatch, np.ndarray, l
 
 
 class _Child:
-    """``work()`` done in a child process, forked (it sees this process's memory), its result or its exception
-    sent back pickled: :meth:`result` waits for it. Where a process cannot fork (not Linux), or the child fails
-    to answer, :meth:`result` does the work itself; :meth:`stop` ends a child whose result is not wanted."""
+    """``work()`` done in a child process that :mod:`multiprocessing` forks (it sees this process's memory: nothing
+    is sent to it), its result or its exception sent back through a pipe: :meth:`result` waits for it. Where a
+    process cannot fork (not Linux), or the child dies without answering, :meth:`result` does the work itself;
+    :meth:`stop` ends a child whose result is not wanted."""
 
     def __init__(self, work: Callable[[], Any]) -> None:
         self.work = work
-        self.pid = 0
+        self.process: Any = None
         if sys.platform != "linux":
             return
-        sys.stdout.flush()
+        import multiprocessing  # only for large input
+
+        context = multiprocessing.get_context("fork")
+        sys.stdout.flush()  # else the child would write what this process has not written yet, again
         sys.stderr.flush()
-        reading, writing = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:  # the child: work, answer, and leave at once (no clean-up of the parent's state)
-            code = 1
-            try:
-                os.close(reading)
-                try:
-                    answer: tuple[bool, Any] = (True, work())
-                except Exception as e:  # sent to the parent, which raises it
-                    answer = (False, e)
-                with os.fdopen(writing, "wb") as out:
-                    pickle.dump(answer, out, protocol=pickle.HIGHEST_PROTOCOL)
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(writing)
-        self.reading = reading
+        self.answers, answering = context.Pipe(duplex=False)
+        self.process = context.Process(target=_answer, args=(work, answering), daemon=True)
+        self.process.start()
+        answering.close()
 
     def result(self) -> Any:
         """What ``work()`` returns (or raises)."""
-        if not self.pid:
+        if self.process is None:
             return self.work()
         try:
-            with os.fdopen(self.reading, "rb") as answer:
-                ok, value = pickle.load(answer)
-        except (EOFError, OSError, pickle.UnpicklingError):
+            ok, value = self.answers.recv()
+        except (EOFError, OSError):  # the child died without an answer: do its work here
             ok, value = True, None
         finally:
-            os.waitpid(self.pid, 0)
-            self.pid = 0
+            self.stop()
         if not ok:
             raise value
         return self.work() if value is None else value
 
     def stop(self) -> None:
         """End the child, if it still runs, without its result."""
-        if self.pid:
-            os.kill(self.pid, signal.SIGKILL)
-            os.close(self.reading)
-            os.waitpid(self.pid, 0)
-            self.pid = 0
+        if self.process is not None:
+            self.process.kill()
+            self.process.join()
+            self.answers.close()
+            self.process = None
+
+
+def _answer(work: Callable[[], Any], answering: Any) -> None:
+    """In the child: send ``(True, work())``, or ``(False, the exception)`` for the parent to raise."""
+    try:
+        answer: tuple[bool, Any] = (True, work())
+    except Exception as e:
+        answer = (False, e)
+    answering.send(answer)
 
 
 def _cases_again(data: bytes, again: list[int], lines: bool) -> Iterator[tuple[str, Any]]:
