@@ -10,6 +10,8 @@ This subpackage is the only place that imports Voilà, jupyter_server and tornad
 * :mod:`musteach_server.app` is the Voilà application: preheated kernels, a cap on visitors' kernels
   with a "busy" page, idle kernels culled, sources and tracebacks hidden, only widget messages accepted from
   pages, a lesson bar on every page, one log line per event;
+* :mod:`musteach_server.templates` compiles the lesson page's templates once for the server's life (not again
+  for every page: a pool refilling then leaves the server's event loop, and the visitors' clicks, alone);
 * :mod:`musteach_server.guard` holds the rules of an open server: sessions, which requests may start a
   kernel, per-session and per-address limits, security headers (pure Python);
 * :mod:`musteach_server.probe` simulates a visitor over the real protocol (tests, load test, smoke

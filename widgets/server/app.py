@@ -91,6 +91,7 @@ from .guard import (
 )
 from .kernel import lesson_kernel_cmd
 from .lessons import Lesson, lang_of, preferred_language
+from .templates import share_compiled_templates
 
 __all__ = [
     "ALLOWED_MESSAGE_TYPES",
@@ -332,12 +333,18 @@ class _SizeLoggingProtocol(WebSocketProtocol13):
 
 class VisitorWebsocketHandler(VoilaKernelWebsocketHandler):
     """Voilà's kernel websocket handler, with :class:`_SizeLoggingProtocol`; tells the sessions that the
-    kernel's page connected (it no longer waits: :meth:`~musteach_server.guard.Sessions.connected`)."""
+    kernel's page connected (it no longer waits: :meth:`~musteach_server.guard.Sessions.connected`).
+
+    Its messages go out at once (``TCP_NODELAY``): a click's answer is often a few small messages in a row
+    (the echo of a typed total, then the verdict), and with Nagle's algorithm the second one waited for the
+    page to acknowledge the first, which a browser delays by about 40 ms (issue 16: half the typed totals'
+    verdicts took 45-55 ms instead of 10-15)."""
 
     async def open(self, kernel_id: str) -> None:  # type: ignore[override]
         gate = self.settings.get("musteach_gate")
         if gate is not None:
             gate.sessions.connected(kernel_id)
+        self.set_nodelay(True)
         await super().open(kernel_id)
 
     def get_websocket_protocol(self) -> Any:
@@ -1156,7 +1163,9 @@ class MusteachVoila(Voila):
             handler.addFilter(_TidyVoilaLog())
 
     def start(self) -> None:
-        # Voilà's start(), with the traversal guard around tornado's application
+        # Voilà's start(), with the traversal guard around tornado's application, and the pages' templates
+        # compiled once for all pages (a pool refilling then leaves the visitors' clicks alone)
+        share_compiled_templates()
         self.connection_dir = tempfile.mkdtemp(prefix="voila_", dir=self.connection_dir_root)
         settings = self.init_settings()
         self.app = _GuardedApplication(**settings)
