@@ -143,6 +143,9 @@ def _run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
         print(f"musteach {args.command}: not available here; install musteach[tutor]", file=sys.stderr)
         return 2
     lang = SOURCE_LANG
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:  # text that cannot be encoded (a lone surrogate from a "\ud800" in the input) is
+        reconfigure(errors="backslashreplace")  # written as its JSON escape, not a crash
     try:
         lang = spoken(args)
         with speaking(lang):

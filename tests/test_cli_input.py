@@ -179,3 +179,37 @@ def test_file_reasons_are_translated(make, tmp_path, capsys):
     reason = err.rstrip("\n").rsplit(": ", 1)[1]
     assert err.startswith(f"musteach judge: no se puede leer {path}: ")
     assert reason in {translator("es")(r) for r in KNOWN_REASONS} - set(KNOWN_REASONS)
+
+
+# ----- found by a cold test: an answer of -1, a lone surrogate, line ends inside strings -------------------------
+
+
+def test_an_answer_of_minus_one_is_refused_as_the_exact_path_refuses_it(tmp_path, capsys):
+    case = {**GOOD["grade"], "answer": -1}
+    for text in (json.dumps(case) + "\n", GRADE + json.dumps(case) + "\n", json.dumps([case])):
+        status, out, err = _run(capsys, tmp_path, text.encode(), "grade")
+        assert (status, out) == (2, "")
+        assert "answer must be a seat 0, 1, 2 or 3, not -1" in err
+    null = {**GOOD["grade"], "answer": None}  # null is "nobody": graded
+    status, out, _ = _run(capsys, tmp_path, (json.dumps(null) + "\n").encode(), "grade")
+    assert status == 0 and json.loads(out)["correct"] is False
+
+
+def test_a_lone_surrogate_in_an_id_is_written_as_its_json_escape(tmp_path, capsys):
+    case = {**SCORING[0], "id": "\ud800"}  # json.dumps writes it escaped: "\ud800"
+    status, out, err = _run(capsys, tmp_path, (json.dumps(case) + "\n").encode(), "count")
+    assert (status, err) == (0, "")
+    assert json.loads(out)["id"] == "\ud800"
+    status, out, _ = _run(capsys, tmp_path, (json.dumps(case) + "\n").encode(), "count", "--explain")
+    assert status == 0 and out.startswith("# \\ud800\n")
+
+
+@pytest.mark.parametrize("inside", ["\x85", "\u2028", "\u2029"])
+def test_characters_that_end_a_str_line_but_not_a_json_line(inside, tmp_path, capsys):
+    cases = [{**c, "id": f"a{inside}b"} for c in SCORING[:2]]
+    raw = "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases)
+    escaped = "".join(json.dumps(c) + "\n" for c in cases)
+    status, out, err = _run(capsys, tmp_path, raw.encode(), "count")
+    assert (status, err) == (0, "")
+    assert out == _run(capsys, tmp_path, escaped.encode(), "count")[1]
+    assert [json.loads(line)["id"] for line in out.split("\n")[:-1]] == [f"a{inside}b"] * 2

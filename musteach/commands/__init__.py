@@ -232,7 +232,9 @@ def read_records(
         return Records([_loads(stripped)], None, noun)
     except ValueError:
         pass
-    lines = text.splitlines()
+    # JSON Lines end at "\n" alone (a "\r" before it is white space): str.splitlines() would also end a line at
+    # characters that JSON strings may hold as they are (U+0085, U+2028, U+2029)
+    lines = text.split("\n")
     numbers = [n for n, line in enumerate(lines, 1) if line and not line.isspace()]
     kept = lines if len(numbers) == len(lines) else [lines[n - 1] for n in numbers]
     try:

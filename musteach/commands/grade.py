@@ -235,8 +235,11 @@ def _clean_arrays(cases: list[Any], kings: int, hands: np.ndarray | None = None)
         hands = np.fromiter(map(_CODE_INDEX.__getitem__, codes), np.uint8, 16 * n).reshape(n, 4, 4)
     try:
         manos = np.fromiter([c.mano for c in cases], np.int64, n)
-        answers = np.fromiter([-1 if a is None else a for a in [c.answer for c in cases]], np.int64, n)
+        given = [c.answer for c in cases]
+        answers = np.fromiter([-1 if a is None else a for a in given], np.int64, n)
     except OverflowError:  # an integer beyond 64 bits: the exact path names it
+        return None
+    if (answers == -1).sum() != given.count(None):  # an answer of -1 is not "nobody": the exact path names it
         return None
     lances = np.fromiter(map(_LANCE_INDEX.__getitem__, [c.lance for c in cases]), np.int64, n)
     variants = {None: kings, "8reyes": 8, "4reyes": 4}
