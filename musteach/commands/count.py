@@ -284,14 +284,14 @@ def clean_cases(data: bytes) -> tuple[list[Iterator[list[Any]]], bool] | None:
         return [iter([cases])], False
     if b"\r" in data:  # \r\n line ends, or a \r as white space: the per-case path reads them
         return None
-    body = data[:-1] if data.endswith(b"\n") else data
+    end = len(data) - 1 if data.endswith(b"\n") else len(data)  # the body: data[:end], never copied
     # the input starts and ends with a case; each step checks that it holds a case a line (so no blank line)
-    if not (body.startswith(b"{") and body.endswith(b"}")):
+    if not (data.startswith(b"{") and data.endswith(b"}", 0, end)):
         return None
-    middle = body.find(b"\n", len(body) // 2) if len(body) >= SPLIT_BYTES else -1
+    middle = data.find(b"\n", end // 2, end) if end >= SPLIT_BYTES else -1
     if middle < 0:
-        return [_line_steps(body, readers.one)], b"\n" in body
-    return [_line_steps(body[:middle], readers.one), _line_steps(body[middle + 1 :], readers.one)], True
+        return [_line_steps(data, 0, end, readers.one)], data.find(b"\n", 0, end) >= 0
+    return [_line_steps(data, 0, middle, readers.one), _line_steps(data, middle + 1, end, readers.one)], True
 
 
 #: JSON Lines of at least this many bytes are read in two halves, the second by a child process (where it can
@@ -302,18 +302,18 @@ SPLIT_BYTES = 8 << 20
 _STEP_BYTES = 1 << 20  # input read a step: small enough that each step reuses the memory of the one before
 
 
-def _line_steps(body: bytes, reader: Any) -> Iterator[list[Any]]:
-    """The cases of JSON Lines ``body`` (one case a line, no blank line), a step of whole lines at a time."""
-    view = memoryview(body)
-    start = 0
-    while start < len(body):
-        end = body.find(b"\n", start + _STEP_BYTES)
-        end = len(body) if end < 0 else end
+def _line_steps(data: bytes, start: int, stop: int, reader: Any) -> Iterator[list[Any]]:
+    """The cases of the JSON Lines ``data[start:stop]`` (one case a line, no blank line), a step of whole lines
+    at a time (read in place: the bytes are not copied)."""
+    view = memoryview(data)
+    while start < stop:
+        end = data.find(b"\n", start + _STEP_BYTES, stop)
+        end = stop if end < 0 else end
         try:
             cases: list[Any] = reader.decode_lines(view[start:end])
         except msgspec_error():
             raise _Unclean from None
-        if len(cases) != body.count(b"\n", start, end) + 1:
+        if len(cases) != data.count(b"\n", start, end) + 1:
             raise _Unclean
         yield cases
         start = end + 1
