@@ -212,15 +212,14 @@ def _judge_clean(deals: list[Any], kings: int, la_real: bool) -> tuple[np.ndarra
 #   {"hands": [["12o", "3c", "7e", "5b"], ["12c", ...], [...], [...]], "mano": 0}
 # The lines are read all at once, card by card, in steps of about a megabyte (so that the reads stay in the
 # CPU cache), and every byte of every line is checked as it is read:
-#   1. each line starts with _HEAD;
+#   1. each line starts with {"hands": [[" (_HEAD_1 and _HEAD_2, two overlapping 8-byte words);
 #   2. a card code starts right after it; the three bytes there, as one number, give the card and the code's
 #      length in one table (codes.card_key_table), or 0 for anything that is not a code;
 #   3. right after each code comes _BETWEEN (the next code of the hand), _NEXT_HAND (the next hand's first code)
 #      or, after the 16th, _TAIL_1 and _TAIL_2: "mano": a digit 0..3, "}" and the newline that ends the line.
 # Nothing is searched for but the newlines. Each read takes 8 bytes at once: the 4 bytes before a code and the
-# code's first three are one read. Anything else (other
-# spacing, another key, a name, a bad card, a blank line, \r\n) returns None, and the input goes through the
-# exact per-deal path, which names the first bad deal.
+# code's first three are one read. Anything else (other spacing, another key, a name, a bad card, a blank line,
+# \r\n) returns None, and the input goes through the exact per-deal path, which names the first bad deal.
 
 
 def _word(text: bytes) -> int:
@@ -251,7 +250,7 @@ def standard_deals(data: bytes | mmap.mmap) -> tuple[np.ndarray, np.ndarray] | N
     >>> standard_deals(b'{"hands": [], "mano": 2}') is None
     True
     """
-    if not data[:_FIRST_CODE] == b'{"hands": [["':
+    if data[:_FIRST_CODE] != b'{"hands": [["':
         return None
     u8 = np.frombuffer(data, np.uint8)
     if u8[-1] != ord("\n"):
