@@ -53,6 +53,7 @@ from musteach.teach.count_quiz import (
     betting_question,
     count_question,
     read_typed_stones,
+    said_lines,
 )
 from musteach.teach.quiz import QuizSession
 from musteach.teach.verdict import Verdict
@@ -165,17 +166,6 @@ def _seat_name(seat: int, mano: int) -> str:
     if roles:
         return _(labels.SEAT_OF_TEAM_ROLE, seat=seat, team=team_of(seat), role=roles[0])
     return _(labels.SEAT_OF_TEAM, seat=seat, team=team_of(seat))
-
-
-def _said_lines(bettings: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
-    """What each seat said in each lance's betting (``"seat 0: envido 2"``), for :func:`_betting_table`: the
-    closed :class:`LanceBetting` of each lance, keyed by lance name (other values are skipped)."""
-    _ = translator()
-    return {
-        k: tuple(_(labels.SEAT_SAID, seat=s.seat, action=s.action) for s in v.steps if s.seat is not None)
-        for k, v in bettings.items()
-        if isinstance(v, LanceBetting)
-    }
 
 
 def _betting_table(
@@ -415,7 +405,7 @@ class CountView(Guarded, widgets.VBox):
             text = _(labels.HAND_CANNOT_COUNT, error=exc.message())
             self.picture.value = f'<div class="musteach-error" role="alert">{escape(text)}</div>'
             return
-        lines = _said_lines(states)
+        lines = said_lines(states)
         self.picture.value = table_svg(deal.hands, deal.mano, rules=rules, card_width=card_width)
         self.betting_box.value = _betting_table(deal, self.result, lines)
         s = self.result.start_score
@@ -810,7 +800,7 @@ class CountQuiz(_StonesQuiz):
         r = q.result
         lit = {m.seat: m.cards for m in self.hint_marks if m.seat is not None}
         table = table_svg(q.hands, q.mano, rules=r.rules, card_width=_TABLE_CARD_WIDTH, marks=lit)
-        lines = _said_lines(q.bettings)
+        lines = said_lines(q.bettings)
         start = stones_svg(q.start_score["A"], q.start_score["B"], r.rules, width=440)
         return (
             f"{table}{_betting_table(q.deal, r, lines)}"

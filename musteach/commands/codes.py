@@ -1,9 +1,13 @@
 """Card codes read straight from the bytes of JSON input: the bulk paths of ``judge``, ``count`` and ``grade``.
 
 Input written as ``json.dumps`` writes it, with card codes (``"12o"``, ``"3c"``), is read without decoding the
-JSON: a table gives the card of every 2- and 3-byte code, and :func:`walk_codes` finds the 16 codes of many
-deals at once, card by card, from where each deal's first code starts. Every caller first checks the bytes
-between the codes (the skeleton), so that a code's bytes and places are all that is left to check here.
+JSON. Two tables give the card of a code from its bytes:
+- :func:`card_code_table` (a code's last two bytes), for :func:`walk_codes`, which finds the 16 codes of many
+  deals at once, card by card, from where each deal's first code starts; its callers (``grade``, ``count``)
+  check the bytes between the codes (the skeleton) themselves;
+- :func:`card_key_table` (a code's first three bytes, its length too), for ``judge``'s reader, which checks the
+  bytes between the codes as it reads them.
+:class:`TextCodes` gives short texts (a start score, one lance's betting) integer codes, each read once.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ __all__ = [
     "walk_codes",
 ]
 
-#: Every byte a card code is made of (and a mano digit): deleting them from standard input leaves its skeleton.
+#: Every byte a card code is made of (and a mano digit): deleting them from the input leaves its skeleton.
 CODE_BYTES = b"0123456789oceb"
 #: The card index of what is not a card code.
 NO_CARD = 255

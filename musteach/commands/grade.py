@@ -12,8 +12,9 @@ answer (three_is_not_king, two_is_not_ace, chica_from_the_top, quads_not_duples,
 juego_by_total, tie_not_to_mano, punto_with_juego; the first that applies), or null for a right answer or
 a slip. ``why_not`` says why the picked seat loses; null for a right answer or "nobody".
 Bad input exits with status 2 and one line naming the case (numbered from 1, as ``count`` does: ``"case 3"``, or
-``"case 3 (line 5)"`` when its line differs) and what is wrong; nothing is printed for any case then. Empty input is bad input too. ``--lang es`` writes ``explanation``, ``why_not`` and the
-error messages in Spanish (the keys and the other values stay the same); an unknown language exits with status 2.
+``"case 3 (line 5)"`` when its line differs) and what is wrong; nothing is printed for any case then. Empty input
+is bad input too. ``--lang es`` writes ``explanation``, ``why_not`` and the error messages in Spanish (the keys
+and the other values stay the same); an unknown language exits with status 2.
 
 Speed: the whole input is read at once, with typed decoding (the hands of the standard ``json.dumps`` shape
 checked and converted in bulk from their raw text), all the answers are diagnosed at once by

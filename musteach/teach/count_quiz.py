@@ -33,6 +33,7 @@ from ..rules.count import CountResult, count_hand
 from ..rules.errors import MusError
 from ..rules.lances import DealResult, Lance, evaluate
 from ..rules.options import Rules
+from . import labels
 from .verdict import Verdict
 from .why_wrong import why_betting_wrong, why_count_wrong
 
@@ -44,6 +45,7 @@ __all__ = [
     "QuizGrade",
     "TypedStonesError",
     "read_typed_stones",
+    "said_lines",
     "betting_question",
     "count_question",
     "grade_betting",
@@ -175,6 +177,18 @@ class BettingQuestion:
 def _lines(state: LanceBetting) -> tuple[str, ...]:
     _ = translator()
     return tuple(_("Seat {seat}: {action}", seat=s.seat, action=str(s.action)) for s in state.steps if s.seat is not None)
+
+
+def said_lines(bettings: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+    """What each seat said in each lance's betting, as a table row words it (``"seat 0: envido 2"``), in the
+    language being spoken: the closed :class:`LanceBetting` of each lance, keyed by lance name (other values are
+    skipped). RULES.md §6."""
+    _ = translator()
+    return {
+        k: tuple(_(labels.SEAT_SAID, seat=s.seat, action=s.action) for s in v.steps if s.seat is not None)
+        for k, v in bettings.items()
+        if isinstance(v, LanceBetting)
+    }
 
 
 def betting_question(
