@@ -8,14 +8,26 @@ never writes a sentence of its own. Every sentence goes through the catalogs of 
 >>> misconception_line("three_is_not_king", 7, 20)
 '7 of 20 learners still miss that in 8 reyes every 3 is a king (worth 10 points)'
 >>> misconception_line("three_is_not_king", 1, 3, "es")
-'1 de 3 alumnos aún no ve que con 8 reyes cada 3 es un rey (vale 10 puntos)'
+'1 de 3 alumnos aún no ve que a 8 reyes cada 3 es un rey (vale 10 puntos)'
 """
 
 from __future__ import annotations
 
 from ..i18n import N_, translator
 
-__all__ = ["WORDS", "learners_count", "misconception_line", "mistake_name", "stars_text", "words"]
+__all__ = [
+    "WORDS",
+    "join_heading",
+    "learners_count",
+    "lesson_name",
+    "misconception_line",
+    "mistake_name",
+    "practice_skills",
+    "skill_name",
+    "stars_text",
+    "words",
+    "you_are_in",
+]
 
 #: The fixed words of the class pages, by key (msgids).
 WORDS: dict[str, str] = {
@@ -113,8 +125,8 @@ def mistake_name(tag: str, lang: str | None = None) -> str:
 def misconception_line(tag: str, n: int, total: int, lang: str | None = None) -> str:
     """One line of the dashboard's misconceptions: ``n`` of the class's ``total`` learners show ``tag``."""
     _ = translator(lang)
-    return _.ngettext("{k} of {n} learner still misses that {fact}", "{k} of {n} learners still miss that {fact}",
-                      total, k=n, fact=mistake_name(tag, lang))
+    return _.ngettext("{n} of {total} learners still misses that {fact}",
+                      "{n} of {total} learners still miss that {fact}", n, total=total, fact=mistake_name(tag, lang))
 
 
 def stars_text(stars: int | None, lang: str | None = None) -> str:
@@ -122,3 +134,26 @@ def stars_text(stars: int | None, lang: str | None = None) -> str:
     if stars is None:
         return "–"
     return "★" * stars + "☆" * (3 - stars)
+
+
+def skill_name(skill: str, lang: str | None = None) -> str:
+    """A practice skill as the mastery rows name it (``"Who wins Grande"``), else its id with spaces."""
+    from .labels import SKILL_LABELS
+
+    _ = translator(lang)
+    label = SKILL_LABELS.get(skill)
+    return _(label) if label else skill.replace("_", " ")
+
+
+def lesson_name(name: str, lang: str | None = None) -> str:
+    """A lesson (``"03-grande-chica"``) as the dashboard heads its column: its heading, else its name."""
+    from .pages import lesson_heading
+
+    return lesson_heading(name, lang) or name
+
+
+def practice_skills() -> tuple[str, ...]:
+    """The skills a teacher may point the class's practice at (the practice's own)."""
+    from .labels import SKILL_LABELS
+
+    return tuple(SKILL_LABELS)

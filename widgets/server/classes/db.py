@@ -377,13 +377,19 @@ class ClassStore:
                 c = s.scalar(select(SchoolClass).where(SchoolClass.code == code))
             return None if c is None else _class_info(c)
 
+    def class_to_join_by_id(self, class_id: int) -> ClassInfo | None:
+        """The class with this id (for its own learner's page), or None."""
+        with self.session() as s:
+            c = s.get(SchoolClass, class_id)
+            return None if c is None else _class_info(c)
+
     def set_practice(self, teacher_id: int, class_id: int, skill: str | None) -> None:
         """Point every learner's practice in the class at ``skill`` (None: their own choice). Raises
-        NotYours, or MusError for a skill the tutor does not have."""
+        NotYours, or MusError for a skill the practice does not have."""
         if skill is not None:
-            from musteach.teach.skills import Skill
+            from musteach.teach.classes import practice_skills
 
-            if skill not in {s.value for s in Skill}:
+            if skill not in practice_skills():
                 raise MusError(f"no skill {skill!r}")
         self.class_of(teacher_id, class_id)
         with self.session() as s:
@@ -413,16 +419,21 @@ class ClassStore:
 
     def learner_by_key(self, key: str) -> LearnerInfo | None:
         """The learner whose class cookie holds ``key``, or None (left, or never joined)."""
+        return self.learner_by_key_digest(digest(key))
+
+    def learner_by_key_digest(self, key_digest: str) -> LearnerInfo | None:
+        """The learner whose class cookie's digest (:func:`digest`) is ``key_digest``, or None."""
         with self.session() as s:
-            row = s.scalar(select(Learner).where(Learner.key_hash == digest(key)))
+            row = s.scalar(select(Learner).where(Learner.key_hash == key_digest))
             return None if row is None else LearnerInfo(row.id, row.class_id, row.name)
 
     def leave(self, learner_id: int) -> int:
         """Delete the learner and every record of theirs; returns the records deleted."""
         with self.session() as s:
-            n = s.execute(delete(Record).where(Record.learner_id == learner_id)).rowcount
+            n = s.scalar(select(func.count(Record.id)).where(Record.learner_id == learner_id)) or 0
+            s.execute(delete(Record).where(Record.learner_id == learner_id))
             s.execute(delete(Learner).where(Learner.id == learner_id))
-            return int(n or 0)
+            return int(n)
 
     # ----- records ----------------------------------------------------------------------------------
 
