@@ -409,8 +409,11 @@ class _KernelRoute(tornado.web.RequestHandler):
 
     def answer(self, status: int, payload: dict[str, Any]) -> None:
         self.set_status(status)
-        self.set_header("Content-Type", "application/json")
         self.set_header("Cache-Control", "no-store")
+        if status == 204:  # no content
+            self.finish()
+            return
+        self.set_header("Content-Type", "application/json")
         self.finish(json.dumps(payload))
 
     def kernel_key(self) -> str | None:
