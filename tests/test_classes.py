@@ -255,3 +255,23 @@ def test_postgres_going_down_queues_records_and_two_instances_share_a_class(post
     assert d.records == 2 and d.misconceptions == [("three_is_not_king", ["Ane"])]
     one.close()
     two.close()
+
+
+def test_teacher_add_prints_a_link_that_opens_their_classes(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from musteach.cli import main
+
+    url = f"sqlite:///{tmp_path / 'c.sqlite'}"
+    monkeypatch.setenv("MUSTEACH_TEACHER_PASSWORD", "correct horse")
+    assert main(["teacher", "add", "Maite", "--password", "--database", url, "--url", "http://school:8866"]) == 0
+    link = capsys.readouterr().out.splitlines()[-1]
+    assert link.startswith("http://school:8866/teach/login/")
+    store = ClassStore.open(url)
+    teacher = store.teacher_by_key(link.rsplit("/", 1)[1])
+    assert teacher is not None and teacher.name == "Maite" and teacher.has_password
+    assert store.check_password(teacher.id, "correct horse") and not store.check_password(teacher.id, "wrong")
+    with store.session() as s:  # neither the key nor the password is stored as such
+        row = s.execute(text("SELECT key_hash, password_hash FROM teachers")).one()
+    assert link.rsplit("/", 1)[1] not in row[0] and "correct horse" not in row[1] and row[1].startswith("$argon2")
+    store.close()
+    assert main(["teacher", "add", "  ", "--database", url]) == 2
