@@ -20,8 +20,8 @@ __all__ = ["add_parser", "run", "teacher_link"]
 PASSWORD_ENV = "MUSTEACH_TEACHER_PASSWORD"
 
 
-def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = sub.add_parser("teacher", help="add a teacher for class mode (prints their secret link)",
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser("teacher", help="add a teacher for class mode (prints their secret link)",
                        description="Teachers of class mode: `musteach teacher add NAME` prints the secret link "
                        "that opens their classes on the server (musteach serve).")
     actions = p.add_subparsers(dest="action", required=True)
