@@ -13,6 +13,7 @@ import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -256,3 +257,24 @@ def test_the_kernel_sink_posts_to_the_server(server: Server, monkeypatch: pytest
     d = server.store.dashboard(1, class_id)
     assert d.misconceptions == [("chica_from_the_top", ["Ane"])]
     assert class_sink.class_practice_skill() is None
+
+
+def test_quiz_records_name_the_first_picks_misconception_and_the_runs_time() -> None:
+    from types import SimpleNamespace
+
+    from musteach_widgets.class_sink import answer_record, run_record
+
+    from musteach.teach.scoring import Attempt
+
+    hands = [h.split() for h in "3o 3c 4b 5e|12o 7c 6b 5o|1o 1c 2b 4o|6o 6c 5b 4c".split("|")]
+    question = SimpleNamespace(hands=hands, mano=0, lance="grande", skill="grande", rules=None)
+    # seat 0 (3-3-5-4: two kings) wins Grande: picking seat 1 (R-7-6-5) reads the 3s as below the 4
+    record = answer_record("03-grande-chica", "grande", question, Attempt(wrong=1, solved=True), "rid1", 1)
+    assert record == {"id": "rid1", "kind": "answer", "lesson": "03-grande-chica", "quiz": "grande",
+                      "correct": True, "tries": 2, "diagnosis": "three_is_not_king", "skill": "grande"}
+    right = answer_record("03-grande-chica", "grande", question, Attempt(solved=True), "rid2", 0)
+    assert (right["tries"], right["diagnosis"]) == (1, None)
+    run = SimpleNamespace(id="run1", lesson="03-grande-chica", quiz="grande", stars=2,
+                          at=datetime(2026, 1, 1, tzinfo=UTC))
+    rec = run_record(run)
+    assert rec["kind"] == "run" and rec["stars"] == 2 and rec["seconds"] >= 0

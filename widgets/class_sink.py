@@ -49,6 +49,8 @@ TRIES = 5
 _queue: queue.Queue[bytes] = queue.Queue(maxsize=10_000)
 _worker: threading.Thread | None = None
 _lock = threading.Lock()
+#: (lesson, quiz) -> time.monotonic() of the first answer of the run under way (the run's time spent)
+_started: dict[tuple[str, str], float] = {}
 _opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through an HTTP proxy
 
 
@@ -161,6 +163,7 @@ def answer_record(lesson: str, quiz: str, question: Any, attempt: Any, rid: str,
     """The record of one finished question of a lesson quiz: ``attempt`` its :class:`~musteach.teach.scoring.
     Attempt` (``solved``, ``wrong``), ``rid`` the id of the review it was recorded as, ``first_given`` the
     learner's first answer when it was wrong (its misconception is the one named, unless ``diagnosis`` is)."""
+    _started.setdefault((lesson, quiz), time.monotonic())
     solved = bool(getattr(attempt, "solved", False))
     wrong = int(getattr(attempt, "wrong", 0))
     tag = diagnosis
@@ -175,7 +178,11 @@ def answer_record(lesson: str, quiz: str, question: Any, attempt: Any, rid: str,
 
 
 def run_record(run: Any, seconds: float | None = None) -> dict[str, Any]:
-    """The record of a finished quiz run (:class:`~musteach.teach.progress.QuizRun`): lesson, quiz, stars."""
+    """The record of a finished quiz run (:class:`~musteach.teach.progress.QuizRun`): lesson, quiz, stars, and
+    ``seconds`` spent (default: since this kernel's first answer to the quiz after its last run)."""
+    started = _started.pop((run.lesson, run.quiz), None)
+    if seconds is None and started is not None:
+        seconds = time.monotonic() - started
     record: dict[str, Any] = {"id": run.id, "kind": "run", "lesson": run.lesson, "quiz": run.quiz,
                               "stars": int(run.stars), "at": run.at.isoformat()}
     if seconds is not None:

@@ -144,8 +144,8 @@ def dashboard_page(d: Dashboard, base: str, join_url: str, xsrf: str, lang: str)
 def heatmap_svg(d: Dashboard, lang: str) -> str:
     """Learners (rows) × skills (columns), each cell shaded by the share of answers right at the first try
     (red 0% to green 100%; blank: no answer), the figure written in it."""
-    cell_w, cell_h, left, top = 72.0, 26.0, 150.0, 70.0
-    width = left + cell_w * len(d.skills) + 10
+    cell_w, cell_h, left, top = 72.0, 26.0, 150.0, 110.0
+    width = left + cell_w * len(d.skills) + 160  # room for the last skill's slanted name
     height = top + cell_h * len(d.learners) + 10
     parts = [f'<svg xmlns="{SVG_NS}" class="musteach-heatmap" role="img" width="{number(width)}" '
              f'height="{number(height)}" viewBox="0 0 {number(width)} {number(height)}" font-size="12" '
