@@ -278,3 +278,30 @@ def test_quiz_records_name_the_first_picks_misconception_and_the_runs_time() -> 
                           at=datetime(2026, 1, 1, tzinfo=UTC))
     rec = run_record(run)
     assert rec["kind"] == "run" and rec["stars"] == 2 and rec["seconds"] >= 0
+
+
+def test_practice_follows_the_class_setting_and_sends_its_reviews(server: Server,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from musteach_widgets import class_sink
+    from musteach_widgets.practice import PracticeQuiz
+
+    from musteach.teach.progress import Progress
+
+    teacher, class_id = teacher_session(server)
+    page = teacher.get(server.url + f"teach/class/{class_id}", timeout=10).text
+    ane = join(server, join_link(page), "Ane")
+    key = server.kernel("k-ane", ane.cookies[CLASS_COOKIE])
+    monkeypatch.setenv(class_sink.KERNEL_KEY_ENV, key)
+    monkeypatch.setenv(class_sink.RECORD_URL_ENV, server.service.record_url)
+    quiz = PracticeQuiz(store="memory", seed=3)  # built before the page is handed over (as in a preheated kernel)
+    assert len(quiz.skills) > 1
+    assert teacher.post(server.url + f"teach/class/{class_id}/practice", data={"skill": "chica", "_xsrf": xsrf(page)},
+                        timeout=10).status_code == 200
+    quiz._on_stored(Progress())  # the page's browser sent its progress: the learner opened practice
+    assert quiz.skills == ("chica",) and quiz.skill == "chica"
+    values = [v for v, _ in quiz.question.choices]
+    quiz.answer_controls[values.index(quiz.question.answer)].click()
+    assert quiz.outcome is not None and quiz.outcome.correct
+    assert class_sink.flush(10)
+    row = server.store.dashboard(1, class_id).learners[0]
+    assert row.skills == {"chica": (1, 1)}

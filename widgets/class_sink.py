@@ -31,6 +31,7 @@ __all__ = [
     "class_practice_skill",
     "enabled",
     "flush",
+    "review_record",
     "run_record",
     "send_record",
 ]
@@ -174,6 +175,17 @@ def answer_record(lesson: str, quiz: str, question: Any, attempt: Any, rid: str,
                               "tries": wrong + (1 if solved else 0) or 1, "diagnosis": tag}
     if skill is not None:
         record["skill"] = str(skill)
+    return record
+
+
+def review_record(skill: str, attempt: Any, rid: str, ms: int | None = None) -> dict[str, Any]:
+    """The record of one practice answer (lesson 11): its skill, right or not, at which try, how long."""
+    solved = bool(getattr(attempt, "solved", False))
+    wrong = int(getattr(attempt, "wrong", 0))
+    record: dict[str, Any] = {"id": rid, "kind": "review", "lesson": "11-practice", "skill": skill,
+                              "correct": solved, "tries": wrong + (1 if solved else 0) or 1}
+    if ms is not None:
+        record["seconds"] = round(min(max(ms, 0), 86_400_000) / 1000, 1)
     return record
 
 

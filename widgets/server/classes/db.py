@@ -472,7 +472,7 @@ class ClassStore:
             skills: set[str] = set()
             for lid, lesson, stars, secs in s.execute(
                     select(Record.learner_id, Record.lesson, func.max(Record.stars), func.sum(Record.seconds))
-                    .where(Record.class_id == class_id, Record.kind.in_(("run", "game")))
+                    .where(Record.class_id == class_id, Record.kind.in_(("run", "game", "review")))
                     .group_by(Record.learner_id, Record.lesson)):
                 row = rows.get(lid)
                 if row is None or lesson is None:
