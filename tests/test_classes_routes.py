@@ -305,3 +305,16 @@ def test_practice_follows_the_class_setting_and_sends_its_reviews(server: Server
     assert class_sink.flush(10)
     row = server.store.dashboard(1, class_id).learners[0]
     assert row.skills == {"chica": (1, 1)}
+
+
+def test_game_and_review_records_pass_the_servers_checks() -> None:
+    from musteach_server.classes.records import check_record
+    from musteach_widgets.class_sink import game_record, review_record
+
+    from musteach.teach.progress import Progress
+    from musteach.teach.scoring import Attempt
+
+    game = check_record(game_record(Progress().record_game(12, 3.5, True, level="club")))
+    assert (game.kind, game.lesson, game.data["won"], game.data["level"]) == ("game", "10-play", True, "club")
+    review = check_record(review_record("chica", Attempt(wrong=1, solved=False), "r1", 4200))
+    assert (review.kind, review.correct, review.tries, review.seconds) == ("review", False, 1, 4.2)

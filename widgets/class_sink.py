@@ -31,6 +31,7 @@ __all__ = [
     "class_practice_skill",
     "enabled",
     "flush",
+    "game_record",
     "review_record",
     "run_record",
     "send_record",
@@ -176,6 +177,13 @@ def answer_record(lesson: str, quiz: str, question: Any, attempt: Any, rid: str,
     if skill is not None:
         record["skill"] = str(skill)
     return record
+
+
+def game_record(game: Any) -> dict[str, Any]:
+    """The record of a finished game at the play table (lesson 10; :class:`~musteach.teach.progress.GameResult`):
+    won or not, decisions, stones lost, the opponents' level."""
+    return {"id": game.id, "kind": "game", "lesson": "10-play", "at": game.at.isoformat(), "won": bool(game.won),
+            "decisions": int(game.decisions), "stones_lost": float(game.stones_lost), "level": str(game.level)[:40]}
 
 
 def review_record(skill: str, attempt: Any, rid: str, ms: int | None = None) -> dict[str, Any]:

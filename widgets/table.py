@@ -68,6 +68,7 @@ from musteach.teach.senas_quiz import gesture_words, third_person
 
 from ._base import Guarded, css_widget, escape, spoken
 from ._base import html_box as _html
+from .class_sink import game_record, send_record
 from .quiz import QuizWidget
 from .storage import BrowserStore, Store, open_store
 
@@ -1009,7 +1010,8 @@ class PlayTable(Guarded, widgets.VBox):
     def _record_game(self, review: GameReview) -> None:
         """Keep the finished game in the progress store (its "games" section) and read the best game back."""
         progress = self.store.load()
-        progress.record_game(len(review.decisions), review.stones_lost, review.winner == review.team, level=self.bot_kind)
+        game = progress.record_game(len(review.decisions), review.stones_lost, review.winner == review.team, level=self.bot_kind)
+        send_record(game_record(game))  # classes: to the teacher too
         self.best_game = self.store.save(progress).best_game()
         self._draw_best()
 
