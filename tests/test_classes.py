@@ -275,3 +275,14 @@ def test_teacher_add_prints_a_link_that_opens_their_classes(tmp_path: Path, caps
     assert link.rsplit("/", 1)[1] not in row[0] and "correct horse" not in row[1] and row[1].startswith("$argon2")
     store.close()
     assert main(["teacher", "add", "  ", "--database", url]) == 2
+
+
+def test_instances_starting_together_on_one_postgres_migrate_once(postgres: ThrowawayPostgres) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    url = _fresh_pg_url(postgres, "together")
+    with ThreadPoolExecutor(4) as pool:
+        stores = list(pool.map(lambda _: ClassStore.open(url), range(4)))
+    assert {revision_of(s.engine) for s in stores} == {HEAD}
+    for s in stores:
+        s.close()

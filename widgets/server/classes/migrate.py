@@ -12,6 +12,7 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
+from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 __all__ = ["HEAD", "MIGRATIONS", "config", "revision_of", "upgrade"]
@@ -30,9 +31,23 @@ def config(engine: Engine) -> Config:
     return cfg
 
 
+#: The PostgreSQL advisory lock held while migrating: instances starting together migrate one after the other.
+LOCK_ID = 2_700_027
+
+
 def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Migrate the database to ``revision`` (default: the newest), from whatever it holds (empty included)."""
-    command.upgrade(config(engine), revision)
+    """Migrate the database to ``revision`` (default: the newest), from whatever it holds (empty included). On
+    PostgreSQL the instances that start at once take turns (an advisory lock), so that one migrates and the
+    others find the schema up to date."""
+    if engine.dialect.name != "postgresql":
+        command.upgrade(config(engine), revision)
+        return
+    with engine.connect() as lock:
+        lock.execute(text("SELECT pg_advisory_lock(:id)"), {"id": LOCK_ID})
+        try:
+            command.upgrade(config(engine), revision)
+        finally:
+            lock.execute(text("SELECT pg_advisory_unlock(:id)"), {"id": LOCK_ID})
 
 
 def revision_of(engine: Engine) -> str | None:
