@@ -52,7 +52,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
     port = free_port()
     service = ClassService(store, f"http://127.0.0.1:{port}/musteach/api/record")
     app = tornado.web.Application(class_handlers("/"), musteach_classes=service, musteach_secret=SECRET,
-                                  xsrf_cookies=True, musteach_languages=("en", "es"), base_url="/")
+                                  musteach_languages=("en", "es"), base_url="/")  # no xsrf_cookies, as Voilà
     loop = asyncio.new_event_loop()
     ready = threading.Event()
 

@@ -182,6 +182,8 @@ class _ClassPage(tornado.web.RequestHandler):
     def prepare(self) -> None:
         self.set_header("Cache-Control", "no-store")
         self.set_header("Content-Language", self.lang)
+        if self.request.method == "POST":  # every form carries its XSRF token, whatever the server's settings
+            self.check_xsrf_cookie()
 
     def html(self, text: str, status: int = 200) -> None:
         self.set_status(status)
@@ -211,7 +213,12 @@ class _ClassPage(tornado.web.RequestHandler):
         return tid
 
     def https(self) -> bool:
-        return self.request.protocol == "https"
+        """Whether the page came over TLS (directly, or through a trusted proxy that says so)."""
+        from ..guard import is_https
+
+        return bool(is_https(self.request.protocol, self.request.remote_ip or "",
+                             self.request.headers.get("X-Forwarded-Proto"),
+                             self.settings.get("musteach_trusted", frozenset())))
 
     async def teacher_class(self, class_id: str) -> tuple[int, ClassInfo]:
         tid = await self.require_teacher()
@@ -247,7 +254,7 @@ class TeacherLoginHandler(_ClassPage):
 
     def _sign_in(self, teacher_id: int) -> None:
         signed = tornado.web.create_signed_value(self.secret, TEACHER_COOKIE, str(teacher_id))
-        self.set_cookie(TEACHER_COOKIE, signed.decode("ascii"), httponly=True, samesite="Strict",
+        self.set_cookie(TEACHER_COOKIE, signed.decode("ascii"), httponly=True, samesite="Lax",
                         secure=self.https(), path=self.base, expires_days=TEACHER_COOKIE_DAYS)
         self.redirect(self.base + "teach/", status=303)
 
