@@ -286,3 +286,15 @@ def test_instances_starting_together_on_one_postgres_migrate_once(postgres: Thro
     assert {revision_of(s.engine) for s in stores} == {HEAD}
     for s in stores:
         s.close()
+
+
+def test_a_database_that_cannot_be_reached_is_one_clear_error(tmp_path: Path) -> None:
+    from classes_db import free_port
+
+    with pytest.raises(MusError, match=r"cannot open the class database .*\*\*\*") as e:
+        ClassStore.open(f"postgresql://someone:hunter2@127.0.0.1:{free_port()}/x")
+    assert "hunter2" not in str(e.value)
+    with pytest.raises(MusError, match="--database"):
+        ClassStore.open("nosuchdriver://x")
+    with pytest.raises(MusError):
+        ClassStore.open(f"sqlite:///{tmp_path}/missing-folder/x.sqlite")

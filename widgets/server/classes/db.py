@@ -257,7 +257,7 @@ class ClassStore:
     def open(cls, url: str | None = None, *, migrate: bool = True) -> ClassStore:
         """The store at ``url`` (None: :func:`default_url`), its schema upgraded to the newest (Alembic).
         ``postgresql://`` URLs are read as ``postgresql+psycopg://`` (psycopg 3). Raises MusError for a URL
-        SQLAlchemy cannot read."""
+        SQLAlchemy cannot read, or a database it cannot reach or migrate (the password is not shown)."""
         url = url or default_url()
         if url.startswith(("postgresql://", "postgres://")):
             url = "postgresql+psycopg://" + url.split("://", 1)[1]
@@ -271,9 +271,17 @@ class ClassStore:
             raise MusError(f"--database: cannot use {url.split('@')[-1]!r}: {e}") from None
         store = cls(engine)
         if migrate:
+            from sqlalchemy.exc import SQLAlchemyError
+
             from .migrate import upgrade
 
-            upgrade(engine)
+            try:
+                upgrade(engine)
+            except SQLAlchemyError as e:
+                engine.dispose()
+                why = str(getattr(e, "orig", None) or e).strip().splitlines()[0]
+                raise MusError(f"cannot open the class database {engine.url.render_as_string(hide_password=True)}: "
+                               f"{why}") from None
         return store
 
     def close(self) -> None:
