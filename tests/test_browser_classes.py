@@ -128,7 +128,8 @@ def test_a_teacher_sees_three_learners_stars_and_misconceptions(browser, classes
             for _ in range(60):
                 tpage.goto(class_url)
                 text = tpage.content()
-                if all(f">{n}</a></th><td data-lesson=\"02-seats\">{s}</td>" in text for n, s in shown.items()):
+                if all(f'>{n}</a></th><td data-lesson="02-seats"><span class="musteach-stars">{s}<' in text
+                       for n, s in shown.items()):
                     return text
                 tpage.wait_for_timeout(1000)
             raise AssertionError(f"the dashboard never showed the stars {shown}:\n{tpage.inner_text('main')}")

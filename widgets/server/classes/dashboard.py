@@ -26,7 +26,7 @@ from musteach.teach.classes import (
     you_are_in,
 )
 
-from .db import ClassInfo, Dashboard, LearnerInfo, Mistake
+from .db import ClassInfo, Dashboard, LearnerInfo, LearnerRow, Mistake
 
 __all__ = [
     "classes_page",
@@ -113,7 +113,7 @@ def dashboard_page(d: Dashboard, base: str, join_url: str, xsrf: str, lang: str)
         head = "".join(f'<th scope="col">{_e(lesson_name(ls, lang))}</th>' for ls in d.lessons)
         rows = []
         for r in d.learners:
-            cells = "".join(f'<td data-lesson="{_e(ls)}">{_e(stars_text(r.stars.get(ls)))}</td>' for ls in d.lessons)
+            cells = "".join(_lesson_cell(r, ls) for ls in d.lessons)
             rows.append(f'<tr data-learner="{r.id}"><th scope="row"><a href="{_e(here)}/learner/{r.id}">{_e(r.name)}'
                         f'</a></th>{cells}<td class="musteach-first-try">{_percent(r.accuracy)}</td>'
                         f"<td>{_minutes(r.seconds)}</td></tr>")
@@ -139,6 +139,17 @@ def dashboard_page(d: Dashboard, base: str, join_url: str, xsrf: str, lang: str)
                 f'{_e(w["practice_note"])}</p>')
     body.append(f'<p><a href="{_e(here)}/csv" download>{_e(w["export"])}</a></p>')
     return _page(c.name, "".join(body), lang)
+
+
+def _lesson_cell(r: LearnerRow, lesson: str) -> str:
+    """A learner's cell for one lesson: their best stars, and under them the share right at the first try and
+    the time spent there (when known)."""
+    n, right = r.lesson_answers.get(lesson, (0, 0))
+    seconds = r.lesson_seconds.get(lesson, 0.0)
+    extra = " · ".join(x for x in (_percent(right / n) if n else "", _minutes(seconds) if seconds else "") if x)
+    under = f'<br><small class="musteach-cell-detail">{_e(extra)}</small>' if extra else ""
+    return (f'<td data-lesson="{_e(lesson)}"><span class="musteach-stars">{_e(stars_text(r.stars.get(lesson)))}'
+            f"</span>{under}</td>")
 
 
 def heatmap_svg(d: Dashboard, lang: str) -> str:
