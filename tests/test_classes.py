@@ -196,8 +196,9 @@ def _service(store: ClassStore) -> tuple[ClassService, int, str, str]:
     k = store.open_class(t.id, "K")
     _learner, learner_key = store.join(k.id, "Ane")
     service = ClassService(store, "http://127.0.0.1:1/musteach/api/record")
-    key, env = service.kernel_env({"PATH": "/bin"})
-    assert env[KERNEL_KEY_ENV] == key and env["PATH"] == "/bin"
+    key, env = service.kernel_env({"PATH": "/bin", "MUSTEACH_SECRET": "s" * 32, "PGPASSWORD": "pw",
+                                   "DATABASE_URL": "postgresql://u:pw@db/x"})
+    assert env == {"PATH": "/bin", KERNEL_KEY_ENV: key, "MUSTEACH_RECORD_URL": service.record_url}
     service.kernel_started(key, "kernel-1")
     service.seat("kernel-1", learner_key)
     return service, t.id, key, learner_key

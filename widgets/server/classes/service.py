@@ -28,7 +28,7 @@ from musteach.rules.errors import MusError
 from .db import ClassStore, LearnerInfo, digest
 from .records import ValidRecord, parse_record
 
-__all__ = ["KERNEL_KEY_ENV", "RECORD_URL_ENV", "ClassService", "Filed", "Outcome"]
+__all__ = ["KERNEL_KEY_ENV", "RECORD_URL_ENV", "SERVER_SECRETS", "ClassService", "Filed", "Outcome", "is_server_secret"]
 
 log = logging.getLogger("musteach.serve")
 
@@ -38,6 +38,16 @@ KERNEL_KEY_ENV = "MUSTEACH_KERNEL_KEY"
 RECORD_URL_ENV = "MUSTEACH_RECORD_URL"
 #: Most records kept while the database is unavailable (the oldest are dropped beyond, with a log line).
 QUEUE_LIMIT = 100_000
+
+
+#: Environment variables a kernel never inherits: the cookie-signing secret, and the database's address and
+#: credentials (libpq's ``PG*`` variables, ``DATABASE_URL``).
+SERVER_SECRETS = ("MUSTEACH_SECRET", "DATABASE_URL", "MUSTEACH_TEACHER_PASSWORD")
+
+
+def is_server_secret(name: str) -> bool:
+    """Whether the environment variable ``name`` is one a kernel must not hold (:data:`SERVER_SECRETS`, ``PG*``)."""
+    return name in SERVER_SECRETS or name.startswith("PG")
 
 
 class Outcome(Enum):
@@ -76,12 +86,12 @@ class ClassService:
     # ----- kernels ----------------------------------------------------------------------------------
 
     def kernel_env(self, env: dict[str, str] | None) -> tuple[str, dict[str, str]]:
-        """A fresh kernel key and the environment to start a kernel with (``env``, else the server's own, plus
-        :data:`KERNEL_KEY_ENV` and :data:`RECORD_URL_ENV`)."""
+        """A fresh kernel key and the environment to start a kernel with (``env``, else the server's own, minus
+        the server's secrets (:func:`is_server_secret`), plus :data:`KERNEL_KEY_ENV` and :data:`RECORD_URL_ENV`)."""
         key = secrets.token_urlsafe(24)
         with self._lock:
             self._keys[digest(key)] = ""
-        out = dict(os.environ if env is None else env)
+        out = {k: v for k, v in (os.environ if env is None else env).items() if not is_server_secret(k)}
         out[KERNEL_KEY_ENV] = key
         out[RECORD_URL_ENV] = self.record_url
         return key, out
