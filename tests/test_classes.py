@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from classes_db import ThrowawayPostgres, postgres_or_skip
@@ -299,3 +300,39 @@ def test_a_database_that_cannot_be_reached_is_one_clear_error(tmp_path: Path) ->
         ClassStore.open("nosuchdriver://x")
     with pytest.raises(MusError):
         ClassStore.open(f"sqlite:///{tmp_path}/missing-folder/x.sqlite")
+
+
+def test_misconceptions_count_only_learners_who_still_show_them(store: ClassStore) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from musteach_server.classes.db import RECOVERED_AFTER
+
+    t, _ = store.add_teacher("T")
+    k = store.open_class(t.id, "K")
+    start = datetime(2026, 12, 1, 10, tzinfo=UTC)
+    at = iter(start + timedelta(seconds=10 * i) for i in range(100))
+
+    def rec(rid: str, **kw: Any) -> Any:
+        return check_record({**answer(rid, **kw), "at": next(at).isoformat()})
+
+    ane, _ = store.join(k.id, "Ane")  # mistaken, then RECOVERED_AFTER right at the first try in that skill
+    store.add_record(ane, rec("m", correct=False, tag="three_is_not_king"))
+    for i in range(RECOVERED_AFTER):
+        store.add_record(ane, rec(f"r{i}", correct=True))
+    iker, _ = store.join(k.id, "Iker")  # one short of it, a second try, and right answers in another skill
+    store.add_record(iker, rec("m", correct=False, tag="three_is_not_king"))
+    for i in range(RECOVERED_AFTER - 1):
+        store.add_record(iker, rec(f"r{i}", correct=True))
+    store.add_record(iker, rec("late", correct=True, tries=2))
+    for i in range(RECOVERED_AFTER):
+        store.add_record(iker, rec(f"c{i}", correct=True, skill="chica"))
+    nerea, _ = store.join(k.id, "Nerea")  # recovered, then the same mistake again
+    store.add_record(nerea, rec("m1", correct=False, tag="three_is_not_king"))
+    for i in range(RECOVERED_AFTER):
+        store.add_record(nerea, rec(f"r{i}", correct=True))
+    store.add_record(nerea, rec("m2", correct=False, tag="three_is_not_king"))
+    d = store.dashboard(t.id, k.id)
+    assert d.misconceptions == [("three_is_not_king", ["Iker", "Nerea"])]
+    assert {r.name: r.mistakes for r in d.learners} == {"Ane": set(), "Iker": {"three_is_not_king"},
+                                                         "Nerea": {"three_is_not_king"}}
+    assert len(store.mistakes_of(t.id, k.id, ane.id)) == 1  # the learner's page still lists it, in order

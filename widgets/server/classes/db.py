@@ -42,7 +42,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, aliased, mapped_column, sessionmaker
 
 from musteach.rules.errors import MusError
 
@@ -66,6 +66,9 @@ CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 NAME_MAX = 40
 CLASS_NAME_MAX = 80
+#: A learner no longer shows a misconception once they have answered this many questions of the skill where
+#: they last showed it right at the first try since (the dashboard counts who *still* shows each).
+RECOVERED_AFTER = 3
 
 
 class NotYours(MusError):
@@ -188,7 +191,7 @@ class LearnerInfo:
 class LearnerRow:
     """One learner on the dashboard. stars: lesson -> best stars; answers / first_try: answers given and right
     at the first try (all lessons); seconds: time spent (runs and games, in seconds); skills: skill -> (answers,
-    right at the first try); mistakes: diagnosis tags of their wrong answers."""
+    right at the first try); mistakes: the diagnosis tags they still show (:data:`RECOVERED_AFTER`)."""
 
     id: int
     name: str
@@ -223,7 +226,8 @@ class Mistake:
 class Dashboard:
     """What the teacher's page of a class shows: the class, its learners (by name), the lessons and skills
     that appear in their records (sorted), and misconceptions: diagnosis tag -> names of the learners who
-    show it, most common first."""
+    still show it (not yet :data:`RECOVERED_AFTER` questions of that skill right at the first try since they
+    last did), most common first."""
 
     klass: ClassInfo
     learners: list[LearnerRow]
@@ -512,14 +516,21 @@ class ClassStore:
                     skills.add(skill)
                     row.skills[skill] = (int(n), int(right or 0))
             by_tag: dict[str, list[str]] = {}
-            for lid, tag in s.execute(
-                    select(Record.learner_id, Record.diagnosis)
+            last = (select(Record.learner_id.label("lid"), Record.diagnosis.label("tag"), Record.skill.label("skill"),
+                           func.max(Record.at).label("last"))
                     .where(Record.class_id == class_id, Record.diagnosis.is_not(None))
-                    .group_by(Record.learner_id, Record.diagnosis)):
+                    .group_by(Record.learner_id, Record.diagnosis, Record.skill).subquery())
+            later = aliased(Record)
+            since = (select(func.count(later.id))
+                     .where(later.learner_id == last.c.lid, later.skill == last.c.skill, later.at > last.c.last,
+                            later.tries == 1, later.correct.is_(True), later.kind.in_(("answer", "review")))
+                     .scalar_subquery())
+            for lid, tag, right_since in s.execute(select(last.c.lid, last.c.tag, since)):
                 row = rows.get(lid)
-                if row is not None and tag:
-                    row.mistakes.add(tag)
-                    by_tag.setdefault(tag, []).append(row.name)
+                if row is None or not tag or int(right_since or 0) >= RECOVERED_AFTER or tag in row.mistakes:
+                    continue
+                row.mistakes.add(tag)
+                by_tag.setdefault(tag, []).append(row.name)
             total = int(s.scalar(select(func.count(Record.id)).where(Record.class_id == class_id)) or 0)
         common = sorted(by_tag.items(), key=lambda kv: (-len(kv[1]), kv[0]))
         return Dashboard(klass, list(rows.values()), sorted(lessons), sorted(skills),
