@@ -42,7 +42,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, aliased, mapped_column, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from musteach.rules.errors import MusError
 
@@ -139,6 +139,7 @@ class Record(Base):
     __table_args__ = (
         UniqueConstraint("learner_id", "rid", name="uq_records_learner_rid"),
         Index("ix_records_class_kind", "class_id", "kind"),
+        Index("ix_records_learner_skill_at", "learner_id", "skill", "at"),
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     class_id: Mapped[int] = mapped_column(ForeignKey("classes.id", ondelete="CASCADE"))
@@ -516,21 +517,28 @@ class ClassStore:
                     skills.add(skill)
                     row.skills[skill] = (int(n), int(right or 0))
             by_tag: dict[str, list[str]] = {}
-            last = (select(Record.learner_id.label("lid"), Record.diagnosis.label("tag"), Record.skill.label("skill"),
-                           func.max(Record.at).label("last"))
-                    .where(Record.class_id == class_id, Record.diagnosis.is_not(None))
-                    .group_by(Record.learner_id, Record.diagnosis, Record.skill).subquery())
-            later = aliased(Record)
-            since = (select(func.count(later.id))
-                     .where(later.learner_id == last.c.lid, later.skill == last.c.skill, later.at > last.c.last,
-                            later.tries == 1, later.correct.is_(True), later.kind.in_(("answer", "review")))
-                     .scalar_subquery())
-            for lid, tag, right_since in s.execute(select(last.c.lid, last.c.tag, since)):
+            # walk each learner's answers in order: a tag is still shown until RECOVERED_AFTER answers of the
+            # skill where it was last shown come right at the first try (one pass, whatever the database)
+            shown: dict[tuple[int, str | None], dict[str, int]] = {}  # (learner, skill) -> tag -> right since
+            for lid, skill, tag, right in s.execute(
+                    select(Record.learner_id, Record.skill, Record.diagnosis, first)
+                    .where(Record.class_id == class_id, Record.kind.in_(("answer", "review")))
+                    .order_by(Record.learner_id, Record.at, Record.id)):
+                if tag:
+                    shown.setdefault((lid, skill), {})[tag] = 0
+                elif right and skill is not None:
+                    tags = shown.get((lid, skill))
+                    if tags:
+                        for t in tags:
+                            tags[t] += 1
+            for (lid, _skill), tags in sorted(shown.items(), key=lambda kv: kv[0][0]):
                 row = rows.get(lid)
-                if row is None or not tag or int(right_since or 0) >= RECOVERED_AFTER or tag in row.mistakes:
+                if row is None:
                     continue
-                row.mistakes.add(tag)
-                by_tag.setdefault(tag, []).append(row.name)
+                for tag, right_since in sorted(tags.items()):
+                    if right_since < RECOVERED_AFTER and tag not in row.mistakes:
+                        row.mistakes.add(tag)
+                        by_tag.setdefault(tag, []).append(row.name)
             total = int(s.scalar(select(func.count(Record.id)).where(Record.class_id == class_id)) or 0)
         common = sorted(by_tag.items(), key=lambda kv: (-len(kv[1]), kv[0]))
         return Dashboard(klass, list(rows.values()), sorted(lessons), sorted(skills),

@@ -20,7 +20,7 @@ __all__ = ["HEAD", "MIGRATIONS", "config", "revision_of", "upgrade"]
 #: The folder of the migration scripts.
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 #: The newest schema revision.
-HEAD = "0002"
+HEAD = "0003"
 
 
 def config(engine: Engine) -> Config:
