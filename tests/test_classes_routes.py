@@ -21,7 +21,13 @@ import requests
 import tornado.web
 from classes_db import free_port
 from musteach_server.classes.db import ClassStore
-from musteach_server.classes.routes import CLASS_COOKIE, KERNEL_HEADER, TEACHER_COOKIE, class_handlers
+from musteach_server.classes.routes import (
+    CLASS_COOKIE,
+    KERNEL_HEADER,
+    TEACHER_COOKIE,
+    class_handlers,
+    start_flusher,
+)
 from musteach_server.classes.service import ClassService
 
 SECRET = b"k" * 32
@@ -61,6 +67,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
         async def start() -> None:
             app.listen(port, "127.0.0.1")
+            start_flusher(service, 0.2)
             ready.set()
 
         loop.run_until_complete(start())
@@ -319,3 +326,27 @@ def test_game_and_review_records_pass_the_servers_checks() -> None:
     assert (game.kind, game.lesson, game.data["won"], game.data["level"]) == ("game", "10-play", True, "club")
     review = check_record(review_record("chica", Attempt(wrong=1, solved=False), "r1", 4200))
     assert (review.kind, review.correct, review.tries, review.seconds) == ("review", False, 1, 4.2)
+
+
+def test_records_queued_while_the_database_is_down_are_written_by_the_server_alone(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from sqlalchemy.exc import OperationalError
+
+    teacher, class_id = teacher_session(server)
+    ane = join(server, join_link(teacher.get(server.url + f"teach/class/{class_id}", timeout=10).text), "Ane")
+    key = server.kernel("k-ane", ane.cookies[CLASS_COOKIE])
+    real = server.store.add_record
+
+    def down(*args: object, **kwargs: object) -> bool:
+        raise OperationalError("INSERT", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(server.store, "add_record", down)
+    assert [server.post_record(key, answer(f"q{i}", i % 2 == 0)).status_code for i in range(3)] == [202] * 3
+    monkeypatch.setattr(server.store, "add_record", real)  # the database is back; no new record comes
+    deadline = time.monotonic() + 30
+    while server.service.queue and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not server.service.queue
+    assert server.store.records_of(1, class_id) == 3

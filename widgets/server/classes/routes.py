@@ -53,6 +53,7 @@ __all__ = [
     "kernel_env",
     "kernel_started",
     "seat_learner",
+    "start_flusher",
 ]
 
 log = logging.getLogger("musteach.serve")
@@ -92,8 +93,16 @@ def install_classes(app: Any, database: str | None) -> ClassService:
         stopped = getattr(km, "on_stopped", None)
         if isinstance(stopped, list):
             stopped.append(service.kernel_stopped)
-    PeriodicCallback(lambda: _flush_soon(service), FLUSH_SECONDS * 1000).start()
+    start_flusher(service)
     return service
+
+
+def start_flusher(service: ClassService, every: float = FLUSH_SECONDS) -> PeriodicCallback:
+    """Every ``every`` seconds, write the records queued while the database was unavailable (on a worker
+    thread), so that they reach it even when no new record comes. Call it on the server's event loop."""
+    flusher = PeriodicCallback(lambda: _flush_soon(service), every * 1000)
+    flusher.start()
+    return flusher
 
 
 _EXECUTOR = ThreadPoolExecutor(max_workers=max(2, min(8, (os.cpu_count() or 2) * 2)), thread_name_prefix="classes")
