@@ -213,20 +213,20 @@ def test_unexpected_errors_show_a_friendly_message_and_go_on_recovers(monkeypatc
         if t.my_turn and t.game.hand.phase == "mus":
             break
     calls = {"n": 0}
-    real = table_module.run
 
     def broken(*args, **kwargs):
         calls["n"] += 1
         raise RuntimeError("injected bot failure")
 
-    monkeypatch.setattr(table_module, "run", broken)
-    t.button("mus").click()  # the learner is mano: the next seat must now say mus or no hay mus
+    with monkeypatch.context() as m:
+        for bot in t.bots.values():
+            m.setattr(bot, "decide", broken)
+        t.button("mus").click()  # the learner is mano: the next seat must now say mus or no hay mus
     assert calls["n"] == 1
     assert len(t.errors) == 1 and isinstance(t.errors[0], RuntimeError)
     assert "Something went wrong" in t.message.value and "injected" not in t.message.value
     assert "Traceback" not in t.message.value
     assert t.stalled and not t.next_button.disabled and t.next_button.description == "Go on"
-    monkeypatch.setattr(table_module, "run", real)
     assert strict_widgets and any(w.errors for w in strict_widgets)
     t.errors.clear()
     t.next_button.click()

@@ -214,7 +214,8 @@ class TableSession:
     a reproducible match (None: at random). seat: the learner's seat 0..3 (0 and 2 are team A). level: the
     bots, one of :data:`BOT_KINDS`. first_mano, ask_declarations, start_score: as :class:`~musteach.play.game.Game`
     takes them. ready: called before a bot or the coach decides (a view waits there for tables built in the
-    background); None: nothing to wait for.
+    background); None: nothing to wait for. bots_first: let the bots play at once until the learner must
+    decide (False: the view calls :meth:`go_on` itself, e.g. to show a failure kindly).
 
     Raises :class:`MusError` naming a bad level, seat or rules, and the game's errors for a bad seed, first
     mano or start score.
@@ -235,6 +236,7 @@ class TableSession:
         ask_declarations: bool = False,
         start_score: Mapping[str, int] | None = None,
         ready: Callable[[], None] | None = None,
+        bots_first: bool = True,
     ):
         if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
             raise MusError(Text(labels.LEARNER_SEAT_ERROR, value=shown(seat)))
@@ -252,14 +254,20 @@ class TableSession:
         self._finished: list[FinishedGame] = []
         self._saved: _Saved | None = None
         self.replaying: DecisionRecord | None = None
-        self.new_match(seed, start_score=start_score)
+        self.new_match(seed, start_score=start_score, bots_first=bots_first)
 
     # ----- the match ------------------------------------------------------------------------
     def new_match(
-        self, seed: int | None = None, *, level: str | None = None, start_score: Mapping[str, int] | None = None
+        self,
+        seed: int | None = None,
+        *,
+        level: str | None = None,
+        start_score: Mapping[str, int] | None = None,
+        bots_first: bool = True,
     ) -> None:
         """Start a new match from ``start_score`` (None: 0-0) against fresh bots of ``level`` (None: the same),
-        leaving any replay; the bots play until the learner must decide."""
+        leaving any replay; the bots play until the learner must decide (unless ``bots_first`` is False).
+        Raises :class:`MusError` for a bad level, and the game's errors for a bad seed or score."""
         if level is not None:
             if level not in BOT_KINDS:
                 raise MusError(Text(labels.BOT_ERROR, value=shown(level)))
@@ -278,7 +286,8 @@ class TableSession:
         self._observed: set[int] = set()
         self._saved = None
         self.replaying = None
-        self._run_bots()
+        if bots_first:
+            self._run_bots()
 
     # ----- where we are ---------------------------------------------------------------------
     @property
