@@ -254,3 +254,38 @@ def test_the_match_banner_counts_every_game_when_a_match_has_several_vacas():
     won = g.games_won
     assert won[g.winner] == 2 and g.match.games == {"A": 0, "B": 0}, "the vaca's games went back to 0-0"
     assert f"won it, 2 games to {won['B' if g.winner == 'A' else 'A']}." in match_banner(g, 0)
+
+
+# ----------------------------------------------------------------------------------------------
+# A replay is a sandbox (issue 23 item 7)
+# ----------------------------------------------------------------------------------------------
+
+
+def test_a_replay_changes_nothing_of_the_game_until_back():
+    s = TableSession(Rules(target=30), seed=5, level="rule")
+    FakeView(s).play_game()
+    game, n, review = s.game, len(s.game.history), s.reviews[1]
+    decisions, comments = list(s.decisions), list(s.comments)
+    assert len(s.take_finished()) == 1
+    worst = review.decisions[0]
+    assert s.replay(0) is worst and s.replaying is worst
+    assert s.game is not game and len(s.game.history) == worst.event_index
+    assert s.my_turn and s.view.cards == worst.cards and s.review is None
+    s.play(worst.best_action)
+    FakeView(s).play_hand()  # the replayed hand, to its end
+    assert s.game.hand.is_over and not s.can_deal_next
+    with pytest.raises(MusError, match="replay"):
+        s.next_hand()
+    assert s.reviews == {1: review} and s.reviews[1] is review, "the review stays as it was"
+    assert s.take_finished() == [], "a replay never gives a finished game"
+    assert len(game.history) == n, "the game itself was not touched"
+    s.back()
+    assert s.game is game and s.replaying is None and s.review is review
+    assert s.decisions == decisions and s.comments == comments
+    with pytest.raises(MusError):
+        s.back()
+    hand = game.hand.number
+    s.next_hand()  # the next hand follows the game, not the replay
+    assert s.game is game and game.hand.number == hand + 1 and game.hand.start_score == game.match.score
+    with pytest.raises(MusError):
+        s.replay(0)  # no review on the table now
