@@ -14,9 +14,8 @@ from musteach.play.game import Game
 from musteach.rules import Rules
 from musteach.rules.betting import Action
 from musteach.rules.errors import IllegalActionError, MusError
-from musteach.rules.lances import Lance, evaluate
 from musteach.teach.review import match_banner
-from musteach.teach.table import Choice, ChoiceKind, FinishedGame, TableSession, lances_to_show
+from musteach.teach.table import Choice, ChoiceKind, FinishedGame, TableSession
 
 # ----------------------------------------------------------------------------------------------
 # A fake view: it reads the session's state and sends back one of the choices offered
@@ -186,13 +185,6 @@ def test_whose_turn_is_the_engines_rule_either_opponent_may_answer_a_bet():
                 return
             _first_step(s)
     raise AssertionError("no position where the learner answers before the partner")
-
-
-def test_punto_is_not_shown_when_somebody_has_juego():
-    with_juego = evaluate(["12o 12c 11o 1b", "4o 5o 6o 7o", "4c 5c 6c 7c", "4b 5b 6b 7b"], 0, Rules())
-    assert Lance.PUNTO not in lances_to_show(with_juego) and Lance.JUEGO in lances_to_show(with_juego)
-    without = evaluate(["4o 5o 6o 7o", "4c 5c 6c 7c", "4b 5b 6b 7b", "1o 1c 2o 2c"], 0, Rules())
-    assert Lance.PUNTO in lances_to_show(without)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ from ..play.view import View
 from ..rules.betting import Action, LanceBetting
 from ..rules.cards import Card
 from ..rules.errors import IllegalActionError, MusError, shown
-from ..rules.lances import DealResult, Lance, team_of
+from ..rules.lances import Lance, team_of
 from ..rules.options import Rules
 from . import labels
 from .coach import CoachComment, coach_comment, said_words
@@ -55,7 +55,6 @@ __all__ = [
     "ChoiceKind",
     "FinishedGame",
     "TableSession",
-    "lances_to_show",
     "make_bots",
 ]
 
@@ -188,12 +187,6 @@ def make_bots(kind: str, learner_seat: int) -> dict[int, Bot]:
         else:
             out[s] = make_bot(kind, name=f"{Level(kind).title} {s}", seed=s)
     return out
-
-
-def lances_to_show(result: DealResult) -> tuple[Lance, ...]:
-    """The lances of a judged deal worth showing one by one, in order: every lance but Punto when somebody
-    has juego (then Punto is not played, RULES.md §5)."""
-    return tuple(r.lance for r in result.results() if not (r.lance is Lance.PUNTO and r.winner is None))
 
 
 @dataclass
