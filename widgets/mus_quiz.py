@@ -40,6 +40,7 @@ class MusQuiz(QuizWidget):
     """
 
     default_title = labels.MUS_QUIZ
+    children: tuple[Any, ...]  # the VBox's trait (ipywidgets has no type hints)
 
     def __init__(
         self,
