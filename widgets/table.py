@@ -27,7 +27,6 @@ log ``musteach-log``; ``musteach-next-hand`` and ``musteach-new-game``; in a rep
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -49,15 +48,16 @@ from musteach.rules.cards import Card
 from musteach.rules.errors import MusError, shown
 from musteach.rules.lances import effective_rank, seat_roles, team_of
 from musteach.teach import labels
-from musteach.teach.coach import CoachComment, phase_title, prepare, turn_prompt
+from musteach.teach.coach import CoachComment, phase_title, turn_prompt
 from musteach.teach.progress import GameResult, Progress
 from musteach.teach.review import DecisionRecord, GameReview, best_game_sentence, match_banner
 from musteach.teach.senas_quiz import gesture_words, third_person
-from musteach.teach.table import BOT_KINDS, ChoiceKind, FinishedGame, TableSession
+from musteach.teach.table import BOT_KINDS, ChoiceKind, FinishedGame, TableSession, warm_up
 
 from ._base import Guarded, css_widget, escape, spoken
 from ._base import html_box as _html
 from .storage import BrowserStore, Store, open_store
+from .table_style import TABLE_CSS
 
 __all__ = ["BOT_KINDS", "TABLE_CSS", "PlayTable", "card_back_svg", "warm_up"]
 
@@ -66,92 +66,6 @@ _BACK_WIDTH = 30
 _FACE_WIDTH = 34
 _MAX_STAKE = 40
 
-TABLE_CSS = """
-.musteach-table-widget {
-  --mt-ink: #1f2a24; --mt-muted: #5f6b64; --mt-felt: #2b7a4b; --mt-paper: #fffdf6; --mt-edge: #d8d2c2;
-  color: var(--mt-ink); font-family: "DejaVu Sans", Verdana, Arial, sans-serif;
-  border: 1px solid var(--mt-edge); border-top: 6px solid var(--mt-felt); border-radius: 12px;
-  background: var(--mt-paper); padding: 10px 16px 14px; margin: 8px 0; max-width: 860px;
-  box-shadow: 0 2px 6px rgba(0, 0, 0, .07);
-}
-.musteach-table-widget .widget-html, .musteach-table-widget .widget-html-content {
-  height: auto; line-height: 1.45; white-space: normal; width: 100%;
-}
-.musteach-table-widget svg { max-width: 100%; height: auto; }
-.musteach-table-widget .musteach-table-header .widget-html-content { font-weight: 700; font-size: 1.1em; }
-.musteach-table-widget .musteach-table-score .widget-html-content { color: var(--mt-muted); font-size: .92em; }
-.musteach-table-widget .musteach-status .widget-html-content {
-  background: #e3f2fd; border-left: 5px solid #1565c0; padding: 6px 10px; border-radius: 6px; font-weight: 600;
-}
-.musteach-table-widget .musteach-status.musteach-your-turn .widget-html-content {
-  background: #fff6c8; border-left-color: #f9a825;
-}
-.musteach-table-widget .musteach-seats-grid {
-  display: grid; grid-template-columns: 1fr 1.1fr 1fr; grid-template-rows: auto auto; gap: 6px;
-  background: var(--mt-felt); border-radius: 14px; padding: 8px; margin: 6px 0;
-}
-.musteach-table-widget .musteach-seat {
-  background: #1b5a35; color: #fff; border-radius: 10px; padding: 5px 7px; min-height: 86px;
-}
-.musteach-table-widget .musteach-seat-top { grid-column: 2; grid-row: 1; }
-.musteach-table-widget .musteach-seat-left { grid-column: 1; grid-row: 2; }
-.musteach-table-widget .musteach-seat-right { grid-column: 3; grid-row: 2; }
-.musteach-table-widget .musteach-centre {
-  grid-column: 2; grid-row: 2; color: #eaf5ee; text-align: center; font-size: .9em; align-self: center;
-}
-.musteach-table-widget .musteach-seat-name { font-size: .85em; font-weight: 700; }
-.musteach-table-widget .musteach-seat .musteach-dot {
-  display: inline-block; width: .8em; height: .8em; border-radius: 50%; margin-right: .3em; vertical-align: -1px;
-}
-.musteach-table-widget .musteach-seat-cards { display: flex; gap: 3px; margin: 3px 0; line-height: 0; }
-.musteach-table-widget .musteach-said {
-  display: inline-block; background: #fff; color: #1f2a24; border-radius: 9px; padding: 1px 8px;
-  font-size: .85em; font-weight: 600;
-}
-.musteach-table-widget .musteach-turn-mark { color: #ffe45c; font-weight: 700; }
-.musteach-table-widget .musteach-my-hand { align-items: flex-end; gap: 8px; flex-wrap: wrap; margin: 4px 0; }
-.musteach-table-widget .musteach-my-hand .musteach-card-col { align-items: center; }
-.musteach-table-widget .musteach-mycard .widget-html-content { line-height: 0; }
-.musteach-table-widget .musteach-mycard { width: auto; }
-.musteach-table-widget .musteach-discard-toggle { width: 86px; }
-.musteach-table-widget .musteach-my-info .widget-html-content { color: var(--mt-muted); font-size: .92em; }
-.musteach-table-widget .musteach-actions, .musteach-table-widget .musteach-sena-row,
-.musteach-table-widget .musteach-nav { flex-wrap: wrap; gap: 6px; align-items: center; margin: 4px 0; }
-.musteach-table-widget .musteach-action { width: auto; min-width: 82px; border-radius: 8px; font-weight: 600; }
-.musteach-table-widget .musteach-amount { width: 64px; }
-.musteach-table-widget .musteach-amount input { width: 52px; }
-.musteach-table-widget .widget-button:focus-visible, .musteach-table-widget .widget-toggle-button:focus-visible,
-.musteach-table-widget select:focus-visible, .musteach-table-widget input:focus-visible {
-  outline: 3px solid #1565c0; outline-offset: 2px;
-}
-.musteach-table-widget .musteach-partner-senas .musteach-sena-line {
-  display: flex; align-items: center; gap: 8px; margin: 2px 0; font-size: .95em;
-}
-.musteach-table-widget .musteach-message .musteach-error {
-  background: #fff3e0; border-left: 5px solid #e65100; padding: 6px 10px; border-radius: 6px;
-}
-.musteach-table-widget .musteach-coach .musteach-coach-text {
-  background: #e8f5e9; border-left: 5px solid #2e7d32; padding: 6px 10px; border-radius: 6px; margin: 4px 0;
-}
-.musteach-table-widget .musteach-coach .musteach-coach-text.musteach-differs { background: #fff8e1; border-left-color: #f9a825; }
-.musteach-table-widget .musteach-count .musteach-count-box {
-  border: 1px solid var(--mt-edge); border-radius: 10px; padding: 6px 12px; background: #fffef9; margin: 4px 0;
-}
-.musteach-table-widget .musteach-count ol { margin: 4px 0 4px 1.3em; padding: 0; }
-.musteach-table-widget .musteach-count li { margin: 2px 0; }
-.musteach-table-widget .musteach-count .musteach-game-over {
-  background: #fffde7; border-left: 5px solid #f9a825; padding: 6px 10px; border-radius: 6px; font-weight: 700;
-}
-.musteach-table-widget .musteach-log-box {
-  display: flex; flex-direction: column-reverse; max-height: 190px; overflow-y: auto; border: 1px solid var(--mt-edge);
-  border-radius: 8px; padding: 4px 10px; background: #fbfaf5; font-size: .88em; color: #34413a;
-}
-.musteach-table-widget .musteach-log-box p { margin: 1px 0; }
-.musteach-table-widget details summary { cursor: pointer; color: #0b5c8f; font-weight: 600; }
-.musteach-table-widget .musteach-replay-banner {
-  background: #ede7f6; border-left: 5px solid #5e35b1; padding: 6px 10px; border-radius: 6px; font-weight: 600;
-}
-"""
 
 
 def _style() -> widgets.HTML:
@@ -174,35 +88,6 @@ def card_back_svg(width: float = _BACK_WIDTH) -> str:
         '<path d="M9 9 L91 145 M91 9 L9 145 M50 9 L91 77 L50 145 L9 77 Z" stroke="#E8C27A" stroke-width="3" fill="none"/>'
         '<circle cx="50" cy="77" r="14" fill="#E8C27A"/></svg>'
     )
-
-
-# ----------------------------------------------------------------------------------------------
-# Warming the bots' and the coach's tables once per process (numpy-free: a few tenths of a second)
-# ----------------------------------------------------------------------------------------------
-
-_WARM_LOCK = threading.Lock()
-_WARM: dict[tuple[int, bool], threading.Thread] = {}
-
-
-def warm_up(rules: Rules | None = None, *, background: bool = True) -> threading.Thread | None:
-    """Build, once per process and deck, the tables the bots and the coach use (:func:`musteach.teach.coach.prepare`:
-    a few tenths of a second, numpy-free; seconds only under la real).
-
-    background: return at once with the daemon thread doing the work (``join`` it to wait), or wait for
-    it and return None.
-    Safe to call many times: later calls return the first call's thread.
-    """
-    r = rules or Rules()
-    key = (r.kings, r.la_real)
-    with _WARM_LOCK:
-        t = _WARM.get(key)
-        if t is None:
-            t = threading.Thread(target=prepare, args=(r,), name="musteach-table-warm-up", daemon=True)
-            _WARM[key] = t
-            t.start()
-    if not background and t.is_alive():
-        t.join()
-    return t if background else None
 
 
 # ----------------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ MusCall(wants=False)
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -46,7 +47,7 @@ from ..rules.errors import IllegalActionError, MusError, shown
 from ..rules.lances import Lance, team_of
 from ..rules.options import Rules
 from . import labels
-from .coach import CoachComment, coach_comment, said_words
+from .coach import CoachComment, coach_comment, prepare, said_words
 from .review import DecisionRecord, GameReview, record_decision, replay_from, review_game
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "FinishedGame",
     "TableSession",
     "make_bots",
+    "warm_up",
 ]
 
 #: The opponents a table may seat: a :class:`~musteach.play.levels.Level` by value, ``"odds"`` or ``"rule"``.
@@ -187,6 +189,31 @@ def make_bots(kind: str, learner_seat: int) -> dict[int, Bot]:
         else:
             out[s] = make_bot(kind, name=f"{Level(kind).title} {s}", seed=s)
     return out
+
+
+_WARM_LOCK = threading.Lock()
+_WARM: dict[tuple[int, bool], threading.Thread] = {}
+
+
+def warm_up(rules: Rules | None = None, *, background: bool = True) -> threading.Thread | None:
+    """Build, once per process and deck, the tables the bots and the coach use (:func:`musteach.teach.coach.prepare`:
+    a few tenths of a second, numpy-free; seconds only under la real).
+
+    background: return at once with the daemon thread doing the work (``join`` it to wait), or wait for
+    it and return None.
+    Safe to call many times: later calls return the first call's thread.
+    """
+    r = rules or Rules()
+    key = (r.kings, r.la_real)
+    with _WARM_LOCK:
+        t = _WARM.get(key)
+        if t is None:
+            t = threading.Thread(target=prepare, args=(r,), name="musteach-table-warm-up", daemon=True)
+            _WARM[key] = t
+            t.start()
+    if not background and t.is_alive():
+        t.join()
+    return t if background else None
 
 
 @dataclass
