@@ -668,7 +668,7 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
                 cards = "".join(card_svg(c, _FACE_WIDTH) for c in shown[s])
             else:
                 cards = card_back_svg() * 4
-            turn = f' <span class="musteach-turn-mark">{escape(_(labels.TO_SPEAK))}</span>' if t is not None and t.seat == s else ""
+            turn = f' <span class="musteach-turn-mark">{escape(_(labels.TO_SPEAK))}</span>' if t is not None and s in t.seats else ""
             bubble = f'<span class="musteach-said">{escape(said[s])}</span>' if s in said else ""
             parts.append(
                 f'<div class="musteach-seat musteach-seat-{place}" data-seat="{s}">'
