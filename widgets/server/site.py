@@ -400,6 +400,10 @@ var _JUPYTERLAB;
         done = done.then(function () { return app.commands.execute(id); }).catch(function () {});
       }
     });
+    // the menu bar (File, Edit…) is no use in a lesson: Notebook 7's shell keeps it in a panel it exposes no
+    // command for, so it is hidden through that panel when it is there (nothing happens otherwise)
+    var menu = app.shell && app.shell._menuWrapper;
+    if (menu && typeof menu.hide === "function") { menu.hide(); }
     return done;
   }
 
