@@ -40,8 +40,8 @@ class NeedsNumpyError(MusError):
     it in the learner's words; the message says to use the server version."""
 
     def __init__(self, feature: Text | str):
-        super().__init__(Text("{feature} needs the server version of the tutor (it counts with numpy, which this "
-                              "browser version does not have): open the lesson with `musteach serve` or in "
+        super().__init__(Text("{feature}: this needs the server version of the tutor (it counts with numpy, which "
+                              "this browser version does not have). Open the lesson with `musteach serve` or in "
                               "JupyterLab.", feature=feature))
 
 
