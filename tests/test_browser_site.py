@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from musteach_server.site import build_site, hidden_lesson, lesson_links, rewrite_lock
 
 from musteach.rules.lances import evaluate
-from musteach_server.site import build_site, hidden_lesson, lesson_links, rewrite_lock
 
 try:
     from . import browser_helpers as bh
@@ -32,7 +32,7 @@ KEY = "musteach-progress"
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002  # the base class's name
+    def log_message(self, format: str, *args: object) -> None:  # the base class's name
         pass
 
 

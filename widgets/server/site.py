@@ -264,7 +264,7 @@ def build_wheel(project: Path, cache: Path, python: str = sys.executable) -> Pat
 def hidden_lesson(notebook: dict[str, Any]) -> dict[str, Any]:
     """A lesson notebook as the site serves it: every code cell's source collapsed (``jupyter.source_hidden``,
     which JupyterLab honours) and no outputs; markdown cells as they are."""
-    out = json.loads(json.dumps(notebook))
+    out: dict[str, Any] = json.loads(json.dumps(notebook))
     for cell in out.get("cells", []):
         if cell.get("cell_type") == "code":
             cell.setdefault("metadata", {}).setdefault("jupyter", {})["source_hidden"] = True
@@ -619,8 +619,8 @@ def _strip_sourcemaps(output: Path) -> None:
         p.unlink()
 
 
-def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]  # argparse's private generic
-    p = sub.add_parser(
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(
         "site",
         help="build the tutorial as a static site that runs in the browser (JupyterLite and Pyodide)",
         description="Build DIR, a static site of every lesson in every language that runs in the visitor's "
