@@ -48,7 +48,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from musteach.i18n import SOURCE_LANG
+from musteach.i18n import SOURCE_LANG, languages
 from musteach.rules.errors import MusError
 from musteach.teach.pages import index_page, language_link, language_name, lesson_bar, static_site_words
 
@@ -235,6 +235,35 @@ def fetch_wheels(cache: Path, python: str = sys.executable) -> list[Path]:
              "downloading the site's wheels from PyPI")
         stamp.write_text(wanted)
     return sorted(p for p in folder.glob("*.whl") if _wheel_name(p) not in UNLOADED)
+
+
+def trimmed_babel(wheel: Path, folder: Path, langs: Sequence[str]) -> Path:
+    """babel's wheel with only the locale data of ``langs`` (their regional variants and ``root`` included): the
+    tutor formats numbers and names languages in the languages it speaks, and the other 700 locales are 10 of the
+    wheel's 11 MB. The wheel's ``RECORD`` lists only what is kept. Written once into ``folder``."""
+    out = folder / wheel.name
+    if out.is_file():
+        return out
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def kept(name: str) -> bool:
+        if "/locale-data/" not in name:
+            return True
+        stem = name.rsplit("/", 1)[1].removesuffix(".dat")
+        return stem == "root" or any(stem == lang or stem.startswith(lang + "_") for lang in langs)
+
+    tmp = out.with_suffix(".tmp")
+    with zipfile.ZipFile(wheel) as src, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            if not kept(info.filename):
+                continue
+            data = src.read(info)
+            if info.filename.endswith(".dist-info/RECORD"):
+                lines = [line for line in data.decode().splitlines() if kept(line.split(",", 1)[0])]
+                data = ("\n".join(lines) + "\n").encode()
+            dst.writestr(info, data)
+    tmp.rename(out)
+    return out
 
 
 def kernel_wheels() -> list[Path]:
@@ -559,7 +588,9 @@ def build_site(output: Path, *, lessons: Path, project: Path, cache: Path) -> di
         raise SiteError(f"no lessons in {lessons}")
     translations = {SOURCE_LANG: source, **list_translations(lessons)}
     pyodide = fetch_pyodide(cache)
-    wheels = [*fetch_wheels(cache), *kernel_wheels(), build_wheel(project, cache)]
+    wheels = [trimmed_babel(w, cache / "trimmed", languages()) if _wheel_name(w) == "babel" else w
+              for w in fetch_wheels(cache)]
+    wheels += [*kernel_wheels(), build_wheel(project, cache)]
     work = cache / "lite"
     shutil.rmtree(work, ignore_errors=True)
     static = work / "static" / "pyodide"
