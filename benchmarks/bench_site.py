@@ -43,6 +43,9 @@ def _paths(only: list[str]) -> list[str]:
     return [p for p in out if not only or any(p.startswith(o) for o in only)]
 
 
+TRACEBACKS: list[str] = []
+
+
 def _time_lesson(context, base: str, path: str, blocked: list[str]) -> float | None:
     page = context.new_page()
     page.set_default_timeout(240_000)
@@ -51,7 +54,12 @@ def _time_lesson(context, base: str, path: str, blocked: list[str]) -> float | N
         page.goto(f"{base}/notebooks/index.html?path={path}", wait_until="domcontentloaded")
         page.locator("body.musteach-ran").wait_for(state="attached")
         page.locator(READY).first.wait_for(state="visible", timeout=60_000)
-        return time.perf_counter() - t0
+        took = time.perf_counter() - t0
+        shown = page.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e => e.innerText)"
+                              ".filter(t => /Traceback|Error:/.test(t))")
+        if shown:
+            TRACEBACKS.append(f"{path}: {shown[0][:300]}")
+        return took
     except Exception as exc:  # a lesson that never gets ready is reported, not fatal
         print(f"  {path}: not ready ({type(exc).__name__})", file=sys.stderr)
         return None
@@ -104,8 +112,10 @@ def main() -> int:
         for name, values in zip(("cold", "warm"), done, strict=True):
             if values:
                 print(f"{name}: median {statistics.median(values):.1f} s, max {max(values):.1f} s over {len(values)} lessons")
-        print(f"requests to other hosts: {len(blocked)}")
-        return 0 if not blocked and all(v is not None for v in (*cold.values(), *warm.values())) else 1
+        print(f"requests to other hosts: {len(blocked)}; lessons showing a traceback: {len(TRACEBACKS)}")
+        for t in TRACEBACKS:
+            print("  " + t)
+        return 0 if not blocked and not TRACEBACKS and all(v is not None for v in (*cold.values(), *warm.values())) else 1
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
