@@ -23,6 +23,8 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+from musteach.runtime import threads_available
+
 __all__ = [
     "KERNEL_HEADER",
     "KERNEL_KEY_ENV",
@@ -57,8 +59,9 @@ _opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never 
 
 
 def enabled() -> bool:
-    """True in a kernel that ``musteach serve`` started with a key and a record route."""
-    return bool(os.environ.get(KERNEL_KEY_ENV) and os.environ.get(RECORD_URL_ENV))
+    """True in a kernel that ``musteach serve`` started with a key and a record route (never in the static
+    site's browser Python, which has no threads: :func:`musteach.runtime.threads_available`)."""
+    return bool(os.environ.get(KERNEL_KEY_ENV) and os.environ.get(RECORD_URL_ENV)) and threads_available()
 
 
 def send_record(record: dict[str, Any]) -> None:
