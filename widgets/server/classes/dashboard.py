@@ -46,6 +46,7 @@ main{max-width:72rem;margin:0 auto;padding:1rem 1.5rem}
 table{border-collapse:collapse;margin:.5rem 0 1rem}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left}
 th{background:#eee}.musteach-code{font-size:2rem;letter-spacing:.2em;font-family:monospace}
 .musteach-note{color:#444}input,select,button{font-size:1rem;padding:.3rem}
+.musteach-scroll{overflow-x:auto;max-width:100%}.musteach-join{overflow-wrap:anywhere}
 """
 
 
@@ -117,9 +118,9 @@ def dashboard_page(d: Dashboard, base: str, join_url: str, xsrf: str, lang: str)
             rows.append(f'<tr data-learner="{r.id}"><th scope="row"><a href="{_e(here)}/learner/{r.id}">{_e(r.name)}'
                         f'</a></th>{cells}<td class="musteach-first-try">{_percent(r.accuracy)}</td>'
                         f"<td>{_minutes(r.seconds)}</td></tr>")
-        body.append(f'<table class="musteach-learners"><thead><tr><th scope="col">{_e(w["learner"])}</th>{head}'
+        body.append(f'<div class="musteach-scroll"><table class="musteach-learners"><thead><tr><th scope="col">{_e(w["learner"])}</th>{head}'
                     f'<th scope="col">{_e(w["first_try"])}</th><th scope="col">{_e(w["time_spent"])}</th></tr>'
-                    f'</thead><tbody>{"".join(rows)}</tbody></table>')
+                    f'</thead><tbody>{"".join(rows)}</tbody></table></div>')
     body.append(f'<h2>{_e(w["misconceptions"])}</h2>')
     if d.misconceptions:
         total = len(d.learners)
@@ -129,7 +130,7 @@ def dashboard_page(d: Dashboard, base: str, join_url: str, xsrf: str, lang: str)
     else:
         body.append(f'<p>{_e(w["no_misconceptions"])}</p>')
     if d.skills and d.learners:
-        body.append(f'<h2>{_e(w["skills"])}</h2>{heatmap_svg(d, lang)}')
+        body.append(f'<h2>{_e(w["skills"])}</h2><div class="musteach-scroll">{heatmap_svg(d, lang)}</div>')
     options = [f'<option value="">{_e(w["practice_own"])}</option>'] + [
         f'<option value="{_e(s)}"{" selected" if s == c.practice_skill else ""}>{_e(skill_name(s, lang))}</option>'
         for s in practice_skills()]
@@ -168,7 +169,7 @@ def heatmap_svg(d: Dashboard, lang: str) -> str:
     for i, r in enumerate(d.learners):
         y = top + cell_h * i
         parts.append(f'<text x="{number(left - 6)}" y="{number(y + cell_h * 0.65)}" text-anchor="end">'
-                     f"{escaped(r.name)}</text>")
+                     f"{escaped(_short(r.name))}<title>{escaped(r.name)}</title></text>")
         for j, skill in enumerate(d.skills):
             n, right = r.skills.get(skill, (0, 0))
             x = left + cell_w * j
@@ -188,6 +189,14 @@ def heatmap_svg(d: Dashboard, lang: str) -> str:
     return "".join(parts)
 
 
+#: The most characters of a learner's name the heat map writes in its left margin (a longer one is cut, with "…").
+HEATMAP_NAME_CHARS = 18
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= HEATMAP_NAME_CHARS else name[:HEATMAP_NAME_CHARS - 1].rstrip() + "…"
+
+
 def learner_page(klass: ClassInfo, learner: LearnerInfo, mistakes: Sequence[Mistake], base: str, lang: str) -> str:
     """One learner's wrong answers, in the order made."""
     w = words(lang)
@@ -200,9 +209,9 @@ def learner_page(klass: ClassInfo, learner: LearnerInfo, mistakes: Sequence[Mist
         f'</td><td>{_e(m.quiz or "–")}</td><td>{_e(skill_name(m.skill, lang) if m.skill else "–")}</td>'
         f'<td data-tag="{_e(m.diagnosis or "")}">{_e(mistake_name(m.diagnosis, lang) if m.diagnosis else "–")}'
         f'{" (" + _e(w["second_try"]) + ")" if (m.tries or 1) > 1 else ""}</td></tr>' for m in mistakes)
-    table = (f'<table class="musteach-mistakes"><thead><tr><th>{_e(w["when"])}</th><th>{_e(w["lesson"])}</th>'
+    table = (f'<div class="musteach-scroll"><table class="musteach-mistakes"><thead><tr><th>{_e(w["when"])}</th><th>{_e(w["lesson"])}</th>'
              f'<th>{_e(w["quiz"])}</th><th>{_e(w["skill"])}</th><th>{_e(w["diagnosis"])}</th></tr></thead>'
-             f"<tbody>{rows}</tbody></table>")
+             f"<tbody>{rows}</tbody></table></div>")
     return _page(learner.name, back + head + table, lang)
 
 
