@@ -150,6 +150,9 @@ def test_three_lessons_run_in_the_browser_answer_and_keep_their_progress(browser
         # Spanish lesson 12: the odds quiz answers a question; the bar speaks Spanish
         _open(page, f"{site}/notebooks/index.html?path=es/12-odds.ipynb")
         assert page.evaluate("document.documentElement.lang") == "es"
+        # no notebook chrome left: JupyterLab's English "Click to add a cell." footer (which added a cell)
+        assert page.locator(".jp-Notebook-footer").count() == 1
+        assert not page.locator(".jp-Notebook-footer").is_visible(), "the notebook's 'add a cell' footer shows"
         assert page.locator(".musteach-bar a[rel=prev]").inner_text().startswith("← Lección 11")
         odds = page.locator(".musteach-quiz").last
         odds.locator("button.musteach-answer:not([disabled])").first.wait_for(state="visible")

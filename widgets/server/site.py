@@ -355,6 +355,7 @@ var _JUPYTERLAB;
   var STYLE = [
     "body.musteach-lesson .jp-InputPrompt, body.musteach-lesson .jp-OutputPrompt { display: none; }",
     "body.musteach-lesson .jp-Collapser, body.musteach-lesson .jp-cell-toolbar { display: none; }",
+    "body.musteach-lesson .jp-Notebook-footer { display: none; }",
     "body.musteach-lesson .jp-CodeCell .jp-Cell-inputWrapper { display: none; }",
     "body.musteach-lesson .jp-Cell.jp-mod-selected, body.musteach-lesson .jp-Cell.jp-mod-active { background: transparent; }",
     "body.musteach-lesson .jp-Notebook .jp-Cell.jp-mod-active, body.musteach-lesson .jp-Notebook .jp-Cell.jp-mod-selected",
