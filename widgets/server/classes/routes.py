@@ -342,8 +342,19 @@ class LearnerHandler(_ClassPage):
 class JoinHandler(_ClassPage):
     """``/join/<key>`` or ``/join/`` (with the short code): a learner types a name and is in."""
 
+    async def already_in(self, klass: ClassInfo) -> bool:
+        """Whether the visitor's class cookie is a learner of ``klass`` (then they are sent to ``/class/``:
+        opening the link again, or sending an old form, never makes a second learner of them)."""
+        learner = await _db(self.service.learner, self.get_cookie(CLASS_COOKIE))
+        if learner is None or learner.class_id != klass.id:
+            return False
+        self.redirect(self.base + "class/", status=303)
+        return True
+
     async def get(self, key: str | None = None) -> None:
         klass = await _db(self.store.class_to_join, key) if key else None
+        if klass is not None and await self.already_in(klass):
+            return
         if key and klass is None:
             self.html(html.join_page(None, self.base + "join/", self.xsrf_form_html(), self.lang,
                                      words(self.lang)["no_such_class"]), 404)
@@ -357,6 +368,8 @@ class JoinHandler(_ClassPage):
         if klass is None:
             self.html(html.join_page(None, self.base + "join/", self.xsrf_form_html(), self.lang, w["no_such_class"]),
                       404)
+            return
+        if await self.already_in(klass):
             return
         old = self.get_cookie(CLASS_COOKIE)
         try:

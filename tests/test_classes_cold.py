@@ -1,0 +1,33 @@
+"""Class mode tried cold (issue 27), over real HTTP: what a learner, a teacher or an attacker did that went wrong
+once, each kept here so it stays fixed. Uses :mod:`test_classes_routes`'s server (the real handlers, SQLite)."""
+
+from __future__ import annotations
+
+import html
+
+import requests
+from musteach_server.classes.routes import CLASS_COOKIE
+from test_classes_routes import Server, join_link, server, teacher_session, xsrf
+
+__all__ = ["server"]  # the fixture, imported for pytest
+
+
+def test_joining_the_same_class_again_keeps_one_learner(server: Server) -> None:
+    teacher, class_id = teacher_session(server)
+    link = join_link(teacher.get(server.url + f"teach/class/{class_id}", timeout=10).text)
+    ane = requests.Session()
+    form = ane.get(link, timeout=10)
+    assert ane.post(link, data={"name": "Ane", "_xsrf": xsrf(form.text)}, timeout=10).status_code == 200
+    cookie = ane.cookies[CLASS_COOKIE]
+    # the teacher asks the room to open the link again: Ane's browser is shown the class she is in
+    again = ane.get(link, timeout=10)
+    assert again.status_code == 200 and again.url == server.url + "class/"
+    assert "as Ane." in html.unescape(again.text)
+    # and a second form sent (an old tab) does not make a second Ane
+    done = ane.post(link, data={"name": "Ane", "_xsrf": xsrf(form.text)}, timeout=10)
+    assert done.status_code == 200 and done.url == server.url + "class/"
+    code = server.store.classes_of(1)[0][0].code
+    by_code = ane.post(server.url + "join/", data={"code": code, "name": "Ane", "_xsrf": xsrf(form.text)}, timeout=10)
+    assert by_code.url == server.url + "class/"
+    assert ane.cookies[CLASS_COOKIE] == cookie
+    assert [r.name for r in server.store.dashboard(1, class_id).learners] == ["Ane"]
