@@ -31,3 +31,20 @@ def test_joining_the_same_class_again_keeps_one_learner(server: Server) -> None:
     assert by_code.url == server.url + "class/"
     assert ane.cookies[CLASS_COOKIE] == cookie
     assert [r.name for r in server.store.dashboard(1, class_id).learners] == ["Ane"]
+
+
+def test_names_that_would_turn_or_hide_text_on_the_dashboard_are_refused(server: Server) -> None:
+    teacher, class_id = teacher_session(server)
+    link = join_link(teacher.get(server.url + f"teach/class/{class_id}", timeout=10).text)
+    for name in ("\u202eenA", "Ane\u200b", "Iker\u2066", "Ne\x7frea", "Jon\x9b"):
+        s = requests.Session()
+        form = s.get(link, timeout=10)
+        refused = s.post(link, data={"name": name, "_xsrf": xsrf(form.text)}, timeout=10)
+        assert refused.status_code == 400, repr(name)
+        assert "Type a name of 1 to 40 characters." in refused.text
+    assert server.store.dashboard(1, class_id).learners == []
+    # accents, ñ and other scripts are names like any other
+    for name in ("Iñaki Etxeberría", "Ørjan", "Мария"):
+        s = requests.Session()
+        form = s.get(link, timeout=10)
+        assert s.post(link, data={"name": name, "_xsrf": xsrf(form.text)}, timeout=10).status_code == 200

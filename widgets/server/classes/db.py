@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -242,11 +243,17 @@ def _class_info(c: SchoolClass) -> ClassInfo:
     return ClassInfo(c.id, c.teacher_id, c.name, c.code, c.join_key, c.practice_skill)
 
 
+#: Unicode categories a name may not hold: controls, and format characters (the bidi overrides that would turn
+#: the rest of a dashboard line around, zero-width characters that make two names look alike), surrogates and
+#: private or unassigned code points.
+_UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+
+
 def _clean_name(name: object, most: int, what: str) -> str:
     if not isinstance(name, str):
         raise MusError(f"{what} must be text, not {type(name).__name__}")
     text = " ".join(name.split())
-    if not text or len(text) > most or any(ord(ch) < 32 or 0xD800 <= ord(ch) < 0xE000 for ch in text):
+    if not text or len(text) > most or any(unicodedata.category(ch) in _UNPRINTABLE for ch in text):
         raise MusError(f"{what} must be 1 to {most} printable characters, not {name!r:.60}")
     return text
 
