@@ -48,3 +48,14 @@ def test_names_that_would_turn_or_hide_text_on_the_dashboard_are_refused(server:
         s = requests.Session()
         form = s.get(link, timeout=10)
         assert s.post(link, data={"name": name, "_xsrf": xsrf(form.text)}, timeout=10).status_code == 200
+
+
+def test_a_blank_class_name_is_asked_again_not_called_an_unknown_class(server: Server) -> None:
+    teacher, _ = teacher_session(server)
+    home = teacher.get(server.url + "teach/", timeout=10)
+    for name in ("   ", "x" * 81):
+        refused = teacher.post(server.url + "teach/classes", data={"name": name, "_xsrf": xsrf(home.text)}, timeout=10)
+        assert refused.status_code == 400
+        assert "Type a class name of 1 to 80 characters." in refused.text
+        assert "No class has this code" not in refused.text and 'name="name"' in refused.text
+    assert len(server.store.classes_of(1)) == 1

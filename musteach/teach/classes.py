@@ -36,6 +36,7 @@ WORDS: dict[str, str] = {
     "no_classes": N_("You have no class yet: open one below."),
     "class_name": N_("Name of the class"),
     "open_class": N_("Open a class"),
+    "bad_class_name": N_("Type a class name of 1 to 80 characters."),
     "password_title": N_("musteach: teacher's password"),
     "password": N_("Password"),
     "enter": N_("Enter"),

@@ -76,10 +76,12 @@ def password_page(action: str, xsrf: str, lang: str, wrong: bool = False) -> str
         f'required></label> <button type="submit">{_e(w["enter"])}</button></form>'), lang)
 
 
-def classes_page(teacher: str, classes: Sequence[tuple[ClassInfo, int]], base: str, xsrf: str, lang: str) -> str:
+def classes_page(teacher: str, classes: Sequence[tuple[ClassInfo, int]], base: str, xsrf: str, lang: str,
+                 error: str | None = None) -> str:
     """The teacher's page: their classes (each with its number of learners and its dashboard) and the form
-    that opens a new one."""
+    that opens a new one (``error`` above it when the last one sent was refused)."""
     w = words(lang)
+    alert = f'<p role="alert">{_e(error)}</p>' if error else ""
     items = "".join(
         f'<li><a href="{_e(base)}teach/class/{c.id}">{_e(c.name)}</a>: {_e(learners_count(n, lang))}, '
         f'<span class="musteach-code">{_e(c.code)}</span></li>' for c, n in classes)
@@ -87,7 +89,8 @@ def classes_page(teacher: str, classes: Sequence[tuple[ClassInfo, int]], base: s
     form = (f'<form method="post" action="{_e(base)}teach/classes">{xsrf}<label>{_e(w["class_name"])} '
             f'<input name="name" maxlength="80" required></label> <button type="submit">{_e(w["open_class"])}'
             f"</button></form>")
-    return _page(w["classes_title"], f'<h1>{_e(w["classes_heading"])}</h1><p>{_e(teacher)}</p>{listing}{form}', lang)
+    return _page(w["classes_title"], f'<h1>{_e(w["classes_heading"])}</h1><p>{_e(teacher)}</p>{listing}{alert}{form}',
+                 lang)
 
 
 def _minutes(seconds: float) -> str:

@@ -286,8 +286,12 @@ class OpenClassHandler(_ClassPage):
         tid = await self.require_teacher()
         try:
             klass = await _db(self.store.open_class, tid, self.get_body_argument("name", ""))
-        except MusError:
-            raise tornado.web.HTTPError(400) from None
+        except MusError:  # a blank or too long name: the page again, saying so
+            teacher = await _db(self.store.teacher, tid)
+            classes = await _db(self.store.classes_of, tid)
+            self.html(html.classes_page(teacher.name if teacher else "", classes, self.base, self.xsrf_form_html(),
+                                        self.lang, words(self.lang)["bad_class_name"]), 400)
+            return
         log.info("teacher %d opened class %d", tid, klass.id)
         self.redirect(f"{self.base}teach/class/{klass.id}", status=303)
 
