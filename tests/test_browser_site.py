@@ -170,6 +170,27 @@ def test_three_lessons_run_in_the_browser_answer_and_keep_their_progress(browser
         context.close()
 
 
+@pytest.mark.browser
+def test_a_lessons_own_links_open_the_lesson_page(browser, site):
+    """The links written in a lesson (the other language, the next lesson, the index) open that lesson's page in
+    the same tab; JupyterLab alone opened a new tab of a file browser the site does not have (a 404)."""
+    context, page, guard, _errors = _context(browser, site)
+    try:
+        opened: list[str] = []
+        context.on("page", lambda p: opened.append(p.url))
+        page.goto(f"{site}/notebooks/index.html?path=es/00-welcome.ipynb", wait_until="domcontentloaded")
+        page.locator(".musteach-bar").wait_for()
+        page.locator(".jp-RenderedMarkdown a", has_text="English").first.click()
+        page.wait_for_url("**/notebooks/index.html?path=00-welcome.ipynb")
+        page.locator(".musteach-bar").wait_for()
+        page.locator(".jp-RenderedMarkdown a[href$='01-deck.ipynb']").first.click()
+        page.wait_for_url("**/notebooks/index.html?path=01-deck.ipynb")
+        assert opened == [], f"a lesson link opened another tab: {opened}"
+        assert guard.blocked == [], f"requests left the site: {guard.blocked[:5]}"
+    finally:
+        context.close()
+
+
 def test_the_rewritten_lock_holds_only_hosted_wheels(tmp_path):
     # two wheels, made here: the lock lists exactly them, with their own sha256, and drops Pyodide's others
     import hashlib
