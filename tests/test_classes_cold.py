@@ -3,8 +3,12 @@ once, each kept here so it stays fixed. Uses :mod:`test_classes_routes`'s server
 
 from __future__ import annotations
 
+import csv
 import html
+import io
+import re
 
+import pytest
 import requests
 from musteach_server.classes.routes import CLASS_COOKIE
 from test_classes_routes import Server, join_link, server, teacher_session, xsrf
@@ -59,3 +63,20 @@ def test_a_blank_class_name_is_asked_again_not_called_an_unknown_class(server: S
         assert "Type a class name of 1 to 80 characters." in refused.text
         assert "No class has this code" not in refused.text and 'name="name"' in refused.text
     assert len(server.store.classes_of(1)) == 1
+
+
+@pytest.mark.parametrize("name", ['Ane;=HYPERLINK("http://x";"y")', "Iker;+1+1", "Jon; @SUM(A1)", "Nerea,-2+3"])
+def test_no_csv_cell_starts_a_formula_when_a_spreadsheet_splits_at_semicolons(server: Server, name: str) -> None:
+    """A Spanish spreadsheet opens a .csv split at ';' (its list separator): a name holding ';=' must not start a
+    formula in the cell after it, nor one split at ','."""
+    teacher, class_id = teacher_session(server)
+    link = join_link(teacher.get(server.url + f"teach/class/{class_id}", timeout=10).text)
+    s = requests.Session()
+    form = s.get(link, timeout=10)
+    assert s.post(link, data={"name": name, "_xsrf": xsrf(form.text)}, timeout=10).status_code == 200
+    text = teacher.get(server.url + f"teach/class/{class_id}/csv", timeout=10).text
+    for line in text.splitlines():
+        for cell in re.split(r"[;,]", line):
+            assert not cell.strip().strip('"').lstrip().startswith(("=", "+", "-", "@")), (line, cell)
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[1][0].replace("'", "") == name.replace("'", "")  # the name is still readable

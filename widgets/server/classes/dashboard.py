@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 from html import escape
 
@@ -263,6 +264,12 @@ def csv_text(d: Dashboard) -> str:
     return out.getvalue()
 
 
+#: Where a spreadsheet may start a cell inside a name: its start, and after a ';' (the list separator a Spanish
+#: spreadsheet splits a .csv at), a ',' or a tab; a formula character there gets a quote mark before it.
+_FORMULA_START = re.compile(r"(^|[;,\t])(\s*)([=+\-@\t\r])")
+
+
 def _csv_safe(text: str) -> str:
-    """A name that a spreadsheet will not run as a formula (a leading = + - @ gets a quote mark)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    """A name that a spreadsheet will not run as a formula, whether it splits the file at ',' or at ';' (a
+    formula character (= + - @) that would start a cell gets a quote mark before it)."""
+    return _FORMULA_START.sub(r"\1\2'\3", text)
