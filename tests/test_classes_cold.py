@@ -80,3 +80,16 @@ def test_no_csv_cell_starts_a_formula_when_a_spreadsheet_splits_at_semicolons(se
             assert not cell.strip().strip('"').lstrip().startswith(("=", "+", "-", "@")), (line, cell)
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[1][0].replace("'", "") == name.replace("'", "")  # the name is still readable
+
+
+def test_the_csv_opens_with_accents_in_a_spreadsheet(server: Server) -> None:
+    """The export starts with a UTF-8 byte order mark, which spreadsheets read as 'this file is UTF-8'."""
+    teacher, class_id = teacher_session(server)
+    link = join_link(teacher.get(server.url + f"teach/class/{class_id}", timeout=10).text)
+    s = requests.Session()
+    form = s.get(link, timeout=10)
+    assert s.post(link, data={"name": "Iñaki Etxeberría", "_xsrf": xsrf(form.text)}, timeout=10).status_code == 200
+    body = teacher.get(server.url + f"teach/class/{class_id}/csv", timeout=10).content
+    assert body.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.DictReader(io.StringIO(body.decode("utf-8-sig"))))
+    assert rows[0]["learner"] == "Iñaki Etxeberría"
