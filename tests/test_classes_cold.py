@@ -10,7 +10,7 @@ import re
 
 import pytest
 import requests
-from musteach_server.classes.routes import CLASS_COOKIE
+from musteach_server.classes.routes import CLASS_COOKIE, TEACHER_COOKIE
 from test_classes_routes import Server, join_link, server, teacher_session, xsrf
 
 __all__ = ["server"]  # the fixture, imported for pytest
@@ -93,3 +93,17 @@ def test_the_csv_opens_with_accents_in_a_spreadsheet(server: Server) -> None:
     assert body.startswith(b"\xef\xbb\xbf")
     rows = list(csv.DictReader(io.StringIO(body.decode("utf-8-sig"))))
     assert rows[0]["learner"] == "Iñaki Etxeberría"
+
+
+def test_a_join_link_naming_localhost_says_the_learners_need_the_machines_address(server: Server) -> None:
+    """The club host who teaches on the server's own laptop opens their link at localhost: the join link the
+    dashboard shows is then of no use on a learner's phone, and the page says so (and only then)."""
+    teacher, class_id = teacher_session(server)
+    note = "This link names this computer (localhost)"
+    port = server.url.rsplit(":", 1)[1].rstrip("/")
+    for host, shown in (("localhost", True), ("127.0.0.1", True), ("mus.example.org", False), ("192.0.2.7", False)):
+        cookie = f"{TEACHER_COOKIE}={teacher.cookies[TEACHER_COOKIE]}"  # requests picks cookies by the Host header
+        page = requests.get(server.url + f"teach/class/{class_id}", headers={"Host": f"{host}:{port}", "Cookie": cookie},
+                            timeout=10)
+        assert page.status_code == 200
+        assert (note in html.unescape(page.text)) is shown, host

@@ -45,6 +45,8 @@ WORDS: dict[str, str] = {
     "not_signed_in": N_("Open your teacher link to see your classes."),
     "join_link": N_("Join link"),
     "join_code": N_("Code to read out"),
+    "join_link_local": N_("This link names this computer (localhost): on the learners' phones and computers, "
+                          "put this computer's network address in its place."),
     "learners": N_("Learners"),
     "learner": N_("Learner"),
     "first_try": N_("Right at the first try"),

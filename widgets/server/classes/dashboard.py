@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import csv
 import io
+import ipaddress
 import re
 from collections.abc import Sequence
 from html import escape
+from urllib.parse import urlsplit
 
 from musteach.draw.xml import SVG_NS, escaped, number
 from musteach.teach.classes import (
@@ -110,6 +112,7 @@ def dashboard_page(d: Dashboard, base: str, join_url: str, xsrf: str, lang: str)
     here = f"{base}teach/class/{c.id}"
     body = [f'<p><a href="{_e(base)}teach/">{_e(w["back_to_classes"])}</a></p><h1>{_e(c.name)}</h1>',
             f'<p>{_e(w["join_link"])}: <a href="{_e(join_url)}" class="musteach-join">{_e(join_url)}</a></p>',
+            _local_note(join_url, lang),
             f'<p>{_e(w["join_code"])}: <span class="musteach-code">{_e(c.code)}</span></p>',
             f'<h2>{_e(w["learners"])}</h2>']
     if not d.learners:
@@ -144,6 +147,17 @@ def dashboard_page(d: Dashboard, base: str, join_url: str, xsrf: str, lang: str)
                 f'{_e(w["practice_note"])}</p>')
     body.append(f'<p><a href="{_e(here)}/csv" download>{_e(w["export"])}</a></p>')
     return _page(c.name, "".join(body), lang)
+
+
+def _local_note(join_url: str, lang: str) -> str:
+    """A note under a join link that names the loopback address (the teacher opened their page on the server's
+    own machine): the learners' devices need the machine's network address instead. Empty otherwise."""
+    host = urlsplit(join_url).hostname or ""
+    try:
+        local = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        local = False
+    return f'<p class="musteach-note musteach-local">{_e(words(lang)["join_link_local"])}</p>' if local else ""
 
 
 def _lesson_cell(r: LearnerRow, lesson: str) -> str:
