@@ -107,3 +107,33 @@ def test_a_join_link_naming_localhost_says_the_learners_need_the_machines_addres
                             timeout=10)
         assert page.status_code == 200
         assert (note in html.unescape(page.text)) is shown, host
+
+
+def test_adding_a_teacher_again_replaces_a_lost_link_and_keeps_their_classes(tmp_path, capsys) -> None:
+    """`musteach teacher add NAME` again (the README's way to replace a lost link) gives the same teacher a new
+    link: their classes stay, the old link stops working. It made a second teacher with no class."""
+    import argparse
+
+    from musteach_server.classes import cli
+    from musteach_server.classes.db import ClassStore
+
+    database = f"sqlite:///{tmp_path / 'classes.sqlite'}"
+    store = ClassStore.open(database)
+    maite, old_key = store.add_teacher("Maite", password="s3cret")
+    klass = store.open_class(maite.id, "Martes")
+    store.close()
+    assert cli.run(argparse.Namespace(name="Maite", password=False, database=database, url="http://h/")) == 0
+    out = capsys.readouterr().out
+    assert "already there" in out
+    new_key = out.strip().rsplit("/", 1)[1]
+    store = ClassStore.open(database)
+    try:
+        again = store.teacher_by_key(new_key)
+        assert again is not None and again.id == maite.id and again.has_password
+        assert store.teacher_by_key(old_key) is None
+        assert [c.id for c, _ in store.classes_of(again.id)] == [klass.id]
+        assert store.check_password(again.id, "s3cret")
+        other, _ = store.add_teacher("Jon")
+        assert other.id != maite.id
+    finally:
+        store.close()
