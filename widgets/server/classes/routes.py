@@ -41,6 +41,7 @@ from musteach.teach.classes import words
 
 from . import dashboard as html
 from .db import ClassInfo, ClassStore, NotYours
+from .records import MAX_RECORD_BYTES
 from .service import ClassService, Outcome
 
 __all__ = [
@@ -71,6 +72,9 @@ TEACHER_COOKIE_DAYS = 30
 FLUSH_SECONDS = 2.0
 #: Starts the CSV export: without it a spreadsheet reads the UTF-8 file in its own code page (Iñaki as IÃ±aki).
 CSV_BOM = "\ufeff"
+#: The largest body the record route reads (twice a record's most, so that a record a little too big is still
+#: answered with why); a bigger one is refused as it arrives.
+MAX_BODY_BYTES = 2 * MAX_RECORD_BYTES
 #: Headers only a browser sends: a request carrying one never reaches the kernel routes.
 BROWSER_HEADERS = ("Origin", "Sec-Fetch-Site", "Sec-Fetch-Mode", "Sec-Fetch-Dest", "Cookie", "Referer")
 
@@ -464,15 +468,26 @@ class _KernelRoute(tornado.web.RequestHandler):
         return key
 
 
+@tornado.web.stream_request_body
 class RecordHandler(_KernelRoute):
-    """``POST /musteach/api/record``: one record from a lesson kernel (its key in ``X-Musteach-Kernel``)."""
+    """``POST /musteach/api/record``: one record from a lesson kernel (its key in ``X-Musteach-Kernel``). A body
+    over :data:`MAX_BODY_BYTES` is refused (400) as it arrives, before the server holds it."""
+
+    def prepare(self) -> None:
+        connection = self.request.connection
+        if connection is not None and hasattr(connection, "set_max_body_size"):
+            connection.set_max_body_size(MAX_BODY_BYTES)
+        self.chunks: list[bytes] = []
+
+    def data_received(self, chunk: bytes) -> None:
+        self.chunks.append(chunk)
 
     async def post(self) -> None:
         key = self.kernel_key()
         if key is None:
             return
         service: ClassService = self.settings["musteach_classes"]
-        filed = await _db(service.file, key, self.request.body)
+        filed = await _db(service.file, key, b"".join(self.chunks))
         if filed.outcome in (Outcome.BAD, Outcome.UNKNOWN_KERNEL):
             log.warning("refused a record: %s", filed.why)
         self.answer(filed.outcome.value, {"outcome": filed.outcome.name.lower(), "why": filed.why})
