@@ -161,3 +161,18 @@ def test_an_oversized_body_is_refused_before_the_server_holds_it(server: Server)
     too_big = server.post_record(key, {"id": "a", "kind": "answer", "note": "x" * MAX_RECORD_BYTES})
     assert too_big.status_code == 400 and "at most" in too_big.json()["why"]
     assert server.post_record(key, {"id": "b", "kind": "answer", "correct": True}).status_code == 201
+
+
+def test_the_code_typed_after_join_in_the_address_opens_the_class(server: Server) -> None:
+    """A learner told "go to /join and type the code" types it in the address (/join/f5tbu7): the class's join
+    page, not the server's "Page not found"."""
+    teacher, class_id = teacher_session(server)
+    code = server.store.classes_of(1)[0][0].code
+    s = requests.Session()
+    for typed in (code, code.lower() + "/"):
+        form = s.get(server.url + f"join/{typed}", timeout=10)
+        assert form.status_code == 200 and "Join the class" in html.unescape(form.text), typed
+    joined = s.post(server.url + f"join/{code.lower()}", data={"name": "Ane", "_xsrf": xsrf(form.text)}, timeout=10)
+    assert joined.status_code == 200 and joined.url == server.url + "class/"
+    assert [r.name for r in server.store.dashboard(1, class_id).learners] == ["Ane"]
+    assert s.get(server.url + "join/ZZZZZ9", timeout=10).status_code == 404

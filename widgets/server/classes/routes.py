@@ -518,6 +518,7 @@ def class_handlers(base_url: str = "/") -> list[tuple[str, type[tornado.web.Requ
         (rf"{b}teach/class/([0-9]{{1,9}})/learner/([0-9]{{1,9}})", LearnerHandler),
         (rf"{b}join/?", JoinHandler),
         (rf"{b}join/{key}", JoinHandler),
+        (rf"{b}join/([A-Za-z0-9]{{6}})/?", JoinHandler),  # the code read out, typed after /join/
         (rf"{b}class/?", LearnerClassHandler),
         (rf"{b}class/leave", LeaveHandler),
         (rf"{b}musteach/api/record", RecordHandler),
