@@ -166,7 +166,7 @@ def test_an_oversized_body_is_refused_before_the_server_holds_it(server: Server)
 def test_the_code_typed_after_join_in_the_address_opens_the_class(server: Server) -> None:
     """A learner told "go to /join and type the code" types it in the address (/join/f5tbu7): the class's join
     page, not the server's "Page not found"."""
-    teacher, class_id = teacher_session(server)
+    _teacher, class_id = teacher_session(server)
     code = server.store.classes_of(1)[0][0].code
     s = requests.Session()
     for typed in (code, code.lower() + "/"):
