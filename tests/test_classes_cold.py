@@ -176,3 +176,16 @@ def test_the_code_typed_after_join_in_the_address_opens_the_class(server: Server
     assert joined.status_code == 200 and joined.url == server.url + "class/"
     assert [r.name for r in server.store.dashboard(1, class_id).learners] == ["Ane"]
     assert s.get(server.url + "join/ZZZZZ9", timeout=10).status_code == 404
+
+
+def test_a_teacher_is_not_told_to_ask_their_teacher(server: Server) -> None:
+    """A class or learner that is not the teacher's answers 404 with a teacher's sentence, not the learner's
+    "Check it with your teacher"."""
+    teacher, class_id = teacher_session(server)
+    for path in (f"teach/class/{class_id + 1}", f"teach/class/{class_id}/learner/999", f"teach/class/{class_id + 1}/csv"):
+        page = teacher.get(server.url + path, timeout=10)
+        assert page.status_code == 404
+        text = html.unescape(page.text)
+        assert "This class or learner is not among yours." in text and "your teacher" not in text, path
+    es = teacher.get(server.url + f"teach/class/{class_id + 1}?lang=es", timeout=10)
+    assert "Esta clase o este alumno no está entre los tuyos." in html.unescape(es.text)

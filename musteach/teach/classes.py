@@ -76,6 +76,7 @@ WORDS: dict[str, str] = {
     "your_name": N_("Your name (only your teacher sees it)"),
     "join": N_("Join"),
     "no_such_class": N_("No class has this code or link. Check it with your teacher."),
+    "not_yours": N_("This class or learner is not among yours."),
     "bad_name": N_("Type a name of 1 to 40 characters."),
     "joined_title": N_("musteach: your class"),
     "to_lessons": N_("Go to the lessons"),

@@ -208,8 +208,10 @@ class _ClassPage(tornado.web.RequestHandler):
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         w = words(self.lang)
         self.set_header("Content-Type", "text/html; charset=utf-8")
-        self.finish(html.message_page(f"musteach: {status_code}", w["not_signed_in"] if status_code == 403 else
-                                      w["no_such_class"], self.lang))
+        teacher_page = self.request.path.startswith(self.base + "teach/")
+        message = (w["not_signed_in"] if status_code == 403 else w["not_yours"] if teacher_page else
+                   w["no_such_class"])
+        self.finish(html.message_page(f"musteach: {status_code}", message, self.lang))
 
     def teacher_id(self) -> int | None:
         raw = self.get_cookie(TEACHER_COOKIE)
