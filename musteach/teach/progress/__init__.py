@@ -1,0 +1,84 @@
+"""Practice progress: every answer a learner gives, per skill, and when each skill should come back.
+
+Pure Python (no Jupyter import). A *skill* is any short name (``"grande"``, ``"jugada"``, ``"betting"``...);
+each is one card of the FSRS spaced-repetition scheduler (the :mod:`fsrs` package): a right answer is
+rated ``Good`` (``Easy`` on a fast streak), a wrong one ``Again``, and FSRS says when the skill is due again.
+A failed skill comes back within minutes; a skill answered well waits days.
+
+The progress keeps each skill's answers (:class:`Review`), so two copies of the progress merge without
+losing anything (the union of their answers, replayed through FSRS). Only the last :data:`HISTORY_LIMIT`
+answers of a skill are kept; older ones are folded into the skill's base (its FSRS card and all-time
+counts), so the saved progress stays small (a few tens of kilobytes however long the learner practises).
+It also keeps every finished quiz run of every lesson (:class:`QuizRun`: its points, stars, hints and second
+tries; the best stars are what the lesson map shows), and the time of the last reset (answers and runs from
+before it are dropped, also when an older copy is merged in). It reads and writes a versioned, compact JSON
+document (:data:`SCHEMA_VERSION`; version 1 and 2 documents are migrated on reading); :class:`FileStore` keeps it in a file in the user's data folder, written atomically
+under a file lock.
+
+The package is split by job (each module under 900 lines; ``musteach.teach.progress`` re-exports them all):
+:mod:`.base` (errors, limits, the scheduler, time and name checks), :mod:`.skills` (answers and skill records),
+:mod:`.runs` (quiz runs and games), :mod:`.document` (the :class:`Progress` and its JSON), :mod:`.schedule`
+(which skill next), :mod:`.stores` (memory and file stores).
+
+>>> from datetime import datetime, timedelta, timezone
+>>> t = datetime(2025, 3, 1, 18, 0, tzinfo=timezone.utc)
+>>> p = Progress()
+>>> _ = p.record("grande", True, at=t)
+>>> _ = p.record("chica", False, at=t + timedelta(seconds=20))
+>>> [p.due(s) - p.card(s).last_review for s in ("chica", "grande")]  # failed: back in 1 min; right: in 10
+[datetime.timedelta(seconds=60), datetime.timedelta(seconds=600)]
+>>> p.answered(), p.right(), p.streak
+(2, 1, 0)
+>>> Progress.from_json(p.to_json()) == p
+True
+"""
+
+from __future__ import annotations
+
+from .base import (
+    FAST_MS,
+    HISTORY_LIMIT,
+    OLDEST_READABLE_VERSION,
+    RECENT,
+    RUN_LIMIT,
+    SCHEDULER,
+    SCHEMA,
+    SCHEMA_VERSION,
+    ProgressError,
+    ProgressSchemaError,
+    scheduler_key,
+)
+from .document import Progress, rating_for
+from .runs import GameResult, QuizRun
+from .schedule import NEW_SHARE, NEW_WEIGHT, Pick, choose_skill, describe_due, skill_weights
+from .skills import Review, SkillRecord
+from .stores import FileStore, MemoryStore, default_progress_path
+
+__all__ = [
+    "FAST_MS",
+    "HISTORY_LIMIT",
+    "NEW_SHARE",
+    "NEW_WEIGHT",
+    "OLDEST_READABLE_VERSION",
+    "RECENT",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "FileStore",
+    "GameResult",
+    "MemoryStore",
+    "Pick",
+    "Progress",
+    "ProgressError",
+    "ProgressSchemaError",
+    "QuizRun",
+    "RUN_LIMIT",
+    "SCHEDULER",
+    "Review",
+    "SkillRecord",
+    "choose_skill",
+    "default_progress_path",
+    "describe_due",
+    "rating_for",
+    "scheduler_key",
+    "skill_weights",
+]
