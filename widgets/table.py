@@ -53,7 +53,7 @@ from musteach.rules.lances import Lance, effective_rank, seat_roles, team_of
 from musteach.teach import labels
 from musteach.teach.coach import CoachComment, coach_comment, phase_title, prepare, said_words, turn_prompt
 from musteach.teach.mus_quiz import DiscardQuestion, DiscardQuestionGenerator
-from musteach.teach.progress import GameResult, Progress
+from musteach.teach.progress import OPPONENTS_LEVEL, GameResult, Progress
 from musteach.teach.quiz import QuizSession, Verdict
 from musteach.teach.review import (
     DecisionRecord,
@@ -328,7 +328,10 @@ class PlayTable(Guarded, widgets.VBox):
         self.step = 0  # how many times the table was redrawn (in the header's data-step)
 
         self.store = open_store(store)  # ProgressError (a MusError) for a bad store
-        self.best_game: GameResult | None = self.store.load().best_game()
+        kept = self.store.load()
+        self.best_game: GameResult | None = kept.best_game()
+        if kept.setting(OPPONENTS_LEVEL) in BOT_KINDS:  # the opponents the learner chose last (issue 23)
+            self.bot_kind = str(kept.setting(OPPONENTS_LEVEL))
         self._build_views()
         self._build_action_row()
         self._build_sena_row()
@@ -705,6 +708,10 @@ class PlayTable(Guarded, widgets.VBox):
     def _on_level(self, change: dict[str, Any]) -> None:
         """The learner picked other opponents: a new match starts against them (fresh bots, from 0-0)."""
         self.bot_kind = str(change["new"])
+        if self.store.load().setting(OPPONENTS_LEVEL) != self.bot_kind:  # kept like the rest of the progress
+            chosen = Progress()
+            chosen.set_setting(OPPONENTS_LEVEL, self.bot_kind)
+            self.store.save(chosen)
         self.new_game(None)
 
     def _show_oops(self) -> None:
@@ -1009,12 +1016,19 @@ class PlayTable(Guarded, widgets.VBox):
     def _record_game(self, review: GameReview) -> None:
         """Keep the finished game in the progress store (its "games" section) and read the best game back."""
         progress = self.store.load()
-        progress.record_game(len(review.decisions), review.stones_lost, review.winner == review.team, level=self.bot_kind)
+        summary = {"game_number": review.game_number, "winner": review.winner, "score": list(review.score), "team": review.team}
+        progress.record_game(
+            len(review.decisions), review.stones_lost, review.winner == review.team, level=self.bot_kind, review=summary
+        )
         self.best_game = self.store.save(progress).best_game()
         self._draw_best()
 
     def _on_stored(self, progress: Progress) -> None:
-        """The browser sent the progress it keeps: show the best game kept there."""
+        """The browser sent the progress it keeps: show the best game kept there, and take the opponents' level
+        kept there while the learner has made no decision in this match yet."""
+        level = progress.setting(OPPONENTS_LEVEL)
+        if level in BOT_KINDS and level != self.bot_kind and not self.decisions:
+            self.level_choice.value = level  # a new match against them (see _on_level)
         self.best_game = progress.best_game()
         self._draw_best()
         if self.game.hand.is_over:

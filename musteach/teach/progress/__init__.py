@@ -17,7 +17,8 @@ under a file lock.
 
 The package is split by job (each module under 900 lines; ``musteach.teach.progress`` re-exports them all):
 :mod:`.base` (errors, limits, the scheduler, time and name checks), :mod:`.skills` (answers and skill records),
-:mod:`.runs` (quiz runs and games), :mod:`.document` (the :class:`Progress` and its JSON), :mod:`.schedule`
+:mod:`.runs` (quiz runs and games), :mod:`.records` (each thing the learner did as a record of its own,
+and the one function that saves records), :mod:`.document` (the :class:`Progress` and its JSON), :mod:`.schedule`
 (which skill next), :mod:`.stores` (memory and file stores).
 
 >>> from datetime import datetime, timedelta, timezone
@@ -49,12 +50,33 @@ from .base import (
     scheduler_key,
 )
 from .document import Progress, rating_for
+from .records import (
+    OPPONENTS_LEVEL,
+    RECORD_VERSION,
+    Record,
+    RecordKind,
+    RecordSink,
+    add_record_sink,
+    new_id,
+    remove_record_sink,
+    save_records,
+)
 from .runs import GameResult, QuizRun
 from .schedule import NEW_SHARE, NEW_WEIGHT, Pick, choose_skill, describe_due, skill_weights
 from .skills import Review, SkillRecord
-from .stores import FileStore, MemoryStore, default_progress_path
+from .stores import FileStore, MemoryStore, default_progress_path, new_records
 
 __all__ = [
+    "OPPONENTS_LEVEL",
+    "RECORD_VERSION",
+    "Record",
+    "RecordKind",
+    "RecordSink",
+    "add_record_sink",
+    "new_id",
+    "new_records",
+    "remove_record_sink",
+    "save_records",
     "FAST_MS",
     "HISTORY_LIMIT",
     "NEW_SHARE",

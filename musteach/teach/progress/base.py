@@ -19,8 +19,10 @@ SCHEMA = "musteach-progress"
 #: Version 2: each answer is a list ``[at, rating, ms, id]`` (right = rating above 1), and at most
 #: :data:`HISTORY_LIMIT` answers per skill. Version 1: each answer an object, up to 200 per skill.
 #: Version 3 adds ``runs`` (finished quiz runs, see :class:`QuizRun`), ``folded_runs`` and ``reset_at``;
-#: a version 2 document reads as one without runs.
-SCHEMA_VERSION = 3
+#: a version 2 document reads as one without runs. Version 4 (issue 23) adds each answer's ``tries`` and
+#: ``diagnosis`` (``[at, rating, ms, id, tries, diagnosis]``), a game's review (its best game's), ``steps`` (quiz
+#: runs in progress, as records) and ``settings``; a version 3 document (or older) is upgraded on reading.
+SCHEMA_VERSION = 4
 #: The oldest schema version this module still reads (migrating it to :data:`SCHEMA_VERSION`).
 OLDEST_READABLE_VERSION = 1
 #: Answers kept per skill; older ones are folded into the skill's base (its FSRS card and counts).

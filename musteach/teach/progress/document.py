@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -27,7 +26,8 @@ from .base import (
     now_utc,
     parse_time,
 )
-from .runs import GameResult, QuizRun, read_folded
+from .records import Record, RecordKind, new_id
+from .runs import GameResult, QuizRun, check_count, check_key, read_folded
 from .skills import Review, SkillRecord
 
 
@@ -52,6 +52,8 @@ class Progress:
         runs: Iterable[QuizRun] = (),
         folded_runs: Mapping[str, tuple[int, int]] | None = None,
         reset_at: datetime | None = None,
+        steps: Iterable[Record] = (),
+        settings: Mapping[str, Record] | None = None,
     ):
         self.scheduler = scheduler or SCHEDULER
         self.skills: dict[str, SkillRecord] = dict(skills or {})
@@ -63,6 +65,31 @@ class Progress:
         self.folded_runs: dict[str, tuple[int, int]] = dict(folded_runs or {})
         self.runs: tuple[QuizRun, ...] = ()
         self._set_runs(runs)
+        #: the latest record of each setting (see :meth:`setting`)
+        self.settings: dict[str, Record] = {
+            k: v for k, v in (settings or {}).items() if reset_at is None or v.at > reset_at
+        }
+        #: the steps of quiz runs still in progress (see :meth:`open_run`)
+        self.steps: tuple[Record, ...] = ()
+        self._set_steps(steps)
+
+    def _set_steps(self, steps: Iterable[Record]) -> None:
+        """Keep the steps of the latest unfinished run of each quiz (and none from before the reset)."""
+        finished = {r.id for r in self.runs}
+        seen: dict[str, Record] = {}
+        for st in steps:
+            if st.data.get("run") not in finished and (self.reset_at is None or st.at > self.reset_at):
+                seen.setdefault(st.id, st)
+        latest: dict[str, tuple[datetime, str]] = {}
+        for st in seen.values():
+            key = f"{st.data.get('lesson')}/{st.data.get('quiz')}"
+            latest[key] = max(latest.get(key, (st.at, str(st.data.get("run")))), (st.at, str(st.data.get("run"))))
+        kept = [
+            st
+            for st in seen.values()
+            if latest[f"{st.data.get('lesson')}/{st.data.get('quiz')}"][1] == st.data.get("run")
+        ]
+        self.steps = tuple(sorted(kept, key=lambda st: (st.at, st.id)))
 
     def _set_runs(self, runs: Iterable[QuizRun]) -> None:
         seen: dict[str, QuizRun] = {}
@@ -88,6 +115,8 @@ class Progress:
             and self.games == other.games
             and same_runs
             and self.reset_at == other.reset_at
+            and self.steps == other.steps
+            and self.settings == other.settings
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -191,8 +220,11 @@ class Progress:
         ms: int | None = None,
         rating: Rating | int | None = None,
         fast_ms: int = FAST_MS,
+        tries: int | str | None = None,
+        diagnosis: str | None = None,
     ) -> Review:
         """Add one answer and return it. rating: default :func:`rating_for` (Again / Good / Easy).
+        tries: 1, 2 or ``"shown"`` (see :class:`Review`); diagnosis: the mistake's tag, or None.
 
         Raises :class:`ProgressError` for a bad skill name, time, duration or a rating that contradicts
         ``correct``.
@@ -205,7 +237,8 @@ class Progress:
             ms = max(0, int(ms))
         rating = rating_for(self, skill, correct, ms, fast_ms) if rating is None else Rating(int(rating))
         review = Review.from_dict(
-            {"id": uuid.uuid4().hex[:16], "at": at.isoformat(), "correct": correct, "rating": int(rating), "ms": ms}
+            {"id": new_id(), "at": at.isoformat(), "correct": correct, "rating": int(rating), "ms": ms}
+            | {"tries": tries, "diagnosis": diagnosis}
         )
         rec = self.record_of(skill)
         self.skills[skill] = rec.with_reviews((*rec.reviews, review), self.scheduler)
@@ -223,10 +256,12 @@ class Progress:
         hints: int = 0,
         retries: int = 0,
         at: datetime | None = None,
+        run_id: str = "",
     ) -> QuizRun:
         """Add one finished quiz run and return it.
 
         points: each question's points (0..1, see :mod:`musteach.teach.scoring`). stars: 0..3 earned.
+        run_id: the id its steps were kept under (:meth:`record_step`; they are dropped now), or "" for a new id.
         Raises :class:`ProgressError` for a bad lesson or quiz name, an empty run or a bad figure.
         """
         values = [float(p) for p in points]
@@ -237,7 +272,7 @@ class Progress:
         run = QuizRun.from_list(
             [
                 as_utc(at or now_utc(), "at").isoformat(),
-                uuid.uuid4().hex[:16],
+                run_id or new_id(),
                 lesson,
                 quiz,
                 round(sum(values), 3),
@@ -248,7 +283,67 @@ class Progress:
             ]
         )
         self._set_runs((*self.runs, run))
+        self._set_steps(self.steps)
         return run
+
+    # ----- quiz runs in progress -----------------------------------------------------------
+    def record_step(
+        self,
+        lesson: str,
+        quiz: str,
+        run: str,
+        *,
+        seed: int,
+        n: int,
+        q: int,
+        given: Any,
+        hints: int = 0,
+        at: datetime | None = None,
+    ) -> Record:
+        """Keep one answer of a quiz run still in progress, so that a reload resumes the run (see
+        :meth:`open_run`). run: the run's id (:func:`new_id`, the same for every step and for the finished run).
+        seed: the seed its questions are drawn with. n: questions in the run. q: this question's index (from
+        0). given: the answer as plain JSON (a seat, a total, a name...). hints: hint steps taken on the question
+        before this answer. Raises :class:`ProgressError` for a bad lesson or quiz name, or a bad count."""
+        check_key(lesson, "lesson"), check_key(quiz, "quiz")
+        for name, v in (("seed", seed), ("n", n), ("q", q), ("hints", hints)):
+            check_count(v, name)
+        data = {
+            "lesson": lesson,
+            "quiz": quiz,
+            "run": run,
+            "seed": seed,
+            "n": n,
+            "q": q,
+            "given": given,
+            "hints": hints,
+        }
+        step = Record.make(RecordKind.STEP, data, at=at)
+        self._set_steps((*self.steps, step))
+        return step
+
+    def open_run(self, lesson: str, quiz: str) -> tuple[Record, ...]:
+        """The steps of this quiz's latest run still in progress, in order (empty when there is none)."""
+        return tuple(st for st in self.steps if st.data.get("lesson") == lesson and st.data.get("quiz") == quiz)
+
+    # ----- settings ------------------------------------------------------------------------
+    def set_setting(self, name: str, value: Any, *, at: datetime | None = None) -> Record:
+        """Keep a setting (plain JSON value), e.g. :data:`OPPONENTS_LEVEL`; the latest of each name wins."""
+        check_key(name, "quiz")
+        rec = Record.make(RecordKind.SETTING, {"name": name, "value": value}, at=at)
+        self._keep_setting(rec)
+        return rec
+
+    def _keep_setting(self, rec: Record) -> None:
+        name = str(rec.data.get("name"))
+        old = self.settings.get(name)
+        if (old is None or (rec.at, rec.id) > (old.at, old.id)) and (self.reset_at is None or rec.at > self.reset_at):
+            self.settings[name] = rec
+
+    def setting(self, name: str, default: Any = None) -> Any:
+        """The latest value kept for a setting, or ``default``."""
+        rec = self.settings.get(name)
+        return default if rec is None else rec.data.get("value", default)
 
     def runs_of(self, lesson: str, quiz: str | None = None) -> tuple[QuizRun, ...]:
         """The kept runs of one lesson (or of one of its quizzes), oldest first."""
@@ -287,6 +382,9 @@ class Progress:
         games = [g for g in (*self.games, *other.games) if reset is None or g.at > reset]
         merged = Progress(skills, 0, scheduler=self.scheduler, games=games, runs=(), folded_runs=folded, reset_at=reset)
         merged._set_runs((*self.runs, *other.runs))
+        merged._set_steps((*self.steps, *other.steps))
+        for setting in (*self.settings.values(), *other.settings.values()):
+            merged._keep_setting(setting)
         merged._best = max(best if reset is None or best <= merged.answered() else 0, merged.best_streak)
         return merged
 
@@ -299,6 +397,8 @@ class Progress:
             runs=self.runs,
             folded_runs=self.folded_runs,
             reset_at=self.reset_at,
+            steps=self.steps,
+            settings=self.settings,
         )
 
     @classmethod
@@ -309,18 +409,27 @@ class Progress:
 
     # ----- games at the play table ---------------------------------------------------------
     def record_game(
-        self, decisions: int, stones_lost: float, won: bool, *, level: str = "", at: datetime | None = None
+        self,
+        decisions: int,
+        stones_lost: float,
+        won: bool,
+        *,
+        level: str = "",
+        at: datetime | None = None,
+        review: Any = None,
     ) -> GameResult:
-        """Add one finished game of the play table (see :class:`GameResult`) and return it. Raises
-        :class:`ProgressError` for a negative count or loss."""
+        """Add one finished game of the play table (see :class:`GameResult`) and return it. Any finished game
+        (any level) completes lesson 10's step on the map. review: the game's review as plain JSON (kept for the
+        best game), or None. Raises :class:`ProgressError` for a negative count or loss."""
         game = GameResult.from_list(
             [
-                uuid.uuid4().hex[:16],
+                new_id(),
                 as_utc(at or now_utc(), "at").isoformat(),
                 decisions,
                 round(float(stones_lost), 1),
                 won,
                 level,
+                review,
             ]
         )
         self.games = (*self.games, game)
@@ -331,6 +440,77 @@ class Progress:
         earliest of equals; None before any."""
         played = [g for g in self.games if g.decisions]
         return min(played, key=lambda g: (g.error_rate, g.at)) if played else None
+
+    # ----- records -------------------------------------------------------------------------
+    def records(self) -> list[Record]:
+        """Every record this progress holds, one per kept answer, run, game, step and setting (and the reset),
+        oldest first (see :mod:`.records`). Folded answers and runs are no longer records of their own."""
+        out: list[Record] = []
+        for skill, r in self.reviews():
+            data = {"skill": skill} | {k: v for k, v in r.to_dict().items() if k not in ("id", "at")}
+            out.append(Record(RecordKind.ANSWER, r.id, r.at, data))
+        for run in self.runs:
+            row = run.to_list()
+            data = dict(
+                zip(("lesson", "quiz", "points", "questions", "stars", "hints", "retries"), row[2:], strict=True)
+            )
+            out.append(Record(RecordKind.RUN, run.id, run.at, data))
+        for g in self.games:
+            row = g.to_list(with_review=False)
+            data = dict(zip(("decisions", "stones_lost", "won", "level"), row[2:], strict=True)) | {"review": g.review}
+            out.append(Record(RecordKind.GAME, g.id, g.at, data))
+        out += [*self.steps, *self.settings.values()]
+        if self.reset_at is not None:
+            out.append(Record(RecordKind.RESET, "reset-" + self.reset_at.strftime("%Y%m%dT%H%M%S%fZ"), self.reset_at))
+        return sorted(out, key=lambda r: (r.at, r.id))
+
+    def record_ids(self) -> set[str]:
+        """The ids of :meth:`records`."""
+        return {r.id for r in self.records()}
+
+    @classmethod
+    def from_records(cls, records: Iterable[Record], *, scheduler: Scheduler | None = None) -> Progress:
+        """A progress holding these records (answers replayed in time order; a reset drops what came before it).
+        Raises :class:`ProgressError` for a record whose data is wrong for its kind (naming the field)."""
+        reviews: dict[str, list[Review]] = {}
+        runs: list[QuizRun] = []
+        games: list[GameResult] = []
+        steps: list[Record] = []
+        settings: dict[str, Record] = {}
+        resets: list[datetime] = []
+        for r in records:
+            d, at = r.data, r.at.isoformat()
+            if r.kind == RecordKind.ANSWER:
+                skill = check_skill(d.get("skill"))
+                reviews.setdefault(skill, []).append(Review.from_dict(dict(d) | {"id": r.id, "at": at}))
+            elif r.kind == RecordKind.RUN:
+                keys = ("lesson", "quiz", "points", "questions", "stars", "hints", "retries")
+                runs.append(QuizRun.from_list([at, r.id, *(d.get(k) for k in keys)]))
+            elif r.kind == RecordKind.GAME:
+                fields = ("decisions", "stones_lost", "won", "level", "review")
+                games.append(GameResult.from_list([r.id, at, *(d.get(k) for k in fields)]))
+            elif r.kind == RecordKind.STEP:
+                steps.append(r)
+            elif r.kind == RecordKind.SETTING:
+                name = str(d.get("name"))
+                if name not in settings or (r.at, r.id) > (settings[name].at, settings[name].id):
+                    settings[name] = r
+            else:
+                resets.append(r.at)
+        skills = {s: SkillRecord(s).with_reviews(rs, scheduler or SCHEDULER) for s, rs in reviews.items()}
+        made = cls(skills, scheduler=scheduler, games=games, runs=runs, steps=steps, settings=settings)
+        return made.merge(cls.reset(max(resets), scheduler=scheduler)) if resets else made
+
+    def apply(self, records: Iterable[Record]) -> None:
+        """Add these records (those already held are ignored). Raises :class:`ProgressError` for a bad record."""
+        merged = self.merge(Progress.from_records(records, scheduler=self.scheduler))
+        self.skills, self._best, self.games, self.runs = merged.skills, merged._best, merged.games, merged.runs
+        self.folded_runs, self.reset_at, self.steps, self.settings = (
+            merged.folded_runs,
+            merged.reset_at,
+            merged.steps,
+            merged.settings,
+        )
 
     # ----- JSON ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -344,7 +524,12 @@ class Progress:
             "runs": [r.to_list() for r in self.runs],
         }
         if self.games:
-            out["games"] = [g.to_list() for g in self.games]
+            best = self.best_game()
+            out["games"] = [g.to_list(with_review=g is best) for g in self.games]
+        if self.steps:
+            out["steps"] = [st.to_dict() for st in self.steps]
+        if self.settings:
+            out["settings"] = {k: v.to_dict() for k, v in sorted(self.settings.items())}
         if self.folded_runs:
             out["folded_runs"] = {k: list(v) for k, v in sorted(self.folded_runs.items())}
         if self.reset_at is not None:
@@ -407,7 +592,29 @@ class Progress:
         folded = read_folded(data.get("folded_runs", {})) if version >= 3 else {}
         reset = data.get("reset_at") if version >= 3 else None
         reset_at = None if reset is None else parse_time(reset, "'reset_at'")
-        progress = cls(skills, best, scheduler=scheduler, games=games, runs=runs, folded_runs=folded, reset_at=reset_at)
+        raw_steps = data.get("steps", []) if version >= 4 else []
+        if not isinstance(raw_steps, list):
+            raise ProgressError(Text("'steps' must be a list, not {raw}", raw=repr(raw_steps)))
+        steps = [Record.from_dict(st) for st in raw_steps]
+        raw_settings = data.get("settings", {}) if version >= 4 else {}
+        if not isinstance(raw_settings, Mapping):
+            raise ProgressError(Text("'settings' must be an object, not {raw}", raw=repr(raw_settings)))
+        settings = {str(k): Record.from_dict(v) for k, v in raw_settings.items()}
+        if any(st.kind != RecordKind.STEP for st in steps) or any(
+            v.kind != RecordKind.SETTING for v in settings.values()
+        ):
+            raise ProgressError(Text("'steps' and 'settings' hold records of another kind"))
+        progress = cls(
+            skills,
+            best,
+            scheduler=scheduler,
+            games=games,
+            runs=runs,
+            folded_runs=folded,
+            reset_at=reset_at,
+            steps=steps,
+            settings=settings,
+        )
         total = progress.answered()
         if best > total:
             raise ProgressError(

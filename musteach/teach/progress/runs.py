@@ -152,7 +152,8 @@ class GameResult:
     id: a unique id (so two copies of the progress merge without doubles). at: when it ended (UTC).
     decisions: the learner's graded decisions. stones_lost: their stones lost in all (0.1 stone).
     won: True when the learner's team won the game. level: the opponents' level ("beginner", "club",
-    "strong", or the bot's kind).
+    "strong", or the bot's kind). review: the game's review as plain JSON (what the table session makes of
+    it), or None; a progress document keeps the review of its best game only.
     """
 
     id: str
@@ -161,19 +162,28 @@ class GameResult:
     stones_lost: float
     won: bool
     level: str = ""
+    review: Any = field(default=None, compare=False)
 
     @property
     def error_rate(self) -> float:
         """Stones lost per decision (0.0 without a decision)."""
         return self.stones_lost / self.decisions if self.decisions else 0.0
 
-    def to_list(self) -> list[Any]:
-        return [self.id, self.at.isoformat(), self.decisions, self.stones_lost, self.won, self.level]
+    def to_list(self, *, with_review: bool = True) -> list[Any]:
+        """``[id, at, decisions, stones_lost, won, level]``, and the review last when there is one (and
+        ``with_review``)."""
+        out = [self.id, self.at.isoformat(), self.decisions, self.stones_lost, self.won, self.level]
+        return [*out, self.review] if with_review and self.review is not None else out
+
+    def without_review(self) -> GameResult:
+        """The same game without its review."""
+        return GameResult(self.id, self.at, self.decisions, self.stones_lost, self.won, self.level)
 
     @classmethod
     def from_list(cls, data: object, where: Where = GAME_WORD) -> GameResult:
-        """Read ``[id, at, decisions, stones_lost, won, level]``; raises :class:`ProgressError` naming the field."""
-        if not isinstance(data, list | tuple) or len(data) != 6:
+        """Read ``[id, at, decisions, stones_lost, won, level]`` (and a review, see :meth:`to_list`); raises
+        :class:`ProgressError` naming the field."""
+        if not isinstance(data, list | tuple) or len(data) not in (6, 7):
             raise ProgressError(
                 Text(
                     "{where} must be [id, at, decisions, stones_lost, won, level], not {data}",
@@ -181,7 +191,7 @@ class GameResult:
                     data=repr(data),
                 )
             )
-        gid, at, n, lost, won, level = data
+        gid, at, n, lost, won, level, review = (*data, None)[:7]
         if not isinstance(gid, str) or not gid:
             raise ProgressError(Text("{where}: the id must be a text, not {gid}", where=where, gid=repr(gid)))
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
@@ -199,4 +209,4 @@ class GameResult:
                     level=repr(level),
                 )
             )
-        return cls(gid, parse_time(at, Text("{where}.at", where=where)), n, float(lost), won, level)
+        return cls(gid, parse_time(at, Text("{where}.at", where=where)), n, float(lost), won, level, review)

@@ -34,6 +34,9 @@ class Review:
 
     id: a unique name (merging two progress copies keeps one of each id). rating: 1 Again, 2 Hard, 3 Good,
     4 Easy (:class:`fsrs.Rating`); a wrong answer is always Again. ms: milliseconds to answer, or None.
+    tries: 1 (right or given up at the first try), 2 (at the second), ``"shown"`` (the answer was shown), or
+    None when not known (answers kept before schema version 4). diagnosis: the name of the mistake diagnosed
+    (a tag such as ``"tie_to_mano"``), or None.
     """
 
     at: datetime
@@ -41,26 +44,35 @@ class Review:
     correct: bool = field(compare=False)
     rating: int = field(compare=False)
     ms: int | None = field(default=None, compare=False)
+    tries: int | str | None = field(default=None, compare=False)
+    diagnosis: str | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "at": self.at.isoformat(), "correct": self.correct, "rating": self.rating, "ms": self.ms}
+        out = {"id": self.id, "at": self.at.isoformat(), "correct": self.correct, "rating": self.rating, "ms": self.ms}
+        return out | {"tries": self.tries, "diagnosis": self.diagnosis}
 
     def to_list(self) -> list[Any]:
-        """The compact form of schema version 2: ``[at, rating, ms, id]`` (right is ``rating > 1``)."""
-        return [self.at.isoformat(), self.rating, self.ms, self.id]
+        """The compact form: ``[at, rating, ms, id]`` (schema version 2; right is ``rating > 1``), followed by
+        ``tries, diagnosis`` when either is known (version 4)."""
+        out: list[Any] = [self.at.isoformat(), self.rating, self.ms, self.id]
+        if self.tries is not None or self.diagnosis is not None:
+            out += [self.tries, self.diagnosis]
+        return out
 
     @classmethod
     def from_list(cls, data: object, where: Where = REVIEW_WORD) -> Review:
-        """A review from its compact form ``[at, rating, ms, id]``; raises :class:`ProgressError`."""
-        if not isinstance(data, list) or len(data) != 4:
+        """A review from its compact form ``[at, rating, ms, id]`` or ``[at, rating, ms, id, tries, diagnosis]``;
+        raises :class:`ProgressError`."""
+        if not isinstance(data, list) or len(data) not in (4, 6):
             raise ProgressError(
                 Text(
                     "{where} must be a list [time, rating, milliseconds, id], not {data}", where=where, data=repr(data)
                 )
             )
-        at, rating, ms, rid = data
+        at, rating, ms, rid, tries, diagnosis = (*data, None, None)[:6]
         correct = rating != Rating.Again if isinstance(rating, int) and not isinstance(rating, bool) else None
-        return cls.from_dict({"id": rid, "at": at, "correct": correct, "rating": rating, "ms": ms}, where)
+        raw = {"id": rid, "at": at, "correct": correct, "rating": rating, "ms": ms}
+        return cls.from_dict(raw | {"tries": tries, "diagnosis": diagnosis}, where)
 
     @classmethod
     def from_dict(cls, data: object, where: Where = REVIEW_WORD) -> Review:
@@ -98,7 +110,21 @@ class Review:
             raise ProgressError(
                 Text("{where}: 'ms' must be a whole number of milliseconds or null, not {ms}", where=where, ms=repr(ms))
             )
-        return cls(at, rid, correct, rating, ms)
+        tries = data.get("tries")
+        if tries not in (None, 1, 2, "shown") or isinstance(tries, bool):
+            raise ProgressError(
+                Text("{where}: 'tries' must be 1, 2, \"shown\" or null, not {tries}", where=where, tries=repr(tries))
+            )
+        diagnosis = data.get("diagnosis")
+        if diagnosis is not None and (not isinstance(diagnosis, str) or not 1 <= len(diagnosis) <= 64):
+            raise ProgressError(
+                Text(
+                    "{where}: 'diagnosis' must be a short text or null, not {diagnosis}",
+                    where=where,
+                    diagnosis=repr(diagnosis),
+                )
+            )
+        return cls(at, rid, correct, rating, ms, tries, diagnosis)
 
 
 @dataclass(frozen=True, slots=True)

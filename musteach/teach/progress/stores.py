@@ -6,7 +6,7 @@ import contextlib
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -15,6 +15,7 @@ from fsrs import Scheduler
 from ...i18n import N_, translator
 from .base import ProgressError, ProgressSchemaError
 from .document import Progress
+from .records import Record, save_records
 
 # ----------------------------------------------------------------------------------------------
 # Stores
@@ -40,8 +41,20 @@ class MemoryStore:
         return self.progress.copy()
 
     def save(self, progress: Progress) -> Progress:
-        self.progress = self.progress.merge(progress)
+        """Merge ``progress`` in (its new records go through :func:`~.records.save_records`); returns the merge."""
+        new = new_records(self.progress, progress)
+
+        def write(_records: Sequence[Record]) -> None:
+            self.progress = self.progress.merge(progress)
+
+        save_records(new, write)
         return self.progress.copy()
+
+
+def new_records(kept: Progress, progress: Progress) -> list[Record]:
+    """The records of ``progress`` that ``kept`` does not hold (by id), oldest first."""
+    known = kept.record_ids()
+    return [r for r in progress.records() if r.id not in known]
 
 
 def default_progress_path() -> Path:
@@ -147,8 +160,9 @@ class FileStore:
     def save(self, progress: Progress) -> Progress:
         """Merge ``progress`` with the file's (under the lock) and write the result; returns it."""
         with _file_lock(self.lock_path):
-            merged = self._read().merge(progress)
-            _write_atomically(self.path, merged.to_json() + "\n")
+            kept = self._read()
+            merged = kept.merge(progress)
+            save_records(new_records(kept, progress), lambda _r: _write_atomically(self.path, merged.to_json() + "\n"))
         return merged
 
     def _read(self) -> Progress:
