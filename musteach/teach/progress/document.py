@@ -296,15 +296,18 @@ class Progress:
         seed: int,
         n: int,
         q: int,
-        given: Any,
+        given: Any = None,
         hints: int = 0,
         at: datetime | None = None,
+        shown: bool = False,
     ) -> Record:
         """Keep one answer of a quiz run still in progress, so that a reload resumes the run (see
         :meth:`open_run`). run: the run's id (:func:`new_id`, the same for every step and for the finished run).
         seed: the seed its questions are drawn with. n: questions in the run. q: this question's index (from
         0). given: the answer as plain JSON (a seat, a total, a name...). hints: hint steps taken on the question
-        before this answer. Raises :class:`ProgressError` for a bad lesson or quiz name, or a bad count."""
+        before this answer. shown: True for a step that only shows question ``q`` (the learner pressed Next),
+        without an answer (its data has no ``given``). Raises :class:`ProgressError` for a bad lesson or quiz
+        name, or a bad count."""
         check_key(lesson, "lesson"), check_key(quiz, "quiz")
         for name, v in (("seed", seed), ("n", n), ("q", q), ("hints", hints)):
             check_count(v, name)
@@ -315,9 +318,10 @@ class Progress:
             "seed": seed,
             "n": n,
             "q": q,
-            "given": given,
             "hints": hints,
         }
+        if not shown:
+            data["given"] = given
         step = Record.make(RecordKind.STEP, data, at=at)
         self._set_steps((*self.steps, step))
         return step

@@ -19,8 +19,8 @@ The ``data`` of each kind (times are ISO 8601 texts with a zone; ids are short t
   ``retries`` (its id is the run's id, shared with the run's steps).
 * ``step``: one answer of a quiz run still in progress, so that a reload resumes it: ``lesson``, ``quiz``,
   ``run`` (the run's id), ``seed`` (the run's question seed), ``n`` (questions in the run), ``q`` (the
-  question's index, from 0), ``given`` (the answer, as JSON), ``hints`` (hint steps taken on that question
-  before this answer).
+  question's index, from 0), ``given`` (the answer, as JSON; absent when the step only shows question ``q``:
+  the learner pressed Next), ``hints`` (hint steps taken on that question before this answer).
 * ``game``: a finished game at the play table: ``decisions``, ``stones_lost``, ``won``, ``level``, ``review``
   (the game's review as JSON, or null).
 * ``setting``: ``name``, ``value`` (JSON): the latest setting of each name wins (e.g. lesson 10's opponents'
