@@ -30,6 +30,9 @@ from .records import Record, RecordKind, new_id
 from .runs import GameResult, QuizRun, check_count, check_key, read_folded
 from .skills import Review, SkillRecord
 
+_RUN_FIELDS = ("lesson", "quiz", "points", "questions", "stars", "hints", "retries")
+_GAME_FIELDS = ("decisions", "stones_lost", "won", "level")
+
 
 class Progress:
     """Everything one learner has practised: a :class:`SkillRecord` per skill, the best streak, and the
@@ -446,31 +449,46 @@ class Progress:
         return min(played, key=lambda g: (g.error_rate, g.at)) if played else None
 
     # ----- records -------------------------------------------------------------------------
-    def records(self) -> list[Record]:
+    def records(self, *, besides: set[str] | frozenset[str] = frozenset()) -> list[Record]:
         """Every record this progress holds, one per kept answer, run, game, step and setting (and the reset),
-        oldest first (see :mod:`.records`). Folded answers and runs are no longer records of their own."""
+        oldest first (see :mod:`.records`), except those whose id is in ``besides``. Folded answers and runs are
+        no longer records of their own."""
         out: list[Record] = []
-        for skill, r in self.reviews():
-            data = {"skill": skill} | {k: v for k, v in r.to_dict().items() if k not in ("id", "at")}
-            out.append(Record(RecordKind.ANSWER, r.id, r.at, data))
+        for skill, rec in self.skills.items():
+            for r in rec.reviews:
+                if r.id not in besides:
+                    data = {"skill": skill, "correct": r.correct, "rating": r.rating, "ms": r.ms}
+                    out.append(
+                        Record(RecordKind.ANSWER, r.id, r.at, data | {"tries": r.tries, "diagnosis": r.diagnosis})
+                    )
         for run in self.runs:
-            row = run.to_list()
-            data = dict(
-                zip(("lesson", "quiz", "points", "questions", "stars", "hints", "retries"), row[2:], strict=True)
-            )
-            out.append(Record(RecordKind.RUN, run.id, run.at, data))
+            if run.id not in besides:
+                row = run.to_list()
+                data = dict(zip(_RUN_FIELDS, row[2:], strict=True))
+                out.append(Record(RecordKind.RUN, run.id, run.at, data))
         for g in self.games:
-            row = g.to_list(with_review=False)
-            data = dict(zip(("decisions", "stones_lost", "won", "level"), row[2:], strict=True)) | {"review": g.review}
-            out.append(Record(RecordKind.GAME, g.id, g.at, data))
-        out += [*self.steps, *self.settings.values()]
-        if self.reset_at is not None:
-            out.append(Record(RecordKind.RESET, "reset-" + self.reset_at.strftime("%Y%m%dT%H%M%S%fZ"), self.reset_at))
+            if g.id not in besides:
+                row = g.to_list(with_review=False)
+                data = dict(zip(_GAME_FIELDS, row[2:], strict=True)) | {"review": g.review}
+                out.append(Record(RecordKind.GAME, g.id, g.at, data))
+        out += [r for r in (*self.steps, *self.settings.values()) if r.id not in besides]
+        reset = self._reset_id()
+        if reset is not None and reset not in besides:
+            assert self.reset_at is not None
+            out.append(Record(RecordKind.RESET, reset, self.reset_at))
         return sorted(out, key=lambda r: (r.at, r.id))
+
+    def _reset_id(self) -> str | None:
+        return None if self.reset_at is None else "reset-" + self.reset_at.strftime("%Y%m%dT%H%M%S%fZ")
 
     def record_ids(self) -> set[str]:
         """The ids of :meth:`records`."""
-        return {r.id for r in self.records()}
+        ids = {r.id for rec in self.skills.values() for r in rec.reviews}
+        ids.update(r.id for r in self.runs)
+        ids.update(g.id for g in self.games)
+        ids.update(r.id for r in (*self.steps, *self.settings.values()))
+        reset = self._reset_id()
+        return ids | {reset} if reset is not None else ids
 
     @classmethod
     def from_records(cls, records: Iterable[Record], *, scheduler: Scheduler | None = None) -> Progress:
@@ -488,8 +506,7 @@ class Progress:
                 skill = check_skill(d.get("skill"))
                 reviews.setdefault(skill, []).append(Review.from_dict(dict(d) | {"id": r.id, "at": at}))
             elif r.kind == RecordKind.RUN:
-                keys = ("lesson", "quiz", "points", "questions", "stars", "hints", "retries")
-                runs.append(QuizRun.from_list([at, r.id, *(d.get(k) for k in keys)]))
+                runs.append(QuizRun.from_list([at, r.id, *(d.get(k) for k in _RUN_FIELDS)]))
             elif r.kind == RecordKind.GAME:
                 fields = ("decisions", "stones_lost", "won", "level", "review")
                 games.append(GameResult.from_list([r.id, at, *(d.get(k) for k in fields)]))

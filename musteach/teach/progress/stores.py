@@ -53,8 +53,7 @@ class MemoryStore:
 
 def new_records(kept: Progress, progress: Progress) -> list[Record]:
     """The records of ``progress`` that ``kept`` does not hold (by id), oldest first."""
-    known = kept.record_ids()
-    return [r for r in progress.records() if r.id not in known]
+    return progress.records(besides=kept.record_ids())
 
 
 def default_progress_path() -> Path:
