@@ -211,3 +211,10 @@ def test_a_reload_after_2_of_10_answers_resumes_the_run(server, context):
     _wait_runs(page, 1)
     run = next(r for r in _stored(page)["records"] if r["kind"] == "run")
     assert run["data"]["questions"] == 10 and run["data"]["points"] == 10
+    page.wait_for_function(  # the finished run's steps are removed; its answers and the run stay
+        f"""() => {{ for (let i = 0; i < localStorage.length; i++) {{ const k = localStorage.key(i);
+            if (k.startsWith({KEY + "/r/"!r}) && JSON.parse(localStorage.getItem(k)).kind === 'step') return false; }}
+            return true; }}"""
+    )
+    answers = [r for r in _stored(page)["records"] if r["kind"] == "answer"]
+    assert len(answers) == 10 and all(r["data"]["skill"] == "pares" for r in answers)

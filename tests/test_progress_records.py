@@ -304,3 +304,41 @@ def test_the_opponents_level_is_kept_like_the_rest_of_the_progress(tmp_path: Pat
     assert store.load().setting(OPPONENTS_LEVEL) == "beginner"
     again = PlayTable(seed=3, bot="club", store=FileStore(tmp_path / "progress.json"), background=False)
     assert again.bot_kind == "beginner" and again.level_choice.value == "beginner"
+
+
+def test_the_browser_forgets_the_steps_of_a_finished_run_and_nothing_else(monkeypatch):
+    from musteach_widgets.storage import BrowserStore
+
+    kept = Progress()
+    done_steps = [
+        kept.record_step("04-pares", "pares", "runx", seed=1, n=2, q=q, given=q, at=T0 + timedelta(seconds=q))
+        for q in range(2)
+    ]
+    open_step = kept.record_step("04-pares", "jugada", "runy", seed=2, n=2, q=0, given="par", at=T0)
+    items = [r.to_json() for r in (*done_steps, open_step)]
+    store = BrowserStore()
+    sent: list[dict] = []
+    monkeypatch.setattr(store, "send", lambda msg, buffers=None: sent.append(msg))
+    store._handle_custom_msg({"type": "records", "items": items, "reason": "load"}, [])
+    store._handle_custom_msg({"type": "stored", "value": None, "reason": "load", "error": ""}, [])
+    assert not [m for m in sent if m["type"] == "forget"]  # both runs still in progress
+    p = store.load()
+    p.record_run("04-pares", "pares", [1.0, 1.0], 3, run_id="runx")
+    store.save(p)
+    forgotten = [i for m in sent if m["type"] == "forget" for i in m["ids"]]
+    assert sorted(forgotten) == sorted(s.id for s in done_steps)
+    assert [s.id for s in store.load().open_run("04-pares", "jugada")] == [open_step.id]
+
+
+def test_the_browser_forgets_the_steps_of_a_run_replaced_by_a_later_one(monkeypatch):
+    from musteach_widgets.storage import BrowserStore
+
+    p = Progress()
+    old = p.record_step("04-pares", "pares", "old", seed=1, n=2, q=0, given=1, at=T0)
+    new = p.record_step("04-pares", "pares", "new", seed=1, n=2, q=0, given=1, at=T0 + timedelta(seconds=5))
+    store = BrowserStore()
+    sent: list[dict] = []
+    monkeypatch.setattr(store, "send", lambda msg, buffers=None: sent.append(msg))
+    store._handle_custom_msg({"type": "records", "items": [old.to_json(), new.to_json()], "reason": "load"}, [])
+    store._handle_custom_msg({"type": "stored", "value": None, "reason": "load", "error": ""}, [])
+    assert [i for m in sent if m["type"] == "forget" for i in m["ids"]] == [old.id]

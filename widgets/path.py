@@ -126,8 +126,10 @@ class Tutored:
         browser's records arrive after the quiz is drawn). Quizzes that can resume override :meth:`_resume`."""
         s = self.session
         steps = self._tutor_open_run()
-        if not steps or s is None or s.answered or s.attempt.tries or s.attempt.hints or steps[0].data.get("run") == self.run_id:
-            return
+        if not steps or steps[0].data.get("q") != 0 or steps[0].data.get("run") == self.run_id:
+            return  # nothing kept, a run whose first steps were removed, or this very run
+        if s is None or s.answered or s.attempt.tries or s.attempt.hints:
+            return  # the learner has started this run: it goes on
         self._resume(steps)
 
     def _resume(self, steps: tuple[Record, ...]) -> None:  # pragma: no cover - overridden

@@ -25,6 +25,8 @@
 //     (null: a copy of what the key holds now).
 //   {type: "reload"}: send "stored" again.
 //   {type: "put", records: [[<id>, <record JSON>]...]}: keep each record under its own key (once).
+//   {type: "forget", ids: [<id>...]}: remove those records' keys, if they hold steps (a step of a quiz run is
+//     useless once the run's own record is kept; nothing else is ever removed).
 //   {type: "write"}: write the "value" trait again (after an "other-writer" snapshot that changed nothing).
 
 // At most 6 bytes a character once escaped in JSON: 32,000 characters stay under 200 KB a message.
@@ -47,6 +49,18 @@ function errorText(e) {
 // Whether a localStorage write failed because the browser's storage for this site is full.
 function isQuotaError(e) {
   return !!e && (e.name === "QuotaExceededError" || e.name === "NS_ERROR_DOM_QUOTA_REACHED" || e.code === 22);
+}
+
+function forgetSteps(ls, prefix, ids) {
+  for (const id of ids) {
+    const name = prefix + id;
+    try {
+      const record = JSON.parse(ls.getItem(name) || "null");
+      if (record && record.kind === "step") ls.removeItem(name);
+    } catch (e) {
+      // an unreadable record stays where it is
+    }
+  }
 }
 
 function initialize({ model }) {
@@ -85,6 +99,11 @@ function initialize({ model }) {
       // the snapshot is still read below; its error is reported there
     }
     return out;
+  }
+
+  function forget(ids) {
+    const ls = storage();
+    if (ls !== null) forgetSteps(ls, recordPrefix(), ids);
   }
 
   function put(records) {
@@ -172,6 +191,8 @@ function initialize({ model }) {
     } else if (msg.type === "reload") {
       sendRecords("load", storedRecords());
       sendStored("load");
+    } else if (msg.type === "forget" && Array.isArray(msg.ids)) {
+      forget(msg.ids);
     } else if (msg.type === "write") {
       write();
     } else if (msg.type === "put" && Array.isArray(msg.records)) {

@@ -47,6 +47,7 @@ from musteach.teach.progress import (
     ProgressError,
     ProgressSchemaError,
     Record,
+    RecordKind,
     new_records,
     save_records,
 )
@@ -110,6 +111,7 @@ class BrowserStore(anywidget.AnyWidget):
         self._parts: dict[str, Any] = {}  # the progress text arriving in parts: id, count, parts so far
         self._unsent: dict[str, Record] = {}  # records to put in the browser once it has loaded
         self._stored_ids: set[str] = set()  # records the browser holds under keys of their own
+        self._stored_steps: set[str] = set()  # of those, the steps of quiz runs
         #: records the browser sent that could not be read (skipped, logged)
         self.unreadable_records = 0
         self.on_msg(self._on_msg)
@@ -155,7 +157,18 @@ class BrowserStore(anywidget.AnyWidget):
         if records:
             self.send({"type": "put", "records": [[r.id, r.to_json()] for r in records]})
             self._stored_ids.update(r.id for r in records)
+            self._stored_steps.update(r.id for r in records if r.kind == RecordKind.STEP)
+        self._forget_finished_steps()
         self._push()
+
+    def _forget_finished_steps(self) -> None:
+        """Remove from the browser the steps of runs that are finished (the run's own record holds what they led
+        to) or replaced by a later run of the same quiz (a resumed run goes on under its own id, with copies)."""
+        kept = {st.id for st in self.progress.steps}
+        done = [sid for sid in self._stored_steps if sid not in kept]
+        if done:
+            self.send({"type": "forget", "ids": done})
+            self._stored_steps.difference_update(done)
 
     def _push(self, *, again: bool = False) -> None:
         text = self.progress.to_json()
@@ -203,6 +216,7 @@ class BrowserStore(anywidget.AnyWidget):
                 self.unreadable_records += 1
                 _log.warning("a record kept in the browser could not be read: %.200r", item)
         self._stored_ids.update(r.id for r in records)
+        self._stored_steps.update(r.id for r in records if r.kind == RecordKind.STEP)
         try:
             self.progress.apply(records)
         except ProgressError:  # a record of a known kind with bad data: skip it, keep the rest
