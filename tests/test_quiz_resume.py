@@ -90,3 +90,33 @@ def test_the_seed_given_still_draws_the_first_run():
     a = mw.LanceQuiz("grande", n=3, seed=41, lesson="03-grande-chica", store=MemoryStore())
     b = mw.LanceQuiz("grande", n=3, seed=41)
     assert same_question(a.question, b.question)
+
+
+def test_a_betting_quiz_resumes_with_its_typed_stones():
+    store = MemoryStore()
+    quiz = mw.BettingQuiz(n=4, lesson="06-betting", store=store)
+    q = quiz.question
+    quiz.stones_a.value, quiz.stones_b.value = str(q.answer["A"] + 1), str(q.answer["B"])
+    quiz.check_button.click()  # a wrong first try
+    quiz.stones_a.value = str(q.answer["A"])
+    quiz.check_button.click()
+    quiz.next_button.click()
+    second = quiz.question
+    again = mw.BettingQuiz(n=4, lesson="06-betting", store=store)
+    assert again.session.answered == 1 and again.session.points == quiz.session.points
+    assert "Question 2 of 4" in again.progress.value and again.question.prompt == second.prompt
+    assert not again.errors
+
+
+def test_a_count_quiz_resumes_after_its_verdict():
+    store = MemoryStore()
+    quiz = mw.CountQuiz(n=3, lesson="07-count", store=store)
+    q = quiz.question
+    for key, row in quiz.cells.items():
+        for team, box in row.items():
+            box.value = str(q.answer[key][team])
+    quiz.check_button.click()
+    assert quiz.session.is_answered and quiz.session.verdict.correct
+    again = mw.CountQuiz(n=3, lesson="07-count", store=store)
+    assert again.session.is_answered and again.session.answered == 1 and again.question.prompt == q.prompt
+    assert not again.next_button.disabled and again.check_button.disabled and not again.errors

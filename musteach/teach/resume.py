@@ -12,6 +12,8 @@ verdicts. Pure Python (no Jupyter import).
 True
 >>> decode_response(encode_response(3)), decode_response(encode_response(None)), decode_response("medias")
 (3, None, 'medias')
+>>> decode_response(encode_response({"grande": {"A": 2, "B": 0}}))
+{'grande': {'A': 2, 'B': 0}}
 """
 
 from __future__ import annotations
@@ -42,8 +44,8 @@ def run_rng(seed: int) -> random.Random:
 
 
 def encode_response(value: Any) -> Any:
-    """An answer as plain JSON: a seat or total (int), nobody (None), a name (str), or cards in order
-    (``{"cards": [code, ...]}``). Raises :class:`~musteach.teach.errors.QuizError` for anything else."""
+    """An answer as plain JSON: a seat or total (int), nobody (None), a name (str), cards in order
+    (``{"cards": [code, ...]}``), or stones typed per team (and per lance: ``{"map": {...}}``). Raises :class:`~musteach.teach.errors.QuizError` for anything else."""
     if value is None or isinstance(value, bool | int | str):
         return value.value if isinstance(value, Enum) else value
     if isinstance(value, Enum) and isinstance(value.value, str | int):
@@ -52,6 +54,8 @@ def encode_response(value: Any) -> Any:
         return {"card": value.code}
     if isinstance(value, list | tuple) and all(isinstance(c, Card) for c in value):
         return {"cards": [c.code for c in value]}
+    if isinstance(value, dict) and _plain(value):
+        return {"map": value}
     raise QuizError(Text("this answer cannot be kept: {value}", value=repr(value)[:80]))
 
 
@@ -63,7 +67,22 @@ def decode_response(data: Any) -> Any:
         return Card.parse(data["card"])
     if isinstance(data, dict) and set(data) == {"cards"} and isinstance(data["cards"], list):
         return tuple(Card.parse(c) for c in data["cards"])
+    if isinstance(data, dict) and set(data) == {"map"} and isinstance(data["map"], dict) and _plain(data["map"]):
+        return data["map"]
     raise QuizError(Text("this kept answer cannot be read: {value}", value=repr(data)[:80]))
+
+
+def _plain(value: object, depth: int = 0) -> bool:
+    """True for stones typed in boxes: a dict of names to whole numbers, or of names to such dicts (two deep)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return (
+        isinstance(value, dict)
+        and depth < 2
+        and all(isinstance(k, str) and _plain(v, depth + 1) for k, v in value.items())
+    )
 
 
 def current_index(session: QuizSession) -> int:
