@@ -342,3 +342,35 @@ def test_the_browser_forgets_the_steps_of_a_run_replaced_by_a_later_one(monkeypa
     store._handle_custom_msg({"type": "records", "items": [old.to_json(), new.to_json()], "reason": "load"}, [])
     store._handle_custom_msg({"type": "stored", "value": None, "reason": "load", "error": ""}, [])
     assert [i for m in sent if m["type"] == "forget" for i in m["ids"]] == [old.id]
+
+
+def test_the_opponents_level_kept_in_the_browser_comes_back_after_a_reload(monkeypatch):
+    from musteach_widgets.storage import BrowserStore
+    from musteach_widgets.table import PlayTable
+
+    kept = Progress()
+    kept.set_setting(OPPONENTS_LEVEL, "beginner")
+    store = BrowserStore()
+    monkeypatch.setattr(store, "send", lambda msg, buffers=None: None)
+    table = PlayTable(seed=3, bot="club", store=store, background=False)
+    assert table.bot_kind == "club"  # the page is drawn before the browser has answered
+    store._handle_custom_msg({"type": "records", "items": [r.to_json() for r in kept.records()], "reason": "load"}, [])
+    store._handle_custom_msg({"type": "stored", "value": None, "reason": "load", "error": ""}, [])
+    assert table.bot_kind == "beginner" and table.level_choice.value == "beginner" and not table.errors
+    assert [r for r in store.progress.records() if r.kind == RecordKind.SETTING] == list(kept.settings.values())
+
+
+def test_a_reset_saved_to_the_browser_is_a_record_that_empties_every_copy(monkeypatch):
+    from musteach_widgets.storage import BrowserStore
+
+    store = BrowserStore()
+    sent: list[dict] = []
+    monkeypatch.setattr(store, "send", lambda msg, buffers=None: sent.append(msg))
+    items = [r.to_json() for r in full_progress().records()]
+    store._handle_custom_msg({"type": "records", "items": items, "reason": "load"}, [])
+    store._handle_custom_msg({"type": "stored", "value": None, "reason": "load", "error": ""}, [])
+    store.save(Progress.reset())
+    put = [Record.from_json(text) for m in sent if m["type"] == "put" for _, text in m["records"]]
+    assert [r.kind for r in put] == [RecordKind.RESET]
+    everything = Progress.from_records([*(Record.from_json(i) for i in items), *put])
+    assert everything.answered() == 0 and everything.runs == () and everything.games == ()
