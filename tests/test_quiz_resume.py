@@ -120,3 +120,19 @@ def test_a_count_quiz_resumes_after_its_verdict():
     again = mw.CountQuiz(n=3, lesson="07-count", store=store)
     assert again.session.is_answered and again.session.answered == 1 and again.question.prompt == q.prompt
     assert not again.next_button.disabled and again.check_button.disabled and not again.errors
+
+
+def test_senas_and_odds_quizzes_resume_too():
+    for make in (
+        lambda s: mw.SenaQuiz("meaning", n=3, lesson="09-senas", store=s),
+        lambda s: mw.OddsQuiz(n=3, lesson="12-odds", store=s),
+    ):
+        store = MemoryStore()
+        quiz = make(store)
+        q = quiz.question
+        quiz.button_for(q.answer).click()
+        quiz.next_button.click()
+        second = quiz.question
+        again = make(store)
+        assert again.session.answered == 1 and again.question.prompt == second.prompt and not again.errors
+        assert "Question 2 of 3" in again.progress.value

@@ -188,12 +188,12 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
     def _begin_run(self, steps: tuple[Record, ...]) -> None:
         """A new run (or, given kept ``steps``, the run they belong to, replayed: see :meth:`_resume`)."""
         seed = None
+        source = self._plain_source()
         if self.questions is None and self.lesson is not None:  # a kept run: its questions can be drawn again
             kept = steps[0].data.get("seed") if steps else self._seed
             seed = kept if isinstance(kept, int) else new_seed()
             self._seed = None  # the seed given is the first run's; each later run draws a new one
-            self.generator.rng = run_rng(seed)
-        source = self.generator if self.questions is None else iter(self.questions)
+            source = self._run_source(seed)
         self.session = QuizSession(source, n=self.n, tries=self.tries)
         self._tutor_run_started(seed)
         if steps:
@@ -205,6 +205,15 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
         elif s.retry is not None:
             self.feedback.value = feedback_html("retry", s.retry.headline, s.retry.explanation)
             self._reopen_answers(s.retry.given)
+
+    def _plain_source(self) -> Any:
+        """Where the questions come from: the fixed list, else the generator (a subclass may have its own)."""
+        return self.generator if self.questions is None else iter(self.questions)
+
+    def _run_source(self, seed: int) -> Any:
+        """The question source of a kept run, drawn from ``seed`` (a subclass with its own source makes a new one)."""
+        self.generator.rng = run_rng(seed)
+        return self.generator
 
     def _resume(self, steps: tuple[Record, ...]) -> None:
         if type(self)._start is QuizWidget._start:  # a quiz that draws its questions otherwise starts afresh
