@@ -11,9 +11,15 @@ answers of a skill are kept; older ones are folded into the skill's base (its FS
 counts), so the saved progress stays small (a few tens of kilobytes however long the learner practises).
 It also keeps every finished quiz run of every lesson (:class:`QuizRun`: its points, stars, hints and second
 tries; the best stars are what the lesson map shows), and the time of the last reset (answers and runs from
-before it are dropped, also when an older copy is merged in). It reads and writes a versioned, compact JSON
-document (:data:`SCHEMA_VERSION`; version 1 and 2 documents are migrated on reading); :class:`FileStore` keeps it in a file in the user's data folder, written atomically
-under a file lock.
+before it are dropped, also when an older copy is merged in), the games played at the table, the steps of
+quiz runs still in progress (so that a reload resumes them) and settings such as the opponents' level.
+
+Everything the learner does is a :class:`Record` of its own (an id, a kind, a time, a version; plain JSON),
+and stores merge records by id, never overwriting one another (issue 23): :meth:`Progress.records` lists
+them, :meth:`Progress.apply` adds them, and every store saves its new ones through :func:`save_records`,
+where a sink (a class server's database) can be attached. The progress reads and writes a versioned, compact
+JSON document (:data:`SCHEMA_VERSION`; documents of versions 1 to 3 are upgraded on reading);
+:class:`FileStore` keeps it in a file in the user's data folder, written atomically under a file lock.
 
 The package is split by job (each module under 900 lines; ``musteach.teach.progress`` re-exports them all):
 :mod:`.base` (errors, limits, the scheduler, time and name checks), :mod:`.skills` (answers and skill records),

@@ -127,7 +127,9 @@ class FileStore:
 
     path: the file (default :func:`default_progress_path`). Writes are atomic (a temporary file in the same
     folder, then :func:`os.replace`) and made under an exclusive lock on ``<path>.lock``; each write re-reads
-    the file and merges it with the progress being saved, so two notebooks saving at once lose nothing.
+    the file and merges it with the progress being saved (a union of records by id), so two notebooks (two
+    kernels) saving at once lose nothing; the records the file did not hold go through
+    :func:`~musteach.teach.progress.save_records`.
 
     A file that cannot be read (bad JSON, not progress, another schema version) is never overwritten: it is
     renamed ``<name>.corrupt-<UTC timestamp>`` and a sentence saying so is added to :attr:`notices` (for the
