@@ -147,11 +147,11 @@ class BrowserStore(anywidget.AnyWidget):
     def _write(self, progress: Progress, records: Sequence[Record]) -> None:
         self.progress = self.progress.merge(progress)
         self._unsent.update((r.id, r) for r in records)
-        if self.loaded:
-            self._flush()
+        if self.loaded:  # a step of a run in progress needs its own key only: the snapshot follows the next answer
+            self._flush(snapshot=not records or any(r.kind != RecordKind.STEP for r in records))
 
-    def _flush(self) -> None:
-        """Put the records the browser lacks (each under its own key), then the merged snapshot."""
+    def _flush(self, *, snapshot: bool = True) -> None:
+        """Put the records the browser lacks (each under its own key), then (``snapshot``) the merged snapshot."""
         records = [r for r in self._unsent.values() if r.id not in self._stored_ids]
         self._unsent = {}
         if records:
@@ -159,7 +159,8 @@ class BrowserStore(anywidget.AnyWidget):
             self._stored_ids.update(r.id for r in records)
             self._stored_steps.update(r.id for r in records if r.kind == RecordKind.STEP)
         self._forget_finished_steps()
-        self._push()
+        if snapshot:
+            self._push()
 
     def _forget_finished_steps(self) -> None:
         """Remove from the browser the steps of runs that are finished (the run's own record holds what they led
