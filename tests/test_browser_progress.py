@@ -218,3 +218,31 @@ def test_a_reload_after_2_of_10_answers_resumes_the_run(server, context):
     )
     answers = [r for r in _stored(page)["records"] if r["kind"] == "answer"]
     assert len(answers) == 10 and all(r["data"]["skill"] == "pares" for r in answers)
+
+
+def test_a_server_restart_mid_quiz_resumes_the_run_after_a_reload(browser, tmp_path):
+    context = browser.new_context(viewport={"width": 1100, "height": 1000})
+    port = bh.free_port()
+    try:
+        page = _page(context)
+        with bh.voila_server(tmp_path / "first.log", plain=True, port=port) as base:
+            _, pares = _open(page, base)
+            for k in (1, 2):
+                if k > 1:
+                    _next(page, pares)
+                _answer_right(pares, k)
+            _next(page, pares)
+            third = _picture(pares)
+            page.wait_for_function(
+                f"""() => {{ for (let i = 0; i < localStorage.length; i++) {{ const k = localStorage.key(i);
+                    if (k.startsWith({KEY + "/r/"!r})) {{ const r = JSON.parse(localStorage.getItem(k));
+                        if (r.kind === 'step' && r.data.q === 2) return true; }} }} return false; }}"""
+            )
+        with bh.voila_server(tmp_path / "second.log", plain=True, port=port):  # the same address: a new server
+            page.reload(wait_until="domcontentloaded")
+            _, pares = _quizzes(page)
+            pares.locator(".musteach-progress", has_text="Question 3 of 10").wait_for()
+            pares.locator(".musteach-score", has_text="2/2").wait_for()
+            assert _picture(pares) == third
+    finally:
+        context.close()
