@@ -136,3 +136,19 @@ def test_senas_and_odds_quizzes_resume_too():
         again = make(store)
         assert again.session.answered == 1 and again.question.prompt == second.prompt and not again.errors
         assert "Question 2 of 3" in again.progress.value
+
+
+def test_a_run_another_tab_goes_on_with_is_not_taken_over_by_an_open_quiz(monkeypatch):
+    from musteach_widgets.storage import BrowserStore
+
+    from musteach.teach.progress import Progress
+
+    store = BrowserStore()
+    monkeypatch.setattr(store, "send", lambda msg, buffers=None: None)
+    quiz = mw.LanceQuiz("pares", n=5, lesson="04-pares", store=store)
+    store._handle_custom_msg({"type": "stored", "value": None, "reason": "load", "error": ""}, [])
+    first = quiz.question
+    other = Progress()  # another tab answers the first question of its own run
+    step = other.record_step("04-pares", "pares", "tab2", seed=9, n=5, q=0, given=1)
+    store._handle_custom_msg({"type": "records", "items": [step.to_json()], "reason": "other-tab"}, [])
+    assert quiz.question is first and quiz.session.answered == 0 and quiz.session.attempt.tries == 0

@@ -78,6 +78,7 @@ class Tutored:
         #: the run in progress (its id and question seed) when its answers are kept step by step, else None
         self.run_id: str | None = None
         self.run_seed: int | None = None
+        self._resume_checked = False  # a kept run is resumed once, from what the store held when it loaded
         self.hint_marks: tuple[Mark, ...] = ()
         _ = translator()
         self.hint_button = widgets.Button(description=_(labels.HINT), tooltip=_(labels.HINT_TIP))
@@ -123,7 +124,11 @@ class Tutored:
 
     def _tutor_resume(self) -> None:
         """Resume the kept run in progress when the learner has not started this one (after a reload, the
-        browser's records arrive after the quiz is drawn). Quizzes that can resume override :meth:`_resume`."""
+        browser's records arrive after the quiz is drawn), once: a run another tab goes on with later is its own.
+        Quizzes that can resume override :meth:`_resume`."""
+        if self._resume_checked or not getattr(self.store, "loaded", True):
+            return
+        self._resume_checked = True
         s = self.session
         steps = self._tutor_open_run()
         if not steps or steps[0].data.get("q") != 0 or steps[0].data.get("run") == self.run_id:
