@@ -152,3 +152,14 @@ def test_a_run_another_tab_goes_on_with_is_not_taken_over_by_an_open_quiz(monkey
     step = other.record_step("04-pares", "pares", "tab2", seed=9, n=5, q=0, given=1)
     store._handle_custom_msg({"type": "records", "items": [step.to_json()], "reason": "other-tab"}, [])
     assert quiz.question is first and quiz.session.answered == 0 and quiz.session.attempt.tries == 0
+
+
+def test_the_mus_quiz_resumes_too():
+    store = MemoryStore()
+    quiz = mw.MusQuiz(n=3, lesson="08-mus", store=store)
+    q = quiz.question
+    quiz.button_for(q.answer).click()
+    quiz.next_button.click()
+    second = quiz.question
+    again = mw.MusQuiz(n=3, lesson="08-mus", store=store)
+    assert again.session.answered == 1 and again.question.hand == second.hand and not again.errors
