@@ -246,3 +246,26 @@ def test_a_server_restart_mid_quiz_resumes_the_run_after_a_reload(browser, tmp_p
             assert _picture(pares) == third
     finally:
         context.close()
+
+
+def test_the_opponents_level_chosen_in_lesson_10_is_kept_after_a_reload(server, context):
+    from musteach.teach import labels
+
+    page = _page(context)
+    page.goto(f"{server}/voila/render/10-play.ipynb", wait_until="domcontentloaded")
+    select = page.locator(".musteach-level select")
+    select.wait_for()
+    chosen = labels.level_label("beginner")
+    select.select_option(label=chosen)
+    page.wait_for_function(  # the choice is a record of its own in this browser
+        f"""() => {{ for (let i = 0; i < localStorage.length; i++) {{ const k = localStorage.key(i);
+            if (k.startsWith({KEY + "/r/"!r})) {{ const r = JSON.parse(localStorage.getItem(k));
+                if (r.kind === 'setting' && r.data.value === 'beginner') return true; }} }} return false; }}"""
+    )
+    page.reload(wait_until="domcontentloaded")
+    select = page.locator(".musteach-level select")
+    select.wait_for()
+    page.wait_for_function(
+        "([el, label]) => el.options[el.selectedIndex] && el.options[el.selectedIndex].textContent === label",
+        arg=[select.element_handle(), chosen],
+    )
