@@ -126,7 +126,9 @@ class Tutored:
         if s is None or not s.can_hint():
             return
         hint: Hint = s.hint()
-        self.feedback.value = feedback_html("hint", hint.headline, hint.text)
+        retry = s.retry  # the diagnosis of a wrong first answer stays, the hint goes under it
+        above = feedback_html("retry", retry.headline, retry.explanation) if retry is not None else ""
+        self.feedback.value = above + feedback_html("hint", hint.headline, hint.text)
         if hint.marks:
             self.hint_marks = hint.marks
             self._redraw_marks()
@@ -156,7 +158,7 @@ class Tutored:
         self.hint_marks = ()
         if self.lesson is not None and self.quiz_name is not None and s.history:
             question = s.history[-1][0]
-            record_attempt(self.learner, skill_of(question), s.attempt)
+            record_attempt(self.learner, skill_of(question), s.attempt)  # its outcome and diagnosis: musteach's
             if s.finished:
                 self.learner.record_run(
                     self.lesson, self.quiz_name, s.points, s.stars, hints=s.hints_used, retries=s.retries

@@ -6,7 +6,9 @@ mistaken rule is a :class:`Reading` of the rules: the real evaluator's pieces
 :func:`musteach.rules.lances.speaking_order`) with one switch turned. Under that switch the lance is judged
 again, the switch also deciding who holds pares or juego and so whether Punto is played. A mistake explains an
 answer when the answer (a seat, or None for "nobody") is the winner that reading gives; the first mistake in
-:data:`MISTAKES` order that does is the diagnosis. A right answer never gets a mistake, and a wrong answer
+:data:`MISTAKES` order that does is the diagnosis. One case comes before that order: a picked seat whose hand
+ties the winner's exactly (so it lost only for sitting farther from mano) is always
+:attr:`Mistake.TIE_NOT_TO_MANO`, whatever other reading would also give it. A right answer never gets a mistake, and a wrong answer
 that no mistake explains is a slip (``mistake`` None).
 
 >>> deal = [["3o", "3c", "7e", "4b"], ["12c", "11o", "7c", "6e"], ["1o", "5c", "6o", "10e"], ["4c", "5e", "6c", "7o"]]
@@ -261,6 +263,10 @@ def _diagnose(
     if picked == winner:
         return Diagnosis(the_lance, picked, winner, True, None, result.explanation, None)
     why_not = None if picked is None else truth.why_not(winner, picked)
+    if picked is not None and winner is not None and truth.ties(winner, picked):
+        # the picked hand ties the winner's: whatever else the learner might have misread, the tie decided it
+        text = _MistakeText(truth, hs, truth.infos, Mistake.TIE_NOT_TO_MANO).sentence(winner, picked)
+        return Diagnosis(the_lance, picked, winner, False, Mistake.TIE_NOT_TO_MANO, text, why_not)
     for mistake in MISTAKES:
         reading = Reading.of(mistake)
         misread = tuple(read_hand(h, reading, rules.kings) for h in hs)
@@ -321,6 +327,14 @@ class _View:
         if self.lance in (Lance.JUEGO, Lance.PUNTO):
             return str(info.total)
         return self.cards(seat)
+
+    def ties(self, winner: int, seat: int) -> bool:
+        """True when ``seat`` takes part and holds exactly what the winner holds in this lance (so only the
+        seats' distance from mano parted them; RULES.md §2)."""
+        key = self.infos[seat].key(self.lance)
+        if self.lance is Lance.PUNTO:
+            return not self.infos[seat].is_juego and key == self.infos[winner].key(self.lance)
+        return bool(key) and key == self.infos[winner].key(self.lance)
 
     def takes_part(self, seat: int) -> bool:
         return bool(self.infos[seat].key(self.lance)) if self.lance in (Lance.PARES, Lance.JUEGO) else True

@@ -59,6 +59,7 @@ __all__ = ["BatchDiagnosis", "diagnose_batch"]
 _GRANDE, _CHICA, _PARES, _JUEGO, _PUNTO = range(5)
 _READINGS: tuple[Reading, ...] = (Reading(), *(Reading.of(m) for m in MISTAKES))  # reading 1 + k: MISTAKES[k]
 _PUNTO_WITH_JUEGO = 1 + MISTAKES.index(Mistake.PUNTO_WITH_JUEGO)
+_TIE_NOT_TO_MANO = 1 + MISTAKES.index(Mistake.TIE_NOT_TO_MANO)
 _RANK_CLASS = 10_000  # above every id of four sorted rank positions: marks 4 reyes (see _hand_classes)
 
 
@@ -144,6 +145,9 @@ def diagnose_batch(
     correct = answers == winner
     mistake = np.full(n, -1, np.int64)
     open_rows = ~correct
+    ties = _ties(tables, classes, lances, answers, winner.astype(np.int64), open_rows)
+    mistake[ties] = _TIE_NOT_TO_MANO - 1  # a hand equal to the winner's lost on the tie alone (see diagnose)
+    open_rows[ties] = False
     for r in range(1, len(_READINGS)):
         rows = np.flatnonzero(open_rows & tables.may_differ(r)[lances])
         got = tables.winners(r, classes[rows], m64[rows], lances[rows])
@@ -169,6 +173,24 @@ def diagnose_batch(
         picked = np.flatnonzero(told.answers >= 0)
         why_not[wrong[picked]] = _why_not(words, tables, told.take(picked), facts.take(picked))
     return BatchDiagnosis(winner.astype(np.int8), correct, mistake.astype(np.int8), explanation.tolist(), why_not.tolist())
+
+
+def _ties(
+    tables: _ReadingTables, classes: np.ndarray, lances: np.ndarray, answers: np.ndarray, winners: np.ndarray,
+    rows: np.ndarray,
+) -> np.ndarray:
+    """(N,) bool: the wrong answers (``rows``) naming a seat whose hand ties the real winner's exactly in its
+    lance (it takes part, and its key equals the winner's), as :meth:`~musteach.teach.diagnosis` finds them."""
+    out = rows & (answers >= 0) & (winners >= 0)
+    at = np.flatnonzero(out)
+    if at.size:
+        mine = classes[at, answers[at]]
+        theirs = classes[at, winners[at]]
+        keys = tables.keys[0]
+        same = (keys[lances[at], mine] == keys[lances[at], theirs]) & (keys[lances[at], mine] > 0)
+        same &= ~((lances[at] == _PUNTO) & tables.juego[0][mine])
+        out[at] = same
+    return out
 
 
 def _true_winners(arr: np.ndarray, manos: np.ndarray, deal_kings: np.ndarray) -> np.ndarray:

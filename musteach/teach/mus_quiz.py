@@ -123,16 +123,22 @@ class DiscardQuestion(KeyedChoices):
         return None
 
     def grade(self, response: Any) -> Verdict:
-        """A :class:`~musteach.teach.quiz.Verdict`; a wrong answer's explanation starts with what it gives."""
+        """A :class:`~musteach.teach.quiz.Verdict`; a wrong answer's explanation starts with what it gives and its
+        diagnosis (:func:`~musteach.teach.mistakes.diagnose_answer`)."""
         _ = translator()
         given = self.verify_response(response)
         if given == self.answer:
             return Verdict(True, self.answer, given, self.explanation, None, _("Right!"))
         mine = _score_text(self.scores[given], self.aim)
         best = _score_text(self.scores[self.answer], self.aim)
+        from .mistakes import diagnose_answer  # imported late: it imports this module
+
+        found = diagnose_answer(self, given)
+        why = found.text if found is not None else ""
+        told = " ".join(t for t in (why, self.explanation) if t)
         text = _(
             "'{choice}' gives {mine}, the best gives {best}. {explanation}",
-            choice=self.label_of(given), mine=mine, best=best, explanation=self.explanation,
+            choice=self.label_of(given), mine=mine, best=best, explanation=told,
         )  # fmt: skip
         return Verdict(False, self.answer, given, text, None, _("Not quite: {answer}.", answer=self.answer_text))
 
