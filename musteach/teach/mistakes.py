@@ -260,6 +260,10 @@ _READS: dict[Misreading, Callable[[int, int], tuple[int, int] | None]] = {
 }
 
 
+#: The misreadings of a whole kind of card (every figure, every ace): never of one card of the kind alone.
+_WHOLE = frozenset({Misreading.FIGURES_AS_ONE, Misreading.ACE_HIGH, Misreading.FIGURES_ORDER})
+
+
 def _true_read(rank: int, kings: int) -> tuple[int, int]:
     from ..rules.lances import effective_rank
 
@@ -272,20 +276,28 @@ def misread(
     """The fewest card misreadings among ``kinds`` under which the cards give what ``fits`` wants, or None.
 
     Each card is read truly or by one of the misreadings that applies to it (``(rank, points)`` per card);
-    ``fits`` takes the readings of the four cards. The answer uses the fewest kinds of misreading, then the
-    fewest cards misread; ``()`` when the true reading fits. RULES.md §1, §5."""
+    ``fits`` takes the readings of the four cards. The misreadings of a whole kind of card (every figure as one
+    rank, the figures' order, the ace high) read every such card alike. The answer uses the fewest kinds of
+    misreading, then the fewest cards misread; ``()`` when the true reading fits. RULES.md §1, §5."""
     kinds = tuple(kinds)
-    options: list[list[tuple[Misreading | None, tuple[int, int]]]] = []
-    for c in cards:
-        here: list[tuple[Misreading | None, tuple[int, int]]] = [(None, _true_read(c.rank, kings))]
-        here += [(m, got) for m in kinds if (got := _READS[m](c.rank, kings)) is not None]
-        options.append(here)
     best: tuple[tuple[int, int], tuple[Misreading, ...]] | None = None
-    for combo in itertools.product(*options):
-        used = tuple(m for m, _ in combo if m is not None)
-        cost = (len(set(used)), len(used))
-        if (best is None or cost < best[0]) and fits([read for _, read in combo]):
-            best = (cost, tuple(m for m in kinds if m in used))
+    whole = [m for m in kinds if m in _WHOLE]
+    for n in range(len(whole) + 1):
+        for on in itertools.combinations(whole, n):  # a misreading of a kind of card reads every such card so
+            options: list[list[tuple[tuple[Misreading, ...], tuple[int, int]]]] = []
+            for c in cards:
+                read = _true_read(c.rank, kings)
+                by = tuple(m for m in on if _READS[m](c.rank, kings) is not None)
+                for m in by:
+                    read = _READS[m](c.rank, kings) or read
+                here = [(by, read)]
+                here += [((m,), got) for m in kinds if m not in _WHOLE and (got := _READS[m](c.rank, kings)) is not None]
+                options.append(here)
+            for combo in itertools.product(*options):
+                used = [m for ms, _ in combo for m in ms]
+                cost = (len(set(used)), len(used))
+                if (best is None or cost < best[0]) and fits([read for _, read in combo]):
+                    best = (cost, tuple(m for m in kinds if m in used))
     return None if best is None else best[1]
 
 
