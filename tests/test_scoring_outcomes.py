@@ -154,3 +154,16 @@ def test_lesson_09_could_also_show_lists_every_sena_that_fits():
         for s in others:
             assert f"'{s.gesture_text()}'" in q.explanation, (hand, s.key)
     assert "Turn the head to one side" in fit_question("12o 10o 10c 10e").explanation  # the pares seña of R-S-S-S
+
+
+def test_what_the_answer_record_keeps():
+    s = QuizSession(questions(1), n=1, tries=2)
+    s.answer(22)
+    s.answer(28)
+    assert s.turn is not None
+    assert s.turn.attempt.record_fields == {
+        "tries": 2,
+        "outcome": "second",
+        "diagnosis": "three_is_not_king+two_is_not_ace",
+    }
+    assert Attempt().answer(True).record_fields == {"tries": 1, "outcome": "first", "diagnosis": None}

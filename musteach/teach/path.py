@@ -233,8 +233,8 @@ def record_attempt(
     :class:`~musteach.teach.scoring.Outcome`: right at the first try is right (rated Good, or Easy on a streak
     faster than ``fast_ms`` milliseconds; Hard after a hint); right at the second try is a lapse, recorded as
     not right and rated Again, so it breaks the streak and counts against the skill; shown is Again too.
-    The attempt also carries what the record keeps of the answer: its ``tries`` and the ``diagnoses`` of its wrong
-    answers. Raises :class:`~musteach.teach.progress.ProgressError` for a bad skill name."""
+    The attempt also carries what the answer record keeps (:attr:`~musteach.teach.scoring.Attempt.record_fields`:
+    its tries, outcome and diagnosis tag). Raises :class:`~musteach.teach.progress.ProgressError` for a bad skill name."""
     if attempt.clean:
         return progress.record(skill, True, at=at, ms=ms, fast_ms=fast_ms)
     if attempt.outcome is Outcome.FIRST:

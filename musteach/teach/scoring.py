@@ -140,6 +140,13 @@ class Attempt:
         return self.diagnoses[-1] if self.diagnoses else None
 
     @property
+    def record_fields(self) -> dict[str, str | int | None]:
+        """What an answer record keeps of this attempt: ``{"tries": n, "outcome": "first" | "second" | "shown" |
+        None, "diagnosis": tag | None}`` (the last wrong answer's tag; see :attr:`diagnoses`)."""
+        outcome = self.outcome
+        return {"tries": self.tries, "outcome": None if outcome is None else outcome.value, "diagnosis": self.diagnosis}
+
+    @property
     def points(self) -> float:
         """The question's score towards the stars, 0..1: 1 at the first try without a hint, less per hint step;
         :data:`RETRY_FACTOR` of it at the second try; 0 until solved."""
