@@ -244,6 +244,7 @@ def test_a_total_in_4_reyes_names_the_8_reyes_habit():
         ("5o 5c 5e 5b", "medias", (JugadaMistake.QUADS_AS_MEDIAS,)),
         ("5o 5c 5e 6b", "duples", (JugadaMistake.JUGADA_NAMES,)),
         ("5o 5c 7e 6b", "none", (JugadaMistake.PARES_NOT_SEEN,)),
+        ("7o 5c 4e 6b", "medias", (JugadaMistake.PARES_NOT_THERE,)),
     ],
 )
 def test_a_jugada_names_the_real_mistake(hand, given, expected):

@@ -110,7 +110,8 @@ class TotalMistake(enum.StrEnum):
 
 class JugadaMistake(enum.StrEnum):
     """The tags of a wrong jugada (RULES.md §5): the card misreadings (the values of :class:`Misreading`), pares
-    not seen (answered none), or the names mixed up (par, medias or duples for another count of equal cards)."""
+    not seen (answered none), pares that are not there (a jugada named for a hand without pares, no misreading
+    giving it), or the names mixed up (par, medias or duples for another count of equal cards)."""
 
     THREE_AT_FACE = Misreading.THREE_AT_FACE.value
     TWO_AT_FACE = Misreading.TWO_AT_FACE.value
@@ -119,6 +120,7 @@ class JugadaMistake(enum.StrEnum):
     FIGURES_AS_ONE = Misreading.FIGURES_AS_ONE.value
     QUADS_AS_MEDIAS = Misreading.QUADS_AS_MEDIAS.value
     PARES_NOT_SEEN = "pares_not_seen"
+    PARES_NOT_THERE = "pares_not_there"
     JUGADA_NAMES = "jugada_names"
 
     def __str__(self) -> str:
@@ -405,8 +407,12 @@ def _jugada(q: Question, given: str) -> Diagnosed:
         if found is not None and (found or quads):
             found = (*found, Misreading.QUADS_AS_MEDIAS) if quads else found
             return Diagnosed(tuple(m.value for m in found), f"{needs} {_as_if(_, found)}")
-    tag = JugadaMistake.PARES_NOT_SEEN.value if given == "none" else SLIP if q.answer == "none" else JugadaMistake.JUGADA_NAMES.value
-    return Diagnosed((tag,), needs)
+    tag: JugadaMistake
+    if given == "none":
+        tag = JugadaMistake.PARES_NOT_SEEN
+    else:
+        tag = JugadaMistake.PARES_NOT_THERE if q.answer == "none" else JugadaMistake.JUGADA_NAMES
+    return Diagnosed((tag.value,), needs)
 
 
 # ----- the order of cards ------------------------------------------------------------------------------------
