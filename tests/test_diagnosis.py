@@ -24,6 +24,7 @@ LANCES = ("grande", "chica", "pares", "juego", "punto")
 TAGS = (
     "three_is_not_king",
     "two_is_not_ace",
+    "three_is_not_king+two_is_not_ace",
     "chica_from_the_top",
     "quads_not_duples",
     "pares_by_rank_not_kind",
@@ -45,9 +46,9 @@ def play_rank(rank: int, kings: int, tag: str | None) -> float:
     """Where a card stands, high to low: R > C > S > 7 > 6 > 5 > 4 > A (8 reyes: 3 = R, 2 = A)."""
     if kings == 8:
         if rank == 3:
-            return 3.0 if tag == "three_is_not_king" else 12.0  # else: between the aces and the 4
+            return 3.0 if tag and "three_is_not_king" in tag.split("+") else 12.0  # else: between the aces and the 4
         if rank == 2:
-            return 2.0 if tag == "two_is_not_ace" else 1.0
+            return 2.0 if tag and "two_is_not_ace" in tag.split("+") else 1.0
     return float(rank)
 
 

@@ -345,3 +345,13 @@ def test_a_session_keeps_each_wrong_answers_tag_in_the_attempt():
     s.answer(18)
     assert s.turn is not None and s.turn.attempt.diagnoses == ("three_is_not_king+two_is_not_ace", "card_left_out")
     assert re.search(r"one card was left out", s.verdict.reasons[0])  # type: ignore[union-attr]  # the last answer's
+
+
+def test_both_the_3_and_the_2_misread_in_a_lance():
+    """Seat 0 wins Chica only if seat 1's 3 and 2s are read at their face (as in 4 reyes): neither alone does it."""
+    hands = [["3c", "6c", "1b", "1c"], ["2c", "2e", "2b", "3e"], ["3o", "6o", "2o", "7c"], ["1e", "1o", "6e", "7o"]]
+    d = diagnose(hands, 0, "chica", 0)
+    assert d.mistake is Mistake.THREE_AND_TWO_AT_FACE and d.mistake.value == "three_is_not_king+two_is_not_ace"
+    assert "ranked below the 4" in d.explanation and "ranked above the aces" in d.explanation
+    (line,) = grade_command([(hands, 0, "chica", 0)])
+    assert line["mistake"] == "three_is_not_king+two_is_not_ace" and line["explanation"] == d.explanation

@@ -71,6 +71,8 @@ class Mistake(enum.StrEnum):
     """A 3 ranks between the aces and the 4 and counts 3 points (2s stay aces)."""
     TWO_IS_NOT_ACE = "two_is_not_ace"
     """A 2 ranks between the aces and the 4 and counts 2 points (3s stay kings)."""
+    THREE_AND_TWO_AT_FACE = "three_is_not_king+two_is_not_ace"
+    """Both at once: a 3 plays as a 3 and a 2 as a 2, as in 4 reyes (the tags of both, joined by ``+``)."""
     CHICA_FROM_THE_TOP = "chica_from_the_top"
     """Chica hands are compared from their highest card down; the lower card wins at the first difference."""
     QUADS_NOT_DUPLES = "quads_not_duples"
@@ -120,18 +122,19 @@ class Reading:
         """The reading with ``mistake``'s switch on; ``None`` gives the real rules."""
         if mistake is None:
             return cls()
-        return replace(cls(), **{_SWITCH[mistake]: True})
+        return replace(cls(), **dict.fromkeys(_SWITCH[mistake], True))
 
 
-_SWITCH = {
-    Mistake.THREE_IS_NOT_KING: "three_low",
-    Mistake.TWO_IS_NOT_ACE: "two_low",
-    Mistake.CHICA_FROM_THE_TOP: "chica_from_top",
-    Mistake.QUADS_NOT_DUPLES: "quads_as_medias",
-    Mistake.PARES_BY_RANK_NOT_KIND: "pares_by_rank",
-    Mistake.JUEGO_BY_TOTAL: "juego_by_total",
-    Mistake.TIE_NOT_TO_MANO: "tie_to_far",
-    Mistake.PUNTO_WITH_JUEGO: "punto_with_juego",
+_SWITCH: dict[Mistake, tuple[str, ...]] = {
+    Mistake.THREE_IS_NOT_KING: ("three_low",),
+    Mistake.TWO_IS_NOT_ACE: ("two_low",),
+    Mistake.THREE_AND_TWO_AT_FACE: ("three_low", "two_low"),
+    Mistake.CHICA_FROM_THE_TOP: ("chica_from_top",),
+    Mistake.QUADS_NOT_DUPLES: ("quads_as_medias",),
+    Mistake.PARES_BY_RANK_NOT_KIND: ("pares_by_rank",),
+    Mistake.JUEGO_BY_TOTAL: ("juego_by_total",),
+    Mistake.TIE_NOT_TO_MANO: ("tie_to_far",),
+    Mistake.PUNTO_WITH_JUEGO: ("punto_with_juego",),
 }
 
 
@@ -502,6 +505,7 @@ class _View:
 MISTAKE_FACTS = {
     Mistake.THREE_IS_NOT_KING: N_("in 8 reyes every 3 is a king (worth 10 points)"),
     Mistake.TWO_IS_NOT_ACE: N_("in 8 reyes every 2 is an ace (worth 1 point)"),
+    Mistake.THREE_AND_TWO_AT_FACE: N_("in 8 reyes every 3 is a king (worth 10 points) and every 2 an ace (worth 1 point)"),
     Mistake.CHICA_FROM_THE_TOP: N_("Chica compares the lowest cards first"),
     Mistake.QUADS_NOT_DUPLES: N_("four of a kind counts as duples (two equal pairs)"),
     Mistake.PARES_BY_RANK_NOT_KIND: N_("duples beat medias, and medias beat a par, whatever their ranks"),
@@ -576,10 +580,10 @@ class _MistakeText:
     def as_if(self, winner: int | None, picked: int | None) -> str:
         _ = translator()
         m = self.mistake
-        if m in (Mistake.THREE_IS_NOT_KING, Mistake.TWO_IS_NOT_ACE):
-            rank = 3 if m is Mistake.THREE_IS_NOT_KING else 2
-            seats = self._misread_seats(winner, picked, rank)
-            return _.join([self._misread_clause(s, rank) for s in seats])
+        if m in (Mistake.THREE_IS_NOT_KING, Mistake.TWO_IS_NOT_ACE, Mistake.THREE_AND_TWO_AT_FACE):
+            ranks = {Mistake.THREE_IS_NOT_KING: (3,), Mistake.TWO_IS_NOT_ACE: (2,)}.get(m, (3, 2))
+            clauses = [self._misread_clause(s, r) for r in ranks for s in self._misread_seats(winner, picked, r)]
+            return _.join(list(dict.fromkeys(clauses)))  # a seat misread for its 3 and its 2 is told once
         if m is Mistake.CHICA_FROM_THE_TOP:
             return _("Chica compared the highest cards first, the lower card winning")
         if m is Mistake.QUADS_NOT_DUPLES:

@@ -642,10 +642,17 @@ def _as_if(words: _Words, tables: _ReadingTables, cases: _Cases) -> np.ndarray:
     rows = np.flatnonzero(cases.mistakes == MISTAKES.index(Mistake.QUADS_NOT_DUPLES))
     if rows.size:
         out[rows] = _quads_clauses(words, tables, cases.take(rows))
-    for mistake, rank in ((Mistake.THREE_IS_NOT_KING, 3), (Mistake.TWO_IS_NOT_ACE, 2)):
+    for mistake, ranks in (
+        (Mistake.THREE_IS_NOT_KING, (3,)), (Mistake.TWO_IS_NOT_ACE, (2,)), (Mistake.THREE_AND_TWO_AT_FACE, (3, 2))
+    ):
         rows = np.flatnonzero(cases.mistakes == MISTAKES.index(mistake))
         if rows.size:
-            out[rows] = _misread_clauses(words, tables, cases.take(rows), 1 + MISTAKES.index(mistake), rank)
+            told = cases.take(rows)
+            r = 1 + MISTAKES.index(mistake)
+            per_rank = [_misread_clauses(words, tables, told, r, rank) for rank in ranks]
+            # a seat misread for its 3 and its 2 is told once, as diagnose tells it
+            clauses = zip(*per_rank, strict=True)
+            out[rows] = [words.translator.join(list(dict.fromkeys(c for cs in row for c in cs))) for row in clauses]
     return out
 
 
@@ -675,11 +682,11 @@ def _quads_clauses(words: _Words, tables: _ReadingTables, cases: _Cases) -> list
     return out
 
 
-def _misread_clauses(words: _Words, tables: _ReadingTables, cases: _Cases, r: int, rank: int) -> list[str]:
+def _misread_clauses(words: _Words, tables: _ReadingTables, cases: _Cases, r: int, rank: int) -> list[list[str]]:
     """The "as if" clause of a 3 read below the 4, or a 2 above the aces: the seats whose misread cards mattered,
     chosen as :mod:`~musteach.teach.diagnosis` chooses them (the winner and the picked seat where the misreading
     changed their taking part or standing; else the first candidate seat whose taking part changed, else whose
-    standing changed, else the first holder of such a card), each with its cards as misread, joined."""
+    standing changed, else the first holder of such a card), each with its cards as misread (joined by the caller)."""
     truth, misread = tables.infos[0], tables.infos[r]
     holds = np.array([sum(c.rank == rank for c in h) for h in tables.hands], np.int64)
     # by lance, then class: whether the misreading changed the hand's taking part, and its standing
@@ -713,14 +720,13 @@ def _misread_clauses(words: _Words, tables: _ReadingTables, cases: _Cases, r: in
             text = said[lance, seat, c] = _misread_clause(words, misread[c], lance, seat, rank, int(holds[c]))
         return text
 
-    out = []
+    out: list[list[str]] = []
     rows = zip(cand.tolist(), cls.tolist(), cases.lances.tolist(), ours.tolist(), first.tolist(), strict=True)
     for seats, classes, li, (ours_w, ours_p), j in rows:
         if ours_w or ours_p:
-            chosen = [clause(li, seats[i], classes[i]) for i, o in ((0, ours_w), (1, ours_p)) if o]
-            out.append(chosen[0] if len(chosen) == 1 else words.translator.join(chosen))
+            out.append([clause(li, seats[i], classes[i]) for i, o in ((0, ours_w), (1, ours_p)) if o])
         else:
-            out.append(clause(li, seats[j], classes[j]))
+            out.append([clause(li, seats[j], classes[j])])
     return out
 
 

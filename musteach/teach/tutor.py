@@ -55,6 +55,9 @@ __all__ = [
 RETRY_TIPS: dict[Mistake, str] = {
     Mistake.THREE_IS_NOT_KING: N_("Careful with the 3s: in 8 reyes every 3 is a king (it counts 10)."),
     Mistake.TWO_IS_NOT_ACE: N_("Careful with the 2s: in 8 reyes every 2 is an ace (it counts 1)."),
+    Mistake.THREE_AND_TWO_AT_FACE: N_(
+        "Careful with the 3s and the 2s: in 8 reyes every 3 is a king (it counts 10) and every 2 an ace (it counts 1)."
+    ),
     Mistake.CHICA_FROM_THE_TOP: N_("In Chica the hands are compared from their lowest card up, not from the top."),
     Mistake.QUADS_NOT_DUPLES: N_("Four cards of one rank are duples (two equal pairs), not medias."),
     Mistake.PARES_BY_RANK_NOT_KIND: N_(
