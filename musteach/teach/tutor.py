@@ -233,7 +233,5 @@ def hand_retry_tip(question: Question, given: Any) -> str:
     picked jugada needs, whether a typed total is too high or too low, which two cards are out of order, and
     the card misreadings that give the answer (a 3 or a 2 taken at its face in 8 reyes, figures counted by their
     number...). Raises like the question's grading."""
-    from .mistakes import diagnose_answer
-
     found = diagnose_answer(question, given)
     return "" if found is None else found.text
