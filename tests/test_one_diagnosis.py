@@ -355,3 +355,37 @@ def test_both_the_3_and_the_2_misread_in_a_lance():
     assert "ranked below the 4" in d.explanation and "ranked above the aces" in d.explanation
     (line,) = grade_command([(hands, 0, "chica", 0)])
     assert line["mistake"] == "three_is_not_king+two_is_not_ace" and line["explanation"] == d.explanation
+
+
+def test_count_tags_name_the_stake_and_the_jugadas_left_out():
+    """Search count questions for lances where leaving out the accepted bet, or every jugada, gives a number no
+    other reading gives: each is named (build the rule: any lance, any team)."""
+    from musteach.rules.count import jugada_values
+    from musteach.rules.lances import Lance
+    from musteach.teach.count_quiz import count_question
+    from musteach.teach.why_wrong import CountMistake, count_mistakes
+
+    seen: set[CountMistake] = set()
+    for seed in range(120):
+        r = count_question(seed).result
+        for lance in r.lances:
+            o, exp = r.betting.get(lance.value), r.stones[lance.value]
+            team = next((t for t in "AB" if exp[t] > 0), None)
+            if team is None:
+                continue
+            tries = []
+            bonuses = [v for _s, _j, v in jugada_values(r.deal, lance, team)] if lance in (Lance.PARES, Lance.JUEGO) else []
+            if o is not None and o.type == "accepted" and o.stake and o.stake not in (*bonuses, sum(bonuses)):
+                tries.append((CountMistake.STAKE_LEFT_OUT, exp[team] - o.stake))
+                if lance in (Lance.GRANDE, Lance.CHICA):
+                    tries.append((CountMistake.STAKE_AS_PASO, exp[team] - o.stake + 1))
+            if lance in (Lance.PARES, Lance.JUEGO) and (o is None or o.type != "rejected"):
+                held = [v for _s, _j, v in jugada_values(r.deal, lance, team)]
+                if len(held) == 1 and (o is None or o.type != "accepted" or o.stake != held[0]):
+                    tries.append((CountMistake.JUGADAS_LEFT_OUT, exp[team] - held[0]))
+            for want, value in tries:
+                given = {k: dict(v) for k, v in r.stones.items()}
+                given[lance.value][team] = value
+                assert count_mistakes(r, given)[lance] is want, (seed, lance, want)
+                seen.add(want)
+    assert seen == {CountMistake.STAKE_LEFT_OUT, CountMistake.STAKE_AS_PASO, CountMistake.JUGADAS_LEFT_OUT}

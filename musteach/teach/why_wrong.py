@@ -211,6 +211,16 @@ class CountMistake(enum.StrEnum):
     """The stones given to the team without the best hand."""
     PARTNER_LEFT_OUT = "partner_jugada_left_out"
     """The winner's partner's own pares or juego left out."""
+    WINNER_LEFT_OUT = "winner_jugada_left_out"
+    """The winner's own pares or juego left out (its partner's counted)."""
+    JUGADAS_LEFT_OUT = "jugadas_left_out"
+    """Every pares or juego of the winning team left out: only the bet counted (or nothing, en paso)."""
+    STAKE_LEFT_OUT = "stake_left_out"
+    """The accepted bet left out (the jugadas alone counted)."""
+    STAKE_AS_PASO = "stake_as_paso"
+    """1 stone given, as if the lance were passed, for an accepted bet."""
+    DEJE_LEFT_OUT = "deje_left_out"
+    """A deje that is scored at the end (this table's rule) left out of the count."""
     PASO_STONE_FORGOTTEN = "paso_stone_forgotten"
     """No stone for a Grande or Chica played en paso."""
     DEJE_TWICE = "deje_counted_twice"
@@ -241,11 +251,23 @@ def _lance_mistake(result: CountResult, lance: Lance, exp: Mapping[str, int], go
         return CountMistake.NOBODY_SCORES
     if got[team] == 0 and got[_other(team)] > 0:
         return CountMistake.WRONG_TEAM
-    if lance in (Lance.PARES, Lance.JUEGO) and winner is not None:
-        bonus = _seat_bonus(result, lance, (winner + 2) % 4)
-        if bonus and got[team] == exp[team] - bonus:
-            return CountMistake.PARTNER_LEFT_OUT
     o = result.betting.get(lance.value)
+    if lance in (Lance.PARES, Lance.JUEGO) and winner is not None:
+        partner, own = _seat_bonus(result, lance, (winner + 2) % 4), _seat_bonus(result, lance, winner)
+        if partner and got[team] == exp[team] - partner:
+            return CountMistake.PARTNER_LEFT_OUT
+        if own and partner and got[team] == exp[team] - own:
+            return CountMistake.WINNER_LEFT_OUT
+        if own and got[team] == exp[team] - own - partner:
+            return CountMistake.JUGADAS_LEFT_OUT
+    if o is not None and o.type == "accepted" and o.stake:
+        if got[team] == exp[team] - o.stake:
+            return CountMistake.STAKE_LEFT_OUT
+        if lance in (Lance.GRANDE, Lance.CHICA, Lance.PUNTO) and got[team] == exp[team] - o.stake + 1:
+            return CountMistake.STAKE_AS_PASO
+    if o is not None and o.type == "rejected" and result.rules.deje_timing != "immediate" and o.winner_team == team:
+        if got[team] == exp[team] - o.deje:
+            return CountMistake.DEJE_LEFT_OUT
     if o is not None and o.type == "paso" and lance in (Lance.GRANDE, Lance.CHICA) and got[team] == 0:
         return CountMistake.PASO_STONE_FORGOTTEN
     if o is not None and o.type == "rejected" and got[team] == exp[team] + o.deje:
@@ -315,11 +337,45 @@ def _why_lance(
         assert winner is not None
         partner = (winner + 2) % 4
         return _(_OWN_BONUS[lance], lance=name, seat=partner, bonus=_seat_bonus(result, lance, partner))
+    if case is CountMistake.WINNER_LEFT_OUT:
+        assert winner is not None
+        return _(_OWN_BONUS[lance], lance=name, seat=winner, bonus=_seat_bonus(result, lance, winner))
+    if case is CountMistake.JUGADAS_LEFT_OUT:
+        assert winner is not None
+        both = _seat_bonus(result, lance, winner) + _seat_bonus(result, lance, (winner + 2) % 4)
+        return _(
+            "{lance}: you left out team {team}'s jugadas ({bonus}); in the count every hand of the winning team "
+            "scores its own {name}, besides any bet.",
+            lance=name,
+            team=team,
+            bonus=both,
+            name=lance.value,
+        )
+    o = result.betting.get(lance.value)
+    if case is CountMistake.STAKE_LEFT_OUT and o is not None:
+        return _(
+            "{lance}: you left out the accepted bet of {stake}; it goes to the best hand in the count.",
+            lance=name,
+            stake=o.stake,
+        )
+    if case is CountMistake.STAKE_AS_PASO and o is not None:
+        return _(
+            "{lance}: you counted 1 stone as if everybody had passed, but the bet of {stake} was accepted and "
+            "pays {stake}.",
+            lance=name,
+            stake=o.stake,
+        )
+    if case is CountMistake.DEJE_LEFT_OUT and o is not None:
+        return _(
+            "{lance}: you left out team {team}'s deje of {deje}; at this table dejes are scored in the count.",
+            lance=name,
+            team=team,
+            deje=o.deje,
+        )
     if case is CountMistake.PASO_STONE_FORGOTTEN:
         return _(
             "{lance}: everybody passed, but the lance is still worth 1 stone en paso to the best hand.", lance=name
         )
-    o = result.betting.get(lance.value)
     if case is CountMistake.DEJE_TWICE and o is not None:
         return _(
             "{lance}: you counted the deje of {deje} twice; it was taken during the betting and counts once.",
