@@ -24,13 +24,13 @@ LANCES = ("grande", "chica", "pares", "juego", "punto")
 TAGS = (
     "three_is_not_king",
     "two_is_not_ace",
-    "three_is_not_king+two_is_not_ace",
     "chica_from_the_top",
     "quads_not_duples",
     "pares_by_rank_not_kind",
     "juego_by_total",
     "tie_not_to_mano",
     "punto_with_juego",
+    "three_is_not_king+two_is_not_ace",
 )
 RAW_CODE = re.compile(r"\b(?:1[0-2]|[1-7])[oceb]\b")
 

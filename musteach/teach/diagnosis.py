@@ -71,8 +71,6 @@ class Mistake(enum.StrEnum):
     """A 3 ranks between the aces and the 4 and counts 3 points (2s stay aces)."""
     TWO_IS_NOT_ACE = "two_is_not_ace"
     """A 2 ranks between the aces and the 4 and counts 2 points (3s stay kings)."""
-    THREE_AND_TWO_AT_FACE = "three_is_not_king+two_is_not_ace"
-    """Both at once: a 3 plays as a 3 and a 2 as a 2, as in 4 reyes (the tags of both, joined by ``+``)."""
     CHICA_FROM_THE_TOP = "chica_from_the_top"
     """Chica hands are compared from their highest card down; the lower card wins at the first difference."""
     QUADS_NOT_DUPLES = "quads_not_duples"
@@ -85,6 +83,9 @@ class Mistake(enum.StrEnum):
     """An exact tie goes to the tied seat farthest from mano."""
     PUNTO_WITH_JUEGO = "punto_with_juego"
     """Punto is played although somebody holds juego: the highest total among the hands without juego wins."""
+    THREE_AND_TWO_AT_FACE = "three_is_not_king+two_is_not_ace"
+    """Both at once: a 3 plays as a 3 and a 2 as a 2, as in 4 reyes (the tags of both, joined by ``+``):
+    two misreadings at once, so it is named last."""
 
     def __str__(self) -> str:
         return self.value
