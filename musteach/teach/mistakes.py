@@ -39,7 +39,7 @@ from typing import Any
 
 from ..i18n import N_, Translator, speaking, translator
 from ..rules.cards import Card
-from ..rules.lances import Lance, point_value, rank_letter
+from ..rules.lances import Lance, effective_rank, point_value, rank_letter
 from ..rules.senas import CONTEXTS, SENAS, senas_for
 from .count_quiz import BettingQuestion, CountQuestion
 from .diagnosis import diagnose
@@ -52,6 +52,7 @@ from .skills import Skill
 from .why_wrong import betting_mistake, count_mistakes, why_betting_wrong, why_count_wrong, why_meaning_wrong
 
 __all__ = [
+    "JUGADA_NEEDS",
     "SLIP",
     "Diagnosed",
     "DiscardMistake",
@@ -267,8 +268,6 @@ _WHOLE = frozenset({Misreading.FIGURES_AS_ONE, Misreading.ACE_HIGH, Misreading.F
 
 
 def _true_read(rank: int, kings: int) -> tuple[int, int]:
-    from ..rules.lances import effective_rank
-
     return effective_rank(rank, kings), point_value(rank, kings)
 
 
@@ -419,8 +418,6 @@ def _jugada(q: Question, given: str) -> Diagnosed:
 
 
 def _order(q: Question, given: tuple[Card, ...]) -> Diagnosed:
-    from ..rules.lances import effective_rank
-
     _ = translator()
     kings = q.rules.kings
     ranks = [effective_rank(c.rank, kings) for c in given]
@@ -486,8 +483,6 @@ _SERVING: dict[str, Callable[[int], bool]] = {
 
 
 def _discard(q: DiscardQuestion, given: Any) -> Diagnosed | None:
-    from ..rules.lances import effective_rank
-
     key = q.verify_response(given)
     if key == q.answer:
         return None
