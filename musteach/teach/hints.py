@@ -100,7 +100,7 @@ _LANCE_STEP1 = {
         "between equal kinds, the higher rank wins."
     ),
     Lance.JUEGO: N_(
-        "Add up each hand (R, 3, C and S count 10, the rest their number, aces and 2s 1). Only 31 or more is "
+        "Add up each hand (R, C and S count 10, the rest their number, an ace 1). Only 31 or more is "
         "juego, and the order is 31, 32, 40, 37, 36, 35, 34, 33."
     ),
     Lance.PUNTO: N_(
@@ -112,6 +112,8 @@ _EIGHT_REYES = {
     Lance.GRANDE: N_("In 8 reyes every 3 is a king."),
     Lance.CHICA: N_("In 8 reyes every 2 is an ace."),
     Lance.PARES: N_("In 8 reyes a 3 pairs with a king and a 2 with an ace."),
+    Lance.JUEGO: N_("In 8 reyes a 3 counts 10 (a king) and a 2 counts 1 (an ace)."),
+    Lance.PUNTO: N_("In 8 reyes a 3 counts 10 (a king) and a 2 counts 1 (an ace)."),
 }
 
 
