@@ -147,7 +147,7 @@ def test_senas_catalogue_in_spanish() -> None:
     with pytest.raises(SenaError) as err:
         check_sena("cejas", "12o 12c 5e 4b", seat=2)
     assert err.value.message("es") == (
-        "el asiento 2 no puede hacer la seña «Levantar las cejas»: las cartas R-R-5-4 no llevan duples (dos pares, "
+        "el asiento 2 no puede hacer la seña «Levantar las cejas»: con R-R-5-4 no hay duples (dos pares, "
         "o cuatro iguales); una seña debe ser verdadera (RULES.md §11)"
     )
 

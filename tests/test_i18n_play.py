@@ -153,7 +153,7 @@ def test_the_advisor_speaks_spanish_with_the_same_discard() -> None:
     a = advise_discard("12o 11c 7e 4b", aim="grande")
     en, es = a.explain(), a.explain(lang="es")
     assert en.startswith("To aim at Grande, change 7-4, keep R-C from R-C-7-4")
-    assert es.startswith("Para ir a Grande, cambia 7-4 y quédate con R-C de R-C-7-4")
+    assert es.startswith("Para ir a la grande, cambia 7-4 y quédate con R-C de R-C-7-4")
     assert re.findall(r"\d+,\d+", es) == [x.replace(".", ",") for x in re.findall(r"\d+\.\d+", en)]
     likely = a.likely_sentence(lang="es")
     n = len(a.best().redraws)

@@ -778,7 +778,7 @@ class LanceBetting:
                     Text(
                         "seat {seat} cannot say {action}: seat {seat} said '{lance} no', and only the holders speak in "
                         "{title} (RULES.md §4)",
-                        lance=self.lance.value,
+                        lance=self.lance.said,
                         title=self.lance.title,
                         **said,
                     )
@@ -942,7 +942,7 @@ class LanceBetting:
     def _accepted_text(self, seat: int, a: Action, team: str, stake: int) -> str:
         """The sentence of a quiero to a bet of ``stake`` stones: what the best hand takes in the count."""
         _ = translator()
-        said = {"seat": seat, "action": str(a), "team": team, "stake": stake, "lance": self.lance.value}
+        said = {"seat": seat, "action": str(a), "team": team, "stake": stake, "lance": self.lance.said}
         stones = stones_text(stake, _.lang)
         if self.lance is Lance.PARES:
             return _(
@@ -977,7 +977,7 @@ class LanceBetting:
         _ = translator()
         now = self.rules.deje_timing == "immediate"
         stones = stones_text(deje, _.lang)
-        said = {"team": team, "bettors": bettors, "stones": stones, "lance": self.lance.value}
+        said = {"team": team, "bettors": bettors, "stones": stones, "lance": self.lance.said}
         if self.lance in _BETTABLE_BY_HOLDERS:
             if now:
                 return _(
@@ -1031,7 +1031,7 @@ class LanceBetting:
                     "Seat {seat} says {action}: team {team} accepts the órdago. The hands are shown at once and the "
                     "best {lance} wins the game (RULES.md §6).",
                     team=at,
-                    lance=self.lance.value,
+                    lance=self.lance.said,
                     **said,
                 )
                 return self._step(seat, a, text, outcome=BettingOutcome.ordago_accepted(self.stakes))

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
 
-from ..i18n import N_, Text, Translator, current_lang, translator
+from ..i18n import N_, NC_, Term, Text, Translator, current_lang, translator
 from .cards import Card, Hand, Suit, parse_hands
 from .errors import SeatError, shown
 from .options import Rules
@@ -38,6 +38,7 @@ __all__ = [
     "la_real_by_ranks",
     "Lance",
     "LANCES",
+    "LANCE_FORMS",
     "Pares",
     "HandInfo",
     "LanceResult",
@@ -73,9 +74,16 @@ class Lance(enum.StrEnum):
     PUNTO = "punto"
 
     @property
-    def title(self) -> str:  # type: ignore[override]  # a property in place of str.title(): Lance.GRANDE.title
-        """The capitalised name: ``"Grande"``."""
-        return self.value.capitalize()
+    def title(self) -> Term:  # type: ignore[override]  # a property in place of str.title(): Lance.GRANDE.title
+        """The capitalised name, ``"Grande"``: a :class:`~musteach.i18n.Term` of kind ``"lance"``, so that a
+        translation may say it as players do (``{lance:the}`` «la grande», ``{lance:at}`` «a pares»)."""
+        return Term(self.value.capitalize(), "lance")
+
+    @property
+    def said(self) -> Term:
+        """The name in lower case, ``"grande"``, as a :class:`~musteach.i18n.Term` with the same forms as
+        :attr:`title`."""
+        return Term(self.value, "lance", self.value.capitalize())
 
     @classmethod
     def parse(cls, name: str | Lance) -> Lance:
@@ -999,3 +1007,13 @@ def winners(hands: Sequence[Sequence[int]], mano: int, kings: int = 8) -> tuple[
     if j > 3:  # somebody has juego: punto is not played
         return (dec[g & 3], dec[c & 3], dec[p & 3] if p > 3 else None, dec[j & 3], None)
     return (dec[g & 3], dec[c & 3], dec[p & 3] if p > 3 else None, None, dec[pu & 3])
+
+
+#: The forms of the lances' names a translation may use (see :class:`~musteach.i18n.Term`).
+LANCE_FORMS: tuple[str, ...] = (
+    NC_("lance:the", "Grande"), NC_("lance:at", "Grande"), NC_("lance:of", "Grande"),
+    NC_("lance:the", "Chica"), NC_("lance:at", "Chica"), NC_("lance:of", "Chica"),
+    NC_("lance:the", "Pares"), NC_("lance:at", "Pares"), NC_("lance:of", "Pares"),
+    NC_("lance:the", "Juego"), NC_("lance:at", "Juego"), NC_("lance:of", "Juego"),
+    NC_("lance:the", "Punto"), NC_("lance:at", "Punto"), NC_("lance:of", "Punto"),
+)
