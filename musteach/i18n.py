@@ -22,7 +22,9 @@ A Mus term that a sentence names (a lance: ``Lance.GRANDE.title``) is a :class:`
 (``"Grande"``), and a translation may ask for the form its language says it in, by a format spec naming one of
 :data:`TERM_FORMS`: ``{lance:the}`` is «la grande», «los pares»; ``{lance:at}`` is «a la grande», «a pares»;
 ``{lance:of}`` is «de la grande», «del punto». Each form is a catalog entry of the term's label in the context
-``"<kind>:<form>"`` (marked with :func:`NC_`); a language without it gets the label.
+``"<kind>:<form>"`` (marked with :func:`NC_`); a language without it gets the label. A seat that knows the
+mano (:class:`musteach.rules.lances.Seat`) gives its role the same way: ``{seat:role}`` «el postre»,
+``{seat:Role}`` «El postre» (see :class:`Worded`).
 
 Sentences are whole units with named placeholders, never English fragments glued together. A sentence built
 before its language is known is a :class:`Text`: a msgid with its parameters, put into words by
@@ -61,6 +63,7 @@ __all__ = [
     "Term",
     "Text",
     "Translator",
+    "Worded",
     "check_lang",
     "current_lang",
     "languages",
@@ -126,10 +129,27 @@ TERM_FORMS: tuple[str, ...] = ("the", "at", "of")
 ``{lance:at}`` (after "a", as players say «a pares»), ``{lance:of}`` (after "de")."""
 
 
-class Term(str):
+class Worded:
+    """A placeholder value that a translation may ask for in one of its forms, ``{name:form}``: a
+    :class:`Term` (``{lance:the}``), a seat with its role at the table (``{seat:role}``,
+    :class:`musteach.rules.lances.Seat`). Anywhere else it is its plain value."""
+
+    def form(self, _: Translator, spec: str) -> str | None:
+        """This value said in the form ``spec`` in ``_``'s language; None where the language has no such form
+        (the plain value is written then)."""
+        return None
+
+
+class Term(str, Worded):
     """A Mus term named in sentences: a ``str`` (its label, ``"Grande"``, English and the same in every
     language) that also knows its ``kind`` (``"lance"``), so that a translation can ask for a form of it
     (``{lance:the}``; see :data:`TERM_FORMS`). Anywhere else it is the plain label."""
+
+    def form(self, _: Translator, spec: str) -> str | None:
+        if spec not in TERM_FORMS:
+            return None
+        said = _.pgettext(f"{self.kind}:{spec}", self.key)
+        return None if said == self.key else said
 
     kind: str
     key: str
@@ -147,22 +167,24 @@ class Term(str):
 
 
 class _Said(str):
-    """A :class:`Term` as a sentence of one language fills it: ``format(said, "the")`` is its form."""
+    """A :class:`Worded` value as a sentence of one language fills it: ``format(said, "the")`` is its form."""
 
-    def __new__(cls, term: Term, translator: Translator) -> _Said:
-        said = super().__new__(cls, str(term))
-        said.term = term
+    def __new__(cls, value: Worded, translator: Translator) -> _Said:
+        said = super().__new__(cls, str(value))
+        said.value = value
         said.translator = translator
         return said
 
-    term: Term
+    value: Worded
     translator: Translator
 
     def __format__(self, spec: str) -> str:
-        if spec in TERM_FORMS:
-            form = self.translator.pgettext(f"{self.term.kind}:{spec}", self.term.key)
-            return str(self.term) if form == self.term.key else form
-        return str.__format__(str(self), spec)
+        if not spec:
+            return str(self)
+        said = self.value.form(self.translator, spec)
+        if said is not None:
+            return said
+        return str(self) if spec.isalpha() else str.__format__(str(self), spec)
 
 
 @lru_cache(maxsize=1)
@@ -225,7 +247,7 @@ class Translator:
         words = {k: self.word(v) for k, v in params.items()}
         try:
             return sentence.format_map(words)
-        except ValueError:  # a form ({lance:the}) asked of a plain word: the word itself
+        except ValueError:  # a form ({lance:the}, {seat:role}) asked of a plain word: the word itself
             return sentence.format_map({k: w if isinstance(w, _Said) else _Plain(w) for k, w in words.items()})
 
     def pgettext(self, context: str, msgid: str) -> str:
@@ -233,9 +255,9 @@ class Translator:
         return self._catalog.pgettext(context, msgid)
 
     def word(self, value: object) -> str:
-        """A parameter as it is written in this language: a :class:`Text` rendered, a :class:`Term` ready to
-        give its forms, a float with this language's decimal mark, anything else as ``str()``."""
-        if isinstance(value, Term):
+        """A parameter as it is written in this language: a :class:`Text` rendered, a :class:`Worded` value
+        ready to give its forms, a float with this language's decimal mark, anything else as ``str()``."""
+        if isinstance(value, Worded):
             return _Said(value, self)
         if isinstance(value, Text):
             return value.render(self.lang)
@@ -286,7 +308,7 @@ class _Plain(str):
     """A plain word in a sentence that asks for one of its forms: the word as it is."""
 
     def __format__(self, spec: str) -> str:
-        return str.__format__(str(self), "" if spec in TERM_FORMS else spec)
+        return str(self) if spec.isalpha() else str.__format__(str(self), spec)
 
 
 def translator(lang: str | None = None) -> Translator:

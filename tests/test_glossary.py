@@ -86,7 +86,8 @@ def read_glossary(path: Path) -> Glossary:
 
 def prose(sentence: str) -> str:
     """The words of a sentence: no placeholders, inline code, link targets, HTML tags or markdown marks."""
-    text = re.sub(r"\{[^{}]*\}", " ", sentence)
+    text = re.sub(r"\{\w+:[Rr]ole\}", " asiento ", sentence)  # a seat named by its role (el mano, el postre...)
+    text = re.sub(r"\{[^{}]*\}", " ", text)
     text = re.sub(r"`[^`]*`", " ", text)
     text = re.sub(r"\]\([^)]*\)", "]", text)
     text = re.sub(r"<[^>]+>", " ", text)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
 
-from ..i18n import N_, NC_, Term, Text, Translator, current_lang, translator
+from ..i18n import N_, NC_, Term, Text, Translator, Worded, current_lang, translator
 from .cards import Card, Hand, Suit, parse_hands
 from .errors import SeatError, shown
 from .options import Rules
@@ -39,6 +39,8 @@ __all__ = [
     "Lance",
     "LANCES",
     "LANCE_FORMS",
+    "SEAT_ROLES",
+    "Seat",
     "Pares",
     "HandInfo",
     "LanceResult",
@@ -1017,3 +1019,35 @@ LANCE_FORMS: tuple[str, ...] = (
     NC_("lance:the", "Juego"), NC_("lance:at", "Juego"), NC_("lance:of", "Juego"),
     NC_("lance:the", "Punto"), NC_("lance:at", "Punto"), NC_("lance:of", "Punto"),
 )
+
+
+#: The roles at the table, from the mano round (RULES.md §0); their words are catalog entries in the context
+#: ``"seat:role"`` (the Spanish «el mano», «el segundo», «el tercero», «el postre»).
+SEAT_ROLES: tuple[str, ...] = (
+    NC_("seat:role", "mano"), NC_("seat:role", "second"), NC_("seat:role", "third"), NC_("seat:role", "postre"),
+)
+
+
+class Seat(int, Worded):
+    """A seat 0..3 named in a sentence that knows the hand's mano: it reads as its number, and a translation
+    may name it by its role at the table instead, as players do: ``{seat:role}`` («el postre»), ``{seat:Role}``
+    (the same, capitalised to start a sentence). RULES.md §0. Raises like :func:`check_seat`."""
+
+    mano: int
+
+    def __new__(cls, seat: int, mano: int) -> Seat:
+        made = super().__new__(cls, check_seat(seat))
+        made.mano = check_seat(mano, "mano")
+        return made
+
+    def __reduce__(self) -> tuple[type[Seat], tuple[int, int]]:
+        return (Seat, (int(self), self.mano))
+
+    def form(self, _: Translator, spec: str) -> str | None:
+        if spec not in ("role", "Role"):
+            return None
+        key = SEAT_ROLES[(self - self.mano) % 4]
+        said = _.pgettext("seat:role", key)
+        if said == key:
+            return None
+        return said[:1].upper() + said[1:] if spec == "Role" else said
