@@ -91,8 +91,8 @@ def test_betting_steps_and_declarations_in_spanish() -> None:
         texts = b.texts()
         desc = b.outcome.describe() if b.outcome else ""
     _assert_spanish([*texts, desc])
-    assert texts[0] == "El asiento 0 dice envido 2: el envite es de 2; contesta la pareja B."
-    assert texts[-1] == "El asiento 3 dice no quiero. La pareja B no quiere: la pareja A se lleva ya el deje de 5 piedras."
+    assert texts[0] == "El mano (0) dice envido 2: el envite es de 2; contesta la pareja B."
+    assert texts[-1] == "El postre (3) dice no quiero. La pareja B no quiere: la pareja A se lleva ya el deje de 5 piedras."
     en = LanceBetting.start("grande", mano=0).envido(0).reenvido(1, 3).reenvido(0, 5).no_quiero(1).no_quiero(3)
     assert len(en.texts()) == len(texts) and en.outcome == b.outcome
 
