@@ -149,3 +149,20 @@ def test_a_rewritten_paragraph_replaces_its_source_and_passes_the_check(tmp_path
 def test_a_term_is_a_string() -> None:
     t = Term("Grande", "lance")
     assert isinstance(t, str) and t.kind == "lance" and t.key == "Grande" and t.lower() == "grande"
+
+
+# ----- «casi» only when it was close -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("given", "close"), [(26, True), (28, True), (30, False), (17, False)])
+def test_casi_only_when_the_answer_was_close(given: int, close: bool) -> None:
+    from musteach.i18n import speaking
+    from musteach.teach.quiz import hand_question
+
+    q = hand_question("12o 7c 6e 4b", "punto_total")  # 10 + 7 + 6 + 4 = 27
+    assert q.answer == 27
+    assert q.grade(given).headline.startswith("Close, but not quite" if close else "Not quite")
+    with speaking("es"):
+        headline = q.grade(given).headline
+    assert headline.startswith("Casi: ") == close, headline
+    assert headline.startswith("No es eso: ") != close, headline
