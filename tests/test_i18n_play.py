@@ -157,7 +157,7 @@ def test_the_advisor_speaks_spanish_with_the_same_discard() -> None:
     assert re.findall(r"\d+,\d+", es) == [x.replace(".", ",") for x in re.findall(r"\d+\.\d+", en)]
     likely = a.likely_sentence(lang="es")
     n = len(a.best().redraws)
-    assert likely.startswith(f"Con ese descarte pueden salirte {n} jugadas nuevas")
+    assert likely.startswith(f"Con ese descarte te pueden quedar {n} combinaciones de cartas nuevas")
     texts = [es, likely, a.explain("balanced", lang="es"), aim_hint("pares", lang="es"), counting_note(lang="es")]
     assert english_left(texts) == []
 
