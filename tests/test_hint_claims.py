@@ -188,3 +188,59 @@ def test_count_diagnosis_after_a_refused_bet_names_who_refused_not_a_wrong_team(
     assert "team A refused team B's bet" in en and "seat 0 holds the best hand" in en
     assert "de la pareja B" not in es.split("aunque")[1]
     assert "la pareja A no ha querido el envite de la pareja B" in es
+
+
+# ----- one hand: the order of the cards, its jugada ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("kings", [4, 8])
+def test_rank_hint_gives_the_evaluators_order(kings: int) -> None:
+    from musteach.teach.hints import rank_hints
+
+    # the order the hint states, highest first, as faces (a 3 with 8 reyes ranks as a king, a 2 as an ace)
+    stated = [12, 11, 10, 7, 6, 5, 4, 1] if kings == 8 else [12, 11, 10, 7, 6, 5, 4, 3, 2, 1]
+    faces = sorted({effective_rank(r, kings) for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)}, reverse=True)
+    assert faces == stated
+    en, es = (rank_hints(["1o", "4c"], Rules(kings=kings), lang=lang)[0].text for lang in LANGS)
+    if kings == 8:
+        assert "then 7 down to 4, then the aces" in en and "a 3 ranks as a king and a 2 as an ace" in en
+        assert "del 7 al 4 y después los ases" in es
+    else:  # the old hint said "7 down to 4" with 4 reyes too, leaving out the 3 and the 2
+        assert "then 7 down to 2, then the aces" in en and "8 reyes" not in en
+        assert "del 7 al 2 y después los ases" in es
+
+
+def test_jugada_hint_names_the_kinds_as_the_evaluator() -> None:
+    from musteach.rules.lances import analyse
+    from musteach.teach.hints import hand_hints
+
+    four = Rules(kings=4)
+    kinds = {h: analyse(Hand.parse(h), four).pares for h in ("12o 12c 7e 4b", "12o 12c 12e 4b", "12o 12c 4e 4b", "5o 5c 5e 5b")}
+    assert [p.kind if p else None for p in kinds.values()] == ["par", "medias", "duples", "duples"]
+    en, es = (hand_hints("12o 12c 7e 4b", "jugada", four, lang=lang)[0].text for lang in LANGS)
+    assert "two of a rank is a par, three medias, two pairs (or four alike) duples" in en
+    assert "dos iguales son par, tres son medias, y dos pares (o cuatro iguales) son duples" in es
+
+
+# ----- the betting: what a refused bet pays now ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("stakes", "pays"), [([2], 1), ([2, 5], 2), ([2, 5, 10, 20], 10)])
+def test_refused_bet_hint_says_what_the_deje_is(stakes: list[int], pays: int) -> None:
+    from musteach.rules.betting import BettingOutcome, LanceBetting, deje
+    from musteach.teach.hints import betting_hints
+
+    assert deje(stakes) == pays  # one stone for a refused first bet, else the bet that stood before
+    o = BettingOutcome.from_dict({"type": "rejected", "stakes": stakes, "winner_team": "A"})
+    b = LanceBetting.start("grande", mano=0).envido(0, stakes[0])
+    for i, s in enumerate(stakes[1:], start=1):
+        b = b.reenvido(i % 2, s - stakes[i - 1])
+    last = (len(stakes) - 1) % 2  # seat 0 and seat 1 take turns to bet; the other team refuses, both seats
+    for seat in (1, 3) if last == 0 else (2, 0):
+        b = b.no_quiero(seat)
+    assert b.outcome is not None and b.outcome.deje == o.deje == pays
+    en, es = (betting_hints(b, lang=lang)[1] for lang in LANGS)
+    assert en.total == es.total == pays
+    assert "one stone when the refused bet was the first one" in en.text
+    assert "the bet that stood before the refused raise" in en.text
+    assert "Es una piedra si el envite no querido era el primero" in es.text

@@ -76,7 +76,7 @@ def test_scoring_vectors_count_the_same_in_both_languages(case: dict) -> None:
 
 def test_count_lines_read_as_spanish() -> None:
     r = count_hand(D1, 0, lang="es")
-    assert r.explanation[0].startswith("Se acabaron los envites")
+    assert r.explanation[0].startswith("Se han acabado los envites")
     assert "en paso vale 1 piedra para la pareja A (A 1, B 0)." in r.explanation[1]
     assert r.total_sentence("B") == "After this hand: team A 9, team B 1 (you are team B)."  # the language spoken now
     assert r.total_sentence("B", lang="es") == "Tras esta ronda: pareja A 9, pareja B 1 (tú eres la pareja B)."
@@ -109,7 +109,7 @@ def test_an_illegal_action_says_why_in_spanish() -> None:
     b = LanceBetting.start("grande", mano=0).envido(0).quiero(1)
     with pytest.raises(IllegalActionError) as err:
         b.envido(2)
-    assert "(se quiso el envite de 2)" in err.value.message("es")
+    assert "(se ha querido el envite de 2)" in err.value.message("es")
     assert "(the bet of 2 was accepted)" in str(err.value)
     _assert_spanish([err.value.message("es")])
 

@@ -380,9 +380,11 @@ def rank_hints(
         _ = translator()
         rules = rules or Rules()
         cs = [Card.parse(c) for c in cards]
-        step1 = _("From the top: R, C, S, then 7 down to 4, then the aces.")
         if rules.kings == 8:
+            step1 = _("From the top: R, C, S, then 7 down to 4, then the aces.")
             step1 += " " + _("In 8 reyes a 3 ranks as a king and a 2 as an ace.")
+        else:  # 4 reyes: the 3 and the 2 keep their place, between the 4 and the ace
+            step1 = _("From the top: R, C, S, then 7 down to 2, then the aces.")
         ranks = [effective_rank(c.rank, rules.kings) for c in cs]
         top = max(ranks)
         first = tuple(i for i in range(len(cs)) if ranks[i] == top)
