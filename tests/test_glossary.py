@@ -293,6 +293,7 @@ def test_table_talk_catches_what_a_musero_never_says() -> None:
         ("carta más alta", "teach.po", "los duples ganan a las medias y las medias a un par; entre jugadas iguales, gana la carta más alta."),
         ("jugada for a move", "coach.po", "una buena jugada"),
         ("preterite", "teach.po", "Elegiste el asiento {seat}, pero {verdict}."),
+        ("preterite of the hand", "teach.po", "No se quiso el último envite: la pareja {team} se lleva el deje."),
         ("pedir cambiar", "ui.po", "Pedir cambiar cartas (mus)"),
         ("destreza", "ui.po", "Tus destrezas"),
         ("labios", "lessons.po", "Sacar los labios hacia fuera quiere decir juego."),
