@@ -79,7 +79,7 @@ SOURCE_LANG = "en"
 LOCALE_DIR = Path(__file__).with_name("locale")
 """Where the catalogs live: ``<lang>/LC_MESSAGES/<domain>.po`` and ``.mo``."""
 
-DOMAINS: tuple[str, ...] = ("rules", "betting", "play", "teach", "coach", "ui", "pages")
+DOMAINS: tuple[str, ...] = ("rules", "betting", "play", "teach", "coach", "ui", "pages", "classes")
 """The catalogs of one language, by part of the package (see ``musteach/locale/catalogs.py`` for which source
 files feed each one). A msgid is looked up in each domain in this order."""
 

@@ -69,6 +69,7 @@ from ._base import (
     verdict_html,
     when_sent,
 )
+from .class_sink import class_practice_skill, review_record, send_record
 from .storage import BrowserStore, Store, open_store
 
 __all__ = [
@@ -703,6 +704,9 @@ class PracticeQuiz(Guarded, widgets.VBox):
         When nothing has been answered on this page yet, the question on screen was picked before the saved
         progress arrived: it is picked again from the saved progress (issue 12: the first pick uses it)."""
         self.progress = progress
+        focus = class_practice_skill() if self.round_answered == 0 else None  # classes: the teacher's skill
+        if focus in self.skill_labels and len(self.skill_labels) > 1:
+            self.skill_labels = {focus: self.skill_labels[focus]}
         if self.round_answered == 0 and self.outcome is None and self.item is not None:
             self._next_question()
             return
@@ -766,7 +770,8 @@ class PracticeQuiz(Guarded, widgets.VBox):
         now = self.clock()
         ms = max(0, round((now - item.shown_at).total_seconds() * 1000))
         attempt = turn.attempt
-        record_attempt(self.progress, item.pick.skill, attempt, at=now, ms=ms, fast_ms=item.source.fast_ms)
+        review = record_attempt(self.progress, item.pick.skill, attempt, at=now, ms=ms, fast_ms=item.source.fast_ms)
+        send_record(review_record(item.pick.skill, attempt, review.id, ms))  # classes: to the teacher too
         mark_opened(self.progress, "11-practice")  # the lesson map shows the practice page as done
         self.outcome = outcome
         self.round_answered += 1

@@ -53,6 +53,7 @@ DOMAIN_OF: tuple[tuple[str, str], ...] = (
     ("commands/*.py", "rules"),
     ("teach/labels.py", "ui"),
     ("teach/pages.py", "pages"),
+    ("teach/classes.py", "classes"),
     ("teach/senas_quiz.py", "coach"),
     ("teach/count_quiz.py", "coach"),
     ("teach/coach.py", "coach"),

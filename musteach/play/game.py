@@ -230,6 +230,18 @@ class Game:
         return self.match.winner
 
     @property
+    def games_won(self) -> dict[str, int]:
+        """Games won by each team in the whole match so far, ``{"A": n, "B": n}`` (RULES.md §10): unlike
+        ``match.games``, which goes back to 0-0 when a vaca (or the match) is won, this counts every finished
+        game, whether reaching the target or by an accepted órdago."""
+        won = {"A": 0, "B": 0}
+        for h in self.hands:
+            r = h.result
+            if r is not None and r.game_over and r.game_winner is not None:
+                won[r.game_winner] += 1
+        return won
+
+    @property
     def score(self) -> dict[str, int]:
         """Stones in the current game, including dejes already taken in this hand: ``{"A": n, "B": n}``."""
         if self.hand.is_over:
