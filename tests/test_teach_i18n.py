@@ -197,7 +197,7 @@ def test_the_diagnosis_in_spanish() -> None:
     deal = [["3o", "3c", "7e", "4b"], ["12c", "11o", "7c", "6e"], ["1o", "5c", "6o", "10e"], ["4c", "5e", "6c", "7o"]]
     d = diagnose(deal, mano=0, lance="grande", answer=1, lang="es")
     assert d.explanation == (
-        "Elegiste el asiento 1, como si los 3 de las cartas 7-4-3-3 del asiento 0 quedaran por debajo del 4; "
+        "Has elegido el asiento 1, como si los 3 de las cartas 7-4-3-3 del asiento 0 quedaran por debajo del 4; "
         "a 8 reyes cada 3 es un rey (vale 10 puntos), así que el asiento 0 (R-R-7-4) gana al asiento 1 (R-C-7-6) "
         "en la segunda carta."
     )

@@ -50,6 +50,7 @@ from ..teach.diagnosis_batch import BatchDiagnosis, diagnose_batch
 from . import Records, decode_input, msgspec_error, read_input_bytes, read_records
 from .codes import CODE_BYTES, READ_PAST, walk_codes
 from .count import record_label, run_in_language
+from .help_words import description
 from .judge import deal_rules, judge_deal, judge_records
 
 
@@ -58,7 +59,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     p: argparse.ArgumentParser = sub.add_parser(
         "grade",
         help=_("grade answers to 'who wins this lance?' and name the mistake behind each wrong one"),
-        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+        description=description("grade"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", nargs="?", default="-", metavar="FILE|-", help=_("cases file (default: standard input)"))

@@ -508,7 +508,7 @@ def _verdicts(words: _Words, tables: _ReadingTables, cases: _Cases, f: _Facts) -
     p, w, lance = cases.answers, cases.winners, cases.lances
     seat_p = p
     seat_w = w
-    title = np.array([la.title for la in LANCES], dtype=object)[lance]
+    title = np.array([words.translator.word(la.title) for la in LANCES], dtype=object)[lance]  # forms: {lance:the}
     nobody, picked = w < 0, p >= 0
     _fill(out, np.flatnonzero(nobody & picked & (lance == _PARES)),
           t("seat {seat}'s {cards} holds no pares, and nobody holds pares, so Pares scores nothing"),

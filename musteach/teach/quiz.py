@@ -241,7 +241,12 @@ class Question(Answerable):
         _ = translator()
         given = self.verify_response(response)
         correct = self.is_correct(given)
-        headline = _("Right!") if correct else _("Not quite: {answer}.", answer=self.answer_text)
+        if correct:
+            headline = _("Right!")
+        elif self.accepts_number and isinstance(given, int) and isinstance(self.answer, int) and abs(given - self.answer) == 1:
+            headline = _("Close, but not quite: {answer}.", answer=self.answer_text)  # a total one point off
+        else:
+            headline = _("Not quite: {answer}.", answer=self.answer_text)
         steps: tuple[str, ...] = ()
         if not correct and self.lance is not None and not self.rules.la_real:
             d = diagnose(self.hands, self.mano or 0, self.lance, given, self.rules)

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from ..i18n import N_, Translator, speaking, translator
 from ..rules.betting import BettingOutcome
 from ..rules.count import CountResult
-from ..rules.lances import Lance
+from ..rules.lances import Lance, team_of
 from ..rules.options import Rules
 from ..rules.senas import get_sena, meaning
 
@@ -319,7 +319,18 @@ def _why_lance(
     if case is CountMistake.NOBODY_SCORES:
         return _("{lance}: you gave {given}, but nobody scores here.", lance=name, given=_pair(got))
     if case is CountMistake.WRONG_TEAM:
-        if winner is not None:
+        o = result.betting.get(lance.value)
+        if winner is not None and team_of(winner) != team and o is not None and o.type == "rejected":
+            # the best hand is the other team's, but that team refused this team's bet (RULES.md §6, §7)
+            return _(
+                "{lance}: you gave the stones to team {other}, but team {other} refused team {team}'s bet, so team "
+                "{team} scores this lance, although seat {seat} holds the best hand.",
+                lance=name,
+                other=_other(team),
+                seat=winner,
+                team=team,
+            )
+        if winner is not None and team_of(winner) == team:
             return _(
                 "{lance}: you gave the stones to team {other}, but seat {seat} of team {team} holds the best hand.",
                 lance=name,
