@@ -163,3 +163,17 @@ def test_the_mus_quiz_resumes_too():
     second = quiz.question
     again = mw.MusQuiz(n=3, lesson="08-mus", store=store)
     assert again.session.answered == 1 and again.question.hand == second.hand and not again.errors
+
+
+def test_each_answer_record_keeps_its_tries_and_diagnosis():
+    store = MemoryStore()
+    quiz = mw.LanceQuiz("grande", n=3, lesson="03-grande-chica", store=store)
+    quiz.button_for(quiz.question.answer).click()
+    quiz.next_button.click()
+    q = quiz.question
+    quiz.button_for(wrong_seat(q)).click()
+    diagnosis = quiz.session.turn.attempt.diagnosis
+    quiz.button_for(q.answer).click()
+    (_, first), (_, second) = store.load().reviews()
+    assert (first.tries, first.diagnosis, first.correct) == (1, None, True)
+    assert (second.tries, second.diagnosis, second.correct) == (2, diagnosis, False)  # a second-try success: a lapse

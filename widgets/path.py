@@ -206,7 +206,9 @@ class Tutored:
         if s is None or not s.can_hint():
             return
         hint: Hint = s.hint()
-        self.feedback.value = feedback_html("hint", hint.headline, hint.text)
+        retry = s.retry  # the diagnosis of a wrong first answer stays, the hint goes under it
+        above = feedback_html("retry", retry.headline, retry.explanation) if retry is not None else ""
+        self.feedback.value = above + feedback_html("hint", hint.headline, hint.text)
         if hint.marks:
             self.hint_marks = hint.marks
             self._redraw_marks()
@@ -243,7 +245,8 @@ class Tutored:
             question = s.history[-1][0]
             review = record_attempt(self.learner, skill_of(question), s.attempt)
             first = vars(self).pop("_first_given", verdict.given)
-            send_record(answer_record(self.lesson, self.quiz_name, question, s.attempt, review.id, first))
+            send_record(answer_record(self.lesson, self.quiz_name, question, s.attempt, review.id, first,
+                                      diagnosis=s.attempt.record_fields["diagnosis"]))  # musteach's, as grade says
             if s.finished:
                 run = self.learner.record_run(
                     self.lesson, self.quiz_name, s.points, s.stars, hints=s.hints_used, retries=s.retries,
