@@ -26,6 +26,7 @@ configures Voilà 0.5 for that and adds what it lacks:
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import logging
 import os
@@ -64,10 +65,14 @@ from musteach.rules.errors import MusError
 from musteach.teach.pages import (
     CELL_ERROR_NOTE,
     PageText,
+    admission_page,
+    bad_admission_page,
     busy_page,
+    class_full_page,
     cookies_needed_page,
     index_page,
     language_link,
+    leave_page,
     left_page,
     lesson_bar,
     lesson_link,
@@ -77,6 +82,15 @@ from musteach.teach.pages import (
     too_many_opening_page,
 )
 
+from .admission import (
+    ADMIT_COOKIE,
+    ADMIT_PATH,
+    Admission,
+    AdmissionToken,
+    Decision,
+    host_key,
+    verify_token,
+)
 from .guard import (
     SECURITY_HEADERS,
     SESSION_COOKIE,
@@ -91,10 +105,12 @@ from .guard import (
 )
 from .kernel import lesson_kernel_cmd
 from .lessons import Lesson, lang_of, preferred_language
+from .routing import RequestKind, lesson_request
 from .templates import share_compiled_templates
 
 __all__ = [
     "ALLOWED_MESSAGE_TYPES",
+    "EXTRA_HANDLERS",
     "MAX_MESSAGE_BYTES",
     "RETRY_AFTER_SECONDS",
     "KernelGate",
@@ -150,6 +166,10 @@ FILE_DENYLIST = [r".*\.(ipynb|py|pyc)", r"(.*/)?\..*"]
 
 log = logging.getLogger("musteach.serve")
 
+#: Routes other packages add to the server (class mode's pages...): ``(pattern, handler class[, kwargs])``,
+#: the pattern relative to the base URL (``r"/musteach/class/(.*)"``). Appended before ``serve()`` runs.
+EXTRA_HANDLERS: list[tuple[Any, ...]] = []
+
 
 @dataclass(frozen=True)
 class ServeOptions:
@@ -168,7 +188,7 @@ class ServeOptions:
     pool_size: int = 1
     pools: dict[str, int] = field(default_factory=dict)
     per_session: int = 3
-    per_address: int = 0
+    per_address: int | None = None
     waiting_per_address: int = 4
     connect_timeout: int = 25
     trusted_proxies: frozenset[str] = frozenset()
@@ -179,6 +199,17 @@ class ServeOptions:
     def languages(self) -> tuple[str, ...]:
         """The languages served: English (``lessons``), then those of ``translations``."""
         return (SOURCE_LANG, *self.translations)
+
+    def anonymous_per_address(self) -> int:
+        """Most kernels one address holds without an admission token: ``per_address``, or by default (None)
+        half the places (one client cannot take every place; a class behind one address brings a token).
+
+        >>> ServeOptions(Path("."), max_kernels=40).anonymous_per_address()
+        20
+        """
+        if self.per_address is not None:
+            return self.per_address
+        return max(1, (self.max_kernels + 1) // 2)
 
     def lessons_in(self, lang: str) -> list[Lesson]:
         """The lessons of one language (none for a language not served)."""
@@ -583,10 +614,12 @@ class KernelGate:
     another lesson is stopped to make room.
     """
 
-    def __init__(self, kernel_manager: Any, max_kernels: int, sessions: Sessions | None = None):
+    def __init__(self, kernel_manager: Any, max_kernels: int, sessions: Sessions | None = None,
+                 admission: Admission | None = None):
         self.kernel_manager = kernel_manager
         self.max_kernels = max_kernels
         self.sessions = sessions or Sessions()
+        self.admission = admission or Admission(max_kernels)
         self.visitors: dict[str, str] = {}  # kernel id -> lesson path
         self.admitting = 0
         stopped = getattr(kernel_manager, "on_stopped", None)
@@ -597,6 +630,7 @@ class KernelGate:
         """A kernel stopped: its place is free and its session's claim on it ends."""
         self.visitors.pop(kernel_id, None)
         self.sessions.release(kernel_id)
+        self.admission.release(kernel_id)
 
     def pools(self) -> dict[str, list]:
         """Voilà's pools of preheated kernels (lesson path -> futures), empty without preheating."""
@@ -656,13 +690,14 @@ class KernelGate:
         return None
 
     def seat(self, kernel_id: str, lesson: str) -> None:
-        """The admitted page got its kernel."""
-        self.admitting -= 1
+        """The admitted page got its kernel (each :meth:`admit` is followed by one ``seat`` or ``abandon``;
+        the count never goes below the pages being opened)."""
+        self.admitting = max(0, self.admitting - 1)
         self.visitors[kernel_id] = lesson
 
     def abandon(self) -> None:
         """The admitted page ended without a kernel (not found, error)."""
-        self.admitting -= 1
+        self.admitting = max(0, self.admitting - 1)
 
 
 class _SeatingKernelManager:
@@ -851,14 +886,31 @@ class IndexHandler(JupyterHandler):
 
 
 class LeftHandler(JupyterHandler):
-    """``/logout`` (Jupyter's own page would show): forgets the visitor's session cookie and says so, in the
-    visitor's language; their progress stays in their browser."""
+    """``/logout`` (Jupyter's own page would show): GET shows a Leave button and changes nothing (a page on
+    another site may navigate here); its POST, with the xsrf token, stops the session's kernels, forgets the
+    visitor's session cookie and says so, in the visitor's language; their progress stays in their browser."""
 
     def initialize(self, **kwargs: Any) -> None:
         pass
 
     def get(self) -> None:
         lang = request_lang(self.request, self.settings["musteach_languages"], self.base_url)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Content-Language", lang)
+        self.set_header("Cache-Control", "no-store")
+        text = leave_page(lang)
+        self.finish(form_page(text, url_path_join(self.base_url, "logout"), text.link or "", self.xsrf_form_html(),
+                              lang=lang))
+
+    async def post(self) -> None:
+        lang = request_lang(self.request, self.settings["musteach_languages"], self.base_url)
+        gate: KernelGate = self.settings["musteach_gate"]
+        session = session_of(self.request, self.settings["musteach_secret"])
+        for kernel_id in gate.sessions.of_session(session) if session else []:
+            try:
+                await ensure_async(self.settings["kernel_manager"].shutdown_kernel(kernel_id, now=True))
+            except Exception:  # gone meanwhile
+                gate.stopped(kernel_id)
         self.clear_cookie(SESSION_COOKIE, path=self.base_url)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Content-Language", lang)
@@ -877,13 +929,23 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
         return _SeatingKernelManager(self.settings["kernel_manager"], self._on_kernel)
 
     def _on_kernel(self, kernel_id: str, *, preheated: bool) -> None:
-        self.settings["musteach_gate"].seat(kernel_id, self.path_args[0] if self.path_args else "")
-        sessions = self.settings["musteach_gate"].sessions
-        sessions.bind(kernel_id, self._session or "", self._address)
+        gate: KernelGate = self.settings["musteach_gate"]
+        if not self._admitted or self._session is None:  # never: every kernel a page gets was admitted first
+            log.warning("kernel %s was given to a page without a place: it is stopped", _short(kernel_id))
+            task = asyncio.ensure_future(ensure_async(self.settings["kernel_manager"].shutdown_kernel(kernel_id)))
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+            raise tornado.web.HTTPError(404)
+        self._admitted = False
+        gate.seat(kernel_id, self._lesson)
+        gate.sessions.bind(kernel_id, self._session, self._address)
+        gate.admission.bind(kernel_id, self._session, self._address, self._token)
         self._seated, self._preheated = kernel_id, preheated
 
     _session: str | None = None
     _address = ""
+    _admitted = False
+    _lesson = ""
+    _token: AdmissionToken | None = None
 
     _lang = SOURCE_LANG
 
@@ -897,11 +959,15 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
         self.finish(text_page(text, lang=self._lang, back=index_url(self.base_url, self._lang), refresh=retry))
 
     async def get(self, path: str | None = None) -> None:
-        if not path or not path.lower().endswith(".ipynb"):
-            await super().get(path)  # Voilà redirects to /voila/files/, where the allowlist decides
+        # one rule for every spelling of a lesson path (musteach_server.routing): a served lesson's exact path,
+        # a picture (Voilà's /voila/files/ and its allowlist decide), or the same 404 for anything else
+        route = lesson_request(path, self.settings["musteach_served"])
+        if route.kind is RequestKind.FILE:
+            self.redirect(url_path_join(self.base_url, "voila", "files", route.path))
             return
-        if not (self.settings["musteach_lessons_dir"] / path).is_file():
+        if route.kind is not RequestKind.LESSON or not (self.settings["musteach_lessons_dir"] / route.path).is_file():
             raise tornado.web.HTTPError(404)  # no kernel, no session: the not-found page
+        path = self._lesson = route.path
         self._lang = lang_of(path, self.settings["musteach_languages"])
         why = fetch_refusal(dict(self.request.headers))
         if why:
@@ -913,14 +979,29 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
         gate: KernelGate = self.settings["musteach_gate"]
         sessions = gate.sessions
         assert self._session is not None
-        if sessions.too_many_waiting(self._address):
+        self._token = self._admission_token()
+        if self._token is None and sessions.too_many_waiting(self._address):
             log.warning("refused %s: %s already holds %d kernels whose page has not connected", path, self._who(),
                         sessions.waiting_per_address)
             self._plain(429, too_many_opening_page(RETRY_AFTER_SECONDS, self._lang), retry=RETRY_AFTER_SECONDS)
             return
-        if sessions.address_full(self._address, self._session):
-            log.warning("refused %s: %s already holds %d kernels", path, self._who(), sessions.per_address)
+        decision = gate.admission.decide(self._session, self._address, self._token, gate.total(),
+                                         sessions.to_release(self._session))
+        if decision is Decision.ADDRESS_FULL:
+            log.warning("refused %s: %s already holds %d kernels", path, self._who(), gate.admission.per_address)
             self._plain(429, too_many_open_page(RETRY_AFTER_SECONDS, self._lang), retry=RETRY_AFTER_SECONDS)
+            return
+        if decision is Decision.CLASS_FULL:
+            assert self._token is not None
+            log.warning("refused %s: every place of the class %r is taken (%d)", path, self._token.name,
+                        self._token.places)
+            self._plain(429, class_full_page(self._token.name, self._token.places, self._lang),
+                        retry=RETRY_AFTER_SECONDS)
+            return
+        if decision is Decision.RESERVED:
+            log.warning("busy: refused an anonymous visitor to %s (%d of %d places taken, %d reserved for classes)",
+                        path, gate.total(), gate.max_kernels, gate.admission.reserved())
+            self._busy()
             return
         for old in sessions.to_release(self._session):
             log.info("a visitor opened more than %d lessons: their oldest kernel %s is released",
@@ -931,13 +1012,9 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
                 sessions.release(old)
         if not await gate.admit(path):
             log.warning("busy: refused a visitor to %s (%d of %d places taken)", path, gate.total(), gate.max_kernels)
-            self.set_status(503)
-            self.set_header("Retry-After", str(RETRY_AFTER_SECONDS))
-            self.set_header("Content-Type", "text/html; charset=utf-8")
-            self.set_header("Cache-Control", "no-store")
-            self.set_header("Content-Language", self._lang)
-            self.finish(busy_html(self.base_url, gate.max_kernels, self._lang))
+            self._busy()
             return
+        self._admitted = True
         # the visitor may not pick a template or theme (that would also bypass the preheated kernels)
         for name in ("template", "theme"):
             self.request.arguments.pop(name, None)
@@ -952,9 +1029,10 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
         try:
             await super().get(path)
         finally:
-            if self._seated is None:
+            if self._admitted:  # admitted, and no kernel came
+                self._admitted = False
                 gate.abandon()
-            else:
+            if self._seated is not None:
                 sessions.page_sent(self._seated)
                 log.info(
                     "page %s opened: kernel %s (%s), %s, %d of %d places taken by visitors, %.2f s",
@@ -966,6 +1044,20 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
                     gate.max_kernels,
                     time.monotonic() - start,
                 )
+
+    def _busy(self) -> None:
+        gate: KernelGate = self.settings["musteach_gate"]
+        self.set_status(503)
+        self.set_header("Retry-After", str(RETRY_AFTER_SECONDS))
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Content-Language", self._lang)
+        self.finish(busy_html(self.base_url, gate.max_kernels, self._lang))
+
+    def _admission_token(self) -> AdmissionToken | None:
+        """The admission token the visitor brought (its cookie), verified; None without one, or for a token
+        that is not valid (the visitor is then anonymous)."""
+        return admission_token_of(self.request, self.settings["musteach_secret"])
 
     def _who(self) -> str:
         return self._address or client_address(self.request.remote_ip or "", self.request.headers.get(
@@ -1013,6 +1105,100 @@ def session_of(request: Any, secret: bytes) -> str | None:
         return None
     value = tornado.web.decode_signed_value(secret, SESSION_COOKIE, morsel.value, max_age_days=2)
     return value.decode("ascii", "replace") if value else None
+
+
+def admission_token_of(request: Any, secret: bytes) -> AdmissionToken | None:
+    """The verified admission token of a request's :data:`~musteach_server.admission.ADMIT_COOKIE`, or None
+    (no cookie, or a token that is malformed, forged or expired)."""
+    morsel = request.cookies.get(ADMIT_COOKIE)
+    if morsel is None:
+        return None
+    try:
+        return verify_token(secret, morsel.value)
+    except MusError:
+        return None
+
+
+def form_page(text: PageText, action: str, button: str, xsrf_html: str, *, lang: str = SOURCE_LANG) -> str:
+    """A plain page whose one action is a POST form (``action``, a ``button``, the xsrf field ``xsrf_html``)."""
+    body = f"<h1>{escape(text.heading, quote=False)}</h1>"
+    body += "".join(f"<p>{escape(p, quote=False)}</p>" for p in text.paragraphs)
+    body += (f'<form method="post" action="{escape(action)}">{xsrf_html}'
+             f'<p><button type="submit">{escape(button, quote=False)}</button></p></form>')
+    return _page(text.title, body, lang=lang)
+
+
+class AdmitHandler(JupyterHandler):
+    """``/musteach/admit?token=...``, a class link (:mod:`musteach_server.admission`): GET shows the class and a
+    Join button (nothing changes); its POST (with the xsrf token) keeps the token in the visitor's
+    :data:`~musteach_server.admission.ADMIT_COOKIE` and goes to the lessons."""
+
+    def initialize(self, **kwargs: Any) -> None:
+        pass
+
+    def _token(self) -> AdmissionToken | None:
+        try:
+            return verify_token(self.settings["musteach_secret"], self.get_argument("token", ""))
+        except MusError as e:
+            log.warning("refused a class link from %s: %s", self.request.remote_ip, e)
+            return None
+
+    def _answer(self, status: int, html: str, lang: str) -> None:
+        self.set_status(status)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Content-Language", lang)
+        self.set_header("Cache-Control", "no-store")
+        self.finish(html)
+
+    def get(self) -> None:
+        lang = request_lang(self.request, self.settings["musteach_languages"], self.base_url)
+        token = self._token()
+        if token is None:
+            self._answer(403, text_page(bad_admission_page(lang), lang=lang, back=index_url(self.base_url, lang)),
+                         lang)
+            return
+        words = admission_page(token.name, token.places, lang)
+        self._answer(200, form_page(words.page, self.request.uri or "", words.join, self.xsrf_form_html(), lang=lang),
+                     lang)
+
+    def post(self) -> None:
+        lang = request_lang(self.request, self.settings["musteach_languages"], self.base_url)
+        token = self._token()
+        if token is None:
+            self._answer(403, text_page(bad_admission_page(lang), lang=lang, back=index_url(self.base_url, lang)),
+                         lang)
+            return
+        https = is_https(self.request.protocol, self.request.remote_ip or "",
+                         self.request.headers.get("X-Forwarded-Proto"), self.settings["musteach_trusted"])
+        self.set_cookie(ADMIT_COOKIE, self.get_argument("token"), httponly=True, samesite="Lax", secure=https,
+                        path=self.base_url, expires=datetime.fromtimestamp(token.expires, UTC))
+        log.info("a visitor joined the class %r (%d places)", token.name, token.places)
+        self.redirect(index_url(self.base_url, lang), status=303)
+
+
+class PlacesHandler(JupyterHandler):
+    """``/musteach/api/places``: what the server holds, for its host only (``Authorization: Bearer <key>``,
+    the key :func:`~musteach_server.admission.host_key` derives from the secret; 403 otherwise). JSON:
+    ``taken`` (places the gate counts), ``kernels`` (kernels that exist), ``visitors``, ``pooled``,
+    ``admitting``, ``reserved`` and ``max``."""
+
+    def initialize(self, **kwargs: Any) -> None:
+        pass
+
+    def get(self) -> None:
+        expected = "Bearer " + host_key(self.settings["musteach_secret"])
+        given = self.request.headers.get("Authorization", "")
+        if not hmac.compare_digest(given.encode(), expected.encode()):
+            raise tornado.web.HTTPError(403)
+        gate: KernelGate = self.settings["musteach_gate"]
+        km = self.settings["kernel_manager"]
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps({
+            "taken": gate.total(), "kernels": len(km.list_kernel_ids()), "visitors": gate.in_use() - gate.admitting,
+            "pooled": gate.pooled(), "admitting": gate.admitting, "reserved": gate.admission.reserved(),
+            "max": gate.max_kernels,
+        }))
 
 
 class SessionStatusHandler(JupyterHandler):
@@ -1181,8 +1367,8 @@ class MusteachVoila(Voila):
         settings = super().init_settings()
         self.kernel_manager.allowed_message_types = list(ALLOWED_MESSAGE_TYPES)
         o = self.musteach
-        self.gate = KernelGate(self.kernel_manager, o.max_kernels, Sessions(o.per_session, o.per_address,
-                                                                         o.waiting_per_address))
+        self.gate = KernelGate(self.kernel_manager, o.max_kernels, Sessions(o.per_session, 0, o.waiting_per_address),
+                               Admission(o.max_kernels, o.anonymous_per_address()))
         self._cap_pool_refills()
         settings.update(
             musteach_gate=self.gate,
@@ -1192,6 +1378,7 @@ class MusteachVoila(Voila):
             musteach_translations=o.translations,
             musteach_languages=o.languages,
             musteach_lessons_dir=Path(o.lessons_dir),
+            musteach_served=frozenset(ls.path for ls in o.all_lessons()),
             websocket_max_message_size=MAX_MESSAGE_BYTES,
             log_function=_log_request,
             default_handler_class=NotFoundHandler,
@@ -1239,6 +1426,10 @@ class MusteachVoila(Voila):
                 h = (h[0], LeftHandler)
             out.append(h)
         out.append((url_path_join(self.server_url, r"/musteach/api/session/([0-9a-f-]{36})"), SessionStatusHandler))
+        out.append((url_path_join(self.server_url, r"/musteach/api/places"), PlacesHandler))
+        out.append((url_path_join(self.server_url, "/" + ADMIT_PATH), AdmitHandler))
+        for pattern, handler, *rest in EXTRA_HANDLERS:
+            out.append((url_path_join(self.server_url, pattern), handler, *rest))
         languages = "|".join(re.escape(lang) for lang in self.musteach.languages)
         out.append((url_path_join(self.server_url, rf"/({languages})/?"), IndexHandler))
         return out

@@ -68,8 +68,9 @@ INT_OPTIONS: tuple[IntOption, ...] = (
         "(default %(default)s)",
     ),
     IntOption(
-        "--per-address", 0, 0, None, "0 (no limit) or more",
-        "most kernels one address holds; 0: no limit (default %(default)s). Behind a proxy, name it with "
+        "--per-address", -1, -1, None, "0 (no limit) or more",
+        "most kernels one address holds without a class link (musteach admit); 0: no limit (default: half "
+        "of --max-kernels, so that one client cannot take every place). Behind a proxy, name it with "
         "--trusted-proxy so that X-Forwarded-For gives the visitor's address",
     ),
     IntOption(
@@ -195,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
             pool_size=args.pool_size,
             pools=pools,
             per_session=args.per_session,
-            per_address=args.per_address,
+            per_address=None if args.per_address < 0 else args.per_address,
             waiting_per_address=args.waiting_per_address,
             connect_timeout=args.connect_timeout,
             trusted_proxies=frozenset(args.trusted_proxy),

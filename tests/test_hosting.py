@@ -1,0 +1,286 @@
+"""Issue 26: what an attacker on the internet still got from ``musteach serve``, each attack replayed against a
+real server (:mod:`musteach_server.probe`), and the admission interface (class tokens) it brought.
+
+The host's view of the places (``/musteach/api/places``, with the key derived from the server's secret) is
+read after each request: the gate's count must equal the kernels that exist, and never exceed the cap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from pathlib import Path
+from urllib.parse import quote, urlencode
+
+import pytest
+
+pytest.importorskip("voila")
+
+from musteach_server.admission import (
+    ADMIT_COOKIE,
+    Admission,
+    Decision,
+    address_key,
+    host_key,
+    issue_token,
+    verify_token,
+)
+from musteach_server.probe import NAVIGATION, Visitor, lesson_notebook, running_server
+from musteach_server.routing import RequestKind, lesson_request
+from tornado.httpclient import AsyncHTTPClient
+
+from musteach.rules.errors import MusError
+
+ROOT = Path(__file__).resolve().parents[1]
+LANCE, TOTAL = "01-lance.ipynb", "02-total.ipynb"
+CAP = 3
+IMAGE = {"Sec-Fetch-Dest": "image", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Site": "cross-site"}
+
+
+def run(coro):
+    AsyncHTTPClient.configure(None, max_clients=20)
+    return asyncio.run(coro)
+
+
+def write_lessons(d: Path) -> Path:
+    (d / "es").mkdir(parents=True)
+    quiz = "from musteach_widgets import LanceQuiz\nLanceQuiz('grande', n=5, seed=7)"
+    (d / LANCE).write_text(lesson_notebook("Lesson 1: Who wins Grande", quiz))
+    (d / TOTAL).write_text(lesson_notebook("Lesson 2: Count for Juego", "2 + 2"))
+    (d / "es" / LANCE).write_text(lesson_notebook("Lección 1: quién gana la grande", quiz))
+    (d / "scratch.ipynb").write_text(lesson_notebook("Not a lesson", "3 + 3"))
+    return d
+
+
+@pytest.fixture(scope="module")
+def secret(tmp_path_factory) -> bytes:
+    return secrets.token_hex(32).encode()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, secret):
+    lessons = write_lessons(tmp_path_factory.mktemp("lessons"))
+    d = tmp_path_factory.mktemp("log")
+    (d / "secret").write_bytes(secret)
+    with running_server("--lessons", str(lessons), "--pool-size", "0", "--max-kernels", str(CAP), "--per-address",
+                        "0", "--per-session", "1", "--secret-file", str(d / "secret"), log_path=d / "serve.log",
+                        cwd=ROOT) as s:
+        s.secret = secret  # type: ignore[attr-defined]
+        yield s
+
+
+async def places(server) -> dict:
+    """The host's view of the places, and its invariants: the gate counts exactly the kernels that exist."""
+    v = Visitor(server.base_url)
+    r = await v.fetch("/musteach/api/places", headers={"Authorization": "Bearer " + host_key(server.secret)})
+    assert r.code == 200, r.code
+    got = json.loads(r.body)
+    assert got["admitting"] == 0, got
+    assert got["taken"] == got["kernels"] <= got["max"], got
+    return got
+
+
+def spellings(lesson: str) -> list[str]:
+    """Other spellings of ``/voila/render/<lesson>``: slashes, %-encodings, dots, case, absolute paths."""
+    head, _, name = lesson.rpartition("/")
+    pre = f"{head}/" if head else ""
+    enc_pre = f"{head}%2F" if head else ""
+    out = [
+        f"{lesson}/", f"{lesson}//", f"{lesson}%2F", f"{lesson}%2f", f"/{lesson}", f"//{lesson}", f"{lesson}/.",
+        f"./{lesson}", f"{pre}./{name}", f"{pre}{name}%00", f"{lesson}%252F", f"{pre}{name.upper()}",
+        f"{pre}{name.replace('.ipynb', '.IPYNB')}", f"{pre}{name.replace('lance', 'Lance')}",
+        f"{enc_pre}{name}/", f"{pre}%2E/{name}", f"{pre}{name}%20", f"{pre}{name}.", f"{pre}{name}/x.ipynb",
+        f"{pre}{quote(name, safe='')}/", f"x/../{lesson}", f"{lesson}\\", f"{pre}{name}%5C", "scratch.ipynb",
+        "scratch.ipynb/",
+    ]
+    if head:
+        out += [f"{head}//{name}", f"{head.upper()}/{name}", f"{head}%2F{name}%2F"]
+    return out
+
+
+@pytest.mark.parametrize("lesson", [LANCE, "es/" + LANCE], ids=["en", "es"])
+def test_every_spelling_of_a_lesson_path_gets_the_same_checks_and_the_gate_never_drifts(server, lesson):
+    async def go():
+        opened = []
+        v = Visitor(server.base_url)  # one visitor (--per-session 1: a page it opens releases its last one)
+        for spelling in spellings(lesson):
+            path = f"/voila/render/{spelling}"
+            # a cross-site <img> without a cookie, then a visitor's navigation (with the cookie's first visit)
+            img = await Visitor(server.base_url).fetch(path, headers=IMAGE)
+            assert img.code != 200, f"{path}: a cross-site image got a page"
+            await places(server)
+            nav = await v.fetch(path, headers=NAVIGATION)
+            if nav.code == 303 and "musteach-cookie" in nav.headers.get("Location", ""):
+                nav = await v.fetch(nav.headers["Location"], headers=NAVIGATION)
+            got = await places(server)
+            if nav.code == 200:  # only a served lesson's own spelling (%2F for es/ is the same path)
+                opened.append(spelling)
+            assert nav.code in (200, 400, 404), (path, nav.code)  # never busy: nothing leaked a place
+            assert got["kernels"] <= 1, (path, got)
+        # the lesson itself still opens, once, under the same gate
+        await v.disconnect()
+        v = Visitor(server.base_url)
+        assert (await v.open(lesson)).code == 200
+        got = await places(server)
+        await v.close_page()
+        return opened, got
+
+    opened, got = run(go())
+    # the only other spelling that opens is the encoded one tornado decodes into the same lesson path
+    assert all(s in (f"es%2F{LANCE}",) for s in opened), opened
+    assert got["visitors"] >= 1
+
+
+def test_absolute_and_out_of_tree_paths_answer_the_same_whether_a_file_exists_or_not(server, tmp_path):
+    there = tmp_path / "x.ipynb"
+    there.write_text(lesson_notebook("Lesson 9: elsewhere", "1"))
+
+    async def go():
+        answers = []
+        for path in (str(there), str(tmp_path / "nothing-here.ipynb")):
+            for url in (f"/voila/render/{path}", f"/voila/render//{path}", f"/voila/render/{quote(path, safe='')}"):
+                r = await Visitor(server.base_url).fetch(url, headers=NAVIGATION)
+                answers.append((r.code, r.body.decode().replace(path, "P")))
+        await places(server)
+        return answers
+
+    answers = run(go())
+    assert {code for code, _ in answers} == {404}
+    assert len({body for _, body in answers}) == 1
+
+
+def test_routing_rule_without_a_server():
+    served = [LANCE, "es/" + LANCE]
+    assert lesson_request(LANCE, served).kind is RequestKind.LESSON
+    for bad in spellings(LANCE) + spellings("es/" + LANCE) + ["/etc/passwd.ipynb", "", None]:
+        if bad == f"es%2F{LANCE}":
+            continue
+        assert lesson_request(bad, served).kind is not RequestKind.LESSON, bad
+    assert lesson_request("pic.png", served).kind is RequestKind.FILE
+    assert lesson_request("../pic.png", served).kind is RequestKind.REFUSED
+
+
+# ----- logout and other state changes: POST with the xsrf token only --------------------------------------
+
+def test_logout_by_get_ends_nothing_and_a_post_needs_the_xsrf_token(server):
+    async def go():
+        v = Visitor(server.base_url)
+        assert (await v.open(LANCE)).code == 200
+        status = f"/musteach/api/session/{v.kernel_id}"
+        # another site navigates the visitor to /logout: a page with a button, the session and kernel stay
+        r = await v.fetch("/logout", headers={**NAVIGATION, "Sec-Fetch-Site": "cross-site"})
+        after_get = (r.code, "Set-Cookie" in r.headers and "musteach_session=;" in r.headers.get("Set-Cookie", ""),
+                     (await v.fetch(status)).code, '<form method="post"' in r.body.decode())
+        # a cross-site form POST carries the cookies but not the token
+        no_token = (await v.fetch("/logout", method="POST", body=b"",
+                                  headers={"Content-Type": "application/x-www-form-urlencoded"})).code
+        still = (await v.fetch(status)).code
+        body = urlencode({"_xsrf": v.cookies.get("_xsrf", "")}).encode()
+        r = await v.fetch("/logout", method="POST", body=body,
+                          headers={"Content-Type": "application/x-www-form-urlencoded"})
+        ended = (r.code, (await v.fetch(status)).code)
+        await v.disconnect()
+        await places(server)
+        return after_get, no_token, still, ended
+
+    after_get, no_token, still, ended = run(go())
+    assert after_get == (200, False, 200, True)
+    assert no_token == 403 and still == 200
+    assert ended[0] == 200 and ended[1] in (403, 410)
+
+
+# ----- admission: per-address caps, class tokens ------------------------------------------------------------
+
+def test_tokens_are_signed_and_expire():
+    key = b"k" * 32
+    t = issue_token(key, "4B", 40, 4, now=1000)
+    assert verify_token(key, t, now=1001).places == 40
+    with pytest.raises(MusError, match="expired"):
+        verify_token(key, t, now=1000 + 4 * 3600)
+    with pytest.raises(MusError, match="not signed"):
+        verify_token(b"x" * 32, t, now=1001)
+    prefix, _payload, sig = t.split(".")
+    forged = json.dumps({"n": "4B", "p": 4000, "e": 10**10, "i": "0"}).encode()
+    import base64
+
+    forged_payload = base64.urlsafe_b64encode(forged).rstrip(b"=").decode()
+    with pytest.raises(MusError, match="not signed"):
+        verify_token(key, f"{prefix}.{forged_payload}.{sig}", now=1001)
+    for bad in ("", "x", "mt1..", "mt1.a.b", t + "x" * 2000):
+        with pytest.raises(MusError):
+            verify_token(key, bad, now=1001)
+    with pytest.raises(MusError, match="--places"):
+        issue_token(key, "4B", 0, 4)
+    assert address_key("2001:db8::1") == address_key("2001:db8::ffff") != address_key("2001:db8:0:1::1")
+
+
+def test_admission_rules_without_a_server():
+    key = b"k" * 32
+    tok = verify_token(key, issue_token(key, "4B", 2, 1))
+    a = Admission(max_kernels=4, per_address=1)
+    assert a.decide("s1", "10.0.0.1", None, taken=0) is Decision.SEATED
+    a.bind("k1", "s1", "10.0.0.1", None)
+    assert a.decide("s2", "10.0.0.1", None, taken=1) is Decision.ADDRESS_FULL  # a second session, same client
+    assert a.decide("s2", "10.0.0.1", None, taken=1, releasing=["k1"]) is Decision.SEATED
+    assert a.decide("t1", "10.0.0.1", tok, taken=1) is Decision.SEATED  # a class behind the same address
+    a.bind("k2", "t1", "10.0.0.1", tok)
+    assert a.reserved() == 1
+    assert a.decide("s3", "10.0.0.2", None, taken=3) is Decision.RESERVED  # the class's last place is kept
+    assert a.decide("t2", "10.0.0.1", tok, taken=3) is Decision.SEATED
+    a.bind("k3", "t2", "10.0.0.1", tok)
+    assert a.decide("t3", "10.0.0.1", tok, taken=3) is Decision.CLASS_FULL
+    assert a.decide("t2", "10.0.0.1", tok, taken=3) is Decision.SEATED  # its own session opens another lesson
+    a.release("k3")
+    assert a.decide("t3", "10.0.0.1", tok, taken=2) is Decision.SEATED
+
+
+def test_one_client_cannot_take_every_place_and_a_class_link_seats_its_visitors(tmp_path):
+    """Today's attack: 8 sessions from one client took every place. Now anonymous sessions of one address
+    hold at most half the places (the default), and visitors with a class link are seated past that, under
+    the class's own quota, its unused places kept from anonymous visitors."""
+    lessons = write_lessons(tmp_path / "lessons")
+    secret = secrets.token_hex(32).encode()
+    (tmp_path / "secret").write_bytes(secret)
+    token = issue_token(secret, "4B", 2, 1)
+
+    async def go(server):
+        anon = []
+        for _ in range(4):  # one client, four sessions, each connecting its websocket
+            v = Visitor(server.base_url)
+            r = await v.get_page(LANCE)
+            if r.code == 200:
+                await v.connect()
+            anon.append((v, r.code))
+        # the class link: GET shows a form (no cookie set), its POST with the xsrf token keeps the token
+        first = Visitor(server.base_url)
+        link = f"/musteach/admit?token={token}"
+        r = await first.fetch(link, headers=NAVIGATION)
+        form = (r.code, ADMIT_COOKIE in first.cookies)
+        body = urlencode({"_xsrf": first.cookies.get("_xsrf", ""), "token": token}).encode()
+        r = await first.fetch(link, method="POST", body=body,
+                              headers={"Content-Type": "application/x-www-form-urlencoded"})
+        joined = (r.code, ADMIT_COOKIE in first.cookies)
+        pupils = [first] + [Visitor(server.base_url) for _ in range(2)]
+        for p in pupils[1:]:
+            p.cookies[ADMIT_COOKIE] = token
+        codes = [(await p.get_page(LANCE)).code for p in pupils]
+        got = await places(server)
+        bad = Visitor(server.base_url)
+        bad.cookies[ADMIT_COOKIE] = token[:-2] + "xx"
+        r = await bad.fetch(f"/musteach/admit?token={token[:-2]}xx", headers=NAVIGATION)
+        for v, _ in anon:
+            await v.disconnect()
+        return [c for _, c in anon], form, joined, codes, got, r.code
+
+    with running_server("--lessons", str(lessons), "--pool-size", "0", "--max-kernels", "4", "--secret-file",
+                        str(tmp_path / "secret"), log_path=tmp_path / "serve.log", cwd=ROOT) as server:
+        server.secret = secret
+        anon, form, joined, codes, got, bad_link = run(go(server))
+        log = server.log()
+    assert anon[:2] == [200, 200] and anon[2:] == [429, 429], anon  # half of 4 places for one address
+    assert form == (200, False) and joined == (303, True)
+    assert codes == [200, 200, 429], codes  # two places for the class, the third pupil: the class is full
+    assert got["kernels"] == 4
+    assert bad_link == 403
+    assert "every place of the class '4B' is taken" in log
