@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import secrets
+import struct
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
@@ -26,7 +28,7 @@ from musteach_server.admission import (
     issue_token,
     verify_token,
 )
-from musteach_server.probe import NAVIGATION, Visitor, lesson_notebook, running_server
+from musteach_server.probe import NAVIGATION, PROTOCOL_V1, Visitor, lesson_notebook, running_server
 from musteach_server.routing import RequestKind, lesson_request
 from tornado.httpclient import AsyncHTTPClient
 
@@ -284,3 +286,91 @@ def test_one_client_cannot_take_every_place_and_a_class_link_seats_its_visitors(
     assert got["kernels"] == 4
     assert bad_link == 403
     assert "every place of the class '4B' is taken" in log
+
+
+# ----- websocket frames checked before Jupyter parses them; per-kernel widget limits ------------------------
+
+def rss(pid: int) -> int:
+    import psutil
+
+    return psutil.Process(pid).memory_info().rss
+
+
+@pytest.mark.parametrize("protocol", [None, PROTOCOL_V1], ids=["legacy", "v1"])
+def test_a_frame_declaring_millions_of_parts_is_refused_before_it_is_parsed(server, protocol):
+    """Today's attack: on the v1 protocol, 8 bytes of offset count (20,000,000, little-endian) and 16 zero bytes
+    froze the server for 17 s and grew it by 300 MB; the legacy binary framing the same with its 4-byte count."""
+    if protocol == PROTOCOL_V1:
+        frames = [(20_000_000).to_bytes(8, "little") + bytes(16), (2**63).to_bytes(8, "little") + bytes(16)]
+    else:
+        frames = [struct.pack("!i", 20_000_000) + bytes(16), struct.pack("!i", 2**31 - 1) + bytes(8),
+                  struct.pack("!iI", 1, 10**9) + bytes(8)]
+
+    async def go():
+        other = Visitor(server.base_url)
+        assert (await other.open(LANCE)).code == 200
+        before = rss(server.process.pid)
+        closed = []
+        for frame in frames:
+            v = Visitor(server.base_url, protocol=protocol)
+            assert (await v.get_page(LANCE)).code == 200
+            await v.connect()
+            await v.send_raw(frame)
+            await asyncio.wait_for(v.closed.wait(), 30)  # the attacker's socket is closed
+            closed.append(v.closed.is_set())
+            await v.close_page()
+        grown = rss(server.process.pid) - before
+        # the other visitor's page still answers
+        quiz = other.quizzes()[0]
+        answers = [a for a in other.find(quiz, "musteach-answer") if not other.states[a].get("disabled")]
+        _, latency = await other.click(answers[0], watch=other.find(quiz, "musteach-feedback")[0])
+        await other.close_page()
+        await places(server)
+        return closed, grown, latency
+
+    closed, grown, latency = run(go())
+    assert all(closed)
+    assert latency is not None
+    assert grown < 40 * 2**20, f"the server grew by {grown / 2**20:.0f} MiB"
+    assert "refused a page's websocket frame (it declares" in server.log()
+
+
+def test_widgets_a_page_opens_are_limited_and_the_page_is_told(server):
+    """Today's attack: 100 Text widgets of 1.5 MB opened by comm_open took a kernel from 51 to 200 MB."""
+    async def go():
+        v = Visitor(server.base_url)
+        assert (await v.open(LANCE)).code == 200
+        kernel = v.kernel_id
+        big = "x" * (1536 * 1024)
+        for i in range(100):
+            if v.closed.is_set():
+                break
+            msg = v.message("comm_open", {
+                "comm_id": f"{i:032x}", "target_name": "jupyter.widget",
+                "data": {"state": {"_model_name": "TextModel", "_model_module": "@jupyter-widgets/controls",
+                                   "_model_module_version": "2.0.0", "_view_name": "TextView",
+                                   "_view_module": "@jupyter-widgets/controls", "_view_module_version": "2.0.0",
+                                   "value": big}, "buffer_paths": []}})
+            await v.send(msg)
+        await asyncio.wait_for(v.closed.wait(), 30)
+        r = await v.fetch(f"/musteach/api/session/{kernel}")
+        await places(server)
+        return i, r.code, json.loads(r.body)
+
+    sent, code, body = run(go())
+    assert sent < 100
+    assert code == 410 and body["reason"] == "limit"
+    assert re.search(r"stopped \(over a limit: its page sent more than \d+ bytes of widget state", server.log())
+
+
+def test_kernel_memory_limit_and_page_limits_without_a_server():
+    import os
+
+    from musteach_server.limits import PageLimits, resident_bytes
+
+    assert resident_bytes(os.getpid()) > 10 * 2**20
+    assert resident_bytes(2**31 - 5) is None
+    lim = PageLimits(max_widgets=3, max_bytes=10**6)
+    assert [lim.widget_opened("k", 100) for _ in range(4)][-1] == "its page opened more than 3 widgets"
+    lim.forget("k")
+    assert lim.widget_opened("k", 100) is None

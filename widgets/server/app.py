@@ -32,6 +32,7 @@ import logging
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -91,6 +92,7 @@ from .admission import (
     host_key,
     verify_token,
 )
+from .frames import PROTOCOL_V1, frame_refusal
 from .guard import (
     SECURITY_HEADERS,
     SESSION_COOKIE,
@@ -105,6 +107,7 @@ from .guard import (
 )
 from .kernel import lesson_kernel_cmd
 from .lessons import Lesson, lang_of, preferred_language
+from .limits import DEFAULT_KERNEL_MEMORY_MB, PageLimits, resident_bytes
 from .routing import RequestKind, lesson_request
 from .templates import share_compiled_templates
 
@@ -194,6 +197,7 @@ class ServeOptions:
     trusted_proxies: frozenset[str] = frozenset()
     secret: bytes | None = None
     base_url: str = "/"
+    kernel_memory: int = DEFAULT_KERNEL_MEMORY_MB
 
     @property
     def languages(self) -> tuple[str, ...]:
@@ -312,6 +316,12 @@ class VisitorKernelManager(ServerKernelManager):
         no input history, a smaller and quicker kernel)."""
         return lesson_kernel_cmd(super().format_kernel_cmd(extra_arguments))
 
+    async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
+        # the kernel's own stderr (ipykernel's tracebacks of a comm message a page made fail) is not the
+        # server's log: a page could otherwise write tracebacks into it at will
+        kw.setdefault("stderr", subprocess.DEVNULL)
+        await super()._async_launch_kernel(kernel_cmd, **kw)
+
 
 class VisitorConnection(ZMQChannelsWebsocketConnection):
     """The websocket between a page and its kernel, minus the kernel's stderr (tracebacks of failed comm
@@ -319,10 +329,29 @@ class VisitorConnection(ZMQChannelsWebsocketConnection):
     and dropping malformed frames with a log line instead of a traceback."""
 
     def handle_incoming_message(self, incoming_msg: Any) -> None:
+        # the frame's head is checked before jupyter_server parses it (musteach_server.frames: jupyter_server's
+        # services/kernels/connection/base.py loops over the frame's own, untrusted, part count)
+        why = frame_refusal(self.subprotocol, incoming_msg)
+        if why is not None:
+            log.warning("refused a page's websocket frame (%s): its socket is closed", why)
+            self._close_page_socket()
+            return
+        km = self.multi_kernel_manager
+        limits: PageLimits | None = getattr(km, "page_limits", None)
+        if limits is not None and _msg_type(self.subprotocol, incoming_msg) == "comm_open":
+            over = limits.widget_opened(self.kernel_id, len(incoming_msg))
+            if over is not None:
+                km.stop_for_limit(self.kernel_id, over)
+                return
         try:
             super().handle_incoming_message(incoming_msg)
         except Exception:  # a frame no page would send: drop it, keep the socket (and the log) clean
             self.log.warning("refused a malformed message from a page")
+
+    def _close_page_socket(self) -> None:
+        handler = getattr(self, "websocket_handler", None)
+        if handler is not None:
+            handler.close(1008, "malformed frame")
 
     def handle_outgoing_message(self, stream: Any, outgoing_msg: list[Any]) -> None:
         channel = stream if isinstance(stream, str) else getattr(stream, "channel", None)
@@ -335,6 +364,25 @@ class VisitorConnection(ZMQChannelsWebsocketConnection):
             except Exception:  # not a message we can read: let jupyter_server deal with it
                 pass
         super().handle_outgoing_message(stream, outgoing_msg)
+
+
+def _msg_type(subprotocol: str | None, frame: str | bytes) -> str | None:
+    """The ``msg_type`` of a page's frame whose head :func:`~musteach_server.frames.frame_refusal` passed, read
+    from its header only (None when it cannot be read)."""
+    try:
+        if subprotocol == PROTOCOL_V1 and isinstance(frame, bytes):
+            start = int.from_bytes(frame[16:24], "little")
+            end = int.from_bytes(frame[24:32], "little")
+            header = json.loads(frame[start:end])
+        elif isinstance(frame, bytes):
+            start, end = int.from_bytes(frame[4:8], "big"), int.from_bytes(frame[8:12], "big")
+            header = json.loads(frame[start:end]).get("header", {})
+        else:
+            header = json.loads(frame).get("header", {})
+        kind = header.get("msg_type") if isinstance(header, dict) else None
+        return kind if isinstance(kind, str) else None
+    except (ValueError, AttributeError, UnicodeDecodeError):
+        return None
 
 
 class _SizeLoggingProtocol(WebSocketProtocol13):
@@ -410,6 +458,33 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         self._running: set[str] = set()
         #: called with a kernel id once it has stopped (the gate frees its place and its session's claim)
         self.on_stopped: list[Any] = []
+        #: what each page made its kernel hold (widgets opened), and the kernels stopped for a limit
+        self.page_limits = PageLimits()
+        #: resident memory (bytes) a kernel may reach before it is stopped (0: no limit)
+        self.memory_limit = DEFAULT_KERNEL_MEMORY_MB * 1024 * 1024
+
+    def stop_for_limit(self, kernel_id: str, why: str) -> None:
+        """Stop ``kernel_id`` for going over a limit (``why``); its page then says so."""
+        if kernel_id in self.page_limits.limited or kernel_id not in self:
+            return
+        self.page_limits.stopped_for(kernel_id, why)
+        task = asyncio.ensure_future(self.shutdown_kernel(kernel_id, now=True))
+        self._releases.add(task)
+        task.add_done_callback(self._releases.discard)
+
+    def watch_memory(self) -> None:
+        """Stop the visitors' kernels whose resident memory is over :attr:`memory_limit` (pool kernels are the
+        server's own: they run the lesson only)."""
+        if not self.memory_limit:
+            return
+        for kernel_id in list(self._running):
+            kernel = self._kernels.get(kernel_id)
+            process = getattr(getattr(kernel, "provisioner", None), "process", None)
+            pid = getattr(process, "pid", None)
+            rss = resident_bytes(pid) if isinstance(pid, int) else None
+            if rss is not None and rss > self.memory_limit:
+                self.stop_for_limit(kernel_id, f"it held {rss // 2**20} MiB (the limit is "
+                                               f"{self.memory_limit // 2**20} MiB)")
 
     def _handle_kernel_died(self, kernel_id: str) -> None:
         """A kernel process died (killed, out of memory): it is not restarted blank (``restart_limit`` 0),
@@ -577,11 +652,14 @@ class MusteachKernelManager(AsyncMappingKernelManager):
             why = " (culled: it had died)" if dead else f" (culled: idle for {idle}{alone})"
         elif kernel_id in self._died:
             why = " (it died: its page says the session ended)"
+        elif kernel_id in self.page_limits.limited:
+            why = f" (over a limit: {self.page_limits.limited[kernel_id]}; its page says so)"
         self._handed_over.pop(kernel_id, None)
         try:
             await ensure_async(super().shutdown_kernel(kernel_id, now=now, restart=restart))
         finally:
             self._died.discard(kernel_id)
+            self.page_limits.forget(kernel_id)
             for callback in self.on_stopped:
                 callback(kernel_id)
         self._running.discard(kernel_id)
@@ -1217,10 +1295,12 @@ class SessionStatusHandler(JupyterHandler):
         if gate.sessions.owns(session, kernel_id) and kernel_id not in self.settings["kernel_manager"]:
             gate.stopped(kernel_id)
         status = gate.sessions.status(session, kernel_id)
+        limited = getattr(self.settings["kernel_manager"], "page_limits", None)
+        reason = "limit" if status == 410 and limited is not None and kernel_id in limited.limited else ""
         self.set_status(status)
         self.set_header("Cache-Control", "no-store")
         self.set_header("Content-Type", "application/json")
-        self.finish(json.dumps({"running": status == 200, "ended": status == 410}))
+        self.finish(json.dumps({"running": status == 200, "ended": status == 410, "reason": reason}))
 
 
 def _log_request(handler: tornado.web.RequestHandler) -> None:
@@ -1458,6 +1538,9 @@ class MusteachVoila(Voila):
         self._ready_check.start()
         self._connect_check = PeriodicCallback(self._release_unconnected, 1000)
         self._connect_check.start()
+        self.kernel_manager.memory_limit = self.musteach.kernel_memory * 1024 * 1024
+        self._memory_check = PeriodicCallback(self.kernel_manager.watch_memory, 2000)
+        self._memory_check.start()
         try:
             self.ioloop.start()
         except KeyboardInterrupt:
