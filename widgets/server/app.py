@@ -26,7 +26,9 @@ configures Voilà 0.5 for that and adds what it lacks:
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hmac
+import itertools
 import json
 import logging
 import os
@@ -169,6 +171,12 @@ FILE_DENYLIST = [r".*\.(ipynb|py|pyc)", r"(.*/)?\..*"]
 
 log = logging.getLogger("musteach.serve")
 
+#: Seconds a page whose kernel is started for it (no preheated one) is expected to wait, set while such a
+#: page is rendered (the page says it: ``musteachColdSeconds``); None for a preheated page.
+_COLD_WAIT: contextvars.ContextVar[int | None] = contextvars.ContextVar("musteach_cold_wait", default=None)
+#: The first guess of a cold page's wait (seconds), before one has been measured.
+COLD_WAIT_GUESS = 15.0
+
 #: Routes other packages add to the server (class mode's pages...): ``(pattern, handler class[, kwargs])``,
 #: the pattern relative to the base URL (``r"/musteach/class/(.*)"``). Appended before ``serve()`` runs.
 EXTRA_HANDLERS: list[tuple[Any, ...]] = []
@@ -198,6 +206,7 @@ class ServeOptions:
     secret: bytes | None = None
     base_url: str = "/"
     kernel_memory: int = DEFAULT_KERNEL_MEMORY_MB
+    page_grace: int = 10
 
     @property
     def languages(self) -> tuple[str, ...]:
@@ -333,8 +342,7 @@ class VisitorConnection(ZMQChannelsWebsocketConnection):
         # services/kernels/connection/base.py loops over the frame's own, untrusted, part count)
         why = frame_refusal(self.subprotocol, incoming_msg)
         if why is not None:
-            log.warning("refused a page's websocket frame (%s): its socket is closed", why)
-            self._close_page_socket()
+            log.warning("refused a page's websocket frame (%s)", why)
             return
         km = self.multi_kernel_manager
         limits: PageLimits | None = getattr(km, "page_limits", None)
@@ -347,11 +355,6 @@ class VisitorConnection(ZMQChannelsWebsocketConnection):
             super().handle_incoming_message(incoming_msg)
         except Exception:  # a frame no page would send: drop it, keep the socket (and the log) clean
             self.log.warning("refused a malformed message from a page")
-
-    def _close_page_socket(self) -> None:
-        handler = getattr(self, "websocket_handler", None)
-        if handler is not None:
-            handler.close(1008, "malformed frame")
 
     def handle_outgoing_message(self, stream: Any, outgoing_msg: list[Any]) -> None:
         channel = stream if isinstance(stream, str) else getattr(stream, "channel", None)
@@ -425,6 +428,13 @@ class VisitorWebsocketHandler(VoilaKernelWebsocketHandler):
             gate.sessions.connected(kernel_id)
         self.set_nodelay(True)
         await super().open(kernel_id)
+
+    def on_close(self) -> None:
+        super().on_close()
+        gate = self.settings.get("musteach_gate")
+        kernel_id = getattr(self, "kernel_id", None)
+        if gate is not None and kernel_id:
+            gate.sessions.disconnected(kernel_id)  # released unless it comes back within --page-grace
 
     def get_websocket_protocol(self) -> Any:
         protocol = super().get_websocket_protocol()
@@ -700,6 +710,8 @@ class KernelGate:
         self.admission = admission or Admission(max_kernels)
         self.visitors: dict[str, str] = {}  # kernel id -> lesson path
         self.admitting = 0
+        #: seconds a page whose kernel was started for it took (a moving average), what a cold page announces
+        self.cold_seconds = COLD_WAIT_GUESS
         stopped = getattr(kernel_manager, "on_stopped", None)
         if isinstance(stopped, list):
             stopped.append(self.stopped)
@@ -727,6 +739,10 @@ class KernelGate:
     def total(self) -> int:
         """Every kernel counted against ``max_kernels``: visitors' ones, pages being opened, the pools'."""
         return self.in_use() + self.pooled()
+
+    def pool_key(self, lesson: str) -> str | None:
+        """The name of the pool holding a preheated kernel for ``lesson``, or None (its page starts one)."""
+        return self._pool_key(lesson)
 
     def _pool_key(self, lesson: str) -> str | None:
         for name, pool in self.pools().items():
@@ -1104,14 +1120,22 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
         self.set_cookie(LANG_COOKIE, self._lang, samesite="Lax", path=self.base_url, expires_days=365)
         self.set_header("Content-Language", self._lang)
         start = time.monotonic()
+        cold = gate.pools() is not None and gate.pool_key(path) is None
+        marker = _COLD_WAIT.set(max(1, round(gate.cold_seconds)) if cold else None)
         try:
             await super().get(path)
         finally:
+            _COLD_WAIT.reset(marker)
             if self._admitted:  # admitted, and no kernel came
                 self._admitted = False
                 gate.abandon()
             if self._seated is not None:
                 sessions.page_sent(self._seated)
+                if not self._preheated:
+                    gate.cold_seconds = 0.7 * gate.cold_seconds + 0.3 * (time.monotonic() - start)
+                follow = self.settings.get("musteach_follow")
+                if follow is not None:
+                    follow(path)
                 log.info(
                     "page %s opened: kernel %s (%s), %s, %d of %d places taken by visitors, %.2f s",
                     path,
@@ -1275,7 +1299,8 @@ class PlacesHandler(JupyterHandler):
         self.finish(json.dumps({
             "taken": gate.total(), "kernels": len(km.list_kernel_ids()), "visitors": gate.in_use() - gate.admitting,
             "pooled": gate.pooled(), "admitting": gate.admitting, "reserved": gate.admission.reserved(),
-            "max": gate.max_kernels,
+            "max": gate.max_kernels, "pools": {name: len(pool) for name, pool in gate.pools().items()},
+            "cold_seconds": round(gate.cold_seconds, 1),
         }))
 
 
@@ -1459,6 +1484,7 @@ class MusteachVoila(Voila):
             musteach_languages=o.languages,
             musteach_lessons_dir=Path(o.lessons_dir),
             musteach_served=frozenset(ls.path for ls in o.all_lessons()),
+            musteach_follow=self.follow,
             websocket_max_message_size=MAX_MESSAGE_BYTES,
             log_function=_log_request,
             default_handler_class=NotFoundHandler,
@@ -1550,9 +1576,48 @@ class MusteachVoila(Voila):
             self.stop()
 
 
+    def follow(self, lesson: str) -> None:
+        """A page of ``lesson`` opened: the pool of the next lesson (same language) grows to the number of
+        visitors now on ``lesson`` (at most a quarter of the places), so that a class moving on finds kernels
+        ready; the refill stays within ``--max-kernels`` (:meth:`_cap_pool_refills`)."""
+        km = self.kernel_manager
+        nxt = self._next_lesson.get(lesson)
+        if nxt is None or not hasattr(km, "fill_if_needed") or self.gate is None:
+            return
+        on_lesson = sum(1 for path in self.gate.visitors.values() if path == lesson)
+        want = min(on_lesson, max(1, self.musteach.max_kernels // 4))
+        config = km.kernel_pools_config
+        entry = config.get(nxt, config.get("default", {}))
+        if entry.get("pool_size", 0) >= want:
+            return
+        km.kernel_pools_config = {**config, nxt: {**entry, "pool_size": want}}
+        km.fill_if_needed(notebook_name=nxt)
+
+    @property
+    def _next_lesson(self) -> dict[str, str]:
+        """Each lesson's path -> the next lesson's path in the same language."""
+        o = self.musteach
+        out: dict[str, str] = {}
+        for lessons in (o.lessons, *o.translations.values()):
+            for a, b in itertools.pairwise(lessons):
+                out[a.path] = b.path
+        return out
+
     def _release_unconnected(self) -> None:
         """Stop the kernels whose page has not connected within ``--connect-timeout`` seconds (a page load
-        that never ran its page, or a flood of them): their places are free again."""
+        that never ran its page, or a flood of them), and those whose page went away (its websocket closed
+        and did not come back within ``--page-grace`` seconds: a tab closed without its beacon, a phone that
+        killed it): their places are free again."""
+        connections = getattr(self.kernel_manager, "_kernel_connections", {})
+        for kernel_id in self.gate.sessions.gone_for(self.musteach.page_grace):
+            if connections.get(kernel_id):
+                self.gate.sessions.connected(kernel_id)
+                continue
+            self.gate.sessions.forget_gone(kernel_id)
+            log.info("kernel %s released: its page went away %d s ago and did not come back", _short(kernel_id),
+                     self.musteach.page_grace)
+            task = asyncio.ensure_future(ensure_async(self.kernel_manager.shutdown_kernel(kernel_id, now=True)))
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
         for kernel_id in self.gate.sessions.overdue(self.musteach.connect_timeout):
             self.gate.sessions.connected(kernel_id)  # asked once
             log.warning("kernel %s released: its page did not connect within %d s", _short(kernel_id),
@@ -1616,7 +1681,7 @@ def _language_resources(o: ServeOptions, lang: str) -> dict[str, Any]:
         "index": "" if lang == SOURCE_LANG else f"{lang}/",
         "lessons": _lesson_resources(o.lessons_in(lang)),
         "words": {"lessons": bar.lessons, "skip": bar.skip, "ended": bar.ended, "reload": bar.reload,
-                  "cell_error": bar.cell_error},
+                  "cell_error": bar.cell_error, "lost": bar.lost, "limit": bar.limit, "cold": bar.cold},
         "others": others,
     }
 
@@ -1634,7 +1699,12 @@ def _page_language_hook(o: ServeOptions) -> Any:
                 path = Path(path).resolve().relative_to(root).as_posix()
             except ValueError:
                 path = ""
-        return {**page_config, "musteachLang": lang_of(path, o.languages)}
+        config = {**page_config, "musteachLang": lang_of(path, o.languages)}
+        config.pop("appVersion", None)  # no version strings in pages
+        cold = _COLD_WAIT.get()
+        if cold is not None:
+            config["musteachColdSeconds"] = cold
+        return config
 
     return hook
 

@@ -79,6 +79,11 @@ INT_OPTIONS: tuple[IntOption, ...] = (
         "seconds, so a class behind one address never reaches it; 0: no limit (default %(default)s)",
     ),
     IntOption(
+        "--page-grace", 10, 1, None, "1 second or more",
+        "a kernel whose page's websocket closed (tab closed without its beacon, connection lost) and did not "
+        "come back within this many seconds is stopped, freeing its place (default %(default)s)", "SECONDS",
+    ),
+    IntOption(
         "--kernel-memory", 400, 0, None, "0 (no limit) or a number of MiB",
         "a visitor's kernel whose resident memory passes this many MiB is stopped and its page says so (a "
         "lesson kernel holds about 60); 0: no limit (default %(default)s)", "MIB",
@@ -205,6 +210,7 @@ def run(args: argparse.Namespace) -> int:
             waiting_per_address=args.waiting_per_address,
             connect_timeout=args.connect_timeout,
             kernel_memory=args.kernel_memory,
+            page_grace=args.page_grace,
             trusted_proxies=frozenset(args.trusted_proxy),
             secret=read_secret(args.secret_file),
             base_url="/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/",

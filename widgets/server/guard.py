@@ -78,7 +78,7 @@ class SecurityHeaders(tornado.web.OutputTransform):
     """Tornado output transform: :data:`SECURITY_HEADERS` on every answer (jupyter_server sets them only on
     its own handlers; tornado's error and static handlers have none), and no ``Server: TornadoServer/x.y``."""
 
-    def transform_first_chunk(self, status_code: int, headers: object, chunk: bytes, finishing: bool) -> tuple:
+    def transform_first_chunk(self, status_code: int, headers: object, chunk: bytes, finishing: bool) -> tuple[int, object, bytes]:
         for name, value in SECURITY_HEADERS.items():
             headers[name] = value  # type: ignore[index]  # tornado.httputil.HTTPHeaders
         if "Server" in headers:  # type: ignore[operator]
@@ -222,6 +222,8 @@ class Sessions:
     ended: OrderedDict[str, str] = field(default_factory=OrderedDict)  # kernel id -> session
     #: kernel id -> time.monotonic() its page was sent (infinity while the page is being rendered)
     waiting: dict[str, float] = field(default_factory=dict)
+    #: kernel id -> time.monotonic() its page's websocket closed (until it connects again)
+    gone: dict[str, float] = field(default_factory=dict)
 
     def bind(self, kernel_id: str, session: str, address: str) -> None:
         """The page request of ``session`` from ``address`` got kernel ``kernel_id`` (waiting for its page)."""
@@ -234,8 +236,23 @@ class Sessions:
             self.waiting[kernel_id] = time.monotonic()
 
     def connected(self, kernel_id: str) -> None:
-        """The kernel's page connected its websocket: it waits no more."""
+        """The kernel's page connected its websocket: it waits no more (and is not gone)."""
         self.waiting.pop(kernel_id, None)
+        self.gone.pop(kernel_id, None)
+
+    def disconnected(self, kernel_id: str, now: float | None = None) -> None:
+        """The websocket of the kernel's page closed (a tab closed, a reload, a lost connection)."""
+        if kernel_id in self.kernels:
+            self.gone[kernel_id] = time.monotonic() if now is None else now
+
+    def gone_for(self, grace: float, now: float | None = None) -> list[str]:
+        """Kernels whose page's websocket closed more than ``grace`` seconds ago and has not come back."""
+        now = time.monotonic() if now is None else now
+        return [k for k, since in self.gone.items() if now - since > grace]
+
+    def forget_gone(self, kernel_id: str) -> None:
+        """The gone kernel is being released: asked once."""
+        self.gone.pop(kernel_id, None)
 
     def overdue(self, timeout: float, now: float | None = None) -> list[str]:
         """Kernels still waiting for their page more than ``timeout`` seconds after they were bound."""
@@ -261,6 +278,7 @@ class Sessions:
         """The kernel stopped (its place is free); its session is remembered for :meth:`status`."""
         owner = self.kernels.pop(kernel_id, None)
         self.waiting.pop(kernel_id, None)
+        self.gone.pop(kernel_id, None)
         if owner is not None:
             self.ended[kernel_id] = owner[0]
             while len(self.ended) > 10_000:
