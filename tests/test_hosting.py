@@ -36,7 +36,8 @@ from tornado.websocket import WebSocketClosedError
 from musteach.rules.errors import MusError
 
 ROOT = Path(__file__).resolve().parents[1]
-LANCE, TOTAL = "01-lance.ipynb", "02-total.ipynb"
+LANCE, TOTAL, NOISY = "01-lance.ipynb", "02-total.ipynb", "03-noisy.ipynb"
+STDERR_MARK = b"Traceback (most recent call last): KERNEL-STDERR-7f3\n"
 CAP = 3
 IMAGE = {"Sec-Fetch-Dest": "image", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Site": "cross-site"}
 
@@ -53,6 +54,7 @@ def write_lessons(d: Path) -> Path:
     (d / TOTAL).write_text(lesson_notebook("Lesson 2: Count for Juego", "2 + 2"))
     (d / "es" / LANCE).write_text(lesson_notebook("Lección 1: quién gana la grande", quiz))
     (d / "scratch.ipynb").write_text(lesson_notebook("Not a lesson", "3 + 3"))
+    (d / NOISY).write_text(lesson_notebook("Lesson 3: A noisy kernel", f"import os\nos.write(2, {STDERR_MARK!r})"))
     return d
 
 
@@ -463,3 +465,40 @@ def test_pools_follow_the_class_to_the_next_lesson(tmp_path):
         before, got = run(go(server))
     assert before.get(TOTAL) == 1
     assert got["pools"][TOTAL] == 3, got
+
+
+# ----- smaller: kernel tracebacks out of the log, cookies no other port can plant --------------------------
+
+def test_a_kernels_stderr_is_not_the_server_log(server):
+    """ipykernel writes the tracebacks of comm messages a page made fail to its stderr, which was the server's."""
+    async def go():
+        v = Visitor(server.base_url)
+        assert (await v.get_page(NOISY)).code == 200  # its cell has run
+        await v.close_page()
+
+    run(go())
+    assert "KERNEL-STDERR-7f3" not in server.log()
+
+
+def test_over_tls_the_session_cookie_is_a_host_cookie_that_no_other_port_can_plant(tmp_path):
+    lessons = write_lessons(tmp_path / "lessons")
+    tls = {**NAVIGATION, "X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.7"}
+
+    async def go(server):
+        v = Visitor(server.base_url)
+        r = await v.fetch(f"/voila/render/{LANCE}", headers=tls)
+        cookie = r.headers.get("Set-Cookie", "")
+        # a page on another port of this host (plain HTTP) gets a session cookie of its own and plants it
+        planter = Visitor(server.base_url)
+        await planter.fetch(f"/voila/render/{LANCE}", headers=NAVIGATION)
+        victim = Visitor(server.base_url)
+        victim.cookies["musteach_session"] = planter.cookies["musteach_session"]
+        r2 = await victim.fetch(f"/voila/render/{LANCE}", headers=tls)
+        return r.code, cookie, r2.code, r2.headers.get("Set-Cookie", "")
+
+    with running_server("--lessons", str(lessons), "--pool-size", "0", "--trusted-proxy", "127.0.0.1",
+                        log_path=tmp_path / "serve.log", cwd=ROOT) as server:
+        code, cookie, planted_code, fresh = run(go(server))
+    assert code == 303 and cookie.startswith("__Host-musteach_session=")
+    assert "Secure" in cookie and "Path=/" in cookie and "Domain" not in cookie and "HttpOnly" in cookie
+    assert planted_code == 303 and fresh.startswith("__Host-musteach_session="), "the planted cookie was taken"

@@ -54,7 +54,9 @@ from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager, ServerKernelManager
 from jupyter_server.utils import url_path_join
+from tornado.httpserver import HTTPServer
 from tornado.ioloop import IOLoop, PeriodicCallback
+from tornado.netutil import bind_unix_socket
 from tornado.websocket import WebSocketProtocol13
 from traitlets import default
 from traitlets.config import Config
@@ -98,6 +100,7 @@ from .frames import PROTOCOL_V1, frame_refusal
 from .guard import (
     SECURITY_HEADERS,
     SESSION_COOKIE,
+    SESSION_COOKIE_TLS,
     KernelRoute,
     SecurityHeaders,
     Sessions,
@@ -106,6 +109,7 @@ from .guard import (
     is_https,
     kernel_route,
     new_session_id,
+    session_cookie_name,
 )
 from .kernel import lesson_kernel_cmd
 from .lessons import Lesson, lang_of, preferred_language
@@ -207,6 +211,13 @@ class ServeOptions:
     base_url: str = "/"
     kernel_memory: int = DEFAULT_KERNEL_MEMORY_MB
     page_grace: int = 10
+    socket: str | None = None
+
+    @property
+    def trusted(self) -> frozenset[str]:
+        """The proxies whose ``X-Forwarded-*`` headers are believed: ``trusted_proxies``, and on a Unix socket
+        its peer (tornado names it ``0.0.0.0``), which only the proxy can be."""
+        return self.trusted_proxies | ({"0.0.0.0/32"} if self.socket else set())
 
     @property
     def languages(self) -> tuple[str, ...]:
@@ -999,13 +1010,15 @@ class LeftHandler(JupyterHandler):
     async def post(self) -> None:
         lang = request_lang(self.request, self.settings["musteach_languages"], self.base_url)
         gate: KernelGate = self.settings["musteach_gate"]
-        session = session_of(self.request, self.settings["musteach_secret"])
+        session = session_of(self.request, self.settings["musteach_secret"], self.settings["musteach_trusted"])
         for kernel_id in gate.sessions.of_session(session) if session else []:
             try:
                 await ensure_async(self.settings["kernel_manager"].shutdown_kernel(kernel_id, now=True))
             except Exception:  # gone meanwhile
                 gate.stopped(kernel_id)
         self.clear_cookie(SESSION_COOKIE, path=self.base_url)
+        if request_is_https(self.request, self.settings["musteach_trusted"]):
+            self.clear_cookie(SESSION_COOKIE_TLS, path="/", secure=True)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Content-Language", lang)
         self.set_header("Cache-Control", "no-store")
@@ -1171,7 +1184,7 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
         trusted = self.settings["musteach_trusted"]
         self._address = client_address(self.request.remote_ip or "", self.request.headers.get("X-Forwarded-For"),
                                        trusted)
-        session = session_of(self.request, self.settings["musteach_secret"])
+        session = session_of(self.request, self.settings["musteach_secret"], trusted)
         tried = self.get_query_argument(COOKIE_PROBE, None) is not None
         clean_args = [(k, v) for k, vs in self.request.query_arguments.items() if k != COOKIE_PROBE
                       for v in (x.decode("utf-8", "replace") for x in vs)]
@@ -1188,9 +1201,11 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
             return False
         https = is_https(self.request.protocol, self.request.remote_ip or "",
                          self.request.headers.get("X-Forwarded-Proto"), trusted)
+        name = session_cookie_name(https)
         signed = tornado.web.create_signed_value(self.settings["musteach_secret"], SESSION_COOKIE, new_session_id())
-        self.set_cookie(SESSION_COOKIE, signed.decode("ascii"), httponly=True, samesite="Lax", secure=https,
-                        path=self.base_url)
+        # over TLS a __Host- cookie (Secure, path /, no Domain): no other port or subdomain can plant it
+        self.set_cookie(name, signed.decode("ascii"), httponly=True, samesite="Lax", secure=https,
+                        path="/" if https else self.base_url)
         sep = "&" if clean_args else "?"
         self.redirect(here + f"{sep}{COOKIE_PROBE}=1", status=303)
         return False
@@ -1200,9 +1215,16 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
 COOKIE_PROBE = "musteach-cookie"
 
 
-def session_of(request: Any, secret: bytes) -> str | None:
-    """The session id of a request's signed session cookie, or None (no cookie, or not signed by us)."""
-    morsel = request.cookies.get(SESSION_COOKIE)
+def request_is_https(request: Any, trusted: frozenset[str]) -> bool:
+    """Whether ``request`` came over TLS: directly, or through a trusted proxy that says so."""
+    return is_https(request.protocol, request.remote_ip or "", request.headers.get("X-Forwarded-Proto"), trusted)
+
+
+def session_of(request: Any, secret: bytes, trusted: frozenset[str] = frozenset()) -> str | None:
+    """The session id of a request's signed session cookie, or None (no cookie, or not signed by us). Over TLS
+    (``trusted``: the proxies whose ``X-Forwarded-Proto`` is believed) only the ``__Host-`` cookie counts, which
+    no page of another port or subdomain can have planted."""
+    morsel = request.cookies.get(session_cookie_name(request_is_https(request, trusted)))
     if morsel is None:
         return None
     value = tornado.web.decode_signed_value(secret, SESSION_COOKIE, morsel.value, max_age_days=2)
@@ -1316,7 +1338,7 @@ class SessionStatusHandler(JupyterHandler):
 
     def get(self, kernel_id: str) -> None:
         gate: KernelGate = self.settings["musteach_gate"]
-        session = session_of(self.request, self.settings["musteach_secret"])
+        session = session_of(self.request, self.settings["musteach_secret"], self.settings["musteach_trusted"])
         if gate.sessions.owns(session, kernel_id) and kernel_id not in self.settings["kernel_manager"]:
             gate.stopped(kernel_id)
         status = gate.sessions.status(session, kernel_id)
@@ -1399,7 +1421,8 @@ class _GuardedApplication(tornado.web.Application):
         gate: KernelGate | None = self.settings.get("musteach_gate")
         if gate is None:
             return False
-        return gate.sessions.owns(session_of(request, self.settings["musteach_secret"]), kernel_id)
+        return gate.sessions.owns(session_of(request, self.settings["musteach_secret"],
+                                             self.settings.get("musteach_trusted", frozenset())), kernel_id)
 
 
 _REQUEST_LINE = re.compile(r"^\d{3} (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) ")
@@ -1478,7 +1501,7 @@ class MusteachVoila(Voila):
         settings.update(
             musteach_gate=self.gate,
             musteach_secret=o.secret or os.urandom(32),
-            musteach_trusted=o.trusted_proxies,
+            musteach_trusted=o.trusted,
             musteach_lessons=o.lessons,
             musteach_translations=o.translations,
             musteach_languages=o.languages,
@@ -1541,16 +1564,25 @@ class MusteachVoila(Voila):
         return out
 
     def listen(self) -> None:
+        o = self.musteach
         try:
-            self.app.listen(self.port, self.ip)
+            if o.socket:  # behind a proxy on this machine: only whoever may open the socket file reaches us
+                server = HTTPServer(self.app, max_body_size=self.app.settings.get("max_body_size"))
+                server.add_socket(bind_unix_socket(o.socket, mode=0o660))
+            else:
+                self.app.listen(self.port, self.ip)
         except OSError as e:
             shutil.rmtree(self.connection_dir, ignore_errors=True)
-            raise MusError(f"cannot listen on {self.ip}:{self.port}: {e.strerror or e}") from None
-        o = self.musteach
-        shown = "localhost" if self.ip in ("127.0.0.1", "0.0.0.0", "localhost", "::", "::1") else self.ip
-        print(f"musteach: serving {len(o.lessons)} lessons on http://{shown}:{self.port}/", flush=True)
-        for lang, lessons in o.translations.items():
-            print(f"musteach: and {len(lessons)} lessons in {lang} on http://{shown}:{self.port}/{lang}/", flush=True)
+            where = o.socket or f"{self.ip}:{self.port}"
+            raise MusError(f"cannot listen on {where}: {e.strerror or e}") from None
+        if o.socket:
+            print(f"musteach: serving {len(o.lessons)} lessons on the Unix socket {o.socket}", flush=True)
+        else:
+            shown = "localhost" if self.ip in ("127.0.0.1", "0.0.0.0", "localhost", "::", "::1") else self.ip
+            print(f"musteach: serving {len(o.lessons)} lessons on http://{shown}:{self.port}/", flush=True)
+            for lang, lessons in o.translations.items():
+                print(f"musteach: and {len(lessons)} lessons in {lang} on http://{shown}:{self.port}/{lang}/",
+                      flush=True)
         log.info(
             "lessons in %s; at most %s, preheated ones included; %s; idle kernels stopped after %s",
             o.lessons_dir,

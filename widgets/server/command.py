@@ -129,6 +129,11 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="file holding the secret that signs session cookies (share it between instances behind one "
         "proxy; default: a random secret per start). Or set MUSTEACH_SECRET",
     )
+    p.add_argument(
+        "--socket", default=None, metavar="PATH",
+        help="listen on this Unix socket (mode 660) instead of --host/--port: behind a proxy on the same machine, "
+        "only the proxy (the socket's group) can reach the server, and its X-Forwarded-For is believed",
+    )
     p.add_argument("--base-url", default="/", help="URL prefix the tutor is served under (default %(default)s)")
     return p
 
@@ -211,6 +216,7 @@ def run(args: argparse.Namespace) -> int:
             connect_timeout=args.connect_timeout,
             kernel_memory=args.kernel_memory,
             page_grace=args.page_grace,
+            socket=args.socket,
             trusted_proxies=frozenset(args.trusted_proxy),
             secret=read_secret(args.secret_file),
             base_url="/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/",

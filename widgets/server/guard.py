@@ -28,11 +28,13 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 import tornado.web
+from tornado.httputil import HTTPHeaders
 
 __all__ = [
     "CONTENT_SECURITY_POLICY",
     "SECURITY_HEADERS",
     "SESSION_COOKIE",
+    "SESSION_COOKIE_TLS",
     "KernelRoute",
     "SecurityHeaders",
     "Sessions",
@@ -41,10 +43,19 @@ __all__ = [
     "is_https",
     "kernel_route",
     "new_session_id",
+    "session_cookie_name",
 ]
 
 #: The cookie naming a visitor's session (its value is signed with the server's secret).
 SESSION_COOKIE = "musteach_session"
+#: The same cookie's name over TLS: a ``__Host-`` cookie is Secure, for path ``/`` and this host only, so a page
+#: on another port, over plain HTTP or on a subdomain cannot plant one (cookie tossing) before a first visit.
+SESSION_COOKIE_TLS = "__Host-musteach_session"
+
+
+def session_cookie_name(https: bool) -> str:
+    """The session cookie's name for a visitor whose pages come over TLS (``https``) or not."""
+    return SESSION_COOKIE_TLS if https else SESSION_COOKIE
 
 #: What a page may load and run: its own scripts (Voilà's page and inline bootstrap, the widgets' modules,
 #: anywidget's ``blob:`` modules), styles, pictures and fonts from the server or ``data:``, and connections
@@ -78,11 +89,12 @@ class SecurityHeaders(tornado.web.OutputTransform):
     """Tornado output transform: :data:`SECURITY_HEADERS` on every answer (jupyter_server sets them only on
     its own handlers; tornado's error and static handlers have none), and no ``Server: TornadoServer/x.y``."""
 
-    def transform_first_chunk(self, status_code: int, headers: object, chunk: bytes, finishing: bool) -> tuple[int, object, bytes]:
+    def transform_first_chunk(self, status_code: int, headers: HTTPHeaders, chunk: bytes,
+                              finishing: bool) -> tuple[int, HTTPHeaders, bytes]:
         for name, value in SECURITY_HEADERS.items():
-            headers[name] = value  # type: ignore[index]  # tornado.httputil.HTTPHeaders
-        if "Server" in headers:  # type: ignore[operator]
-            del headers["Server"]  # type: ignore[attr-defined]
+            headers[name] = value
+        if "Server" in headers:
+            del headers["Server"]
         return status_code, headers, chunk
 
 
