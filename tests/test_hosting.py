@@ -502,3 +502,21 @@ def test_over_tls_the_session_cookie_is_a_host_cookie_that_no_other_port_can_pla
     assert code == 303 and cookie.startswith("__Host-musteach_session=")
     assert "Secure" in cookie and "Path=/" in cookie and "Domain" not in cookie and "HttpOnly" in cookie
     assert planted_code == 303 and fresh.startswith("__Host-musteach_session="), "the planted cookie was taken"
+
+
+def test_pages_gone_without_a_server():
+    import time
+
+    from musteach_server.guard import Sessions
+
+    s = Sessions(per_session=3)
+    s.bind("k1", "alice", "10.0.0.1")
+    s.bind("k2", "alice", "10.0.0.1")
+    now = time.monotonic()
+    s.disconnected("k1", now=now)
+    assert s.gone_for(10, now=now + 5) == [] and s.gone_for(10, now=now + 11) == ["k1"]
+    assert s.to_release("alice") == ["k1"]  # her page of k1 has gone: she has moved on, it goes at once
+    s.connected("k1")  # the page came back (a reload of its socket)
+    assert s.gone_for(10, now=now + 60) == [] and s.to_release("alice") == []
+    s.disconnected("k9")  # not a kernel of any session: nothing to release
+    assert s.gone_for(0, now=now + 60) == []

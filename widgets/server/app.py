@@ -1111,8 +1111,11 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
             self._busy()
             return
         for old in sessions.to_release(self._session):
-            log.info("a visitor opened more than %d lessons: their oldest kernel %s is released",
-                     sessions.per_session, _short(old))
+            if old in sessions.gone:
+                log.info("a visitor opened another lesson: kernel %s, whose page has gone, is released", _short(old))
+            else:
+                log.info("a visitor opened more than %d lessons: their oldest kernel %s is released",
+                         sessions.per_session, _short(old))
             try:
                 await ensure_async(self.settings["kernel_manager"].shutdown_kernel(old, now=True))
             except Exception:  # gone meanwhile
@@ -1122,6 +1125,9 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
             self._busy()
             return
         self._admitted = True
+        arrive = self.settings.get("musteach_arrive")
+        if arrive is not None:
+            arrive(path)
         # the visitor may not pick a template or theme (that would also bypass the preheated kernels)
         for name in ("template", "theme"):
             self.request.arguments.pop(name, None)
@@ -1466,6 +1472,8 @@ class MusteachVoila(Voila):
         self.forced_config = build_config(options)
         self.update_config(self.forced_config)
         self.gate: KernelGate | None = None
+        #: visitors given a page of each lesson so far (lesson path -> count)
+        self.arrivals: dict[str, int] = {}
 
     def load_config_file(self, *args: Any, **kwargs: Any) -> None:
         super().load_config_file(*args, **kwargs)
@@ -1508,6 +1516,7 @@ class MusteachVoila(Voila):
             musteach_lessons_dir=Path(o.lessons_dir),
             musteach_served=frozenset(ls.path for ls in o.all_lessons()),
             musteach_follow=self.follow,
+            musteach_arrive=self.arrive,
             websocket_max_message_size=MAX_MESSAGE_BYTES,
             log_function=_log_request,
             default_handler_class=NotFoundHandler,
@@ -1529,7 +1538,11 @@ class MusteachVoila(Voila):
             entry = dict(config.get(notebook_name, config.get("default", {})))
             pool = len(km._pools.get(notebook_name, []))
             assert gate is not None
-            wanted = min(entry.get("pool_size", 0), pool + max(0, cap - gate.total()))
+            # a pool sized for a class's arrival (--pool 03=40) shrinks as the class arrives, back to the
+            # ordinary size: the places go to the pool of where the class goes next (follow)
+            size = entry.get("pool_size", 0)
+            size = max(min(size, self.musteach.pool_size), size - self.arrivals.get(notebook_name or "", 0))
+            wanted = min(size, pool + max(0, cap - gate.total()))
             if wanted <= pool:
                 return
             km.kernel_pools_config = {**config, notebook_name: {**entry, "pool_size": wanted}}
@@ -1608,16 +1621,21 @@ class MusteachVoila(Voila):
             self.stop()
 
 
+    def arrive(self, lesson: str) -> None:
+        """A visitor is being given a page of ``lesson`` (counted against the pool sized for a class's
+        arrival, :meth:`_cap_pool_refills`)."""
+        self.arrivals[lesson] = self.arrivals.get(lesson, 0) + 1
+
     def follow(self, lesson: str) -> None:
         """A page of ``lesson`` opened: the pool of the next lesson (same language) grows to the number of
-        visitors now on ``lesson`` (at most a quarter of the places), so that a class moving on finds kernels
-        ready; the refill stays within ``--max-kernels`` (:meth:`_cap_pool_refills`)."""
+        visitors now on ``lesson`` (at most half the places), so that a class moving on finds kernels ready; the
+        refill stays within ``--max-kernels`` (:meth:`_cap_pool_refills`)."""
         km = self.kernel_manager
         nxt = self._next_lesson.get(lesson)
         if nxt is None or not hasattr(km, "fill_if_needed") or self.gate is None:
             return
         on_lesson = sum(1 for path in self.gate.visitors.values() if path == lesson)
-        want = min(on_lesson, max(1, self.musteach.max_kernels // 4))
+        want = min(on_lesson, max(1, self.musteach.max_kernels // 2)) + self.arrivals.get(nxt, 0)
         config = km.kernel_pools_config
         entry = config.get(nxt, config.get("default", {}))
         if entry.get("pool_size", 0) >= want:

@@ -314,9 +314,12 @@ class Sessions:
         return len(held) - freed >= self.per_address
 
     def to_release(self, session: str) -> list[str]:
-        """The session's oldest kernels to stop so that it may open one more."""
+        """The session's kernels to stop so that it may open one more: those whose page has gone (its websocket
+        closed: the visitor has moved on in the same browser), then its oldest beyond ``per_session``."""
         held = self.of_session(session)
-        return held[: max(0, len(held) - self.per_session + 1)]
+        gone = [k for k in held if k in self.gone]
+        left = [k for k in held if k not in self.gone]
+        return gone + left[: max(0, len(left) - self.per_session + 1)]
 
     def status(self, session: str | None, kernel_id: str) -> int:
         """HTTP status of a page's "is my session alive" question: 200 (running), 410 (it ended), 403 (not
