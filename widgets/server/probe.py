@@ -447,9 +447,10 @@ def _is_live(pid: int) -> bool:
 @contextlib.contextmanager
 def running_server(*args: str, log_path: Path, python: str = sys.executable, cwd: Path | None = None,
                    env: dict[str, str] | None = None, timeout: float = 90.0,
-                   unix_socket: Path | None = None) -> Iterator[Server]:
+                   unix_socket: Path | None = None, port: int | None = None) -> Iterator[Server]:
     """``musteach serve`` on a free 127.0.0.1 port with extra ``args`` (e.g. ``"--max-kernels", "1"``), or on
-    ``unix_socket`` (its ``base_url`` is then ``unix:<path>``, for a proxy in front).
+    ``unix_socket`` (its ``base_url`` is then ``unix:<path>``, for a proxy in front), or on ``port`` (a server
+    restarted where the last one was).
 
     Yields a :class:`Server` once ``/`` answers; stops it and its kernels afterwards. Raises RuntimeError
     with the log when the server exits early or does not answer within ``timeout`` seconds.
@@ -458,7 +459,7 @@ def running_server(*args: str, log_path: Path, python: str = sys.executable, cwd
         where = ["--socket", str(unix_socket)]
         base_url = f"unix:{unix_socket}"
     else:
-        port = free_port()
+        port = port or free_port()
         where = ["--host", "127.0.0.1", "--port", str(port)]
         base_url = f"http://127.0.0.1:{port}"
     argv = [python, "-m", "musteach.cli", "serve", *where, *args]
