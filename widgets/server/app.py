@@ -226,14 +226,15 @@ class ServeOptions:
 
     def anonymous_per_address(self) -> int:
         """Most kernels one address holds without an admission token: ``per_address``, or by default (None)
-        half the places (one client cannot take every place; a class behind one address brings a token).
+        half the places (one client cannot take every place; a class behind one address brings a token); no
+        limit (0) on a server of fewer than 4 places (a tutor for one or two).
 
-        >>> ServeOptions(Path("."), max_kernels=40).anonymous_per_address()
-        20
+        >>> ServeOptions(Path("."), max_kernels=40).anonymous_per_address(), ServeOptions(Path("."), max_kernels=2).anonymous_per_address()
+        (20, 0)
         """
         if self.per_address is not None:
             return self.per_address
-        return max(1, (self.max_kernels + 1) // 2)
+        return (self.max_kernels + 1) // 2 if self.max_kernels >= 4 else 0
 
     def lessons_in(self, lang: str) -> list[Lesson]:
         """The lessons of one language (none for a language not served)."""
