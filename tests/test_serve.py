@@ -556,8 +556,9 @@ def test_floods_and_cross_site_images_leave_a_place_for_a_second_visitor(tmp_pat
             return imgs, bare, after_anonymous, one_session, held_by_one, fresh, r, second, tls
 
         imgs, bare, after_anonymous, one_session, held_by_one, fresh, r, second, tls = run(go())
-        # behind a trusted TLS proxy the session cookie is Secure
-        assert any(c.startswith("musteach_session=") and "Secure" in c for c in tls.headers.get_list("Set-Cookie"))
+        # behind a trusted TLS proxy the session cookie is Secure (and a __Host- cookie: issue 26)
+        assert any(c.startswith("__Host-musteach_session=") and "Secure" in c
+                   for c in tls.headers.get_list("Set-Cookie"))
         assert [x.code for x in imgs] == [403] * 5
         assert {x.code for x in bare} == {303}  # the first visit sets a cookie and starts no kernel
         assert after_anonymous == 0
