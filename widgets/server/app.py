@@ -49,7 +49,6 @@ from urllib.parse import unquote, unquote_to_bytes, urlencode
 import tornado.web
 from jupyter_core.utils import ensure_async
 from jupyter_server import DEFAULT_STATIC_FILES_PATH
-from jupyter_server._tz import utcnow
 from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager, ServerKernelManager
@@ -97,6 +96,7 @@ from .admission import (
     verify_token,
 )
 from .frames import PROTOCOL_V1, frame_refusal
+from .gate import PREHEAT_SLOT_TIMEOUT, KernelGate
 from .guard import (
     SECURITY_HEADERS,
     SESSION_COOKIE,
@@ -111,9 +111,18 @@ from .guard import (
     new_session_id,
     session_cookie_name,
 )
+from .jupyter_compat import (
+    connections_of,
+    kernel_pid,
+    open_websocket_connections,
+    pools_of,
+    set_activity_stream,
+    utcnow,
+)
 from .kernel import lesson_kernel_cmd
 from .lessons import Lesson, lang_of, preferred_language
 from .limits import DEFAULT_KERNEL_MEMORY_MB, PageLimits, resident_bytes
+from .logs import TidyVoilaLog, log_request
 from .routing import RequestKind, lesson_request
 from .templates import share_compiled_templates
 
@@ -157,7 +166,6 @@ HANDOVER_GRACE_SECONDS = 120
 PREHEAT_CONCURRENCY = max(1, (os.cpu_count() or 2) // 2)
 #: ... and when no page is connected (the server starting, an empty room).
 PREHEAT_CONCURRENCY_IDLE = max(1, os.cpu_count() or 2)
-PREHEAT_SLOT_TIMEOUT = 120
 #: Pool kernels also wait while a page loads (its kernel handed over or started less than this many seconds
 #: ago, or its websocket not yet connected): refilling a pool costs about a second of CPU, which a page
 #: that is loading needs more (issue 16: the slowest page loads came while a pool refilled).
@@ -178,8 +186,6 @@ log = logging.getLogger("musteach.serve")
 #: Seconds a page whose kernel is started for it (no preheated one) is expected to wait, set while such a
 #: page is rendered (the page says it: ``musteachColdSeconds``); None for a preheated page.
 _COLD_WAIT: contextvars.ContextVar[int | None] = contextvars.ContextVar("musteach_cold_wait", default=None)
-#: The first guess of a cold page's wait (seconds), before one has been measured.
-COLD_WAIT_GUESS = 15.0
 
 #: Routes other packages add to the server (class mode's pages...): ``(pattern, handler class[, kwargs])``,
 #: the pattern relative to the base URL (``r"/musteach/class/(.*)"``). Appended before ``serve()`` runs.
@@ -500,10 +506,8 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         if not self.memory_limit:
             return
         for kernel_id in list(self._running):
-            kernel = self._kernels.get(kernel_id)
-            process = getattr(getattr(kernel, "provisioner", None), "process", None)
-            pid = getattr(process, "pid", None)
-            rss = resident_bytes(pid) if isinstance(pid, int) else None
+            pid = kernel_pid(self._kernels.get(kernel_id))
+            rss = resident_bytes(pid) if pid is not None else None
             if rss is not None and rss > self.memory_limit:
                 self.stop_for_limit(kernel_id, f"it held {rss // 2**20} MiB (the limit is "
                                                f"{self.memory_limit // 2**20} MiB)")
@@ -537,7 +541,7 @@ class MusteachKernelManager(AsyncMappingKernelManager):
             age = now - since
             if age >= PAGE_LOAD_LIMIT_SECONDS or kernel_id not in self:
                 del self._page_loads[kernel_id]
-            elif age < PAGE_SETTLE_SECONDS or not self._kernel_connections.get(kernel_id):
+            elif age < PAGE_SETTLE_SECONDS or not connections_of(self).get(kernel_id):
                 loading = True
         return loading
 
@@ -584,12 +588,12 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         so it starts at once."""
         me = asyncio.current_task()
         while True:
-            busy = any(self._kernel_connections.values())
+            busy = any(connections_of(self).values())
             slots = PREHEAT_CONCURRENCY if busy else PREHEAT_CONCURRENCY_IDLE
             if self._preheating < slots and not self.pages_loading():
                 self._preheating += 1
                 return True
-            if not any(me in pool for pool in getattr(self, "_pools", {}).values()):
+            if not any(me in pool for pool in pools_of(self).values()):
                 return False
             await asyncio.sleep(0.1)
 
@@ -606,7 +610,7 @@ class MusteachKernelManager(AsyncMappingKernelManager):
             self._preheating -= 1
 
     def _render_task_of(self, kernel_id: str) -> asyncio.Task | None:
-        for pool in getattr(self, "_pools", {}).values():
+        for pool in pools_of(self).values():
             for item in pool:
                 if item.done() and not item.cancelled() and item.exception() is None:
                     result = item.result()
@@ -621,7 +625,8 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         kernel = self._kernels[kernel_id]
         kernel.reason = ""
         kernel.last_activity = utcnow()
-        kernel._activity_stream = kernel.connect_iopub()
+        stream = kernel.connect_iopub()
+        set_activity_stream(kernel, stream)
         untracked = frozenset(self.untracked_message_types)
 
         def track(msg_type: str | None) -> bool:
@@ -646,14 +651,14 @@ class MusteachKernelManager(AsyncMappingKernelManager):
                 elif kernel.execution_state == "starting" and state != "starting":
                     kernel.execution_state = "idle"
 
-        kernel._activity_stream.on_recv(record_activity)
+        stream.on_recv(record_activity)
 
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
         self._culling = kernel_id
         try:
             kernel = self._kernels.get(kernel_id)
             last = getattr(kernel, "last_activity", None)
-            orphan = kernel is not None and last is not None and not self._kernel_connections.get(kernel_id, 0)
+            orphan = kernel is not None and last is not None and not connections_of(self).get(kernel_id, 0)
             if orphan and self._in_handover_grace(kernel_id):
                 return  # just handed to a page whose websocket is not connected yet
             if orphan and (datetime.now(UTC) - last).total_seconds() > ORPHAN_IDLE_SECONDS:
@@ -670,7 +675,7 @@ class MusteachKernelManager(AsyncMappingKernelManager):
             last = getattr(kernel, "last_activity", None)
             idle = f"{(datetime.now(UTC) - last).total_seconds():.0f} s" if last else "a while"
             dead = getattr(kernel, "execution_state", None) == "dead"
-            alone = "" if self._kernel_connections.get(kernel_id, 0) else ", no page connected"
+            alone = "" if connections_of(self).get(kernel_id, 0) else ", no page connected"
             why = " (culled: it had died)" if dead else f" (culled: idle for {idle}{alone})"
         elif kernel_id in self._died:
             why = " (it died: its page says the session ended)"
@@ -687,7 +692,7 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         self._running.discard(kernel_id)
         log.info("kernel %s stopped%s (%d running)", _short(kernel_id), why, len(self._running))
         # a page still connected to it (culled with its tab open) is told by its websocket closing
-        for conn in list(ZMQChannelsWebsocketConnection._open_sockets):
+        for conn in open_websocket_connections():
             if getattr(conn, "kernel_id", None) == kernel_id and conn.websocket_handler is not None:
                 conn.websocket_handler.close()
         self._top_up_pools()
@@ -695,115 +700,13 @@ class MusteachKernelManager(AsyncMappingKernelManager):
     def _top_up_pools(self) -> None:
         """A place was freed: refill the pools a class emptied (Voilà refills only when a kernel is taken).
         Nothing happens while the server stops (Voilà empties ``_pools`` first)."""
-        pools = getattr(self, "_pools", None)
+        pools = pools_of(self)
         if not pools or not hasattr(self, "fill_if_needed"):
             return
         config = getattr(self, "kernel_pools_config", {})
         for name, pool in list(pools.items()):
             if len(pool) < config.get(name, config.get("default", {})).get("pool_size", 0):
                 self.fill_if_needed(notebook_name=name)
-
-
-class KernelGate:
-    """Counts every kernel, preheated ones included, and refuses a page beyond ``max_kernels``.
-
-    A page request is *admitted* (a place is reserved) before its kernel exists, then *seated* with its
-    kernel id and bound to the visitor's session (:class:`~musteach_server.guard.Sessions`); a kernel frees
-    its place when it stops (page closed, culled, died, server stopping). A page for a lesson whose pool
-    holds a kernel takes that one (no new place); when every place is taken, a spare preheated kernel of
-    another lesson is stopped to make room.
-    """
-
-    def __init__(self, kernel_manager: Any, max_kernels: int, sessions: Sessions | None = None,
-                 admission: Admission | None = None):
-        self.kernel_manager = kernel_manager
-        self.max_kernels = max_kernels
-        self.sessions = sessions or Sessions()
-        self.admission = admission or Admission(max_kernels)
-        self.visitors: dict[str, str] = {}  # kernel id -> lesson path
-        self.admitting = 0
-        #: seconds a page whose kernel was started for it took (a moving average), what a cold page announces
-        self.cold_seconds = COLD_WAIT_GUESS
-        stopped = getattr(kernel_manager, "on_stopped", None)
-        if isinstance(stopped, list):
-            stopped.append(self.stopped)
-
-    def stopped(self, kernel_id: str) -> None:
-        """A kernel stopped: its place is free and its session's claim on it ends."""
-        self.visitors.pop(kernel_id, None)
-        self.sessions.release(kernel_id)
-        self.admission.release(kernel_id)
-
-    def pools(self) -> dict[str, list]:
-        """Voilà's pools of preheated kernels (lesson path -> futures), empty without preheating."""
-        return getattr(self.kernel_manager, "_pools", {}) or {}
-
-    def pooled(self) -> int:
-        """Kernels in the pools, starting or ready."""
-        return sum(len(p) for p in self.pools().values())
-
-    def in_use(self) -> int:
-        """Places taken by visitors: their running kernels plus pages being opened."""
-        for kernel_id in [k for k in self.visitors if k not in self.kernel_manager]:
-            del self.visitors[kernel_id]
-        return len(self.visitors) + self.admitting
-
-    def total(self) -> int:
-        """Every kernel counted against ``max_kernels``: visitors' ones, pages being opened, the pools'."""
-        return self.in_use() + self.pooled()
-
-    def pool_key(self, lesson: str) -> str | None:
-        """The name of the pool holding a preheated kernel for ``lesson``, or None (its page starts one)."""
-        return self._pool_key(lesson)
-
-    def _pool_key(self, lesson: str) -> str | None:
-        for name, pool in self.pools().items():
-            if pool and (name == lesson or name.endswith("/" + lesson)):
-                return name
-        return None
-
-    async def admit(self, lesson: str = "") -> bool:
-        """Reserve a place for a page of ``lesson`` being opened; False when every place is taken."""
-        if self._pool_key(lesson) is not None:  # it takes a preheated kernel: no new one
-            self.admitting += 1
-            return True
-        if self.total() < self.max_kernels:
-            self.admitting += 1
-            return True
-        self.admitting += 1  # reserved before the spare stops, so that no pool refills into its place
-        spare = self._spare_kernel()
-        if spare is None:  # only kernels still starting in the pools: wait for one, then take its place
-            pending = [item for pool in self.pools().values() for item in pool if not item.done()]
-            if pending:
-                await asyncio.wait(pending[:1], timeout=PREHEAT_SLOT_TIMEOUT)
-                spare = self._spare_kernel()
-        if spare is None:
-            self.admitting -= 1
-            return False
-        log.info("the room is full: stopping a spare preheated kernel %s to make room", _short(spare))
-        try:
-            await ensure_async(self.kernel_manager.shutdown_kernel(spare, now=True))
-        except Exception:  # already gone
-            pass
-        return True
-
-    def _spare_kernel(self) -> str | None:
-        """A preheated kernel ready in the pool that holds the most."""
-        for _, pool in sorted(self.pools().items(), key=lambda kv: -len(kv[1])):
-            for item in pool:
-                if item.done() and not item.cancelled() and item.exception() is None:
-                    return str(item.result()["kernel_id"])
-        return None
-
-    def seat(self, kernel_id: str, lesson: str) -> None:
-        """The admitted page got its kernel (each :meth:`admit` is followed by one ``seat`` or ``abandon``;
-        the count never goes below the pages being opened)."""
-        self.admitting = max(0, self.admitting - 1)
-        self.visitors[kernel_id] = lesson
-
-    def abandon(self) -> None:
-        """The admitted page ended without a kernel (not found, error)."""
-        self.admitting = max(0, self.admitting - 1)
 
 
 class _SeatingKernelManager:
@@ -1357,13 +1260,6 @@ class SessionStatusHandler(JupyterHandler):
         self.finish(json.dumps({"running": status == 200, "ended": status == 410, "reason": reason}))
 
 
-def _log_request(handler: tornado.web.RequestHandler) -> None:
-    """Tornado's access log, reduced to refusals: a line per 4xx/5xx answer (the busy page logs itself)."""
-    status = handler.get_status()
-    if status >= 400 and status != 503:
-        log.warning("refused %s %s: %d %s", handler.request.method, handler.request.uri, status, handler._reason)
-
-
 def is_traversal(path: str) -> bool:
     """Whether a URL path tries to climb out of a folder: a ``..`` segment, raw or %-encoded (even twice),
     with ``/`` or ``\\`` separators, or a NUL byte.
@@ -1432,31 +1328,6 @@ class _GuardedApplication(tornado.web.Application):
                                              self.settings.get("musteach_trusted", frozenset())), kernel_id)
 
 
-_REQUEST_LINE = re.compile(r"^\d{3} (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) ")
-
-
-class _TidyVoilaLog(logging.Filter):
-    """Keeps Voilà's, jupyter_server's and tornado's warnings readable: rewrites the refused-message line,
-    drops the culling line (the kernel manager logs its own), jupyter_server's line per refused request
-    (:func:`_log_request` logs one) and the "not trusted" notice (lessons are not signed)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        msg = record.getMessage()
-        if msg.startswith(("Culling ", "wrote error:", "The websocket_ping_timeout")) or msg.endswith(" is not trusted"):
-            return False
-        if _REQUEST_LINE.match(msg):  # jupyter_server's own line for a refused request: ours says it
-            return False
-        if msg.startswith("Error at server while executing cell"):  # Voilà logs the whole cell and traceback
-            err = record.exc_info[1] if record.exc_info else None
-            what = f"{getattr(err, 'ename', 'Error')}: {getattr(err, 'evalue', '')}".strip(": ")
-            record.msg, record.args = "a lesson cell failed (its page shows a note instead): %s", (what,)
-            record.exc_info, record.exc_text = None, None
-        if msg.startswith("Received message of type") and "not allowed" in msg:
-            kind = msg.split('"')[1] if '"' in msg else "?"
-            record.msg, record.args = "refused a page's %s message (only widget messages are allowed)", (kind,)
-        return True
-
-
 # ----- the application --------------------------------------------------------------------------
 
 
@@ -1483,7 +1354,7 @@ class MusteachVoila(Voila):
     def initialize(self, argv: list[str] | None = None) -> None:
         super().initialize(argv)
         for handler in self.log.handlers:
-            handler.addFilter(_TidyVoilaLog())
+            handler.addFilter(TidyVoilaLog())
 
     def start(self) -> None:
         # Voilà's start(), with the traversal guard around tornado's application, and the pages' templates
@@ -1519,7 +1390,7 @@ class MusteachVoila(Voila):
             musteach_follow=self.follow,
             musteach_arrive=self.arrive,
             websocket_max_message_size=MAX_MESSAGE_BYTES,
-            log_function=_log_request,
+            log_function=log_request,
             default_handler_class=NotFoundHandler,
         )
         return settings
@@ -1537,7 +1408,7 @@ class MusteachVoila(Voila):
         def fill_if_needed(delay: float | None = None, notebook_name: str | None = None, **kwargs: Any) -> None:
             config = km.kernel_pools_config
             entry = dict(config.get(notebook_name, config.get("default", {})))
-            pool = len(km._pools.get(notebook_name, []))
+            pool = len(pools_of(km).get(notebook_name or "", []))
             assert gate is not None
             # a pool sized for a class's arrival (--pool 03=40) shrinks as the class arrives, back to the
             # ordinary size: the places go to the pool of where the class goes next (follow)
@@ -1659,7 +1530,7 @@ class MusteachVoila(Voila):
         that never ran its page, or a flood of them), and those whose page went away (its websocket closed
         and did not come back within ``--page-grace`` seconds: a tab closed without its beacon, a phone that
         killed it): their places are free again."""
-        connections = getattr(self.kernel_manager, "_kernel_connections", {})
+        connections = connections_of(self.kernel_manager)
         for kernel_id in self.gate.sessions.gone_for(self.musteach.page_grace):
             if connections.get(kernel_id):
                 self.gate.sessions.connected(kernel_id)
@@ -1678,7 +1549,7 @@ class MusteachVoila(Voila):
 
     def preheated(self) -> tuple[int, int]:
         """(kernels preheated and done running their lesson, kernels the pools should hold)."""
-        pools = getattr(self.kernel_manager, "_pools", {})
+        pools = pools_of(self.kernel_manager)
         ready = 0
         for pool in pools.values():
             for item in pool:
@@ -1831,7 +1702,7 @@ def _setup_logging() -> None:
         return
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("[musteach %(asctime)s] %(message)s", "%H:%M:%S"))
-    handler.addFilter(_TidyVoilaLog())
+    handler.addFilter(TidyVoilaLog())
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     log.propagate = False
