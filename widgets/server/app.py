@@ -1674,6 +1674,9 @@ def build_config(o: ServeOptions) -> Config:
     }
     c.VoilaKernelManager.preheat_denylist = [r"(?!.*[/\\][0-9][0-9]-[^/\\]*\.ipynb$)"]
     c.VoilaExecutor.timeout = 120
+    # a busy machine (a class's pools refilling at once) delays a cell's last outputs past nbclient's 4 s: the
+    # page then lacked its widgets ("Timeout waiting for IOPub output"); wait for them as long as for a cell
+    c.VoilaExecutor.iopub_timeout = 60
     c.VoilaExecutor.interrupt_on_timeout = True  # a stuck cell does not stop the rest of the lesson
     c.VoilaExecutor.allow_errors = True  # the cells after a failed one still run: the page is shown whole
     c.VoilaExecutor.on_cell_error = _log_cell_error
