@@ -1506,8 +1506,13 @@ class MusteachVoila(Voila):
         nxt = self._next_lesson.get(lesson)
         if nxt is None or not hasattr(km, "fill_if_needed") or self.gate is None:
             return
-        on_lesson = sum(1 for path in self.gate.visitors.values() if path == lesson)
+        on = list(self.gate.visitors.values())
+        on_lesson = on.count(lesson)
         want = min(on_lesson, max(1, self.musteach.max_kernels // 2)) + self.arrivals.get(nxt, 0)
+        # the visitors still on the lesson before come here first: their places are not the next pool's
+        coming = sum(on.count(before) for before, after in self._next_lesson.items() if after == lesson)
+        room = self.musteach.max_kernels - self.gate.total() - coming
+        want = min(want, len(pools_of(km).get(nxt, [])) + self.arrivals.get(nxt, 0) + max(0, room))
         config = km.kernel_pools_config
         entry = config.get(nxt, config.get("default", {}))
         if entry.get("pool_size", 0) >= want:
