@@ -525,3 +525,33 @@ def test_pages_gone_without_a_server():
     assert s.gone_for(10, now=now + 60) == [] and s.to_release("alice") == []
     s.disconnected("k9")  # not a kernel of any session: nothing to release
     assert s.gone_for(0, now=now + 60) == []
+
+
+def test_a_full_room_waits_for_a_page_gone_instead_of_refusing_at_once():
+    """A class moving on: every place is held, but one page has gone (its kernel is released after the grace).
+    The next visitor waits for that place instead of getting the busy page; with nothing about to free, the
+    busy page comes at once."""
+    from musteach_server.gate import KernelGate
+
+    async def go():
+        running = {"k1", "k2"}
+        gate = KernelGate(running, max_kernels=2)
+        for k in ("k1", "k2"):
+            assert await gate.admit()
+            gate.seat(k, LANCE)
+            gate.sessions.bind(k, f"s-{k}", "10.0.0.1")
+        assert not await gate.admit(wait=5)  # nothing about to free: refused at once
+        gate.sessions.disconnected("k1")  # k1's page has gone
+
+        async def release_later():
+            await asyncio.sleep(0.3)
+            running.discard("k1")
+            gate.stopped("k1")
+
+        task = asyncio.ensure_future(release_later())
+        seated = await gate.admit(wait=5)
+        await task
+        return seated, gate.total()
+
+    seated, total = asyncio.run(go())
+    assert seated and total == 2

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from jupyter_core.utils import ensure_async
@@ -16,12 +17,14 @@ from .admission import Admission
 from .guard import Sessions
 from .jupyter_compat import pools_of
 
-__all__ = ["COLD_WAIT_GUESS", "PREHEAT_SLOT_TIMEOUT", "KernelGate"]
+__all__ = ["ADMIT_WAIT_SECONDS", "COLD_WAIT_GUESS", "PREHEAT_SLOT_TIMEOUT", "KernelGate"]
 
 #: Seconds a page waits at most for a pool kernel still starting before it is given up on.
 PREHEAT_SLOT_TIMEOUT = 120
 #: The first guess of a cold page's wait (seconds), before one has been measured.
 COLD_WAIT_GUESS = 15.0
+#: Longest a page waits for a place about to free (a pool kernel starting, a page gone in its grace).
+ADMIT_WAIT_SECONDS = 30.0
 
 log = logging.getLogger("musteach.serve")
 
@@ -88,30 +91,36 @@ class KernelGate:
                 return name
         return None
 
-    async def admit(self, lesson: str = "") -> bool:
-        """Reserve a place for a page of ``lesson`` being opened; False when every place is taken."""
+    async def admit(self, lesson: str = "", wait: float = ADMIT_WAIT_SECONDS) -> bool:
+        """Reserve a place for a page of ``lesson`` being opened; False when every place is taken. When the room
+        is full, a spare preheated kernel (of another lesson) is stopped to make room; while none is ready but
+        one will be soon (a pool kernel still starting, or a page gone and about to be released after its
+        grace), the page waits for it, up to ``wait`` seconds, instead of getting the busy page at once."""
         if self._pool_key(lesson) is not None:  # it takes a preheated kernel: no new one
             self.admitting += 1
             return True
-        if self.total() < self.max_kernels:
-            self.admitting += 1
-            return True
-        self.admitting += 1  # reserved before the spare stops, so that no pool refills into its place
-        spare = self._spare_kernel()
-        if spare is None:  # only kernels still starting in the pools: wait for one, then take its place
+        self.admitting += 1  # reserved at once, so that no pool refills into its place
+        deadline = time.monotonic() + wait
+        while True:
+            if self.total() <= self.max_kernels:
+                return True
+            spare = self._spare_kernel()
+            if spare is not None:
+                log.info("the room is full: stopping a spare preheated kernel %s to make room", _short(spare))
+                try:
+                    await ensure_async(self.kernel_manager.shutdown_kernel(spare, now=True))
+                except Exception:  # already gone
+                    pass
+                return True
+            left = deadline - time.monotonic()
             pending = [item for pool in self.pools().values() for item in pool if not item.done()]
-            if pending:
-                await asyncio.wait(pending[:1], timeout=PREHEAT_SLOT_TIMEOUT)
-                spare = self._spare_kernel()
-        if spare is None:
-            self.admitting -= 1
-            return False
-        log.info("the room is full: stopping a spare preheated kernel %s to make room", _short(spare))
-        try:
-            await ensure_async(self.kernel_manager.shutdown_kernel(spare, now=True))
-        except Exception:  # already gone
-            pass
-        return True
+            if left <= 0 or not (pending or self.sessions.gone):
+                self.admitting = max(0, self.admitting - 1)
+                return False
+            if pending:  # a pool kernel still starting: take its place once it is ready
+                await asyncio.wait(pending[:1], timeout=min(left, 1.0))
+            else:  # a page gone is released after its grace
+                await asyncio.sleep(min(left, 0.5))
 
     def _spare_kernel(self) -> str | None:
         """A preheated kernel ready in the pool that holds the most."""
