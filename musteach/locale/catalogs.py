@@ -71,6 +71,7 @@ DOMAIN_OF: tuple[tuple[str, str], ...] = (
     ("play/*.py", "play"),
     ("odds/*.py", "play"),
     ("draw/*.py", "play"),
+    ("numbers.py", "play"),
     ("*.py", "rules"),
 )
 """Which domain each source file (a glob relative to ``musteach/``) feeds; the first match wins."""
