@@ -6,6 +6,7 @@ Modules, and the RULES.md sections they implement:
 - :mod:`.options`: :class:`Rules`, one field per §13 switch, and the named presets (§13).
 - :mod:`.errors`: :class:`MusError` (a ``ValueError``) and its precise subclasses.
 - :mod:`.lances`: the four lances and Punto for one deal: ranks, seats, mano and ties (§1, §2, §4, §5).
+- :mod:`.lance_words`: why a lance was won, in the learner's language (§2, §5; re-exported by :mod:`.lances`).
 - :mod:`.batch`: the same verdicts for many deals at once, with numpy (§2, §4, §5).
 - :mod:`.betting`: the betting state machine of one lance: envido, quiero, deje, órdago (§6), re-exporting:
   :mod:`.stakes` (teams, bet totals, the deje, §0, §6), :mod:`.bet_actions` (what a player says, read from

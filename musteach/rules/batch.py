@@ -42,15 +42,14 @@ from ..i18n import Text
 from ..lazy import lazy_module
 from .cards import DECK, RANKS, Card, Hand, Suit, parse_hands
 from .errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError, shown
+from .lance_words import LanceWords, lance_words
 from .lances import (
     LANCES,
     HandInfo,
     Lance,
-    LanceWords,
     analyse,
     check_seat,
     info_from_ranks,
-    lance_words,
 )
 from .options import Rules
 from .standings import standing_keys

@@ -21,6 +21,7 @@ musteach.rules.errors.SeatError: answer must be a seat 0, 1, 2 or 3, not 7
 
 A run of questions keeps the score:
 
+>>> from musteach.teach.session import QuizSession
 >>> s = QuizSession(QuestionGenerator(["jugada"], seed=1), n=2)
 >>> _ = s.answer(s.current.answer); s.score_text()
 'Score: 1/1 · streak 1'
@@ -32,7 +33,7 @@ import itertools
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import N_, Text, Translator, speaking, translator
 from ..rules.cards import Card, Hand
@@ -53,9 +54,11 @@ from ..rules.options import Rules
 from .diagnosis import diagnose
 from .errors import AnswerError, BlankAnswerError, QuizError, QuizStateError
 from .sampling import fits_kind, hand_test, sample_cards, sample_deal, sample_hand
-from .session import QuizSession
 from .skills import JUGADA_CHOICES, KINDS, LANCE_SKILLS, NOBODY, Kind, Skill, kinds_for
 from .verdict import Verdict
+
+if TYPE_CHECKING:
+    from .session import QuizSession
 
 __all__ = [
     "Answerable",
@@ -79,6 +82,16 @@ __all__ = [
     "make_question",
     "rank_question",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``QuizSession`` is still importable from here, loaded on first use: its home is :mod:`.session`, which
+    imports the tutor, which knows every question kind of this module (importing it here would close a loop)."""
+    if name == "QuizSession":
+        from .session import QuizSession
+
+        return QuizSession
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ----------------------------------------------------------------------------------------------

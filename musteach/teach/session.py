@@ -17,6 +17,7 @@ from ..i18n import Text, translator
 from .errors import QuizError, QuizStateError
 from .hints import Hint
 from .scoring import Attempt, points_text, stars_for
+from .tutor import knows, question_hints, retry_text
 from .verdict import Verdict
 
 if TYPE_CHECKING:
@@ -71,8 +72,6 @@ class Turn:
             raise QuizStateError(Text("this question is already answered: press Next for another"))
         verdict = self._grade(response)  # raises before any change
         if not verdict.correct and self.tries == 2 and self.attempt.wrong == 0:
-            from .tutor import retry_text  # the tutor knows every question kind; imported late (no cycle)
-
             self.attempt = self.attempt.answer(False)
             tip = retry_text(self.question, verdict.given, hint_left=self.can_hint())
             _ = translator()
@@ -85,8 +84,6 @@ class Turn:
 
     def has_hints(self) -> bool:
         """True when the tutor has hints for this kind of question (every musteach question has)."""
-        from .tutor import knows
-
         return knows(self.question)
 
     def can_hint(self) -> bool:
@@ -104,8 +101,6 @@ class Turn:
         self.attempt.verify_hint()
         lang = translator().lang
         if lang not in self._hints:
-            from .tutor import question_hints
-
             self._hints[lang] = question_hints(self.question)
         self.attempt = self.attempt.hint()
         return self._hints[lang][self.attempt.hints - 1]
