@@ -6,16 +6,36 @@ Action(kind='reenvido', amount=2)
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 from ..i18n import Text
 from .errors import IllegalActionError
 from .stakes import fold_text, is_whole
 
-__all__ = ["ACTION_KINDS", "Action", "BettingStep"]
+__all__ = ["ACTION_KINDS", "Action", "ActionKind", "BettingStep"]
 
-#: Betting action kinds. "reenvido" is a raise of N more on a bet already made.
-ACTION_KINDS: tuple[str, ...] = ("paso", "envido", "reenvido", "ordago", "quiero", "no_quiero")
+
+class ActionKind(enum.StrEnum):
+    """What kind of thing a player says in the betting (RULES.md §6). A ``str``: ``ActionKind.ENVIDO == "envido"``,
+    and its repr is ``'envido'``, so an :class:`Action` reads as it always did.
+
+    "reenvido" is a raise of N more on a bet already made.
+    """
+
+    PASO = "paso"
+    ENVIDO = "envido"
+    REENVIDO = "reenvido"
+    ORDAGO = "ordago"
+    QUIERO = "quiero"
+    NO_QUIERO = "no_quiero"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+#: Betting action kinds, in the order a player meets them.
+ACTION_KINDS: tuple[ActionKind, ...] = tuple(ActionKind)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -23,7 +43,7 @@ ACTION_KINDS: tuple[str, ...] = ("paso", "envido", "reenvido", "ordago", "quiero
 # ----------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Action:
     """One thing a player says in the betting (RULES.md §6).
 
@@ -36,14 +56,18 @@ class Action:
     (Action(kind='envido', amount=5), '3 más', 'órdago')
     """
 
-    kind: str
+    kind: ActionKind
     amount: int | None = None
 
-    def __post_init__(self) -> None:
-        if self.kind not in ACTION_KINDS:
+    def __init__(self, kind: ActionKind | str, amount: int | None = None) -> None:
+        try:
+            known = ActionKind(kind)
+        except (ValueError, TypeError):
             raise IllegalActionError(
-                Text("unknown betting action {kind}: use {kinds} (RULES.md §6)", kind=repr(self.kind), kinds=", ".join(ACTION_KINDS))
-            )
+                Text("unknown betting action {kind}: use {kinds} (RULES.md §6)", kind=repr(kind), kinds=", ".join(ACTION_KINDS))
+            ) from None
+        object.__setattr__(self, "kind", known)
+        object.__setattr__(self, "amount", amount)
         if self.kind in ("envido", "reenvido"):
             if self.amount is None:
                 object.__setattr__(self, "amount", 2)

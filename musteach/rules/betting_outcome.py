@@ -8,7 +8,7 @@ from typing import Any
 
 from ..i18n import Text, translator
 from .errors import BettingError
-from .stakes import ORDAGO, Stake, chain_text, check_stakes, deje, is_whole, other_team, stake_chain, stones_text
+from .stakes import ORDAGO, Stake, Team, as_team, chain_text, check_stakes, deje, is_whole, stake_chain, stones_text
 
 __all__ = ["OUTCOME_TYPES", "BettingOutcome"]
 
@@ -44,7 +44,7 @@ class BettingOutcome:
 
     type: str
     stakes: tuple[Stake, ...] = ()
-    winner_team: str | None = None
+    winner_team: Team | str | None = None
 
     def __post_init__(self) -> None:
         t = self.type
@@ -70,7 +70,7 @@ class BettingOutcome:
                 if self.winner_team is not None:
                     raise BettingError(Text("an accepted bet has no winner team: the best hand takes it in the count"))
             else:
-                other_team(self.winner_team)  # type: ignore[arg-type]  # validates A / B
+                object.__setattr__(self, "winner_team", as_team(self.winner_team))  # validates A / B
         object.__setattr__(self, "stakes", stakes)
 
     # --- constructors -------------------------------------------------------------------------

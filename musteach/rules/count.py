@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from ..i18n import Text, speaking, translator
 from .betting import (
@@ -52,6 +52,8 @@ from .options import Rules
 __all__ = [
     "CountResult",
     "CountStep",
+    "EndPhaseName",
+    "GameEnd",
     "Match",
     "Score",
     "check_score",
@@ -67,6 +69,60 @@ __all__ = [
 ]
 
 Score = dict[str, int]
+
+#: The phases in which a game can end during a hand (RULES.md §8): a refused bet's deje, the count, an órdago.
+EndPhaseName = Literal["betting", "count", "ordago"]
+_END_PHASES: tuple[EndPhaseName, ...] = ("betting", "count", "ordago")
+
+
+class GameEnd(str):
+    """Where a game ended during a hand (RULES.md §7a, §8): its :attr:`phase` and its :attr:`lance`.
+
+    phase: ``"betting"`` (a refused bet's deje reached the target), ``"count"`` (the count reached it) or
+    ``"ordago"`` (an accepted órdago). It is also the ``scoring.json`` text ``"phase:lance"`` (a ``str``), so it
+    compares, prints and serialises as that text. Raises :class:`RulesError` for an unknown phase or lance.
+
+    >>> end = GameEnd("ordago", "grande")
+    >>> end, end.phase, end.lance.title, end.is_ordago, end == "ordago:grande"
+    ('ordago:grande', 'ordago', 'Grande', True, True)
+    >>> GameEnd.parse("count:pares").lance
+    <Lance.PARES: 'pares'>
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, phase: str, lance: Lance | str) -> GameEnd:
+        if phase not in _END_PHASES:
+            raise RulesError(Text("a game ends in {phases}, not {value} (RULES.md §8)", phases=", ".join(_END_PHASES), value=shown(phase)))
+        return super().__new__(cls, f"{phase}:{Lance.parse(lance).value}")
+
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]  # str's takes no phase: rebuilt from both parts
+        return (self.phase, self.lance.value)
+
+    @classmethod
+    def parse(cls, text: str) -> GameEnd:
+        """A :class:`GameEnd` from its text ``"phase:lance"``; raises :class:`RulesError` naming a bad text."""
+        phase, sep, lance = str(text).partition(":")
+        if not sep:
+            raise RulesError(Text("a game's end reads phase:lance, such as ordago:grande, not {value}", value=shown(text)))
+        return cls(phase, lance)
+
+    @property
+    def phase(self) -> EndPhaseName:
+        """``"betting"``, ``"count"`` or ``"ordago"``."""
+        phase = self.partition(":")[0]
+        assert phase in _END_PHASES
+        return phase
+
+    @property
+    def lance(self) -> Lance:
+        """The lance in which the game ended."""
+        return Lance(self.partition(":")[2])
+
+    @property
+    def is_ordago(self) -> bool:
+        """True when an accepted órdago decided the game (the score then stays where the hand began)."""
+        return self.phase == "ordago"
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +157,8 @@ class CountResult:
     the score no longer matters and ``final_score`` stays at ``start_score`` (RULES.md §7a).
     stones: ``{lance: {"A": n, "B": n}}``: dejes paid in the betting plus what the count adds; lances not
     reached because the game ended score 0. hand_total: the sum of ``stones`` per team.
-    game_over, game_winner (``"A"``, ``"B"`` or None), ended_at (None, ``"betting:chica"``, ``"count:pares"``
-    or ``"ordago:grande"``). steps: the :class:`CountStep` list, in order.
+    game_over, game_winner (``"A"``, ``"B"`` or None), ended_at (None or a :class:`GameEnd`, which reads
+    ``"betting:chica"``, ``"count:pares"`` or ``"ordago:grande"``). steps: the :class:`CountStep` list, in order.
     """
 
     deal: DealResult
@@ -115,7 +171,7 @@ class CountResult:
     final_score: Score
     game_over: bool
     game_winner: str | None
-    ended_at: str | None
+    ended_at: GameEnd | None
     steps: tuple[CountStep, ...]
 
     @property
@@ -126,7 +182,7 @@ class CountResult:
     @property
     def ordago(self) -> bool:
         """True when an accepted órdago decided the game."""
-        return bool(self.ended_at and self.ended_at.startswith("ordago:"))
+        return self.ended_at is not None and self.ended_at.is_ordago
 
     def total_sentence(self, team: str | None = None, lang: str | None = None) -> str:
         """The hand's last line for a learner on ``team`` (``"A"``, ``"B"`` or None): the score after the hand,
@@ -142,7 +198,7 @@ class CountResult:
         _ = translator(lang)
         fa, fb = self.final_score["A"], self.final_score["B"]
         if self.ordago and self.ended_at is not None:
-            lance = Lance(self.ended_at.split(":", 1)[1])
+            lance = self.ended_at.lance
             said = {"winner": self.game_winner, "lance": lance.title, "a": fa, "b": fb}
             if team:
                 return _(
@@ -507,8 +563,8 @@ def count_hand(
         # 1. The betting, lance by lance; 2. unless the game ended there, the count (RULES.md §8).
         end = _betting_phase(deal, outcomes, played, rules, tally) or _count_phase(deal, outcomes, played, rules, tally)
     winner, ended_at = end if end is not None else (None, None)
-    hand_total = {t: sum(v[t] for v in tally.stones.values()) for t in TEAMS}
-    final = dict(start) if ended_at and ended_at.startswith("ordago:") else dict(tally.score)
+    hand_total: Score = {t: sum(v[t] for v in tally.stones.values()) for t in TEAMS}
+    final = dict(start) if ended_at is not None and ended_at.is_ordago else dict(tally.score)
     return CountResult(
         deal=deal,
         rules=rules,
@@ -526,7 +582,7 @@ def count_hand(
 
 
 #: How a game ended during a hand: ``(winning team, ended_at)``, ended_at as in :attr:`CountResult.ended_at`.
-_Ending = tuple[str, str]
+_Ending = tuple[str, GameEnd]
 
 
 @dataclass
@@ -629,7 +685,7 @@ def _refused_bet(lance: Lance, o: BettingOutcome, rules: Rules, tally: _Tally) -
             lance=lance.title,
         ),
     )
-    return bt, f"betting:{lance.value}"
+    return bt, GameEnd("betting", lance)
 
 
 def _accepted_ordago(deal: DealResult, lance: Lance, tally: _Tally) -> _Ending:
@@ -654,7 +710,7 @@ def _accepted_ordago(deal: DealResult, lance: Lance, tally: _Tally) -> _Ending:
         ),
         res.explanation,
     )
-    return res.team, f"ordago:{lance.value}"
+    return res.team, GameEnd("ordago", lance)
 
 
 def _count_phase(
@@ -674,7 +730,7 @@ def _count_phase(
         tally.add("count", lance, team, n, text, deal[lance].explanation)
         if team is not None and tally.score[team] >= rules.target:
             tally.note("end", lance, team, _won_in_count(played, lance, team, tally.score[team], rules.target))
-            return team, f"count:{lance.value}"
+            return team, GameEnd("count", lance)
     return None
 
 

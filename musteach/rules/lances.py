@@ -32,6 +32,7 @@ from ..i18n import N_, Text, translator
 from .cards import Card, Hand, Suit, parse_hands
 from .errors import SeatError, shown
 from .options import Rules
+from .stakes import TEAMS, Team
 
 if TYPE_CHECKING:
     from .lance_words import LanceWords, SentenceParts, lance_words
@@ -137,9 +138,9 @@ def check_seat(seat: object, what: str = "seat") -> int:
     return seat
 
 
-def team_of(seat: int) -> str:
-    """The team of a seat: ``"A"`` for seats 0 and 2, ``"B"`` for seats 1 and 3 (RULES.md §0)."""
-    return "AB"[check_seat(seat) % 2]
+def team_of(seat: int) -> Team:
+    """The team of a seat: ``"A"`` for seats 0 and 2, ``"B"`` for seats 1 and 3 (a :class:`Team`, RULES.md §0)."""
+    return TEAMS[check_seat(seat) % 2]
 
 
 def speaking_order(mano: int) -> tuple[int, int, int, int]:
@@ -522,7 +523,7 @@ class DealResult:
         return deal_html(self)
 
 
-_TEAMS = ("A", "B", "A", "B")
+_TEAMS = (*TEAMS, *TEAMS)
 
 
 def _judge(

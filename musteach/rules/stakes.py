@@ -9,6 +9,7 @@ at least 2 more (:func:`check_stakes`). The team whose last bet is refused takes
 
 from __future__ import annotations
 
+import enum
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final, Literal, TypeGuard
@@ -20,6 +21,8 @@ __all__ = [
     "ORDAGO",
     "TEAMS",
     "Stake",
+    "Team",
+    "as_team",
     "chain_text",
     "check_stakes",
     "deje",
@@ -33,18 +36,45 @@ __all__ = [
 
 #: The stake that stands for the whole game (RULES.md §6).
 ORDAGO: Final = "ordago"
+
+
+class Team(enum.StrEnum):
+    """A team: A = seats 0 and 2, B = seats 1 and 3 (RULES.md §0). A ``str``: ``Team.A == "A"``, it hashes, formats
+    and serialises as ``"A"``, and its repr is ``'A'``, so scores keyed by team read as they always did.
+
+    >>> Team.A == "A", f"team {Team.B}", {Team.A: 1}, Team.A.other
+    (True, 'team B', {'A': 1}, 'B')
+    """
+
+    A = "A"
+    B = "B"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+    @property
+    def other(self) -> Team:
+        """The opposing team."""
+        return Team.B if self is Team.A else Team.A
+
+
 #: The two teams: A = seats 0 and 2, B = seats 1 and 3 (RULES.md §0).
-TEAMS: tuple[str, str] = ("A", "B")
+TEAMS: tuple[Team, Team] = (Team.A, Team.B)
 
 #: A bet total: a whole number of stones, or :data:`ORDAGO` (the whole game).
 Stake = int | Literal["ordago"]
 
 
-def other_team(team: str) -> str:
+def other_team(team: str) -> Team:
     """The opposing team: ``other_team("A") == "B"``. Raises :class:`BettingError` for a name not A/B."""
-    if team not in TEAMS:
+    return as_team(team).other
+
+
+def as_team(team: object) -> Team:
+    """``team`` as a :class:`Team` (``"A"`` or ``"B"``). Raises :class:`BettingError` for anything else."""
+    if not isinstance(team, str) or team not in TEAMS:
         raise BettingError(Text("a team is 'A' (seats 0, 2) or 'B' (seats 1, 3), not {team} (RULES.md §0)", team=repr(team)))
-    return "B" if team == "A" else "A"
+    return Team(team)
 
 
 def fold_text(text: str) -> str:
