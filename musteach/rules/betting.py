@@ -227,45 +227,52 @@ class LanceBetting:
         if self.closed:
             raise IllegalActionError(self._closed_text(seat, a))
         if seat not in self.participants:
-            if self.lance in BETTABLE_BY_HOLDERS:
-                raise IllegalActionError(
-                    Text(
-                        "seat {seat} cannot say {action}: seat {seat} said '{lance} no', and only the holders speak in "
-                        "{title} (RULES.md §4)",
-                        lance=self.lance.value,
-                        title=self.lance.title,
-                        **said,
-                    )
-                )
-            raise IllegalActionError(
-                Text("seat {seat} cannot say {action}: seat {seat} takes no part in {lance} (RULES.md §4)", lance=self.lance.title, **said)
-            )
+            raise IllegalActionError(self._not_taking_part_text(said))
         if not self.stakes:
-            if a.kind == "quiero":
-                raise IllegalActionError(Text("seat {seat} cannot say {action}: there is no bet to accept (RULES.md §6)", **said))
-            if a.kind == "no_quiero":
-                raise IllegalActionError(
-                    Text("seat {seat} cannot say {action}: there is no bet to refuse; say paso (RULES.md §6)", **said)
+            return self._verify_opening(seat, a, said)
+        return self._verify_answer(seat, a, said)
+
+    def _not_taking_part_text(self, said: dict[str, object]) -> Text:
+        """Why a seat outside the participants may not speak (RULES.md §4)."""
+        if self.lance in BETTABLE_BY_HOLDERS:
+            return Text(
+                "seat {seat} cannot say {action}: seat {seat} said '{lance} no', and only the holders speak in "
+                "{title} (RULES.md §4)",
+                lance=self.lance.value,
+                title=self.lance.title,
+                **said,
+            )
+        return Text("seat {seat} cannot say {action}: seat {seat} takes no part in {lance} (RULES.md §4)", lance=self.lance.title, **said)
+
+    def _verify_opening(self, seat: int, a: Action, said: dict[str, object]) -> Action:
+        """:meth:`verify` before any bet: in turn (or a bet out of turn where the rules allow it), no answer."""
+        if a.kind == "quiero":
+            raise IllegalActionError(Text("seat {seat} cannot say {action}: there is no bet to accept (RULES.md §6)", **said))
+        if a.kind == "no_quiero":
+            raise IllegalActionError(
+                Text("seat {seat} cannot say {action}: there is no bet to refuse; say paso (RULES.md §6)", **said)
+            )
+        if a.kind == "reenvido":
+            raise IllegalActionError(
+                Text("seat {seat} cannot say {action}: there is no bet to raise yet; open with envido (RULES.md §6)", **said)
+            )
+        turn = self.participants[self.passed]
+        if seat != turn and not (a.is_bet and self.rules.allow_out_of_turn_first_bet):
+            raise IllegalActionError(
+                Text(
+                    "seat {seat} cannot say {action}: it is seat {turn}'s turn (speaking order from mano, seat {mano}; "
+                    "RULES.md §2, §6)",
+                    turn=turn,
+                    mano=self.mano,
+                    **said,
                 )
-            if a.kind == "reenvido":
-                raise IllegalActionError(
-                    Text("seat {seat} cannot say {action}: there is no bet to raise yet; open with envido (RULES.md §6)", **said)
-                )
-            turn = self.participants[self.passed]
-            if seat != turn and not (a.is_bet and self.rules.allow_out_of_turn_first_bet):
-                raise IllegalActionError(
-                    Text(
-                        "seat {seat} cannot say {action}: it is seat {turn}'s turn (speaking order from mano, seat {mano}; "
-                        "RULES.md §2, §6)",
-                        turn=turn,
-                        mano=self.mano,
-                        **said,
-                    )
-                )
-            if a.kind == "envido" and a.stones < 2:
-                raise IllegalActionError(Text("seat {seat} cannot say {action}: a bet is at least 2 stones (RULES.md §6)", **said))
-            return a
-        # facing a bet
+            )
+        if a.kind == "envido" and a.stones < 2:
+            raise IllegalActionError(Text("seat {seat} cannot say {action}: a bet is at least 2 stones (RULES.md §6)", **said))
+        return a
+
+    def _verify_answer(self, seat: int, a: Action, said: dict[str, object]) -> Action:
+        """:meth:`verify` facing a bet: the other team answers, once per seat, and an órdago is not raised."""
         bt = self.betting_team
         assert bt is not None
         if team_of(seat) == bt:

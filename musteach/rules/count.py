@@ -298,76 +298,85 @@ def resolve_betting(
     out: dict[str, BettingOutcome] = {}
     for lance in Lance:
         key = lance.value
-        raw = betting.get(key)
-        if isinstance(raw, LanceBetting):
-            if raw.outcome is None:
-                raise BettingError(Text("betting.{lance}: the betting is not over yet (seat {seat} to speak)", lance=key, seat=raw.next_seat))
-            if raw.lance is not lance:
-                raise BettingError(Text("betting.{lance}: that betting state is for {other}", lance=key, other=raw.lance.title))
-            raw = raw.outcome
-        o = None if raw is None else BettingOutcome.from_dict(raw, f"betting.{key}")
+        o = _given_outcome(lance, betting.get(key))
         if lance not in played:
             if o is not None and o.type not in ("paso", "no_bet"):
-                if lance is Lance.JUEGO:
-                    raise BettingError(
-                        Text(
-                            "betting.{lance} is {type}, but {lance} is not played: nobody has juego, so Punto is played "
-                            "instead (RULES.md §4)",
-                            lance=key,
-                            type=repr(o.type),
-                        )
-                    )
-                raise BettingError(
-                    Text(
-                        "betting.{lance} is {type}, but {lance} is not played: somebody has juego (RULES.md §4)",
-                        lance=key,
-                        type=repr(o.type),
-                    )
-                )
+                raise BettingError(_not_played_text(lance, o))
             continue
-        if lance in (Lance.PARES, Lance.JUEGO):
-            d = decl[key]
-            if not d.bettable:
-                if o is not None and o.type not in ("paso", "no_bet"):
-                    if d.holder_teams:
-                        raise BettingError(
-                            Text(
-                                "betting.{lance} is {type}, but only team {team} holds {lance}, so there is no betting: "
-                                "use no_bet (RULES.md §4)",
-                                lance=key,
-                                type=repr(o.type),
-                                team=d.holder_teams[0],
-                            )
-                        )
-                    raise BettingError(
-                        Text(
-                            "betting.{lance} is {type}, but nobody holds {lance}, so there is no betting: use no_bet "
-                            "(RULES.md §4)",
-                            lance=key,
-                            type=repr(o.type),
-                        )
-                    )
-                out[key] = BettingOutcome.no_bet()
-                continue
+        if lance in (Lance.PARES, Lance.JUEGO) and not decl[key].bettable:
+            if o is not None and o.type not in ("paso", "no_bet"):
+                raise BettingError(_no_round_text(lance, o, decl[key].holder_teams))
+            out[key] = BettingOutcome.no_bet()
+            continue
         if o is not None and o.type == "no_bet":
-            if lance in (Lance.PARES, Lance.JUEGO):
-                raise BettingError(
-                    Text(
-                        "betting.{lance} is 'no_bet', but both teams hold {lance}, so there is a betting round: use paso "
-                        "if everybody passed (RULES.md §4)",
-                        lance=key,
-                    )
-                )
-            raise BettingError(
-                Text(
-                    "betting.{lance} is 'no_bet', but {title} always has a betting round: use paso if everybody passed "
-                    "(RULES.md §4)",
-                    lance=key,
-                    title=lance.title,
-                )
-            )
+            raise BettingError(_round_text(lance))
         out[key] = o or BettingOutcome.paso()
     return out
+
+
+def _given_outcome(lance: Lance, raw: Any) -> BettingOutcome | None:
+    """The outcome given for ``lance`` (a dict, a :class:`BettingOutcome` or a closed :class:`LanceBetting`), or None."""
+    key = lance.value
+    if isinstance(raw, LanceBetting):
+        if raw.outcome is None:
+            raise BettingError(Text("betting.{lance}: the betting is not over yet (seat {seat} to speak)", lance=key, seat=raw.next_seat))
+        if raw.lance is not lance:
+            raise BettingError(Text("betting.{lance}: that betting state is for {other}", lance=key, other=raw.lance.title))
+        raw = raw.outcome
+    return None if raw is None else BettingOutcome.from_dict(raw, f"betting.{key}")
+
+
+def _not_played_text(lance: Lance, o: BettingOutcome) -> Text:
+    """Why a lance that is not played cannot have a bet (RULES.md §4)."""
+    key = lance.value
+    if lance is Lance.JUEGO:
+        return Text(
+            "betting.{lance} is {type}, but {lance} is not played: nobody has juego, so Punto is played "
+            "instead (RULES.md §4)",
+            lance=key,
+            type=repr(o.type),
+        )
+    return Text(
+        "betting.{lance} is {type}, but {lance} is not played: somebody has juego (RULES.md §4)",
+        lance=key,
+        type=repr(o.type),
+    )
+
+
+def _no_round_text(lance: Lance, o: BettingOutcome, holder_teams: tuple[str, ...]) -> Text:
+    """Why Pares or Juego held by at most one team cannot have a bet (RULES.md §4)."""
+    key = lance.value
+    if holder_teams:
+        return Text(
+            "betting.{lance} is {type}, but only team {team} holds {lance}, so there is no betting: "
+            "use no_bet (RULES.md §4)",
+            lance=key,
+            type=repr(o.type),
+            team=holder_teams[0],
+        )
+    return Text(
+        "betting.{lance} is {type}, but nobody holds {lance}, so there is no betting: use no_bet "
+        "(RULES.md §4)",
+        lance=key,
+        type=repr(o.type),
+    )
+
+
+def _round_text(lance: Lance) -> Text:
+    """Why a lance with a betting round cannot be ``no_bet`` (RULES.md §4)."""
+    key = lance.value
+    if lance in (Lance.PARES, Lance.JUEGO):
+        return Text(
+            "betting.{lance} is 'no_bet', but both teams hold {lance}, so there is a betting round: use paso "
+            "if everybody passed (RULES.md §4)",
+            lance=key,
+        )
+    return Text(
+        "betting.{lance} is 'no_bet', but {title} always has a betting round: use paso if everybody passed "
+        "(RULES.md §4)",
+        lance=key,
+        title=lance.title,
+    )
 
 
 def jugada_values(deal: DealResult, lance: Lance | str, team: str) -> list[tuple[int, str, int]]:
@@ -440,70 +449,94 @@ def score_lance(
 
 
 def _score_lance(deal: DealResult, lance: Lance, o: BettingOutcome, rules: Rules) -> tuple[str | None, int, str]:
+    if o.type == "rejected":
+        return _refused_lance(deal, lance, o, rules)
+    if lance in (Lance.GRANDE, Lance.CHICA, Lance.PUNTO):
+        return _best_hand_lance(deal, lance, o, rules)
+    return _jugada_lance(deal, lance, o)
+
+
+def _refused_lance(deal: DealResult, lance: Lance, o: BettingOutcome, rules: Rules) -> tuple[str | None, int, str]:
+    """What a lance whose last bet was refused adds in the count: the deje if scored at the end, and the bettors'
+    own pares, juego or punto (RULES.md §7)."""
     _ = translator()
     res = deal[lance]
     title = lance.title
     immediate = rules.deje_timing == "immediate"
-    w = res.winner
     t = res.team
-    if o.type == "rejected":
-        bt = o.winner_team
-        assert bt is not None
-        terms: list[tuple[str, int]] = [] if immediate else [(_("the deje"), o.deje)]
-        if lance in (Lance.PARES, Lance.JUEGO):
-            terms += [(_jugada_term(s, j), v) for s, j, v in jugada_values(deal, lance, bt)]
-        elif lance is Lance.PUNTO and rules.punto_bonus_on_refusal:
-            terms.append(("punto", 1))
-        said: dict[str, object] = {"lance": title, "team": bt, "deje": o.deje}
-        if not terms:
-            return None, 0, _(
-                "{lance}: team {team}'s bet was refused and its deje of {deje} was taken during the betting; nothing "
-                "more is counted",
-                **said,
-            )
-        total, text = _breakdown(terms)
-        said["stones"] = text
-        if lance in (Lance.PARES, Lance.JUEGO) and t is not None and t != bt:
-            best = {f"best_{k}": v for k, v in _best(res).items()}
-            if immediate:
-                return bt, total, _(
-                    "{lance}: team {team}'s bet was refused and its deje of {deje} was taken during the betting; team "
-                    "{team} also takes {stones} (its own, although seat {best_seat}'s {best_jugada} is best)",
-                    **said,
-                    **best,
-                )
-            return bt, total, _(
-                "{lance}: team {team}'s bet was refused; team {team} takes {stones} (its own, although seat "
-                "{best_seat}'s {best_jugada} is best)",
-                **said,
-                **best,
-            )
+    bt = o.winner_team
+    assert bt is not None
+    terms: list[tuple[str, int]] = [] if immediate else [(_("the deje"), o.deje)]
+    if lance in (Lance.PARES, Lance.JUEGO):
+        terms += [(_jugada_term(s, j), v) for s, j, v in jugada_values(deal, lance, bt)]
+    elif lance is Lance.PUNTO and rules.punto_bonus_on_refusal:
+        terms.append(("punto", 1))
+    said: dict[str, object] = {"lance": title, "team": bt, "deje": o.deje}
+    if not terms:
+        return None, 0, _(
+            "{lance}: team {team}'s bet was refused and its deje of {deje} was taken during the betting; nothing "
+            "more is counted",
+            **said,
+        )
+    total, text = _breakdown(terms)
+    said["stones"] = text
+    if lance in (Lance.PARES, Lance.JUEGO) and t is not None and t != bt:
+        best = {f"best_{k}": v for k, v in _best(res).items()}
         if immediate:
             return bt, total, _(
                 "{lance}: team {team}'s bet was refused and its deje of {deje} was taken during the betting; team "
-                "{team} also takes {stones}",
+                "{team} also takes {stones} (its own, although seat {best_seat}'s {best_jugada} is best)",
                 **said,
+                **best,
             )
-        return bt, total, _("{lance}: team {team}'s bet was refused; team {team} takes {stones}", **said)
-    if lance in (Lance.GRANDE, Lance.CHICA, Lance.PUNTO):
-        assert w is not None and t is not None
-        if o.type == "paso":
-            return t, 1, _("{lance}: seat {seat}'s {jugada} is best; en paso it pays 1 stone to team {team}", lance=title, team=t, **_best(res))
-        stake = o.stake
-        assert stake is not None
-        if lance is Lance.PUNTO and rules.punto_bonus_when_accepted:
-            total, text = _breakdown([(_("the accepted bet"), stake), ("punto", 1)])
-            return t, total, _(
-                "{lance}: seat {seat}'s {jugada} is best; team {team} takes {stones}", lance=title, team=t, stones=text, **_best(res)
-            )
-        return t, stake, _(
-            "{lance}: seat {seat}'s {jugada} is best; the accepted bet pays {stones} to team {team}",
-            lance=title,
-            team=t,
-            stones=stones_text(stake, _.lang),
-            **_best(res),
+        return bt, total, _(
+            "{lance}: team {team}'s bet was refused; team {team} takes {stones} (its own, although seat "
+            "{best_seat}'s {best_jugada} is best)",
+            **said,
+            **best,
         )
-    # pares / juego
+    if immediate:
+        return bt, total, _(
+            "{lance}: team {team}'s bet was refused and its deje of {deje} was taken during the betting; team "
+            "{team} also takes {stones}",
+            **said,
+        )
+    return bt, total, _("{lance}: team {team}'s bet was refused; team {team} takes {stones}", **said)
+
+
+def _best_hand_lance(deal: DealResult, lance: Lance, o: BettingOutcome, rules: Rules) -> tuple[str | None, int, str]:
+    """What Grande, Chica or Punto pays the best hand: 1 en paso, else the accepted bet (RULES.md §7)."""
+    _ = translator()
+    res = deal[lance]
+    title = lance.title
+    w = res.winner
+    t = res.team
+    assert w is not None and t is not None
+    if o.type == "paso":
+        return t, 1, _("{lance}: seat {seat}'s {jugada} is best; en paso it pays 1 stone to team {team}", lance=title, team=t, **_best(res))
+    stake = o.stake
+    assert stake is not None
+    if lance is Lance.PUNTO and rules.punto_bonus_when_accepted:
+        total, text = _breakdown([(_("the accepted bet"), stake), ("punto", 1)])
+        return t, total, _(
+            "{lance}: seat {seat}'s {jugada} is best; team {team} takes {stones}", lance=title, team=t, stones=text, **_best(res)
+        )
+    return t, stake, _(
+        "{lance}: seat {seat}'s {jugada} is best; the accepted bet pays {stones} to team {team}",
+        lance=title,
+        team=t,
+        stones=stones_text(stake, _.lang),
+        **_best(res),
+    )
+
+
+def _jugada_lance(deal: DealResult, lance: Lance, o: BettingOutcome) -> tuple[str | None, int, str]:
+    """What Pares or Juego pays: the best team's jugadas, plus the accepted bet (RULES.md §7)."""
+    _ = translator()
+    res = deal[lance]
+    title = lance.title
+    w = res.winner
+    t = res.team
     if w is None:
         return None, 0, _("{lance}: nobody holds {name}, so it scores nothing", lance=title, name=lance.value)
     assert t is not None
