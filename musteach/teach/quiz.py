@@ -443,27 +443,38 @@ _TOTAL_VERDICT = {
 }
 
 
-def _total_explanation(_: Translator, hand: Hand, info: HandInfo, rules: Rules, punto: bool) -> str:
-    cards = _sorted_cards(hand, rules)
-    kings8 = rules.kings == 8
+def _figure_clauses(_: Translator, cards: Sequence[Card], kings: int) -> list[str]:
+    """What each figure in the hand counts (10), read as a king where a 3 is one (8 reyes)."""
     clauses = []
     for eff, one, many, one_read, many_read in _FIGURES:
-        n = sum(1 for c in cards if effective_rank(c.rank, rules.kings) == eff)
+        n = sum(1 for c in cards if effective_rank(c.rank, kings) == eff)
         if n:
-            read = eff == 12 and kings8 and any(c.rank == 3 for c in cards)
+            read = eff == 12 and kings == 8 and any(c.rank == 3 for c in cards)
             clauses.append(_((many_read if read else many) if n > 1 else (one_read if read else one)))
-    aces = sum(1 for c in cards if effective_rank(c.rank, rules.kings) == 1)
+    return clauses
+
+
+def _low_card_clauses(_: Translator, cards: Sequence[Card], kings: int) -> list[str]:
+    """What the aces (a 2 read as one in 8 reyes) and the other low cards count: 1, and their face value."""
+    clauses = []
+    aces = sum(1 for c in cards if effective_rank(c.rank, kings) == 1)
     if aces:
-        read = kings8 and any(c.rank == 2 for c in cards)
+        read = kings == 8 and any(c.rank == 2 for c in cards)
         if aces > 1:
             clauses.append(_("aces count 1 each (a 2 is an ace)") if read else _("aces count 1 each"))
         else:
             clauses.append(_("an ace counts 1 (a 2 is an ace)") if read else _("an ace counts 1"))
-    face = sorted({c.rank for c in cards if 1 < effective_rank(c.rank, rules.kings) < 10}, reverse=True)
+    face = sorted({c.rank for c in cards if 1 < effective_rank(c.rank, kings) < 10}, reverse=True)
     if len(face) == 1:
         clauses.append(_("{rank} counts its face value", rank=face[0]))
     elif face:
         clauses.append(_("{ranks} count their face value", ranks=_.join([str(r) for r in face])))
+    return clauses
+
+
+def _total_explanation(_: Translator, hand: Hand, info: HandInfo, rules: Rules, punto: bool) -> str:
+    cards = _sorted_cards(hand, rules)
+    clauses = [*_figure_clauses(_, cards, rules.kings), *_low_card_clauses(_, cards, rules.kings)]
     terms = " + ".join(str(point_value(c.rank, rules.kings)) for c in cards)
     total = info.total
     if info.is_juego:
