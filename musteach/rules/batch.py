@@ -317,7 +317,6 @@ def evaluate_batch(
 # theirs are filled in bulk from the same translated template, cut by :meth:`LanceWords.card_beats`.
 
 _NOBODY, _TIE, _ONLY, _BEATS = range(4)
-_TEAM_OF = ("A", "B", "A", "B")
 _CLASSES_PER_KINGS = 2 * 715  # sorted rank tuples (715), with and without the sota de oros
 
 
