@@ -32,7 +32,7 @@ from ..i18n import N_, Text, translator
 from .cards import Card, Hand, Suit, parse_hands
 from .errors import SeatError, shown
 from .options import Rules
-from .stakes import TEAMS, Team
+from .stakes import Team
 
 if TYPE_CHECKING:
     from .lance_words import LanceWords, SentenceParts, lance_words
@@ -140,7 +140,7 @@ def check_seat(seat: object, what: str = "seat") -> int:
 
 def team_of(seat: int) -> Team:
     """The team of a seat: ``"A"`` for seats 0 and 2, ``"B"`` for seats 1 and 3 (a :class:`Team`, RULES.md §0)."""
-    return TEAMS[check_seat(seat) % 2]
+    return (Team.A, Team.B)[check_seat(seat) % 2]
 
 
 def speaking_order(mano: int) -> tuple[int, int, int, int]:
@@ -523,7 +523,7 @@ class DealResult:
         return deal_html(self)
 
 
-_TEAMS = (*TEAMS, *TEAMS)
+_TEAMS = (Team.A, Team.B, Team.A, Team.B)
 
 
 def _judge(

@@ -58,8 +58,9 @@ class Team(enum.StrEnum):
         return Team.B if self is Team.A else Team.A
 
 
-#: The two teams: A = seats 0 and 2, B = seats 1 and 3 (RULES.md §0).
-TEAMS: tuple[Team, Team] = (Team.A, Team.B)
+#: The two teams: A = seats 0 and 2, B = seats 1 and 3 (RULES.md §0). Its members are :class:`Team` values; it is
+#: typed as strings so that the scores built from it (``{t: 0 for t in TEAMS}``) stay ``dict[str, int]``.
+TEAMS: tuple[str, str] = (Team.A, Team.B)
 
 #: A bet total: a whole number of stones, or :data:`ORDAGO` (the whole game).
 Stake = int | Literal["ordago"]
