@@ -56,6 +56,7 @@ from musteach.teach.table import BOT_KINDS, ChoiceKind, FinishedGame, TableSessi
 
 from ._base import Guarded, css_widget, escape, spoken
 from ._base import html_box as _html
+from .class_sink import game_record, send_record
 from .storage import BrowserStore, Store, open_store
 from .table_style import TABLE_CSS
 
@@ -856,7 +857,8 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
     def _record_game(self, finished: FinishedGame) -> None:
         """Hand a finished game to the progress store (its "games" section) and read the best game back."""
         progress = self.store.load()
-        progress.record_game(finished.decisions, finished.stones_lost, finished.won, level=finished.level)
+        game = progress.record_game(finished.decisions, finished.stones_lost, finished.won, level=finished.level)
+        send_record(game_record(game))  # classes: to the teacher too
         self.best_game = self.store.save(progress).best_game()
 
     def _on_stored(self, progress: Progress) -> None:

@@ -46,6 +46,7 @@ from ..rules.cards import Card
 from ..rules.errors import IllegalActionError, MusError, shown
 from ..rules.lances import Lance, team_of
 from ..rules.options import Rules
+from ..runtime import threads_available
 from . import labels
 from .coach import CoachComment, coach_comment, prepare, said_words
 from .review import DecisionRecord, GameReview, record_decision, replay_from, review_game
@@ -193,6 +194,7 @@ def make_bots(kind: str, learner_seat: int) -> dict[int, Bot]:
 
 _WARM_LOCK = threading.Lock()
 _WARM: dict[tuple[int, bool], threading.Thread] = {}
+_BUILT: set[tuple[int, bool]] = set()
 
 
 def warm_up(rules: Rules | None = None, *, background: bool = True) -> threading.Thread | None:
@@ -200,11 +202,18 @@ def warm_up(rules: Rules | None = None, *, background: bool = True) -> threading
     a few tenths of a second, numpy-free; seconds only under la real).
 
     background: return at once with the daemon thread doing the work (``join`` it to wait), or wait for
-    it and return None.
+    it and return None. Where no thread can start (:func:`musteach.runtime.threads_available`: the static site),
+    the tables are built in the caller and None is returned.
     Safe to call many times: later calls return the first call's thread.
     """
     r = rules or Rules()
     key = (r.kings, r.la_real)
+    if not threads_available():  # the browser (Pyodide): no threads, so the tables are built here, once
+        with _WARM_LOCK:
+            if key not in _BUILT:
+                prepare(r)
+                _BUILT.add(key)
+        return None
     with _WARM_LOCK:
         t = _WARM.get(key)
         if t is None:
