@@ -110,15 +110,6 @@ def judge_deal(deal: Any, kings: int = 8, la_real: bool = False) -> DealResult:
     return evaluate(hands, mano, rules)
 
 
-def result_object(result: DealResult, explain: bool = False, lang: str | None = None) -> dict[str, Any]:
-    """The output object of one deal: the five winners, and with ``explain`` the five sentences in ``lang``
-    (None: the language being spoken)."""
-    out: dict[str, Any] = result.winners()
-    if explain:
-        out["explanations"] = result.explanations(lang)
-    return out
-
-
 # ----- the bulk path -------------------------------------------------------------------------------------------
 
 _CODE_INDEX: dict[str, int] = {text: card.index for text, card in CARD_TEXTS.items()}

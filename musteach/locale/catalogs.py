@@ -46,6 +46,11 @@ PACKAGE_DIR = LOCALE_DIR.parent
 DOMAIN_OF: tuple[tuple[str, str], ...] = (
     ("rules/betting.py", "betting"),
     ("rules/count.py", "betting"),
+    ("rules/stakes.py", "betting"),
+    ("rules/bet_actions.py", "betting"),
+    ("rules/betting_*.py", "betting"),
+    ("rules/declarations.py", "betting"),
+    ("rules/match.py", "betting"),
     ("rules/senas.py", "betting"),
     ("commands/count.py", "betting"),
     ("commands/grade.py", "betting"),
@@ -67,6 +72,7 @@ DOMAIN_OF: tuple[tuple[str, str], ...] = (
     ("play/*.py", "play"),
     ("odds/*.py", "play"),
     ("draw/*.py", "play"),
+    ("numbers.py", "play"),
     ("*.py", "rules"),
 )
 """Which domain each source file (a glob relative to ``musteach/``) feeds; the first match wins."""

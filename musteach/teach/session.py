@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 from ..i18n import Text, translator
 from .errors import QuizError, QuizStateError
 from .hints import Hint
+from .mistakes import diagnose_answer
 from .scoring import Attempt, Outcome, outcomes_text, points_text, stars_for
+from .tutor import knows, question_hints, retry_text
 from .verdict import Verdict
 
 if TYPE_CHECKING:
@@ -86,8 +88,6 @@ class Turn:
         verdict = self._grade(response)  # raises before any change
         tag = None if verdict.correct else self._diagnosis(verdict.given)
         if not verdict.correct and self.tries == 2 and self.attempt.wrong == 0:
-            from .tutor import retry_text  # the tutor knows every question kind; imported late (no cycle)
-
             self.attempt = self.attempt.answer(False, tag)
             tip = retry_text(self.question, verdict.given, hint_left=self.can_hint())
             _ = translator()
@@ -100,15 +100,11 @@ class Turn:
 
     def _diagnosis(self, given: Any) -> str | None:
         """The diagnosis tag of a wrong answer ``given`` (None for a question kind the tutor does not know)."""
-        from .mistakes import diagnose_answer  # knows every question kind; imported late (no cycle)
-
         found = diagnose_answer(self.question, given)
         return None if found is None else found.tag
 
     def has_hints(self) -> bool:
         """True when the tutor has hints for this kind of question (every musteach question has)."""
-        from .tutor import knows
-
         return knows(self.question)
 
     def can_hint(self) -> bool:
@@ -126,8 +122,6 @@ class Turn:
         self.attempt.verify_hint()
         lang = translator().lang
         if lang not in self._hints:
-            from .tutor import question_hints
-
             self._hints[lang] = question_hints(self.question)
         self.attempt = self.attempt.hint()
         return self._hints[lang][self.attempt.hints - 1]
