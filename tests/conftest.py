@@ -25,12 +25,12 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-settings.register_profile("musteach", deadline=None)
-settings.load_profile("musteach")
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import browser_helpers as bh
 import fresh_venv
+
+settings.register_profile("musteach", deadline=None)
+settings.load_profile("musteach")
 
 PAGE_TIMEOUT_MS = 90_000
 THREAD_WAIT_S = 120  # a widget's background count (the discard advisor) on a busy machine

@@ -86,7 +86,6 @@ from musteach.teach.pages import (
     too_many_opening_page,
 )
 
-from .classes.routes import class_handlers, install_classes, kernel_env, kernel_started, seat_learner
 from .admission import (
     ADMIT_COOKIE,
     ADMIT_PATH,
@@ -96,6 +95,7 @@ from .admission import (
     host_key,
     verify_token,
 )
+from .classes.routes import class_handlers, install_classes, kernel_env, kernel_started, seat_learner
 from .frames import PROTOCOL_V1, frame_refusal
 from .gate import PREHEAT_SLOT_TIMEOUT, KernelGate
 from .guard import (
