@@ -103,10 +103,10 @@ def test_the_coach_comments_in_spanish_with_the_same_figures() -> None:
     for view, legal, _ in (mus, discard, bet):
         action = legal[-1]
         _en, es = check_spanish(lambda: [turn_prompt(view), coach_comment(view, action).text])  # noqa: B023
+        # one unit: points of win chance, each with its stone equivalent
+        assert re.search(r"[+-]\d+,\d puntos? de probabilidad de ganar \([+-]\d+,\d piedras?\)", es), es
         if view.phase.is_betting:
-            assert "piedras" in es and re.search(r"± \d+,\d\d piedras", es), es
-        else:
-            assert re.search(r"[+-]\d+,\d piedras", es), es
+            assert re.search(r"± \d+,\d puntos", es), es
     # the explicit lang= gives the same words as speaking()
     view, legal, _ = mus
     with speaking("es"):

@@ -397,8 +397,9 @@ def test_a_finished_game_shows_its_review_worst_first_and_replays_a_decision():
     shown = text_of(t.review_view.value)
     assert review.banner in shown and review.summary() in shown
     assert len(review.decisions) == len(t.coach_comments) - sum(c.grade is None for c in t.coach_comments)
+    points = [d.points_lost for d in review.decisions]
+    assert points == sorted(points, reverse=True), "worst first, in the one unit: points of win chance"
     lost = [d.stones_lost for d in review.decisions]
-    assert lost == sorted(lost, reverse=True), "worst first"
     assert review.error_rate == pytest.approx(sum(lost) / len(lost))
     for d in review.decisions[:3]:
         assert d.line() in shown
