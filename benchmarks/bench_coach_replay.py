@@ -213,6 +213,8 @@ def main() -> None:
     if sum(loss) > 0:
         print(f"  share of graded loss in órdago decisions: {100 * sum(o_loss) / sum(loss):.0f}%")
 
+    if args.mistakes <= 0:
+        return
     t0 = time.perf_counter()
     bad = collect(
         Level.CLUB, lambda gr: gr.grade in (Grade.MISTAKE, Grade.BLUNDER), args.mistakes, args.deals, 5000, "club"
@@ -228,6 +230,8 @@ def main() -> None:
         print(f"  of which {len(sure)} not too close to call: {m:.2f}, 95% interval [{lo:.2f}, {hi:.2f}]")
     report_slopes(bad, "slope over these")
 
+    if args.timing_games <= 0:
+        return
     times = comment_times(args.timing_games)
     print(f"3. coach comment: {len(times)} decisions, median {statistics.median(times) * 1000:.0f} ms, "
           f"p95 {q(times, 0.95) * 1000:.0f} ms")

@@ -11,11 +11,13 @@ policy: the strategy's ``musteach.play.strategy.policy`` when that module exists
 :func:`heuristic_policy`, a fast model of the strong level's betting (its thresholds on the chance of winning
 the lance, and what a bet says about the bettor's hand, :func:`chance_against_bet`).
 
-Each deal's figure is the team's chance of winning the game after the lance, in points of 100
-(:func:`~musteach.play.policy.match_equity` on the live score plus the lance's stones: the deje of a refused
-bet with the bettors' pares / juego values or punto's stone, an accepted stake plus the values). An accepted
-órdago decides the game: its figure is 100 when the team wins the lance, 0 when it loses it, so an órdago is
-valued by the chance of winning its lance. A figure's stone equivalent divides its change by
+Each deal's figure is the team's chance of winning the game after the hand, in points of 100
+(:func:`~musteach.play.policy.match_equity` on the live score plus the lance's stones, the deje of a refused
+bet with the bettors' pares / juego values or punto's stone, an accepted stake plus the values, plus what
+the hand's other lances add at the count, :func:`rest_of_hand`). An accepted órdago decides the game: its
+figure is 100 when the team wins the lance, 0 when it loses it, so an órdago is valued by the chance of
+winning its lance (and gives up what the rest of the hand would have brought). An action's *gain* is its
+figure minus the chance the team had with this lance worth nothing (the same deals, :attr:`RolloutValues.now`). A figure's stone equivalent divides its change by
 :func:`points_per_stone` (what one stone is worth in win chance at this score). Means and standard errors
 are importance-weighted (self-normalised) by the deals' weights.
 
@@ -58,6 +60,7 @@ __all__ = [
     "near_end",
     "points_per_stone",
     "rollout_action",
+    "rest_of_hand",
     "said_weights",
     "strategy_policy",
     "team_chance",
@@ -310,6 +313,40 @@ def _net_stones(o: BettingOutcome, lance: Lance, w: int, tv: tuple[int, int], te
     return sign
 
 
+def rest_of_hand(view: View, deals: Sequence[Deal]) -> list[float]:
+    """Per deal, the net stones (``view.seat``'s team minus the opponents') that the other lances of the hand
+    add at the count (RULES.md §7): the closed lances by their outcome (a refused bet's deje is already in
+    ``view.live_score``; the bettors' pares / juego values and punto's stone are not), the lances still to
+    come en paso (their bets unknown: the best hand takes 1 stone in Grande and Chica, its team's values in
+    Pares and Juego, 1 in Punto when nobody has juego). Deals: 4 hands of card indexes by seat."""
+    lance = view.lance
+    team = view.seat % 2
+    keys = keys_for(view.rules)
+    facts = rank_facts(view.rules.kings)
+    out = [0.0] * len(deals)
+    paso = BettingOutcome("paso")
+    for li, other in enumerate(LANCES):
+        if other is lance:
+            continue
+        o = view.outcomes.get(other.value, paso)
+        if o.type == "ordago_accepted":  # pragma: no cover - the game is over then
+            continue
+        winners = keys.lance_winners(deals, view.mano, li)
+        table = facts.pares_value if other is Lance.PARES else facts.juego_value if other is Lance.JUEGO else None
+        for i, (deal, w) in enumerate(zip(deals, winners, strict=True)):
+            if table is not None:
+                v = [table[rank_id(h)] for h in deal]
+                tv = (v[0] + v[2], v[1] + v[3])
+            else:
+                tv = (0, 0)
+            x = _net_stones(o, other, w, tv, team)
+            if x is not None and o.type == "rejected":  # the deje is already scored
+                bettors = 0 if o.winner_team == "A" else 1
+                x -= (1.0 if bettors == team else -1.0) * o.deje
+            out[i] += x or 0.0
+    return out
+
+
 def win_chance_points(net: Sequence[float], us: int, them: int, target: int) -> list[float]:
     """The chance (points of 100) that the team with ``us`` stones wins the game against ``them`` after a
     lance whose net stones are ``net`` (per deal; positive: the team scores, negative: the opponents do),
@@ -357,9 +394,10 @@ class RolloutValues:
     """What each betting action of a seat is worth (see the module docstring).
 
     actions: the actions weighed (the legal ones, and the one asked about). rows: per action, the team's
-    chance of winning the game after the lance (points of 100) in each of the m random deals (the same
+    chance of winning the game after the hand (points of 100) in each of the m random deals (the same
     deals for every action). weights: each deal's weight (what was said; see :func:`said_weights`), None
-    for equal weights. now: the team's chance of winning the game before the decision (points of 100).
+    for equal weights. now: the team's chance of winning the game after the hand were this lance worth
+    nothing (the weighted mean over the same deals, points of 100).
     per_stone: what one stone is worth now, in points (:func:`points_per_stone`). stone_rows: per action,
     the net stones of the lance in each deal (an accepted órdago: the stones the winners still needed).
     unit: always :attr:`Unit.WIN_CHANCE`.
@@ -387,7 +425,7 @@ class RolloutValues:
 
     @property
     def means(self) -> tuple[float, ...]:
-        """Per action, its chance of winning the game after the lance (points of 100), weighted mean."""
+        """Per action, its chance of winning the game after the hand (points of 100), weighted mean."""
         return tuple(weighted_mean(r, self.weights) for r in self.rows)
 
     @property
@@ -492,12 +530,13 @@ def betting_values(
 
         return choose
 
+    rest = rest_of_hand(view, deals)
     rows, stone_rows = [], []
     point_cache: dict[float, float] = {}
     for a in kinds:
         memo: dict[tuple[int, ...], BettingOutcome] = {}
         row, srow = [], []
-        for key, win, tv in zip(keys, winners, team_vals, strict=True):
+        for key, win, tv, more in zip(keys, winners, team_vals, rest, strict=True):
             o = memo.get(key)
             if o is None:
                 o = memo[key] = _play_out(b, view.seat, a, chooser(key), states)
@@ -507,14 +546,15 @@ def betting_values(
                 row.append(100.0 if won else 0.0)
                 srow.append(float(target - live[us]) if won else -float(target - live[them]))
                 continue
-            pts = point_cache.get(x)
+            pts = point_cache.get(x + more)
             if pts is None:
-                pts = point_cache[x] = win_chance_points([x], live[us], live[them], target)[0]
+                pts = point_cache[x + more] = win_chance_points([x + more], live[us], live[them], target)[0]
             row.append(pts)
             srow.append(x)
         rows.append(tuple(row))
         stone_rows.append(tuple(srow))
     return RolloutValues(
         tuple(kinds), tuple(rows), Unit.WIN_CHANCE, tuple(stone_rows), tuple(w),
-        100.0 * match_equity(live[us], live[them], target), points_per_stone(live[us], live[them], target),
+        weighted_mean(win_chance_points(rest, live[us], live[them], target), w) if rest else 50.0,
+        points_per_stone(live[us], live[them], target),
     )  # fmt: skip
