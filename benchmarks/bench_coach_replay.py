@@ -184,14 +184,62 @@ def comment_times(games: int) -> list[float]:
     return times
 
 
+def measure_prior(games: int) -> None:
+    """Print :data:`musteach.play.rollout.AFTER_MUS`: how much likelier than a random hand each (Grande
+    quartile, pares value) cell is among the strong level's hands at the start of the lances, in hands that
+    went through at least one discard round (``games`` games of self-play; 50 pseudo-hands of smoothing)."""
+    import random
+
+    from musteach.play.deals import rank_id
+    from musteach.play.rollout import after_mus_cell
+
+    seen: dict[tuple[int, int], int] = {}
+    for seed in range(games):
+        g = Game(seed=seed)
+        bots: dict[int, Bot] = {s: make_bot(Level.STRONG, seed=s) for s in range(4)}
+        while not g.is_over:
+            run(g, bots, stop_at=range(4), hands=1)
+            while not g.hand.is_over and not (g.view(0).phase.is_betting or g.view(0).phase.is_declaration):
+                t = g.to_act
+                assert t is not None
+                g.act(t.seat, bots[t.seat].decide(g.view(t.seat)))
+                run(g, bots, stop_at=range(4), hands=1)
+            if not g.hand.is_over and any(any(c) for c in g.view(0).changes):
+                for s in range(4):
+                    cell = after_mus_cell(rank_id(sorted(c.index for c in g.view(s).cards)), 8)
+                    seen[cell] = seen.get(cell, 0) + 1
+            run(g, bots, hands=1)
+            if g.is_over:
+                break
+            g.next_hand()
+    rng = random.Random(1)
+    ref: dict[tuple[int, int], int] = {}
+    for _ in range(40_000):
+        cell = after_mus_cell(rank_id(sorted(rng.sample(range(40), 4))), 8)
+        ref[cell] = ref.get(cell, 0) + 1
+    tot, rt, k = sum(seen.values()), sum(ref.values()), 50
+    rows = []
+    for gq in range(4):
+        row = []
+        for pv in range(4):
+            rf = ref.get((gq, pv), 0) / rt
+            row.append(round((seen.get((gq, pv), 0) + k * rf) / (tot + k) / rf, 2) if rf > 0 else 1.0)
+        rows.append(tuple(row))
+    print(f"AFTER_MUS over {tot} hands: {tuple(rows)}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--decisions", type=int, default=1000, help="betting decisions replayed in part 1")
     ap.add_argument("--mistakes", type=int, default=200, help="mistakes and blunders replayed in part 2")
     ap.add_argument("--deals", type=int, default=400, help="random deals behind each betting figure")
     ap.add_argument("--timing-games", type=int, default=2, help="games whose comments are timed in part 3")
+    ap.add_argument("--measure-prior", type=int, default=0, metavar="GAMES", help="only print AFTER_MUS, measured")
     args = ap.parse_args()
     prepare(Rules())
+    if args.measure_prior:
+        measure_prior(args.measure_prior)
+        return
 
     t0 = time.perf_counter()
     rows = collect(Level.STRONG, lambda gr: True, args.decisions, args.deals, 0, "strategy")

@@ -251,3 +251,47 @@ def test_a_mus_decision_is_graded_in_points_with_stone_equivalents() -> None:
     assert gr.unit is Unit.WIN_CHANCE and gr.per_stone == pytest.approx(points_per_stone(0, 0, 40))
     assert all(x.equivalent == pytest.approx(round(x.stones / gr.per_stone, 1), abs=0.051) for x in gr.values)
     assert "one stone is worth 1.7 points now" in gr.how()
+
+
+def test_the_rest_of_the_hand_is_what_the_count_adds_en_paso() -> None:
+    from musteach.play.rollout import rest_of_hand
+    from musteach.rules.cards import Card
+    from musteach.rules.count import count_hand
+
+    _g, v = _betting_view(4, facing=False)
+    assert v.lance is Lance.GRANDE and not v.outcomes
+    deals = sample_deals(v, 30, 0)
+    rest = rest_of_hand(v, deals)
+    us, them = v.team, "B" if v.team == "A" else "A"
+    for deal, x in zip(deals, rest, strict=True):
+        r = count_hand([[Card.from_index(i) for i in h] for h in deal], v.mano, v.rules)
+        others = [lance for lance in r.stones if lance != "grande"]
+        assert x == sum(r.stones[lance][us] - r.stones[lance][them] for lance in others)
+
+
+def test_after_a_mus_the_other_seats_hands_weigh_as_kept_hands() -> None:
+    from musteach.play.deals import rank_id
+    from musteach.play.rollout import AFTER_MUS, after_mus_cell
+
+    g = Game(seed=6)
+    bot = RuleBot()
+    for _ in range(4):
+        g.act(g.to_act.seat, "mus")
+    while g.hand.phase is Phase.DISCARD:
+        t = g.to_act
+        g.act(t.seat, bot.decide(g.view(t.seat)))
+    while not g.hand.phase.is_betting:
+        t = g.to_act
+        g.act(t.seat, bot.decide(g.view(t.seat)))
+    v = g.view(g.to_act.seat)
+    assert any(any(c) for c in v.changes) and v.betting is not None and not v.betting.steps
+    deals = sample_deals(v, 60, 0)
+    w = said_weights(v, deals)
+    for deal, x in zip(deals, w, strict=True):
+        want = 1.0
+        for s in range(4):
+            if s != v.seat:
+                gq, pv = after_mus_cell(rank_id(deal[s]), 8)
+                want *= AFTER_MUS[gq][pv]
+        assert x == pytest.approx(want)
+    assert AFTER_MUS[0][0] < 1 < AFTER_MUS[3][1]  # a weak hand without pares is rare after a mus

@@ -31,6 +31,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import lru_cache
 
 from ..i18n import Text
 from ..rules.betting import ORDAGO, Action, BettingOutcome, LanceBetting
@@ -47,12 +48,14 @@ __all__ = [
     "NEAR_END",
     "ORDAGO_AT",
     "RAISE_AT",
+    "AFTER_MUS",
     "ROLLOUT_DEALS",
     "TREMBLE",
     "DealWeights",
     "RolloutValues",
     "Unit",
     "ViewPolicy",
+    "after_mus_cell",
     "betting_values",
     "chance_against_bet",
     "floor_percentile",
@@ -209,11 +212,38 @@ def _likelihood(probs: Mapping[Action, float], said: Action, state: LanceBetting
     return TREMBLE + (1.0 - TREMBLE) * p
 
 
+#: How much likelier than a random hand a seat's hand is after the mus (at least one discard round), by its
+#: Grande quartile (rows, 0 the weakest) and its pares value (columns: none, par, medias, duples; 8 reyes):
+#: the strong level's hands at the start of the lances in 200 games of self-play against random deals
+#: (``benchmarks/bench_coach_replay.py --measure-prior``; smoothed by 50 pseudo-hands). Players keep their
+#: kings and their pares: after a mus, a hand without either is rare.
+AFTER_MUS: tuple[tuple[float, ...], ...] = (
+    (0.12, 0.32, 1.22, 0.6),
+    (0.4, 0.62, 2.3, 1.23),
+    (0.62, 1.43, 7.85, 1.0),
+    (1.7, 2.18, 3.45, 2.98),
+)
+
+
+def after_mus_cell(rid: int, kings: int) -> tuple[int, int]:
+    """A hand's cell of :data:`AFTER_MUS` from its rank id: (its Grande quartile, its pares value)."""
+    facts = rank_facts(kings)
+    return min(facts.pct[0][rid] >> 6, 3), facts.pares_value[rid]
+
+
+@lru_cache(maxsize=2)
+def _after_mus_weights(kings: int) -> tuple[float, ...]:
+    """:data:`AFTER_MUS` by rank id (10,000)."""
+    cells = [after_mus_cell(i, kings) for i in range(10_000)]
+    return tuple(AFTER_MUS[g][p] for g, p in cells)
+
+
 def said_weights(view: View, deals: Sequence[Deal]) -> list[float]:
-    """How likely, in each of ``deals`` (4 hands of card indexes by seat), the other three seats were to say
-    what they said in this hand's betting (every step of the closed lances and of the one being bet), by
-    :func:`heuristic_policy` with their percentile in each lance (RULES.md §6): one weight a deal, the
-    product of the likelihoods, each at least :data:`TREMBLE`. The bettings' live score is taken as
+    """How likely, in each of ``deals`` (4 hands of card indexes by seat), the other three seats were to hold
+    their hands after the mus (:data:`AFTER_MUS`, when cards were changed) and to say what they said in this
+    hand's betting (every step of the closed lances and of the one being bet), by :func:`heuristic_policy`
+    with their percentile in each lance (RULES.md §6): one weight a deal, the product of the likelihoods,
+    each betting step's at least :data:`TREMBLE`. The bettings' live score is taken as
     ``view.live_score``. A consistent filter until the strategy's beliefs (``musteach.play.beliefs``) are in.
     """
     bettings = [b for b in view.bettings.values()]
@@ -231,9 +261,15 @@ def said_weights(view: View, deals: Sequence[Deal]) -> list[float]:
                 steps.append((st.seat, LANCES.index(b.lance), st.action, state))
             state = state.act(st.seat, st.action)
     weights = [1.0] * len(deals)
-    if not steps:
+    discarded = any(any(c) for c in view.changes)
+    if not steps and not discarded:
         return weights
     ids = [[rank_id(deal[s]) for deal in deals] for s in range(4)]
+    if discarded:  # after a mus, everybody kept its best cards
+        prior = _after_mus_weights(view.rules.kings)
+        for s in range(4):
+            if s != view.seat:
+                weights = [w * prior[i] for w, i in zip(weights, ids[s], strict=True)]
     for seat, li, said, state in steps:
         table = facts.pct[li]
         # percentiles in steps of 4 / 255: the policy is smooth at that scale

@@ -15,10 +15,11 @@ against the best, their standard error, and a :class:`Grade` by that loss. How e
   each of the 15 discards, turned into win chance at this score's rate. Exact: no sampling error. The
   betting that follows is not added. With 4 reyes (:attr:`Method.SAMPLED_EN_PASO`) the same figures come
   from the strong level's hand values (:func:`musteach.play.odds_bot.keep_values`);
-* the betting (:attr:`Method.ROLLOUT`): :func:`musteach.play.rollout.betting_values`: the team's chance of
-  winning the game once the lance being bet is played out, over random deals of the unseen cards weighed by
-  what every seat said, every action judged on the same deals. An accepted órdago is worth the chance of
-  winning its lance, which decides the game (RULES.md §7a);
+* the betting (:attr:`Method.ROLLOUT`): :func:`musteach.play.rollout.betting_values`: the change the lance
+  brings to the team's chance of winning the game after the hand (the lance played out, the rest of the hand
+  counted en paso), over random deals of the unseen cards weighed by what every seat did (the mus, every
+  bet), every action judged on the same deals. An accepted órdago is worth the chance of winning its lance,
+  which decides the game (RULES.md §7a);
 * a declaration (:attr:`Method.TRUTH`): only the truth may be said (RULES.md §4), so it is always best.
 
 The tiers are defined once, here, in points of win chance lost (figures rounded once to 0.1 point, the loss
@@ -332,10 +333,10 @@ class DecisionGrade:
         with speaking(_.lang):
             where = self.lance.title if self.lance else _("this lance")
         return _(
-            "Figures: the change in your team's chance of winning the game once {lance} is played out by the "
-            "strong level's policy, over deals of the unseen cards weighed by what every player said; an "
-            "accepted órdago counts as the chance of winning its lance. One stone is worth {rate} points now "
-            "(sampling error ± {error} points).",
+            "Figures: the change {lance} brings to your team's chance of winning the game, the lance played out "
+            "by the strong level's policy and the rest of the hand counted en paso, over deals of the unseen "
+            "cards weighed by what every player did (the mus, the bets); an accepted órdago counts as the "
+            "chance of winning its lance. One stone is worth {rate} points now (sampling error ± {error} points).",
             lance=where, rate=rate, error=_.number(self.sampling_error, 1),
         )  # fmt: skip
 
