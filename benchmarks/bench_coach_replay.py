@@ -56,6 +56,7 @@ class Replayed:
     realised: float
     grade: DecisionGrade
     ordago: bool
+    fresh: float = 0.0
 
 
 def equity_after_hand(g: Game, team: str) -> float:
@@ -77,7 +78,7 @@ def play_out(g: Game, bots: dict[int, Bot], seat: int, action: object) -> Game:
     return g2
 
 
-def replay(g: Game, bots: dict[int, Bot], seat: int, played: Action, gr: DecisionGrade) -> Replayed:
+def replay(g: Game, bots: dict[int, Bot], seat: int, played: Action, gr: DecisionGrade, deals: int) -> Replayed:
     best = gr.best.action
     assert isinstance(best, Action)
     predicted = gr.best.stones - gr.chosen.stones
@@ -87,7 +88,11 @@ def replay(g: Game, bots: dict[int, Bot], seat: int, played: Action, gr: Decisio
     team = "A" if seat % 2 == 0 else "B"
     a = equity_after_hand(play_out(g, bots, seat, best), team)
     b = equity_after_hand(play_out(g, bots, seat, played), team)
-    return Replayed(predicted, a - b, gr, ordago)
+    # the same two actions weighed on other deals: free of the choice's own sampling luck
+    again = grade_decision(g.view(seat), played, n=deals, seed=1)
+    fig = {str(v.action): v.stones for v in again.values}
+    fresh = fig[str(best)] - fig[str(played)]
+    return Replayed(predicted, a - b, gr, ordago, fresh)
 
 
 def collect(
@@ -114,7 +119,7 @@ def collect(
             if v.phase.is_betting and isinstance(a, Action):
                 gr = grade_decision(v, a, n=deals)
                 if want(gr):
-                    out.append(replay(g, bots, t.seat, a, gr))
+                    out.append(replay(g, bots, t.seat, a, gr, deals))
                     if len(out) % 100 == 0:
                         el = time.perf_counter() - started
                         print(f"  {label}: {len(out)} decisions ({el:.0f} s)", file=sys.stderr, flush=True)
@@ -139,8 +144,8 @@ def slope(xs: list[float], ys: list[float], *, intercept: bool) -> tuple[float, 
     return b, math.sqrt(resid / dof / sxx)
 
 
-def report_slopes(rows: list[Replayed], label: str) -> None:
-    xs, ys = [r.predicted for r in rows], [r.realised for r in rows]
+def report_slopes(rows: list[Replayed], label: str, *, fresh: bool = False) -> None:
+    xs, ys = [r.fresh if fresh else r.predicted for r in rows], [r.realised for r in rows]
     b0, e0 = slope(xs, ys, intercept=False)
     b1, e1 = slope(xs, ys, intercept=True)
     mp = statistics.fmean(xs) if xs else math.nan
@@ -234,6 +239,7 @@ def main() -> None:
     ap.add_argument("--mistakes", type=int, default=200, help="mistakes and blunders replayed in part 2")
     ap.add_argument("--deals", type=int, default=400, help="random deals behind each betting figure")
     ap.add_argument("--timing-games", type=int, default=2, help="games whose comments are timed in part 3")
+    ap.add_argument("--dump", default="", help="write part 1's decisions as JSON Lines to this file")
     ap.add_argument("--measure-prior", type=int, default=0, metavar="GAMES", help="only print AFTER_MUS, measured")
     args = ap.parse_args()
     prepare(Rules())
@@ -245,12 +251,27 @@ def main() -> None:
     rows = collect(Level.STRONG, lambda gr: True, args.decisions, args.deals, 0, "strategy")
     print(f"1. calibration: {len(rows)} betting decisions of games where all four seats play the strong level "
           f"({time.perf_counter() - t0:.0f} s)")
+    if args.dump:
+        import json
+
+        with open(args.dump, "w", encoding="utf-8") as f:
+            for r in rows:
+                gr = r.grade
+                f.write(json.dumps({
+                    "predicted": r.predicted, "realised": r.realised, "fresh": r.fresh, "ordago": r.ordago,
+                    "lance": gr.lance.value if gr.lance else None, "per_stone": gr.per_stone,
+                    "best": str(gr.best.action), "played": str(gr.action), "error": gr.loss_error,
+                    "grade": gr.grade.value, "too_close": gr.too_close, "moment": gr.moment,
+                }) + "\n")  # fmt: skip
     differ = [r for r in rows if r.predicted != 0 or r.realised != 0]
     report_slopes(rows, "all decisions")
     report_slopes(differ, "coach's best differs from played")
     report_slopes([r for r in rows if r.ordago], "órdago decisions (best or played)")
     report_slopes([r for r in differ if r.ordago], "  of which best differs")
     report_slopes([r for r in rows if not r.ordago], "other decisions")
+    print("  the coach's best against the played action weighed again on other deals (seed 1):")
+    report_slopes(rows, "all decisions, fresh deals", fresh=True)
+    report_slopes([r for r in rows if r.ordago], "órdago decisions, fresh deals", fresh=True)
     tiers = {g: sum(1 for r in rows if r.grade.grade is g) for g in Grade}
     close = sum(1 for r in rows if r.grade.too_close)
     print("  grades: " + ", ".join(f"{g.value} {n}" for g, n in tiers.items()) + f"; too close to call {close}")
