@@ -50,7 +50,8 @@ def test_every_action_graded_consistently(seed: int, pick: int, k: int) -> None:
     action = legal[pick % len(legal)]
     gr = grade_decision(v, action, n=80)
     stones = [x.stones for x in gr.values]
-    assert stones == sorted(stones, reverse=True)
+    assert stones[1:] == sorted(stones[1:], reverse=True)  # the best leads, the others by their figures
+    assert stones[0] == max(stones) or gr.too_close  # a best chosen on other deals, beaten here: too close
     assert any(x.action == gr.chosen.action for x in gr.values)
     assert gr.loss == pytest.approx(round(gr.values[0].stones - gr.chosen.stones, 1))
     assert gr.loss >= 0 and gr.grade is grade_for(gr.loss)
@@ -106,7 +107,8 @@ def test_a_comment_states_its_figures_once_and_recommends_the_best(seed: int, pi
     assert gr is not None
     if isinstance(action, Declare):
         return
-    assert c.advice == gr.best.action and all(gr.best.stones >= x.stones for x in gr.values)
+    assert c.advice == gr.best.action
+    assert all(gr.best.stones >= x.stones for x in gr.values) or gr.too_close
     assert c.agreed == (gr.grade is Grade.BEST)
     # one unit: points of win chance, each figure with its stone equivalent
     figure = r"([+-]\d+\.\d) points? of win chance \(([+-]\d+\.\d) stones?\)"

@@ -18,8 +18,10 @@ against the best, their standard error, and a :class:`Grade` by that loss. How e
 * the betting (:attr:`Method.ROLLOUT`): :func:`musteach.play.rollout.betting_values`: the change the lance
   brings to the team's chance of winning the game after the hand (the lance played out, the rest of the hand
   counted en paso), over random deals of the unseen cards weighed by what every seat did (the mus, every
-  bet), every action judged on the same deals. An accepted órdago is worth the chance of winning its lance,
-  which decides the game (RULES.md §7a);
+  bet), every action judged on the same deals. The best action is chosen on half the deals and every figure
+  is stated from the other half, so that the luck of the choice does not inflate the figures it states
+  (when the halves disagree on the best, it is too close to call). An accepted órdago is worth the chance
+  of winning its lance, which decides the game (RULES.md §7a);
 * a declaration (:attr:`Method.TRUTH`): only the truth may be said (RULES.md §4), so it is always best.
 
 The tiers are defined once, here, in points of win chance lost (figures rounded once to 0.1 point, the loss
@@ -345,6 +347,8 @@ class DecisionGrade:
 # The mus and the discard: the exact advisor
 # ----------------------------------------------------------------------------------------------
 
+#: The seed offset of the deals the betting figures are stated from (the best is chosen on others).
+SPLIT_SEED = 7919
 #: The sampling error of a 4-reyes en-paso figure, in stones (each hand's value sampled over 1000 deals).
 SAMPLED_STONE_ERROR = 0.05
 
@@ -449,6 +453,7 @@ def _grade_decision(
     per_stone = points_per_stone(live[us], live[them], target)
     samples = 0
     vals = None
+    picked: Action | None = None
     if isinstance(action, Declare):
         values, method = [ActionValue(action, 0.0)], Method.TRUTH
     elif phase in (Phase.MUS, Phase.DISCARD):
@@ -456,7 +461,10 @@ def _grade_decision(
         method = Method.EXACT_EN_PASO if view.rules.kings == 8 else Method.SAMPLED_EN_PASO
     elif phase.is_betting and isinstance(action, Action) and view.betting is not None:
         view.betting.verify(view.seat, action)
-        vals = betting_values(view, action, n=n, seed=seed, policy=policy, weights=weights)
+        # the best is chosen on half the deals, the figures are stated from the other half
+        choice = betting_values(view, action, n=max(n // 2, 1), seed=seed, policy=policy, weights=weights)
+        picked = choice.best()
+        vals = betting_values(view, action, n=max(n - n // 2, 1), seed=seed + SPLIT_SEED, policy=policy, weights=weights)
         per_stone = vals.per_stone
         values = [
             ActionValue(a, round(g, 1) + 0.0, e, round(round(g, 1) / per_stone, 1) + 0.0)
@@ -471,6 +479,9 @@ def _grade_decision(
             )
         )  # fmt: skip
     ranked = _ranked(values)
+    if picked is not None:  # the choice made on the first half leads, the others follow by their figures
+        lead = next(v for v in values if _same_action(v.action, picked))
+        ranked = (lead, *(v for v in ranked if v is not lead))
     chosen_i = next((i for i, v in enumerate(values) if _same_action(v.action, action)), None)
     if chosen_i is None:
         raise MusError(
@@ -480,9 +491,11 @@ def _grade_decision(
             )
         )  # fmt: skip
     chosen = values[chosen_i]
-    loss = round(ranked[0].stones - chosen.stones, 1) + 0.0
-    if chosen.stones == ranked[0].stones:  # a tie with the best is the best: list the learner's first
-        ranked = (chosen, *(v for v in ranked if v is not chosen))
+    loss = max(round(ranked[0].stones - chosen.stones, 1), 0.0) + 0.0
+    if chosen.stones >= ranked[0].stones:  # as good as the best is the best: list the learner's first
+        ranked = (chosen, *_ranked([v for v in values if v is not chosen]))
+    # the two halves of the deals disagree on which action is best: too close to call
+    disagree = any(v.stones > ranked[0].stones for v in ranked[1:])
     other = ranked[0] if loss > 0 else (ranked[1] if len(ranked) > 1 else None)
     loss_error = 0.0
     if other is not None:
@@ -493,6 +506,7 @@ def _grade_decision(
     too_close = other is not None and is_too_close(loss, loss_error)
     if too_close and loss == 0 and other is not None and (chosen.stones - other.stones) > 2 * loss_error:
         too_close = False  # clearly ahead of the next best: the best, whatever the noise
+    too_close = too_close or disagree
     return DecisionGrade(
         phase, lance, action, ranked, chosen, loss, loss_error, grade_for(loss), method, _moment(view),
         samples, Unit.WIN_CHANCE, round(loss / per_stone, 1) + 0.0, per_stone, too_close, view.rules.kings,
