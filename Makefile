@@ -7,7 +7,7 @@ HOST   ?= 127.0.0.1
 STAMP  := $(VENV)/.installed
 AXE    := $(VENV)/npm/node_modules/axe-core/axe.min.js
 
-.PHONY: install tutor lab test lint typecheck browser-deps proxy-deps axe bench tables catalogs clean
+.PHONY: install tutor lab test lint typecheck browser-deps proxy-deps axe bench tables catalogs site clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -87,8 +87,13 @@ catalogs: $(STAMP)
 	$(PY) -m musteach.locale.catalogs
 	$(PY) -m musteach.locale.lessons
 
+## The tutorial as a static site in site/ (JupyterLite + Pyodide, runs in the browser with no server): Pyodide from
+## npm, wheels from PyPI, cached in .venv/site-cache so a second build fetches nothing (see README, "A static site")
+site: $(STAMP)
+	$(VENV)/bin/musteach site site --cache $(VENV)/site-cache --project . --lessons lessons
+
 bench: $(STAMP)
 	$(PY) benchmarks/bench_evaluator.py
 
 clean:
-	rm -rf $(VENV) test-artifacts
+	rm -rf $(VENV) test-artifacts site

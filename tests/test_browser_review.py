@@ -94,6 +94,20 @@ def test_finish_a_game_see_banner_review_and_best_game_after_reload(page, server
         "() => (localStorage.getItem('musteach-progress') || '').includes('\"games\"')", timeout=STEP_TIMEOUT_MS
     )
 
+    replay = table.locator(".musteach-replay-button")
+    if replay.count():  # a decision lost stones: its replay is a sandbox that says so, until Back to the game
+        before = bh.table_step(table)
+        replay.first.click()
+        bh.wait_table_step(page, table, before)
+        assert "Replay of hand 1" in table.locator(".musteach-replay-banner").inner_text()
+        assert table.locator(".musteach-review .musteach-game-over").count() == 0
+        before = bh.table_step(table)
+        table.locator("button.musteach-back-to-game").click()
+        bh.wait_table_step(page, table, before)
+        assert table.locator(".musteach-replay-banner").count() == 0
+        assert BANNER.search(table.locator(".musteach-review .musteach-game-over").inner_text()).groups() == m.groups()
+        assert table.locator(".musteach-review-list li").all_inner_texts() == lines, "the review is as it was"
+
     page.reload(wait_until="domcontentloaded")
     table = page.locator(".musteach-table-widget").first
     table.locator("button.musteach-action-no-hay-mus:not([disabled])").wait_for(state="visible")

@@ -165,10 +165,12 @@ def test_points_fall_with_hints_and_retries(hints, wrong):
     a = a.answer(True)
     assert a.points == pytest.approx((1.0 if wrong == 0 else RETRY_FACTOR) * HINT_FACTORS[hints])
     assert a.clean == (hints == 0 and wrong == 0)
-    if hints < 2:
+    if hints < 2 and wrong == 0:
         assert Attempt(hints + 1, wrong, True).points < a.points
     if wrong == 0:
         assert Attempt(hints, 1, True).points < a.points
+    else:
+        assert a.points == 0  # stars count first-try answers only (issue 23)
 
 
 @given(points=st.lists(st.sampled_from([0.0, 0.25, 0.375, 0.5, 0.75, 1.0]), min_size=1, max_size=12))

@@ -8,7 +8,8 @@ import sys
 
 SESSION = """
 import sys
-from musteach_widgets.table import MusQuiz, PlayTable
+from musteach_widgets.mus_quiz import MusQuiz
+from musteach_widgets.table import PlayTable
 
 def play(table, hands):
     for _ in range(hands):

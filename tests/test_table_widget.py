@@ -213,20 +213,20 @@ def test_unexpected_errors_show_a_friendly_message_and_go_on_recovers(monkeypatc
         if t.my_turn and t.game.hand.phase == "mus":
             break
     calls = {"n": 0}
-    real = table_module.run
 
     def broken(*args, **kwargs):
         calls["n"] += 1
         raise RuntimeError("injected bot failure")
 
-    monkeypatch.setattr(table_module, "run", broken)
-    t.button("mus").click()  # the learner is mano: the next seat must now say mus or no hay mus
+    with monkeypatch.context() as m:
+        for bot in t.bots.values():
+            m.setattr(bot, "decide", broken)
+        t.button("mus").click()  # the learner is mano: the next seat must now say mus or no hay mus
     assert calls["n"] == 1
     assert len(t.errors) == 1 and isinstance(t.errors[0], RuntimeError)
     assert "Something went wrong" in t.message.value and "injected" not in t.message.value
     assert "Traceback" not in t.message.value
     assert t.stalled and not t.next_button.disabled and t.next_button.description == "Go on"
-    monkeypatch.setattr(table_module, "run", real)
     assert strict_widgets and any(w.errors for w in strict_widgets)
     t.errors.clear()
     t.next_button.click()
@@ -508,3 +508,39 @@ def test_the_centre_heads_the_phase_as_musteach_titles_it(lang):
                 assert _centre_heading(t) == phase_title(t.game.hand.phase, lang=lang)
                 break
     assert len(set(seen)) == 3, seen
+
+
+def test_a_replay_is_a_sandbox_that_says_replay_until_the_learner_goes_back():
+    """A replayed hand never changes the game's record, its review, the next hand or the best game
+    (issue 23 item 7)."""
+    from musteach.play.bots import RuleBot
+    from musteach.teach.progress import MemoryStore
+
+    store = MemoryStore()
+    t = mw.PlayTable(seed=5, bot="rule", target=30, background=False, store=store)
+    _finish_first_game(t)
+    game, n, review = t.game, len(t.game.history), t.reviews[1]
+    kept, best = store.load().games, t.best_game
+    shown = text_of(t.review_view.value)
+    worst = review.decisions[0]
+    assert worst.stones_lost > 0 and len(kept) == 1
+    t.replay_box.children[0].click()
+    assert not t.errors
+    assert "Replay of hand" in text_of(t.review_view.value) and "musteach-replay-banner" in t.review_view.value
+    assert [b.description for b in t.replay_box.children] == ["Back to the game"]
+    assert t.play(worst.best_action)
+    learner = RuleBot()
+    while not t.game.hand.is_over:
+        assert t.play(learner.decide(t.view))
+        assert "Replay of hand" in text_of(t.review_view.value), "it says Replay until the learner goes back"
+    assert t.next_button.disabled, "no next hand from a replay"
+    t.next_button.click()  # a script may click it anyway: refused kindly
+    assert "replay" in t.message.value and not t.errors
+    assert t.reviews == {1: review} and store.load().games == kept and t.best_game == best
+    assert len(game.history) == n
+    t.replay_box.children[0].click()  # Back to the game
+    assert t.game is game and len(game.history) == n
+    assert text_of(t.review_view.value) == shown and "Replay of hand" not in text_of(t.review_view.value)
+    hand = game.hand.number
+    t.next_button.click()
+    assert t.game is game and game.hand.number == hand + 1 and store.load().games == kept

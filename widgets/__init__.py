@@ -61,7 +61,7 @@ _HOMES = {
     "SenaCatalogue": "senas",
     "SenaQuiz": "senas",
     "show_senas": "senas",
-    "MusQuiz": "table",
+    "MusQuiz": "mus_quiz",
     "PlayTable": "table",
     "LessonMap": "path",
     "show_map": "path",

@@ -119,7 +119,7 @@ class Spoken:
                 init(self, *args, **kw)
 
         __init__._musteach_spoken = True  # type: ignore[attr-defined]
-        cls.__init__ = __init__  # type: ignore[misc]
+        cls.__init__ = __init__  # type: ignore[method-assign]  # the class's own __init__, wrapped to run in its language
 
 #: Styles for every musteach widget, scoped to their root classes.
 QUIZ_CSS = """

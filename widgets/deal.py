@@ -15,6 +15,7 @@ import ipywidgets as widgets
 from musteach.draw.table import deal_html, table_svg
 from musteach.i18n import translator
 from musteach.rules import Rules
+from musteach.rules.betting import lances_played
 from musteach.rules.cards import Card, Hand
 from musteach.rules.errors import MusError
 from musteach.rules.lances import DealResult, Lance, LanceResult, evaluate
@@ -77,9 +78,10 @@ class DealView(Guarded, widgets.VBox):
             )
             return
         options = [(_(labels.ALL_LANCES), _ALL)]
+        punto = Lance.PUNTO in lances_played(self.result)  # the rule's: Punto only when nobody has juego (RULES.md §5)
         for r in self.result.results():
-            if r.lance is Lance.PUNTO and r.winner is None:
-                continue  # somebody has juego: Punto is not played
+            if r.lance is Lance.PUNTO and not punto:
+                continue
             if r.lance is Lance.JUEGO and r.winner is None:
                 options.append((_(labels.JUEGO_NOBODY), r.lance.value))
             else:

@@ -49,6 +49,7 @@ from musteach.rules import Rules
 from musteach.rules.cards import DECK, Card, Hand
 from musteach.rules.errors import MusError, shown
 from musteach.rules.lances import Lance
+from musteach.runtime import threads_available
 from musteach.teach import labels
 from musteach.teach.odds_quiz import OddsQuestion, OddsQuestionGenerator
 from musteach.teach.quiz import QuizSession, Verdict
@@ -509,7 +510,7 @@ class DiscardAdvisor(Guarded, widgets.VBox):
         if aim_name not in AIMS:
             raise MusError(Text(labels.AIM_ERROR, value=shown(aim), aims=", ".join(AIMS)))
         self.mano = mano
-        self.background = bool(background)
+        self.background = bool(background) and threads_available()  # the browser (Pyodide) has no threads
         codes, start_error = _start_cards(hand, DEFAULT_HAND.split())
 
         _ = translator()

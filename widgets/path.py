@@ -34,6 +34,7 @@ from musteach.teach.tutor import skill_of
 from musteach.teach.verdict import Verdict
 
 from ._base import Guarded, css_widget, escape, feedback_html, html_box, verdict_html, when_sent
+from .class_sink import answer_record, run_record, send_record
 from .storage import BrowserStore, Store, in_voila, open_store
 
 __all__ = ["LessonMap", "Tutored", "show_map"]
@@ -126,7 +127,9 @@ class Tutored:
         if s is None or not s.can_hint():
             return
         hint: Hint = s.hint()
-        self.feedback.value = feedback_html("hint", hint.headline, hint.text)
+        retry = s.retry  # the diagnosis of a wrong first answer stays, the hint goes under it
+        above = feedback_html("retry", retry.headline, retry.explanation) if retry is not None else ""
+        self.feedback.value = above + feedback_html("hint", hint.headline, hint.text)
         if hint.marks:
             self.hint_marks = hint.marks
             self._redraw_marks()
@@ -147,6 +150,7 @@ class Tutored:
         s = self.session
         assert s is not None
         if s.retry is not None and not s.is_answered:
+            self._first_given = s.retry.given  # classes: the first wrong pick names the misconception
             self.feedback.value = feedback_html("retry", s.retry.headline, s.retry.explanation)
             self._reopen_answers(verdict.given)
             self.hint_button.disabled = not s.can_hint()
@@ -156,11 +160,15 @@ class Tutored:
         self.hint_marks = ()
         if self.lesson is not None and self.quiz_name is not None and s.history:
             question = s.history[-1][0]
-            record_attempt(self.learner, skill_of(question), s.attempt)
+            review = record_attempt(self.learner, skill_of(question), s.attempt)
+            first = vars(self).pop("_first_given", verdict.given)
+            send_record(answer_record(self.lesson, self.quiz_name, question, s.attempt, review.id, first,
+                                      diagnosis=s.attempt.record_fields["diagnosis"]))  # musteach's, as grade says
             if s.finished:
-                self.learner.record_run(
+                run = self.learner.record_run(
                     self.lesson, self.quiz_name, s.points, s.stars, hints=s.hints_used, retries=s.retries
                 )
+                send_record(run_record(run))
             self._save_soon()
         return False
 

@@ -54,7 +54,7 @@ from musteach.teach.progress import (
     describe_due,
 )
 from musteach.teach.quiz import Question, QuizError, Skill, make_question
-from musteach.teach.scoring import round_text
+from musteach.teach.scoring import Outcome, round_text
 from musteach.teach.session import Turn
 from musteach.teach.verdict import Verdict
 
@@ -69,6 +69,7 @@ from ._base import (
     verdict_html,
     when_sent,
 )
+from .class_sink import class_practice_skill, review_record, send_record
 from .storage import BrowserStore, Store, open_store
 
 __all__ = [
@@ -703,6 +704,9 @@ class PracticeQuiz(Guarded, widgets.VBox):
         When nothing has been answered on this page yet, the question on screen was picked before the saved
         progress arrived: it is picked again from the saved progress (issue 12: the first pick uses it)."""
         self.progress = progress
+        focus = class_practice_skill() if self.round_answered == 0 else None  # classes: the teacher's skill
+        if focus in self.skill_labels and len(self.skill_labels) > 1:
+            self.skill_labels = {focus: self.skill_labels[focus]}
         if self.round_answered == 0 and self.outcome is None and self.item is not None:
             self._next_question()
             return
@@ -766,15 +770,16 @@ class PracticeQuiz(Guarded, widgets.VBox):
         now = self.clock()
         ms = max(0, round((now - item.shown_at).total_seconds() * 1000))
         attempt = turn.attempt
-        record_attempt(self.progress, item.pick.skill, attempt, at=now, ms=ms, fast_ms=item.source.fast_ms)
+        review = record_attempt(self.progress, item.pick.skill, attempt, at=now, ms=ms, fast_ms=item.source.fast_ms)
+        send_record(review_record(item.pick.skill, attempt, review.id, ms))  # classes: to the teacher too
         mark_opened(self.progress, "11-practice")  # the lesson map shows the practice page as done
         self.outcome = outcome
         self.round_answered += 1
-        self.round_right += outcome.correct
-        self.round_streak = self.round_streak + 1 if outcome.correct else 0
+        self.round_right += attempt.first_try  # right at the first try: a second try is counted apart
+        self.round_streak = self.round_streak + 1 if attempt.first_try else 0
         self.round_points.append(attempt.points)
         self.round_hints += attempt.hints
-        self.round_retries += int(attempt.solved and attempt.wrong > 0)
+        self.round_retries += int(attempt.outcome is Outcome.SECOND)
         text = verdict_html(outcome)
         if self.round_answered >= self.n:
             text += feedback_html(
@@ -810,7 +815,9 @@ class PracticeQuiz(Guarded, widgets.VBox):
         if item is None or not item.turn.can_hint():
             return
         hint = item.turn.hint()
-        self.feedback.value = feedback_html("hint", hint.headline, hint.text)
+        retry = item.turn.retry  # the diagnosis of a wrong first answer stays, the hint goes under it
+        above = feedback_html("retry", retry.headline, retry.explanation) if retry is not None else ""
+        self.feedback.value = above + feedback_html("hint", hint.headline, hint.text)
         if hint.marks:
             picture = item.shown.marked(hint.marks)
             if picture is not None:

@@ -26,6 +26,7 @@ import traitlets
 
 from musteach.i18n import Text, translator
 from musteach.rules.errors import shown
+from musteach.runtime import in_browser
 from musteach.teach import labels
 from musteach.teach.progress import FileStore, MemoryStore, Progress, ProgressError, ProgressSchemaError
 
@@ -227,7 +228,7 @@ def open_store(
 ) -> Store:
     """A progress store.
 
-    store: ``"auto"`` (the browser under Voilà, else the file), ``"browser"``, ``"file"``, ``"memory"``,
+    store: ``"auto"`` (the browser under Voilà and in the static site, else the file), ``"browser"``, ``"file"``, ``"memory"``,
     or a store object (returned as is). path: the file for ``"file"`` (default the user data folder,
     :func:`~musteach.teach.progress.default_progress_path`). key: the localStorage key for ``"browser"``.
     Raises :class:`~musteach.teach.progress.ProgressError` for another value.
@@ -238,7 +239,7 @@ def open_store(
         raise ProgressError(Text(labels.STORE_ERROR, value=shown(store)))
     choice = store.strip().lower()
     if choice == "auto":
-        choice = "browser" if in_voila() else "file"
+        choice = "browser" if in_voila() or in_browser() else "file"  # in_browser: the static site (Pyodide)
     if choice == "browser":
         return BrowserStore(key)
     if choice == "file":

@@ -1,16 +1,17 @@
 """Play whole hands with a coach: the learner holds one seat, bots hold the other three (ipywidgets 8).
 
-Every rule lives in :mod:`musteach`: :class:`~musteach.play.game.Game` deals, checks each action and counts
-the hand; :mod:`musteach.play.bots` plays the other seats and coaches the learner; :mod:`musteach.odds`
-gives the exact odds; the pictures come from :mod:`musteach.draw.cards`, :mod:`musteach.draw.stones` and
-:mod:`musteach.draw.senas`. These classes only draw and wire buttons.
+Every rule lives in :mod:`musteach`: the table session (:class:`~musteach.teach.table.TableSession`) owns the
+game: whose turn, the legal choices (as records), the coach's comment, the engine step, the bots' turns, the
+review, the replay sandbox and the record of each finished game; the pictures come from
+:mod:`musteach.draw.cards`, :mod:`musteach.draw.stones` and :mod:`musteach.draw.senas`. :class:`PlayTable` only
+draws the session's state and sends back the learner's choice. (The mus quiz is
+:mod:`musteach_widgets.mus_quiz`.)
 
 * :class:`PlayTable`: the learner's cards, the others face down until the reveal, the score as stones
   and amarracos, whose turn it is; Mus / No hay mus; cards to change (a toggle under each card, then
   Discard); the betting buttons with only the legal actions enabled; the partner's señas and the
   learner's own; a running log; the reveal and the count step by step; Next hand and New game. After
   each of the learner's decisions the coach says what it would have done and why, with the exact odds.
-* :class:`MusQuiz`: which cards would you change? (everybody said mus; graded by the exact advisor).
 
 Stable CSS classes (PlayTable): root ``musteach-table-widget``; action buttons ``musteach-action`` and
 ``musteach-action-<kind>`` (kinds ``mus``, ``no-hay-mus``, ``discard``, ``paso``, ``envido``,
@@ -19,15 +20,15 @@ amounts ``musteach-envido-amount`` and ``musteach-raise-amount``; the learner's 
 with a toggle ``musteach-discard-toggle`` under each; the seats ``musteach-seats``; the partner's señas
 ``musteach-partner-senas``; the seña picker ``musteach-sena-choice``; the status ``musteach-status``;
 a friendly message ``musteach-message``; the coach ``musteach-coach``; the count ``musteach-count``; the
-log ``musteach-log``; ``musteach-next-hand`` and ``musteach-new-game``.
+log ``musteach-log``; ``musteach-next-hand`` and ``musteach-new-game``; in a replay, the banner
+``musteach-replay-banner`` and ``musteach-back-to-game``.
 """
 
 from __future__ import annotations
 
 import os
-import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -38,136 +39,38 @@ from musteach.draw.senas import sena_svg
 from musteach.draw.stones import stones_svg
 from musteach.draw.table import table_svg
 from musteach.i18n import Text, translator
-from musteach.odds import position_name
-from musteach.play.actions import Declare, Discard, MusCall, Signal
-from musteach.play.bots import OddsBot, RuleBot, run
-from musteach.play.events import EventKind, Phase
+from musteach.play.bots import Bot
 from musteach.play.game import Game
-from musteach.play.levels import Level, make_bot
+from musteach.play.levels import Level
 from musteach.play.view import View
 from musteach.rules import Rules
-from musteach.rules.betting import Action
 from musteach.rules.cards import Card
 from musteach.rules.errors import MusError, shown
-from musteach.rules.lances import Lance, effective_rank, seat_roles, team_of
+from musteach.rules.lances import effective_rank, seat_roles, team_of
 from musteach.teach import labels
-from musteach.teach.coach import CoachComment, coach_comment, phase_title, prepare, said_words, turn_prompt
-from musteach.teach.mus_quiz import DiscardQuestion, DiscardQuestionGenerator
+from musteach.teach.coach import CoachComment, phase_title, turn_prompt
 from musteach.teach.progress import GameResult, Progress
-from musteach.teach.quiz import QuizSession, Verdict
-from musteach.teach.review import (
-    DecisionRecord,
-    GameReview,
-    best_game_sentence,
-    match_banner,
-    record_decision,
-    replay_from,
-    review_game,
-)
+from musteach.teach.review import DecisionRecord, GameReview, best_game_sentence, match_banner
 from musteach.teach.senas_quiz import gesture_words, third_person
+from musteach.teach.table import BOT_KINDS, ChoiceKind, FinishedGame, TableSession, warm_up
 
 from ._base import Guarded, css_widget, escape, spoken
 from ._base import html_box as _html
-from .quiz import QuizWidget
+from .class_sink import game_record, send_record
 from .storage import BrowserStore, Store, open_store
+from .table_style import TABLE_CSS
 
-__all__ = ["TABLE_CSS", "MusQuiz", "PlayTable", "warm_up"]
+__all__ = ["BOT_KINDS", "TABLE_CSS", "PlayTable", "card_back_svg", "warm_up"]
 
-BOT_KINDS = ("odds", "rule", *(lv.value for lv in Level))
 _MY_CARD_WIDTH = 74
 _BACK_WIDTH = 30
 _FACE_WIDTH = 34
 _MAX_STAKE = 40
 
-TABLE_CSS = """
-.musteach-table-widget {
-  --mt-ink: #1f2a24; --mt-muted: #5f6b64; --mt-felt: #2b7a4b; --mt-paper: #fffdf6; --mt-edge: #d8d2c2;
-  color: var(--mt-ink); font-family: "DejaVu Sans", Verdana, Arial, sans-serif;
-  border: 1px solid var(--mt-edge); border-top: 6px solid var(--mt-felt); border-radius: 12px;
-  background: var(--mt-paper); padding: 10px 16px 14px; margin: 8px 0; max-width: 860px;
-  box-shadow: 0 2px 6px rgba(0, 0, 0, .07);
-}
-.musteach-table-widget .widget-html, .musteach-table-widget .widget-html-content {
-  height: auto; line-height: 1.45; white-space: normal; width: 100%;
-}
-.musteach-table-widget svg { max-width: 100%; height: auto; }
-.musteach-table-widget .musteach-table-header .widget-html-content { font-weight: 700; font-size: 1.1em; }
-.musteach-table-widget .musteach-table-score .widget-html-content { color: var(--mt-muted); font-size: .92em; }
-.musteach-table-widget .musteach-status .widget-html-content {
-  background: #e3f2fd; border-left: 5px solid #1565c0; padding: 6px 10px; border-radius: 6px; font-weight: 600;
-}
-.musteach-table-widget .musteach-status.musteach-your-turn .widget-html-content {
-  background: #fff6c8; border-left-color: #f9a825;
-}
-.musteach-table-widget .musteach-seats-grid {
-  display: grid; grid-template-columns: 1fr 1.1fr 1fr; grid-template-rows: auto auto; gap: 6px;
-  background: var(--mt-felt); border-radius: 14px; padding: 8px; margin: 6px 0;
-}
-.musteach-table-widget .musteach-seat {
-  background: #1b5a35; color: #fff; border-radius: 10px; padding: 5px 7px; min-height: 86px;
-}
-.musteach-table-widget .musteach-seat-top { grid-column: 2; grid-row: 1; }
-.musteach-table-widget .musteach-seat-left { grid-column: 1; grid-row: 2; }
-.musteach-table-widget .musteach-seat-right { grid-column: 3; grid-row: 2; }
-.musteach-table-widget .musteach-centre {
-  grid-column: 2; grid-row: 2; color: #eaf5ee; text-align: center; font-size: .9em; align-self: center;
-}
-.musteach-table-widget .musteach-seat-name { font-size: .85em; font-weight: 700; }
-.musteach-table-widget .musteach-seat .musteach-dot {
-  display: inline-block; width: .8em; height: .8em; border-radius: 50%; margin-right: .3em; vertical-align: -1px;
-}
-.musteach-table-widget .musteach-seat-cards { display: flex; gap: 3px; margin: 3px 0; line-height: 0; }
-.musteach-table-widget .musteach-said {
-  display: inline-block; background: #fff; color: #1f2a24; border-radius: 9px; padding: 1px 8px;
-  font-size: .85em; font-weight: 600;
-}
-.musteach-table-widget .musteach-turn-mark { color: #ffe45c; font-weight: 700; }
-.musteach-table-widget .musteach-my-hand { align-items: flex-end; gap: 8px; flex-wrap: wrap; margin: 4px 0; }
-.musteach-table-widget .musteach-my-hand .musteach-card-col { align-items: center; }
-.musteach-table-widget .musteach-mycard .widget-html-content { line-height: 0; }
-.musteach-table-widget .musteach-mycard { width: auto; }
-.musteach-table-widget .musteach-discard-toggle { width: 86px; }
-.musteach-table-widget .musteach-my-info .widget-html-content { color: var(--mt-muted); font-size: .92em; }
-.musteach-table-widget .musteach-actions, .musteach-table-widget .musteach-sena-row,
-.musteach-table-widget .musteach-nav { flex-wrap: wrap; gap: 6px; align-items: center; margin: 4px 0; }
-.musteach-table-widget .musteach-action { width: auto; min-width: 82px; border-radius: 8px; font-weight: 600; }
-.musteach-table-widget .musteach-amount { width: 64px; }
-.musteach-table-widget .musteach-amount input { width: 52px; }
-.musteach-table-widget .widget-button:focus-visible, .musteach-table-widget .widget-toggle-button:focus-visible,
-.musteach-table-widget select:focus-visible, .musteach-table-widget input:focus-visible {
-  outline: 3px solid #1565c0; outline-offset: 2px;
-}
-.musteach-table-widget .musteach-partner-senas .musteach-sena-line {
-  display: flex; align-items: center; gap: 8px; margin: 2px 0; font-size: .95em;
-}
-.musteach-table-widget .musteach-message .musteach-error {
-  background: #fff3e0; border-left: 5px solid #e65100; padding: 6px 10px; border-radius: 6px;
-}
-.musteach-table-widget .musteach-coach .musteach-coach-text {
-  background: #e8f5e9; border-left: 5px solid #2e7d32; padding: 6px 10px; border-radius: 6px; margin: 4px 0;
-}
-.musteach-table-widget .musteach-coach .musteach-coach-text.musteach-differs { background: #fff8e1; border-left-color: #f9a825; }
-.musteach-table-widget .musteach-count .musteach-count-box {
-  border: 1px solid var(--mt-edge); border-radius: 10px; padding: 6px 12px; background: #fffef9; margin: 4px 0;
-}
-.musteach-table-widget .musteach-count ol { margin: 4px 0 4px 1.3em; padding: 0; }
-.musteach-table-widget .musteach-count li { margin: 2px 0; }
-.musteach-table-widget .musteach-count .musteach-game-over {
-  background: #fffde7; border-left: 5px solid #f9a825; padding: 6px 10px; border-radius: 6px; font-weight: 700;
-}
-.musteach-table-widget .musteach-log-box {
-  display: flex; flex-direction: column-reverse; max-height: 190px; overflow-y: auto; border: 1px solid var(--mt-edge);
-  border-radius: 8px; padding: 4px 10px; background: #fbfaf5; font-size: .88em; color: #34413a;
-}
-.musteach-table-widget .musteach-log-box p { margin: 1px 0; }
-.musteach-table-widget details summary { cursor: pointer; color: #0b5c8f; font-weight: 600; }
-.musteach-mus-quiz .musteach-keep-note { color: #5f6b64; font-size: .92em; }
-"""
 
 
 def _style() -> widgets.HTML:
     return css_widget(TABLE_CSS)
-
 
 
 def _error_html(text: str) -> str:
@@ -186,35 +89,6 @@ def card_back_svg(width: float = _BACK_WIDTH) -> str:
         '<path d="M9 9 L91 145 M91 9 L9 145 M50 9 L91 77 L50 145 L9 77 Z" stroke="#E8C27A" stroke-width="3" fill="none"/>'
         '<circle cx="50" cy="77" r="14" fill="#E8C27A"/></svg>'
     )
-
-
-# ----------------------------------------------------------------------------------------------
-# Warming the bots' and the coach's tables once per process (numpy-free: a few tenths of a second)
-# ----------------------------------------------------------------------------------------------
-
-_WARM_LOCK = threading.Lock()
-_WARM: dict[tuple[int, bool], threading.Thread] = {}
-
-
-def warm_up(rules: Rules | None = None, *, background: bool = True) -> threading.Thread | None:
-    """Build, once per process and deck, the tables the bots and the coach use (:func:`musteach.teach.coach.prepare`:
-    a few tenths of a second, numpy-free; seconds only under la real).
-
-    background: return at once with the daemon thread doing the work (``join`` it to wait), or wait for
-    it and return None.
-    Safe to call many times: later calls return the first call's thread.
-    """
-    r = rules or Rules()
-    key = (r.kings, r.la_real)
-    with _WARM_LOCK:
-        t = _WARM.get(key)
-        if t is None:
-            t = threading.Thread(target=prepare, args=(r,), name="musteach-table-warm-up", daemon=True)
-            _WARM[key] = t
-            t.start()
-    if not background and t.is_alive():
-        t.join()
-    return t if background else None
 
 
 # ----------------------------------------------------------------------------------------------
@@ -256,7 +130,7 @@ def _dot(team: str) -> str:
 # ----------------------------------------------------------------------------------------------
 
 
-class PlayTable(Guarded, widgets.VBox):
+class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has no type hints: VBox is Any
     """Play whole hands, games and a match of Mus against bots, with a coach (RULES.md §2–§11).
 
     seed: an int for a reproducible game (the same seed and the same clicks give the same cards), or None.
@@ -276,8 +150,10 @@ class PlayTable(Guarded, widgets.VBox):
     (``"38-38"``: A-B) sets it: a test-only way to reach the end of a game fast through the real page.
     lang: the language of its words, the coach's and the log's (``"es"``; None: the kernel's, else English).
 
-    State for scripts and tests: ``game`` (the :class:`~musteach.play.game.Game`), ``bots`` (by seat),
-    ``comments`` (every coach comment, newest last), ``last_refusal`` (the last action refused, as the
+    The game is played by a :class:`~musteach.teach.table.TableSession` (``session``): the table draws its state,
+    offers its legal choices as buttons, and sends back the one clicked. State for scripts and tests: ``game``
+    (the :class:`~musteach.play.game.Game`), ``bots`` (by seat), ``comments`` (every coach comment's text,
+    newest last; ``coach_comments`` the comments), ``last_refusal`` (the last action refused, as the
     :class:`~musteach.rules.errors.MusError` shown), ``errors`` (unexpected exceptions, shown kindly),
     ``timings`` (seconds per handled click). :meth:`play` plays an action as a click would;
     :meth:`button` finds an action button by kind. Raises :class:`MusError` for a bad ``bot``, seat or
@@ -299,10 +175,6 @@ class PlayTable(Guarded, widgets.VBox):
         start_score: Mapping[str, int] | None = None,
     ):
         self.errors: list[BaseException] = []
-        self.comments: list[str] = []
-        self.coach_comments: list[CoachComment] = []
-        self.decisions: list[DecisionRecord] = []
-        self.reviews: dict[int, GameReview] = {}
         self.timings: list[float] = []
         self.last_refusal: MusError | None = None
         if bot not in BOT_KINDS:
@@ -315,17 +187,20 @@ class PlayTable(Guarded, widgets.VBox):
         if target is not None:
             r = replace(r, target=target)  # Rules checks it: RulesError (a MusError) for a bad target
         self.rules = r
-        self.bot_kind = bot
         self.seat = learner_seat
-        self.first_mano = first_mano
-        self.start_score = start_score if start_score is not None else _env_start_score()
-        self.ask_declarations = bool(ask_declarations)
         self.background = bool(background)
         self._warm = warm_up(r, background=self.background)
         self._selected: set[Card] = set()
         self._cards_shown: tuple[Card, ...] = ()
-        self._observed: set[int] = set()
+        self._card_html: list[widgets.HTML] = []
+        self._toggles: list[widgets.ToggleButton] = []
         self.step = 0  # how many times the table was redrawn (in the header's data-step)
+        # the session deals (a bad seed, first_mano or score raises here); the bots play once the table is built
+        self.session = TableSession(
+            r, seed, seat=learner_seat, level=bot, first_mano=first_mano, ask_declarations=ask_declarations,
+            start_score=start_score if start_score is not None else _env_start_score(), ready=self._wait_warm,
+            bots_first=False,
+        )  # fmt: skip
 
         self.store = open_store(store)  # ProgressError (a MusError) for a bad store
         self.best_game: GameResult | None = self.store.load().best_game()
@@ -341,7 +216,6 @@ class PlayTable(Guarded, widgets.VBox):
             + ([self.store] if isinstance(self.store, BrowserStore) else [])
         )  # fmt: skip
         self.add_class("musteach-table-widget")
-        self._deal_match(seed, self.start_score)  # a bad seed, first_mano or score raises here
         if isinstance(self.store, BrowserStore):
             self.store.on_change(self._guard(self._on_stored))
         self._guard(self._begin)()
@@ -364,6 +238,12 @@ class PlayTable(Guarded, widgets.VBox):
         self.review_view = _html("musteach-review")
         self.replay_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
         self.replay_box.add_class("musteach-replay")
+        _ = translator()
+        self.back_button = widgets.Button(
+            description=_(labels.BACK_TO_GAME), tooltip=_(labels.BACK_TO_GAME_TIP), layout=widgets.Layout(width="auto")
+        )
+        self.back_button.add_class("musteach-back-to-game")
+        self.back_button.on_click(self._guard(lambda b_: self._after_click(b_, self.back_to_game)))
 
     def _build_action_row(self) -> None:
         """One button per kind of action, and the boxes for the envido and raise amounts."""
@@ -385,7 +265,8 @@ class PlayTable(Guarded, widgets.VBox):
             b = widgets.Button(description=_(label), tooltip=_(tip), layout=widgets.Layout(width="auto"))
             b.add_class("musteach-action")
             b.add_class(f"musteach-action-{kind}")
-            b.on_click(self._guard(lambda b_, k=kind: self._after_click(b_, self._on_action, k)))
+            choice_kind = ChoiceKind(kind)
+            b.on_click(self._guard(lambda b_, k=choice_kind: self._after_click(b_, self._on_action, k)))
             self.buttons[kind] = b
         self.buttons["mus"].button_style = "info"
         self.buttons["ordago"].button_style = "danger"
@@ -449,15 +330,64 @@ class PlayTable(Guarded, widgets.VBox):
 
     # ----- state ---------------------------------------------------------------------------
     @property
+    def game(self) -> Game:
+        """The :class:`~musteach.play.game.Game` on the table (in a replay, the replayed one)."""
+        return self.session.game
+
+    @property
+    def bots(self) -> dict[int, Bot]:
+        """The bots, by seat."""
+        return self.session.bots
+
+    @property
+    def bot_kind(self) -> str:
+        """The opponents' level (or bot kind)."""
+        return self.session.level
+
+    @property
+    def first_mano(self) -> int:
+        """The first hand's mano."""
+        return self.session.first_mano
+
+    @property
+    def ask_declarations(self) -> bool:
+        """True when the learner declares pares and juego itself."""
+        return self.session.ask_declarations
+
+    @property
+    def coach_comments(self) -> list[CoachComment]:
+        """Every coach comment on the learner's decisions, newest last."""
+        return self.session.comments
+
+    @property
+    def comments(self) -> list[str]:
+        """The coach comments' sentences, newest last."""
+        return [c.text for c in self.session.comments]
+
+    @property
+    def decisions(self) -> list[DecisionRecord]:
+        """The learner's graded decisions."""
+        return self.session.decisions
+
+    @property
+    def reviews(self) -> dict[int, GameReview]:
+        """The reviews of the finished games, by game number."""
+        return self.session.reviews
+
+    @property
+    def review(self) -> GameReview | None:
+        """The review shown now (None outside the end of a game, and in a replay)."""
+        return self.session.review
+
+    @property
     def view(self) -> View:
         """The learner's :class:`~musteach.play.game.View` now."""
-        return self.game.view(self.seat)
+        return self.session.view
 
     @property
     def my_turn(self) -> bool:
-        """True when the learner must decide now."""
-        t = self.game.to_act
-        return t is not None and t.seat == self.seat
+        """True when the learner may decide now (the engine's rule: :attr:`TableSession.my_turn`)."""
+        return self.session.my_turn
 
     @property
     def card_toggles(self) -> tuple[widgets.ToggleButton, ...]:
@@ -472,9 +402,7 @@ class PlayTable(Guarded, widgets.VBox):
     @property
     def stalled(self) -> bool:
         """True when a bot should move but has not (only after an unexpected error): "Go on" retries."""
-        g = self.game
-        t = g.to_act
-        return t is not None and t.seat != self.seat and not g.hand.is_over
+        return self.session.stalled
 
     def button(self, kind: str) -> widgets.Button:
         """The action button of a kind (``"mus"``, ``"paso"``, ``"no-quiero"``, ``"signal"``...)."""
@@ -488,101 +416,50 @@ class PlayTable(Guarded, widgets.VBox):
         return [k for k, b in self.buttons.items() if not b.disabled]
 
     # ----- game flow -----------------------------------------------------------------------
-    def _make_bots(self) -> dict[int, Any]:
-        out: dict[int, Any] = {}
-        for s in range(4):
-            if s != self.seat:
-                if self.bot_kind == "odds":
-                    out[s] = OddsBot(name=f"OddsBot {s}")
-                elif self.bot_kind == "rule":
-                    out[s] = RuleBot(name=f"RuleBot {s}")
-                else:
-                    out[s] = make_bot(self.bot_kind, name=f"{Level(self.bot_kind).title} {s}", seed=s)
-        return out
-
     def _wait_warm(self) -> None:
         t = self._warm
         if t is not None and t.is_alive():
             t.join()
 
-    def _deal_match(self, seed: int | None, start_score: Mapping[str, int] | None = None) -> None:
-        self.game = Game(
-            self.rules, seed, first_mano=self.first_mano, ask_declarations=self.ask_declarations, start_score=start_score
-        )
-        self.bots = self._make_bots()
-        self.comments = []
-        self.coach_comments = []
-        self.decisions = []
-        self.reviews = {}
-        self._selected = set()
-        self._observed = set()
-
     def _begin(self) -> None:
+        self._selected = set()
         self.coach_view.value = ""
         self.message.value = ""
-        self._run_bots()
+        self.session.go_on()
         self._refresh()
 
     @spoken
     def new_game(self, seed: int | None = None) -> None:
         """Start a new match from 0-0 (fresh bots; ``seed`` None picks one at random)."""
-        self._deal_match(seed)
+        self.session.new_match(seed, bots_first=False)
         self._begin()
-
-    def _run_bots(self) -> None:
-        """Let the bots play until the learner must decide or the hand is over."""
-        h = self.game.hand
-        if h.is_over and h.number in self._observed:
-            return
-        t = self.game.to_act
-        if t is None or t.seat != self.seat:
-            self._wait_warm()  # a bot decides: its tables must be ready
-        # on the learner's turn too: run lets the bots make their señas when the lances begin (cheap)
-        run(self.game, self.bots, stop_at=[self.seat], hands=1)
-        if self.game.hand.is_over:
-            self._observed.add(self.game.hand.number)
 
     @spoken
     def play(self, action: Any) -> bool:
-        """Play the learner's ``action`` (an action object or its text) as a click would.
+        """Play the learner's ``action`` (an action record or its text) as a click would.
 
         Returns True if it was played. An action the rules refuse shows a friendly message (kept in
         :attr:`last_refusal`) and changes nothing.
         """
         start = time.perf_counter()
         try:
-            return self._play(action)
+            try:
+                said = self.session.play(action)
+            except MusError as exc:
+                self._refuse(translator()(labels.NOT_ALLOWED, error=exc.message()), exc)
+                return False
+            self._played(said)
+            return True
         finally:
             self.timings.append(time.perf_counter() - start)
 
-    def _play(self, action: Any) -> bool:
-        g = self.game
-        try:
-            a = g.verify(self.seat, action)
-            if isinstance(a, Action | MusCall | Discard | Declare) and not self.my_turn:
-                who = g.to_act.describe() if g.to_act else Text(labels.HAND_OVER)
-                raise MusError(Text(labels.NOT_YOUR_TURN, who=who))
-        except MusError as exc:
-            self._refuse(translator()(labels.NOT_ALLOWED, error=exc.message()), exc)
-            return False
+    def _played(self, said: CoachComment | None) -> None:
+        """After a decision (None: a seña): the coach's comment, then the table as it is now."""
         self.message.value = ""
-        if isinstance(a, Signal):
-            g.act(self.seat, a)
-            self._refresh()
-            return True
-        self._wait_warm()
-        view = g.view(self.seat)
-        said = coach_comment(view, a)  # before the action is played
-        if said.grade is not None:
-            self.decisions.append(record_decision(view, len(g.history), said.grade))
-        g.act(self.seat, a)
-        self._selected = set()
-        self.coach_comments.append(said)
-        self.comments.append(said.text)
-        self._show_comment(said)
-        self._run_bots()
+        if said is not None:
+            self._selected = set()
+            self._show_comment(said)
         self._refresh()
-        return True
 
     def _refuse(self, text: str, exc: MusError | None = None) -> None:
         """Show a friendly message; nothing else changes (the header's step moves on, to say it is drawn)."""
@@ -624,33 +501,23 @@ class PlayTable(Guarded, widgets.VBox):
                 b.focus()
                 return
 
-    def _action_for(self, kind: str) -> Any:
-        view = self.view
-        if kind == "mus":
-            return MusCall(True)
-        if kind == "no-hay-mus":
-            return MusCall(False)
-        if kind == "discard":
-            chosen = [c for c in view.cards if c in self._selected]
-            if not chosen:
-                return "discard"  # refused with the rule's words: a discard is 1 to 4 cards
-            return Discard(chosen)
-        if kind in ("declare-si", "declare-no"):
-            lance = view.lance or Lance.PARES
-            return Declare(lance, kind == "declare-si")
-        if kind == "envido":
-            return Action("envido", int(self.envido_amount.value))
-        if kind == "reenvido":
-            return Action("reenvido", int(self.raise_amount.value))
-        return Action(kind.replace("-", "_"))
-
-    def _on_action(self, kind: str) -> None:
+    def _on_action(self, kind: ChoiceKind) -> None:
+        """A button of ``kind``: the session's legal choice of that kind, with the box's amount or the marked
+        cards, is sent back to it."""
+        start = time.perf_counter()
         try:
-            action = self._action_for(kind)
-        except MusError as exc:
-            self._refuse(translator()(labels.NOT_ALLOWED, error=exc.message()), exc)
-            return
-        self.play(action)
+            s = self.session
+            try:
+                choice = s.choice(kind)
+                amount = self.raise_amount.value if kind is ChoiceKind.REENVIDO else self.envido_amount.value
+                cards = [c for c in self.view.cards if c in self._selected]
+                said = s.choose(choice, amount=int(amount) if choice.takes_amount else None, cards=cards)
+            except MusError as exc:
+                self._refuse(translator()(labels.NOT_ALLOWED, error=exc.message()), exc)
+                return
+            self._played(said)
+        finally:
+            self.timings.append(time.perf_counter() - start)
 
     def _on_toggle(self, card: Card, change: dict[str, Any]) -> None:
         if change.get("new"):
@@ -662,11 +529,8 @@ class PlayTable(Guarded, widgets.VBox):
 
     def _on_signal(self, _b: widgets.Button | None = None) -> None:
         start = time.perf_counter()
-        key = self.sena_choice.value
         try:
-            if not key:
-                raise MusError(Text(labels.PICK_SENA_FIRST))
-            self.game.signal(self.seat, key)
+            self.session.signal(str(self.sena_choice.value or ""))
         except MusError as exc:
             self._refuse(translator()(labels.SENA_NOT_MADE, error=exc.message()), exc)
             return
@@ -678,23 +542,20 @@ class PlayTable(Guarded, widgets.VBox):
     def _on_next(self, _b: widgets.Button | None = None) -> None:
         start = time.perf_counter()
         try:
-            g = self.game
-            if self.stalled:
+            s = self.session
+            if s.stalled:
                 self.message.value = ""
-                self._run_bots()
+                s.go_on()
                 self._refresh()
                 return
-            if g.is_over:
-                self._refuse(translator()(labels.MATCH_OVER_NEW))
+            try:
+                s.next_hand()
+            except MusError as exc:
+                self._refuse(exc.message())
                 return
-            if not g.hand.is_over:
-                self._refuse(translator()(labels.HAND_NOT_OVER))
-                return
-            g.next_hand()
             self.message.value = ""
             self.coach_view.value = ""
             self._selected = set()
-            self._run_bots()
             self._refresh()
         finally:
             self.timings.append(time.perf_counter() - start)
@@ -704,8 +565,29 @@ class PlayTable(Guarded, widgets.VBox):
 
     def _on_level(self, change: dict[str, Any]) -> None:
         """The learner picked other opponents: a new match starts against them (fresh bots, from 0-0)."""
-        self.bot_kind = str(change["new"])
-        self.new_game(None)
+        self.session.new_match(None, level=str(change["new"]), bots_first=False)
+        self._begin()
+
+    @spoken
+    def replay_decision(self, index: int) -> None:
+        """Go back to the position of the ``index``-th decision of the last review (worst first), to try the
+        better action, in a sandbox (:meth:`TableSession.replay`): the game, its review, its next hand and the
+        best game stay as they were, and the table says "Replay" until :meth:`back_to_game`. Raises
+        :class:`MusError` for a bad index."""
+        self.session.replay(index)
+        self._selected = set()
+        self.coach_view.value = ""
+        self.message.value = ""
+        self._refresh()
+
+    @spoken
+    def back_to_game(self, _b: widgets.Button | None = None) -> None:
+        """Leave the replay: the game comes back as it was (with its review)."""
+        self.session.back()
+        self._selected = set()
+        self.coach_view.value = ""
+        self.message.value = ""
+        self._refresh()
 
     def _show_oops(self) -> None:
         self.message.value = _error_html(translator()(labels.MOVE_OOPS))
@@ -718,7 +600,8 @@ class PlayTable(Guarded, widgets.VBox):
     def _refresh(self) -> None:
         # The browser applies the updates in this order; the header goes last and carries ``data-step``, so a
         # page (or a browser test) that sees a new step sees everything else of that step already drawn.
-        g = self.game
+        for finished in self.session.take_finished():
+            self._record_game(finished)
         view = self.view
         self._draw_count()
         self._draw_review()
@@ -728,12 +611,11 @@ class PlayTable(Guarded, widgets.VBox):
         self._draw_cards()
         self._draw_partner(view)
         self._draw_actions()
-        over = g.hand.is_over
         stalled = self.stalled
         _ = translator()
         self.next_button.description = _(labels.GO_ON if stalled else labels.NEXT_HAND)
         self.next_button.tooltip = _(labels.GO_ON_TIP if stalled else labels.NEXT_HAND_TIP)
-        self.next_button.disabled = not (stalled or (over and not g.is_over))
+        self.next_button.disabled = not (stalled or self.session.can_deal_next)
         self.next_button.layout.display = None if not self.next_button.disabled else "none"
         self._draw_status(view)
         self.step += 1
@@ -749,8 +631,7 @@ class PlayTable(Guarded, widgets.VBox):
             roles=_roles(self.seat, h.mano), mano=_seat_words(h.mano, self.seat),
         )  # fmt: skip
         score = h.result.final_score if h.result is not None else view.live_score
-        m = g.match
-        games = m.games
+        games = self.session.games_won
         extra = _(labels.GAMES_WON, a=games["A"], b=games["B"]) + " " if any(games.values()) else ""
         self.score_view.value = stones_svg(score["A"], score["B"], self.rules, width=440) + (
             f"<div>{escape(extra)}{escape(_(labels.GAME_IS, target=self.rules.target, team=team))}</div>"
@@ -765,32 +646,17 @@ class PlayTable(Guarded, widgets.VBox):
             text = _(labels.MATCH_OVER_TEAM, team=g.winner)
         elif g.hand.is_over:
             text = _(labels.HAND_OVER_SHOWN)
-        elif t is not None and t.seat == self.seat:
+        elif self.my_turn:
             self.status.add_class("musteach-your-turn")
             text = turn_prompt(view)
         else:
             text = t.describe() if t is not None else ""
         self.status.value = escape(text).replace("órdago", "<i>órdago</i>")
 
-    def _said(self) -> dict[int, str]:
-        """What each seat last said in the current phase of this hand (empty between phases)."""
-        g = self.game
-        h = g.hand
-        out: dict[int, str] = {}
-        phase = None
-        for e in g.history[h.first_event :]:
-            if e.phase != phase:
-                phase, out = e.phase, {}
-            if e.kind is EventKind.ACTION and e.seat is not None and e.record is not None:
-                out[e.seat] = said_words(e.record)
-        if h.phase != phase:
-            return {}
-        return out
-
     def _draw_seats(self, view: View) -> None:
         g = self.game
         h = g.hand
-        said = self._said()
+        said = self.session.said()
         t = g.to_act
         shown = view.shown
         places = {(self.seat + 1) % 4: "right", (self.seat + 2) % 4: "top", (self.seat + 3) % 4: "left"}
@@ -803,7 +669,7 @@ class PlayTable(Guarded, widgets.VBox):
                 cards = "".join(card_svg(c, _FACE_WIDTH) for c in shown[s])
             else:
                 cards = card_back_svg() * 4
-            turn = f' <span class="musteach-turn-mark">{escape(_(labels.TO_SPEAK))}</span>' if t is not None and t.seat == s else ""
+            turn = f' <span class="musteach-turn-mark">{escape(_(labels.TO_SPEAK))}</span>' if t is not None and s in t.seats else ""
             bubble = f'<span class="musteach-said">{escape(said[s])}</span>' if s in said else ""
             parts.append(
                 f'<div class="musteach-seat musteach-seat-{place}" data-seat="{s}">'
@@ -834,12 +700,12 @@ class PlayTable(Guarded, widgets.VBox):
     def _draw_cards(self) -> None:
         view = self.view
         cards = tuple(sorted(view.cards, key=lambda c: (-effective_rank(c.rank, view.rules.kings), -c.rank)))
-        discard = self.my_turn and view.phase is Phase.DISCARD
-        if cards != self._cards_shown or not hasattr(self, "_toggles"):
+        discard = self.session.can_mark_cards
+        if cards != self._cards_shown or not self._toggles:
             self._cards_shown = cards
             self._selected &= set(cards)
-            self._card_html: list[widgets.HTML] = []
-            self._toggles: list[widgets.ToggleButton] = []
+            self._card_html = []
+            self._toggles = []
             _ = translator()
             cols = []
             for c in cards:
@@ -910,45 +776,25 @@ class PlayTable(Guarded, widgets.VBox):
         self.sena_row.layout.display = "none" if hide else None
 
     def _draw_actions(self) -> None:
-        g = self.game
-        view = self.view
-        mine = self.my_turn
-        legal = view.legal if mine else ()
-        kinds: set[str] = set()
-        for a in legal:
-            if isinstance(a, MusCall):
-                kinds.add("mus" if a.wants else "no-hay-mus")
-            elif isinstance(a, Declare):
-                kinds.add("declare-si" if a.holds else "declare-no")
-            elif isinstance(a, Action):
-                kinds.add(a.kind.replace("_", "-"))
-        if mine and view.phase is Phase.DISCARD and 1 <= len(self._selected) <= 4:
-            kinds.add("discard")
+        """Show the buttons of the kinds this part of the hand asks for; enable those the session offers."""
+        s = self.session
+        enabled = {str(c.kind) for c in s.choices() if c.ready(self._selected)}
+        show = {str(k) for k in s.phase_kinds()}
         for k, b in self.buttons.items():
             if k != "signal":
-                b.disabled = k not in kinds
-        phase = g.hand.phase
-        show = {
-            "mus": {"mus", "no-hay-mus"},
-            "discard": {"discard"},
-        }.get(phase, {"declare-si", "declare-no"} if phase.is_declaration else
-              {"paso", "envido", "quiero", "no-quiero", "reenvido", "ordago"})  # fmt: skip
-        if g.hand.is_over:
-            show = set()
-        for k, b in self.buttons.items():
-            if k != "signal":
+                b.disabled = k not in enabled
                 b.layout.display = None if k in show else "none"
         _ = translator()
-        n = len(self._selected)
-        self.buttons["discard"].description = labels.discard_label(n)
+        self.buttons["discard"].description = labels.discard_label(len(self._selected))
+        phase = s.game.hand.phase
         lance = phase.lance
         if phase.is_declaration and lance is not None:
             self.buttons["declare-si"].description = _(labels.DECLARE_SI, lance=lance.value)
             self.buttons["declare-no"].description = _(labels.DECLARE_NO, lance=lance.value)
         self.envido_amount.layout.display = None if "envido" in show else "none"
         self.raise_amount.layout.display = None if "reenvido" in show else "none"
-        self.envido_amount.disabled = "envido" not in kinds
-        self.raise_amount.disabled = "reenvido" not in kinds
+        self.envido_amount.disabled = "envido" not in enabled
+        self.raise_amount.disabled = "reenvido" not in enabled
         self.buttons["reenvido"].description = _(labels.RAISE_BY, n=self.raise_amount.value)
 
     def _draw_count(self) -> None:
@@ -973,19 +819,21 @@ class PlayTable(Guarded, widgets.VBox):
 
     def _draw_review(self) -> None:
         """At the end of a game: its banner (and the match's), the learner's decisions worst first, the error
-        rate, and a button to replay each of the worst decisions (musteach.teach.review)."""
-        g = self.game
-        h = g.hand
-        if not h.is_over or h.result is None or not h.result.game_over:
+        rate, and a button to replay each of the worst decisions (musteach.teach.review). In a replay: the
+        replay's banner and the way back."""
+        replaying = self.session.replaying
+        if replaying is not None:
+            _ = translator()
+            words = _(labels.REPLAY_BANNER, hand=replaying.hand_number, where=replaying.where, action=str(replaying.action))
+            self.review_view.value = f'<div class="musteach-replay-banner" role="status" aria-live="polite">{escape(words)}</div>'
+            self.replay_box.children = (self.back_button,)
+            return
+        review = self.session.review
+        if review is None:
             self.review_view.value = ""
             self.replay_box.children = ()
             return
-        review = self.reviews.get(h.game_number)
-        if review is None:
-            review = self.reviews[h.game_number] = review_game(g, self.seat, self.decisions, h.game_number)
-            self._record_game(review)
-        self.review = review
-        match = match_banner(g, self.seat)
+        match = match_banner(self.game, self.seat)
         items = "".join(f"<li>{escape(d.line())}</li>" for d in review.decisions)
         self.review_view.value = (
             f'<div class="musteach-review-box" role="status" aria-live="polite">'
@@ -1006,12 +854,12 @@ class PlayTable(Guarded, widgets.VBox):
             buttons.append(b)
         self.replay_box.children = tuple(buttons)
 
-    def _record_game(self, review: GameReview) -> None:
-        """Keep the finished game in the progress store (its "games" section) and read the best game back."""
+    def _record_game(self, finished: FinishedGame) -> None:
+        """Hand a finished game to the progress store (its "games" section) and read the best game back."""
         progress = self.store.load()
-        progress.record_game(len(review.decisions), review.stones_lost, review.winner == review.team, level=self.bot_kind)
+        game = progress.record_game(finished.decisions, finished.stones_lost, finished.won, level=finished.level)
+        send_record(game_record(game))  # classes: to the teacher too
         self.best_game = self.store.save(progress).best_game()
-        self._draw_best()
 
     def _on_stored(self, progress: Progress) -> None:
         """The browser sent the progress it keeps: show the best game kept there."""
@@ -1022,24 +870,6 @@ class PlayTable(Guarded, widgets.VBox):
 
     def _draw_best(self) -> None:
         self.best_view.value = escape(best_game_sentence(self.best_game))
-
-    @spoken
-    def replay_decision(self, index: int) -> None:
-        """Go back to the position of the ``index``-th decision of the last review (worst first), to try the
-        better action; the game goes on from there. Raises :class:`MusError` for a bad index."""
-        review = getattr(self, "review", None)
-        if review is None or not 0 <= index < len(review.decisions):
-            raise MusError(Text(labels.NO_REPLAY_ERROR, index=shown(index)))
-        rec = review.decisions[index]
-        self.game = replay_from(self.game, rec)
-        self.bots = self._make_bots()
-        self.decisions = [d for d in self.decisions if d.event_index < rec.event_index]
-        self.reviews = {n: r for n, r in self.reviews.items() if n < rec.game_number}
-        self._observed = {n for n in self._observed if n < rec.hand_number}
-        self._selected = set()
-        self.coach_view.value = ""
-        self.message.value = ""
-        self._refresh()
 
     def _draw_log(self) -> None:
         g = self.game
@@ -1056,68 +886,3 @@ def _meaning(sena: Any, rules: Rules) -> str:
     from musteach.rules.senas import meaning
 
     return meaning(sena, rules)
-
-
-# ----------------------------------------------------------------------------------------------
-# The mus quiz
-# ----------------------------------------------------------------------------------------------
-
-
-class MusQuiz(QuizWidget):
-    """Everybody said mus: which cards would you change? Four ways, one best by the exact count
-    (:mod:`musteach.teach.mus_quiz`, RULES.md §3, §7).
-
-    n: questions to answer; seed: an int for a reproducible run, or None; aims: what to aim at
-    (``"grande"``, ``"chica"``, ``"pares"``, ``"juego"``, ``"punto"``, ``"balanced"``; default the four
-    lances); positions: distances from mano to ask at (default mano only: each new one costs the first
-    question a couple of seconds); rules: 8 reyes. After an answer, the cards to keep are shown bright
-    and the cards to change faded.
-    """
-
-    default_title = labels.MUS_QUIZ
-
-    def __init__(
-        self,
-        n: int = 10,
-        seed: int | None = None,
-        rules: Rules | None = None,
-        *,
-        aims: str | Sequence[str] = ("grande", "chica", "pares", "juego"),
-        positions: Sequence[int] = (0,),
-        title: str | None = None,
-        **tutor: Any,
-    ):
-        self.mus_source = DiscardQuestionGenerator(seed=seed, aims=aims, positions=positions, rules=rules)
-        super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title, **tutor)
-        self.generator = self.mus_source  # type: ignore[assignment]
-        self.add_class("musteach-mus-quiz")
-        self.children = (css_widget(), _style(), *self.children[1:])
-
-    def _quiz_default(self) -> str | None:
-        return "mus"
-
-    def _start(self) -> None:
-        self.session = QuizSession(self.mus_source, n=self.n, tries=self.tries)  # type: ignore[arg-type]
-        self._show_question()
-
-    def _picture(self, q: DiscardQuestion, verdict: Verdict | None) -> str:  # type: ignore[override]
-        where = position_name(q.position)
-        _ = translator()
-        if verdict is None:
-            lit = {i for m in self.hint_marks for i in m.cards}
-            cards = "".join(card_svg(c, 64, highlight=i in lit) for i, c in enumerate(q.hand))
-            note = _(labels.YOUR_HAND_WHERE, where=where)
-        else:
-            throw = set(q.answer_cards)
-            cards = "".join(card_svg(c, 64, dim=c in throw, highlight=c not in throw) for c in q.hand)
-            note = _(labels.BEST_KEEP_BRIGHT)
-        return (
-            f'<div class="musteach-keep-note">{escape(note)}</div>'
-            f'<div class="musteach-cards" role="img" aria-label="{escape(note)}">{cards}</div>'
-        )
-
-    def _choice_class(self, value: Any) -> str:
-        return "musteach-answer-" + "-".join(value.split())
-
-    def _tooltip(self, q: DiscardQuestion, value: Any, label: str) -> str:  # type: ignore[override]
-        return translator()(labels.ANSWER_TIP, label=label)

@@ -40,6 +40,7 @@ from ..rules.lances import DealResult, check_seat, evaluate
 from ..rules.options import Rules
 from . import UTF8_BOM, Records, decode_input, msgspec_error, read_input_bytes, read_records
 from .codes import NO_CARD, card_key_table
+from .help_words import description
 
 _VARIANTS = {"8reyes": 8, "4reyes": 4}
 
@@ -49,7 +50,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     p: argparse.ArgumentParser = sub.add_parser(
         "judge",
         help=_("judge deals: print the winner of every lance as a JSON line"),
-        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+        description=description("judge"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", nargs="?", default="-", metavar="FILE|-", help=_("deals file (default: standard input)"))

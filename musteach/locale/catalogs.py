@@ -53,6 +53,7 @@ DOMAIN_OF: tuple[tuple[str, str], ...] = (
     ("commands/*.py", "rules"),
     ("teach/labels.py", "ui"),
     ("teach/pages.py", "pages"),
+    ("teach/classes.py", "classes"),
     ("teach/senas_quiz.py", "coach"),
     ("teach/count_quiz.py", "coach"),
     ("teach/coach.py", "coach"),
@@ -70,14 +71,15 @@ DOMAIN_OF: tuple[tuple[str, str], ...] = (
 )
 """Which domain each source file (a glob relative to ``musteach/``) feeds; the first match wins."""
 
-KEYWORDS: dict[str, tuple[int, ...] | None] = {
+KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
     "_": None,
     "N_": None,
+    "NC_": ((1, "c"), 2),
     "Text": None,
     "ngettext": (1, 2),
     "plural_text": (1, 2),
 }
-"""The call names whose string arguments are msgids (see :mod:`musteach.i18n`)."""
+"""The call names whose string arguments are msgids, ``NC_``'s first one a context (see :mod:`musteach.i18n`)."""
 
 Problem = str
 

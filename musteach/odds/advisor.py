@@ -25,6 +25,7 @@ from ..rules.cards import Card, Hand, parse_hand
 from ..rules.errors import MusError
 from ..rules.lances import LANCES, HandInfo, Lance, check_seat, ranks_text
 from ..rules.options import Rules, check_rules
+from ..runtime import numpy_available, require_numpy
 from .hands import HandOdds, Number, hand_odds, odds_in_words, ratio
 from .space import HandSpace, Multiset, hand_space, hand_space_for, multisets
 from .tables import shipped_table
@@ -301,6 +302,7 @@ def _new_hand_counts(hs: HandSpace, pos0: int) -> _HandCounts:
 
         return shipped
     # Counting needs numpy (musteach.odds.enumeration): imported only here, for la real.
+    require_numpy(Text("The discard advice under la real"))
     from .cache import advisor_table
     from .enumeration import batch_fits, count_deals, space
 
@@ -378,6 +380,8 @@ def prepare_advisor(rules: Rules | None = None, seat: int = 0, mano: int = 0) ->
     hs = hand_space_for(rules)
     if hs.la_real is None and shipped_table(hs.kings) is not None:
         return  # the shipped tables have every hand already
+    if not numpy_available():
+        return  # nothing can be counted ahead here (the static site): advise_discard says so when asked
     from .cache import advisor_table  # counting needs numpy: imported only here
     from .enumeration import batch_fits, count_deals, space
 

@@ -32,6 +32,7 @@ from ..rules.cards import Card, Hand, parse_hand
 from ..rules.errors import DuplicateCardError, MusError
 from ..rules.lances import LANCES, HandInfo, Lance, analyse, check_seat
 from ..rules.options import Rules, check_rules
+from ..runtime import require_numpy
 from .space import SENAS, Counts, hand_space_for
 from .tables import shipped_counts
 
@@ -478,6 +479,7 @@ def hand_odds(
     if pm is None and not senas_t and not dead_cards and hs.la_real is None:
         c = shipped_counts(hs.kings, me, pos0)  # nothing known but the hand: the shipped table has it
     if c is None:
+        require_numpy(Text("Odds that use more than your own hand (your partner's cards, señas, dead cards or la real)"))
         from .enumeration import count_deals  # numpy: only when the deals must be counted
 
         c = count_deals(hs.kings, hs.la_real, me, pool, pos0, pm, tuple(sorted(set(senas_t))))

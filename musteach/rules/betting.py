@@ -39,7 +39,7 @@ from typing import Any, Final, Literal, TypeGuard
 
 from ..i18n import N_, Text, speaking, translator
 from .errors import BettingError, IllegalActionError
-from .lances import DealResult, Lance, check_seat, speaking_order, team_of
+from .lances import DealResult, Lance, Seat, check_seat, speaking_order, team_of
 from .options import Rules
 
 __all__ = [
@@ -778,7 +778,7 @@ class LanceBetting:
                     Text(
                         "seat {seat} cannot say {action}: seat {seat} said '{lance} no', and only the holders speak in "
                         "{title} (RULES.md §4)",
-                        lance=self.lance.value,
+                        lance=self.lance.said,
                         title=self.lance.title,
                         **said,
                     )
@@ -942,7 +942,7 @@ class LanceBetting:
     def _accepted_text(self, seat: int, a: Action, team: str, stake: int) -> str:
         """The sentence of a quiero to a bet of ``stake`` stones: what the best hand takes in the count."""
         _ = translator()
-        said = {"seat": seat, "action": str(a), "team": team, "stake": stake, "lance": self.lance.value}
+        said = {"seat": Seat(seat, self.mano), "action": str(a), "team": team, "stake": stake, "lance": self.lance.said}
         stones = stones_text(stake, _.lang)
         if self.lance is Lance.PARES:
             return _(
@@ -977,7 +977,7 @@ class LanceBetting:
         _ = translator()
         now = self.rules.deje_timing == "immediate"
         stones = stones_text(deje, _.lang)
-        said = {"team": team, "bettors": bettors, "stones": stones, "lance": self.lance.value}
+        said = {"team": team, "bettors": bettors, "stones": stones, "lance": self.lance.said}
         if self.lance in _BETTABLE_BY_HOLDERS:
             if now:
                 return _(
@@ -1006,7 +1006,7 @@ class LanceBetting:
 
     def _apply(self, seat: int, a: Action) -> LanceBetting:
         _ = translator()
-        said = {"seat": seat, "action": str(a)}
+        said = {"seat": Seat(seat, self.mano), "action": str(a)}
         if not self.stakes:
             if a.kind == "paso":
                 passed = self.passed + 1
@@ -1031,7 +1031,7 @@ class LanceBetting:
                     "Seat {seat} says {action}: team {team} accepts the órdago. The hands are shown at once and the "
                     "best {lance} wins the game (RULES.md §6).",
                     team=at,
-                    lance=self.lance.value,
+                    lance=self.lance.said,
                     **said,
                 )
                 return self._step(seat, a, text, outcome=BettingOutcome.ordago_accepted(self.stakes))
@@ -1045,14 +1045,14 @@ class LanceBetting:
                 if a.kind == "paso":
                     text = _(
                         "Seat {seat} says {action} (no quiero); seat {partner} may still answer for team {team}.",
-                        partner=rest[0],
+                        partner=Seat(rest[0], self.mano),
                         team=at,
                         **said,
                     )
                 else:
                     text = _(
                         "Seat {seat} says {action}; seat {partner} may still answer for team {team}.",
-                        partner=rest[0],
+                        partner=Seat(rest[0], self.mano),
                         team=at,
                         **said,
                     )
@@ -1066,7 +1066,7 @@ class LanceBetting:
     def _bet(self, seat: int, a: Action, before: tuple[Stake, ...]) -> LanceBetting:
         _ = translator()
         answer = other_team(team_of(seat))
-        said = {"seat": seat, "action": str(a), "team": answer}
+        said = {"seat": Seat(seat, self.mano), "action": str(a), "team": answer}
         if a.kind == "ordago":
             new: Stake = ORDAGO
             text = _("Seat {seat} says {action}: the whole game is at stake; team {team} must answer.", **said)

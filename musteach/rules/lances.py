@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import repeat
 
-from ..i18n import N_, Text, Translator, current_lang, translator
+from ..i18n import N_, NC_, Term, Text, Translator, Worded, current_lang, translator
 from .cards import Card, Hand, Suit, parse_hands
 from .errors import SeatError, shown
 from .options import Rules
@@ -38,6 +38,9 @@ __all__ = [
     "la_real_by_ranks",
     "Lance",
     "LANCES",
+    "LANCE_FORMS",
+    "SEAT_ROLES",
+    "Seat",
     "Pares",
     "HandInfo",
     "LanceResult",
@@ -73,9 +76,16 @@ class Lance(enum.StrEnum):
     PUNTO = "punto"
 
     @property
-    def title(self) -> str:  # type: ignore[override]  # a property in place of str.title(): Lance.GRANDE.title
-        """The capitalised name: ``"Grande"``."""
-        return self.value.capitalize()
+    def title(self) -> Term:  # type: ignore[override]  # a property in place of str.title(): Lance.GRANDE.title
+        """The capitalised name, ``"Grande"``: a :class:`~musteach.i18n.Term` of kind ``"lance"``, so that a
+        translation may say it as players do (``{lance:the}`` «la grande», ``{lance:at}`` «a pares»)."""
+        return Term(self.value.capitalize(), "lance")
+
+    @property
+    def said(self) -> Term:
+        """The name in lower case, ``"grande"``, as a :class:`~musteach.i18n.Term` with the same forms as
+        :attr:`title`."""
+        return Term(self.value, "lance", self.value.capitalize())
 
     @classmethod
     def parse(cls, name: str | Lance) -> Lance:
@@ -999,3 +1009,45 @@ def winners(hands: Sequence[Sequence[int]], mano: int, kings: int = 8) -> tuple[
     if j > 3:  # somebody has juego: punto is not played
         return (dec[g & 3], dec[c & 3], dec[p & 3] if p > 3 else None, dec[j & 3], None)
     return (dec[g & 3], dec[c & 3], dec[p & 3] if p > 3 else None, None, dec[pu & 3])
+
+
+#: The forms of the lances' names a translation may use (see :class:`~musteach.i18n.Term`).
+LANCE_FORMS: tuple[str, ...] = (
+    NC_("lance:the", "Grande"), NC_("lance:at", "Grande"), NC_("lance:of", "Grande"),
+    NC_("lance:the", "Chica"), NC_("lance:at", "Chica"), NC_("lance:of", "Chica"),
+    NC_("lance:the", "Pares"), NC_("lance:at", "Pares"), NC_("lance:of", "Pares"),
+    NC_("lance:the", "Juego"), NC_("lance:at", "Juego"), NC_("lance:of", "Juego"),
+    NC_("lance:the", "Punto"), NC_("lance:at", "Punto"), NC_("lance:of", "Punto"),
+)
+
+
+#: The roles at the table, from the mano round (RULES.md §0); their words are catalog entries in the context
+#: ``"seat:role"`` (the Spanish «el mano», «el segundo», «el tercero», «el postre»).
+SEAT_ROLES: tuple[str, ...] = (
+    NC_("seat:role", "mano"), NC_("seat:role", "second"), NC_("seat:role", "third"), NC_("seat:role", "postre"),
+)
+
+
+class Seat(int, Worded):
+    """A seat 0..3 named in a sentence that knows the hand's mano: it reads as its number, and a translation
+    may name it by its role at the table instead, as players do: ``{seat:role}`` («el postre»), ``{seat:Role}``
+    (the same, capitalised to start a sentence). RULES.md §0. Raises like :func:`check_seat`."""
+
+    mano: int
+
+    def __new__(cls, seat: int, mano: int) -> Seat:
+        made = super().__new__(cls, check_seat(seat))
+        made.mano = check_seat(mano, "mano")
+        return made
+
+    def __reduce__(self) -> tuple[type[Seat], tuple[int, int]]:
+        return (Seat, (int(self), self.mano))
+
+    def form(self, _: Translator, spec: str) -> str | None:
+        if spec not in ("role", "Role"):
+            return None
+        key = SEAT_ROLES[(self - self.mano) % 4]
+        said = _.pgettext("seat:role", key)
+        if said == key:
+            return None
+        return said[:1].upper() + said[1:] if spec == "Role" else said

@@ -289,7 +289,7 @@ def grade_betting(question: BettingQuestion, answer: Any) -> Verdict:
     elif o.type == "accepted":
         rule = _(
             "An accepted bet moves no stones now: the best {lance} takes {stake} in the count (RULES.md §7).",
-            lance=question.lance.value, stake=o.stake,
+            lance=question.lance.said, stake=o.stake,
         )  # fmt: skip
     elif o.type == "ordago_accepted":
         rule = _("An accepted órdago moves no stones: the best hand of the lance wins the whole game (RULES.md §6).")

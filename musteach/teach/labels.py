@@ -93,6 +93,15 @@ NOT_YOUR_TURN = N_("it is not your turn: {who}")
 HAND_OVER = N_("the hand is over")
 NO_REPLAY_ERROR = N_("there is no reviewed decision {index} to replay")
 PICK_SENA_FIRST = N_("pick a seña first (only señas true of your cards are offered)")
+CHOICE_NOT_LEGAL = N_("{choice} is not allowed now ({turn})")
+REPLAY_NO_NEXT = N_("this is a replay: go back to your game to deal the next hand")
+NOT_REPLAYING = N_("there is no replay to leave")
+REPLAY_BANNER = N_(
+    "Replay of hand {hand}, {where}: you said {action}. Try another way: nothing you play here changes your game, "
+    "its review or your record."
+)
+BACK_TO_GAME = N_("Back to the game")
+BACK_TO_GAME_TIP = N_("Leave the replay: your game comes back as it was")
 SKILLS_TAKEN_ERROR = N_("skill name(s) already used by another source: {names}")
 UNKNOWN_SKILLS_ERROR = N_("unknown practice skill(s) {names}: use {skills}")
 NO_SKILLS_ERROR = N_("a practice needs at least one skill")

@@ -31,6 +31,7 @@ __all__ = [
     "CELL_ERROR_NOTE",
     "LanguageLink",
     "PageText",
+    "SiteWords",
     "busy_page",
     "cookies_needed_page",
     "index_page",
@@ -43,6 +44,7 @@ __all__ = [
     "lesson_title",
     "not_found_page",
     "open_yourself_page",
+    "static_site_words",
     "too_many_open_page",
     "too_many_opening_page",
 ]
@@ -83,6 +85,16 @@ class BarWords:
     ended: str
     reload: str
     cell_error: str
+
+
+@dataclass(frozen=True, slots=True)
+class SiteWords:
+    """The words of the static site's lesson pages (``musteach site``), where Python runs in the browser.
+
+    loading: what a lesson page says until its cells have run (the first visit downloads Python).
+    """
+
+    loading: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,4 +261,13 @@ def language_link(code: str, lang: str | None = None) -> LanguageLink:
         name=language_name(code),
         lesson_tooltip=_("The same lesson in {language}", language=other),
         index_tooltip=_("The lessons in {language}", language=other),
+    )
+
+
+def static_site_words(lang: str | None = None) -> SiteWords:
+    """The words of the static site's lesson pages in ``lang``."""
+    _ = translator(lang)
+    return SiteWords(
+        loading=_("Python is starting in your browser: the quizzes appear in a few seconds (the first visit "
+                  "downloads about 30 MB, later visits are faster)."),
     )

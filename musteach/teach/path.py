@@ -28,7 +28,7 @@ from fsrs import Rating
 from ..i18n import N_, Text, translator
 from ..rules.errors import MusError
 from .progress import FAST_MS, Progress, Review
-from .scoring import Attempt, stars_text
+from .scoring import Attempt, Outcome, stars_text
 
 __all__ = [
     "LESSONS",
@@ -229,14 +229,17 @@ def record_attempt(
     ms: int | None = None,
     fast_ms: int = FAST_MS,
 ) -> Review:
-    """Record one finished question for the spaced-repetition scheduler (lesson 11): a clean right answer is
-    rated as usual (Good, or Easy on a streak faster than ``fast_ms`` milliseconds), a right answer after a
-    hint or a second try Hard, and an unsolved question Again. Raises
-    :class:`~musteach.teach.progress.ProgressError` for a bad skill name."""
+    """Record one finished question for the spaced-repetition scheduler (lesson 11), by its
+    :class:`~musteach.teach.scoring.Outcome`: right at the first try is right (rated Good, or Easy on a streak
+    faster than ``fast_ms`` milliseconds; Hard after a hint); right at the second try is a lapse, recorded as
+    not right and rated Again, so it breaks the streak and counts against the skill; shown is Again too.
+    The attempt also carries what the answer record keeps (:attr:`~musteach.teach.scoring.Attempt.record_fields`:
+    its tries, outcome and diagnosis tag). Raises :class:`~musteach.teach.progress.ProgressError` for a bad skill name."""
     if attempt.clean:
         return progress.record(skill, True, at=at, ms=ms, fast_ms=fast_ms)
-    rating = Rating.Hard if attempt.solved else Rating.Again
-    return progress.record(skill, attempt.solved, at=at, ms=ms, rating=rating)
+    if attempt.outcome is Outcome.FIRST:
+        return progress.record(skill, True, at=at, ms=ms, rating=Rating.Hard)
+    return progress.record(skill, False, at=at, ms=ms, rating=Rating.Again)
 
 
 def quiz_status_text(progress: Progress, lesson: str, quiz: str, *, lang: str | None = None) -> str:

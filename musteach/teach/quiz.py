@@ -235,16 +235,27 @@ class Question(Answerable):
 
         A wrong answer to a lance question gets two steps: the mistake diagnosis on the learner's own seat
         (:func:`~musteach.teach.diagnosis.diagnose`: which misconception gives it, or why it loses), then the
-        evaluator's sentence (the :attr:`Verdict.explanation`). The headline and diagnosis are in the language
+        evaluator's sentence (the :attr:`Verdict.explanation`). A wrong jugada, total or order gets its
+        diagnosis (:func:`~musteach.teach.mistakes.diagnose_answer`) first too. The headline and diagnosis are in the language
         being spoken; the explanation is the one the question was built with."""
         _ = translator()
         given = self.verify_response(response)
         correct = self.is_correct(given)
-        headline = _("Right!") if correct else _("Not quite: {answer}.", answer=self.answer_text)
+        if correct:
+            headline = _("Right!")
+        elif self.accepts_number and isinstance(given, int) and isinstance(self.answer, int) and abs(given - self.answer) == 1:
+            headline = _("Close, but not quite: {answer}.", answer=self.answer_text)  # a total one point off
+        else:
+            headline = _("Not quite: {answer}.", answer=self.answer_text)
         steps: tuple[str, ...] = ()
         if not correct and self.lance is not None and not self.rules.la_real:
             d = diagnose(self.hands, self.mano or 0, self.lance, given, self.rules)
             steps = (d.explanation, self.explanation)
+        elif not correct and self.lance is None:
+            from .mistakes import diagnose_answer  # knows every question kind; imported late (no cycle)
+
+            found = diagnose_answer(self, given)
+            steps = (found.text, self.explanation) if found is not None and found.text else ()
         return Verdict(correct, self.answer, given, self.explanation, self.highlight, headline, steps)
 
     def _verify_seat(self, response: Any) -> int | None:

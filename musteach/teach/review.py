@@ -217,7 +217,7 @@ def match_banner(game: Game, seat: int, *, lang: str | None = None) -> str | Non
         return None
     _ = translator(lang)
     w = game.winner
-    games = game.match.games
+    games = game.games_won  # not match.games: those go back to 0-0 once the match (its last vaca) is won
     team = "A" if seat % 2 == 0 else "B"
     other = "B" if w == "A" else "A"
     assert w is not None

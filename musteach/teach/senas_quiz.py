@@ -386,7 +386,7 @@ def _fit_question(
         "{fact}: '{gesture}' tells your partner {meaning}.",
         fact=_cap(_fact(target.key, h, info, r, context)), gesture=_gesture(target), meaning=meaning(target, r),
     )  # fmt: skip
-    others = [s for s in fits if s.key != target.key and s.key not in ("girar_cabeza",)]
+    others = [s for s in fits if s.key != target.key]  # every other seña that fits, the plain pares one too
     if others:
         also = ", ".join(_("'{gesture}'", gesture=_gesture(s)) for s in others)
         explanation += " " + _("With this hand you could also show {senas}.", senas=also)

@@ -77,6 +77,7 @@ from musteach.teach.pages import (
     too_many_opening_page,
 )
 
+from .classes.routes import class_handlers, install_classes, kernel_env, kernel_started, seat_learner
 from .guard import (
     SECURITY_HEADERS,
     SESSION_COOKIE,
@@ -174,6 +175,7 @@ class ServeOptions:
     trusted_proxies: frozenset[str] = frozenset()
     secret: bytes | None = None
     base_url: str = "/"
+    database: str | None = None  # classes: a SQLAlchemy URL (None: SQLite in the user's data folder)
 
     @property
     def languages(self) -> tuple[str, ...]:
@@ -428,8 +430,10 @@ class MusteachKernelManager(AsyncMappingKernelManager):
 
     async def start_kernel(self, *args: Any, **kwargs: Any) -> str:
         preheat = (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
+        key = kernel_env(self, kwargs)  # classes: the kernel's key in its environment
         if not preheat:  # a visitor is waiting for it: start at once
             kernel_id = await ensure_async(super().start_kernel(*args, **kwargs))
+            kernel_started(self, key, kernel_id)
             self._page_loads[kernel_id] = time.monotonic()
             self._running.add(kernel_id)
             log.info("kernel %s started for a page (%d running)", _short(kernel_id), len(self._running))
@@ -437,6 +441,7 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         held = await self._take_slot()
         try:
             kernel_id = await ensure_async(super().start_kernel(*args, **kwargs))
+            kernel_started(self, key, kernel_id)
         except BaseException:
             if held:
                 self._preheating -= 1
@@ -881,6 +886,7 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
         sessions = self.settings["musteach_gate"].sessions
         sessions.bind(kernel_id, self._session or "", self._address)
         self._seated, self._preheated = kernel_id, preheated
+        seat_learner(self, kernel_id)  # classes: the kernel's records go to the page's learner
 
     _session: str | None = None
     _address = ""
@@ -1195,6 +1201,7 @@ class MusteachVoila(Voila):
             websocket_max_message_size=MAX_MESSAGE_BYTES,
             log_function=_log_request,
             default_handler_class=NotFoundHandler,
+            musteach_classes=install_classes(self, o.database),
         )
         return settings
 
@@ -1227,7 +1234,7 @@ class MusteachVoila(Voila):
     def init_handlers(self) -> list:
         handlers = super().init_handlers()
         render = url_path_join(self.server_url, r"/voila/render/(.*)")
-        out = []
+        out: list[Any] = list(class_handlers(self.server_url))
         for h in handlers:
             if isinstance(h, tuple) and h[0] == render:
                 h = (render, LessonHandler, *h[2:])

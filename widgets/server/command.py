@@ -119,6 +119,11 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "proxy; default: a random secret per start). Or set MUSTEACH_SECRET",
     )
     p.add_argument("--base-url", default="/", help="URL prefix the tutor is served under (default %(default)s)")
+    p.add_argument(
+        "--database", default=None, metavar="URL",
+        help="the classes' database (teachers, classes, learners' records): default SQLite in the user's data "
+        "folder; postgresql+psycopg://USER:PASSWORD@HOST/NAME for several instances behind one proxy",
+    )
     return p
 
 
@@ -201,5 +206,6 @@ def run(args: argparse.Namespace) -> int:
             trusted_proxies=frozenset(args.trusted_proxy),
             secret=read_secret(args.secret_file),
             base_url="/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/",
+            database=args.database,
         )
     )
