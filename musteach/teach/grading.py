@@ -18,8 +18,8 @@ against the best, their standard error, and a :class:`Grade` by that loss. How e
 * the betting (:attr:`Method.ROLLOUT`): :func:`musteach.play.rollout.betting_values`: the change the lance
   brings to the team's chance of winning the game after the hand (the lance played out, the rest of the hand
   counted en paso), over random deals of the unseen cards weighed by what every seat did (the mus, every
-  bet), every action judged on the same deals. The best action is chosen on half the deals and every figure
-  is stated from the other half, so that the luck of the choice does not inflate the figures it states
+  bet), every action judged on the same deals. The best action is chosen on ``n`` deals and every figure
+  is stated from ``n`` others, so that the luck of the choice does not inflate the figures it states
   (when the halves disagree on the best, it is too close to call). An accepted órdago is worth the chance
   of winning its lance, which decides the game (RULES.md §7a);
 * a declaration (:attr:`Method.TRUTH`): only the truth may be said (RULES.md §4), so it is always best.
@@ -433,7 +433,8 @@ def grade_decision(
     """Grade ``action``, the learner's decision from ``view`` (before it is played), by the points of win
     chance it loses against the best action (see the module docstring).
 
-    n: random deals for a betting decision; seed: their seed (the same view, n and seed give the same
+    n: random deals for a betting decision (the best is chosen on n, the figures are stated from n others);
+    seed: their seed (the same view, n and seed give the same
     figures). policy, weights: the rollouts' policy and the deals' Bayes weights
     (:func:`~musteach.play.rollout.betting_values`; None: the strategy's when installed, else the
     heuristics). Returns a :class:`DecisionGrade`. Raises :class:`MusError` when it is not ``view.seat``'s
@@ -461,10 +462,10 @@ def _grade_decision(
         method = Method.EXACT_EN_PASO if view.rules.kings == 8 else Method.SAMPLED_EN_PASO
     elif phase.is_betting and isinstance(action, Action) and view.betting is not None:
         view.betting.verify(view.seat, action)
-        # the best is chosen on half the deals, the figures are stated from the other half
-        choice = betting_values(view, action, n=max(n // 2, 1), seed=seed, policy=policy, weights=weights)
+        # the best is chosen on n deals, the figures are stated from n others
+        choice = betting_values(view, action, n=n, seed=seed, policy=policy, weights=weights)
         picked = choice.best()
-        vals = betting_values(view, action, n=max(n - n // 2, 1), seed=seed + SPLIT_SEED, policy=policy, weights=weights)
+        vals = betting_values(view, action, n=n, seed=seed + SPLIT_SEED, policy=policy, weights=weights)
         per_stone = vals.per_stone
         values = [
             ActionValue(a, round(g, 1) + 0.0, e, round(round(g, 1) / per_stone, 1) + 0.0)
