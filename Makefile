@@ -79,7 +79,7 @@ test: $(STAMP) browser-deps proxy-deps axe lint typecheck
 tables: $(STAMP)
 	$(PY) -m musteach.rules.standings
 	$(PY) -m musteach.odds.tables --kings 8 4
-	$(PY) -m musteach.play.tables --kings 8 4
+	$(PY) -m musteach.play.write_tables --kings 8 4
 
 ## Update the translation catalogs from the source and compile them, then the lessons' catalogs and the lessons
 ## of every language, lessons/<lang>/ (see musteach/locale/TRANSLATING.md)

@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         wins += g.winner == team
         hands += len(g.hands)
         last = g.hands[-1].result
-        ends[last.ended_at.split(":")[0] if last and last.ended_at else "?"] += 1
+        ends[last.ended_at.phase if last and last.ended_at else "?"] += 1
         for h in g.hands:
             r = h.result
             if r is not None and not r.ordago:

@@ -14,6 +14,10 @@ Prints: time to the first interactive quiz (page, websocket and widget states: w
 the quiz can be clicked; p50/p95/max), click-to-feedback latency (p50/p95/max), errors and refusals, the
 server's RSS and the kernels' RSS (total, per kernel) at the peak, and the stray-kernel check.
 
+The visitors come as a class (one address, loopback): they bring a class link's admission token
+(:mod:`musteach_server.admission`, signed with the server's secret), so that the per-address cap for anonymous
+visitors does not apply to them; ``--anonymous`` sends them without it.
+
 With ``--instances 2`` (or more) the visitors go through Debian's nginx to that many instances, sticky by
 session cookie (:mod:`musteach_server.cluster`), and the script also prints each instance's pages and kernels:
 ``.venv/bin/python benchmarks/load_test.py --instances 2 --visitors 80``.
@@ -39,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
+from musteach_server.admission import ADMIT_COOKIE, issue_token
 from musteach_server.cluster import running_cluster
 from musteach_server.probe import PROTOCOL_V1, Server, Visitor, running_server, stop_server
 from tornado.httpclient import AsyncHTTPClient
@@ -94,10 +99,12 @@ async def visit(i: int, base_url: str, args: argparse.Namespace, results: list[R
     results.append(result)
     await asyncio.sleep(args.ramp * i / max(1, args.visitors - 1) if args.visitors > 1 else 0)
     v = Visitor(base_url, protocol=None if args.json else PROTOCOL_V1, timeout=args.timeout)
+    if args.token:
+        v.cookies[ADMIT_COOKIE] = args.token
     start = time.monotonic()
     try:
         response = await v.open(args.lesson)
-        if response.code == 503:
+        if response.code in (429, 503):
             result.refused = True
             return
         if response.code != 200:
@@ -209,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--instances", type=int, default=1,
                     help="musteach serve instances; 2 or more run behind Debian's nginx, sticky by session cookie, "
                     "each with --max-kernels and --pool divided among them (default %(default)s)")
+    ap.add_argument("--anonymous", action="store_true",
+                    help="visitors without a class link (then --per-address caps them: half the places by default)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--log", default=str(ROOT / "test-artifacts" / "load_test_server.log"), help="server log file")
     args = ap.parse_args(argv)
@@ -228,14 +237,26 @@ def main(argv: list[str] | None = None) -> int:
         server_args = ["--lessons", args.lessons, "--max-kernels", share(cap * 5 // 4), "--pool-size", str(args.pool_size),
                        "--pool", f"{args.lesson}={share(pool)}"]
         print(f"{args.instances} instances behind nginx (sticky by session cookie), each: {' '.join(server_args[2:])}")
+    args.token = None
     with contextlib.ExitStack() as stack:
         if args.instances > 1:
-            cluster = stack.enter_context(running_cluster(args.instances, *server_args, log_dir=Path(args.log).parent
-                                                          / "load_test_cluster", cwd=ROOT, timeout=300))
+            log_dir = Path(args.log).parent / "load_test_cluster"
+            cluster = stack.enter_context(running_cluster(args.instances, *server_args, log_dir=log_dir, cwd=ROOT,
+                                                          timeout=300))
             servers, base_url = cluster.servers, cluster.base_url
+            secret = (log_dir / "secret").read_bytes().strip()
         else:
-            servers = [stack.enter_context(running_server(*server_args, log_path=Path(args.log), cwd=ROOT))]
+            secret_file = Path(args.log).parent / "load_test.secret"
+            secret_file.parent.mkdir(parents=True, exist_ok=True)
+            secret_file.write_text(os.urandom(32).hex())
+            secret_file.chmod(0o600)
+            secret = secret_file.read_bytes().strip()
+            servers = [stack.enter_context(running_server(*server_args, "--secret-file", str(secret_file),
+                                                          log_path=Path(args.log), cwd=ROOT))]
             base_url = servers[0].base_url
+        if not args.anonymous:
+            args.token = issue_token(secret, "load test", args.visitors, 2)
+            print(f"the visitors come as a class: a class link for {args.visitors} places")
         t = time.monotonic()
         while not all("] ready: " in s.log() for s in servers) and time.monotonic() - t < 300:
             time.sleep(0.5)

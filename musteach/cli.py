@@ -11,9 +11,11 @@ the checked language code to pass on explicitly. ``--lang`` with no catalog exit
 
 The parsers are built speaking :func:`help_lang` (``--lang``, else the environment's ``LANGUAGE``, ``LC_ALL``,
 ``LC_MESSAGES`` or ``LANG``), so ``musteach --help`` and ``musteach judge --help`` give our own help texts in that
-language: a command's ``add_parser`` writes each help through ``translator()``. argparse's own words ("usage:",
-"options", "the following arguments are required", "invalid choice") stay English: argparse looks them up in
-gettext's process-wide default domain, which the tutor leaves alone.
+language: a command's ``add_parser`` writes each help through ``translator()``, and its description is
+:func:`musteach.commands.help_words.description`. argparse's own words ("usage:", "options", "the following
+arguments are required", "invalid choice") are in that language too: argparse looks them up in gettext's
+process-wide domain, which :func:`~musteach.commands.help_words.argparse_speaking` points at the tutor's
+catalogs while the parser is built and the arguments are read (the command is its own process).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from itertools import pairwise
 # and its buffers per core (about 70 ms of CPU on the 2-core test machine). A value already set is kept.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+from .commands.help_words import argparse_speaking
 from .i18n import SOURCE_LANG, check_lang, languages, speaking, translator
 from .rules.errors import MusError
 
@@ -129,16 +132,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if chosen in COMMANDS:  # a short run over data whose objects hold no cycles worth collecting for
         gc.disable()
     try:
-        with speaking(help_lang(argv)):  # the help texts of every parser
-            parser = build_parser(load=chosen)
-        return _run(parser, argv)
+        words = help_lang(argv)
+        with argparse_speaking(words):  # argparse's own words ("usage:", "options", its errors) too
+            with speaking(words):  # the help texts of every parser
+                parser = build_parser(load=chosen)
+            args = parser.parse_args(argv)
+        return _run(args)
     finally:
         if collecting:
             gc.enable()
 
 
-def _run(parser: argparse.ArgumentParser, argv: list[str]) -> int:
-    args = parser.parse_args(argv)
+def _run(args: argparse.Namespace) -> int:
     if not hasattr(args, "run_command"):  # a plug-in whose package is not installed
         print(f"musteach {args.command}: not available here; install musteach[tutor]", file=sys.stderr)
         return 2

@@ -18,6 +18,14 @@ belongs to one thread or task, so two visitors served at once each keep theirs; 
 so work handed to a thread must carry its context (``contextvars.copy_context().run``). Entry points also take
 an explicit ``lang=`` (``evaluate(...).explanations(lang="es")``, ``musteach judge --lang es``).
 
+A Mus term that a sentence names (a lance: ``Lance.GRANDE.title``) is a :class:`Term`: it reads as its label
+(``"Grande"``), and a translation may ask for the form its language says it in, by a format spec naming one of
+:data:`TERM_FORMS`: ``{lance:the}`` is «la grande», «los pares»; ``{lance:at}`` is «a la grande», «a pares»;
+``{lance:of}`` is «de la grande», «del punto». Each form is a catalog entry of the term's label in the context
+``"<kind>:<form>"`` (marked with :func:`NC_`); a language without it gets the label. A seat that knows the
+mano (:class:`musteach.rules.lances.Seat`) gives its role the same way: ``{seat:role}`` «el postre»,
+``{seat:Role}`` «El postre» (see :class:`Worded`).
+
 Sentences are whole units with named placeholders, never English fragments glued together. A sentence built
 before its language is known is a :class:`Text`: a msgid with its parameters, put into words by
 :meth:`Text.render` (``str(text)`` is the English). Module-level constants are marked with :func:`N_` and
@@ -50,8 +58,12 @@ __all__ = [
     "LOCALE_DIR",
     "SOURCE_LANG",
     "N_",
+    "NC_",
+    "TERM_FORMS",
+    "Term",
     "Text",
     "Translator",
+    "Worded",
     "check_lang",
     "current_lang",
     "languages",
@@ -104,6 +116,75 @@ def speaking(lang: str | None) -> Iterator[str]:
 def N_(msgid: str) -> str:
     """Mark a module-level sentence for the catalogs; translate it where it is used with ``_(MSG)``."""
     return msgid
+
+
+def NC_(context: str, msgid: str) -> str:
+    """Mark a word in a context for the catalogs (``NC_("lance:the", "Grande")``: the form of a :class:`Term`);
+    returns ``msgid``."""
+    return msgid
+
+
+TERM_FORMS: tuple[str, ...] = ("the", "at", "of")
+"""The forms a translation may ask of a :class:`Term` placeholder: ``{lance:the}`` (with its article),
+``{lance:at}`` (after "a", as players say «a pares»), ``{lance:of}`` (after "de")."""
+
+
+class Worded:
+    """A placeholder value that a translation may ask for in one of its forms, ``{name:form}``: a
+    :class:`Term` (``{lance:the}``), a seat with its role at the table (``{seat:role}``,
+    :class:`musteach.rules.lances.Seat`). Anywhere else it is its plain value."""
+
+    def form(self, _: Translator, spec: str) -> str | None:
+        """This value said in the form ``spec`` in ``_``'s language; None where the language has no such form
+        (the plain value is written then)."""
+        return None
+
+
+class Term(str, Worded):
+    """A Mus term named in sentences: a ``str`` (its label, ``"Grande"``, English and the same in every
+    language) that also knows its ``kind`` (``"lance"``), so that a translation can ask for a form of it
+    (``{lance:the}``; see :data:`TERM_FORMS`). Anywhere else it is the plain label."""
+
+    def form(self, _: Translator, spec: str) -> str | None:
+        if spec not in TERM_FORMS:
+            return None
+        said = _.pgettext(f"{self.kind}:{spec}", self.key)
+        return None if said == self.key else said
+
+    kind: str
+    key: str
+
+    def __new__(cls, label: str, kind: str, key: str | None = None) -> Term:
+        """``label`` as it is shown; ``kind`` and ``key`` (default: ``label``) name its forms in the catalogs:
+        the msgid ``key`` in the context ``"<kind>:<form>"``."""
+        term = super().__new__(cls, label)
+        term.kind = kind
+        term.key = label if key is None else key
+        return term
+
+    def __reduce__(self) -> tuple[type[Term], tuple[str, str, str]]:
+        return (Term, (str(self), self.kind, self.key))
+
+
+class _Said(str):
+    """A :class:`Worded` value as a sentence of one language fills it: ``format(said, "the")`` is its form."""
+
+    def __new__(cls, value: Worded, translator: Translator) -> _Said:
+        said = super().__new__(cls, str(value))
+        said.value = value
+        said.translator = translator
+        return said
+
+    value: Worded
+    translator: Translator
+
+    def __format__(self, spec: str) -> str:
+        if not spec:
+            return str(self)
+        said = self.value.form(self.translator, spec)
+        if said is not None:
+            return said
+        return str(self) if spec.isalpha() else str.__format__(str(self), spec)
 
 
 @lru_cache(maxsize=1)
@@ -163,11 +244,21 @@ class Translator:
     def _fill(self, sentence: str, params: Mapping[str, object]) -> str:
         if not params:
             return sentence
-        return sentence.format_map({k: self.word(v) for k, v in params.items()})
+        words = {k: self.word(v) for k, v in params.items()}
+        try:
+            return sentence.format_map(words)
+        except ValueError:  # a form ({lance:the}, {seat:role}) asked of a plain word: the word itself
+            return sentence.format_map({k: w if isinstance(w, _Said) else _Plain(w) for k, w in words.items()})
+
+    def pgettext(self, context: str, msgid: str) -> str:
+        """``msgid`` in ``context`` (a :class:`Term`'s form) in this language; ``msgid`` where it has none."""
+        return self._catalog.pgettext(context, msgid)
 
     def word(self, value: object) -> str:
-        """A parameter as it is written in this language: a :class:`Text` rendered, a float with this
-        language's decimal mark, anything else as ``str()``."""
+        """A parameter as it is written in this language: a :class:`Text` rendered, a :class:`Worded` value
+        ready to give its forms, a float with this language's decimal mark, anything else as ``str()``."""
+        if isinstance(value, Worded):
+            return _Said(value, self)
         if isinstance(value, Text):
             return value.render(self.lang)
         if isinstance(value, float):
@@ -211,6 +302,13 @@ class Translator:
         from babel.lists import format_list
 
         return str(format_list(words, locale=self.lang))
+
+
+class _Plain(str):
+    """A plain word in a sentence that asks for one of its forms: the word as it is."""
+
+    def __format__(self, spec: str) -> str:
+        return str(self) if spec.isalpha() else str.__format__(str(self), spec)
 
 
 def translator(lang: str | None = None) -> Translator:

@@ -67,13 +67,16 @@ def serve_argv(port: int, *, plain: bool = False, extra: tuple[str, ...] = ()) -
 
 
 @contextlib.contextmanager
-def voila_server(log_path: Path, timeout: float = 120.0, *, plain: bool = False, extra: tuple[str, ...] = ()) -> Iterator[str]:
-    """Serve the lessons on a free 127.0.0.1 port (see :func:`serve_argv`).
+def voila_server(
+    log_path: Path, timeout: float = 120.0, *, plain: bool = False, extra: tuple[str, ...] = (), port: int | None = None
+) -> Iterator[str]:
+    """Serve the lessons on a free 127.0.0.1 port, or on ``port`` (see :func:`serve_argv`): a server started
+    again on the same port is the same origin for the browser, with the same localStorage.
 
     Yields the base URL once the server answers; stops the whole process group afterwards.
     Raises RuntimeError with the server's log when it exits early or does not answer within ``timeout``.
     """
-    port = free_port()
+    port = port if port is not None else free_port()
     argv = serve_argv(port, plain=plain, extra=extra)
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "wb") as log:

@@ -10,6 +10,8 @@
   per session for the slow install tests (see fresh_venv.py).
 * Under ``make test`` two pytest-xdist workers share the tests: one runs every test that starts a server or
   a browser, the other the rest (see :func:`xdist_group_of`).
+* hypothesis runs without its per-example deadline: how long an example takes is the machine's load, not the
+  code's behaviour (performance is measured in ``benchmarks/``, never in a test).
 * ``strict_widgets``: makes ipywidgets re-raise exceptions from click handlers and fails the test if any
   guarded musteach widget made during it recorded a handler error; yields the list of those widgets.
 """
@@ -21,10 +23,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import browser_helpers as bh
 import fresh_venv
+
+settings.register_profile("musteach", deadline=None)
+settings.load_profile("musteach")
 
 PAGE_TIMEOUT_MS = 90_000
 THREAD_WAIT_S = 120  # a widget's background count (the discard advisor) on a busy machine

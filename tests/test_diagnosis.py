@@ -30,6 +30,7 @@ TAGS = (
     "juego_by_total",
     "tie_not_to_mano",
     "punto_with_juego",
+    "three_is_not_king+two_is_not_ace",
 )
 RAW_CODE = re.compile(r"\b(?:1[0-2]|[1-7])[oceb]\b")
 
@@ -45,9 +46,9 @@ def play_rank(rank: int, kings: int, tag: str | None) -> float:
     """Where a card stands, high to low: R > C > S > 7 > 6 > 5 > 4 > A (8 reyes: 3 = R, 2 = A)."""
     if kings == 8:
         if rank == 3:
-            return 3.0 if tag == "three_is_not_king" else 12.0  # else: between the aces and the 4
+            return 3.0 if tag and "three_is_not_king" in tag.split("+") else 12.0  # else: between the aces and the 4
         if rank == 2:
-            return 2.0 if tag == "two_is_not_ace" else 1.0
+            return 2.0 if tag and "two_is_not_ace" in tag.split("+") else 1.0
     return float(rank)
 
 
@@ -140,9 +141,35 @@ def ref_winner(hands: list[list[str]], mano: int, lance: str, tag: str | None = 
     return best
 
 
+def ref_ties(hands, mano, lance, answer, kings=8) -> bool:
+    """True when the seat ``answer`` takes part and holds exactly what the real winner holds (it lost the tie)."""
+    winner = ref_winner(hands, mano, lance, None, kings)
+    if answer is None or winner is None or answer == winner:
+        return False
+    return _two_seat_tie(hands, mano, lance, answer, winner, kings)
+
+
+def _two_seat_tie(hands, mano, lance, a, b, kings) -> bool:
+    """True when seats a and b are equal in the lance under the real rules and both take part."""
+    ranks = [[play_rank(rank_of(c), kings, None) for c in h] for h in hands]
+    totals = [sum(points(rank_of(c), kings, None) for c in h) for h in hands]
+    if lance == "grande":
+        return grande_better(ranks[a], ranks[b]) == 0
+    if lance == "chica":
+        return chica_better(ranks[a], ranks[b], False) == 0
+    if lance == "pares":
+        pa, pb = pares_of(ranks[a], None), pares_of(ranks[b], None)
+        return bool(pa) and bool(pb) and pares_better(pa, pb, None) == 0
+    if lance == "juego":
+        return totals[a] >= 31 and totals[b] >= 31 and totals[a] == totals[b]
+    return totals[a] < 31 and totals[b] < 31 and totals[a] == totals[b]
+
+
 def ref_tag(hands, mano, lance, answer, kings=8) -> str | None:
     if answer == ref_winner(hands, mano, lance, None, kings):
         return None
+    if ref_ties(hands, mano, lance, answer, kings):
+        return "tie_not_to_mano"  # a hand equal to the winner's lost on the tie alone, whatever else explains it
     return next((t for t in TAGS if ref_winner(hands, mano, lance, t, kings) == answer), None)
 
 
@@ -209,13 +236,32 @@ def test_the_issues_example_sentence():
     assert d.why_not == "Seat 1's R-C-7-6 loses to seat 0's R-R-7-4 on the second card."
 
 
-def test_precedence_the_earlier_tag_is_named():
-    """Seats 0 and 2 tie on R-R-7-4, mano 0 wins. Seat 2 is what three_is_not_king gives (seat 0's 3 read low)
-    and also what tie_not_to_mano gives (the tie away from mano): the earlier tag is named."""
+def test_a_pick_that_ties_the_winner_is_the_tie_whatever_else_explains_it():
+    """Seats 0 and 2 tie on R-R-7-4, mano 0 wins. Seat 2 is also what three_is_not_king gives (seat 0's 3 read
+    low), but seat 2's hand equals the winner's: the real mistake is the tie (issue 23)."""
     hands = [["12o", "3c", "7o", "4o"], ["11o", "10o", "6o", "5o"], ["12c", "12e", "7c", "4c"], ["11c", "10c", "6c", "5c"]]
     assert ref_winner(hands, 0, "grande", "three_is_not_king") == 2
     assert ref_winner(hands, 0, "grande", "tie_not_to_mano") == 2
-    assert diagnose(hands, 0, "grande", 2).mistake is Mistake.THREE_IS_NOT_KING
+    assert diagnose(hands, 0, "grande", 2).mistake is Mistake.TIE_NOT_TO_MANO
+
+
+def test_lesson_02_question_1_is_the_tie_not_the_3s():
+    """Lesson 02 question 1 (and lesson 11): seats 0 and 3 both hold R-R-7-A, mano 2; seat 3 is nearer mano.
+    Today's code said "Careful with the 3s" for seat 0 (issue 23)."""
+    hands = ["2o 7b 3o 12c", "1c 4c 5c 6c", "10o 11o 5e 6e", "3b 7o 2b 3c"]
+    d = diagnose(hands, 2, "grande", 0)
+    assert (d.winner, d.mistake) == (3, Mistake.TIE_NOT_TO_MANO)
+    assert "as if a tie went to the seat farther from mano" in d.explanation
+    assert "seat 3 wins the tie with seat 0 (both hold R-R-7-A), being nearer mano" in d.explanation
+
+
+def test_precedence_the_earlier_tag_is_named():
+    """Seat 0 in Chica is what two_is_not_ace gives (seat 2's 2s read above the aces) and also what
+    chica_from_the_top gives; seat 0's hand does not tie the winner's: the earlier tag is named."""
+    hands = [["5c", "4b", "4c", "1b"], ["7b", "1e", "12o", "6b"], ["11o", "2c", "2b", "6c"], ["1o", "11e", "11c", "7e"]]
+    assert ref_winner(hands, 0, "chica", "two_is_not_ace") == 0
+    assert ref_winner(hands, 0, "chica", "chica_from_the_top") == 0
+    assert diagnose(hands, 0, "chica", 0).mistake is Mistake.TWO_IS_NOT_ACE
 
 
 def test_a_slip_has_no_tag_but_says_why():
@@ -302,8 +348,10 @@ def test_a_tags_mistaken_rule_gives_the_answer_and_no_earlier_one_does(q):
         if not d.correct:  # a slip: no mistaken rule gives this answer
             assert all(ref_winner(hands, mano, lance, t) != answer for t in TAGS)
         return
-    assert ref_winner(hands, mano, lance, d.mistake.value) == answer
     assert ref_winner(hands, mano, lance) != answer
+    if d.mistake is Mistake.TIE_NOT_TO_MANO and ref_ties(hands, mano, lance, answer):
+        return  # the pick's hand equals the winner's: the tie, named first (it may sit between two tied seats)
+    assert ref_winner(hands, mano, lance, d.mistake.value) == answer
     earlier = TAGS[: TAGS.index(d.mistake.value)]
     assert all(ref_winner(hands, mano, lance, t) != answer for t in earlier)
 

@@ -86,7 +86,8 @@ def read_glossary(path: Path) -> Glossary:
 
 def prose(sentence: str) -> str:
     """The words of a sentence: no placeholders, inline code, link targets, HTML tags or markdown marks."""
-    text = re.sub(r"\{[^{}]*\}", " ", sentence)
+    text = re.sub(r"\{\w+:[Rr]ole\}", " asiento ", sentence)  # a seat named by its role (el mano, el postre...)
+    text = re.sub(r"\{[^{}]*\}", " ", text)
     text = re.sub(r"`[^`]*`", " ", text)
     text = re.sub(r"\]\([^)]*\)", "]", text)
     text = re.sub(r"<[^>]+>", " ", text)
@@ -195,3 +196,123 @@ def test_an_entry_can_be_exempted_with_a_reason() -> None:
     catalog.add("Team A takes {n} stones.", "La pareja A se lleva {n} puntos.", user_comments=["glossary: ok, a test"])
     catalog.add("Team B takes {n} stones.", "La pareja B se lleva {n} puntos.")
     assert [e[1] for e in _entries(catalog, "t")] == ["Team B takes {n} stones."]
+
+
+# ----- table talk: what a musero never says (issue 28) -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Never:
+    """One row of "What players never say": a pattern of the Spanish, where it applies, what to say instead."""
+
+    pattern: re.Pattern[str]
+    lessons_only: bool
+    instead: str
+
+
+def read_table_talk(path: Path) -> tuple[Never, ...]:
+    text = path.read_text(encoding="utf-8")
+    rows = _table(text, "### What players never say")
+    out = []
+    for row in rows:
+        pattern, where, instead = (row + [""] * 3)[:3]
+        assert where in ("all", "lessons"), f"{path}: a table-talk row applies to all or lessons, not {where!r}"
+        out.append(Never(re.compile(pattern.strip().strip("`"), re.IGNORECASE), where == "lessons", instead))
+    assert out, f"{path}: no table-talk rows"
+    return tuple(out)
+
+
+def table_talk_problems(rules: tuple[Never, ...], entries: list[tuple[str, str, str]]) -> list[str]:
+    """What the table-talk rows find in ``entries`` (where, English, translation): ``where`` is a catalog's file
+    name (``lessons.po`` and lesson notebooks count as lessons)."""
+    out = []
+    for where, _english, translation in entries:
+        lesson = where == "lessons.po" or where.endswith(".ipynb")
+        words = prose(translation)
+        for rule in rules:
+            if rule.lessons_only and not lesson:
+                continue
+            if bad := rule.pattern.search(words):
+                out.append(f"{where}: {bad.group(0)!r} is never said at the table (say {rule.instead}) in {translation[:80]!r}")
+    return out
+
+
+def lesson_notebook_entries(lang: str) -> list[tuple[str, str, str]]:
+    """Every markdown paragraph of the built lessons of ``lang`` (the twin-links line left out)."""
+    import json
+
+    out = []
+    for nb_path in sorted((LESSONS_DIR / lang).glob("[0-9][0-9]-*.ipynb")):
+        nb = json.loads(nb_path.read_text(encoding="utf-8"))
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "markdown":
+                for block in "".join(cell["source"]).split("\n\n")[0:]:
+                    if block.startswith("[English]("):
+                        continue
+                    out.append((nb_path.name, "", block))
+    return out
+
+
+def _exempt_ids(lang: str) -> set[str]:
+    """The msgstrs of the entries a translator passed with ``# glossary: ok`` (a lesson built from one is passed)."""
+    paths = [*sorted((LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po")), catalog_path(lang, LESSONS_DIR)]
+    out: set[str] = set()
+    for path in paths:
+        with path.open("rb") as fp:
+            for m in read_po(fp, locale=lang):
+                if m.id and _exempt(m) and isinstance(m.string, str):
+                    out.add(m.string)
+    return out
+
+
+def test_spanish_catalogs_speak_as_players_do() -> None:
+    rules = read_table_talk(LOCALE_DIR / "es" / "GLOSSARY.md")
+    found = table_talk_problems(rules, catalog_entries("es"))
+    assert not found, "\n".join(found)
+
+
+def test_spanish_lessons_speak_as_players_do() -> None:
+    rules = read_table_talk(LOCALE_DIR / "es" / "GLOSSARY.md")
+    passed = _exempt_ids("es")
+    entries = [e for e in lesson_notebook_entries("es") if not any(e[2] in s for s in passed)]
+    assert len(entries) >= 200
+    found = table_talk_problems(rules, entries)
+    assert not found, "\n".join(found)
+
+
+def test_table_talk_catches_what_a_musero_never_says() -> None:
+    # each one from the Spanish text before issue 28
+    rules = read_table_talk(LOCALE_DIR / "es" / "GLOSSARY.md")
+    bad = [
+        ("robo", "play.po", "Quédate con {cards}: contando cada robo posible, es lo que más piedras da."),
+        ("robar", "lessons.po", "pueden tirar algunas de sus cartas y robar otras nuevas"),
+        ("señar", "betting.po", "Las medias de otra carta solo se pueden señar después de la grande."),
+        ("se seña", "betting.po", "en la mayoría de las mesas se seña la jugada exacta de pares."),
+        ("el lance de", "ui.po", "Responder que el asiento {seat} gana el lance de {lance}"),
+        ("casi", "teach.po", "Casi, pero no: {answer}."),
+        ("carta más alta", "teach.po", "los duples ganan a las medias y las medias a un par; entre jugadas iguales, gana la carta más alta."),
+        ("jugada for a move", "coach.po", "una buena jugada"),
+        ("preterite", "teach.po", "Elegiste el asiento {seat}, pero {verdict}."),
+        ("preterite of the hand", "teach.po", "No se quiso el último envite: la pareja {team} se lleva el deje."),
+        ("pedir cambiar", "ui.po", "Pedir cambiar cartas (mus)"),
+        ("destreza", "ui.po", "Tus destrezas"),
+        ("labios", "lessons.po", "Sacar los labios hacia fuera quiere decir juego."),
+        ("cartas llevan", "teach.po", "Tus cartas llevan {n} ases: son lo que gana la chica."),
+        ("grammar", "lessons.po", "«Cerrar los dos ojos» le dice a tu compañero nada: ni pares ni juego."),
+        ("nota", "ui.po", "Nota ({lance})"),
+        ("straight quotes", "03-grande-chica.ipynb", 'Varios reglamentos dicen "gana la mano".'),
+    ]
+    found = table_talk_problems(rules, [(where, "", text) for _, where, text in bad])
+    for name, where, text in bad:
+        assert any(p.startswith(f"{where}:") and text[:60] in p for p in found), f"table talk misses: {name}\n{found}"
+    good = [
+        ("teach.po", "", "Has elegido el asiento {seat}, pero {verdict}."),
+        ("play.po", "", "Quédate con {cards}: contando todas las cartas que puedes pedir, es lo que más piedras da."),
+        ("betting.po", "", "Las medias de otra carta solo se enseñan con seña después de la grande."),
+        ("teach.po", "", "Llevas 2 ases: con ellos se gana la chica."),
+        ("ui.po", "", 'Los "datos" de un JSON llevan comillas rectas'),  # straight quotes only in the lessons
+        ("teach.po", "", "Gana la grande el que lleva la carta más alta."),
+        ("teach.po", "", "La mejor jugada de pares gana."),
+        ("teach.po", "", "Está casi: te falta una piedra."),
+    ]
+    assert table_talk_problems(rules, good) == []

@@ -66,8 +66,9 @@ def test_a_second_try_never_repeats_a_hint(seed, skill):
 def test_a_total_retry_names_the_learners_slip():
     q = hand_question("12o 11c 3e 5b", "juego_total")  # 10 + 10 + 10 + 5 = 35
     assert "figures were counted by their number" in retry_text(q, 38)  # 12 + 11 + 10 + 5
-    assert "a 3 was counted as 3" in retry_text(q, 28)
-    assert "Add the four cards again" in retry_text(q, 30)
+    assert "a 3 was taken as a 3" in retry_text(q, 28)
+    assert "one card was left out" in retry_text(q, 30)  # 35 without the 5
+    assert "Add the four cards again" in retry_text(q, 33)
 
 
 # ----- 3. 2s and 3s read as aces and kings, said aloud --------------------------------------------------

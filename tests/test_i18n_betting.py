@@ -76,7 +76,7 @@ def test_scoring_vectors_count_the_same_in_both_languages(case: dict) -> None:
 
 def test_count_lines_read_as_spanish() -> None:
     r = count_hand(D1, 0, lang="es")
-    assert r.explanation[0].startswith("Se acabaron los envites")
+    assert r.explanation[0].startswith("Se han acabado los envites")
     assert "en paso vale 1 piedra para la pareja A (A 1, B 0)." in r.explanation[1]
     assert r.total_sentence("B") == "After this hand: team A 9, team B 1 (you are team B)."  # the language spoken now
     assert r.total_sentence("B", lang="es") == "Tras esta ronda: pareja A 9, pareja B 1 (tú eres la pareja B)."
@@ -91,8 +91,8 @@ def test_betting_steps_and_declarations_in_spanish() -> None:
         texts = b.texts()
         desc = b.outcome.describe() if b.outcome else ""
     _assert_spanish([*texts, desc])
-    assert texts[0] == "El asiento 0 dice envido 2: el envite es de 2; contesta la pareja B."
-    assert texts[-1] == "El asiento 3 dice no quiero. La pareja B no quiere: la pareja A se lleva ya el deje de 5 piedras."
+    assert texts[0] == "El mano (0) dice envido 2: el envite es de 2; contesta la pareja B."
+    assert texts[-1] == "El postre (3) dice no quiero. La pareja B no quiere: la pareja A se lleva ya el deje de 5 piedras."
     en = LanceBetting.start("grande", mano=0).envido(0).reenvido(1, 3).reenvido(0, 5).no_quiero(1).no_quiero(3)
     assert len(en.texts()) == len(texts) and en.outcome == b.outcome
 
@@ -109,7 +109,7 @@ def test_an_illegal_action_says_why_in_spanish() -> None:
     b = LanceBetting.start("grande", mano=0).envido(0).quiero(1)
     with pytest.raises(IllegalActionError) as err:
         b.envido(2)
-    assert "(se quiso el envite de 2)" in err.value.message("es")
+    assert "(se ha querido el envite de 2)" in err.value.message("es")
     assert "(the bet of 2 was accepted)" in str(err.value)
     _assert_spanish([err.value.message("es")])
 
@@ -147,7 +147,7 @@ def test_senas_catalogue_in_spanish() -> None:
     with pytest.raises(SenaError) as err:
         check_sena("cejas", "12o 12c 5e 4b", seat=2)
     assert err.value.message("es") == (
-        "el asiento 2 no puede hacer la seña «Levantar las cejas»: las cartas R-R-5-4 no llevan duples (dos pares, "
+        "el asiento 2 no puede hacer la seña «Levantar las cejas»: con R-R-5-4 no hay duples (dos pares, "
         "o cuatro iguales); una seña debe ser verdadera (RULES.md §11)"
     )
 

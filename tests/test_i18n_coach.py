@@ -103,10 +103,10 @@ def test_the_coach_comments_in_spanish_with_the_same_figures() -> None:
     for view, legal, _ in (mus, discard, bet):
         action = legal[-1]
         _en, es = check_spanish(lambda: [turn_prompt(view), coach_comment(view, action).text])  # noqa: B023
+        # one unit: points of win chance, each with its stone equivalent
+        assert re.search(r"[+-]\d+,\d puntos? de probabilidad de ganar \([+-]\d+,\d piedras?\)", es), es
         if view.phase.is_betting:
-            assert "piedras" in es and re.search(r"± \d+,\d\d piedras", es), es
-        else:
-            assert re.search(r"[+-]\d+,\d piedras", es), es
+            assert re.search(r"± \d+,\d puntos", es), es
     # the explicit lang= gives the same words as speaking()
     view, legal, _ = mus
     with speaking("es"):
@@ -302,3 +302,47 @@ def test_phase_titles_are_headings_in_every_language() -> None:
             assert title[:1].isupper(), (lang, phase, title)
             assert title.lower() == words.lower(), (lang, phase, title, words)
     assert phase_title(Phase.MUS, lang="es") == translator("es")("The mus") != "The mus"
+
+
+def test_the_new_grade_sentences_in_spanish() -> None:
+    """Too close to call, equal values, the review's lines and the órdago prompt, in Spanish with the same
+    figures (issue 25)."""
+    from musteach.play.actions import Discard
+    from musteach.play.events import Phase
+    from musteach.rules.betting import Action
+    from musteach.rules.lances import Lance
+    from musteach.teach.coach import grade_sentence
+    from musteach.teach.grading import ActionValue, DecisionGrade, Grade, Method, grade_for, is_too_close
+
+    def grade(values: list[tuple[str, float]], chosen: str, error: float) -> DecisionGrade:
+        vals = tuple(ActionValue(Action.parse(a), x, 0.1, round(x / 1.7, 1)) for a, x in values)
+        mine = next(v for v in vals if str(v.action) == chosen)
+        loss = round(vals[0].stones - mine.stones, 1)
+        return DecisionGrade(
+            Phase.BET_GRANDE, Lance.GRANDE, mine.action, vals, mine, loss, error, grade_for(loss), Method.ROLLOUT,
+            translator()("before any bet"), 400, Unit.WIN_CHANCE, round(loss / 1.7, 1), 1.7, is_too_close(loss, error),
+        )  # fmt: skip
+
+    def grades() -> list[DecisionGrade]:
+        return [
+            grade([("envido 2", 1.5), ("paso", -0.5)], "paso", 0.6),
+            grade([("paso", 0.3), ("envido 2", 0.2)], "paso", 0.3),
+            grade([("no quiero", -1.0), ("quiero", -1.0)], "quiero", 0.0),
+            grade([("envido 2", 1.5), ("paso", -0.5)], "paso", 0.05),
+        ]
+
+    close = grade([("envido 2", 1.5), ("paso", -0.5)], "paso", 0.6)
+    best_close = grade([("paso", 0.3), ("envido 2", 0.2)], "paso", 0.3)
+    equal = grade([("no quiero", -1.0), ("quiero", -1.0)], "quiero", 0.0)
+    sure = grade([("envido 2", 1.5), ("paso", -0.5)], "paso", 0.05)
+    assert close.too_close and best_close.too_close and not sure.too_close and sure.grade is Grade.MISTAKE
+    assert equal.equal_to is not None
+    _en, es = check_spanish(lambda: [grade_sentence(g) for g in grades()])
+    assert "Demasiado ajustado para juzgarlo" in es and "valen lo mismo" in es and "puntos de probabilidad" in es
+    g = Game(seed=5)
+    for _ in range(4):
+        g.act(g.to_act.seat, "mus")
+    v = g.view(g.to_act.seat)
+    rec = record_decision(v, len(g.history), grade_decision(v, Discard(v.cards[:2])))
+    _en, es = check_spanish(lambda: [rec.line(), rec.replay_label()])
+    assert "cambiar R-6" in es and "descarte: " in es, es

@@ -25,7 +25,7 @@ from musteach.play.deals import (
     rank_id,
 )
 from musteach.play.odds_bot import VALUE_SEED, hand_value
-from musteach.play.tables import KINGS, _measure_bins, reference_bins, shipped_values, values_path
+from musteach.play.tables import KINGS, measure_bins, reference_bins, shipped_values, values_path
 from musteach.rules.batch import evaluate_batch, random_deals
 from musteach.rules.cards import RANKS
 from musteach.rules.lances import info_from_ranks
@@ -106,4 +106,17 @@ def test_the_shipped_values_are_the_samplers(kings):
         shipped = shipped_values(kings, pos)
         assert shipped is not None and len(shipped) == hs.m
         assert shipped[row] == hand_value(hs.hands[row], pos, Rules(kings=kings), 1000, VALUE_SEED)
-    assert reference_bins(kings) == tuple(tuple(r) for r in _measure_bins(kings))
+    assert reference_bins(kings) == tuple(tuple(r) for r in measure_bins(kings))
+
+
+def test_write_tables_samples_what_is_shipped() -> None:
+    """``python -m musteach.play.write_tables`` (moved out of tables.py, issue 24) samples the shipped rows."""
+    from musteach.odds.space import hand_space
+    from musteach.play.odds_bot import hand_value
+    from musteach.play.write_tables import sampled_values
+    from musteach.rules.options import Rules
+
+    hands = hand_space(8, None).hands
+    for i in (0, 57, len(hands) - 1):
+        assert hand_value(hands[i], 2, Rules(kings=8), 1000, 0) == shipped_values(8, 2)[i]
+    assert len(sampled_values(Rules(kings=4), 0, n=3)) == len(hand_space(4, None).hands)

@@ -211,7 +211,7 @@ def test_any_seed_gives_a_gradable_question(seed, skill, kings):
     if q.skill is not Skill.RANK_ORDER:
         assert wrong, "there is always a wrong choice to pick"
         v = q.grade(wrong[0])
-        assert not v.correct and v.headline.startswith("Not quite: ") and v.expected == q.answer
+        assert not v.correct and v.headline.startswith(("Not quite: ", "Close, but not quite: ")) and v.expected == q.answer
 
 
 def test_questions_on_the_checked_lance_vectors():
@@ -441,9 +441,9 @@ def test_grading_jugada_and_totals():
     assert t.grade(t.answer).correct and t.grade(str(t.answer)).correct
     off = t.answer + 1 if t.answer < 40 else t.answer - 1
     v = t.grade(off)
-    assert not v.correct and v.headline == f"Not quite: the total is {t.answer}."
+    assert not v.correct and v.headline == f"Close, but not quite: the total is {t.answer}."  # one point off (issue 28)
     p = make_question("punto_total", 5)
-    assert p.grade(p.answer - 1).headline == f"Not quite: the punto is {p.answer}."
+    assert p.grade(p.answer - 1).headline == f"Close, but not quite: the punto is {p.answer}."
 
 
 def test_explanation_examples():

@@ -556,8 +556,9 @@ def test_floods_and_cross_site_images_leave_a_place_for_a_second_visitor(tmp_pat
             return imgs, bare, after_anonymous, one_session, held_by_one, fresh, r, second, tls
 
         imgs, bare, after_anonymous, one_session, held_by_one, fresh, r, second, tls = run(go())
-        # behind a trusted TLS proxy the session cookie is Secure
-        assert any(c.startswith("musteach_session=") and "Secure" in c for c in tls.headers.get_list("Set-Cookie"))
+        # behind a trusted TLS proxy the session cookie is Secure (and a __Host- cookie: issue 26)
+        assert any(c.startswith("__Host-musteach_session=") and "Secure" in c
+                   for c in tls.headers.get_list("Set-Cookie"))
         assert [x.code for x in imgs] == [403] * 5
         assert {x.code for x in bare} == {303}  # the first visit sets a cookie and starts no kernel
         assert after_anonymous == 0
@@ -681,6 +682,7 @@ def test_the_lessons_command_copies_the_packaged_lessons(tmp_path):
 # ----- past one machine: two instances behind nginx (issue 15) ------------------------------------
 
 def test_two_instances_behind_nginx_keep_each_visitor_on_their_kernel(tmp_path):
+    from musteach_server.admission import ADMIT_COOKIE, issue_token
     from musteach_server.cluster import find_nginx, running_cluster
 
     if find_nginx() is None:
@@ -690,8 +692,12 @@ def test_two_instances_behind_nginx_keep_each_visitor_on_their_kernel(tmp_path):
     lessons = write_lessons(tmp_path / "lessons", broken=False)
     with running_cluster(2, "--lessons", str(lessons), "--pool-size", "0", "--max-kernels", "6",
                          log_dir=tmp_path / "cluster", cwd=ROOT) as cluster:
+        # six visitors behind one address: a class, admitted with a class link signed by the shared secret
+        token = issue_token((tmp_path / "cluster" / "secret").read_bytes().strip(), "test", 6, 1)
+
         async def one(i: int):
             v = Visitor(cluster.base_url)
+            v.cookies[ADMIT_COOKIE] = token
             r = await v.open(LANCE)
             feedback = v.find(v.quizzes()[0], "musteach-feedback")[0]
             answer = next(a for a in v.find(v.quizzes()[0], "musteach-answer") if not v.states[a].get("disabled"))
@@ -705,6 +711,11 @@ def test_two_instances_behind_nginx_keep_each_visitor_on_their_kernel(tmp_path):
             return done, per_instance, closed
 
         done, per_instance, closed = run(go())
+        import psutil
+
+        listening = [c for srv in cluster.servers for c in psutil.Process(srv.process.pid).net_connections("inet")
+                     if c.status == psutil.CONN_LISTEN]
+        assert listening == [], "an instance behind the proxy listens on TCP: any local client could reach it"
         assert [code for code, _, _ in done] == [200] * 6
         assert all(latency is not None for _, latency, _ in done)
         assert sum(per_instance) == 6, per_instance  # (the hash spreads sessions: the load test prints how)

@@ -397,8 +397,9 @@ def test_a_finished_game_shows_its_review_worst_first_and_replays_a_decision():
     shown = text_of(t.review_view.value)
     assert review.banner in shown and review.summary() in shown
     assert len(review.decisions) == len(t.coach_comments) - sum(c.grade is None for c in t.coach_comments)
+    points = [d.points_lost for d in review.decisions]
+    assert points == sorted(points, reverse=True), "worst first, in the one unit: points of win chance"
     lost = [d.stones_lost for d in review.decisions]
-    assert lost == sorted(lost, reverse=True), "worst first"
     assert review.error_rate == pytest.approx(sum(lost) / len(lost))
     for d in review.decisions[:3]:
         assert d.line() in shown
@@ -407,10 +408,14 @@ def test_a_finished_game_shows_its_review_worst_first_and_replays_a_decision():
         assert t.replay_box.children, "a button replays the worst decisions"
         label = t.replay_box.children[0].description
         assert label == worst.replay_label() and f"hand {worst.hand_number}, " in label
-        assert str(worst.grade.action) in label, "the button says which decision it replays"
+        from musteach.teach.coach import action_words
+
+        said = action_words(worst.grade.action, kings=worst.kings)  # as the live comment names it
+        assert said in label, "the button says which decision it replays"
         t.replay_box.children[0].click()
         assert not t.errors
-        assert t.game.to_act is not None and t.game.to_act.seat == t.seat, "back at the learner's decision"
+        # back at the learner's decision (facing a bet either partner may answer: the learner among them)
+        assert t.game.to_act is not None and t.seat in t.game.to_act.seats, "back at the learner's decision"
         assert t.game.hand.number == worst.hand_number and t.view.cards == worst.cards
         assert len(t.game.history) == worst.event_index
         assert t.play(worst.best_action), "the better action can be tried"

@@ -130,10 +130,11 @@ def test_a_session_summary_and_scores_in_spanish() -> None:
             facts[lang] = [re.findall(r"\d+", t) for t in texts]
             if lang == "es":
                 assert_spanish(texts)
-                assert texts[1] == "Marcador: 2/2 · racha 2"
+                # a second try is counted apart, breaks the streak and earns no star point (issue 23)
+                assert texts[1] == "Marcador: 1/2 · 1 al segundo intento · racha 0"
                 assert texts[2] == (
-                    "Terminado: 2 de 2 bien (100 %), mejor racha 2. Bien hecho. "
-                    "★☆☆ (1,375 de 2 puntos; 1 pista, 1 segundo intento)."
+                    "Terminado: 1 de 2 al primer intento, 1 al segundo, 0 sin acertar (50 %), mejor racha 1. "
+                    "Sigue practicando. ★☆☆ (1 de 2 puntos; 1 pista, 1 segundo intento)."
                 )
     assert facts["es"] == facts["en"]
 
@@ -143,7 +144,8 @@ def test_points_and_round_texts_take_a_language() -> None:
     assert points_text(points, 2, 1) == "★★☆ (3.25 of 4 points; 2 hints, 1 second try)."
     assert points_text(points, 2, 1, lang="es") == "★★☆ (3,25 de 4 puntos; 2 pistas, 1 segundo intento)."
     assert (
-        round_text(3, points, lang="es") == "Tanda terminada: 3 de 4 bien (75 %). ★★☆ (3,25 de 4 puntos)."
+        round_text(3, points, lang="es")
+        == "Tanda terminada: 3 de 4 al primer intento, 0 al segundo, 1 sin acertar (75 %). ★★☆ (3,25 de 4 puntos)."
     )
     assert points_text([1.0]) == "★★★ (1 of 1 point)."
     assert points_text([0.5, 0.5], 0, 2) == "★☆☆ (1 of 2 points; 2 second tries)."
@@ -195,7 +197,7 @@ def test_the_diagnosis_in_spanish() -> None:
     deal = [["3o", "3c", "7e", "4b"], ["12c", "11o", "7c", "6e"], ["1o", "5c", "6o", "10e"], ["4c", "5e", "6c", "7o"]]
     d = diagnose(deal, mano=0, lance="grande", answer=1, lang="es")
     assert d.explanation == (
-        "Elegiste el asiento 1, como si los 3 de las cartas 7-4-3-3 del asiento 0 quedaran por debajo del 4; "
+        "Has elegido el asiento 1, como si los 3 de las cartas 7-4-3-3 del asiento 0 quedaran por debajo del 4; "
         "a 8 reyes cada 3 es un rey (vale 10 puntos), así que el asiento 0 (R-R-7-4) gana al asiento 1 (R-C-7-6) "
         "en la segunda carta."
     )
@@ -227,7 +229,7 @@ def test_a_total_retry_in_spanish_names_the_slip() -> None:
             "38 es demasiado alto. Parece que has contado las figuras por su número: R, C y S valen 10 cada una. "
             "Inténtalo otra vez."
         )
-        assert retry_text(q, 28).startswith("28 es demasiado bajo. Parece que has contado un 3 como 3")
+        assert retry_text(q, 28).startswith("28 es demasiado bajo. Parece que has tomado un 3 por un 3")
 
 
 # ----- errors: English in str(), the learner's language in message() ----------------------------------

@@ -20,6 +20,7 @@ import pytest
 from musteach.i18n import current_lang, placeholders, translator
 from musteach.locale.catalogs import read
 from musteach.rules.errors import LanguageError, MusError
+from musteach.rules.lances import Lance
 from musteach.teach import labels
 from musteach.teach.wording import for_learner
 
@@ -228,7 +229,7 @@ def test_the_same_facts_in_both_languages():
     assert en.question.hands == sp.question.hands and en.question.answer == sp.question.answer
     seat = en.question.answer
     assert en.button_for(seat).tooltip == f"Answer that seat {seat} wins Grande"
-    assert sp.button_for(seat).tooltip == es(labels.SEAT_WINS_TIP, seat=seat, lance="Grande")
+    assert sp.button_for(seat).tooltip == es(labels.SEAT_WINS_TIP, seat=seat, lance=Lance.GRANDE.title)
     assert f"asiento {seat}" in sp.button_for(seat).tooltip
     for quiz in (en, sp):
         quiz.button_for(seat).click()
@@ -302,7 +303,7 @@ def test_the_advisors_background_count_speaks_its_language():
 def test_practice_in_spanish_answers_and_goes_on():
     practice = mw.PracticeQuiz(n=2, skills=["grande", "jugada"], seed=3, store="memory", lang="es")
     assert english_left(practice, said_in_practice(practice)) == []
-    assert practice.title.value == "Práctica" and "Tus destrezas" in practice.mastery_view.value
+    assert practice.title.value == "Práctica" and "Tus habilidades" in practice.mastery_view.value
     for _ in range(3):
         practice.answer_controls[0].click()
         if practice.outcome is None:  # a second try: any other answer

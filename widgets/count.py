@@ -55,7 +55,9 @@ from musteach.teach.count_quiz import (
     read_typed_stones,
     said_lines,
 )
+from musteach.teach.progress import Record
 from musteach.teach.quiz import QuizSession
+from musteach.teach.resume import new_seed, replay, run_rng
 from musteach.teach.verdict import Verdict
 
 from ._base import (
@@ -514,6 +516,7 @@ class _StonesQuiz(Tutored, Guarded, widgets.VBox):
         self.errors: list[BaseException] = []
         self.n = n
         self.seed = seed
+        self._first_seed = seed
         self.rules = rules or Rules()
         self.session: QuizSession | None = None
         self.grade: Verdict | None = None
@@ -558,6 +561,7 @@ class _StonesQuiz(Tutored, Guarded, widgets.VBox):
         )
         self.add_class("musteach-quiz")
         self._guard(self._start)()
+        self._guard(self._tutor_resume)()
 
     # ----- to override -----------------------------------------------------------------------
     def _questions(self, rng: random.Random) -> Iterator[Any]:  # pragma: no cover - overridden
@@ -583,9 +587,26 @@ class _StonesQuiz(Tutored, Guarded, widgets.VBox):
 
     # ----- handlers ----------------------------------------------------------------------------
     def _start(self) -> None:
-        rng = random.Random(self.seed)
-        self.session = QuizSession(self._questions(rng), n=self.n, tries=self.tries)
+        self._begin_run(())
+
+    def _begin_run(self, steps: tuple[Record, ...]) -> None:
+        """A new run, or (given kept ``steps``) the run they belong to, drawn from its seed and replayed."""
+        kept = steps[0].data.get("seed") if steps else self._first_seed
+        seed = kept if isinstance(kept, int) else new_seed()
+        self._first_seed = None  # the seed given is the first run's; each later run draws a new one
+        self.session = QuizSession(self._questions(run_rng(seed)), n=self.n, tries=self.tries)
+        self._tutor_run_started(seed)
+        if steps:
+            self._tutor_replayed(steps, replay(self.session, steps))
         self._show_question()
+        s = self.session
+        if s.is_answered and s.verdict is not None:
+            self._show_graded(s, s.verdict)
+        elif s.retry is not None:
+            self.feedback.value = feedback_html("retry", s.retry.headline, s.retry.explanation)
+
+    def _resume(self, steps: tuple[Record, ...]) -> None:
+        self._begin_run(steps)
 
     def _on_next(self, _button: widgets.Button | None = None) -> None:
         if self.session is None:  # the first question failed to build: try again
@@ -595,10 +616,11 @@ class _StonesQuiz(Tutored, Guarded, widgets.VBox):
         else:
             self.session.next()
             self._show_question()
+            self._tutor_shown()
         self._focus_first()
 
     def _on_restart(self, _button: widgets.Button | None = None) -> None:
-        if self.session is None:
+        if self.session is None or self.run_id is not None:
             self._start()
         else:
             self.session.restart()
@@ -615,8 +637,12 @@ class _StonesQuiz(Tutored, Guarded, widgets.VBox):
         except MusError as exc:
             self.feedback.value = feedback_html("hint", translator()(labels.TRY_AGAIN_ERROR, error=exc.message()))
             return
-        if self._tutor_answered(grade):
+        if self._tutor_answered(grade, answer):
             return  # one more try: the boxes stay open
+        self._show_graded(session, grade)
+
+    def _show_graded(self, session: QuizSession, grade: Verdict) -> None:
+        """The question's final verdict on screen: marks, score, closed boxes, Next (or the run's summary)."""
         self.grade = grade
         self.feedback.value = verdict_html(grade)  # first: the verdict is what the learner waits for
         self._mark(session.current, grade)

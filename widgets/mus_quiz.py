@@ -16,7 +16,8 @@ from musteach.odds import position_name
 from musteach.rules import Rules
 from musteach.teach import labels
 from musteach.teach.mus_quiz import DiscardQuestion, DiscardQuestionGenerator
-from musteach.teach.quiz import QuizSession, Verdict
+from musteach.teach.quiz import Verdict
+from musteach.teach.resume import run_rng
 
 from ._base import css_widget, escape
 from .quiz import QuizWidget
@@ -62,9 +63,12 @@ class MusQuiz(QuizWidget):
     def _quiz_default(self) -> str | None:
         return "mus"
 
-    def _start(self) -> None:
-        self.session = QuizSession(self.mus_source, n=self.n, tries=self.tries)  # type: ignore[arg-type]
-        self._show_question()
+    def _plain_source(self) -> DiscardQuestionGenerator:
+        return self.mus_source
+
+    def _run_source(self, seed: int) -> DiscardQuestionGenerator:
+        self.mus_source.rng = run_rng(seed)  # a kept run's questions, drawn again from its seed
+        return self.mus_source
 
     def _picture(self, q: DiscardQuestion, verdict: Verdict | None) -> str:  # type: ignore[override]
         where = position_name(q.position)

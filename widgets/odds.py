@@ -52,7 +52,7 @@ from musteach.rules.lances import Lance
 from musteach.runtime import threads_available
 from musteach.teach import labels
 from musteach.teach.odds_quiz import OddsQuestion, OddsQuestionGenerator
-from musteach.teach.quiz import QuizSession, Verdict
+from musteach.teach.quiz import Verdict
 
 from ._base import Guarded, Spoken, css_widget, escape, spoken
 from ._base import html_box as _html
@@ -811,9 +811,14 @@ class OddsQuiz(QuizWidget):
     def _quiz_default(self) -> str | None:
         return "odds"
 
-    def _start(self) -> None:
-        self.session = QuizSession(self.odds_source, n=self.n, tries=self.tries)  # type: ignore[arg-type]
-        self._show_question()
+    def _plain_source(self) -> OddsQuestionGenerator:
+        return self.odds_source
+
+    def _run_source(self, seed: int) -> OddsQuestionGenerator:
+        old = self.odds_source
+        self.odds_source = OddsQuestionGenerator(seed=seed, rules=old.rules, lances=old.lances, margin=old.margin)
+        self.generator = self.odds_source  # type: ignore[assignment]
+        return self.odds_source
 
     def _picture(self, q: OddsQuestion, verdict: Verdict | None) -> str:  # type: ignore[override]
         where = position_name(q.position)

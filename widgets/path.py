@@ -24,10 +24,12 @@ from typing import Any
 import ipywidgets as widgets
 
 from musteach.i18n import translator
+from musteach.rules.errors import MusError
 from musteach.teach import labels
 from musteach.teach.hints import Hint, Mark
 from musteach.teach.path import find_lesson, lesson_map, quiz_status_text, record_attempt
-from musteach.teach.progress import Progress
+from musteach.teach.progress import Progress, Record, new_id
+from musteach.teach.resume import current_index, encode_response
 from musteach.teach.scoring import stars_text
 from musteach.teach.session import QuizSession
 from musteach.teach.tutor import skill_of
@@ -74,6 +76,10 @@ class Tutored:
         saving = self.lesson is not None and quiz is not None
         self.store: Store = open_store(store if store is not None else ("auto" if saving else "memory"), path=path)
         self.learner = Progress()
+        #: the run in progress (its id and question seed) when its answers are kept step by step, else None
+        self.run_id: str | None = None
+        self.run_seed: int | None = None
+        self._resume_checked = False  # a kept run is resumed once, from what the store held when it loaded
         self.hint_marks: tuple[Mark, ...] = ()
         _ = translator()
         self.hint_button = widgets.Button(description=_(labels.HINT), tooltip=_(labels.HINT_TIP))
@@ -101,6 +107,79 @@ class Tutored:
     def _on_stored(self, progress: Progress) -> None:
         self.learner = progress
         self._show_best()
+        self._tutor_resume()
+
+    # ----- runs kept step by step (issue 23) --------------------------------------------------
+    def _tutor_run_started(self, seed: int | None) -> None:
+        """A new run starts: keep its answers step by step under a new run id (``seed``: its question seed;
+        None when its questions cannot be drawn again, e.g. a fixed list: nothing is kept then)."""
+        keeps = self.lesson is not None and self.quiz_name is not None and seed is not None
+        self.run_id = new_id() if keeps else None
+        self.run_seed = seed if keeps else None
+
+    def _tutor_open_run(self) -> tuple[Record, ...]:
+        """The kept steps of this quiz's run in progress (empty when none, or when nothing is kept here)."""
+        if self.lesson is None or self.quiz_name is None:
+            return ()
+        return self.learner.open_run(self.lesson, self.quiz_name)
+
+    def _tutor_resume(self) -> None:
+        """Resume the kept run in progress when the learner has not started this one (after a reload, the
+        browser's records arrive after the quiz is drawn), once: a run another tab goes on with later is its own.
+        Quizzes that can resume override :meth:`_resume`."""
+        if self._resume_checked or not getattr(self.store, "loaded", True):
+            return
+        self._resume_checked = True
+        s = self.session
+        steps = self._tutor_open_run()
+        if not steps or steps[0].data.get("q") != 0 or steps[0].data.get("run") == self.run_id:
+            return  # nothing kept, a run whose first steps were removed, or this very run
+        if s is None or s.answered or s.attempt.tries or s.attempt.hints:
+            return  # the learner has started this run: it goes on
+        self._resume(steps)
+
+    def _resume(self, steps: tuple[Record, ...]) -> None:  # pragma: no cover - overridden
+        """Draw the kept run again and replay its steps (see :func:`musteach.teach.resume.replay`)."""
+
+    def _tutor_replayed(self, steps: tuple[Record, ...], done: int) -> None:
+        """The first ``done`` kept ``steps`` were replayed into a new run: keep them again under this run's own id
+        (another tab resuming the same run then finishes a run of its own: both are kept)."""
+        if self.run_id is None or self.lesson is None or self.quiz_name is None:
+            return
+        for st in steps[:done]:
+            d = st.data
+            self.learner.record_step(
+                self.lesson, self.quiz_name, self.run_id, seed=int(d["seed"]), n=int(d["n"]), q=int(d["q"]),
+                given=d.get("given"), hints=int(d.get("hints", 0)), shown="given" not in d,
+            )
+        self._save_soon()
+
+    def _tutor_shown(self) -> None:
+        """The learner moved to the next question of a kept run: keep that too (a reload shows that question)."""
+        s = self.session
+        if self.run_id is None or self.run_seed is None or s is None or s.current is None:
+            return
+        assert self.lesson is not None and self.quiz_name is not None
+        self.learner.record_step(
+            self.lesson, self.quiz_name, self.run_id, seed=self.run_seed, n=s.n, q=current_index(s), shown=True
+        )
+        self._save_soon()
+
+    def _tutor_step(self, response: Any) -> None:
+        """Keep one answer of the run in progress (a step record), so that a reload resumes the run."""
+        s = self.session
+        if self.run_id is None or self.run_seed is None or s is None or s.finished:
+            return
+        assert self.lesson is not None and self.quiz_name is not None
+        try:
+            given = encode_response(response)
+        except MusError:
+            return  # an answer that cannot be kept: the run is kept up to here
+        hints = s.attempt.hints
+        self.learner.record_step(
+            self.lesson, self.quiz_name, self.run_id, seed=self.run_seed, n=s.n, q=current_index(s), given=given,
+            hints=hints,
+        )
 
     def _save_soon(self) -> None:
         """Save once this click's own messages are out (:func:`~._base.when_sent`): the verdict reaches the page
@@ -127,7 +206,9 @@ class Tutored:
         if s is None or not s.can_hint():
             return
         hint: Hint = s.hint()
-        self.feedback.value = feedback_html("hint", hint.headline, hint.text)
+        retry = s.retry  # the diagnosis of a wrong first answer stays, the hint goes under it
+        above = feedback_html("retry", retry.headline, retry.explanation) if retry is not None else ""
+        self.feedback.value = above + feedback_html("hint", hint.headline, hint.text)
         if hint.marks:
             self.hint_marks = hint.marks
             self._redraw_marks()
@@ -140,14 +221,18 @@ class Tutored:
         """Open the answer controls again for the second try (the wrong ``given`` stays marked)."""
 
     # ----- answers --------------------------------------------------------------------------
-    def _tutor_answered(self, verdict: Verdict) -> bool:
+    def _tutor_answered(self, verdict: Verdict, response: Any = None) -> bool:
         """After an answer: True when the question stays open for one more try (the retry message is shown);
         False when it is over (the verdict is shown first, before anything else changes on the page; the caller
         then marks the answers). Records a finished question, and a finished run (saved once this click's
-        messages are out)."""
+        messages are out). response: the answer as given, kept as a step of the run in progress (see
+        :meth:`_tutor_run_started`)."""
         s = self.session
         assert s is not None
+        self._tutor_step(response)
         if s.retry is not None and not s.is_answered:
+            if self.run_id is not None:
+                self._save_soon()
             self._first_given = s.retry.given  # classes: the first wrong pick names the misconception
             self.feedback.value = feedback_html("retry", s.retry.headline, s.retry.explanation)
             self._reopen_answers(verdict.given)
@@ -160,10 +245,12 @@ class Tutored:
             question = s.history[-1][0]
             review = record_attempt(self.learner, skill_of(question), s.attempt)
             first = vars(self).pop("_first_given", verdict.given)
-            send_record(answer_record(self.lesson, self.quiz_name, question, s.attempt, review.id, first))
+            send_record(answer_record(self.lesson, self.quiz_name, question, s.attempt, review.id, first,
+                                      diagnosis=s.attempt.record_fields["diagnosis"]))  # musteach's, as grade says
             if s.finished:
                 run = self.learner.record_run(
-                    self.lesson, self.quiz_name, s.points, s.stars, hints=s.hints_used, retries=s.retries
+                    self.lesson, self.quiz_name, s.points, s.stars, hints=s.hints_used, retries=s.retries,
+                    run_id=self.run_id or "",
                 )
                 send_record(run_record(run))
             self._save_soon()

@@ -54,7 +54,7 @@ from musteach.teach.progress import (
     describe_due,
 )
 from musteach.teach.quiz import Question, QuizError, Skill, make_question
-from musteach.teach.scoring import round_text
+from musteach.teach.scoring import Outcome, round_text
 from musteach.teach.session import Turn
 from musteach.teach.verdict import Verdict
 
@@ -775,11 +775,11 @@ class PracticeQuiz(Guarded, widgets.VBox):
         mark_opened(self.progress, "11-practice")  # the lesson map shows the practice page as done
         self.outcome = outcome
         self.round_answered += 1
-        self.round_right += outcome.correct
-        self.round_streak = self.round_streak + 1 if outcome.correct else 0
+        self.round_right += attempt.first_try  # right at the first try: a second try is counted apart
+        self.round_streak = self.round_streak + 1 if attempt.first_try else 0
         self.round_points.append(attempt.points)
         self.round_hints += attempt.hints
-        self.round_retries += int(attempt.solved and attempt.wrong > 0)
+        self.round_retries += int(attempt.outcome is Outcome.SECOND)
         text = verdict_html(outcome)
         if self.round_answered >= self.n:
             text += feedback_html(
@@ -815,7 +815,9 @@ class PracticeQuiz(Guarded, widgets.VBox):
         if item is None or not item.turn.can_hint():
             return
         hint = item.turn.hint()
-        self.feedback.value = feedback_html("hint", hint.headline, hint.text)
+        retry = item.turn.retry  # the diagnosis of a wrong first answer stays, the hint goes under it
+        above = feedback_html("retry", retry.headline, retry.explanation) if retry is not None else ""
+        self.feedback.value = above + feedback_html("hint", hint.headline, hint.text)
         if hint.marks:
             picture = item.shown.marked(hint.marks)
             if picture is not None:

@@ -25,6 +25,7 @@ from musteach.rules.errors import MusError, shown
 from musteach.rules.lances import Lance
 from musteach.teach import labels
 from musteach.teach.errors import BlankAnswerError
+from musteach.teach.progress import Record
 from musteach.teach.quiz import (
     LANCE_SKILLS,
     Kind,
@@ -35,6 +36,7 @@ from musteach.teach.quiz import (
     Skill,
     Verdict,
 )
+from musteach.teach.resume import new_seed, replay, run_rng
 
 from ._base import (
     FRIENDLY_ERROR,
@@ -103,6 +105,7 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
         path: str | None = None,
     ):
         self.errors: list[BaseException] = []
+        self._seed = seed
         self.questions: tuple[Question, ...] | None = None if questions is None else tuple(questions)
         if self.questions is not None:
             if not self.questions or not all(isinstance(q, Question) for q in self.questions):
@@ -148,6 +151,7 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
         )  # fmt: skip
         self.add_class("musteach-quiz")
         self._guard(self._start)()
+        self._guard(self._tutor_resume)()
 
     def _quiz_default(self) -> str | None:
         """The quiz's name within its lesson when none is given (the skill asked, if only one)."""
@@ -179,9 +183,41 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
 
     # ----- handlers ------------------------------------------------------------------------
     def _start(self) -> None:
-        source = self.generator if self.questions is None else iter(self.questions)
+        self._begin_run(())
+
+    def _begin_run(self, steps: tuple[Record, ...]) -> None:
+        """A new run (or, given kept ``steps``, the run they belong to, replayed: see :meth:`_resume`)."""
+        seed = None
+        source = self._plain_source()
+        if self.questions is None and self.lesson is not None:  # a kept run: its questions can be drawn again
+            kept = steps[0].data.get("seed") if steps else self._seed
+            seed = kept if isinstance(kept, int) else new_seed()
+            self._seed = None  # the seed given is the first run's; each later run draws a new one
+            source = self._run_source(seed)
         self.session = QuizSession(source, n=self.n, tries=self.tries)
+        self._tutor_run_started(seed)
+        if steps:
+            self._tutor_replayed(steps, replay(self.session, steps))
         self._show_question()
+        s = self.session
+        if s.is_answered and s.verdict is not None:
+            self._show_verdict(s.verdict)
+        elif s.retry is not None:
+            self.feedback.value = feedback_html("retry", s.retry.headline, s.retry.explanation)
+            self._reopen_answers(s.retry.given)
+
+    def _plain_source(self) -> Any:
+        """Where the questions come from: the fixed list, else the generator (a subclass may have its own)."""
+        return self.generator if self.questions is None else iter(self.questions)
+
+    def _run_source(self, seed: int) -> Any:
+        """The question source of a kept run, drawn from ``seed`` (a subclass with its own source makes a new one)."""
+        self.generator.rng = run_rng(seed)
+        return self.generator
+
+    def _resume(self, steps: tuple[Record, ...]) -> None:
+        if type(self)._start is QuizWidget._start:  # a quiz that draws its questions otherwise starts afresh
+            self._begin_run(steps)
 
     def _on_next(self, _button: widgets.Button | None = None) -> None:
         if self.session is None:  # the first question failed to build: try again
@@ -191,10 +227,11 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
         else:
             self.session.next()
             self._show_question()
+            self._tutor_shown()
         self._focus_first_answer()
 
     def _on_restart(self, _button: widgets.Button | None = None) -> None:
-        if self.session is None or self.questions is not None:
+        if self.session is None or self.questions is not None or self.run_id is not None:
             self._start()  # a fixed list of questions starts again from its first question
         else:
             self.session.restart()
@@ -215,7 +252,7 @@ class QuizWidget(Tutored, Guarded, widgets.VBox):
             headline = "" if isinstance(exc, BlankAnswerError) else translator()(labels.TRY_AGAIN)  # a blank box uses no try
             self.feedback.value = feedback_html("hint", headline, exc.message())
             return None
-        if self._tutor_answered(verdict):
+        if self._tutor_answered(verdict, response):
             return verdict  # one more try: the question stays open
         self._show_verdict(verdict)
         return verdict

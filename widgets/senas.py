@@ -25,7 +25,7 @@ from musteach.i18n import translator
 from musteach.rules import Rules
 from musteach.rules.senas import Sena, get_sena, meaning
 from musteach.teach import labels
-from musteach.teach.quiz import QuizSession, Verdict
+from musteach.teach.quiz import Verdict
 from musteach.teach.senas_quiz import SenaQuestion, SenaQuestionGenerator
 
 from ._base import Spoken, css_widget, escape
@@ -126,9 +126,13 @@ class SenaQuiz(QuizWidget):
     def _quiz_default(self) -> str | None:
         return f"senas_{self.mode}"
 
-    def _start(self) -> None:
-        self.session = QuizSession(self.sena_source, n=self.n, tries=self.tries)  # type: ignore[arg-type]
-        self._show_question()
+    def _plain_source(self) -> SenaQuestionGenerator:
+        return self.sena_source
+
+    def _run_source(self, seed: int) -> SenaQuestionGenerator:
+        self.sena_source = SenaQuestionGenerator(self.mode, seed=seed, rules=self.sena_source.rules)
+        self.generator = self.sena_source  # type: ignore[assignment]
+        return self.sena_source
 
     def _picture(self, q: SenaQuestion, verdict: Verdict | None) -> str:  # type: ignore[override]
         if q.mode == "fit":

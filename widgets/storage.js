@@ -1,6 +1,15 @@
-// musteach BrowserStore: keeps a JSON string in this browser's localStorage, for the kernel.
+// musteach BrowserStore: keeps the learner's records in this browser's localStorage, for the kernel.
+//
+// Each record (an answer, a quiz run, a step of a run in progress, a game, a setting) is kept under a key of
+// its own, `<key>/r/<record id>`, written once and never overwritten: two quizzes on one page, two tabs or a
+// reload never lose each other's records. `<key>` itself keeps a snapshot of the whole progress (the kernel's
+// merge of everything it knows), written only when it still holds what this page last read, so that a writer
+// that has not seen another's snapshot merges it first (see write()).
 //
 // Browser -> kernel (custom messages):
+//   {type: "records", items: [<record JSON>...], reason: "load"|"other-tab"}: the records this browser keeps
+//     (sent in batches of at most PART_CHARS characters before the first "stored"), and each record another tab
+//     writes.
 //   {type: "stored", value: <string|null>, reason: "load"|"other-tab", error: <string>}
 //     sent once when the widget starts (what localStorage holds), and again whenever another tab of this
 //     browser writes the same key (the kernel merges it, so two tabs lose nothing).
@@ -15,6 +24,10 @@
 //   {type: "set_aside", name: <key>, value: <string|null>}: keep unreadable progress under another key
 //     (null: a copy of what the key holds now).
 //   {type: "reload"}: send "stored" again.
+//   {type: "put", records: [[<id>, <record JSON>]...]}: keep each record under its own key (once).
+//   {type: "forget", ids: [<id>...]}: remove those records' keys, if they hold steps (a step of a quiz run is
+//     useless once the run's own record is kept; nothing else is ever removed).
+//   {type: "write"}: write the "value" trait again (after an "other-writer" snapshot that changed nothing).
 
 // At most 6 bytes a character once escaped in JSON: 32,000 characters stay under 200 KB a message.
 const PART_CHARS = 32000;
@@ -38,9 +51,77 @@ function isQuotaError(e) {
   return !!e && (e.name === "QuotaExceededError" || e.name === "NS_ERROR_DOM_QUOTA_REACHED" || e.code === 22);
 }
 
+function forgetSteps(ls, prefix, ids) {
+  for (const id of ids) {
+    const name = prefix + id;
+    try {
+      const record = JSON.parse(ls.getItem(name) || "null");
+      if (record && record.kind === "step") ls.removeItem(name);
+    } catch (e) {
+      // an unreadable record stays where it is
+    }
+  }
+}
+
 function initialize({ model }) {
   const key = () => model.get("key");
+  const recordPrefix = () => `${key()}/r/`;
   let loaded = false;
+  let lastSeen = null; // the snapshot under key() as this page last read or wrote it
+
+  function sendRecords(reason, values) {
+    let batch = [];
+    let size = 0;
+    for (const value of values) {
+      if (typeof value !== "string") continue;
+      if (batch.length && size + value.length > PART_CHARS) {
+        model.send({ type: "records", items: batch, reason });
+        batch = [];
+        size = 0;
+      }
+      batch.push(value);
+      size += value.length;
+    }
+    if (batch.length) model.send({ type: "records", items: batch, reason });
+  }
+
+  function storedRecords() {
+    const ls = storage();
+    const out = [];
+    if (ls === null) return out;
+    try {
+      const prefix = recordPrefix();
+      for (let i = 0; i < ls.length; i++) {
+        const name = ls.key(i);
+        if (name !== null && name.startsWith(prefix)) out.push(ls.getItem(name));
+      }
+    } catch (e) {
+      // the snapshot is still read below; its error is reported there
+    }
+    return out;
+  }
+
+  function forget(ids) {
+    const ls = storage();
+    if (ls !== null) forgetSteps(ls, recordPrefix(), ids);
+  }
+
+  function put(records) {
+    const ls = storage();
+    if (ls === null) {
+      model.send({ type: "saved", ok: false, error: "localStorage is not available in this browser" });
+      return;
+    }
+    try {
+      for (const [id, value] of records) {
+        const name = recordPrefix() + id;
+        if (ls.getItem(name) === null) ls.setItem(name, value);
+      }
+      model.send({ type: "saved", ok: true, error: "" });
+    } catch (e) {
+      model.send({ type: "saved", ok: false, error: errorText(e), full: isQuotaError(e) });
+    }
+  }
 
   function sendStored(reason, value) {
     const ls = storage();
@@ -57,6 +138,7 @@ function initialize({ model }) {
         }
       }
     }
+    lastSeen = value;
     if (typeof value === "string" && value.length > MAX_CHARS) {
       model.send({ type: "stored", value: null, reason, error: "", too_big: value.length });
     } else if (typeof value === "string" && value.length > PART_CHARS) {
@@ -81,7 +163,15 @@ function initialize({ model }) {
       return;
     }
     try {
-      if (ls.getItem(key()) !== value) ls.setItem(key(), value);
+      const current = ls.getItem(key());
+      if (current !== null && current !== lastSeen && current !== value) {
+        // another writer (a quiz on this page, another tab) wrote a snapshot this kernel has not merged:
+        // send it; the kernel merges it and sends the merged value, which is written then
+        sendStored("other-writer", current);
+        return;
+      }
+      if (current !== value) ls.setItem(key(), value);
+      lastSeen = value;
       model.send({ type: "saved", ok: true, error: "" });
     } catch (e) {
       model.send({ type: "saved", ok: false, error: errorText(e), full: isQuotaError(e) });
@@ -99,11 +189,22 @@ function initialize({ model }) {
         model.send({ type: "saved", ok: false, error: errorText(e) });
       }
     } else if (msg.type === "reload") {
+      sendRecords("load", storedRecords());
       sendStored("load");
+    } else if (msg.type === "forget" && Array.isArray(msg.ids)) {
+      forget(msg.ids);
+    } else if (msg.type === "write") {
+      write();
+    } else if (msg.type === "put" && Array.isArray(msg.records)) {
+      put(msg.records);
     }
   }
 
   function onStorage(event) {
+    if (typeof event.key === "string" && event.key.startsWith(recordPrefix()) && event.newValue !== null) {
+      sendRecords("other-tab", [event.newValue]);
+      return;
+    }
     if (event.key === key() && event.newValue !== null && event.newValue !== model.get("value")) {
       sendStored("other-tab", event.newValue);
     }
@@ -112,6 +213,7 @@ function initialize({ model }) {
   model.on("change:value", write);
   model.on("msg:custom", onMessage);
   window.addEventListener("storage", onStorage);
+  sendRecords("load", storedRecords());
   sendStored("load");
   loaded = true;
   return () => {

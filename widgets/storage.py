@@ -1,8 +1,20 @@
 """Where a learner's practice progress is kept: in the browser (Voilà) or in a file (JupyterLab).
 
-* :class:`BrowserStore` — an anywidget that keeps the progress JSON in the visitor's own browser
+* :class:`BrowserStore` — an anywidget that keeps the learner's records in the visitor's own browser
   (``localStorage``), so a hosted Voilà server keeps nothing on its disk and no visitor ever sees another's
   progress (each visitor has a kernel of their own and a browser of their own). It survives a reload.
+  Each record (:class:`~musteach.teach.progress.Record`: an answer, a quiz run, a step of a run in progress, a
+  game, a setting) is written once under a key of its own (``<key>/r/<id>``) and never overwritten, so two
+  quizzes on one page, two tabs of one lesson and a reload mid-quiz all keep every record (issue 23); ``<key>``
+  keeps a snapshot of the merged progress besides (read by older pages, upgraded on load).
+
+  Why localStorage and not IndexedDB (e.g. through ``idb-keyval``): the records are small (a few hundred
+  bytes each, tens of kilobytes for a learner), and what lost them was the single overwritten value, not the
+  storage; with a key per record nothing is overwritten. localStorage is synchronous (a write is done before
+  the page can close, where an IndexedDB transaction may still be pending), and it tells every other tab of a
+  write (the ``storage`` event), which IndexedDB does not (it would need a ``BroadcastChannel`` besides). It
+  also keeps the store readable by the pages and tests already written against it, with no JavaScript
+  dependency to vendor and keep up to date.
 * :class:`~musteach.teach.progress.FileStore` — a JSON file in the user data folder (JupyterLab).
 * :class:`~musteach.teach.progress.MemoryStore` — nothing kept (tests).
 
@@ -16,7 +28,8 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -28,7 +41,17 @@ from musteach.i18n import Text, translator
 from musteach.rules.errors import shown
 from musteach.runtime import in_browser
 from musteach.teach import labels
-from musteach.teach.progress import FileStore, MemoryStore, Progress, ProgressError, ProgressSchemaError
+from musteach.teach.progress import (
+    FileStore,
+    MemoryStore,
+    Progress,
+    ProgressError,
+    ProgressSchemaError,
+    Record,
+    RecordKind,
+    new_records,
+    save_records,
+)
 
 __all__ = ["DEFAULT_KEY", "VOILA_ENV", "BrowserStore", "in_voila", "open_store"]
 
@@ -54,13 +77,16 @@ def in_voila() -> bool:
 
 
 class BrowserStore(anywidget.AnyWidget):
-    """The progress JSON kept in this browser's ``localStorage`` under ``key`` (see ``storage.js``).
+    """The learner's records kept in this browser's ``localStorage`` under ``key`` (see ``storage.js``).
 
-    When the page starts, the browser sends what it holds; the store merges it with anything already
-    answered in this kernel and writes the result back. Every :meth:`save` writes the merged progress to
-    the ``value`` trait, which the browser copies into ``localStorage``. Another tab of the same browser
-    writing the key is merged in too. Unreadable progress found in the browser is kept under
-    ``<key>.corrupt-<timestamp>`` and reported in :attr:`notices`.
+    When the page starts, the browser sends every record it holds and the snapshot under ``key``; the store
+    merges them with anything already answered in this kernel and writes back what the browser lacks. Every
+    :meth:`save` sends the new records (each kept under its own key, through
+    :func:`~musteach.teach.progress.save_records`) and writes the merged progress to the ``value`` trait, which
+    the browser copies into ``localStorage`` when no other writer has changed it since. Records another tab
+    writes are merged in too, and so are the saves of other stores of the same key in this kernel (two quizzes
+    on one page). Unreadable progress found in the browser is kept under ``<key>.corrupt-<timestamp>`` and
+    reported in :attr:`notices`.
 
     ``loaded`` is False until the browser has answered; until then saves are held in memory.
     Callbacks given to :meth:`on_change` run (with the merged progress) whenever the browser sends progress.
@@ -84,7 +110,13 @@ class BrowserStore(anywidget.AnyWidget):
         self.set_aside_names: list[str] = []
         self._listeners: list[Callable[[Progress], None]] = []
         self._parts: dict[str, Any] = {}  # the progress text arriving in parts: id, count, parts so far
+        self._unsent: dict[str, Record] = {}  # records to put in the browser once it has loaded
+        self._stored_ids: set[str] = set()  # records the browser holds under keys of their own
+        self._stored_steps: set[str] = set()  # of those, the steps of quiz runs
+        #: records the browser sent that could not be read (skipped, logged)
+        self.unreadable_records = 0
         self.on_msg(self._on_msg)
+        _OPEN.add(self)
 
     @property
     def where(self) -> str:
@@ -105,27 +137,61 @@ class BrowserStore(anywidget.AnyWidget):
         return self.progress.copy()
 
     def save(self, progress: Progress) -> Progress:
-        """Merge ``progress`` in and (once the browser has loaded) write it to the browser; returns the merge."""
-        self.progress = self.progress.merge(progress)
-        if self.loaded:
-            self._push()
+        """Merge ``progress`` in and (once the browser has loaded) write its new records and the merged
+        snapshot to the browser; returns the merge. Other stores of the same key in this kernel merge it too."""
+        save_records(new_records(self.progress, progress), lambda records: self._write(progress, records))
+        for other in list(_OPEN):
+            if other is not self and other.key == self.key and other.loaded:
+                other.progress = other.progress.merge(progress)
         return self.progress.copy()
 
-    def _push(self) -> None:
+    def _write(self, progress: Progress, records: Sequence[Record]) -> None:
+        self.progress = self.progress.merge(progress)
+        self._unsent.update((r.id, r) for r in records)
+        if self.loaded:  # a step of a run in progress needs its own key only: the snapshot follows the next answer
+            self._flush(snapshot=not records or any(r.kind != RecordKind.STEP for r in records))
+
+    def _flush(self, *, snapshot: bool = True) -> None:
+        """Put the records the browser lacks (each under its own key), then (``snapshot``) the merged snapshot."""
+        records = [r for r in self._unsent.values() if r.id not in self._stored_ids]
+        self._unsent = {}
+        if records:
+            self.send({"type": "put", "records": [[r.id, r.to_json()] for r in records]})
+            self._stored_ids.update(r.id for r in records)
+            self._stored_steps.update(r.id for r in records if r.kind == RecordKind.STEP)
+        self._forget_finished_steps()
+        if snapshot:
+            self._push()
+
+    def _forget_finished_steps(self) -> None:
+        """Remove from the browser the steps of runs that are finished (the run's own record holds what they led
+        to) or replaced by a later run of the same quiz (a resumed run goes on under its own id, with copies)."""
+        kept = {st.id for st in self.progress.steps}
+        done = [sid for sid in self._stored_steps if sid not in kept]
+        if done:
+            self.send({"type": "forget", "ids": done})
+            self._stored_steps.difference_update(done)
+
+    def _push(self, *, again: bool = False) -> None:
         text = self.progress.to_json()
         if text != self.value:
             self.value = text
+        elif again:
+            self.send({"type": "write"})  # the browser holds another writer's snapshot: write the merge over it
 
     def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
         if not isinstance(content, dict):
             return
         kind = content.get("type")
-        if kind == "stored":
+        if kind == "records":
+            self._receive_records(content.get("items"), str(content.get("reason") or ""))
+        elif kind == "stored":
             too_big = content.get("too_big")
             if too_big:
                 self._receive(None, "", too_big=too_big)
             else:
-                self._receive(content.get("value"), str(content.get("error") or ""))
+                again = content.get("reason") == "other-writer"
+                self._receive(content.get("value"), str(content.get("error") or ""), again=again)
         elif kind == "stored_part":
             self._receive_part(content)
         elif kind == "saved" and not content.get("ok", True):
@@ -140,6 +206,29 @@ class BrowserStore(anywidget.AnyWidget):
                 self._tell_listeners()  # the status line says where progress is (not) kept
         elif kind == "saved" and self.storage_full:
             self.storage_full = False  # room again (the learner cleared some)
+            self._tell_listeners()
+
+    def _receive_records(self, items: object, reason: str) -> None:
+        """Records the browser keeps (at load) or another tab wrote: merged in, never written back."""
+        records = []
+        for item in items if isinstance(items, list) else []:
+            try:
+                records.append(Record.from_json(item if isinstance(item, str) else ""))
+            except ProgressError:
+                self.unreadable_records += 1
+                _log.warning("a record kept in the browser could not be read: %.200r", item)
+        self._stored_ids.update(r.id for r in records)
+        self._stored_steps.update(r.id for r in records if r.kind == RecordKind.STEP)
+        try:
+            self.progress.apply(records)
+        except ProgressError:  # a record of a known kind with bad data: skip it, keep the rest
+            for r in records:
+                try:
+                    self.progress.apply([r])
+                except ProgressError:
+                    self.unreadable_records += 1
+                    _log.warning("a record kept in the browser could not be read: %.200r", r.to_json())
+        if self.loaded and reason != "load":
             self._tell_listeners()
 
     def _receive_part(self, content: dict[str, Any]) -> None:
@@ -169,7 +258,7 @@ class BrowserStore(anywidget.AnyWidget):
         self.notices.append(Text(labels.BROWSER_UNREADABLE, why=why, name=name))
         self._done_loading()
 
-    def _receive(self, raw: object, error: str, *, too_big: object = None) -> None:
+    def _receive(self, raw: object, error: str, *, too_big: object = None, again: bool = False) -> None:
         if too_big:
             name = self._set_aside(None)
             size = _Characters(too_big) if isinstance(too_big, int) else Text(labels.TOO_MANY_CHARACTERS)
@@ -189,7 +278,7 @@ class BrowserStore(anywidget.AnyWidget):
                 why = Text(labels.OTHER_VERSION if isinstance(e, ProgressSchemaError) else labels.DAMAGED)
                 detail = e.text if isinstance(e, ProgressError) and e.text is not None else str(e)
                 self.notices.append(Text(labels.BROWSER_UNREADABLE_WHY, why=why, error=detail, name=name))
-        self._done_loading()
+        self._done_loading(again=again)
 
     def _set_aside(self, raw: str | None) -> str:
         """Ask the browser to keep ``raw`` (None: what the key holds now) under a new key; returns that key."""
@@ -199,9 +288,13 @@ class BrowserStore(anywidget.AnyWidget):
         self.set_aside_names.append(name)
         return name
 
-    def _done_loading(self) -> None:
+    def _done_loading(self, *, again: bool = False) -> None:
+        if not self.loaded:  # the first load: every record the browser lacks gets a key of its own (an upgrade)
+            self._unsent.update((r.id, r) for r in self.progress.records() if r.id not in self._stored_ids)
         self.loaded = True
-        self._push()
+        self._flush()
+        if again:
+            self._push(again=True)
         self._tell_listeners()
 
     def _tell_listeners(self) -> None:
@@ -219,6 +312,9 @@ class _Characters(Text):
     def render(self, lang: str | None = None) -> str:
         return labels.characters_text(dict(self.params)["n"], lang)  # type: ignore[arg-type]
 
+
+#: The browser stores of this kernel (two quizzes of one page share what each saves).
+_OPEN: weakref.WeakSet[BrowserStore] = weakref.WeakSet()
 
 Store = FileStore | MemoryStore | BrowserStore
 

@@ -49,7 +49,7 @@ from musteach.rules.errors import MusError, shown
 from musteach.rules.lances import effective_rank, seat_roles, team_of
 from musteach.teach import labels
 from musteach.teach.coach import CoachComment, phase_title, turn_prompt
-from musteach.teach.progress import GameResult, Progress
+from musteach.teach.progress import OPPONENTS_LEVEL, GameResult, Progress
 from musteach.teach.review import DecisionRecord, GameReview, best_game_sentence, match_banner
 from musteach.teach.senas_quiz import gesture_words, third_person
 from musteach.teach.table import BOT_KINDS, ChoiceKind, FinishedGame, TableSession, warm_up
@@ -195,15 +195,16 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
         self._card_html: list[widgets.HTML] = []
         self._toggles: list[widgets.ToggleButton] = []
         self.step = 0  # how many times the table was redrawn (in the header's data-step)
+        self.store = open_store(store)  # ProgressError (a MusError) for a bad store
+        kept = self.store.load()
+        self.best_game: GameResult | None = kept.best_game()
+        level = kept.setting(OPPONENTS_LEVEL)  # the opponents the learner chose last (issue 23)
         # the session deals (a bad seed, first_mano or score raises here); the bots play once the table is built
         self.session = TableSession(
-            r, seed, seat=learner_seat, level=bot, first_mano=first_mano, ask_declarations=ask_declarations,
+            r, seed, seat=learner_seat, level=level if level in BOT_KINDS else bot, first_mano=first_mano, ask_declarations=ask_declarations,
             start_score=start_score if start_score is not None else _env_start_score(), ready=self._wait_warm,
             bots_first=False,
         )  # fmt: skip
-
-        self.store = open_store(store)  # ProgressError (a MusError) for a bad store
-        self.best_game: GameResult | None = self.store.load().best_game()
         self._build_views()
         self._build_action_row()
         self._build_sena_row()
@@ -564,7 +565,12 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
         self.new_game(None)
 
     def _on_level(self, change: dict[str, Any]) -> None:
-        """The learner picked other opponents: a new match starts against them (fresh bots, from 0-0)."""
+        """The learner picked other opponents: a new match starts against them (fresh bots, from 0-0); the
+        choice is kept like the rest of the progress."""
+        if self.store.load().setting(OPPONENTS_LEVEL) != str(change["new"]):
+            chosen = Progress()
+            chosen.set_setting(OPPONENTS_LEVEL, str(change["new"]))
+            self.store.save(chosen)
         self.session.new_match(None, level=str(change["new"]), bots_first=False)
         self._begin()
 
@@ -857,12 +863,20 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
     def _record_game(self, finished: FinishedGame) -> None:
         """Hand a finished game to the progress store (its "games" section) and read the best game back."""
         progress = self.store.load()
-        game = progress.record_game(finished.decisions, finished.stones_lost, finished.won, level=finished.level)
+        r = finished.review
+        summary = {"game_number": finished.game_number, "winner": r.winner, "score": list(r.score), "team": r.team}
+        game = progress.record_game(
+            finished.decisions, finished.stones_lost, finished.won, level=finished.level, review=summary
+        )
         send_record(game_record(game))  # classes: to the teacher too
         self.best_game = self.store.save(progress).best_game()
 
     def _on_stored(self, progress: Progress) -> None:
-        """The browser sent the progress it keeps: show the best game kept there."""
+        """The browser sent the progress it keeps: show the best game kept there, and take the opponents' level
+        kept there while the learner has made no decision in this match yet."""
+        level = progress.setting(OPPONENTS_LEVEL)
+        if level in BOT_KINDS and level != self.bot_kind and not self.session.decisions:
+            self.level_choice.value = level  # a new match against them (see _on_level)
         self.best_game = progress.best_game()
         self._draw_best()
         if self.game.hand.is_over:

@@ -35,6 +35,7 @@ from ..rules.count_batch import END_PHASE_NAMES, MAX_AMOUNT, BetKind, CountBatch
 from ..rules.errors import MusError
 from . import Records, decode_input, json_decoder, line_label, msgspec_error, read_input_bytes, read_records
 from .codes import CODE_BYTES, READ_PAST, TEXT_WIDTH, TextCodes, walk_code_places
+from .help_words import description
 
 _KEYS = ("id", "stones", "hand_total", "final_score", "game_over", "game_winner", "ended_at")
 
@@ -44,7 +45,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     p: argparse.ArgumentParser = sub.add_parser(
         "count",
         help=_("count whole hands (scoring.json cases) and print each result as a JSON line"),
-        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+        description=description("count"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", nargs="?", default="-", metavar="FILE|-", help=_("cases file (default: standard input)"))
     mode = p.add_mutually_exclusive_group()

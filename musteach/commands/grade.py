@@ -9,8 +9,9 @@ punto), and the learner's answer: a seat 0..3, or null for "nobody".
 Output: one JSON line per input, ``{"correct": bool, "winner": seat|null, "mistake": tag|null,
 "explanation": str, "why_not": str|null}``. ``mistake`` names the misconception that explains a wrong
 answer (three_is_not_king, two_is_not_ace, chica_from_the_top, quads_not_duples, pares_by_rank_not_kind,
-juego_by_total, tie_not_to_mano, punto_with_juego; the first that applies), or null for a right answer or
-a slip. ``why_not`` says why the picked seat loses; null for a right answer or "nobody".
+juego_by_total, tie_not_to_mano, punto_with_juego, three_is_not_king+two_is_not_ace (both at once);
+tie_not_to_mano whenever the picked hand ties the winner's, else the first that applies), or null for a right
+answer or a slip. ``why_not`` says why the picked seat loses; null for a right answer or "nobody".
 Bad input exits with status 2 and one line naming the case (numbered from 1, as ``count`` does: ``"case 3"``, or
 ``"case 3 (line 5)"`` when its line differs) and what is wrong; nothing is printed for any case then. Empty input
 is bad input too. ``--lang es`` writes ``explanation``, ``why_not`` and the error messages in Spanish (the keys
@@ -49,6 +50,7 @@ from ..teach.diagnosis_batch import BatchDiagnosis, diagnose_batch
 from . import Records, decode_input, msgspec_error, read_input_bytes, read_records
 from .codes import CODE_BYTES, READ_PAST, walk_codes
 from .count import record_label, run_in_language
+from .help_words import description
 from .judge import deal_rules, judge_deal, judge_records
 
 
@@ -57,7 +59,7 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:  # t
     p: argparse.ArgumentParser = sub.add_parser(
         "grade",
         help=_("grade answers to 'who wins this lance?' and name the mistake behind each wrong one"),
-        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+        description=description("grade"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", nargs="?", default="-", metavar="FILE|-", help=_("cases file (default: standard input)"))

@@ -40,6 +40,7 @@ from ..rules.lances import DealResult, check_seat, evaluate
 from ..rules.options import Rules
 from . import UTF8_BOM, Records, decode_input, msgspec_error, read_input_bytes, read_records
 from .codes import NO_CARD, card_key_table
+from .help_words import description
 
 _VARIANTS = {"8reyes": 8, "4reyes": 4}
 
@@ -49,7 +50,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     p: argparse.ArgumentParser = sub.add_parser(
         "judge",
         help=_("judge deals: print the winner of every lance as a JSON line"),
-        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+        description=description("judge"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", nargs="?", default="-", metavar="FILE|-", help=_("deals file (default: standard input)"))
@@ -107,15 +108,6 @@ def judge_deal(deal: Any, kings: int = 8, la_real: bool = False) -> DealResult:
     """Judge one input deal object (see the module docstring); raises a :class:`MusError` naming the problem."""
     hands, mano, rules = _checked(deal, kings, la_real)
     return evaluate(hands, mano, rules)
-
-
-def result_object(result: DealResult, explain: bool = False, lang: str | None = None) -> dict[str, Any]:
-    """The output object of one deal: the five winners, and with ``explain`` the five sentences in ``lang``
-    (None: the language being spoken)."""
-    out: dict[str, Any] = result.winners()
-    if explain:
-        out["explanations"] = result.explanations(lang)
-    return out
 
 
 # ----- the bulk path -------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The odds of every lance as a bar chart, an SVG string (rendering only; the numbers come from :mod:`musteach.odds`).
+"""The odds of every lance as a bar chart, an SVG string (rendering only; the numbers come from :mod:`musteach.odds`,
+their wording from :mod:`musteach.numbers`, re-exported here).
 
 Each lance gets one bar, split into who wins it over every deal of the unseen cards: you, your partner,
 the opponents, and "nobody" (nobody holds pares; nobody has juego; Punto not played because somebody
@@ -26,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..i18n import N_, Text, translator
+from ..numbers import decimal_text, percent_text, probability
 from ..rules.errors import MusError
 from ..rules.lances import Lance
 from .cards import TEXT_FONT
@@ -64,48 +66,6 @@ _ORDER = ("grande", "chica", "pares", "juego", "punto")
 _SEGMENTS = ("you", "partner", "opponents", "nobody")
 
 
-def decimal_text(x: float, digits: int, *, lang: str | None = None, sign: bool = False) -> str:
-    """``x`` with ``digits`` decimals in ``lang`` (None: the language being spoken), rounded exactly as the English
-    text rounds it (``f"{x:.2f}"``), so both languages say the same figure: ``"0.95"``, ``"0,95"``; ``sign``
-    writes ``+`` before a figure ≥ 0 (``"+1.5"``, ``"-0,5"``).
-
-    >>> decimal_text(4.55, 1), decimal_text(4.55, 1, lang="es"), decimal_text(0.5, 1, lang="es", sign=True)
-    ('4.5', '4,5', '+0,5')
-    """
-    english = f"{x:+.{digits}f}" if sign else f"{x:.{digits}f}"
-    _ = translator(lang)
-    if _.lang == "en":
-        return english
-    # babel rounds the decimal it is given: give it the English figure, already rounded
-    head = english[0] if sign else ""
-    return head + _.number(abs(float(english)) if sign else float(english), digits)
-
-
-def percent_text(p: float, *, lang: str | None = None) -> str:
-    """A probability as a whole percentage, never rounding a real chance to 0% or 100%, in ``lang`` (None: the
-    language being spoken): ``"95%"``, ``"under 1%"``; ``"95 %"``, ``"menos del 1 %"``.
-
-    Raises :class:`~musteach.rules.errors.MusError` for a value that is not a number from 0 to 1.
-    """
-    p = _prob(p, "probability")
-    _ = translator(lang)
-    if p < 0.005 and p != 0:
-        return _("under {percent}", percent=_.percent(0.01))
-    if p > 0.995 and p != 1:
-        return _("over {percent}", percent=_.percent(0.99))
-    return _.percent(float(f"{p * 100:.0f}") / 100)  # rounded as the English "95%" rounds it
-
-
-def _prob(value: Any, what: str) -> float:
-    try:
-        p = float(value)
-    except (TypeError, ValueError):
-        raise MusError(Text("{what} must be a number from 0 to 1, not {value}", what=what, value=repr(value))) from None
-    if not math.isfinite(p) or p < -1e-9 or p > 1 + 1e-9:
-        raise MusError(Text("{what} must be a number from 0 to 1, not {value}", what=what, value=repr(value)))
-    return min(max(p, 0.0), 1.0)
-
-
 def _rows(odds: Mapping[str, Any] | Any, lances: Sequence[str] | None) -> tuple[int, list[dict[str, Any]]]:
     """(seat, one dict per lance: name, title, you, partner, opponents, nobody, team) from an odds dict."""
     if hasattr(odds, "as_dict") and callable(odds.as_dict):
@@ -131,10 +91,10 @@ def _rows(odds: Mapping[str, Any] | Any, lances: Sequence[str] | None) -> tuple[
         seats = lo.get("seats")
         if not isinstance(seats, Sequence) or len(seats) != 4:
             raise MusError(Text("odds['lances'][{name}]['seats'] must hold 4 probabilities, one per seat", name=repr(name)))
-        s = [_prob(x, f"{name} seat {i}") for i, x in enumerate(seats)]
+        s = [probability(x, f"{name} seat {i}") for i, x in enumerate(seats)]
         you, partner = s[seat], s[(seat + 2) % 4]
         opponents = s[(seat + 1) % 4] + s[(seat + 3) % 4]
-        nobody = _prob(lo.get("nobody", 0.0), f"{name} nobody")
+        nobody = probability(lo.get("nobody", 0.0), f"{name} nobody")
         total = you + partner + opponents + nobody
         if abs(total - 1) > 1e-6:
             raise MusError(Text("the {name} shares add up to {total}, not 1", name=name, total=format(total, ".6f")))

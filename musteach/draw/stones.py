@@ -18,7 +18,7 @@ True
 
 from __future__ import annotations
 
-from ..i18n import Text, translator
+from ..i18n import Text, Translator, translator
 from ..rules.betting import TEAMS
 from ..rules.count import is_dentro, to_amarracos
 from ..rules.errors import BettingError, RulesError
@@ -132,6 +132,52 @@ def _slot_circle(cx: float, cy: float, r: float) -> str:
     )
 
 
+def _checked_scores(width: float, score_a: int, score_b: int) -> dict[str, int]:
+    """Both teams' scores by team, once the width and the scores are checked (see :func:`stones_svg`)."""
+    if isinstance(width, bool) or not isinstance(width, int | float) or not 120 <= width <= 4000:
+        raise BettingError(Text("width must be a number of CSS pixels from 120 to 4000, not {value}", value=repr(width)))
+    scores = {"A": score_a, "B": score_b}
+    for t in TEAMS:
+        v = scores[t]
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise BettingError(
+                Text("team {team}'s score must be a whole number of stones ≥ 0, not {value} (RULES.md §9)", team=t, value=repr(v))
+            )
+    return scores
+
+
+def _amarraco_slots(x0: float, top: float, size: tuple[float, float, float], slots: int, a: int) -> list[str]:
+    """``a`` amarracos in ``slots`` slots (one counter marked "× a" when ``slots`` is 1); size: width, height, gap."""
+    aw, ah, agap = size
+    if slots == 1 and a > 1:
+        return [_amarraco(x0, top, aw * 1.6, ah, times=a)]
+    out = []
+    for k in range(slots):
+        x = x0 + k * (aw + agap)
+        out.append(_amarraco(x, top, aw, ah) if k < a else _slot_rect(x, top, aw, ah))
+    return out
+
+
+def _loose_stones(x0: float, cy: float, size: tuple[float, float], p: int) -> list[str]:
+    """``p`` loose stones (0 to 4) in four places; size: radius, gap."""
+    pr, pgap = size
+    out = []
+    for k in range(4):
+        cx = x0 + pr + k * (2 * pr + pgap)
+        out.append(_piedra(cx, cy, pr) if k < p else _slot_circle(cx, cy, pr))
+    return out
+
+
+def _score_words(_: Translator, a: int, p: int, left: int | None) -> str:
+    """"7 amarracos + 2 piedras", and " · 3 to go" when the team is dentro (``left`` stones to go)."""
+    words = _(
+        "{amarracos} + {piedras}",
+        amarracos=_.ngettext("{n} amarraco", "{n} amarracos", a),
+        piedras=_.ngettext("{n} piedra", "{n} piedras", p),
+    )
+    return words if left is None else _("{score} · {left} to go", score=words, left=left)
+
+
 def stones_svg(
     score_a: int, score_b: int, rules: Rules | None = None, *, width: float = 520, lang: str | None = None
 ) -> str:
@@ -154,15 +200,7 @@ def stones_svg(
     """
     _ = translator(lang)
     r = _rules(rules)
-    if isinstance(width, bool) or not isinstance(width, int | float) or not 120 <= width <= 4000:
-        raise BettingError(Text("width must be a number of CSS pixels from 120 to 4000, not {value}", value=repr(width)))
-    scores = {"A": score_a, "B": score_b}
-    for t in TEAMS:
-        v = scores[t]
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise BettingError(
-                Text("team {team}'s score must be a whole number of stones ≥ 0, not {value} (RULES.md §9)", team=t, value=repr(v))
-            )
+    scores = _checked_scores(width, score_a, score_b)
     split = {t: to_amarracos(scores[t]) for t in TEAMS}
     target_slots = r.target // 5
     most = max(a for a, _p in split.values())
@@ -208,18 +246,8 @@ def stones_svg(
             f'<text x="{number(10 + label_w / 2)}" y="{number(cy + 5)}" text-anchor="middle" font-family="{TEXT_FONT}" '
             f'font-size="15" font-weight="bold" fill="{ink}">{team_name}</text>'
         )
-        # amarracos, in their slots
-        top = cy - ah / 2
-        if slots == 1 and a > 1:
-            g.append(_amarraco(ax0, top, aw * 1.6, ah, times=a))
-        else:
-            for k in range(slots):
-                x = ax0 + k * (aw + agap)
-                g.append(_amarraco(x, top, aw, ah) if k < a else _slot_rect(x, top, aw, ah))
-        # loose stones: 0 to 4
-        for k in range(4):
-            cx = px0 + pr + k * (2 * pr + pgap)
-            g.append(_piedra(cx, cy, pr) if k < p else _slot_circle(cx, cy, pr))
+        g += _amarraco_slots(ax0, cy - ah / 2, (aw, ah, agap), slots, a)
+        g += _loose_stones(px0, cy, (pr, pgap), p)
         # the total, and dentro / won
         g.append(
             f'<text class="musteach-total" x="{number(total_x)}" y="{number(cy + 9)}" font-family="{TEXT_FONT}" '
@@ -227,18 +255,10 @@ def stones_svg(
         )
         badge_x = total_x + 16 * len(str(v)) + 10
         if won:
-            pill, _w = _pill(badge_x, cy, 22, _("GAME WON"), *WON_COLORS, "musteach-won")
-            g.append(pill)
+            g.append(_pill(badge_x, cy, 22, _("GAME WON"), *WON_COLORS, "musteach-won")[0])
         elif dentro:
-            pill, _w = _pill(badge_x, cy, 22, _("DENTRO"), *DENTRO_COLORS, "musteach-dentro")
-            g.append(pill)
-        words = _(
-            "{amarracos} + {piedras}",
-            amarracos=_.ngettext("{n} amarraco", "{n} amarracos", a),
-            piedras=_.ngettext("{n} piedra", "{n} piedras", p),
-        )
-        if dentro:
-            words = _("{score} · {left} to go", score=words, left=r.target - v)
+            g.append(_pill(badge_x, cy, 22, _("DENTRO"), *DENTRO_COLORS, "musteach-dentro")[0])
+        words = _score_words(_, a, p, r.target - v if dentro else None)
         g.append(
             f'<text x="{number(ax0)}" y="{number(cy + ah / 2 + 16)}" font-family="{TEXT_FONT}" font-size="12.5" '
             f'fill="#4A554F">{escaped(words)}</text>'

@@ -46,6 +46,11 @@ PACKAGE_DIR = LOCALE_DIR.parent
 DOMAIN_OF: tuple[tuple[str, str], ...] = (
     ("rules/betting.py", "betting"),
     ("rules/count.py", "betting"),
+    ("rules/stakes.py", "betting"),
+    ("rules/bet_actions.py", "betting"),
+    ("rules/betting_*.py", "betting"),
+    ("rules/declarations.py", "betting"),
+    ("rules/match.py", "betting"),
     ("rules/senas.py", "betting"),
     ("commands/count.py", "betting"),
     ("commands/grade.py", "betting"),
@@ -67,18 +72,20 @@ DOMAIN_OF: tuple[tuple[str, str], ...] = (
     ("play/*.py", "play"),
     ("odds/*.py", "play"),
     ("draw/*.py", "play"),
+    ("numbers.py", "play"),
     ("*.py", "rules"),
 )
 """Which domain each source file (a glob relative to ``musteach/``) feeds; the first match wins."""
 
-KEYWORDS: dict[str, tuple[int, ...] | None] = {
+KEYWORDS: dict[str, tuple[int | tuple[int, str], ...] | None] = {
     "_": None,
     "N_": None,
+    "NC_": ((1, "c"), 2),
     "Text": None,
     "ngettext": (1, 2),
     "plural_text": (1, 2),
 }
-"""The call names whose string arguments are msgids (see :mod:`musteach.i18n`)."""
+"""The call names whose string arguments are msgids, ``NC_``'s first one a context (see :mod:`musteach.i18n`)."""
 
 Problem = str
 

@@ -16,6 +16,13 @@ paragraph has no translation yet, never an empty cell), code cells the same call
 to every call of a ``musteach_widgets`` name. Lesson ids (``lesson="03-grande-chica"``) stay, so progress and
 stars are shared across languages. Links between lessons stay relative (the same file name in the same folder).
 
+Most paragraphs are translations: they keep their English paragraph's links, inline code and numbers (the
+check compares them). Where a reader of the language needs something else (an aside about English
+mistranslations means nothing to a Spanish reader, who meets other pitfalls: regional customs, 4 reyes against
+8 reyes, *la real*), the entry's msgstr is a paragraph written for that reader, replacing its English source:
+the translator marks it with a comment ``# rewritten: <why>`` (:func:`rewritten`), and the check then asks
+only that its links lead to a lesson. It may hold several paragraphs (blank lines between them).
+
 The first line of each lesson links its twins in the other languages: ``[Español](es/03-grande-chica.ipynb)``
 in English, ``[English](../03-grande-chica.ipynb)`` in Spanish. This line is written by the build, in the
 English notebooks too, and is never part of the catalog.
@@ -57,6 +64,7 @@ __all__ = [
     "link_targets",
     "numbers",
     "read_catalog",
+    "rewritten",
     "source_lessons",
     "translated",
     "twin_links",
@@ -284,6 +292,20 @@ def _po_bytes(catalog: Catalog) -> bytes:
     return out.getvalue()
 
 
+_REWRITTEN = re.compile(r"^rewritten\s*:", re.IGNORECASE)
+
+
+def rewritten(catalog: Catalog) -> frozenset[str]:
+    """The msgids whose msgstr is a paragraph written for this language's reader instead of a translation: the
+    entries with a translator comment ``# rewritten: <why>``. Their numbers, inline code and links may differ
+    from the English paragraph's."""
+    return frozenset(
+        m.id
+        for m in catalog
+        if m.id and isinstance(m.id, str) and any(_REWRITTEN.match(c.strip()) for c in m.user_comments)
+    )
+
+
 def translated(catalog: Catalog) -> dict[str, str]:
     """The paragraphs a catalog translates: msgid to msgstr, leaving out empty and fuzzy entries (those fall
     back to English)."""
@@ -434,7 +456,8 @@ def _title_problems(planned: dict[Path, bytes], lessons_dir: Path) -> list[Probl
 def check(complete: tuple[str, ...] = ("es",), lessons_dir: Path = LESSONS_DIR) -> list[Problem]:
     """What is out of date, changing nothing: a catalog or a lesson that the build would change, and for the
     languages in ``complete``, a paragraph with no translation or a fuzzy one; for every language, a translation
-    whose links, inline code or numbers differ from its English paragraph's, and a lesson's heading or a link
+    whose links, inline code or numbers differ from its English paragraph's (a :func:`rewritten` paragraph: a
+    link that leads to no lesson), and a lesson's heading or a link
     naming a lesson (``[Lesson 4: Pares](04-pares.ipynb)``) worded otherwise than the learning path's title of
     that lesson in that language (:func:`musteach.teach.pages.lesson_heading`)."""
     problems: list[Problem] = []
@@ -448,7 +471,9 @@ def check(complete: tuple[str, ...] = ("es",), lessons_dir: Path = LESSONS_DIR) 
     problems += _title_problems(planned, lessons_dir)
     for lang in lesson_languages(lessons_dir):
         where = catalog_path(lang, lessons_dir).relative_to(lessons_dir).as_posix()
-        for m in read_catalog(lang, lessons_dir):
+        catalog = read_catalog(lang, lessons_dir)
+        own = rewritten(catalog)
+        for m in catalog:
             if not m.id or not isinstance(m.id, str):
                 continue
             if not m.string or m.fuzzy:
@@ -456,6 +481,11 @@ def check(complete: tuple[str, ...] = ("es",), lessons_dir: Path = LESSONS_DIR) 
                     problems.append(f"{where}: untranslated{' (fuzzy)' if m.fuzzy else ''} {m.id[:60]!r}")
                 continue
             text = str(m.string)
+            if m.id in own:  # written for this language's reader: its links must lead to a lesson
+                for target in link_targets(text):
+                    if not (lessons_dir / target.partition("#")[0]).is_file():
+                        problems.append(f"{where}: link {target!r} leads to no lesson in {m.id[:60]!r}")
+                continue
             if link_targets(text) != link_targets(m.id):
                 problems.append(f"{where}: links {link_targets(text)} differ from {link_targets(m.id)} in {m.id[:60]!r}")
             if code_spans(text) != code_spans(m.id):

@@ -19,8 +19,8 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb, prod
 
-from ..draw.odds import decimal_text, percent_text
 from ..i18n import Text, translator
+from ..numbers import decimal_text, percent_text
 from ..rules.cards import Card, Hand, parse_hand
 from ..rules.errors import MusError
 from ..rules.lances import LANCES, HandInfo, Lance, check_seat, ranks_text

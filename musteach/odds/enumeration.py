@@ -425,14 +425,8 @@ def count_deals(
     me_i = sp.index[me]
     plan = sp.plan(pos0, None if partner is None else sp.index[partner])
     off = [3 - (pos0 + r) % 4 for r in range(4)]
-    tz = comb(int(n.sum()) - plan.usize, 4)  # card hands of the last seat, whatever the pair
-    ctab = np.array([[comb(int(n[i]), v) for v in range(9)] for i in range(sp.k)], dtype=np.int64)
-    w_all = np.prod(ctab[np.arange(sp.k), plan.unions], axis=1)[plan.rows] * plan.split
-    if senas:
-        w_all = w_all * _senas_mask(sp, senas)[plan.xs]
+    tz, w_all = _pair_weights(sp, n, plan, senas)
     deals = tz * int(w_all.sum())
-    if deals == 0:
-        raise MusError(Text("no deal of the unseen cards fits what is known: the señas cannot all be true"))
 
     seats = [[0] * 5 for _ in range(5)]  # relative seat 0..3, then nobody
     holding = {2: [0] * 5, 3: [0] * 5}
@@ -475,40 +469,89 @@ def count_deals(
                 stones[li] += s_stones
                 if not detail:
                     continue
-                s_all = int(wz.sum())
-                axy = lp["axy"][c0:c1]
-                s_me = 0 if zero and lo == 0 else int(np.where(axy < am, wz, 0).sum())
-                s_nobody = int(np.where(axy < 4, wz, 0).sum()) if zero and lo == 0 else 0
-                row = seats[li]
-                row[0] += s_me
-                row[2] += s_team - s_me
-                row[1] += s_all - s_team - s_nobody
-                row[4] += s_nobody
-                if li == 4:
-                    z30 = cdf[rl + (30 - lo + 1) * nr]  # hands of the last seat without juego
-                    row[3] += int((w * (z30 - zl)).sum())
-                    row[4] += int((w * (tz - z30)).sum()) + tz * (w_sum - int(w.sum()))
-                else:
-                    row[3] += tz * w_sum - s_all
+                zl30 = cdf[rl + (30 - lo + 1) * nr] if li == 4 else None  # hands of the last seat without juego
+                _add_seats(seats[li], lp["axy"][c0:c1], w, wz, zl, zl30, (am, lo, tz, w_sum, s_team), zero)
                 if zero:
                     zle0 = cdf[rl + (1 - lo) * nr] if lo <= 1 else _level0(sp, wt, li)[rl]
-                    h = holding[li]
-                    yh = lp["y_hold"][c0:c1]
-                    wo = w * np.where(yh, tz, tz - zle0)  # x, y and an opponent holding it
-                    w0 = w * zle0  # ... and the last seat without it
-                    if lo > 0:
-                        h[0] += tz * w_sum
-                        h[2] += int(wo.sum())
-                    else:
-                        xh = lp["x_hold"][c0:c1]
-                        h[0] += tz * int(np.where(xh, w, 0).sum())
-                        h[2] += int(np.where(xh, wo, 0).sum())
-                        h[3] += int(np.where(xh | yh, 0, w0).sum())
-                    h[1] += int(wo.sum())
-                    h[4] += s_team - int(np.where(team & ~yh, w0, 0).sum())
+                    _add_holding(holding[li], lp, c0, c1, w, zle0, team, (lo, tz, w_sum, s_team))
     return Counts(
         deals, tuple(team_wins), tuple(tuple(s) for s in seats), {k: tuple(v) for k, v in holding.items()}, tuple(stones)
     )
+
+
+def _pair_weights(sp: RankSpace, n: np.ndarray, plan: _Plan, senas: tuple[str, ...]) -> tuple[int, np.ndarray]:
+    """The last seat's card hands whatever the pair, and each pair of hands 1 and 2's weight (its card choices,
+    kept only where the partner's hand fits the ``senas``). Raises :class:`MusError` when no deal fits."""
+    tz = comb(int(n.sum()) - plan.usize, 4)  # card hands of the last seat, whatever the pair
+    ctab = np.array([[comb(int(n[i]), v) for v in range(9)] for i in range(sp.k)], dtype=np.int64)
+    w_all = np.prod(ctab[np.arange(sp.k), plan.unions], axis=1)[plan.rows] * plan.split
+    if senas:
+        w_all = w_all * _senas_mask(sp, senas)[plan.xs]
+    if tz * int(w_all.sum()) == 0:
+        raise MusError(Text("no deal of the unseen cards fits what is known: the señas cannot all be true"))
+    return tz, w_all
+
+
+def _add_seats(
+    row: list[int],
+    axy: np.ndarray,
+    w: np.ndarray,
+    wz: np.ndarray,
+    zl: np.ndarray,
+    zl30: np.ndarray | None,
+    facts: tuple[int, int, int, int, int],
+    zero: bool,
+) -> None:
+    """Add one chunk's deals to a lance's row of wins by relative seat (0 me .. 3, then nobody) in place.
+
+    axy: the best adjusted level of hands 1 and 2 per pair; w: the pairs' weights; wz: the weights times the last
+    seat's hands that lose to the team; zl: per pair, the last seat's hands that lose; zl30: for punto, its hands
+    without juego (else None). facts: my adjusted level, my level, the last seat's hands, the chunk's weight and
+    the team's wins in it. zero: level 0 means not holding (pares, juego)."""
+    am, lo, tz, w_sum, s_team = facts
+    s_all = int(wz.sum())
+    s_me = 0 if zero and lo == 0 else int(np.where(axy < am, wz, 0).sum())
+    s_nobody = int(np.where(axy < 4, wz, 0).sum()) if zero and lo == 0 else 0
+    row[0] += s_me
+    row[2] += s_team - s_me
+    row[1] += s_all - s_team - s_nobody
+    row[4] += s_nobody
+    if zl30 is not None:
+        row[3] += int((w * (zl30 - zl)).sum())
+        row[4] += int((w * (tz - zl30)).sum()) + tz * (w_sum - int(w.sum()))
+    else:
+        row[3] += tz * w_sum - s_all
+
+
+def _add_holding(
+    h: list[int],
+    lp: dict[str, np.ndarray],
+    c0: int,
+    c1: int,
+    w: np.ndarray,
+    zle0: np.ndarray,
+    team: np.ndarray,
+    facts: tuple[int, int, int, int],
+) -> None:
+    """Add one chunk's deals to who holds pares or juego (relative seats, then the team) in place.
+
+    lp: the lance's plan arrays; c0, c1: the chunk; w: the pairs' weights; zle0: per pair, the last seat's hands
+    without the jugada; team: per pair, whether the team wins. facts: my level, the last seat's hands, the chunk's
+    weight and the team's wins in it."""
+    lo, tz, w_sum, s_team = facts
+    yh = lp["y_hold"][c0:c1]
+    wo = w * np.where(yh, tz, tz - zle0)  # x, y and an opponent holding it
+    w0 = w * zle0  # ... and the last seat without it
+    if lo > 0:
+        h[0] += tz * w_sum
+        h[2] += int(wo.sum())
+    else:
+        xh = lp["x_hold"][c0:c1]
+        h[0] += tz * int(np.where(xh, w, 0).sum())
+        h[2] += int(np.where(xh, wo, 0).sum())
+        h[3] += int(np.where(xh | yh, 0, w0).sum())
+    h[1] += int(wo.sum())
+    h[4] += s_team - int(np.where(team & ~yh, w0, 0).sum())
 
 
 #: The batch of :func:`count_all_hands` keeps one cumulative table per lance over every 12-card multiset;

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Union
 
-from ..draw.odds import decimal_text, percent_text
 from ..i18n import N_, Text, translator
+from ..numbers import decimal_text, percent_text
 from ..rules.cards import Card, Hand, parse_hand
 from ..rules.errors import DuplicateCardError, MusError
 from ..rules.lances import LANCES, HandInfo, Lance, analyse, check_seat

@@ -59,7 +59,7 @@ from ..rules.betting import Action, LanceBetting, declarations, lances_played, s
 from ..rules.cards import DECK, Card, Hand, parse_hands
 from ..rules.count import Match, check_score, count_hand
 from ..rules.errors import IllegalActionError, MusError, RulesError
-from ..rules.lances import Lance, check_seat, evaluate
+from ..rules.lances import Lance, Seat, check_seat, evaluate
 from ..rules.options import Rules
 from ..rules.senas import Sena, SenaError, check_sena, get_sena, senas_for
 from .actions import (
@@ -287,7 +287,7 @@ class Game:
             self._hlog(
                 EventKind.CARDS,
                 seat,
-                _("Seat {seat} receives {cards}.", seat=seat, cards=card_names(h.hands[seat])),
+                _("Seat {seat} receives {cards}.", seat=Seat(seat, h.mano), cards=card_names(h.hands[seat])),
                 audience=(seat,),
             )
 
@@ -496,7 +496,7 @@ class Game:
                 _(
                     "Seat {seat} says no hay mus: the mus is cut, and the lances are played with these cards "
                     "(RULES.md §3).",
-                    seat=seat,
+                    seat=Seat(seat, h.mano),
                 ),
                 record=a,
             )
@@ -504,7 +504,7 @@ class Game:
             return
         h.spoken += 1
         if h.spoken < 4:
-            self._hlog(EventKind.ACTION, seat, _("Seat {seat} says mus.", seat=seat), record=a)
+            self._hlog(EventKind.ACTION, seat, _("Seat {seat} says mus.", seat=Seat(seat, h.mano)), record=a)
             return
         self._hlog(
             EventKind.ACTION,
@@ -512,7 +512,7 @@ class Game:
             _(
                 "Seat {seat} says mus. All four want mus: each discards 1 to 4 cards, mano (seat {mano}) first "
                 "(RULES.md §3).",
-                seat=seat,
+                seat=Seat(seat, h.mano),
                 mano=h.mano,
             ),
             record=a,
@@ -532,7 +532,7 @@ class Game:
         self._hlog(
             EventKind.ACTION,
             seat,
-            _.ngettext("Seat {seat} discards {n} card.", "Seat {seat} discards {n} cards.", n, seat=seat),
+            _.ngettext("Seat {seat} discards {n} card.", "Seat {seat} discards {n} cards.", n, seat=Seat(seat, h.mano)),
             record=a,
             private=_("(throws {cards})", cards=card_names(a.cards)),
         )
@@ -551,7 +551,7 @@ class Game:
             self._hlog(
                 EventKind.DRAW,
                 s,
-                _.ngettext("Seat {seat} receives {n} new card.", "Seat {seat} receives {n} new cards.", len(got), seat=s),
+                _.ngettext("Seat {seat} receives {n} new card.", "Seat {seat} receives {n} new cards.", len(got), seat=Seat(s, h.mano)),
                 private=_("(draws {cards})", cards=card_names(got)),
             )
         h.changes.append(tuple(len(h.pending[s]) for s in range(4)))  # type: ignore[arg-type]
@@ -782,8 +782,8 @@ class Game:
             seat,
             _(
                 "Seat {seat} signals to seat {partner}: {gesture} ({meaning}).",
-                seat=seat,
-                partner=partner,
+                seat=Seat(seat, h.mano),
+                partner=Seat(partner, h.mano),
                 gesture=sena.gesture_text(_.lang).lower(),
                 meaning=sena.meaning_text(_.lang),
             ),

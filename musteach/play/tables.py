@@ -3,7 +3,7 @@ two random opponents are, for 8 and 4 reyes (RULES.md §3, §7).
 
 :func:`~musteach.play.odds_bot.keep_values` weighs every discard by the value of every hand it can bring:
 4 x 330 hands in 8 reyes, 4 x 715 in 4 reyes, each sampled over 1000 deals (seconds of work per deck). They
-are sampled once by ``make tables`` (``python -m musteach.play.tables``, with the pool of random deals of
+are sampled once by ``make tables`` (``python -m musteach.play.write_tables``, with the pool of random deals of
 :mod:`musteach.play.deals`) and shipped in ``musteach/play/data/values-<kings>reyes.bin`` as raw
 little-endian cells read with ``mmap``: the first coach comment and the first bot move do not wait for them,
 and a lesson kernel never loads numpy. ``tests/test_play_tables.py`` checks sampled rows against the sampler.
@@ -17,17 +17,14 @@ True
 
 from __future__ import annotations
 
-import argparse
 import mmap
 import struct
-import sys
-import time
 from functools import lru_cache
 from pathlib import Path
 
 from ..odds.space import hand_space
 
-__all__ = ["KINGS", "reference_bins", "shipped_values", "values_path", "write_values"]
+__all__ = ["KINGS", "clear_cache", "measure_bins", "reference_bins", "shipped_values", "values_path", "write_values"]
 
 #: The decks with shipped values (no la real).
 KINGS: tuple[int, ...] = (8, 4)
@@ -96,10 +93,10 @@ def reference_bins(kings: int) -> tuple[tuple[float, ...], ...]:
     bins (see :class:`~musteach.play.odds_bot.OpponentModel`), at least 0.0001 each: shipped, else measured
     over 20,000 random deals (numpy)."""
     table = _read(kings)
-    return table[0] if table is not None else tuple(tuple(row) for row in _measure_bins(kings))
+    return table[0] if table is not None else tuple(tuple(row) for row in measure_bins(kings))
 
 
-def _measure_bins(kings: int) -> list[list[float]]:
+def measure_bins(kings: int) -> list[list[float]]:
     """The reference bins over ``random_deals(20_000, seed=5)`` (:mod:`musteach.rules.batch`, numpy)."""
     from ..rules.batch import random_deals
     from .deals import rank_facts, rank_id
@@ -116,28 +113,7 @@ def _measure_bins(kings: int) -> list[list[float]]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``python -m musteach.play.tables [--kings 8 4]``: draw the deal pool and sample the shipped values."""
-    from .deals import pool_path, write_pool
-    from .odds_bot import _sampled_values  # the sampler itself, not the shipped table
-
-    ap = argparse.ArgumentParser(description="Sample the strong level's tables shipped in musteach/play/data/.")
-    ap.add_argument("--kings", type=int, nargs="+", default=list(KINGS), choices=KINGS)
-    args = ap.parse_args(argv)
-    _DATA.mkdir(parents=True, exist_ok=True)
-    if not pool_path().exists():
-        write_pool(pool_path())
-    from ..rules import Rules
-
-    for kings in args.kings:
-        t = time.perf_counter()
-        values = [_sampled_values(Rules(kings=kings), pos, DEALS, SEED) for pos in range(4)]
-        write_values(values_path(kings), kings, _measure_bins(kings), values)
-        print(f"wrote {values_path(kings)} in {time.perf_counter() - t:.0f} s", flush=True)
+def clear_cache() -> None:
+    """Forget the tables read so far (after :mod:`musteach.play.write_tables` wrote new ones)."""
     _read.cache_clear()
     reference_bins.cache_clear()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -42,15 +42,14 @@ from ..i18n import Text
 from ..lazy import lazy_module
 from .cards import DECK, RANKS, Card, Hand, Suit, parse_hands
 from .errors import DuplicateCardError, HandSizeError, MusError, RulesError, SeatError, UnknownCardError, shown
+from .lance_words import LanceWords, lance_words
 from .lances import (
     LANCES,
     HandInfo,
     Lance,
-    LanceWords,
     analyse,
     check_seat,
     info_from_ranks,
-    lance_words,
 )
 from .options import Rules
 from .standings import standing_keys
@@ -318,7 +317,6 @@ def evaluate_batch(
 # theirs are filled in bulk from the same translated template, cut by :meth:`LanceWords.card_beats`.
 
 _NOBODY, _TIE, _ONLY, _BEATS = range(4)
-_TEAM_OF = ("A", "B", "A", "B")
 _CLASSES_PER_KINGS = 2 * 715  # sorted rank tuples (715), with and without the sota de oros
 
 

@@ -4,6 +4,7 @@ Give the four hands, the mano, the rules, the score before the hand and each lan
 (the ``scoring.json`` form of RULES.md §7a, :class:`~musteach.rules.betting.BettingOutcome` values, or closed
 :class:`~musteach.rules.betting.LanceBetting` states). Who wins each lance comes from the evaluator
 (:func:`musteach.rules.lances.evaluate`); this module only adds up stones (*piedras*).
+Scores in amarracos and the match (games, vacas) are in :mod:`.match`, re-exported here.
 
 >>> hands = [["12o", "12c", "3o", "7o"], ["1o", "1c", "4o", "5o"], ["11o", "11c", "10o", "1e"], ["6o", "6c", "5c", "4c"]]
 >>> r = count_hand(hands, mano=0)
@@ -30,8 +31,8 @@ Scores in amarracos (1 amarraco = 5 stones, RULES.md §9):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from ..i18n import Text, speaking, translator
 from .betting import (
@@ -41,16 +42,18 @@ from .betting import (
     chain_text,
     declarations,
     lances_played,
-    other_team,
     stones_text,
 )
 from .errors import BettingError, RulesError, shown
 from .lances import DealResult, Lance, LanceResult, evaluate, team_of
+from .match import Match, describe_score, from_amarracos, is_dentro, to_amarracos
 from .options import Rules
 
 __all__ = [
     "CountResult",
     "CountStep",
+    "EndPhaseName",
+    "GameEnd",
     "Match",
     "Score",
     "check_score",
@@ -66,6 +69,60 @@ __all__ = [
 ]
 
 Score = dict[str, int]
+
+#: The phases in which a game can end during a hand (RULES.md §8): a refused bet's deje, the count, an órdago.
+EndPhaseName = Literal["betting", "count", "ordago"]
+_END_PHASES: tuple[EndPhaseName, ...] = ("betting", "count", "ordago")
+
+
+class GameEnd(str):
+    """Where a game ended during a hand (RULES.md §7a, §8): its :attr:`phase` and its :attr:`lance`.
+
+    phase: ``"betting"`` (a refused bet's deje reached the target), ``"count"`` (the count reached it) or
+    ``"ordago"`` (an accepted órdago). It is also the ``scoring.json`` text ``"phase:lance"`` (a ``str``), so it
+    compares, prints and serialises as that text. Raises :class:`RulesError` for an unknown phase or lance.
+
+    >>> end = GameEnd("ordago", "grande")
+    >>> end, end.phase, end.lance.title, end.is_ordago, end == "ordago:grande"
+    ('ordago:grande', 'ordago', 'Grande', True, True)
+    >>> GameEnd.parse("count:pares").lance
+    <Lance.PARES: 'pares'>
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, phase: str, lance: Lance | str) -> GameEnd:
+        if phase not in _END_PHASES:
+            raise RulesError(Text("a game ends in {phases}, not {value} (RULES.md §8)", phases=", ".join(_END_PHASES), value=shown(phase)))
+        return super().__new__(cls, f"{phase}:{Lance.parse(lance).value}")
+
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]  # str's takes no phase: rebuilt from both parts
+        return (self.phase, self.lance.value)
+
+    @classmethod
+    def parse(cls, text: str) -> GameEnd:
+        """A :class:`GameEnd` from its text ``"phase:lance"``; raises :class:`RulesError` naming a bad text."""
+        phase, sep, lance = str(text).partition(":")
+        if not sep:
+            raise RulesError(Text("a game's end reads phase:lance, such as ordago:grande, not {value}", value=shown(text)))
+        return cls(phase, lance)
+
+    @property
+    def phase(self) -> EndPhaseName:
+        """``"betting"``, ``"count"`` or ``"ordago"``."""
+        phase = self.partition(":")[0]
+        assert phase in _END_PHASES
+        return phase
+
+    @property
+    def lance(self) -> Lance:
+        """The lance in which the game ended."""
+        return Lance(self.partition(":")[2])
+
+    @property
+    def is_ordago(self) -> bool:
+        """True when an accepted órdago decided the game (the score then stays where the hand began)."""
+        return self.phase == "ordago"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +157,8 @@ class CountResult:
     the score no longer matters and ``final_score`` stays at ``start_score`` (RULES.md §7a).
     stones: ``{lance: {"A": n, "B": n}}``: dejes paid in the betting plus what the count adds; lances not
     reached because the game ended score 0. hand_total: the sum of ``stones`` per team.
-    game_over, game_winner (``"A"``, ``"B"`` or None), ended_at (None, ``"betting:chica"``, ``"count:pares"``
-    or ``"ordago:grande"``). steps: the :class:`CountStep` list, in order.
+    game_over, game_winner (``"A"``, ``"B"`` or None), ended_at (None or a :class:`GameEnd`, which reads
+    ``"betting:chica"``, ``"count:pares"`` or ``"ordago:grande"``). steps: the :class:`CountStep` list, in order.
     """
 
     deal: DealResult
@@ -114,7 +171,7 @@ class CountResult:
     final_score: Score
     game_over: bool
     game_winner: str | None
-    ended_at: str | None
+    ended_at: GameEnd | None
     steps: tuple[CountStep, ...]
 
     @property
@@ -125,7 +182,7 @@ class CountResult:
     @property
     def ordago(self) -> bool:
         """True when an accepted órdago decided the game."""
-        return bool(self.ended_at and self.ended_at.startswith("ordago:"))
+        return self.ended_at is not None and self.ended_at.is_ordago
 
     def total_sentence(self, team: str | None = None, lang: str | None = None) -> str:
         """The hand's last line for a learner on ``team`` (``"A"``, ``"B"`` or None): the score after the hand,
@@ -141,7 +198,7 @@ class CountResult:
         _ = translator(lang)
         fa, fb = self.final_score["A"], self.final_score["B"]
         if self.ordago and self.ended_at is not None:
-            lance = Lance(self.ended_at.split(":", 1)[1])
+            lance = self.ended_at.lance
             said = {"winner": self.game_winner, "lance": lance.title, "a": fa, "b": fb}
             if team:
                 return _(
@@ -241,76 +298,85 @@ def resolve_betting(
     out: dict[str, BettingOutcome] = {}
     for lance in Lance:
         key = lance.value
-        raw = betting.get(key)
-        if isinstance(raw, LanceBetting):
-            if raw.outcome is None:
-                raise BettingError(Text("betting.{lance}: the betting is not over yet (seat {seat} to speak)", lance=key, seat=raw.next_seat))
-            if raw.lance is not lance:
-                raise BettingError(Text("betting.{lance}: that betting state is for {other}", lance=key, other=raw.lance.title))
-            raw = raw.outcome
-        o = None if raw is None else BettingOutcome.from_dict(raw, f"betting.{key}")
+        o = _given_outcome(lance, betting.get(key))
         if lance not in played:
             if o is not None and o.type not in ("paso", "no_bet"):
-                if lance is Lance.JUEGO:
-                    raise BettingError(
-                        Text(
-                            "betting.{lance} is {type}, but {lance} is not played: nobody has juego, so Punto is played "
-                            "instead (RULES.md §4)",
-                            lance=key,
-                            type=repr(o.type),
-                        )
-                    )
-                raise BettingError(
-                    Text(
-                        "betting.{lance} is {type}, but {lance} is not played: somebody has juego (RULES.md §4)",
-                        lance=key,
-                        type=repr(o.type),
-                    )
-                )
+                raise BettingError(_not_played_text(lance, o))
             continue
-        if lance in (Lance.PARES, Lance.JUEGO):
-            d = decl[key]
-            if not d.bettable:
-                if o is not None and o.type not in ("paso", "no_bet"):
-                    if d.holder_teams:
-                        raise BettingError(
-                            Text(
-                                "betting.{lance} is {type}, but only team {team} holds {lance}, so there is no betting: "
-                                "use no_bet (RULES.md §4)",
-                                lance=key,
-                                type=repr(o.type),
-                                team=d.holder_teams[0],
-                            )
-                        )
-                    raise BettingError(
-                        Text(
-                            "betting.{lance} is {type}, but nobody holds {lance}, so there is no betting: use no_bet "
-                            "(RULES.md §4)",
-                            lance=key,
-                            type=repr(o.type),
-                        )
-                    )
-                out[key] = BettingOutcome.no_bet()
-                continue
+        if lance in (Lance.PARES, Lance.JUEGO) and not decl[key].bettable:
+            if o is not None and o.type not in ("paso", "no_bet"):
+                raise BettingError(_no_round_text(lance, o, decl[key].holder_teams))
+            out[key] = BettingOutcome.no_bet()
+            continue
         if o is not None and o.type == "no_bet":
-            if lance in (Lance.PARES, Lance.JUEGO):
-                raise BettingError(
-                    Text(
-                        "betting.{lance} is 'no_bet', but both teams hold {lance}, so there is a betting round: use paso "
-                        "if everybody passed (RULES.md §4)",
-                        lance=key,
-                    )
-                )
-            raise BettingError(
-                Text(
-                    "betting.{lance} is 'no_bet', but {title} always has a betting round: use paso if everybody passed "
-                    "(RULES.md §4)",
-                    lance=key,
-                    title=lance.title,
-                )
-            )
+            raise BettingError(_round_text(lance))
         out[key] = o or BettingOutcome.paso()
     return out
+
+
+def _given_outcome(lance: Lance, raw: Any) -> BettingOutcome | None:
+    """The outcome given for ``lance`` (a dict, a :class:`BettingOutcome` or a closed :class:`LanceBetting`), or None."""
+    key = lance.value
+    if isinstance(raw, LanceBetting):
+        if raw.outcome is None:
+            raise BettingError(Text("betting.{lance}: the betting is not over yet (seat {seat} to speak)", lance=key, seat=raw.next_seat))
+        if raw.lance is not lance:
+            raise BettingError(Text("betting.{lance}: that betting state is for {other}", lance=key, other=raw.lance.title))
+        raw = raw.outcome
+    return None if raw is None else BettingOutcome.from_dict(raw, f"betting.{key}")
+
+
+def _not_played_text(lance: Lance, o: BettingOutcome) -> Text:
+    """Why a lance that is not played cannot have a bet (RULES.md §4)."""
+    key = lance.value
+    if lance is Lance.JUEGO:
+        return Text(
+            "betting.{lance} is {type}, but {lance} is not played: nobody has juego, so Punto is played "
+            "instead (RULES.md §4)",
+            lance=key,
+            type=repr(o.type),
+        )
+    return Text(
+        "betting.{lance} is {type}, but {lance} is not played: somebody has juego (RULES.md §4)",
+        lance=key,
+        type=repr(o.type),
+    )
+
+
+def _no_round_text(lance: Lance, o: BettingOutcome, holder_teams: tuple[str, ...]) -> Text:
+    """Why Pares or Juego held by at most one team cannot have a bet (RULES.md §4)."""
+    key = lance.value
+    if holder_teams:
+        return Text(
+            "betting.{lance} is {type}, but only team {team} holds {lance}, so there is no betting: "
+            "use no_bet (RULES.md §4)",
+            lance=key,
+            type=repr(o.type),
+            team=holder_teams[0],
+        )
+    return Text(
+        "betting.{lance} is {type}, but nobody holds {lance}, so there is no betting: use no_bet "
+        "(RULES.md §4)",
+        lance=key,
+        type=repr(o.type),
+    )
+
+
+def _round_text(lance: Lance) -> Text:
+    """Why a lance with a betting round cannot be ``no_bet`` (RULES.md §4)."""
+    key = lance.value
+    if lance in (Lance.PARES, Lance.JUEGO):
+        return Text(
+            "betting.{lance} is 'no_bet', but both teams hold {lance}, so there is a betting round: use paso "
+            "if everybody passed (RULES.md §4)",
+            lance=key,
+        )
+    return Text(
+        "betting.{lance} is 'no_bet', but {title} always has a betting round: use paso if everybody passed "
+        "(RULES.md §4)",
+        lance=key,
+        title=lance.title,
+    )
 
 
 def jugada_values(deal: DealResult, lance: Lance | str, team: str) -> list[tuple[int, str, int]]:
@@ -383,70 +449,94 @@ def score_lance(
 
 
 def _score_lance(deal: DealResult, lance: Lance, o: BettingOutcome, rules: Rules) -> tuple[str | None, int, str]:
+    if o.type == "rejected":
+        return _refused_lance(deal, lance, o, rules)
+    if lance in (Lance.GRANDE, Lance.CHICA, Lance.PUNTO):
+        return _best_hand_lance(deal, lance, o, rules)
+    return _jugada_lance(deal, lance, o)
+
+
+def _refused_lance(deal: DealResult, lance: Lance, o: BettingOutcome, rules: Rules) -> tuple[str | None, int, str]:
+    """What a lance whose last bet was refused adds in the count: the deje if scored at the end, and the bettors'
+    own pares, juego or punto (RULES.md §7)."""
     _ = translator()
     res = deal[lance]
     title = lance.title
     immediate = rules.deje_timing == "immediate"
-    w = res.winner
     t = res.team
-    if o.type == "rejected":
-        bt = o.winner_team
-        assert bt is not None
-        terms: list[tuple[str, int]] = [] if immediate else [(_("the deje"), o.deje)]
-        if lance in (Lance.PARES, Lance.JUEGO):
-            terms += [(_jugada_term(s, j), v) for s, j, v in jugada_values(deal, lance, bt)]
-        elif lance is Lance.PUNTO and rules.punto_bonus_on_refusal:
-            terms.append(("punto", 1))
-        said: dict[str, object] = {"lance": title, "team": bt, "deje": o.deje}
-        if not terms:
-            return None, 0, _(
-                "{lance}: team {team}'s bet was refused and its deje of {deje} was taken during the betting; nothing "
-                "more is counted",
-                **said,
-            )
-        total, text = _breakdown(terms)
-        said["stones"] = text
-        if lance in (Lance.PARES, Lance.JUEGO) and t is not None and t != bt:
-            best = {f"best_{k}": v for k, v in _best(res).items()}
-            if immediate:
-                return bt, total, _(
-                    "{lance}: team {team}'s bet was refused and its deje of {deje} was taken during the betting; team "
-                    "{team} also takes {stones} (its own, although seat {best_seat}'s {best_jugada} is best)",
-                    **said,
-                    **best,
-                )
-            return bt, total, _(
-                "{lance}: team {team}'s bet was refused; team {team} takes {stones} (its own, although seat "
-                "{best_seat}'s {best_jugada} is best)",
-                **said,
-                **best,
-            )
+    bt = o.winner_team
+    assert bt is not None
+    terms: list[tuple[str, int]] = [] if immediate else [(_("the deje"), o.deje)]
+    if lance in (Lance.PARES, Lance.JUEGO):
+        terms += [(_jugada_term(s, j), v) for s, j, v in jugada_values(deal, lance, bt)]
+    elif lance is Lance.PUNTO and rules.punto_bonus_on_refusal:
+        terms.append(("punto", 1))
+    said: dict[str, object] = {"lance": title, "team": bt, "deje": o.deje}
+    if not terms:
+        return None, 0, _(
+            "{lance}: team {team}'s bet was refused and its deje of {deje} was taken during the betting; nothing "
+            "more is counted",
+            **said,
+        )
+    total, text = _breakdown(terms)
+    said["stones"] = text
+    if lance in (Lance.PARES, Lance.JUEGO) and t is not None and t != bt:
+        best = {f"best_{k}": v for k, v in _best(res).items()}
         if immediate:
             return bt, total, _(
                 "{lance}: team {team}'s bet was refused and its deje of {deje} was taken during the betting; team "
-                "{team} also takes {stones}",
+                "{team} also takes {stones} (its own, although seat {best_seat}'s {best_jugada} is best)",
                 **said,
+                **best,
             )
-        return bt, total, _("{lance}: team {team}'s bet was refused; team {team} takes {stones}", **said)
-    if lance in (Lance.GRANDE, Lance.CHICA, Lance.PUNTO):
-        assert w is not None and t is not None
-        if o.type == "paso":
-            return t, 1, _("{lance}: seat {seat}'s {jugada} is best; en paso it pays 1 stone to team {team}", lance=title, team=t, **_best(res))
-        stake = o.stake
-        assert stake is not None
-        if lance is Lance.PUNTO and rules.punto_bonus_when_accepted:
-            total, text = _breakdown([(_("the accepted bet"), stake), ("punto", 1)])
-            return t, total, _(
-                "{lance}: seat {seat}'s {jugada} is best; team {team} takes {stones}", lance=title, team=t, stones=text, **_best(res)
-            )
-        return t, stake, _(
-            "{lance}: seat {seat}'s {jugada} is best; the accepted bet pays {stones} to team {team}",
-            lance=title,
-            team=t,
-            stones=stones_text(stake, _.lang),
-            **_best(res),
+        return bt, total, _(
+            "{lance}: team {team}'s bet was refused; team {team} takes {stones} (its own, although seat "
+            "{best_seat}'s {best_jugada} is best)",
+            **said,
+            **best,
         )
-    # pares / juego
+    if immediate:
+        return bt, total, _(
+            "{lance}: team {team}'s bet was refused and its deje of {deje} was taken during the betting; team "
+            "{team} also takes {stones}",
+            **said,
+        )
+    return bt, total, _("{lance}: team {team}'s bet was refused; team {team} takes {stones}", **said)
+
+
+def _best_hand_lance(deal: DealResult, lance: Lance, o: BettingOutcome, rules: Rules) -> tuple[str | None, int, str]:
+    """What Grande, Chica or Punto pays the best hand: 1 en paso, else the accepted bet (RULES.md §7)."""
+    _ = translator()
+    res = deal[lance]
+    title = lance.title
+    w = res.winner
+    t = res.team
+    assert w is not None and t is not None
+    if o.type == "paso":
+        return t, 1, _("{lance}: seat {seat}'s {jugada} is best; en paso it pays 1 stone to team {team}", lance=title, team=t, **_best(res))
+    stake = o.stake
+    assert stake is not None
+    if lance is Lance.PUNTO and rules.punto_bonus_when_accepted:
+        total, text = _breakdown([(_("the accepted bet"), stake), ("punto", 1)])
+        return t, total, _(
+            "{lance}: seat {seat}'s {jugada} is best; team {team} takes {stones}", lance=title, team=t, stones=text, **_best(res)
+        )
+    return t, stake, _(
+        "{lance}: seat {seat}'s {jugada} is best; the accepted bet pays {stones} to team {team}",
+        lance=title,
+        team=t,
+        stones=stones_text(stake, _.lang),
+        **_best(res),
+    )
+
+
+def _jugada_lance(deal: DealResult, lance: Lance, o: BettingOutcome) -> tuple[str | None, int, str]:
+    """What Pares or Juego pays: the best team's jugadas, plus the accepted bet (RULES.md §7)."""
+    _ = translator()
+    res = deal[lance]
+    title = lance.title
+    w = res.winner
+    t = res.team
     if w is None:
         return None, 0, _("{lance}: nobody holds {name}, so it scores nothing", lance=title, name=lance.value)
     assert t is not None
@@ -506,8 +596,8 @@ def count_hand(
         # 1. The betting, lance by lance; 2. unless the game ended there, the count (RULES.md §8).
         end = _betting_phase(deal, outcomes, played, rules, tally) or _count_phase(deal, outcomes, played, rules, tally)
     winner, ended_at = end if end is not None else (None, None)
-    hand_total = {t: sum(v[t] for v in tally.stones.values()) for t in TEAMS}
-    final = dict(start) if ended_at and ended_at.startswith("ordago:") else dict(tally.score)
+    hand_total: Score = {t: sum(v[t] for v in tally.stones.values()) for t in TEAMS}
+    final = dict(start) if ended_at is not None and ended_at.is_ordago else dict(tally.score)
     return CountResult(
         deal=deal,
         rules=rules,
@@ -525,7 +615,7 @@ def count_hand(
 
 
 #: How a game ended during a hand: ``(winning team, ended_at)``, ended_at as in :attr:`CountResult.ended_at`.
-_Ending = tuple[str, str]
+_Ending = tuple[str, GameEnd]
 
 
 @dataclass
@@ -628,7 +718,7 @@ def _refused_bet(lance: Lance, o: BettingOutcome, rules: Rules, tally: _Tally) -
             lance=lance.title,
         ),
     )
-    return bt, f"betting:{lance.value}"
+    return bt, GameEnd("betting", lance)
 
 
 def _accepted_ordago(deal: DealResult, lance: Lance, tally: _Tally) -> _Ending:
@@ -653,7 +743,7 @@ def _accepted_ordago(deal: DealResult, lance: Lance, tally: _Tally) -> _Ending:
         ),
         res.explanation,
     )
-    return res.team, f"ordago:{lance.value}"
+    return res.team, GameEnd("ordago", lance)
 
 
 def _count_phase(
@@ -673,7 +763,7 @@ def _count_phase(
         tally.add("count", lance, team, n, text, deal[lance].explanation)
         if team is not None and tally.score[team] >= rules.target:
             tally.note("end", lance, team, _won_in_count(played, lance, team, tally.score[team], rules.target))
-            return team, f"count:{lance.value}"
+            return team, GameEnd("count", lance)
     return None
 
 
@@ -740,208 +830,3 @@ def _count_case(case: Mapping[str, Any]) -> CountResult:
     except TypeError:
         raise RulesError(Text("bad rules options {options}", options=repr(options))) from None
     return count_hand(hands, mano, rules, case.get("start_score"), case.get("betting"))
-
-
-# ----------------------------------------------------------------------------------------------
-# Amarracos and dentro (RULES.md §9)
-# ----------------------------------------------------------------------------------------------
-
-
-def _check_stones(stones: object) -> int:
-    if isinstance(stones, bool) or not isinstance(stones, int) or stones < 0:
-        raise BettingError(Text("a score is a whole number of stones ≥ 0, not {value}", value=repr(stones)))
-    return stones
-
-
-def to_amarracos(stones: int) -> tuple[int, int]:
-    """``(amarracos, piedras)`` for a score in stones: 1 amarraco = 5 stones (RULES.md §9).
-
-    >>> to_amarracos(37), to_amarracos(40)
-    ((7, 2), (8, 0))
-    """
-    return divmod(_check_stones(stones), 5)
-
-
-def from_amarracos(amarracos: int, piedras: int = 0) -> int:
-    """Stones for ``amarracos`` and loose ``piedras``: ``from_amarracos(7, 2) == 37`` (RULES.md §9)."""
-    return 5 * _check_stones(amarracos) + _check_stones(piedras)
-
-
-def is_dentro(stones: int, rules: Rules | None = None) -> bool:
-    """True when a team is *dentro* ("inside"): 5 or fewer stones from the target, not yet there (RULES.md §9)."""
-    target = (rules or Rules()).target
-    return target - 5 <= _check_stones(stones) < target
-
-
-def describe_score(stones: int, rules: Rules | None = None, lang: str | None = None) -> str:
-    """A score in amarracos and piedras, with *dentro* when it applies (RULES.md §9).
-
-    stones: the team's score in stones; rules: for the target (default 40).
-    lang: the language (None: the one being spoken, see :func:`musteach.i18n.speaking`).
-    Raises :class:`BettingError` for a score that is not a whole number ≥ 0.
-
-    >>> describe_score(0), describe_score(6), describe_score(40)
-    ('0 stones', '1 amarraco and 1 piedra (6 stones)', '8 amarracos (40 stones): game won')
-    >>> from musteach import Rules
-    >>> describe_score(25, Rules(target=30))
-    '5 amarracos (25 stones): dentro, 5 to go'
-    """
-    _ = translator(lang)
-    rules = rules or Rules()
-    a, p = to_amarracos(stones)
-    parts = []
-    if a:
-        parts.append(_.ngettext("{n} amarraco", "{n} amarracos", a))
-    if p:
-        parts.append(_.ngettext("{n} piedra", "{n} piedras", p))
-    total = stones_text(stones, _.lang)
-    text = _("{amount} ({stones})", amount=_.join(parts), stones=total) if parts else total
-    if stones >= rules.target:
-        return _("{score}: game won", score=text)
-    if is_dentro(stones, rules):
-        return _("{score}: dentro, {n} to go", score=text, n=rules.target - stones)
-    return text
-
-
-# ----------------------------------------------------------------------------------------------
-# Games, vacas and the match (RULES.md §8, §10)
-# ----------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Match:
-    """A match's score: stones in the current game, games in the current vaca, vacas (RULES.md §8, §10).
-
-    A game is won by the first team to reach ``rules.target`` stones (then the score goes back to 0-0);
-    ``rules.games_per_vaca`` games win a vaca (then games go back to 0-0); ``rules.vacas_per_match`` vacas
-    win the match. Frozen: every method returns a new :class:`Match`.
-
-    >>> m = Match(Rules(games_per_vaca=2)).add_stones("A", 38).add_stones("A", 5)
-    >>> m.score, m.games, m.vacas, m.winner
-    ({'A': 0, 'B': 0}, {'A': 1, 'B': 0}, {'A': 0, 'B': 0}, None)
-    >>> m = Match(Rules(games_per_vaca=2)).win_game("A").win_game("B").win_game("A")
-    >>> m.vacas, m.winner
-    ({'A': 1, 'B': 0}, 'A')
-    """
-
-    rules: Rules = field(default_factory=Rules)
-    stones: tuple[int, int] = (0, 0)
-    game_wins: tuple[int, int] = (0, 0)
-    vaca_wins: tuple[int, int] = (0, 0)
-    winner: str | None = None
-    events: tuple[str, ...] = ()
-
-    @property
-    def score(self) -> Score:
-        """Stones in the current game: ``{"A": n, "B": n}``."""
-        return {"A": self.stones[0], "B": self.stones[1]}
-
-    @property
-    def games(self) -> Score:
-        """Games won in the current vaca."""
-        return {"A": self.game_wins[0], "B": self.game_wins[1]}
-
-    @property
-    def vacas(self) -> Score:
-        """Vacas won in the match."""
-        return {"A": self.vaca_wins[0], "B": self.vaca_wins[1]}
-
-    @property
-    def over(self) -> bool:
-        """True once a team has won the match."""
-        return self.winner is not None
-
-    def _check(self, team: str) -> int:
-        if self.over:
-            raise BettingError(Text("the match is over: team {team} won it", team=self.winner))
-        other_team(team)
-        return TEAMS.index(team)
-
-    def add_stones(self, team: str, n: int) -> Match:
-        """``team`` scores ``n`` stones; reaching the target wins the game (RULES.md §8)."""
-        i = self._check(team)
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise BettingError(
-                Text("stones scored must be a whole number ≥ 0, not {value} (nobody loses stones, RULES.md §12)", value=repr(n))
-            )
-        s = list(self.stones)
-        s[i] += n
-        m = replace(self, stones=(s[0], s[1]))
-        if s[i] >= self.rules.target:
-            return m.win_game(team, Text("Team {team} wins a game with {score} stones.", team=team, score=s[i]))
-        return m
-
-    def win_game(self, team: str, how: Text | None = None) -> Match:
-        """``team`` wins the current game (reaching the target, or an accepted órdago); the score resets to 0-0.
-
-        how: the sentence of the win for :attr:`events` (default ``"Team A wins a game."``). The events are
-        written in the language being spoken (:func:`musteach.i18n.speaking`).
-        """
-        i = self._check(team)
-        _ = translator()
-        g = list(self.game_wins)
-        g[i] += 1
-        v = list(self.vaca_wins)
-        events = [*self.events, how.render(_.lang) if how is not None else _("Team {team} wins a game.", team=team)]
-        winner = None
-        if g[i] >= self.rules.games_per_vaca:
-            v[i] += 1
-            events.append(_("Team {team} wins a vaca ({a}-{b} in games).", team=team, a=g[0], b=g[1]))
-            g = [0, 0]
-            if v[i] >= self.rules.vacas_per_match:
-                winner = team
-                events.append(_("Team {team} wins the match ({a}-{b} in vacas).", team=team, a=v[0], b=v[1]))
-        return replace(
-            self, stones=(0, 0), game_wins=(g[0], g[1]), vaca_wins=(v[0], v[1]), winner=winner, events=tuple(events)
-        )
-
-    def after_hand(self, result: CountResult) -> Match:
-        """The match after a counted hand: stones, or a game won and perhaps a vaca (RULES.md §8, §10).
-
-        ``result`` must start from this match's score.
-
-        Raises :class:`BettingError` when ``result.start_score`` is not the current score.
-        """
-        if self.over:
-            raise BettingError(Text("the match is over: team {team} won it", team=self.winner))
-        if result.start_score != self.score:
-            raise BettingError(
-                Text(
-                    "that hand starts at (A {a}, B {b}), but the game stands at (A {now_a}, B {now_b})",
-                    a=result.start_score["A"],
-                    b=result.start_score["B"],
-                    now_a=self.score["A"],
-                    now_b=self.score["B"],
-                )
-            )
-        if result.game_over:
-            team = result.game_winner
-            assert team is not None
-            if result.ordago:
-                return self.win_game(team, Text("Team {team} wins a game by órdago.", team=team))
-            f = result.final_score
-            return self.win_game(team, Text("Team {team} wins a game ({a}-{b}).", team=team, a=f["A"], b=f["B"]))
-        f = result.final_score
-        return replace(self, stones=(f["A"], f["B"]))
-
-    def describe(self, lang: str | None = None) -> str:
-        """The match in words, with each team's stones in amarracos.
-
-        lang: the language (None: the one being spoken, see :func:`musteach.i18n.speaking`).
-        """
-        _ = translator(lang)
-        if self.over:
-            return _("Team {team} has won the match (vacas {a}-{b}).", team=self.winner, a=self.vaca_wins[0], b=self.vaca_wins[1])
-        return _(
-            "Team A: {score_a}; Team B: {score_b}; games {games_a}-{games_b} (first to {games} takes the vaca); "
-            "vacas {vacas_a}-{vacas_b} (first to {vacas} takes the match).",
-            score_a=describe_score(self.stones[0], self.rules, _.lang),
-            score_b=describe_score(self.stones[1], self.rules, _.lang),
-            games_a=self.game_wins[0],
-            games_b=self.game_wins[1],
-            games=self.rules.games_per_vaca,
-            vacas_a=self.vaca_wins[0],
-            vacas_b=self.vaca_wins[1],
-            vacas=self.rules.vacas_per_match,
-        )
-

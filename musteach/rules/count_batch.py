@@ -516,23 +516,33 @@ def _random_betting(draws: _Draws, i: int, values: list[list[int]], start: list[
         if not (bettable[k] or lance == "punto"):
             betting[lance] = {"type": "no_bet"}
             continue
-        roll = draws.roll[i][k]
-        size = draws.size[i][k]
-        chain: list[int | str] = [*draws.totals[i][k][:size]]
-        if over or roll < 0.35:
-            betting[lance] = {"type": "paso"}
-        elif roll < 0.55:
-            many = size > 1 and roll < 0.42
-            betting[lance] = {"type": "accepted", "stakes": chain} if many else {"type": "accepted", "stake": chain[-1]}
-        elif roll < 0.85:
-            if draws.ordago[i][k]:
-                chain = [*chain[: min(draws.cut[i][k], size)], "ordago"]
+        entry = _random_outcome(draws, i, k, over)
+        if entry is None:  # left out, which counts as paso
+            continue
+        betting[lance] = entry
+        if entry["type"] == "rejected":
             team = draws.team[i][k]
-            betting[lance] = {"type": "rejected", "stakes": chain, "winner_team": TEAMS[team]}
-            score[team] += deje(chain)
+            score[team] += deje(entry["stakes"])
             over = score[team] >= target
-        elif roll < 0.93:
-            betting[lance] = {"type": "ordago_accepted"}
+        elif entry["type"] == "ordago_accepted":
             over = True
-        # else: left out, which counts as paso
     return betting
+
+
+def _random_outcome(draws: _Draws, i: int, k: int, over: bool) -> dict[str, Any] | None:
+    """Lance ``k``'s betting in case ``i`` from the draws: paso once the game is ``over``; None: left out."""
+    roll = draws.roll[i][k]
+    size = draws.size[i][k]
+    chain: list[int | str] = [*draws.totals[i][k][:size]]
+    if over or roll < 0.35:
+        return {"type": "paso"}
+    if roll < 0.55:
+        many = size > 1 and roll < 0.42
+        return {"type": "accepted", "stakes": chain} if many else {"type": "accepted", "stake": chain[-1]}
+    if roll < 0.85:
+        if draws.ordago[i][k]:
+            chain = [*chain[: min(draws.cut[i][k], size)], "ordago"]
+        return {"type": "rejected", "stakes": chain, "winner_team": TEAMS[draws.team[i][k]]}
+    if roll < 0.93:
+        return {"type": "ordago_accepted"}
+    return None

@@ -95,5 +95,5 @@ def play_betting_script(
 def lance_that_ended_game(result: CountResult) -> Lance | None:
     """The lance whose betting ended the game (a deje reaching the target, or an accepted órdago), so that
     the lances after it were never played; None when the game was not ended in the betting (RULES.md §6, §8)."""
-    kind, _, lance = (result.ended_at or "").partition(":")
-    return Lance(lance) if kind in ("betting", "ordago") and lance else None
+    end = result.ended_at
+    return end.lance if end is not None and end.phase in ("betting", "ordago") else None

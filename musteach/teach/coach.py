@@ -34,7 +34,7 @@ from ..rules.errors import IllegalActionError, MusError
 from ..rules.lances import Lance, effective_rank, ranks_text
 from ..rules.options import Rules
 from ..rules.senas import ODDS_NAMES
-from .grading import DecisionGrade, Grade, Method, figure_text, grade_decision, loss_text
+from .grading import DecisionGrade, Grade, Method, chance_loss_text, chance_text, grade_decision
 
 __all__ = [
     "CoachComment",
@@ -141,12 +141,13 @@ def phase_words(phase: Phase, *, lang: str | None = None) -> str:
         return phase.lance.title if phase.lance is not None else phase.value
 
 
-def action_words(action: GameAction, *, lang: str | None = None) -> str:
-    """A decision in words: ``"changing R-7"`` for a discard (the lessons' hand notation), else the action's own text."""
+def action_words(action: GameAction, *, lang: str | None = None, kings: int = 8) -> str:
+    """A decision in words: ``"changing R-7"`` for a discard (the lessons' hand notation, the cards read with
+    ``kings`` 8 or 4 reyes, RULES.md §1), else the action's own text."""
     with speaking(lang):
         if isinstance(action, Discard):
             _ = translator()
-            return _("changing {cards}", cards=ranks_text(action.cards))
+            return _("changing {cards}", cards=ranks_text(action.cards, kings))
         return str(action)
 
 
@@ -181,10 +182,10 @@ def _turn_prompt(view: View) -> str:
     if b is not None and b.facing_bet:
         stake = b.current_stake
         theirs = b.betting_team != view.team
-        if stake == ORDAGO:
+        if stake == ORDAGO:  # an órdago cannot be raised (RULES.md §6)
             if theirs:
-                return _("Your turn: the other team bet órdago in {lance}: quiero, no quiero, or raise.", lance=lance.title)
-            return _("Your turn: your team bet órdago in {lance}: quiero, no quiero, or raise.", lance=lance.title)
+                return _("Your turn: the other team bet órdago in {lance}: quiero or no quiero.", lance=lance.title)
+            return _("Your turn: your team bet órdago in {lance}: quiero or no quiero.", lance=lance.title)
         if theirs:
             return _(
                 "Your turn: the other team bet {stake} stones in {lance}: quiero, no quiero, or raise.",
@@ -326,9 +327,12 @@ def comment(view: View, action: GameAction | str, coach: OddsBot | None = None, 
 
 
 def grade_sentence(grade: DecisionGrade, *, lang: str | None = None) -> str:
-    """The grade of a decision in one sentence, each figure stated once and rounded once, with the lance and
-    the moment it refers to; the action it recommends is the best by its own figures. E.g.
-    ``"A mistake (Grande, before any bet): envido 2 is worth +0.8 stones, your paso -0.4 stones: 1.2 stones lost."``
+    """The grade of a decision in one sentence, each figure stated once and rounded once (points of win
+    chance with their stone equivalent), with the lance and the moment it refers to; the action it
+    recommends is the best by its own figures, equal figures are called equal, and a loss whose standard
+    error is more than a quarter of its tier's width is "too close to call" (no tier named). E.g.
+    ``"A mistake (Grande, before any bet): envido 2 is worth +1.3 points of win chance (+0.8 stones), your
+    paso -0.7 points of win chance (-0.4 stones): 2.0 points of win chance lost (1.2 stones)."``
     lang: a language code, None for the one being spoken (the grade's ``moment`` is in the language it was
     graded in).
     """
@@ -344,24 +348,50 @@ def _grade_sentence(grade: DecisionGrade) -> str:
         where = _("{lance}, {moment}", lance=grade.lance.title, moment=grade.moment)
     else:
         where = grade.moment
-    best, mine, unit = grade.best, grade.chosen, grade.unit
-    if grade.grade is Grade.BEST:
+    best, mine, rate = grade.best, grade.chosen, grade.per_stone
+
+    def fig(x: float) -> str:
+        return chance_text(x, rate)
+
+    def words(a: GameAction) -> str:
+        return action_words(a, kings=grade.kings)
+
+    error = _.number(grade.sampling_error, 1)
+    if grade.loss == 0:
+        same = grade.equal_to
+        if same is not None:
+            return _(
+                "Best ({where}): {action} and {other} are worth the same here, {figure}.",
+                where=where, action=words(mine.action), other=words(same.action), figure=fig(mine.stones),
+            )  # fmt: skip
         rest = [v for v in grade.values if v is not mine]
+        if rest and grade.too_close:
+            return _(
+                "Too close to call ({where}): {action} is worth {figure}, next: {next}, {next_figure} "
+                "(sampling error ± {error} points).",
+                where=where, action=words(mine.action), figure=fig(mine.stones),
+                next=words(rest[0].action), next_figure=fig(rest[0].stones), error=error,
+            )  # fmt: skip
         if rest:
             return _(
                 "Best ({where}): {action} is worth {figure}; next best: {next}, {next_figure}.",
-                where=where, action=action_words(mine.action), figure=figure_text(mine.stones, unit),
-                next=action_words(rest[0].action), next_figure=figure_text(rest[0].stones, unit),
+                where=where, action=words(mine.action), figure=fig(mine.stones),
+                next=words(rest[0].action), next_figure=fig(rest[0].stones),
             )  # fmt: skip
+        return _("Best ({where}): {action} is worth {figure}.", where=where, action=words(mine.action), figure=fig(mine.stones))
+    if grade.too_close:
         return _(
-            "Best ({where}): {action} is worth {figure}.",
-            where=where, action=action_words(mine.action), figure=figure_text(mine.stones, unit),
+            "Too close to call ({where}): {best} is worth {best_figure}, your {action} {figure}: {loss}, "
+            "give or take {error} points.",
+            where=where, best=words(best.action), best_figure=fig(best.stones),
+            action=words(mine.action), figure=fig(mine.stones),
+            loss=chance_loss_text(grade.loss, rate), error=error,
         )  # fmt: skip
     return _(
         "{grade} ({where}): {best} is worth {best_figure}, your {action} {figure}: {loss}.",
         grade=_cap(grade.grade.article), where=where,
-        best=action_words(best.action), best_figure=figure_text(best.stones, unit),
-        action=action_words(mine.action), figure=figure_text(mine.stones, unit), loss=loss_text(grade.loss, unit),
+        best=words(best.action), best_figure=fig(best.stones),
+        action=words(mine.action), figure=fig(mine.stones), loss=chance_loss_text(grade.loss, rate),
     )  # fmt: skip
 
 
@@ -369,8 +399,9 @@ def coach_comment(
     view: View, action: GameAction | str, coach: OddsBot | None = None, *, lang: str | None = None
 ) -> CoachComment:
     """The coach's structured comment on the learner's ``action`` from ``view``, before it is played: its grade
-    (:func:`musteach.teach.grading.grade_decision`: the expected stones of every legal action and of the
-    learner's, the stones lost, the tier) in one sentence, and how the figures were computed.
+    (:func:`musteach.teach.grading.grade_decision`: what every legal action and the learner's change in the
+    chance of winning the game, in points with their stone equivalents, the points lost, and the tier, or
+    "too close to call" when the sampling error blurs it) in one sentence, and how the figures were computed.
 
     The coach's advice is the best action by those figures, so a comment never recommends an action its own
     numbers rank lower. A declaration is only checked for truth (RULES.md §4). With 4 reyes a mus or a
@@ -388,7 +419,7 @@ def _coach_comment(view: View, action: GameAction | str, coach: OddsBot | None) 
     a = parse_action(action, view.phase)
     head = _(
         "{phase}: you said {action} with {hand} {position}.",
-        phase=phase_title(view.phase), action=action_words(a), hand=view.info.grande_str,
+        phase=phase_title(view.phase), action=action_words(a, kings=view.rules.kings), hand=view.info.grande_str,
         position=position_name(view.position),
     )  # fmt: skip
     try:
@@ -408,7 +439,7 @@ def _coach_comment(view: View, action: GameAction | str, coach: OddsBot | None) 
     how = grade.how()
     mine = best = None
     if grade.method in (Method.EXACT_EN_PASO, Method.SAMPLED_EN_PASO):
-        mine, best = grade.chosen.stones, grade.best.stones
+        mine, best = grade.chosen.equivalent, grade.best.equivalent
     return CoachComment(
         a,
         grade.best.action,

@@ -213,6 +213,25 @@ def betting_question(
         return _betting_question(seed, kind, lance, mano, participants, rules)
 
 
+def _holders_of_both_teams(rng: random.Random) -> list[int]:
+    """Random seats holding pares or juego, on both teams (so that they bet, RULES.md §4)."""
+    while True:
+        seats = [s for s in range(4) if rng.random() < 0.7]
+        if {s % 2 for s in seats} == {0, 1}:
+            return seats
+
+
+def _betting_of_kind(fresh: LanceBetting, kind: str, rng: random.Random) -> LanceBetting:
+    """A random betting from ``fresh`` that ends as ``kind`` (an outcome type), in up to 500 tries."""
+    for _ in range(500):
+        bet_chance = 0.15 if kind == "paso" else 0.9
+        state = random_betting(fresh, rng, ordago=True, bet_chance=bet_chance)
+        assert state.outcome is not None
+        if state.outcome.type == kind:
+            return state
+    raise CountAnswerError(Text("could not build a {kind} betting question", kind=repr(kind)))  # pragma: no cover
+
+
 def _betting_question(
     seed: random.Random | int | None,
     kind: str | None,
@@ -232,22 +251,10 @@ def _betting_question(
     lance = Lance.parse(lance) if lance is not None else rng.choice((Lance.GRANDE, Lance.CHICA, Lance.PARES, Lance.JUEGO))
     mano = rng.randrange(4) if mano is None else mano
     if participants is None and lance in (Lance.PARES, Lance.JUEGO):
-        while True:
-            seats = [s for s in range(4) if rng.random() < 0.7]
-            if {s % 2 for s in seats} == {0, 1}:
-                participants = seats
-                break
-    fresh = LanceBetting.start(lance, mano, participants, rules)
-    state = fresh
-    for _ in range(500):
-        bet_chance = 0.15 if kind == "paso" else 0.9
-        state = random_betting(fresh, rng, ordago=True, bet_chance=bet_chance)
-        assert state.outcome is not None
-        if state.outcome.type == kind:
-            break
-    else:  # pragma: no cover - 500 tries always find every kind
-        raise CountAnswerError(Text("could not build a {kind} betting question", kind=repr(kind)))
+        participants = _holders_of_both_teams(rng)
+    state = _betting_of_kind(LanceBetting.start(lance, mano, participants, rules), kind, rng)
     o = state.outcome
+    assert o is not None
     answer = {"A": 0, "B": 0}
     if o.type == "rejected" and rules.deje_timing == "immediate":
         answer[o.winner_team] = o.deje  # type: ignore[index]
@@ -289,7 +296,7 @@ def grade_betting(question: BettingQuestion, answer: Any) -> Verdict:
     elif o.type == "accepted":
         rule = _(
             "An accepted bet moves no stones now: the best {lance} takes {stake} in the count (RULES.md §7).",
-            lance=question.lance.value, stake=o.stake,
+            lance=question.lance.said, stake=o.stake,
         )  # fmt: skip
     elif o.type == "ordago_accepted":
         rule = _("An accepted órdago moves no stones: the best hand of the lance wins the whole game (RULES.md §6).")

@@ -6,7 +6,9 @@ mistaken rule is a :class:`Reading` of the rules: the real evaluator's pieces
 :func:`musteach.rules.lances.speaking_order`) with one switch turned. Under that switch the lance is judged
 again, the switch also deciding who holds pares or juego and so whether Punto is played. A mistake explains an
 answer when the answer (a seat, or None for "nobody") is the winner that reading gives; the first mistake in
-:data:`MISTAKES` order that does is the diagnosis. A right answer never gets a mistake, and a wrong answer
+:data:`MISTAKES` order that does is the diagnosis. One case comes before that order: a picked seat whose hand
+ties the winner's exactly (so it lost only for sitting farther from mano) is always
+:attr:`Mistake.TIE_NOT_TO_MANO`, whatever other reading would also give it. A right answer never gets a mistake, and a wrong answer
 that no mistake explains is a slip (``mistake`` None).
 
 >>> deal = [["3o", "3c", "7e", "4b"], ["12c", "11o", "7c", "6e"], ["1o", "5c", "6o", "10e"], ["4c", "5e", "6c", "7o"]]
@@ -81,6 +83,9 @@ class Mistake(enum.StrEnum):
     """An exact tie goes to the tied seat farthest from mano."""
     PUNTO_WITH_JUEGO = "punto_with_juego"
     """Punto is played although somebody holds juego: the highest total among the hands without juego wins."""
+    THREE_AND_TWO_AT_FACE = "three_is_not_king+two_is_not_ace"
+    """Both at once: a 3 plays as a 3 and a 2 as a 2, as in 4 reyes (the tags of both, joined by ``+``):
+    two misreadings at once, so it is named last."""
 
     def __str__(self) -> str:
         return self.value
@@ -118,18 +123,19 @@ class Reading:
         """The reading with ``mistake``'s switch on; ``None`` gives the real rules."""
         if mistake is None:
             return cls()
-        return replace(cls(), **{_SWITCH[mistake]: True})
+        return replace(cls(), **dict.fromkeys(_SWITCH[mistake], True))
 
 
-_SWITCH = {
-    Mistake.THREE_IS_NOT_KING: "three_low",
-    Mistake.TWO_IS_NOT_ACE: "two_low",
-    Mistake.CHICA_FROM_THE_TOP: "chica_from_top",
-    Mistake.QUADS_NOT_DUPLES: "quads_as_medias",
-    Mistake.PARES_BY_RANK_NOT_KIND: "pares_by_rank",
-    Mistake.JUEGO_BY_TOTAL: "juego_by_total",
-    Mistake.TIE_NOT_TO_MANO: "tie_to_far",
-    Mistake.PUNTO_WITH_JUEGO: "punto_with_juego",
+_SWITCH: dict[Mistake, tuple[str, ...]] = {
+    Mistake.THREE_IS_NOT_KING: ("three_low",),
+    Mistake.TWO_IS_NOT_ACE: ("two_low",),
+    Mistake.THREE_AND_TWO_AT_FACE: ("three_low", "two_low"),
+    Mistake.CHICA_FROM_THE_TOP: ("chica_from_top",),
+    Mistake.QUADS_NOT_DUPLES: ("quads_as_medias",),
+    Mistake.PARES_BY_RANK_NOT_KIND: ("pares_by_rank",),
+    Mistake.JUEGO_BY_TOTAL: ("juego_by_total",),
+    Mistake.TIE_NOT_TO_MANO: ("tie_to_far",),
+    Mistake.PUNTO_WITH_JUEGO: ("punto_with_juego",),
 }
 
 
@@ -261,6 +267,10 @@ def _diagnose(
     if picked == winner:
         return Diagnosis(the_lance, picked, winner, True, None, result.explanation, None)
     why_not = None if picked is None else truth.why_not(winner, picked)
+    if picked is not None and winner is not None and truth.ties(winner, picked):
+        # the picked hand ties the winner's: whatever else the learner might have misread, the tie decided it
+        text = _MistakeText(truth, hs, truth.infos, Mistake.TIE_NOT_TO_MANO).sentence(winner, picked)
+        return Diagnosis(the_lance, picked, winner, False, Mistake.TIE_NOT_TO_MANO, text, why_not)
     for mistake in MISTAKES:
         reading = Reading.of(mistake)
         misread = tuple(read_hand(h, reading, rules.kings) for h in hs)
@@ -321,6 +331,14 @@ class _View:
         if self.lance in (Lance.JUEGO, Lance.PUNTO):
             return str(info.total)
         return self.cards(seat)
+
+    def ties(self, winner: int, seat: int) -> bool:
+        """True when ``seat`` takes part and holds exactly what the winner holds in this lance (so only the
+        seats' distance from mano parted them; RULES.md §2)."""
+        key = self.infos[seat].key(self.lance)
+        if self.lance is Lance.PUNTO:
+            return not self.infos[seat].is_juego and key == self.infos[winner].key(self.lance)
+        return bool(key) and key == self.infos[winner].key(self.lance)
 
     def takes_part(self, seat: int) -> bool:
         return bool(self.infos[seat].key(self.lance)) if self.lance in (Lance.PARES, Lance.JUEGO) else True
@@ -488,6 +506,7 @@ class _View:
 MISTAKE_FACTS = {
     Mistake.THREE_IS_NOT_KING: N_("in 8 reyes every 3 is a king (worth 10 points)"),
     Mistake.TWO_IS_NOT_ACE: N_("in 8 reyes every 2 is an ace (worth 1 point)"),
+    Mistake.THREE_AND_TWO_AT_FACE: N_("in 8 reyes every 3 is a king (worth 10 points) and every 2 an ace (worth 1 point)"),
     Mistake.CHICA_FROM_THE_TOP: N_("Chica compares the lowest cards first"),
     Mistake.QUADS_NOT_DUPLES: N_("four of a kind counts as duples (two equal pairs)"),
     Mistake.PARES_BY_RANK_NOT_KIND: N_("duples beat medias, and medias beat a par, whatever their ranks"),
@@ -562,10 +581,10 @@ class _MistakeText:
     def as_if(self, winner: int | None, picked: int | None) -> str:
         _ = translator()
         m = self.mistake
-        if m in (Mistake.THREE_IS_NOT_KING, Mistake.TWO_IS_NOT_ACE):
-            rank = 3 if m is Mistake.THREE_IS_NOT_KING else 2
-            seats = self._misread_seats(winner, picked, rank)
-            return _.join([self._misread_clause(s, rank) for s in seats])
+        if m in (Mistake.THREE_IS_NOT_KING, Mistake.TWO_IS_NOT_ACE, Mistake.THREE_AND_TWO_AT_FACE):
+            ranks = {Mistake.THREE_IS_NOT_KING: (3,), Mistake.TWO_IS_NOT_ACE: (2,)}.get(m, (3, 2))
+            clauses = [self._misread_clause(s, r) for r in ranks for s in self._misread_seats(winner, picked, r)]
+            return _.join(list(dict.fromkeys(clauses)))  # a seat misread for its 3 and its 2 is told once
         if m is Mistake.CHICA_FROM_THE_TOP:
             return _("Chica compared the highest cards first, the lower card winning")
         if m is Mistake.QUADS_NOT_DUPLES:

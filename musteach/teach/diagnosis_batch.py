@@ -59,6 +59,7 @@ __all__ = ["BatchDiagnosis", "diagnose_batch"]
 _GRANDE, _CHICA, _PARES, _JUEGO, _PUNTO = range(5)
 _READINGS: tuple[Reading, ...] = (Reading(), *(Reading.of(m) for m in MISTAKES))  # reading 1 + k: MISTAKES[k]
 _PUNTO_WITH_JUEGO = 1 + MISTAKES.index(Mistake.PUNTO_WITH_JUEGO)
+_TIE_NOT_TO_MANO = 1 + MISTAKES.index(Mistake.TIE_NOT_TO_MANO)
 _RANK_CLASS = 10_000  # above every id of four sorted rank positions: marks 4 reyes (see _hand_classes)
 
 
@@ -144,6 +145,9 @@ def diagnose_batch(
     correct = answers == winner
     mistake = np.full(n, -1, np.int64)
     open_rows = ~correct
+    ties = _ties(tables, classes, lances, answers, winner.astype(np.int64), open_rows)
+    mistake[ties] = _TIE_NOT_TO_MANO - 1  # a hand equal to the winner's lost on the tie alone (see diagnose)
+    open_rows[ties] = False
     for r in range(1, len(_READINGS)):
         rows = np.flatnonzero(open_rows & tables.may_differ(r)[lances])
         got = tables.winners(r, classes[rows], m64[rows], lances[rows])
@@ -169,6 +173,24 @@ def diagnose_batch(
         picked = np.flatnonzero(told.answers >= 0)
         why_not[wrong[picked]] = _why_not(words, tables, told.take(picked), facts.take(picked))
     return BatchDiagnosis(winner.astype(np.int8), correct, mistake.astype(np.int8), explanation.tolist(), why_not.tolist())
+
+
+def _ties(
+    tables: _ReadingTables, classes: np.ndarray, lances: np.ndarray, answers: np.ndarray, winners: np.ndarray,
+    rows: np.ndarray,
+) -> np.ndarray:
+    """(N,) bool: the wrong answers (``rows``) naming a seat whose hand ties the real winner's exactly in its
+    lance (it takes part, and its key equals the winner's), as :meth:`~musteach.teach.diagnosis` finds them."""
+    out = rows & (answers >= 0) & (winners >= 0)
+    at = np.flatnonzero(out)
+    if at.size:
+        mine = classes[at, answers[at]]
+        theirs = classes[at, winners[at]]
+        keys = tables.keys[0]
+        same = (keys[lances[at], mine] == keys[lances[at], theirs]) & (keys[lances[at], mine] > 0)
+        same &= ~((lances[at] == _PUNTO) & tables.juego[0][mine])
+        out[at] = same
+    return out
 
 
 def _true_winners(arr: np.ndarray, manos: np.ndarray, deal_kings: np.ndarray) -> np.ndarray:
@@ -486,7 +508,7 @@ def _verdicts(words: _Words, tables: _ReadingTables, cases: _Cases, f: _Facts) -
     p, w, lance = cases.answers, cases.winners, cases.lances
     seat_p = p
     seat_w = w
-    title = np.array([la.title for la in LANCES], dtype=object)[lance]
+    title = np.array([words.translator.word(la.title) for la in LANCES], dtype=object)[lance]  # forms: {lance:the}
     nobody, picked = w < 0, p >= 0
     _fill(out, np.flatnonzero(nobody & picked & (lance == _PARES)),
           t("seat {seat}'s {cards} holds no pares, and nobody holds pares, so Pares scores nothing"),
@@ -620,10 +642,17 @@ def _as_if(words: _Words, tables: _ReadingTables, cases: _Cases) -> np.ndarray:
     rows = np.flatnonzero(cases.mistakes == MISTAKES.index(Mistake.QUADS_NOT_DUPLES))
     if rows.size:
         out[rows] = _quads_clauses(words, tables, cases.take(rows))
-    for mistake, rank in ((Mistake.THREE_IS_NOT_KING, 3), (Mistake.TWO_IS_NOT_ACE, 2)):
+    for mistake, ranks in (
+        (Mistake.THREE_IS_NOT_KING, (3,)), (Mistake.TWO_IS_NOT_ACE, (2,)), (Mistake.THREE_AND_TWO_AT_FACE, (3, 2))
+    ):
         rows = np.flatnonzero(cases.mistakes == MISTAKES.index(mistake))
         if rows.size:
-            out[rows] = _misread_clauses(words, tables, cases.take(rows), 1 + MISTAKES.index(mistake), rank)
+            told = cases.take(rows)
+            r = 1 + MISTAKES.index(mistake)
+            per_rank = [_misread_clauses(words, tables, told, r, rank) for rank in ranks]
+            # a seat misread for its 3 and its 2 is told once, as diagnose tells it
+            clauses = zip(*per_rank, strict=True)
+            out[rows] = [words.translator.join(list(dict.fromkeys(c for cs in row for c in cs))) for row in clauses]
     return out
 
 
@@ -653,11 +682,11 @@ def _quads_clauses(words: _Words, tables: _ReadingTables, cases: _Cases) -> list
     return out
 
 
-def _misread_clauses(words: _Words, tables: _ReadingTables, cases: _Cases, r: int, rank: int) -> list[str]:
+def _misread_clauses(words: _Words, tables: _ReadingTables, cases: _Cases, r: int, rank: int) -> list[list[str]]:
     """The "as if" clause of a 3 read below the 4, or a 2 above the aces: the seats whose misread cards mattered,
     chosen as :mod:`~musteach.teach.diagnosis` chooses them (the winner and the picked seat where the misreading
     changed their taking part or standing; else the first candidate seat whose taking part changed, else whose
-    standing changed, else the first holder of such a card), each with its cards as misread, joined."""
+    standing changed, else the first holder of such a card), each with its cards as misread (joined by the caller)."""
     truth, misread = tables.infos[0], tables.infos[r]
     holds = np.array([sum(c.rank == rank for c in h) for h in tables.hands], np.int64)
     # by lance, then class: whether the misreading changed the hand's taking part, and its standing
@@ -691,14 +720,13 @@ def _misread_clauses(words: _Words, tables: _ReadingTables, cases: _Cases, r: in
             text = said[lance, seat, c] = _misread_clause(words, misread[c], lance, seat, rank, int(holds[c]))
         return text
 
-    out = []
+    out: list[list[str]] = []
     rows = zip(cand.tolist(), cls.tolist(), cases.lances.tolist(), ours.tolist(), first.tolist(), strict=True)
     for seats, classes, li, (ours_w, ours_p), j in rows:
         if ours_w or ours_p:
-            chosen = [clause(li, seats[i], classes[i]) for i, o in ((0, ours_w), (1, ours_p)) if o]
-            out.append(chosen[0] if len(chosen) == 1 else words.translator.join(chosen))
+            out.append([clause(li, seats[i], classes[i]) for i, o in ((0, ours_w), (1, ours_p)) if o])
         else:
-            out.append(clause(li, seats[j], classes[j]))
+            out.append([clause(li, seats[j], classes[j])])
     return out
 
 

@@ -1,32 +1,36 @@
-"""Grading a learner's decision by the stones it costs (RULES.md §3, §4, §6, §7).
+"""Grading a learner's decision in one unit: the change in the chance of winning the game (RULES.md §3, §4,
+§6, §7).
 
-For one decision, :func:`grade_decision` gives the expected stones of every legal action and of the
-learner's own (an :class:`ActionValue` each, best first), the stones lost against the best, and a
-:class:`Grade` by that loss. How each figure is computed (its :class:`Method`):
+Every decision is valued as backgammon's analysers value a move by its equity: by how much it changes the
+learner's team's chance of winning the game, in points of 100 (a point is 1%), each figure shown with its
+stone equivalent (the points divided by what one stone is worth at this score,
+:func:`~musteach.play.rollout.points_per_stone`). For one decision, :func:`grade_decision` gives the figure
+of every legal action and of the learner's own (an :class:`ActionValue` each, best first), the points lost
+against the best, their standard error, and a :class:`Grade` by that loss. How each figure is computed (its
+:class:`Method`):
 
 * the mus and the discard (:attr:`Method.EXACT_EN_PASO`): the exact discard advisor
   (:func:`musteach.odds.advise_discard`, 8 reyes): the stones the learner's team expects en paso over every
   deal of the unseen cards, with the hand as it is (no hay mus) or after the best discard (mus), or after
-  each of the 15 discards. Exact: no sampling error. The betting that follows is not added. With 4 reyes
-  (:attr:`Method.SAMPLED_EN_PASO`) the same figures come from the strong level's hand values
-  (:func:`musteach.play.odds_bot.keep_values`: every draw weighed exactly, each hand's value sampled);
-* the betting (:attr:`Method.ROLLOUT`): :func:`musteach.play.rollout.betting_values`: the net stones of
-  the lance being bet (the learner's team's minus the opponents'), averaged over random deals of the unseen
-  cards that fit the partner's señas and the declarations, judged as the batched evaluator judges them
-  (numpy-free, :mod:`musteach.play.deals`), each candidate action followed by the lance played to its end by
-  a fast model of the strong level's betting, counting the whole lance (deje, accepted stakes and values, órdago; RULES.md §6, §7). Every action is
-  judged on the same deals, so the loss's sampling error (:attr:`DecisionGrade.loss_error`) is small.
-  Near the end of a game (a team :data:`~musteach.play.rollout.NEAR_END` stones or fewer from the target)
-  the figures are instead the team's chance of winning the game after the lance, in points of 100
-  (:attr:`DecisionGrade.unit`), and the comment says so;
+  each of the 15 discards, turned into win chance at this score's rate. Exact: no sampling error. The
+  betting that follows is not added. With 4 reyes (:attr:`Method.SAMPLED_EN_PASO`) the same figures come
+  from the strong level's hand values (:func:`musteach.play.odds_bot.keep_values`);
+* the betting (:attr:`Method.ROLLOUT`): :func:`musteach.play.rollout.betting_values`: the change the lance
+  brings to the team's chance of winning the game after the hand (the lance played out, the rest of the hand
+  counted en paso), over random deals of the unseen cards weighed by what every seat did (the mus, every
+  bet), every action judged on the same deals. The best action is chosen on ``n`` deals and every figure
+  is stated from ``n`` others, so that the luck of the choice does not inflate the figures it states
+  (when the halves disagree on the best, it is too close to call). An accepted órdago is worth the chance
+  of winning its lance, which decides the game (RULES.md §7a);
 * a declaration (:attr:`Method.TRUTH`): only the truth may be said (RULES.md §4), so it is always best.
 
-The tiers, by the stones lost (figures rounded once to 0.1 stone, the loss taken between the rounded figures):
-best 0.0; good up to 0.2; inaccuracy up to 0.5; mistake up to 1.5; blunder above 1.5 (:data:`GRADE_LIMITS`).
-Near the end, by the points of win chance lost (rounded to 1): best 0; good up to 2; inaccuracy up to 5;
-mistake up to 15; blunder above 15 (:data:`CHANCE_LIMITS`).
+The tiers are defined once, here, in points of win chance lost (figures rounded once to 0.1 point, the loss
+taken between the rounded figures; :data:`GRADE_LIMITS`): best 0; good up to 0.4; inaccuracy up to 1.0;
+mistake up to 2.5; blunder above 2.5 (at 0-0 one stone is worth about 1.7 points). A loss whose standard
+error is more than a quarter of its tier's width (:func:`tier_width`) is *too close to call*
+(:attr:`DecisionGrade.too_close`): the sentences then name no tier.
 
->>> grade_for(0.0), grade_for(0.2), grade_for(0.5), grade_for(1.5), grade_for(1.6)
+>>> grade_for(0.0), grade_for(0.4), grade_for(1.0), grade_for(2.5), grade_for(2.6)
 (<Grade.BEST: 'best'>, <Grade.GOOD: 'good'>, <Grade.INACCURACY: 'inaccuracy'>, <Grade.MISTAKE: 'mistake'>, <Grade.BLUNDER: 'blunder'>)
 """
 
@@ -39,17 +43,20 @@ from enum import Enum
 from ..i18n import N_, Text, speaking, translator
 from ..odds import advise_discard
 from ..play.actions import Declare, Discard, GameAction, MusCall, cards_text
-from ..play.deals import pairwise_std
 from ..play.events import Phase
 from ..play.odds_bot import keep_values
+from ..play.policy import match_equity
 from ..play.rollout import (
     BET_AT,
     ORDAGO_AT,
     RAISE_AT,
     ROLLOUT_DEALS,
+    DealWeights,
     Unit,
+    ViewPolicy,
     betting_values,
     chance_against_bet,
+    points_per_stone,
     rollout_action,
     team_chance,
 )
@@ -70,19 +77,23 @@ __all__ = [
     "Grade",
     "Method",
     "Unit",
+    "chance_loss_text",
+    "chance_text",
     "figure_text",
     "grade_decision",
     "grade_for",
     "chance_against_bet",
+    "is_too_close",
     "rollout_action",
     "team_chance",
+    "tier_width",
     "loss_text",
     "stones_text",
 ]
 
 
 class Grade(Enum):
-    """A decision's tier by the stones it loses against the best action (see :data:`GRADE_LIMITS`)."""
+    """A decision's tier by the points of win chance it loses against the best action (:data:`GRADE_LIMITS`)."""
 
     BEST = "best"
     GOOD = "good"
@@ -106,39 +117,52 @@ _ARTICLES: dict[str, str] = {
 }
 
 
-#: The most stones (rounded to 0.1) a decision may lose and keep each grade; above the last: a blunder.
+#: The tiers, defined once: the most points of win chance (of 100, rounded to 0.1) a decision may lose and
+#: keep each grade; above the last: a blunder.
 GRADE_LIMITS: tuple[tuple[Grade, float], ...] = (
     (Grade.BEST, 0.0),
-    (Grade.GOOD, 0.2),
-    (Grade.INACCURACY, 0.5),
-    (Grade.MISTAKE, 1.5),
+    (Grade.GOOD, 0.4),
+    (Grade.INACCURACY, 1.0),
+    (Grade.MISTAKE, 2.5),
 )
-
-#: Near the end of a game: the most points of win chance (of 100, rounded to 1) a decision may lose and
-#: keep each grade; above the last: a blunder.
-CHANCE_LIMITS: tuple[tuple[Grade, float], ...] = (
-    (Grade.BEST, 0.0),
-    (Grade.GOOD, 2.0),
-    (Grade.INACCURACY, 5.0),
-    (Grade.MISTAKE, 15.0),
-)
+#: The same tiers (kept for callers: there is one unit).
+CHANCE_LIMITS = GRADE_LIMITS
+#: The width a blunder's tier is taken to have (it has no upper limit), in points of win chance.
+BLUNDER_WIDTH = 10.0
 
 
-def grade_for(loss: float, unit: Unit = Unit.STONES) -> Grade:
-    """The :class:`Grade` of a decision that loses ``loss`` (≥ 0) against the best action: stones
-    (:data:`GRADE_LIMITS`), or points of win chance near the end of a game (:data:`CHANCE_LIMITS`).
+def grade_for(loss: float, unit: Unit = Unit.WIN_CHANCE) -> Grade:
+    """The :class:`Grade` of a decision that loses ``loss`` (≥ 0) points of win chance against the best
+    action (:data:`GRADE_LIMITS`). unit: kept for callers; every loss is in points of win chance.
 
     Raises :class:`MusError` for a negative or not-a-number loss.
     """
+    del unit
     if not loss >= 0:
-        if unit is Unit.STONES:
-            raise MusError(Text("a loss of stones is 0 or more, not {value}", value=repr(loss)))
         raise MusError(Text("a loss of win chance is 0 or more, not {value}", value=repr(loss)))
-    limits, digits = (GRADE_LIMITS, 1) if unit is Unit.STONES else (CHANCE_LIMITS, 0)
-    for grade, limit in limits:
-        if round(loss, digits) <= limit + 1e-9:
+    for grade, limit in GRADE_LIMITS:
+        if round(loss, 1) <= limit + 1e-9:
             return grade
     return Grade.BLUNDER
+
+
+def tier_width(grade: Grade) -> float:
+    """The width of a tier in points of win chance: from the limit below it to its own (best: 0 to the good
+    limit, as the doubt about a best move is whether it loses anything; blunder: :data:`BLUNDER_WIDTH`)."""
+    limits = dict(GRADE_LIMITS)
+    if grade is Grade.BEST:
+        return limits[Grade.GOOD]
+    if grade is Grade.BLUNDER:
+        return BLUNDER_WIDTH
+    order = [g for g, _x in GRADE_LIMITS]
+    return limits[grade] - limits[order[order.index(grade) - 1]]
+
+
+def is_too_close(loss: float, error: float) -> bool:
+    """True when a loss of ``loss`` points of win chance, with standard error ``error`` (points), is too
+    close to call: its error is more than a quarter of its tier's width (:func:`tier_width`). Raises
+    :class:`MusError` for a negative loss."""
+    return error > tier_width(grade_for(loss)) / 4 + 1e-12
 
 
 class Method(Enum):
@@ -164,9 +188,38 @@ def stones_text(x: float, *, lang: str | None = None) -> str:
     return _.ngettext("{value} stone", "{value} stones", _figure_count(r), value=signed)
 
 
+def chance_text(points: float, per_stone: float, *, lang: str | None = None) -> str:
+    """A figure as the learner reads it: a change in the chance of winning the game, rounded once to 0.1
+    point of 100, with its stone equivalent (``per_stone``: points a stone is worth now):
+    ``"+1.3 points of win chance (+0.8 stones)"``. lang: a language code, None for the one being spoken.
+
+    >>> chance_text(1.26, 1.67)
+    '+1.3 points of win chance (+0.8 stones)'
+    """
+    _ = translator(lang)
+    r = round(points, 1) + 0.0
+    signed = ("-" if r < 0 else "+") + _.number(abs(r), 1)
+    return _.ngettext(
+        "{value} point of win chance ({stones})", "{value} points of win chance ({stones})", _figure_count(r),
+        value=signed, stones=stones_text(r / per_stone, lang=lang),
+    )  # fmt: skip
+
+
+def chance_loss_text(loss: float, per_stone: float, *, lang: str | None = None) -> str:
+    """What a decision lost, with its stone equivalent: ``"1.2 points of win chance lost (0.7 stones)"``."""
+    _ = translator(lang)
+    r = round(loss, 1) + 0.0
+    stones = round(r / per_stone, 1) + 0.0
+    return _.ngettext(
+        "{value} point of win chance lost ({stones})", "{value} points of win chance lost ({stones})", _figure_count(r),
+        value=_.number(r, 1),
+        stones=_.ngettext("{value} stone", "{value} stones", _figure_count(stones), value=_.number(stones, 1)),
+    )  # fmt: skip
+
+
 def figure_text(x: float, unit: Unit, *, lang: str | None = None) -> str:
-    """A figure as the learner reads it: :func:`stones_text`, or near the end of a game a chance of winning
-    it, rounded once to 1 point of 100: ``"a 62% chance of winning the game"``.
+    """A figure in stones (:func:`stones_text`), or a chance of winning the game, rounded once to 1 point of
+    100: ``"a 62% chance of winning the game"`` (kept for callers; the coach says :func:`chance_text`).
 
     >>> figure_text(61.6, Unit.WIN_CHANCE), figure_text(1.04, Unit.STONES)
     ('a 62% chance of winning the game', '+1.0 stone')
@@ -178,7 +231,8 @@ def figure_text(x: float, unit: Unit, *, lang: str | None = None) -> str:
 
 
 def loss_text(loss: float, unit: Unit, *, lang: str | None = None) -> str:
-    """What a decision lost: ``"1.2 stones lost"``, ``"1 stone lost"``, ``"8 points of win chance lost"``."""
+    """What a decision lost: ``"1.2 stones lost"``, ``"1 stone lost"``, ``"8 points of win chance lost"``
+    (kept for callers; the coach says :func:`chance_loss_text`)."""
     _ = translator(lang)
     if unit is Unit.STONES:
         return _.ngettext(
@@ -190,12 +244,20 @@ def loss_text(loss: float, unit: Unit, *, lang: str | None = None) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ActionValue:
-    """One action and the stones it is expected to bring (rounded to 0.1 stone; see :class:`Method` for
-    their meaning); error: the sampling error of ``stones`` (one standard error; 0 when exact)."""
+    """One action and its figure: ``stones`` is (despite its name, kept for callers) the change in the
+    chance of winning the game it brings, in points of 100 rounded to 0.1 (see :class:`Method`); error: its
+    sampling error (one standard error, points; 0 when exact); equivalent: its stone equivalent (the points
+    divided by what a stone is worth now, rounded to 0.1)."""
 
     action: GameAction
     stones: float
     error: float = 0.0
+    equivalent: float = 0.0
+
+    @property
+    def points(self) -> float:
+        """The figure: the change in the chance of winning the game, points of 100 (rounded to 0.1)."""
+        return self.stones
 
 
 @dataclass(frozen=True)
@@ -203,15 +265,16 @@ class DecisionGrade:
     """The grade of one decision of the learner (see :func:`grade_decision`).
 
     phase, lance: where it was taken. action: the learner's decision. values: every action weighed, best
-    first (the learner's among them). chosen: the learner's :class:`ActionValue`. loss: stones lost
-    against the best (the difference of the rounded figures, so it is exactly what the text states).
-    loss_error: its sampling error (0 when exact). grade: its :class:`Grade`. method: how the figures are
-    computed. moment: the moment the figures refer to ("en paso, before the mus", "given the opponents'
-    envido 2, with your partner's seña"). samples: random deals behind the figures (0 when exact). unit:
-    what the figures count (:class:`Unit`: stones, or near the end of a game the chance of winning it, in
-    points of 100, each rounded to 1 point; the loss and its grade are then in points too). stones_loss:
-    the stones lost (0.1 stone) whatever the unit: near the end, the net stones of the lance behind the
-    chances, best by chance against the learner's (0 when that is not a loss); else ``loss``.
+    first (the learner's among them, first among equals). chosen: the learner's :class:`ActionValue`. loss:
+    points of win chance lost against the best (the difference of the rounded figures, so it is exactly
+    what the text states). loss_error: its sampling error (one standard error, points; when the learner's
+    action is the best, of its margin over the next best; 0 when exact). grade: its :class:`Grade`.
+    method: how the figures are computed. moment: the moment the figures refer to ("en paso, before the
+    mus", "given the opponents' envido 2, with your partner's seña"). samples: random deals behind the
+    figures (0 when exact). unit: always :attr:`Unit.WIN_CHANCE`. stones_loss: the stone equivalent of
+    the loss (0.1 stone). per_stone: points of win chance one stone is worth now. too_close: True when
+    the loss's standard error is more than a quarter of its tier's width (:func:`is_too_close`): the
+    sentences then say "too close to call" and name no tier.
     """
 
     phase: Phase
@@ -225,8 +288,11 @@ class DecisionGrade:
     method: Method
     moment: str
     samples: int
-    unit: Unit = Unit.STONES
+    unit: Unit = Unit.WIN_CHANCE
     stones_loss: float = 0.0
+    per_stone: float = 1.0
+    too_close: bool = False
+    kings: int = 8
 
     @property
     def best(self) -> ActionValue:
@@ -235,40 +301,45 @@ class DecisionGrade:
 
     @property
     def sampling_error(self) -> float:
-        """One standard error of what the text states: of the stones lost, or of the figure of the learner's
-        action when it is the best (0 when exact)."""
-        return self.loss_error if self.loss > 0 else self.chosen.error
+        """One standard error of what the text states: of the points lost, or of the learner's margin over
+        the next best when it is the best (0 when exact)."""
+        return self.loss_error
+
+    @property
+    def equal_to(self) -> ActionValue | None:
+        """When the learner's action is the best and another is worth exactly as much (rounded figures): that
+        action, else None."""
+        if self.loss > 0 or self.method is Method.TRUTH:
+            return None
+        return next((v for v in self.values if v is not self.chosen and v.stones == self.chosen.stones), None)
 
     def how(self, *, lang: str | None = None) -> str:
         """How the figures were computed, in one sentence for the learner (lang: a language code, None for
         the one being spoken)."""
         _ = translator(lang)
+        rate = _.number(self.per_stone, 1)
         if self.method is Method.TRUTH:
             return _("Declarations must be truthful (RULES.md §4), so the only legal one is the best.")
         if self.method is Method.EXACT_EN_PASO:
             return _(
                 "Figures: the stones your team expects en paso, counted exactly over every deal of the unseen "
-                "cards (the betting that follows is not added)."
-            )
+                "cards (the betting that follows is not added), as points of win chance: one stone is worth "
+                "{rate} points now.", rate=rate,
+            )  # fmt: skip
         if self.method is Method.SAMPLED_EN_PASO:
             return _(
                 "Figures: the stones your team expects en paso (4 reyes), every discard weighed over every draw, "
-                "each hand's value sampled over 1000 deals (about ± 0.05 stones; the betting that follows is not added)."
-            )
+                "each hand's value sampled (the betting that follows is not added), as points of win chance: "
+                "one stone is worth {rate} points now.", rate=rate,
+            )  # fmt: skip
         with speaking(_.lang):
             where = self.lance.title if self.lance else _("this lance")
-        if self.unit is Unit.WIN_CHANCE:
-            return _(
-                "Near the end of the game, figures: your team's chance of winning the game after {lance}, "
-                "averaged over {samples} deals of the unseen cards that fit what you know, the lance played "
-                "to its end by the strong level's policy (sampling error ± {error} points).",
-                lance=where, samples=self.samples, error=_.number(self.sampling_error, 1),
-            )  # fmt: skip
         return _(
-            "Figures: your team's stones minus the opponents' in {lance}, "
-            "averaged over {samples} deals of the unseen cards that fit what you know, the lance played "
-            "to its end by the strong level's policy (sampling error ± {error} stones).",
-            lance=where, samples=self.samples, error=_.number(self.sampling_error, 2),
+            "Figures: the change {lance} brings to your team's chance of winning the game, the lance played out "
+            "by the strong level's policy and the rest of the hand counted en paso, over deals of the unseen "
+            "cards weighed by what every player did (the mus, the bets); an accepted órdago counts as the "
+            "chance of winning its lance. One stone is worth {rate} points now (sampling error ± {error} points).",
+            lance=where, rate=rate, error=_.number(self.sampling_error, 1),
         )  # fmt: skip
 
 
@@ -276,60 +347,47 @@ class DecisionGrade:
 # The mus and the discard: the exact advisor
 # ----------------------------------------------------------------------------------------------
 
+#: The seed offset of the deals the betting figures are stated from (the best is chosen on others).
+SPLIT_SEED = 7919
+#: The sampling error of a 4-reyes en-paso figure, in stones (each hand's value sampled over 1000 deals).
+SAMPLED_STONE_ERROR = 0.05
+
 
 def _ranked(values: list[ActionValue]) -> tuple[ActionValue, ...]:
     return tuple(sorted(values, key=lambda v: -v.stones))
 
 
-def _sampled_values(view: View) -> list[ActionValue]:
-    """4 reyes: the mus and the discards by :func:`~musteach.play.odds_bot.keep_values` (sampled hand values)."""
-    current, by_keep = keep_values(view.cards, view.position, view.rules)
-    if view.phase is Phase.MUS:
-        return [
-            ActionValue(MusCall(False), round(current, 1)),
-            ActionValue(MusCall(True), round(max(by_keep.values()), 1)),
-        ]
-    out: dict[tuple[int, ...], ActionValue] = {}
-    eff = {c: effective_rank(c.rank, view.rules.kings) for c in view.cards}
-    for mask in range(1, 16):
-        thrown = [c for i, c in enumerate(view.cards) if mask >> i & 1]
-        keep = tuple(sorted((eff[c] for c in view.cards if c not in thrown), reverse=True))
-        out[tuple(sorted(c.index for c in thrown))] = ActionValue(Discard(thrown), round(by_keep[keep], 1))
-    return list(out.values())  # every set of 1 to 4 cards, as the exact advisor's
-
-
-def _exact_values(view: View) -> list[ActionValue]:
+def _stone_values(view: View) -> list[tuple[GameAction, float]]:
+    """The mus or the discards with the en-paso stones each is worth (exact for 8 reyes, sampled for 4)."""
     if view.rules.kings != 8:
-        return _sampled_values(view)
+        current, by_keep = keep_values(view.cards, view.position, view.rules)
+        if view.phase is Phase.MUS:
+            return [(MusCall(False), current), (MusCall(True), max(by_keep.values()))]
+        out: dict[tuple[int, ...], tuple[GameAction, float]] = {}
+        eff = {c: effective_rank(c.rank, view.rules.kings) for c in view.cards}
+        for mask in range(1, 16):
+            thrown = [c for i, c in enumerate(view.cards) if mask >> i & 1]
+            keep = tuple(sorted((eff[c] for c in view.cards if c not in thrown), reverse=True))
+            out[tuple(sorted(c.index for c in thrown))] = (Discard(thrown), by_keep[keep])
+        return list(out.values())  # every set of 1 to 4 cards, as the exact advisor's
     adv = advise_discard(view.hand, view.seat, view.mano, view.rules)
     if view.phase is Phase.MUS:
-        return [
-            ActionValue(MusCall(False), round(float(adv.current_score("balanced")), 1)),
-            ActionValue(MusCall(True), round(float(adv.best("balanced").balanced), 1)),
-        ]
-    return [ActionValue(Discard(o.discard), round(float(o.balanced), 1)) for o in adv.options]
+        return [(MusCall(False), float(adv.current_score("balanced"))), (MusCall(True), float(adv.best("balanced").balanced))]
+    return [(Discard(o.discard), float(o.balanced)) for o in adv.options]
+
+
+def _en_paso_values(view: View, per_stone: float) -> list[ActionValue]:
+    error = 0.0 if view.rules.kings == 8 else SAMPLED_STONE_ERROR * per_stone
+    return [
+        ActionValue(a, round(x * per_stone, 1), error, round(round(x * per_stone, 1) / per_stone, 1))
+        for a, x in _stone_values(view)
+    ]
 
 
 def _same_action(a: GameAction, b: GameAction) -> bool:
     if isinstance(a, Discard) and isinstance(b, Discard):
         return sorted(c.index for c in a.cards) == sorted(c.index for c in b.cards)
     return a == b
-
-
-# ----------------------------------------------------------------------------------------------
-# The betting: rollouts
-# ----------------------------------------------------------------------------------------------
-
-def _rollout_values(
-    view: View, action: Action, n: int, seed: int
-) -> tuple[list[ActionValue], int, tuple[tuple[float, ...], ...], Unit, tuple[float, ...]]:
-    vals = betting_values(view, action, n=n, seed=seed)
-    digits = 1 if vals.unit is Unit.STONES else 0
-    out = [
-        ActionValue(a, round(float(x), digits), float(e))
-        for a, x, e in zip(vals.actions, vals.means, vals.errors, strict=True)
-    ]
-    return out, vals.samples, vals.rows, vals.unit, vals.stones
 
 
 def _moment(view: View) -> str:
@@ -363,36 +421,57 @@ def _moment(view: View) -> str:
 
 
 def grade_decision(
-    view: View, action: GameAction, *, n: int = ROLLOUT_DEALS, seed: int = 0, lang: str | None = None
+    view: View,
+    action: GameAction,
+    *,
+    n: int = ROLLOUT_DEALS,
+    seed: int = 0,
+    lang: str | None = None,
+    policy: ViewPolicy | None = None,
+    weights: DealWeights | None = None,
 ) -> DecisionGrade:
-    """Grade ``action``, the learner's decision from ``view`` (before it is played), by what it costs.
+    """Grade ``action``, the learner's decision from ``view`` (before it is played), by the points of win
+    chance it loses against the best action (see the module docstring).
 
-    n: random deals for a betting decision; seed: their seed (the same view, n and seed give the same figures,
-    those the strong level plays by). Near the end of a game (:func:`~musteach.play.rollout.near_end`) a
-    betting decision is graded by the chance of winning the game (:attr:`DecisionGrade.unit`). Returns a
-    :class:`DecisionGrade`. Raises :class:`MusError` when it is not ``view.seat``'s decision, and
-    :class:`~musteach.rules.errors.IllegalActionError` for an action that is not legal now. lang: the
-    language of the grade's ``moment`` (None: the one being spoken, :func:`musteach.i18n.speaking`).
+    n: random deals for a betting decision (the best is chosen on n, the figures are stated from n others);
+    seed: their seed (the same view, n and seed give the same
+    figures). policy, weights: the rollouts' policy and the deals' Bayes weights
+    (:func:`~musteach.play.rollout.betting_values`; None: the strategy's when installed, else the
+    heuristics). Returns a :class:`DecisionGrade`. Raises :class:`MusError` when it is not ``view.seat``'s
+    decision, and :class:`~musteach.rules.errors.IllegalActionError` for an action that is not legal now.
+    lang: the language of the grade's ``moment`` (None: the one being spoken, :func:`musteach.i18n.speaking`).
     """
     with speaking(lang):
-        return _grade_decision(view, action, n, seed)
+        return _grade_decision(view, action, n, seed, policy, weights)
 
 
-def _grade_decision(view: View, action: GameAction, n: int, seed: int) -> DecisionGrade:
+def _grade_decision(
+    view: View, action: GameAction, n: int, seed: int, policy: ViewPolicy | None, weights: DealWeights | None
+) -> DecisionGrade:
     phase, lance = view.phase, view.lance
-    loss_rows: tuple[tuple[float, ...], ...] | None = None
+    us, them = view.team, "B" if view.team == "A" else "A"
+    live, target = view.live_score, view.rules.target
+    per_stone = points_per_stone(live[us], live[them], target)
     samples = 0
-    unit = Unit.STONES
-    stones: tuple[float, ...] = ()
+    vals = None
+    picked: Action | None = None
     if isinstance(action, Declare):
         values, method = [ActionValue(action, 0.0)], Method.TRUTH
     elif phase in (Phase.MUS, Phase.DISCARD):
-        values = _exact_values(view)
+        values = _en_paso_values(view, per_stone)
         method = Method.EXACT_EN_PASO if view.rules.kings == 8 else Method.SAMPLED_EN_PASO
     elif phase.is_betting and isinstance(action, Action) and view.betting is not None:
         view.betting.verify(view.seat, action)
-        values, samples, loss_rows, unit, stones = _rollout_values(view, action, n, seed)
-        method = Method.ROLLOUT
+        # the best is chosen on n deals, the figures are stated from n others
+        choice = betting_values(view, action, n=n, seed=seed, policy=policy, weights=weights)
+        picked = choice.best()
+        vals = betting_values(view, action, n=n, seed=seed + SPLIT_SEED, policy=policy, weights=weights)
+        per_stone = vals.per_stone
+        values = [
+            ActionValue(a, round(g, 1) + 0.0, e, round(round(g, 1) / per_stone, 1) + 0.0)
+            for a, g, e in zip(vals.actions, vals.gains, vals.errors, strict=True)
+        ]
+        samples, method = vals.samples, Method.ROLLOUT
     else:
         raise MusError(
             Text(
@@ -401,6 +480,9 @@ def _grade_decision(view: View, action: GameAction, n: int, seed: int) -> Decisi
             )
         )  # fmt: skip
     ranked = _ranked(values)
+    if picked is not None:  # the choice made on the first half leads, the others follow by their figures
+        lead = next(v for v in values if _same_action(v.action, picked))
+        ranked = (lead, *(v for v in ranked if v is not lead))
     chosen_i = next((i for i, v in enumerate(values) if _same_action(v.action, action)), None)
     if chosen_i is None:
         raise MusError(
@@ -410,19 +492,29 @@ def _grade_decision(view: View, action: GameAction, n: int, seed: int) -> Decisi
             )
         )  # fmt: skip
     chosen = values[chosen_i]
-    loss = round(ranked[0].stones - chosen.stones, 1 if unit is Unit.STONES else 0) + 0.0
+    loss = max(round(ranked[0].stones - chosen.stones, 1), 0.0) + 0.0
+    if chosen.stones >= ranked[0].stones:  # as good as the best is the best: list the learner's first
+        ranked = (chosen, *_ranked([v for v in values if v is not chosen]))
+    # the two halves of the deals disagree on which action is best: too close to call
+    disagree = any(v.stones > ranked[0].stones for v in ranked[1:])
+    other = ranked[0] if loss > 0 else (ranked[1] if len(ranked) > 1 else None)
     loss_error = 0.0
-    if loss_rows is not None:
-        best_i = next(i for i, v in enumerate(values) if v is ranked[0])
-        diff = [a - b for a, b in zip(loss_rows[best_i], loss_rows[chosen_i], strict=True)]
-        loss_error = pairwise_std(diff, ddof=1) / math.sqrt(len(diff)) if len(diff) > 1 else 0.0
-    stones_loss = loss
-    if unit is Unit.WIN_CHANCE:  # the stones behind the chances, for the game's error rate
-        best_i = next(i for i, v in enumerate(values) if v is ranked[0])
-        stones_loss = max(round(float(stones[best_i]) - float(stones[chosen_i]), 1), 0.0) if loss > 0 else 0.0
-    if chosen.stones == ranked[0].stones:  # a tie with the best is the best: list the learner's first
-        ranked = (chosen, *(v for v in ranked if v is not chosen))
+    if other is not None:
+        if vals is not None:
+            loss_error = vals.difference_error(values.index(other), chosen_i)
+        elif method is Method.SAMPLED_EN_PASO:
+            loss_error = math.hypot(other.error, chosen.error)
+    too_close = other is not None and is_too_close(loss, loss_error)
+    if too_close and loss == 0 and other is not None and (chosen.stones - other.stones) > 2 * loss_error:
+        too_close = False  # clearly ahead of the next best: the best, whatever the noise
+    too_close = too_close or disagree
     return DecisionGrade(
-        phase, lance, action, ranked, chosen, loss, loss_error, grade_for(loss, unit), method, _moment(view),
-        samples, unit, stones_loss,
+        phase, lance, action, ranked, chosen, loss, loss_error, grade_for(loss), method, _moment(view),
+        samples, Unit.WIN_CHANCE, round(loss / per_stone, 1) + 0.0, per_stone, too_close, view.rules.kings,
     )  # fmt: skip
+
+
+def equity_now(view: View) -> float:
+    """The chance (points of 100) that ``view.seat``'s team wins the game from the live score."""
+    us, them = view.team, "B" if view.team == "A" else "A"
+    return 100.0 * match_equity(view.live_score[us], view.live_score[them], view.rules.target)

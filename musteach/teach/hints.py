@@ -100,7 +100,7 @@ _LANCE_STEP1 = {
         "between equal kinds, the higher rank wins."
     ),
     Lance.JUEGO: N_(
-        "Add up each hand (R, 3, C and S count 10, the rest their number, aces and 2s 1). Only 31 or more is "
+        "Add up each hand (R, C and S count 10, the rest their number, an ace 1). Only 31 or more is "
         "juego, and the order is 31, 32, 40, 37, 36, 35, 34, 33."
     ),
     Lance.PUNTO: N_(
@@ -112,6 +112,8 @@ _EIGHT_REYES = {
     Lance.GRANDE: N_("In 8 reyes every 3 is a king."),
     Lance.CHICA: N_("In 8 reyes every 2 is an ace."),
     Lance.PARES: N_("In 8 reyes a 3 pairs with a king and a 2 with an ace."),
+    Lance.JUEGO: N_("In 8 reyes a 3 counts 10 (a king) and a 2 counts 1 (an ace)."),
+    Lance.PUNTO: N_("In 8 reyes a 3 counts 10 (a king) and a 2 counts 1 (an ace)."),
 }
 
 
@@ -378,9 +380,11 @@ def rank_hints(
         _ = translator()
         rules = rules or Rules()
         cs = [Card.parse(c) for c in cards]
-        step1 = _("From the top: R, C, S, then 7 down to 4, then the aces.")
         if rules.kings == 8:
+            step1 = _("From the top: R, C, S, then 7 down to 4, then the aces.")
             step1 += " " + _("In 8 reyes a 3 ranks as a king and a 2 as an ace.")
+        else:  # 4 reyes: the 3 and the 2 keep their place, between the 4 and the ace
+            step1 = _("From the top: R, C, S, then 7 down to 2, then the aces.")
         ranks = [effective_rank(c.rank, rules.kings) for c in cs]
         top = max(ranks)
         first = tuple(i for i in range(len(cs)) if ranks[i] == top)

@@ -123,16 +123,22 @@ class DiscardQuestion(KeyedChoices):
         return None
 
     def grade(self, response: Any) -> Verdict:
-        """A :class:`~musteach.teach.quiz.Verdict`; a wrong answer's explanation starts with what it gives."""
+        """A :class:`~musteach.teach.quiz.Verdict`; a wrong answer's explanation starts with what it gives and its
+        diagnosis (:func:`~musteach.teach.mistakes.diagnose_answer`)."""
         _ = translator()
         given = self.verify_response(response)
         if given == self.answer:
             return Verdict(True, self.answer, given, self.explanation, None, _("Right!"))
         mine = _score_text(self.scores[given], self.aim)
         best = _score_text(self.scores[self.answer], self.aim)
+        from .mistakes import diagnose_answer  # imported late: it imports this module
+
+        found = diagnose_answer(self, given)
+        why = found.text if found is not None else ""
+        told = " ".join(t for t in (why, self.explanation) if t)
         text = _(
             "'{choice}' gives {mine}, the best gives {best}. {explanation}",
-            choice=self.label_of(given), mine=mine, best=best, explanation=self.explanation,
+            choice=self.label_of(given), mine=mine, best=best, explanation=told,
         )  # fmt: skip
         return Verdict(False, self.answer, given, text, None, _("Not quite: {answer}.", answer=self.answer_text))
 
@@ -172,7 +178,10 @@ def _build(
             "Everybody said mus. You hold {hand} {where} ({kings} reyes). To win {lance}, which cards do you change?",
             hand=info.grande_str, where=where, kings=kings, lance=Lance.parse(aim).title,
         )  # fmt: skip
-    values = "; ".join(f"{_lower(option_label(o, kings))}: {_score_text(s, aim)}" for o, s in options)
+    ranked = sorted(options, key=lambda x: -x[1])  # best first: the values read in order
+    values = "; ".join(f"{_lower(option_label(o, kings))}: {_score_text(s, aim)}" for o, s in ranked)
+    # the gap between the two figures as shown (to 2 decimals), so that it reads off them exactly
+    gap = _score_text(round(ranked[0][1], 2) - round(ranked[1][1], 2), aim) if len(ranked) > 1 else None
     if aim == "balanced":
         explanation = _(
             "{advice} Over every possible draw, stones your team expects: {values}.",
@@ -183,6 +192,8 @@ def _build(
             "{advice} Over every possible draw, your team's chance of winning {lance}: {values}.",
             advice=advice.explain(aim), lance=Lance.parse(aim).title, values=values,
         )  # fmt: skip
+    if gap is not None:
+        explanation += " " + _("The best beats the next choice by {gap}.", gap=gap)
     return DiscardQuestion(
         advice.hand, advice.seat, advice.mano, aim, advice.rules, prompt, choices, key, option_label(best[0], kings),
         scores, explanation, None, advice,

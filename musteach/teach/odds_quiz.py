@@ -143,12 +143,19 @@ class OddsQuestion(Answerable):
         raise AnswerError(Text("answer with one of the bands 0-4 ({bands}), not {value}", bands=bands, value=repr(response)))
 
     def grade(self, response: Any) -> Verdict:
-        """A :class:`~musteach.teach.quiz.Verdict`; raises like :meth:`verify_response`."""
+        """A :class:`~musteach.teach.quiz.Verdict` (a wrong band's diagnosis first, then the explanation); raises
+        like :meth:`verify_response`."""
         _ = translator()
         given = self.verify_response(response)
         correct = given == self.answer
         headline = _("Right!") if correct else _("Not quite: {answer}.", answer=self.answer_text)
-        return Verdict(correct, self.answer, given, self.explanation, None, headline)
+        steps: tuple[str, ...] = ()
+        if not correct:
+            from .mistakes import diagnose_answer  # imported late: it imports this module
+
+            found = diagnose_answer(self, given)
+            steps = (found.text, self.explanation) if found is not None and found.text else ()
+        return Verdict(correct, self.answer, given, self.explanation, None, headline, steps)
 
 
 def odds_question(

@@ -27,16 +27,21 @@ from ..i18n import N_, SOURCE_LANG, check_lang, speaking, translator
 
 __all__ = [
     "BACK_TO_THE_LESSONS",
+    "AdmissionWords",
     "BarWords",
     "CELL_ERROR_NOTE",
     "LanguageLink",
     "PageText",
     "SiteWords",
+    "admission_page",
+    "bad_admission_page",
     "busy_page",
+    "class_full_page",
     "cookies_needed_page",
     "index_page",
     "language_link",
     "language_name",
+    "leave_page",
     "left_page",
     "lesson_bar",
     "lesson_heading",
@@ -78,6 +83,9 @@ class BarWords:
 
     lessons: the bar's name for screen readers and its menu button on a phone. skip: the link that skips to
     the first quiz. ended: what a page says when its kernel is gone for good. reload: the button under it.
+    lost: what it says when the server cannot be reached (stopped or restarted, or the network gone). limit:
+    what it says when its kernel was stopped for using more memory or widgets than a page may. cold: what a
+    page that waits for a kernel started for it says, ``{n}`` standing for the seconds it expects to wait.
     """
 
     lessons: str
@@ -85,6 +93,18 @@ class BarWords:
     ended: str
     reload: str
     cell_error: str
+    lost: str
+    limit: str
+    cold: str
+
+
+@dataclass(frozen=True, slots=True)
+class AdmissionWords:
+    """The words of a class link's page (``/musteach/admit``): ``page`` (its title, heading and paragraph) and
+    ``join``, the button that takes the place."""
+
+    page: PageText
+    join: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +256,42 @@ def left_page(lang: str | None = None) -> PageText:
                     (_("Your progress is kept in this browser: open a lesson to go on."),), _(BACK_TO_THE_LESSONS))
 
 
+def leave_page(lang: str | None = None) -> PageText:
+    """What ``GET /logout`` shows: a button that leaves (only a POST with the page's token leaves)."""
+    _ = translator(lang)
+    return PageText(_("musteach: leave the tutor"), _("Leave the tutor"),
+                    (_("Leaving ends your lessons on this server; your progress stays in this browser."),),
+                    _("Leave"))
+
+
+def class_full_page(name: str, places: int, lang: str | None = None) -> PageText:
+    """What a visitor with a class link reads when every place of that class is taken (HTTP 429). name: the
+    class; places: its places."""
+    _ = translator(lang)
+    full = _.ngettext("The only place of the class {name} is taken.",
+                      "All {n} places of the class {name} are taken.", places, name=name)
+    then = _("Close a lesson open elsewhere, or ask your teacher.")
+    return PageText(_("musteach: the class is full"), _("The class is full"), (f"{full} {then}",),
+                    _(BACK_TO_THE_LESSONS))
+
+
+def admission_page(name: str, places: int, lang: str | None = None) -> AdmissionWords:
+    """What a class link (``/musteach/admit``) shows before the visitor joins. name: the class; places: its
+    places."""
+    _ = translator(lang)
+    text = _.ngettext("This link gives you a place in the class {name} ({n} place).",
+                      "This link gives you a place in the class {name} ({n} places).", places, name=name)
+    return AdmissionWords(PageText(_("musteach: join the class"), _("Join the class"), (text,)), _("Join"))
+
+
+def bad_admission_page(lang: str | None = None) -> PageText:
+    """What a class link that is not valid, or has expired, says (HTTP 403)."""
+    _ = translator(lang)
+    return PageText(_("musteach: class link not valid"), _("This class link is not valid"),
+                    (_("It has expired or was copied wrong: ask your teacher for a new one."),),
+                    _(BACK_TO_THE_LESSONS))
+
+
 def lesson_bar(lang: str | None = None) -> BarWords:
     """The words of the lesson bar and the lesson pages' scripts in ``lang``."""
     _ = translator(lang)
@@ -245,6 +301,9 @@ def lesson_bar(lang: str | None = None) -> BarWords:
         ended=_("This session ended: reload to go on. (Your progress is kept in this browser.)"),
         reload=_("Reload"),
         cell_error=_(CELL_ERROR_NOTE),
+        lost=_("The tutor cannot be reached: reload to go on. (Your progress is kept in this browser.)"),
+        limit=_("This lesson was stopped: it used more memory or widgets than a page may. Reload to start it again."),
+        cold=_("Starting this lesson for you: about {n} seconds."),
     )
 
 

@@ -3,7 +3,8 @@
 Pure Python (no Jupyter import). A lesson's stars are the fewest best stars among its quizzes (each quiz's
 best run is kept in :class:`~musteach.teach.progress.Progress`), so three stars on a lesson mean three on
 every quiz of it. A lesson with quizzes is done once each of them was finished; a lesson without one (the
-welcome page, the practice page) is done once opened. "Continue here" is the first lesson not done.
+welcome page, the practice page) is done once opened; the play lesson (10) is also done once a whole game was
+played there, at any level (issue 23). "Continue here" is the first lesson not done.
 
 >>> from musteach.teach.progress import Progress
 >>> p = Progress()
@@ -28,7 +29,7 @@ from fsrs import Rating
 from ..i18n import N_, Text, translator
 from ..rules.errors import MusError
 from .progress import FAST_MS, Progress, Review
-from .scoring import Attempt, stars_text
+from .scoring import Attempt, Outcome, stars_text
 
 __all__ = [
     "LESSONS",
@@ -74,12 +75,13 @@ class Lesson:
     """One lesson: ``name`` (the notebook's file name without ``.ipynb``: an id, never translated, that progress
     and stars are keyed by, so they are shared across languages), ``number``, ``title_msgid`` (the English title)
     and the ``quizzes`` whose runs earn its stars (none for a page without a graded quiz). :attr:`title` is the
-    title in the language being spoken."""
+    title in the language being spoken. games: True for the lesson whose step a finished game completes (10)."""
 
     name: str
     number: int
     title_msgid: str
     quizzes: tuple[QuizRef, ...] = ()
+    games: bool = False
 
     @property
     def title(self) -> str:
@@ -142,7 +144,7 @@ LESSONS: tuple[Lesson, ...] = (
         N_("Señas, the table signals"),
         _q(("senas_fit", N_("Which seña fits")), ("senas_meaning", N_("What it means"))),
     ),
-    Lesson("10-play", 10, N_("Play a hand with a coach"), _q(("mus_balanced", N_("Discards for the most stones")))),
+    Lesson("10-play", 10, N_("Play a hand with a coach"), _q(("mus_balanced", N_("Discards for the most stones"))), games=True),
     Lesson("11-practice", 11, N_("Practice")),
     Lesson("12-odds", 12, N_("Odds and the discard advisor"), _q(("odds", N_("Reading the odds")))),
 )
@@ -184,6 +186,7 @@ class MapStop:
     lesson: the :class:`Lesson`. stars: 0..3, the fewest best stars among its quizzes (0 until each is
     finished; 0 for a lesson without quizzes). done: every quiz finished (or, without quizzes, opened).
     here: True for the one lesson the "continue here" link points at. quizzes: each quiz's :class:`QuizStop`.
+    games: finished games counted for this lesson (only for a lesson with ``games``; 0 otherwise).
     """
 
     lesson: Lesson
@@ -191,6 +194,7 @@ class MapStop:
     done: bool
     here: bool
     quizzes: tuple[QuizStop, ...]
+    games: int = 0
 
     @property
     def status_text(self) -> str:
@@ -213,6 +217,8 @@ class MapStop:
                 parts.append(
                     _.ngettext("{quiz} {n} star ({runs})", "{quiz} {n} stars ({runs})", q.stars, quiz=label, runs=runs)
                 )
+        if self.games:
+            parts.append(_.ngettext("{n} game played", "{n} games played", self.games))
         return "; ".join(parts)
 
 
@@ -229,14 +235,26 @@ def record_attempt(
     ms: int | None = None,
     fast_ms: int = FAST_MS,
 ) -> Review:
-    """Record one finished question for the spaced-repetition scheduler (lesson 11): a clean right answer is
-    rated as usual (Good, or Easy on a streak faster than ``fast_ms`` milliseconds), a right answer after a
-    hint or a second try Hard, and an unsolved question Again. Raises
-    :class:`~musteach.teach.progress.ProgressError` for a bad skill name."""
+    """Record one finished question for the spaced-repetition scheduler (lesson 11), by its
+    :class:`~musteach.teach.scoring.Outcome`: right at the first try is right (rated Good, or Easy on a streak
+    faster than ``fast_ms`` milliseconds; Hard after a hint); right at the second try is a lapse, recorded as
+    not right and rated Again, so it breaks the streak and counts against the skill; shown is Again too.
+    The attempt also carries what the answer record keeps (:attr:`~musteach.teach.scoring.Attempt.record_fields`:
+    its tries, outcome and diagnosis tag). Raises :class:`~musteach.teach.progress.ProgressError` for a bad skill name."""
+    fields = attempt.record_fields
+    tries = _TRIES.get(str(fields["outcome"]))
+    tag = fields["diagnosis"]
+    diagnosis = tag if isinstance(tag, str) and 0 < len(tag) <= 64 else None
+    # the answer record keeps its tries and diagnosis (issue 23)
     if attempt.clean:
-        return progress.record(skill, True, at=at, ms=ms, fast_ms=fast_ms)
-    rating = Rating.Hard if attempt.solved else Rating.Again
-    return progress.record(skill, attempt.solved, at=at, ms=ms, rating=rating)
+        return progress.record(skill, True, at=at, ms=ms, fast_ms=fast_ms, tries=tries, diagnosis=diagnosis)
+    if attempt.outcome is Outcome.FIRST:
+        return progress.record(skill, True, at=at, ms=ms, rating=Rating.Hard, tries=tries, diagnosis=diagnosis)
+    return progress.record(skill, False, at=at, ms=ms, rating=Rating.Again, tries=tries, diagnosis=diagnosis)
+
+
+#: An attempt's outcome as the answer record's ``tries``: 1, 2 or "shown".
+_TRIES: dict[str, int | str] = {"first": 1, "second": 2, "shown": "shown"}
 
 
 def quiz_status_text(progress: Progress, lesson: str, quiz: str, *, lang: str | None = None) -> str:
@@ -288,12 +306,13 @@ def lesson_map(
             stars = min((q.stars or 0) for q in qs)
         else:
             done, stars = lesson.name in seen, 0
-        stops.append(MapStop(lesson, stars, done, False, qs))
+        games = len(progress.games) if lesson.games else 0
+        stops.append(MapStop(lesson, stars, done or games > 0, False, qs, games))
     target = next((i for i, s in enumerate(stops) if not s.done), None)
     if target is None and stops:
         graded = [i for i, s in enumerate(stops) if s.quizzes]
         target = min(graded, key=lambda i: stops[i].stars) if graded else 0
     if target is not None:
         s = stops[target]
-        stops[target] = MapStop(s.lesson, s.stars, s.done, True, s.quizzes)
+        stops[target] = MapStop(s.lesson, s.stars, s.done, True, s.quizzes, s.games)
     return tuple(stops)

@@ -21,6 +21,7 @@ musteach.rules.errors.SeatError: answer must be a seat 0, 1, 2 or 3, not 7
 
 A run of questions keeps the score:
 
+>>> from musteach.teach.session import QuizSession
 >>> s = QuizSession(QuestionGenerator(["jugada"], seed=1), n=2)
 >>> _ = s.answer(s.current.answer); s.score_text()
 'Score: 1/1 · streak 1'
@@ -32,7 +33,7 @@ import itertools
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import N_, Text, Translator, speaking, translator
 from ..rules.cards import Card, Hand
@@ -53,9 +54,11 @@ from ..rules.options import Rules
 from .diagnosis import diagnose
 from .errors import AnswerError, BlankAnswerError, QuizError, QuizStateError
 from .sampling import fits_kind, hand_test, sample_cards, sample_deal, sample_hand
-from .session import QuizSession
 from .skills import JUGADA_CHOICES, KINDS, LANCE_SKILLS, NOBODY, Kind, Skill, kinds_for
 from .verdict import Verdict
+
+if TYPE_CHECKING:
+    from .session import QuizSession
 
 __all__ = [
     "Answerable",
@@ -79,6 +82,16 @@ __all__ = [
     "make_question",
     "rank_question",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``QuizSession`` is still importable from here, loaded on first use: its home is :mod:`.session`, which
+    imports the tutor, which knows every question kind of this module (importing it here would close a loop)."""
+    if name == "QuizSession":
+        from .session import QuizSession
+
+        return QuizSession
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -235,16 +248,27 @@ class Question(Answerable):
 
         A wrong answer to a lance question gets two steps: the mistake diagnosis on the learner's own seat
         (:func:`~musteach.teach.diagnosis.diagnose`: which misconception gives it, or why it loses), then the
-        evaluator's sentence (the :attr:`Verdict.explanation`). The headline and diagnosis are in the language
+        evaluator's sentence (the :attr:`Verdict.explanation`). A wrong jugada, total or order gets its
+        diagnosis (:func:`~musteach.teach.mistakes.diagnose_answer`) first too. The headline and diagnosis are in the language
         being spoken; the explanation is the one the question was built with."""
         _ = translator()
         given = self.verify_response(response)
         correct = self.is_correct(given)
-        headline = _("Right!") if correct else _("Not quite: {answer}.", answer=self.answer_text)
+        if correct:
+            headline = _("Right!")
+        elif self.accepts_number and isinstance(given, int) and isinstance(self.answer, int) and abs(given - self.answer) == 1:
+            headline = _("Close, but not quite: {answer}.", answer=self.answer_text)  # a total one point off
+        else:
+            headline = _("Not quite: {answer}.", answer=self.answer_text)
         steps: tuple[str, ...] = ()
         if not correct and self.lance is not None and not self.rules.la_real:
             d = diagnose(self.hands, self.mano or 0, self.lance, given, self.rules)
             steps = (d.explanation, self.explanation)
+        elif not correct and self.lance is None:
+            from .mistakes import diagnose_answer  # knows every question kind; imported late (no cycle)
+
+            found = diagnose_answer(self, given)
+            steps = (found.text, self.explanation) if found is not None and found.text else ()
         return Verdict(correct, self.answer, given, self.explanation, self.highlight, headline, steps)
 
     def _verify_seat(self, response: Any) -> int | None:
@@ -430,27 +454,38 @@ _TOTAL_VERDICT = {
 }
 
 
-def _total_explanation(_: Translator, hand: Hand, info: HandInfo, rules: Rules, punto: bool) -> str:
-    cards = _sorted_cards(hand, rules)
-    kings8 = rules.kings == 8
+def _figure_clauses(_: Translator, cards: Sequence[Card], kings: int) -> list[str]:
+    """What each figure in the hand counts (10), read as a king where a 3 is one (8 reyes)."""
     clauses = []
     for eff, one, many, one_read, many_read in _FIGURES:
-        n = sum(1 for c in cards if effective_rank(c.rank, rules.kings) == eff)
+        n = sum(1 for c in cards if effective_rank(c.rank, kings) == eff)
         if n:
-            read = eff == 12 and kings8 and any(c.rank == 3 for c in cards)
+            read = eff == 12 and kings == 8 and any(c.rank == 3 for c in cards)
             clauses.append(_((many_read if read else many) if n > 1 else (one_read if read else one)))
-    aces = sum(1 for c in cards if effective_rank(c.rank, rules.kings) == 1)
+    return clauses
+
+
+def _low_card_clauses(_: Translator, cards: Sequence[Card], kings: int) -> list[str]:
+    """What the aces (a 2 read as one in 8 reyes) and the other low cards count: 1, and their face value."""
+    clauses = []
+    aces = sum(1 for c in cards if effective_rank(c.rank, kings) == 1)
     if aces:
-        read = kings8 and any(c.rank == 2 for c in cards)
+        read = kings == 8 and any(c.rank == 2 for c in cards)
         if aces > 1:
             clauses.append(_("aces count 1 each (a 2 is an ace)") if read else _("aces count 1 each"))
         else:
             clauses.append(_("an ace counts 1 (a 2 is an ace)") if read else _("an ace counts 1"))
-    face = sorted({c.rank for c in cards if 1 < effective_rank(c.rank, rules.kings) < 10}, reverse=True)
+    face = sorted({c.rank for c in cards if 1 < effective_rank(c.rank, kings) < 10}, reverse=True)
     if len(face) == 1:
         clauses.append(_("{rank} counts its face value", rank=face[0]))
     elif face:
         clauses.append(_("{ranks} count their face value", ranks=_.join([str(r) for r in face])))
+    return clauses
+
+
+def _total_explanation(_: Translator, hand: Hand, info: HandInfo, rules: Rules, punto: bool) -> str:
+    cards = _sorted_cards(hand, rules)
+    clauses = [*_figure_clauses(_, cards, rules.kings), *_low_card_clauses(_, cards, rules.kings)]
     terms = " + ".join(str(point_value(c.rank, rules.kings)) for c in cards)
     total = info.total
     if info.is_juego:

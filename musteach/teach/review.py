@@ -22,7 +22,8 @@ from ..play.view import View
 from ..rules.cards import Card
 from ..rules.errors import MusError
 from ..rules.lances import Lance, ranks_text
-from .grading import DecisionGrade, Grade, Unit, loss_text
+from .coach import action_words
+from .grading import DecisionGrade, chance_loss_text
 from .progress import GameResult
 
 #: Where a decision outside a lance's betting was taken, by phase.
@@ -49,9 +50,14 @@ class DecisionRecord:
 
     @property
     def stones_lost(self) -> float:
-        """Stones lost against the best action (rounded to 0.1; near the end of a game, the stones behind the
-        chances of winning it: :attr:`~musteach.teach.grading.DecisionGrade.stones_loss`)."""
+        """The stone equivalent of the points of win chance lost against the best action (rounded to 0.1,
+        :attr:`~musteach.teach.grading.DecisionGrade.stones_loss`)."""
         return self.grade.stones_loss
+
+    @property
+    def points_lost(self) -> float:
+        """Points of win chance (of 100) lost against the best action (rounded to 0.1)."""
+        return self.grade.loss
 
     @property
     def action(self) -> GameAction:
@@ -73,15 +79,19 @@ class DecisionRecord:
         return translator()(_PHASE_PLACES[g.phase]) if g.phase in _PHASE_PLACES else g.phase.value
 
     def replay_label(self, *, lang: str | None = None) -> str:
-        """A replay button's words: ``"Replay hand 3, Grande: paso"`` (lang: None for the language being spoken)."""
+        """A replay button's words: ``"Replay hand 3, Grande: paso"``, the decision named as the live comment
+        names it (``"changing R-7"`` for a discard). lang: None for the language being spoken."""
         with speaking(lang):
             _ = translator()
             return _(
-                "Replay hand {hand}, {where}: {action}", hand=self.hand_number, where=self.where, action=str(self.grade.action)
-            )
+                "Replay hand {hand}, {where}: {action}",
+                hand=self.hand_number, where=self.where, action=action_words(self.grade.action, kings=self.kings),
+            )  # fmt: skip
 
     def line(self, *, lang: str | None = None) -> str:
-        """``"Hand 3, R-R-7-A, Grande: you said paso; best envido 2; 0.3 stones lost (an inaccuracy)."``
+        """``"Hand 3, R-R-7-A, Grande: you said paso; best envido 2; 1.2 points of win chance lost (0.7
+        stones) (a mistake)."``: the cards and the decisions named as the live comment names them (a discard
+        as ``"changing R-7"``); "too close to call" instead of a tier when the sampling error blurs it
         (lang: None for the language being spoken)."""
         with speaking(lang):
             _ = translator()
@@ -90,17 +100,19 @@ class DecisionRecord:
                 "hand": self.hand_number,
                 "cards": ranks_text(self.cards, self.kings),
                 "where": self.where,
-                "action": str(g.action),
+                "action": action_words(g.action, kings=self.kings),
             }
-            if g.grade is Grade.BEST:
+            if g.loss == 0 and not g.too_close:
                 return _("Hand {hand}, {cards}, {where}: you said {action}; best.", **facts)
-            facts |= {"best": str(g.best.action), "loss": loss_text(g.loss, g.unit), "grade": g.grade.article}
-            if g.unit is Unit.WIN_CHANCE:
-                return _(
-                    "Hand {hand}, {cards}, {where}: you said {action}; best {best}; {loss}, {stones} stones ({grade}).",
-                    stones=_.number(self.stones_lost, 1), **facts,
-                )  # fmt: skip
-            return _("Hand {hand}, {cards}, {where}: you said {action}; best {best}; {loss} ({grade}).", **facts)
+            facts |= {"best": action_words(g.best.action, kings=self.kings), "loss": chance_loss_text(g.loss, g.per_stone)}
+            if g.too_close:
+                if g.loss == 0:
+                    return _("Hand {hand}, {cards}, {where}: you said {action}; too close to call.", **facts)
+                return _("Hand {hand}, {cards}, {where}: you said {action}; best {best}; {loss}: too close to call.", **facts)
+            return _(
+                "Hand {hand}, {cards}, {where}: you said {action}; best {best}; {loss} ({grade}).",
+                grade=g.grade.article, **facts,
+            )  # fmt: skip
 
 
 def record_decision(view: View, event_index: int, grade: DecisionGrade) -> DecisionRecord:
@@ -115,7 +127,7 @@ class GameReview:
 
     game_number: the game (1-based in the match). winner: its winning team ("A" or "B"). score: the final
     score ``(A, B)`` in stones. team: the learner's team. decisions: the learner's graded decisions of the
-    game, worst first (most stones lost; ties in playing order). banner: the sentence that announces it.
+    game, worst first (most points of win chance lost; ties in playing order). banner: the sentence that announces it.
     """
 
     game_number: int
@@ -168,7 +180,7 @@ def review_game(
     winner, score, ordago = _game_end(game, game_number)
     team = "A" if seat % 2 == 0 else "B"
     mine = [d for d in decisions if d.game_number == game_number]
-    worst = tuple(sorted(mine, key=lambda d: (-d.stones_lost, -d.grade.loss, d.event_index)))
+    worst = tuple(sorted(mine, key=lambda d: (-d.points_lost, -d.stones_lost, d.event_index)))
     won, lost = (score[0], score[1]) if winner == "A" else (score[1], score[0])
     with speaking(lang):
         _ = translator()

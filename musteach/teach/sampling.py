@@ -133,53 +133,70 @@ def _plant(skill: Skill, kind: Kind, rng: random.Random, kings: int) -> list[int
     deck = list(_IDX)
     rng.shuffle(deck)
     eff = [effective_rank(DECK[i].rank, kings) for i in range(40)]
-    if kind is Kind.TIE_TO_MANO:  # a second hand of the very same ranks, other suits
-        first, twin, rest = deck[:4], [], []
-        need: dict[int, int] = {}
-        for i in first:
-            need[eff[i]] = need.get(eff[i], 0) + 1
-        for i in deck[4:]:
-            if need.get(eff[i], 0):
-                need[eff[i]] -= 1
-                twin.append(i)
-            else:
-                rest.append(i)
-        if len(twin) < 4:
-            return None
-        hands = [first, twin, rest[:4], rest[4:8]]
+    if kind is Kind.TIE_TO_MANO:
+        hands = _twin_hands(deck, eff)
     elif kind is Kind.DUPLES_VS_MEDIAS:
-        m = eff[deck[0]]
-        trio = [i for i in deck if eff[i] == m][:3]
-        left = [i for i in deck if i not in trio]
-        odd = next(i for i in left if eff[i] != m)
-        left.remove(odd)
-        seen: dict[int, list[int]] = {}
-        for i in left:
-            seen.setdefault(eff[i], []).append(i)
-        pairs = [cards[:2] for r, cards in seen.items() if len(cards) >= 2][:2]
-        if len(pairs) < 2:
-            return None
-        duples = pairs[0] + pairs[1]
-        rest = [i for i in left if i not in duples]
-        hands = [[*trio, odd], duples, rest[:4], rest[4:8]]
+        hands = _duples_and_medias(deck, eff)
     elif kind is Kind.THIRTY_ONE_VS_FORTY:
-        points = [point_value(DECK[i].rank, kings) for i in range(40)]
-        forty = [i for i in deck if points[i] == 10][:4]
-        left = [i for i in deck if i not in forty]
-        for _ in range(200):
-            hand = rng.sample(left, 4)
-            if sum(points[i] for i in hand) == 31:
-                break
-        else:
-            return None
-        rest = [i for i in left if i not in hand]
-        hands = [forty, hand, rest[:4], rest[4:8]]
+        hands = _thirty_one_and_forty(deck, rng, kings)
     else:
+        return None
+    if hands is None:
         return None
     for h in hands:
         rng.shuffle(h)
     rng.shuffle(hands)
     return [i for h in hands for i in h]
+
+
+def _twin_hands(deck: list[int], eff: list[int]) -> list[list[int]] | None:
+    """Four hands from a shuffled deck, the second of the very same effective ranks as the first (other suits)."""
+    first, twin, rest = deck[:4], [], []
+    need: dict[int, int] = {}
+    for i in first:
+        need[eff[i]] = need.get(eff[i], 0) + 1
+    for i in deck[4:]:
+        if need.get(eff[i], 0):
+            need[eff[i]] -= 1
+            twin.append(i)
+        else:
+            rest.append(i)
+    if len(twin) < 4:
+        return None
+    return [first, twin, rest[:4], rest[4:8]]
+
+
+def _duples_and_medias(deck: list[int], eff: list[int]) -> list[list[int]] | None:
+    """Four hands from a shuffled deck: medias of the first card's rank, then duples of two other ranks."""
+    m = eff[deck[0]]
+    trio = [i for i in deck if eff[i] == m][:3]
+    left = [i for i in deck if i not in trio]
+    odd = next(i for i in left if eff[i] != m)
+    left.remove(odd)
+    seen: dict[int, list[int]] = {}
+    for i in left:
+        seen.setdefault(eff[i], []).append(i)
+    pairs = [cards[:2] for r, cards in seen.items() if len(cards) >= 2][:2]
+    if len(pairs) < 2:
+        return None
+    duples = pairs[0] + pairs[1]
+    rest = [i for i in left if i not in duples]
+    return [[*trio, odd], duples, rest[:4], rest[4:8]]
+
+
+def _thirty_one_and_forty(deck: list[int], rng: random.Random, kings: int) -> list[list[int]] | None:
+    """Four hands from a shuffled deck: four figures (40), then a hand of 31 found in up to 200 draws."""
+    points = [point_value(DECK[i].rank, kings) for i in range(40)]
+    forty = [i for i in deck if points[i] == 10][:4]
+    left = [i for i in deck if i not in forty]
+    for _ in range(200):
+        hand = rng.sample(left, 4)
+        if sum(points[i] for i in hand) == 31:
+            break
+    else:
+        return None
+    rest = [i for i in left if i not in hand]
+    return [forty, hand, rest[:4], rest[4:8]]
 
 
 _PLANTED = {

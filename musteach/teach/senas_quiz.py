@@ -190,28 +190,12 @@ def _number(n: int) -> str:
 
 def _fact(key: str, hand: Hand, info: HandInfo, rules: Rules, context: str) -> str:
     """Why a seña fits the hand, in one clause: ``"R-R-7-5 holds exactly two kings (...)"``."""
+    if key.startswith(("morder_labio", "lengua")):
+        return _count_fact(key, hand, info, rules)
+    if key in ("labios_torcidos", "cejas", "girar_cabeza"):
+        return _pares_fact(key, info, context)
     _ = translator()
     h = info.grande_str
-    kings, aces = _kings_aces(hand, rules)
-    eight = rules.kings == 8
-    if key.startswith("morder_labio"):
-        if eight and any(c.rank == 3 for c in hand):
-            return _("{hand} holds exactly {count} kings (in 8 reyes every 3 is a king)", hand=h, count=_number(kings))
-        return _("{hand} holds exactly {count} kings", hand=h, count=_number(kings))
-    if key.startswith("lengua"):
-        if eight and any(c.rank == 2 for c in hand):
-            return _("{hand} holds exactly {count} aces (in 8 reyes every 2 is an ace)", hand=h, count=_number(aces))
-        return _("{hand} holds exactly {count} aces", hand=h, count=_number(aces))
-    if key == "labios_torcidos":
-        assert info.pares is not None
-        if context in ("mus", "lances"):
-            return _(
-                "{hand} holds {pares} (before Grande only medias of kings may be shown)", hand=h, pares=info.pares.describe()
-            )
-        return _("{hand} holds {pares} (after Grande any medias may be shown)", hand=h, pares=info.pares.describe())
-    if key == "cejas":
-        assert info.pares is not None
-        return _("{hand} holds {pares}", hand=h, pares=info.pares.describe())
     if key == "guino":
         return _("{hand} adds up to 31, the best juego", hand=h)
     if key == "morritos":
@@ -220,14 +204,42 @@ def _fact(key: str, hand: Hand, info: HandInfo, rules: Rules, context: str) -> s
         return _("{hand} is three kings and an ace", hand=h)
     if key in ("hombros", "hombro"):
         return _("{hand} adds up to {total}: no juego, and a punto of {total}", hand=h, total=info.total)
-    if key == "girar_cabeza":
-        assert info.pares is not None
-        return _("{hand} holds pares ({pares})", hand=h, pares=info.pares.describe())
     if key == "ciego":
         return _(
             "{hand} has no pares, no juego (it adds up to {total}) and nothing else a seña could show", hand=h, total=info.total
         )
     return _("{hand} fits it", hand=h)  # pragma: no cover - every hand seña is listed above
+
+
+def _count_fact(key: str, hand: Hand, info: HandInfo, rules: Rules) -> str:
+    """Why a seña of two or three kings (morder_labio...) or aces (lengua...) fits the hand."""
+    _ = translator()
+    h = info.grande_str
+    kings, aces = _kings_aces(hand, rules)
+    eight = rules.kings == 8
+    if key.startswith("morder_labio"):
+        if eight and any(c.rank == 3 for c in hand):
+            return _("{hand} holds exactly {count} kings (in 8 reyes every 3 is a king)", hand=h, count=_number(kings))
+        return _("{hand} holds exactly {count} kings", hand=h, count=_number(kings))
+    if eight and any(c.rank == 2 for c in hand):
+        return _("{hand} holds exactly {count} aces (in 8 reyes every 2 is an ace)", hand=h, count=_number(aces))
+    return _("{hand} holds exactly {count} aces", hand=h, count=_number(aces))
+
+
+def _pares_fact(key: str, info: HandInfo, context: str) -> str:
+    """Why a seña of pares (labios_torcidos: medias, cejas: duples, girar_cabeza: any pares) fits the hand."""
+    _ = translator()
+    h = info.grande_str
+    assert info.pares is not None
+    if key == "labios_torcidos":
+        if context in ("mus", "lances"):
+            return _(
+                "{hand} holds {pares} (before Grande only medias of kings may be shown)", hand=h, pares=info.pares.describe()
+            )
+        return _("{hand} holds {pares} (after Grande any medias may be shown)", hand=h, pares=info.pares.describe())
+    if key == "cejas":
+        return _("{hand} holds {pares}", hand=h, pares=info.pares.describe())
+    return _("{hand} holds pares ({pares})", hand=h, pares=info.pares.describe())
 
 
 def _why_wrong(key: str, hand: Hand, info: HandInfo, rules: Rules, context: str) -> str:
@@ -386,7 +398,7 @@ def _fit_question(
         "{fact}: '{gesture}' tells your partner {meaning}.",
         fact=_cap(_fact(target.key, h, info, r, context)), gesture=_gesture(target), meaning=meaning(target, r),
     )  # fmt: skip
-    others = [s for s in fits if s.key != target.key and s.key not in ("girar_cabeza",)]
+    others = [s for s in fits if s.key != target.key]  # every other seña that fits, the plain pares one too
     if others:
         also = ", ".join(_("'{gesture}'", gesture=_gesture(s)) for s in others)
         explanation += " " + _("With this hand you could also show {senas}.", senas=also)

@@ -4,8 +4,12 @@ It works with every question kind of :mod:`musteach.teach` (anything with ``grad
 
 With ``tries=2`` (what every quiz widget uses, issue 12) a wrong first answer does not end the question: the
 session keeps it open, says what led the learner astray (:func:`~musteach.teach.tutor.retry_text`) and takes
-one more answer; :meth:`QuizSession.hint` gives the question's two hint steps. Each question then scores
-0..1 points (:mod:`.scoring`) and a finished run earns 0..3 :attr:`QuizSession.stars`.
+one more answer; :meth:`QuizSession.hint` gives the question's two hint steps. Each finished question has an
+:class:`~musteach.teach.scoring.Outcome` (right at the first try, at the second, or shown), counted apart
+(:attr:`QuizSession.first`, :attr:`QuizSession.second`, :attr:`QuizSession.shown`); only a first-try answer keeps
+the streak. Each question scores 0..1 points (:mod:`.scoring`) and a finished run earns 0..3
+:attr:`QuizSession.stars`. Every wrong answer gets a diagnosis tag (:func:`~musteach.teach.mistakes.diagnose_answer`),
+kept in the question's :class:`~musteach.teach.scoring.Attempt`.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 from ..i18n import Text, translator
 from .errors import QuizError, QuizStateError
 from .hints import Hint
-from .scoring import Attempt, points_text, stars_for
+from .mistakes import diagnose_answer
+from .scoring import Attempt, Outcome, outcomes_text, points_text, stars_for
+from .tutor import knows, question_hints, retry_text
 from .verdict import Verdict
 
 if TYPE_CHECKING:
@@ -59,6 +65,16 @@ class Turn:
         """True while the question takes an answer."""
         return self.verdict is None
 
+    @property
+    def outcome(self) -> Outcome | None:
+        """The :class:`~musteach.teach.scoring.Outcome` once the question is over (with one try, a wrong answer
+        is shown at once); None while it is open."""
+        if self.verdict is None:
+            return None
+        if self.attempt.solved:
+            return Outcome.FIRST if self.attempt.wrong == 0 else Outcome.SECOND
+        return Outcome.SHOWN
+
     def answer(self, response: Any) -> Verdict:
         """Grade ``response``. A wrong first answer with a try left returns the retry verdict (not final, its
         explanation says what led astray, ``expected`` None); otherwise the final verdict.
@@ -70,23 +86,25 @@ class Turn:
         if self.verdict is not None:
             raise QuizStateError(Text("this question is already answered: press Next for another"))
         verdict = self._grade(response)  # raises before any change
+        tag = None if verdict.correct else self._diagnosis(verdict.given)
         if not verdict.correct and self.tries == 2 and self.attempt.wrong == 0:
-            from .tutor import retry_text  # the tutor knows every question kind; imported late (no cycle)
-
-            self.attempt = self.attempt.answer(False)
+            self.attempt = self.attempt.answer(False, tag)
             tip = retry_text(self.question, verdict.given, hint_left=self.can_hint())
             _ = translator()
             self.retry = Verdict(False, None, verdict.given, tip, None, _("Not quite."))
             return self.retry
-        self.attempt = self.attempt.answer(verdict.correct)
+        self.attempt = self.attempt.answer(verdict.correct, tag)
         self.retry = None
         self.verdict = verdict
         return verdict
 
+    def _diagnosis(self, given: Any) -> str | None:
+        """The diagnosis tag of a wrong answer ``given`` (None for a question kind the tutor does not know)."""
+        found = diagnose_answer(self.question, given)
+        return None if found is None else found.tag
+
     def has_hints(self) -> bool:
         """True when the tutor has hints for this kind of question (every musteach question has)."""
-        from .tutor import knows
-
         return knows(self.question)
 
     def can_hint(self) -> bool:
@@ -104,8 +122,6 @@ class Turn:
         self.attempt.verify_hint()
         lang = translator().lang
         if lang not in self._hints:
-            from .tutor import question_hints
-
             self._hints[lang] = question_hints(self.question)
         self.attempt = self.attempt.hint()
         return self._hints[lang][self.attempt.hints - 1]
@@ -121,7 +137,9 @@ class QuizSession:
 
     ``attempt`` is the current question's :class:`~musteach.teach.scoring.Attempt` (hints and tries so far),
     ``retry`` the not-final verdict of a wrong first answer (None otherwise), ``points`` each finished
-    question's points, ``hints_used`` and ``retries`` the run's totals.
+    question's points, ``hints_used`` and ``retries`` the run's totals. ``first``, ``second`` and ``shown`` count
+    the finished questions by :class:`~musteach.teach.scoring.Outcome` (``right`` is ``first + second``;
+    ``retries`` is ``second``); ``outcomes`` lists each one's. The streak counts first-try answers only.
 
     Bad responses raise (see :meth:`Question.verify_response`) and leave the state unchanged.
     """
@@ -146,6 +164,8 @@ class QuizSession:
         self.verdict: Verdict | None = None
         self.answered = 0
         self.right = 0
+        self.first = self.second = self.shown = 0
+        self.outcomes: list[Outcome] = []
         self.streak = 0
         self.best_streak = 0
         self.skipped = 0
@@ -225,16 +245,22 @@ class QuizSession:
         verdict = self.turn.answer(response)  # raises before any change
         if not self.turn.over:
             return verdict  # one more try: the question stays open
+        outcome = self.turn.outcome
+        assert outcome is not None
         self.points.append(self.attempt.points)
-        self.retries += int(verdict.correct and self.attempt.wrong > 0)
+        self.outcomes.append(outcome)
+        self.retries += int(outcome is Outcome.SECOND)
         self.verdict = verdict
         self.answered += 1
-        if verdict.correct:
-            self.right += 1
+        self.right += int(verdict.correct)
+        self.first += int(outcome is Outcome.FIRST)
+        self.second += int(outcome is Outcome.SECOND)
+        self.shown += int(outcome is Outcome.SHOWN)
+        if outcome is Outcome.FIRST:
             self.streak += 1
             self.best_streak = max(self.best_streak, self.streak)
         else:
-            self.streak = 0
+            self.streak = 0  # a second-try success breaks the streak too
         self.history.append((self.current, verdict))
         return verdict
 
@@ -279,17 +305,28 @@ class QuizSession:
         self._advance()
         self.history = []
         self.answered = self.right = self.streak = self.best_streak = self.skipped = 0
+        self.first = self.second = self.shown = 0
+        self.outcomes = []
         self.points = []
         self.hints_used = self.retries = 0
         self.exhausted = self.current is None
         return self.current
 
     def score_text(self, lang: str | None = None) -> str:
-        """``"Score: 3/4 · streak 2"``: right answers out of those answered, and the current streak.
+        """``"Score: 3/4 · streak 2"``: right answers at the first try out of those answered, and the current
+        streak; ``"Score: 2/4 · 1 at the second try · streak 0"`` once a question was right at the second try.
         lang: the language (None: the one being spoken)."""
         _ = translator(lang)
+        if self.second:
+            return _(
+                "Score: {first}/{answered} · {second} at the second try · streak {streak}",
+                first=self.first,
+                answered=self.answered,
+                second=self.second,
+                streak=self.streak,
+            )
         return _(
-            "Score: {right}/{answered} · streak {streak}", right=self.right, answered=self.answered, streak=self.streak
+            "Score: {right}/{answered} · streak {streak}", right=self.first, answered=self.answered, streak=self.streak
         )
 
     def progress_text(self, lang: str | None = None) -> str:
@@ -298,25 +335,36 @@ class QuizSession:
         return _("Question {number} of {n}", number=self.number, n=self.n)
 
     def summary(self, lang: str | None = None) -> str:
-        """The message shown when the run is finished. lang: the language (None: the one being spoken)."""
+        """The message shown when the run is finished: ``"Finished: 8 of 10 at the first try, 2 at the second,
+        0 shown (80%), best streak 5. Well done. ★★☆ (7.5 of 10 points; 2 hints, 2 second tries)."`` (with one try:
+        ``"Finished: 8 of 10 right (80%), best streak 5. Well done."``). lang: the language (None: the one
+        being spoken)."""
         _ = translator(lang)
-        pct = round(100 * self.right / self.answered) if self.answered else 0
-        clean = self.tries == 1 or sum(self.points) == self.answered
+        pct = round(100 * self.first / self.answered) if self.answered else 0
+        clean = sum(self.points) == self.answered
         cheer = (
             _("Perfect!")
-            if self.answered and self.right == self.answered and clean
+            if self.answered and self.first == self.answered and clean
             else _("Well done.")
             if pct >= 70
             else _("Keep practising.")
         )
-        text = _(
-            "Finished: {right} of {answered} right ({pct}%), best streak {best}. {cheer}",
-            right=self.right,
-            answered=self.answered,
-            pct=pct,
-            best=self.best_streak,
-            cheer=cheer,
-        )
+        if self.tries == 2:
+            text = _(
+                "Finished: {counted}, best streak {best}. {cheer}",
+                counted=outcomes_text(self.first, self.second, self.shown, lang=_.lang),
+                best=self.best_streak,
+                cheer=cheer,
+            )
+        else:
+            text = _(
+                "Finished: {right} of {answered} right ({pct}%), best streak {best}. {cheer}",
+                right=self.first,
+                answered=self.answered,
+                pct=pct,
+                best=self.best_streak,
+                cheer=cheer,
+            )
         if self.tries == 2 and self.answered:
             text += " " + points_text(self.points, self.hints_used, self.retries, lang=_.lang)
         return text

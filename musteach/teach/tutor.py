@@ -31,6 +31,7 @@ from .hints import (
     rank_hints,
     sena_hints,
 )
+from .mistakes import OddsMistake, diagnose_answer
 from .mus_quiz import DiscardQuestion
 from .odds_quiz import OddsQuestion
 from .quiz import Question
@@ -54,6 +55,9 @@ __all__ = [
 RETRY_TIPS: dict[Mistake, str] = {
     Mistake.THREE_IS_NOT_KING: N_("Careful with the 3s: in 8 reyes every 3 is a king (it counts 10)."),
     Mistake.TWO_IS_NOT_ACE: N_("Careful with the 2s: in 8 reyes every 2 is an ace (it counts 1)."),
+    Mistake.THREE_AND_TWO_AT_FACE: N_(
+        "Careful with the 3s and the 2s: in 8 reyes every 3 is a king (it counts 10) and every 2 an ace (it counts 1)."
+    ),
     Mistake.CHICA_FROM_THE_TOP: N_("In Chica the hands are compared from their lowest card up, not from the top."),
     Mistake.QUADS_NOT_DUPLES: N_("Four cards of one rank are duples (two equal pairs), not medias."),
     Mistake.PARES_BY_RANK_NOT_KIND: N_(
@@ -213,79 +217,21 @@ def _tip(_: Translator, question: Any, given: Any, hint_left: bool) -> str:
         why = question.reasons.get(given, "")
         return _("{why}.", why=why[:1].upper() + why[1:]) if why else slip
     if isinstance(question, DiscardQuestion):
-        return _("That change does not serve the hand best: think again about which cards already help it.")
+        found = diagnose_answer(question, given)
+        return found.text if found is not None else slip
+    found = diagnose_answer(question, given)
+    if found is not None and found.tags[0] in (OddsMistake.PARTNER_LEFT_OUT, OddsMistake.NOT_PLAYED_LEFT_OUT):
+        return found.text
     return _(
         "That is not the closest answer: look again at the cards that matter in this lance, yours and your partner's."
     )
 
 
-#: "You picked X: what X needs, and this hand is not that", one sentence per jugada picked (RULES.md §5).
-_JUGADA_NEEDS = {
-    "par": N_(
-        "You picked par: a par is exactly one pair, two cards of one rank, with the other two different, and this hand is not that."
-    ),
-    "medias": N_(
-        "You picked medias: medias is three cards of one rank, with the fourth different, and this hand is not that."
-    ),
-    "duples": N_("You picked duples: duples is two pairs, or four cards of one rank, and this hand is not that."),
-    "none": N_("You picked none: none means no two cards share a rank, and this hand is not that."),
-}
-
-
 def hand_retry_tip(question: Question, given: Any) -> str:
     """Why a wrong answer ``given`` to a jugada, total or rank-order question is wrong, without the answer
-    (RULES.md §1, §5): what the picked jugada needs, whether a typed total is too high or too low (and the
-    slip that gives it: figures counted by their number, a 3 or a 2 counted at face value in 8 reyes), or
-    which two cards are out of order. Raises like the question's grading."""
-    from ..rules.lances import effective_rank, rank_letter
-
-    _ = translator()
-    kings = question.rules.kings
-    cards = question.cards
-    given = question.verify_response(given)
-    odd = kings == 8 and any(c.rank in (2, 3) for c in cards)
-    sentences: list[str] = []
-    if question.skill is Skill.JUGADA:
-        sentences.append(_(_JUGADA_NEEDS[str(given)]))
-    elif question.skill in (Skill.JUEGO_TOTAL, Skill.PUNTO_TOTAL):
-        return _total_retry_tip(_, question, int(given))
-    else:
-        ranks = [effective_rank(c.rank, kings) for c in given]
-        k = next((i for i in range(len(ranks) - 1) if ranks[i] < ranks[i + 1]), None)
-        if k is None:  # pragma: no cover - a right order is never retried
-            return _("Look again at the order.")
-        low, high = given[k], given[k + 1]
-        sentences.append(
-            _(
-                "You put {low} above {high}, but {high_rank} ranks above {low_rank}.",
-                low=low.name,
-                high=high.name,
-                high_rank=rank_letter(ranks[k + 1]),
-                low_rank=rank_letter(ranks[k]),
-            )
-        )
-    if odd:
-        sentences.append(_("Remember that in 8 reyes a 3 counts as a king and a 2 as an ace."))
-    return " ".join(sentences)
-
-
-def _total_retry_tip(_: Translator, question: Question, given: int) -> str:
-    """Why a typed total is wrong: too high or too low, and the slip that gives it (RULES.md §1, §5)."""
-    from ..rules.lances import point_value
-
-    kings = question.rules.kings
-    cards = question.cards
-    total = int(question.answer)
-    side = _("{given} is too high.", given=given) if given > total else _("{given} is too low.", given=given)
-    face = sum(c.rank if c.rank >= 10 else point_value(c.rank, kings) for c in cards)
-    threes = sum(3 if c.rank == 3 else point_value(c.rank, kings) for c in cards)
-    twos = sum(2 if c.rank == 2 else point_value(c.rank, kings) for c in cards)
-    if given == face != total:
-        why = _("It looks as if the figures were counted by their number: R, C and S count 10 each.")
-    elif kings == 8 and given == threes != total:
-        why = _("It looks as if a 3 was counted as 3: in 8 reyes a 3 is a king and counts 10.")
-    elif kings == 8 and given == twos != total:
-        why = _("It looks as if a 2 was counted as 2: in 8 reyes a 2 is an ace and counts 1.")
-    else:
-        why = _("Add the four cards again, one at a time.")
-    return f"{side} {why}"
+    (RULES.md §1, §5): the sentence of its diagnosis (:func:`~musteach.teach.mistakes.diagnose_answer`): what the
+    picked jugada needs, whether a typed total is too high or too low, which two cards are out of order, and
+    the card misreadings that give the answer (a 3 or a 2 taken at its face in 8 reyes, figures counted by their
+    number...). Raises like the question's grading."""
+    found = diagnose_answer(question, given)
+    return "" if found is None else found.text

@@ -17,16 +17,25 @@ Pure Python, no Jupyter.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
 
 from ..i18n import N_, Translator, speaking, translator
 from ..rules.betting import BettingOutcome
 from ..rules.count import CountResult
-from ..rules.lances import Lance
+from ..rules.lances import Lance, team_of
 from ..rules.options import Rules
 from ..rules.senas import get_sena, meaning
 
-__all__ = ["why_betting_wrong", "why_count_wrong", "why_meaning_wrong"]
+__all__ = [
+    "BettingMistake",
+    "CountMistake",
+    "betting_mistake",
+    "count_mistakes",
+    "why_betting_wrong",
+    "why_count_wrong",
+    "why_meaning_wrong",
+]
 
 
 def _pair(d: Mapping[str, int]) -> str:
@@ -35,6 +44,63 @@ def _pair(d: Mapping[str, int]) -> str:
 
 def _other(team: str) -> str:
     return "B" if team == "A" else "A"
+
+
+class BettingMistake(enum.StrEnum):
+    """What a wrong answer to "which stones are taken now?" got wrong (RULES.md §6): a diagnosis tag."""
+
+    DEJE_WAITS = "deje_waits_for_count"
+    """Stones given now at a table where dejes are scored at the end."""
+    DEJE_TO_REFUSERS = "deje_to_refusers"
+    """The deje given to the side that refused."""
+    REFUSED_BET_PAID = "refused_bet_paid"
+    """The refused bet's own stake given, not what was agreed before it."""
+    REFUSED_ORDAGO_PAID = "refused_ordago_paid"
+    """More than the deje given for a refused órdago (as if it were the game)."""
+    DEJE_FORGOTTEN = "deje_forgotten"
+    """No stones given for a refused bet."""
+    DEJE_MISCOUNTED = "deje_miscounted"
+    """Another wrong number of stones for a refused bet."""
+    ACCEPTED_PAID_NOW = "accepted_paid_now"
+    """Stones moved now for an accepted bet (it is paid in the count)."""
+    ORDAGO_PAID_NOW = "ordago_paid_now"
+    """Stones moved now for an accepted órdago (the hands are shown instead)."""
+    PASO_PAID_NOW = "paso_paid_now"
+    """Stones moved now although everybody passed."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def betting_mistake(
+    outcome: BettingOutcome, expected: Mapping[str, int], given: Mapping[str, int], rules: Rules | None = None
+) -> BettingMistake | None:
+    """The :class:`BettingMistake` behind ``given`` (``{"A": n, "B": n}`` stones taken now) for a betting that
+    ended with ``outcome``, or None when it equals ``expected`` (RULES.md §6). :func:`why_betting_wrong` words it."""
+    exp = {t: expected.get(t, 0) for t in "AB"}
+    got = {t: given.get(t, 0) for t in "AB"}
+    if exp == got:
+        return None
+    rules = rules or Rules()
+    if outcome.type == "rejected":
+        w = outcome.winner_team or "A"
+        if rules.deje_timing != "immediate":
+            return BettingMistake.DEJE_WAITS
+        refused = outcome.stakes[-1] if outcome.stakes else None
+        if got[_other(w)] > 0 and got[w] == 0:
+            return BettingMistake.DEJE_TO_REFUSERS
+        if isinstance(refused, int) and got[w] == refused and refused != outcome.deje:
+            return BettingMistake.REFUSED_BET_PAID
+        if refused == "ordago" and got[w] > outcome.deje:
+            return BettingMistake.REFUSED_ORDAGO_PAID
+        if got == {"A": 0, "B": 0}:
+            return BettingMistake.DEJE_FORGOTTEN
+        return BettingMistake.DEJE_MISCOUNTED
+    if outcome.type == "accepted":
+        return BettingMistake.ACCEPTED_PAID_NOW
+    if outcome.type == "ordago_accepted":
+        return BettingMistake.ORDAGO_PAID_NOW
+    return BettingMistake.PASO_PAID_NOW
 
 
 def why_betting_wrong(
@@ -47,65 +113,65 @@ def why_betting_wrong(
     lang: str | None = None,
 ) -> str:
     """Why ``given`` (``{"A": n, "B": n}`` stones taken now) is not ``expected`` for a betting that ended
-    with ``outcome`` (RULES.md §6); ``""`` when they are equal.
+    with ``outcome`` (RULES.md §6): the :func:`betting_mistake` in words; ``""`` when they are equal.
 
     reveal: False leaves out the right number of stones (for the message before a second try).
     lang: the language (None: the one being spoken)."""
-    exp = {t: expected.get(t, 0) for t in "AB"}
-    got = {t: given.get(t, 0) for t in "AB"}
-    if exp == got:
+    case = betting_mistake(outcome, expected, given, rules)
+    if case is None:
         return ""
+    got = {t: given.get(t, 0) for t in "AB"}
     _ = translator(lang)
-    rules = rules or Rules()
-    if outcome.type == "rejected":
-        w = outcome.winner_team or "A"
-        if rules.deje_timing != "immediate":
+    w = outcome.winner_team or "A"
+    refused = outcome.stakes[-1] if outcome.stakes else None
+    M = BettingMistake
+    if case is M.DEJE_WAITS:
+        return _(
+            "You gave stones now ({given}), but at this table dejes are scored at the end: "
+            "team {team}'s deje of {deje} waits for the count.",
+            given=_pair(got),
+            team=w,
+            deje=outcome.deje,
+        )
+    if case is M.DEJE_TO_REFUSERS:
+        if reveal:
             return _(
-                "You gave stones now ({given}), but at this table dejes are scored at the end: "
-                "team {team}'s deje of {deje} waits for the count.",
-                given=_pair(got),
+                "You gave the stones to team {other}, whose side refused; the team whose bet was refused "
+                "(team {team}) takes the deje of {deje}.",
+                other=_other(w),
                 team=w,
                 deje=outcome.deje,
             )
-        refused = outcome.stakes[-1] if outcome.stakes else None
-        if got[_other(w)] > 0 and got[w] == 0:
-            if reveal:
-                return _(
-                    "You gave the stones to team {other}, whose side refused; the team whose bet was refused "
-                    "(team {team}) takes the deje of {deje}.",
-                    other=_other(w),
-                    team=w,
-                    deje=outcome.deje,
-                )
-            return _(
-                "You gave the stones to team {other}, whose side refused; the team whose bet was refused "
-                "(team {team}) takes the deje.",
-                other=_other(w),
-                team=w,
-            )
-        if isinstance(refused, int) and got[w] == refused and refused != outcome.deje:
-            if reveal:
-                return _(
-                    "You gave team {team} the {refused} stones of the bet that was refused; a refused bet pays what "
-                    "was agreed before it: {deje}.",
-                    team=w,
-                    refused=refused,
-                    deje=outcome.deje,
-                )
+        return _(
+            "You gave the stones to team {other}, whose side refused; the team whose bet was refused "
+            "(team {team}) takes the deje.",
+            other=_other(w),
+            team=w,
+        )
+    if case is M.REFUSED_BET_PAID:
+        if reveal:
             return _(
                 "You gave team {team} the {refused} stones of the bet that was refused; a refused bet pays what "
-                "was agreed before it (1 for a first bet).",
+                "was agreed before it: {deje}.",
                 team=w,
                 refused=refused,
+                deje=outcome.deje,
             )
-        if refused == "ordago" and got[w] > outcome.deje:
-            if reveal:
-                return _(
-                    "A refused órdago is not the game: team {team} takes only what was agreed before it, {deje}.",
-                    team=w,
-                    deje=outcome.deje,
-                )
-            return _("A refused órdago is not the game: team {team} takes only what was agreed before it.", team=w)
+        return _(
+            "You gave team {team} the {refused} stones of the bet that was refused; a refused bet pays what "
+            "was agreed before it (1 for a first bet).",
+            team=w,
+            refused=refused,
+        )
+    if case is M.REFUSED_ORDAGO_PAID:
+        if reveal:
+            return _(
+                "A refused órdago is not the game: team {team} takes only what was agreed before it, {deje}.",
+                team=w,
+                deje=outcome.deje,
+            )
+        return _("A refused órdago is not the game: team {team} takes only what was agreed before it.", team=w)
+    if case in (M.DEJE_FORGOTTEN, M.DEJE_MISCOUNTED):
         if not reveal:
             return _("Team {team}'s last bet was refused: count again what was agreed before it.", team=w)
         return _(
@@ -113,14 +179,14 @@ def why_betting_wrong(
             team=w,
             deje=outcome.deje,
         )
-    if outcome.type == "accepted":
+    if case is M.ACCEPTED_PAID_NOW:
         return _(
             "You moved stones now ({given}), but an accepted bet pays nothing during the betting: "
             "its {stake} stones go to the best hand in the count.",
             given=_pair(got),
             stake=outcome.stake,
         )
-    if outcome.type == "ordago_accepted":
+    if case is M.ORDAGO_PAID_NOW:
         return _(
             "You moved stones now, but an accepted órdago is settled by showing the hands: the best hand wins the game."
         )
@@ -136,22 +202,94 @@ def _seat_bonus(result: CountResult, lance: Lance, seat: int) -> int:
     return 0
 
 
+class CountMistake(enum.StrEnum):
+    """What a wrong count of one lance got wrong (RULES.md §7, §8): a diagnosis tag."""
+
+    NOBODY_SCORES = "stones_where_nobody_scores"
+    """Stones given in a lance where nobody scores."""
+    WRONG_TEAM = "stones_to_wrong_team"
+    """The stones given to the team without the best hand."""
+    PARTNER_LEFT_OUT = "partner_jugada_left_out"
+    """The winner's partner's own pares or juego left out."""
+    WINNER_LEFT_OUT = "winner_jugada_left_out"
+    """The winner's own pares or juego left out (its partner's counted)."""
+    JUGADAS_LEFT_OUT = "jugadas_left_out"
+    """Every pares or juego of the winning team left out: only the bet counted (or nothing, en paso)."""
+    STAKE_LEFT_OUT = "stake_left_out"
+    """The accepted bet left out (the jugadas alone counted)."""
+    STAKE_AS_PASO = "stake_as_paso"
+    """1 stone given, as if the lance were passed, for an accepted bet."""
+    DEJE_LEFT_OUT = "deje_left_out"
+    """A deje that is scored at the end (this table's rule) left out of the count."""
+    PASO_STONE_FORGOTTEN = "paso_stone_forgotten"
+    """No stone for a Grande or Chica played en paso."""
+    DEJE_TWICE = "deje_counted_twice"
+    """A deje taken during the betting counted again."""
+    MISCOUNTED = "lance_miscounted"
+    """Another wrong number of stones in the lance."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def count_mistakes(result: CountResult, given: Mapping[str, Mapping[str, int]]) -> dict[Lance, CountMistake]:
+    """The :class:`CountMistake` of every wrongly counted lance of ``result``, in lance order (empty when every
+    lance is right; RULES.md §7, §8). :func:`why_count_wrong` words them."""
+    out: dict[Lance, CountMistake] = {}
+    for lance in result.lances:
+        exp = result.stones[lance.value]
+        got = {t: given.get(lance.value, {}).get(t, 0) for t in "AB"}
+        if got != {t: exp[t] for t in "AB"}:
+            out[lance] = _lance_mistake(result, lance, exp, got)
+    return out
+
+
+def _lance_mistake(result: CountResult, lance: Lance, exp: Mapping[str, int], got: Mapping[str, int]) -> CountMistake:
+    winner = result.deal[lance].winner
+    team = next((t for t in "AB" if exp[t] > 0), None)
+    if team is None:
+        return CountMistake.NOBODY_SCORES
+    if got[team] == 0 and got[_other(team)] > 0:
+        return CountMistake.WRONG_TEAM
+    o = result.betting.get(lance.value)
+    if lance in (Lance.PARES, Lance.JUEGO) and winner is not None:
+        partner, own = _seat_bonus(result, lance, (winner + 2) % 4), _seat_bonus(result, lance, winner)
+        if partner and got[team] == exp[team] - partner:
+            return CountMistake.PARTNER_LEFT_OUT
+        if own and partner and got[team] == exp[team] - own:
+            return CountMistake.WINNER_LEFT_OUT
+        if own and got[team] == exp[team] - own - partner:
+            return CountMistake.JUGADAS_LEFT_OUT
+    if o is not None and o.type == "accepted" and o.stake:
+        if got[team] == exp[team] - o.stake:
+            return CountMistake.STAKE_LEFT_OUT
+        if lance in (Lance.GRANDE, Lance.CHICA, Lance.PUNTO) and got[team] == exp[team] - o.stake + 1:
+            return CountMistake.STAKE_AS_PASO
+    if o is not None and o.type == "rejected" and result.rules.deje_timing != "immediate" and o.winner_team == team:
+        if got[team] == exp[team] - o.deje:
+            return CountMistake.DEJE_LEFT_OUT
+    if o is not None and o.type == "paso" and lance in (Lance.GRANDE, Lance.CHICA) and got[team] == 0:
+        return CountMistake.PASO_STONE_FORGOTTEN
+    if o is not None and o.type == "rejected" and got[team] == exp[team] + o.deje:
+        return CountMistake.DEJE_TWICE
+    return CountMistake.MISCOUNTED
+
+
 def why_count_wrong(
     result: CountResult, given: Mapping[str, Mapping[str, int]], *, reveal: bool = True, lang: str | None = None
 ) -> str:
     """Why ``given`` (``{lance: {"A": n, "B": n}}``) is not the count ``result`` (RULES.md §7, §8): one
-    sentence per wrong lance, in lance order; ``""`` when every lance is right.
+    sentence per wrong lance (its :func:`count_mistakes` tag in words), in lance order; ``""`` when every lance
+    is right.
 
     reveal: False leaves out the right stones (for the message before a second try).
     lang: the language (None: the one being spoken)."""
     _ = translator(lang)
     out: list[str] = []
-    for lance in result.lances:
+    for lance, case in count_mistakes(result, given).items():
         exp = result.stones[lance.value]
         got = {t: given.get(lance.value, {}).get(t, 0) for t in "AB"}
-        if got == {t: exp[t] for t in "AB"}:
-            continue
-        out.append(_why_lance(_, result, lance, exp, got, reveal))
+        out.append(_why_lance(_, result, lance, case, exp, got, reveal))
     return " ".join(out)
 
 
@@ -170,17 +308,29 @@ def _why_lance(
     _: Translator,
     result: CountResult,
     lance: Lance,
+    case: CountMistake,
     exp: Mapping[str, int],
     got: Mapping[str, int],
     reveal: bool = True,
 ) -> str:
     name = lance.title
     winner = result.deal[lance].winner
-    team = next((t for t in "AB" if exp[t] > 0), None)
-    if team is None:
+    team = next((t for t in "AB" if exp[t] > 0), "A")
+    if case is CountMistake.NOBODY_SCORES:
         return _("{lance}: you gave {given}, but nobody scores here.", lance=name, given=_pair(got))
-    if got[team] == 0 and got[_other(team)] > 0:
-        if winner is not None:
+    if case is CountMistake.WRONG_TEAM:
+        o = result.betting.get(lance.value)
+        if winner is not None and team_of(winner) != team and o is not None and o.type == "rejected":
+            # the best hand is the other team's, but that team refused this team's bet (RULES.md §6, §7)
+            return _(
+                "{lance}: you gave the stones to team {other}, but team {other} refused team {team}'s bet, so team "
+                "{team} scores this lance, although seat {seat} holds the best hand.",
+                lance=name,
+                other=_other(team),
+                seat=winner,
+                team=team,
+            )
+        if winner is not None and team_of(winner) == team:
             return _(
                 "{lance}: you gave the stones to team {other}, but seat {seat} of team {team} holds the best hand.",
                 lance=name,
@@ -194,17 +344,50 @@ def _why_lance(
             other=_other(team),
             team=team,
         )
-    if lance in (Lance.PARES, Lance.JUEGO) and winner is not None:
+    if case is CountMistake.PARTNER_LEFT_OUT:
+        assert winner is not None
         partner = (winner + 2) % 4
-        bonus = _seat_bonus(result, lance, partner)
-        if bonus and got[team] == exp[team] - bonus:
-            return _(_OWN_BONUS[lance], lance=name, seat=partner, bonus=bonus)
+        return _(_OWN_BONUS[lance], lance=name, seat=partner, bonus=_seat_bonus(result, lance, partner))
+    if case is CountMistake.WINNER_LEFT_OUT:
+        assert winner is not None
+        return _(_OWN_BONUS[lance], lance=name, seat=winner, bonus=_seat_bonus(result, lance, winner))
+    if case is CountMistake.JUGADAS_LEFT_OUT:
+        assert winner is not None
+        both = _seat_bonus(result, lance, winner) + _seat_bonus(result, lance, (winner + 2) % 4)
+        return _(
+            "{lance}: you left out team {team}'s jugadas ({bonus}); in the count every hand of the winning team "
+            "scores its own {name}, besides any bet.",
+            lance=name,
+            team=team,
+            bonus=both,
+            name=lance.value,
+        )
     o = result.betting.get(lance.value)
-    if o is not None and o.type == "paso" and lance in (Lance.GRANDE, Lance.CHICA) and got[team] == 0:
+    if case is CountMistake.STAKE_LEFT_OUT and o is not None:
+        return _(
+            "{lance}: you left out the accepted bet of {stake}; it goes to the best hand in the count.",
+            lance=name,
+            stake=o.stake,
+        )
+    if case is CountMistake.STAKE_AS_PASO and o is not None:
+        return _(
+            "{lance}: you counted 1 stone as if everybody had passed, but the bet of {stake} was accepted and "
+            "pays {stake}.",
+            lance=name,
+            stake=o.stake,
+        )
+    if case is CountMistake.DEJE_LEFT_OUT and o is not None:
+        return _(
+            "{lance}: you left out team {team}'s deje of {deje}; at this table dejes are scored in the count.",
+            lance=name,
+            team=team,
+            deje=o.deje,
+        )
+    if case is CountMistake.PASO_STONE_FORGOTTEN:
         return _(
             "{lance}: everybody passed, but the lance is still worth 1 stone en paso to the best hand.", lance=name
         )
-    if o is not None and o.type == "rejected" and got[team] == exp[team] + o.deje:
+    if case is CountMistake.DEJE_TWICE and o is not None:
         return _(
             "{lance}: you counted the deje of {deje} twice; it was taken during the betting and counts once.",
             lance=name,

@@ -26,11 +26,15 @@ configures Voilà 0.5 for that and adds what it lacks:
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import hmac
+import itertools
 import json
 import logging
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -45,12 +49,13 @@ from urllib.parse import unquote, unquote_to_bytes, urlencode
 import tornado.web
 from jupyter_core.utils import ensure_async
 from jupyter_server import DEFAULT_STATIC_FILES_PATH
-from jupyter_server._tz import utcnow
 from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager, ServerKernelManager
 from jupyter_server.utils import url_path_join
+from tornado.httpserver import HTTPServer
 from tornado.ioloop import IOLoop, PeriodicCallback
+from tornado.netutil import bind_unix_socket
 from tornado.websocket import WebSocketProtocol13
 from traitlets import default
 from traitlets.config import Config
@@ -64,10 +69,14 @@ from musteach.rules.errors import MusError
 from musteach.teach.pages import (
     CELL_ERROR_NOTE,
     PageText,
+    admission_page,
+    bad_admission_page,
     busy_page,
+    class_full_page,
     cookies_needed_page,
     index_page,
     language_link,
+    leave_page,
     left_page,
     lesson_bar,
     lesson_link,
@@ -77,10 +86,22 @@ from musteach.teach.pages import (
     too_many_opening_page,
 )
 
+from .admission import (
+    ADMIT_COOKIE,
+    ADMIT_PATH,
+    Admission,
+    AdmissionToken,
+    Decision,
+    host_key,
+    verify_token,
+)
 from .classes.routes import class_handlers, install_classes, kernel_env, kernel_started, seat_learner
+from .frames import PROTOCOL_V1, frame_refusal
+from .gate import PREHEAT_SLOT_TIMEOUT, KernelGate
 from .guard import (
     SECURITY_HEADERS,
     SESSION_COOKIE,
+    SESSION_COOKIE_TLS,
     KernelRoute,
     SecurityHeaders,
     Sessions,
@@ -89,13 +110,26 @@ from .guard import (
     is_https,
     kernel_route,
     new_session_id,
+    session_cookie_name,
+)
+from .jupyter_compat import (
+    connections_of,
+    kernel_pid,
+    open_websocket_connections,
+    pools_of,
+    set_activity_stream,
+    utcnow,
 )
 from .kernel import lesson_kernel_cmd
 from .lessons import Lesson, lang_of, preferred_language
+from .limits import DEFAULT_KERNEL_MEMORY_MB, PageLimits, resident_bytes
+from .logs import TidyVoilaLog, log_request
+from .routing import RequestKind, lesson_request
 from .templates import share_compiled_templates
 
 __all__ = [
     "ALLOWED_MESSAGE_TYPES",
+    "EXTRA_HANDLERS",
     "MAX_MESSAGE_BYTES",
     "RETRY_AFTER_SECONDS",
     "KernelGate",
@@ -133,7 +167,6 @@ HANDOVER_GRACE_SECONDS = 120
 PREHEAT_CONCURRENCY = max(1, (os.cpu_count() or 2) // 2)
 #: ... and when no page is connected (the server starting, an empty room).
 PREHEAT_CONCURRENCY_IDLE = max(1, os.cpu_count() or 2)
-PREHEAT_SLOT_TIMEOUT = 120
 #: Pool kernels also wait while a page loads (its kernel handed over or started less than this many seconds
 #: ago, or its websocket not yet connected): refilling a pool costs about a second of CPU, which a page
 #: that is loading needs more (issue 16: the slowest page loads came while a pool refilled).
@@ -150,6 +183,14 @@ FILE_ALLOWLIST = [r".*\.(png|jpe?g|gif|svg|webp|css)"]
 FILE_DENYLIST = [r".*\.(ipynb|py|pyc)", r"(.*/)?\..*"]
 
 log = logging.getLogger("musteach.serve")
+
+#: Seconds a page whose kernel is started for it (no preheated one) is expected to wait, set while such a
+#: page is rendered (the page says it: ``musteachColdSeconds``); None for a preheated page.
+_COLD_WAIT: contextvars.ContextVar[int | None] = contextvars.ContextVar("musteach_cold_wait", default=None)
+
+#: Routes other packages add to the server (class mode's pages...): ``(pattern, handler class[, kwargs])``,
+#: the pattern relative to the base URL (``r"/musteach/class/(.*)"``). Appended before ``serve()`` runs.
+EXTRA_HANDLERS: list[tuple[Any, ...]] = []
 
 
 @dataclass(frozen=True)
@@ -169,18 +210,39 @@ class ServeOptions:
     pool_size: int = 1
     pools: dict[str, int] = field(default_factory=dict)
     per_session: int = 3
-    per_address: int = 0
+    per_address: int | None = None
     waiting_per_address: int = 4
     connect_timeout: int = 25
     trusted_proxies: frozenset[str] = frozenset()
     secret: bytes | None = None
     base_url: str = "/"
     database: str | None = None  # classes: a SQLAlchemy URL (None: SQLite in the user's data folder)
+    kernel_memory: int = DEFAULT_KERNEL_MEMORY_MB
+    page_grace: int = 10
+    socket: str | None = None
+
+    @property
+    def trusted(self) -> frozenset[str]:
+        """The proxies whose ``X-Forwarded-*`` headers are believed: ``trusted_proxies``, and on a Unix socket
+        its peer (tornado names it ``0.0.0.0``), which only the proxy can be."""
+        return self.trusted_proxies | ({"0.0.0.0/32"} if self.socket else set())
 
     @property
     def languages(self) -> tuple[str, ...]:
         """The languages served: English (``lessons``), then those of ``translations``."""
         return (SOURCE_LANG, *self.translations)
+
+    def anonymous_per_address(self) -> int:
+        """Most kernels one address holds without an admission token: ``per_address``, or by default (None)
+        half the places (one client cannot take every place; a class behind one address brings a token); no
+        limit (0) on a server of fewer than 4 places (a tutor for one or two).
+
+        >>> ServeOptions(Path("."), max_kernels=40).anonymous_per_address(), ServeOptions(Path("."), max_kernels=2).anonymous_per_address()
+        (20, 0)
+        """
+        if self.per_address is not None:
+            return self.per_address
+        return (self.max_kernels + 1) // 2 if self.max_kernels >= 4 else 0
 
     def lessons_in(self, lang: str) -> list[Lesson]:
         """The lessons of one language (none for a language not served)."""
@@ -283,6 +345,12 @@ class VisitorKernelManager(ServerKernelManager):
         no input history, a smaller and quicker kernel)."""
         return lesson_kernel_cmd(super().format_kernel_cmd(extra_arguments))
 
+    async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
+        # the kernel's own stderr (ipykernel's tracebacks of a comm message a page made fail) is not the
+        # server's log: a page could otherwise write tracebacks into it at will
+        kw.setdefault("stderr", subprocess.DEVNULL)
+        await super()._async_launch_kernel(kernel_cmd, **kw)
+
 
 class VisitorConnection(ZMQChannelsWebsocketConnection):
     """The websocket between a page and its kernel, minus the kernel's stderr (tracebacks of failed comm
@@ -290,6 +358,19 @@ class VisitorConnection(ZMQChannelsWebsocketConnection):
     and dropping malformed frames with a log line instead of a traceback."""
 
     def handle_incoming_message(self, incoming_msg: Any) -> None:
+        # the frame's head is checked before jupyter_server parses it (musteach_server.frames: jupyter_server's
+        # services/kernels/connection/base.py loops over the frame's own, untrusted, part count)
+        why = frame_refusal(self.subprotocol, incoming_msg)
+        if why is not None:
+            log.warning("refused a page's websocket frame (%s)", why)
+            return
+        km = self.multi_kernel_manager
+        limits: PageLimits | None = getattr(km, "page_limits", None)
+        if limits is not None and _msg_type(self.subprotocol, incoming_msg) == "comm_open":
+            over = limits.widget_opened(self.kernel_id, len(incoming_msg))
+            if over is not None:
+                km.stop_for_limit(self.kernel_id, over)
+                return
         try:
             super().handle_incoming_message(incoming_msg)
         except Exception:  # a frame no page would send: drop it, keep the socket (and the log) clean
@@ -306,6 +387,25 @@ class VisitorConnection(ZMQChannelsWebsocketConnection):
             except Exception:  # not a message we can read: let jupyter_server deal with it
                 pass
         super().handle_outgoing_message(stream, outgoing_msg)
+
+
+def _msg_type(subprotocol: str | None, frame: str | bytes) -> str | None:
+    """The ``msg_type`` of a page's frame whose head :func:`~musteach_server.frames.frame_refusal` passed, read
+    from its header only (None when it cannot be read)."""
+    try:
+        if subprotocol == PROTOCOL_V1 and isinstance(frame, bytes):
+            start = int.from_bytes(frame[16:24], "little")
+            end = int.from_bytes(frame[24:32], "little")
+            header = json.loads(frame[start:end])
+        elif isinstance(frame, bytes):
+            start, end = int.from_bytes(frame[4:8], "big"), int.from_bytes(frame[8:12], "big")
+            header = json.loads(frame[start:end]).get("header", {})
+        else:
+            header = json.loads(frame).get("header", {})
+        kind = header.get("msg_type") if isinstance(header, dict) else None
+        return kind if isinstance(kind, str) else None
+    except (ValueError, AttributeError, UnicodeDecodeError):
+        return None
 
 
 class _SizeLoggingProtocol(WebSocketProtocol13):
@@ -349,6 +449,13 @@ class VisitorWebsocketHandler(VoilaKernelWebsocketHandler):
         self.set_nodelay(True)
         await super().open(kernel_id)
 
+    def on_close(self) -> None:
+        super().on_close()
+        gate = self.settings.get("musteach_gate")
+        kernel_id = getattr(self, "kernel_id", None)
+        if gate is not None and kernel_id:
+            gate.sessions.disconnected(kernel_id)  # released unless it comes back within --page-grace
+
     def get_websocket_protocol(self) -> Any:
         protocol = super().get_websocket_protocol()
         if isinstance(protocol, WebSocketProtocol13):
@@ -381,6 +488,31 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         self._running: set[str] = set()
         #: called with a kernel id once it has stopped (the gate frees its place and its session's claim)
         self.on_stopped: list[Any] = []
+        #: what each page made its kernel hold (widgets opened), and the kernels stopped for a limit
+        self.page_limits = PageLimits()
+        #: resident memory (bytes) a kernel may reach before it is stopped (0: no limit)
+        self.memory_limit = DEFAULT_KERNEL_MEMORY_MB * 1024 * 1024
+
+    def stop_for_limit(self, kernel_id: str, why: str) -> None:
+        """Stop ``kernel_id`` for going over a limit (``why``); its page then says so."""
+        if kernel_id in self.page_limits.limited or kernel_id not in self:
+            return
+        self.page_limits.stopped_for(kernel_id, why)
+        task = asyncio.ensure_future(self.shutdown_kernel(kernel_id, now=True))
+        self._releases.add(task)
+        task.add_done_callback(self._releases.discard)
+
+    def watch_memory(self) -> None:
+        """Stop the visitors' kernels whose resident memory is over :attr:`memory_limit` (pool kernels are the
+        server's own: they run the lesson only)."""
+        if not self.memory_limit:
+            return
+        for kernel_id in list(self._running):
+            pid = kernel_pid(self._kernels.get(kernel_id))
+            rss = resident_bytes(pid) if pid is not None else None
+            if rss is not None and rss > self.memory_limit:
+                self.stop_for_limit(kernel_id, f"it held {rss // 2**20} MiB (the limit is "
+                                               f"{self.memory_limit // 2**20} MiB)")
 
     def _handle_kernel_died(self, kernel_id: str) -> None:
         """A kernel process died (killed, out of memory): it is not restarted blank (``restart_limit`` 0),
@@ -411,7 +543,7 @@ class MusteachKernelManager(AsyncMappingKernelManager):
             age = now - since
             if age >= PAGE_LOAD_LIMIT_SECONDS or kernel_id not in self:
                 del self._page_loads[kernel_id]
-            elif age < PAGE_SETTLE_SECONDS or not self._kernel_connections.get(kernel_id):
+            elif age < PAGE_SETTLE_SECONDS or not connections_of(self).get(kernel_id):
                 loading = True
         return loading
 
@@ -461,12 +593,12 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         so it starts at once."""
         me = asyncio.current_task()
         while True:
-            busy = any(self._kernel_connections.values())
+            busy = any(connections_of(self).values())
             slots = PREHEAT_CONCURRENCY if busy else PREHEAT_CONCURRENCY_IDLE
             if self._preheating < slots and not self.pages_loading():
                 self._preheating += 1
                 return True
-            if not any(me in pool for pool in getattr(self, "_pools", {}).values()):
+            if not any(me in pool for pool in pools_of(self).values()):
                 return False
             await asyncio.sleep(0.1)
 
@@ -483,7 +615,7 @@ class MusteachKernelManager(AsyncMappingKernelManager):
             self._preheating -= 1
 
     def _render_task_of(self, kernel_id: str) -> asyncio.Task | None:
-        for pool in getattr(self, "_pools", {}).values():
+        for pool in pools_of(self).values():
             for item in pool:
                 if item.done() and not item.cancelled() and item.exception() is None:
                     result = item.result()
@@ -498,7 +630,8 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         kernel = self._kernels[kernel_id]
         kernel.reason = ""
         kernel.last_activity = utcnow()
-        kernel._activity_stream = kernel.connect_iopub()
+        stream = kernel.connect_iopub()
+        set_activity_stream(kernel, stream)
         untracked = frozenset(self.untracked_message_types)
 
         def track(msg_type: str | None) -> bool:
@@ -523,14 +656,14 @@ class MusteachKernelManager(AsyncMappingKernelManager):
                 elif kernel.execution_state == "starting" and state != "starting":
                     kernel.execution_state = "idle"
 
-        kernel._activity_stream.on_recv(record_activity)
+        stream.on_recv(record_activity)
 
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
         self._culling = kernel_id
         try:
             kernel = self._kernels.get(kernel_id)
             last = getattr(kernel, "last_activity", None)
-            orphan = kernel is not None and last is not None and not self._kernel_connections.get(kernel_id, 0)
+            orphan = kernel is not None and last is not None and not connections_of(self).get(kernel_id, 0)
             if orphan and self._in_handover_grace(kernel_id):
                 return  # just handed to a page whose websocket is not connected yet
             if orphan and (datetime.now(UTC) - last).total_seconds() > ORPHAN_IDLE_SECONDS:
@@ -547,21 +680,24 @@ class MusteachKernelManager(AsyncMappingKernelManager):
             last = getattr(kernel, "last_activity", None)
             idle = f"{(datetime.now(UTC) - last).total_seconds():.0f} s" if last else "a while"
             dead = getattr(kernel, "execution_state", None) == "dead"
-            alone = "" if self._kernel_connections.get(kernel_id, 0) else ", no page connected"
+            alone = "" if connections_of(self).get(kernel_id, 0) else ", no page connected"
             why = " (culled: it had died)" if dead else f" (culled: idle for {idle}{alone})"
         elif kernel_id in self._died:
             why = " (it died: its page says the session ended)"
+        elif kernel_id in self.page_limits.limited:
+            why = f" (over a limit: {self.page_limits.limited[kernel_id]}; its page says so)"
         self._handed_over.pop(kernel_id, None)
         try:
             await ensure_async(super().shutdown_kernel(kernel_id, now=now, restart=restart))
         finally:
             self._died.discard(kernel_id)
+            self.page_limits.forget(kernel_id)
             for callback in self.on_stopped:
                 callback(kernel_id)
         self._running.discard(kernel_id)
         log.info("kernel %s stopped%s (%d running)", _short(kernel_id), why, len(self._running))
         # a page still connected to it (culled with its tab open) is told by its websocket closing
-        for conn in list(ZMQChannelsWebsocketConnection._open_sockets):
+        for conn in open_websocket_connections():
             if getattr(conn, "kernel_id", None) == kernel_id and conn.websocket_handler is not None:
                 conn.websocket_handler.close()
         self._top_up_pools()
@@ -569,105 +705,13 @@ class MusteachKernelManager(AsyncMappingKernelManager):
     def _top_up_pools(self) -> None:
         """A place was freed: refill the pools a class emptied (Voilà refills only when a kernel is taken).
         Nothing happens while the server stops (Voilà empties ``_pools`` first)."""
-        pools = getattr(self, "_pools", None)
+        pools = pools_of(self)
         if not pools or not hasattr(self, "fill_if_needed"):
             return
         config = getattr(self, "kernel_pools_config", {})
         for name, pool in list(pools.items()):
             if len(pool) < config.get(name, config.get("default", {})).get("pool_size", 0):
                 self.fill_if_needed(notebook_name=name)
-
-
-class KernelGate:
-    """Counts every kernel, preheated ones included, and refuses a page beyond ``max_kernels``.
-
-    A page request is *admitted* (a place is reserved) before its kernel exists, then *seated* with its
-    kernel id and bound to the visitor's session (:class:`~musteach_server.guard.Sessions`); a kernel frees
-    its place when it stops (page closed, culled, died, server stopping). A page for a lesson whose pool
-    holds a kernel takes that one (no new place); when every place is taken, a spare preheated kernel of
-    another lesson is stopped to make room.
-    """
-
-    def __init__(self, kernel_manager: Any, max_kernels: int, sessions: Sessions | None = None):
-        self.kernel_manager = kernel_manager
-        self.max_kernels = max_kernels
-        self.sessions = sessions or Sessions()
-        self.visitors: dict[str, str] = {}  # kernel id -> lesson path
-        self.admitting = 0
-        stopped = getattr(kernel_manager, "on_stopped", None)
-        if isinstance(stopped, list):
-            stopped.append(self.stopped)
-
-    def stopped(self, kernel_id: str) -> None:
-        """A kernel stopped: its place is free and its session's claim on it ends."""
-        self.visitors.pop(kernel_id, None)
-        self.sessions.release(kernel_id)
-
-    def pools(self) -> dict[str, list]:
-        """Voilà's pools of preheated kernels (lesson path -> futures), empty without preheating."""
-        return getattr(self.kernel_manager, "_pools", {}) or {}
-
-    def pooled(self) -> int:
-        """Kernels in the pools, starting or ready."""
-        return sum(len(p) for p in self.pools().values())
-
-    def in_use(self) -> int:
-        """Places taken by visitors: their running kernels plus pages being opened."""
-        for kernel_id in [k for k in self.visitors if k not in self.kernel_manager]:
-            del self.visitors[kernel_id]
-        return len(self.visitors) + self.admitting
-
-    def total(self) -> int:
-        """Every kernel counted against ``max_kernels``: visitors' ones, pages being opened, the pools'."""
-        return self.in_use() + self.pooled()
-
-    def _pool_key(self, lesson: str) -> str | None:
-        for name, pool in self.pools().items():
-            if pool and (name == lesson or name.endswith("/" + lesson)):
-                return name
-        return None
-
-    async def admit(self, lesson: str = "") -> bool:
-        """Reserve a place for a page of ``lesson`` being opened; False when every place is taken."""
-        if self._pool_key(lesson) is not None:  # it takes a preheated kernel: no new one
-            self.admitting += 1
-            return True
-        if self.total() < self.max_kernels:
-            self.admitting += 1
-            return True
-        self.admitting += 1  # reserved before the spare stops, so that no pool refills into its place
-        spare = self._spare_kernel()
-        if spare is None:  # only kernels still starting in the pools: wait for one, then take its place
-            pending = [item for pool in self.pools().values() for item in pool if not item.done()]
-            if pending:
-                await asyncio.wait(pending[:1], timeout=PREHEAT_SLOT_TIMEOUT)
-                spare = self._spare_kernel()
-        if spare is None:
-            self.admitting -= 1
-            return False
-        log.info("the room is full: stopping a spare preheated kernel %s to make room", _short(spare))
-        try:
-            await ensure_async(self.kernel_manager.shutdown_kernel(spare, now=True))
-        except Exception:  # already gone
-            pass
-        return True
-
-    def _spare_kernel(self) -> str | None:
-        """A preheated kernel ready in the pool that holds the most."""
-        for _, pool in sorted(self.pools().items(), key=lambda kv: -len(kv[1])):
-            for item in pool:
-                if item.done() and not item.cancelled() and item.exception() is None:
-                    return str(item.result()["kernel_id"])
-        return None
-
-    def seat(self, kernel_id: str, lesson: str) -> None:
-        """The admitted page got its kernel."""
-        self.admitting -= 1
-        self.visitors[kernel_id] = lesson
-
-    def abandon(self) -> None:
-        """The admitted page ended without a kernel (not found, error)."""
-        self.admitting -= 1
 
 
 class _SeatingKernelManager:
@@ -856,15 +900,34 @@ class IndexHandler(JupyterHandler):
 
 
 class LeftHandler(JupyterHandler):
-    """``/logout`` (Jupyter's own page would show): forgets the visitor's session cookie and says so, in the
-    visitor's language; their progress stays in their browser."""
+    """``/logout`` (Jupyter's own page would show): GET shows a Leave button and changes nothing (a page on
+    another site may navigate here); its POST, with the xsrf token, stops the session's kernels, forgets the
+    visitor's session cookie and says so, in the visitor's language; their progress stays in their browser."""
 
     def initialize(self, **kwargs: Any) -> None:
         pass
 
     def get(self) -> None:
         lang = request_lang(self.request, self.settings["musteach_languages"], self.base_url)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Content-Language", lang)
+        self.set_header("Cache-Control", "no-store")
+        text = leave_page(lang)
+        self.finish(form_page(text, url_path_join(self.base_url, "logout"), text.link or "", self.xsrf_form_html(),
+                              lang=lang))
+
+    async def post(self) -> None:
+        lang = request_lang(self.request, self.settings["musteach_languages"], self.base_url)
+        gate: KernelGate = self.settings["musteach_gate"]
+        session = session_of(self.request, self.settings["musteach_secret"], self.settings["musteach_trusted"])
+        for kernel_id in gate.sessions.of_session(session) if session else []:
+            try:
+                await ensure_async(self.settings["kernel_manager"].shutdown_kernel(kernel_id, now=True))
+            except Exception:  # gone meanwhile
+                gate.stopped(kernel_id)
         self.clear_cookie(SESSION_COOKIE, path=self.base_url)
+        if request_is_https(self.request, self.settings["musteach_trusted"]):
+            self.clear_cookie(SESSION_COOKIE_TLS, path="/", secure=True)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Content-Language", lang)
         self.set_header("Cache-Control", "no-store")
@@ -882,14 +945,24 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
         return _SeatingKernelManager(self.settings["kernel_manager"], self._on_kernel)
 
     def _on_kernel(self, kernel_id: str, *, preheated: bool) -> None:
-        self.settings["musteach_gate"].seat(kernel_id, self.path_args[0] if self.path_args else "")
-        sessions = self.settings["musteach_gate"].sessions
-        sessions.bind(kernel_id, self._session or "", self._address)
+        gate: KernelGate = self.settings["musteach_gate"]
+        if not self._admitted or self._session is None:  # never: every kernel a page gets was admitted first
+            log.warning("kernel %s was given to a page without a place: it is stopped", _short(kernel_id))
+            task = asyncio.ensure_future(ensure_async(self.settings["kernel_manager"].shutdown_kernel(kernel_id)))
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+            raise tornado.web.HTTPError(404)
+        self._admitted = False
+        gate.seat(kernel_id, self._lesson)
+        gate.sessions.bind(kernel_id, self._session, self._address)
+        gate.admission.bind(kernel_id, self._session, self._address, self._token)
         self._seated, self._preheated = kernel_id, preheated
         seat_learner(self, kernel_id)  # classes: the kernel's records go to the page's learner
 
     _session: str | None = None
     _address = ""
+    _admitted = False
+    _lesson = ""
+    _token: AdmissionToken | None = None
 
     _lang = SOURCE_LANG
 
@@ -903,11 +976,15 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
         self.finish(text_page(text, lang=self._lang, back=index_url(self.base_url, self._lang), refresh=retry))
 
     async def get(self, path: str | None = None) -> None:
-        if not path or not path.lower().endswith(".ipynb"):
-            await super().get(path)  # Voilà redirects to /voila/files/, where the allowlist decides
+        # one rule for every spelling of a lesson path (musteach_server.routing): a served lesson's exact path,
+        # a picture (Voilà's /voila/files/ and its allowlist decide), or the same 404 for anything else
+        route = lesson_request(path, self.settings["musteach_served"])
+        if route.kind is RequestKind.FILE:
+            self.redirect(url_path_join(self.base_url, "voila", "files", route.path))
             return
-        if not (self.settings["musteach_lessons_dir"] / path).is_file():
+        if route.kind is not RequestKind.LESSON or not (self.settings["musteach_lessons_dir"] / route.path).is_file():
             raise tornado.web.HTTPError(404)  # no kernel, no session: the not-found page
+        path = self._lesson = route.path
         self._lang = lang_of(path, self.settings["musteach_languages"])
         why = fetch_refusal(dict(self.request.headers))
         if why:
@@ -919,31 +996,48 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
         gate: KernelGate = self.settings["musteach_gate"]
         sessions = gate.sessions
         assert self._session is not None
-        if sessions.too_many_waiting(self._address):
+        self._token = self._admission_token()
+        if self._token is None and sessions.too_many_waiting(self._address):
             log.warning("refused %s: %s already holds %d kernels whose page has not connected", path, self._who(),
                         sessions.waiting_per_address)
             self._plain(429, too_many_opening_page(RETRY_AFTER_SECONDS, self._lang), retry=RETRY_AFTER_SECONDS)
             return
-        if sessions.address_full(self._address, self._session):
-            log.warning("refused %s: %s already holds %d kernels", path, self._who(), sessions.per_address)
+        decision = gate.admission.decide(self._session, self._address, self._token, gate.total(),
+                                         sessions.to_release(self._session))
+        if decision is Decision.ADDRESS_FULL:
+            log.warning("refused %s: %s already holds %d kernels", path, self._who(), gate.admission.per_address)
             self._plain(429, too_many_open_page(RETRY_AFTER_SECONDS, self._lang), retry=RETRY_AFTER_SECONDS)
             return
+        if decision is Decision.CLASS_FULL:
+            assert self._token is not None
+            log.warning("refused %s: every place of the class %r is taken (%d)", path, self._token.name,
+                        self._token.places)
+            self._plain(429, class_full_page(self._token.name, self._token.places, self._lang),
+                        retry=RETRY_AFTER_SECONDS)
+            return
+        if decision is Decision.RESERVED:
+            log.warning("busy: refused an anonymous visitor to %s (%d of %d places taken, %d reserved for classes)",
+                        path, gate.total(), gate.max_kernels, gate.admission.reserved())
+            self._busy()
+            return
         for old in sessions.to_release(self._session):
-            log.info("a visitor opened more than %d lessons: their oldest kernel %s is released",
-                     sessions.per_session, _short(old))
+            if old in sessions.gone:
+                log.info("a visitor opened another lesson: kernel %s, whose page has gone, is released", _short(old))
+            else:
+                log.info("a visitor opened more than %d lessons: their oldest kernel %s is released",
+                         sessions.per_session, _short(old))
             try:
                 await ensure_async(self.settings["kernel_manager"].shutdown_kernel(old, now=True))
             except Exception:  # gone meanwhile
                 sessions.release(old)
         if not await gate.admit(path):
             log.warning("busy: refused a visitor to %s (%d of %d places taken)", path, gate.total(), gate.max_kernels)
-            self.set_status(503)
-            self.set_header("Retry-After", str(RETRY_AFTER_SECONDS))
-            self.set_header("Content-Type", "text/html; charset=utf-8")
-            self.set_header("Cache-Control", "no-store")
-            self.set_header("Content-Language", self._lang)
-            self.finish(busy_html(self.base_url, gate.max_kernels, self._lang))
+            self._busy()
             return
+        self._admitted = True
+        arrive = self.settings.get("musteach_arrive")
+        if arrive is not None:
+            arrive(path)
         # the visitor may not pick a template or theme (that would also bypass the preheated kernels)
         for name in ("template", "theme"):
             self.request.arguments.pop(name, None)
@@ -955,13 +1049,22 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
         self.set_cookie(LANG_COOKIE, self._lang, samesite="Lax", path=self.base_url, expires_days=365)
         self.set_header("Content-Language", self._lang)
         start = time.monotonic()
+        cold = gate.pools() is not None and gate.pool_key(path) is None
+        marker = _COLD_WAIT.set(max(1, round(gate.cold_seconds)) if cold else None)
         try:
             await super().get(path)
         finally:
-            if self._seated is None:
+            _COLD_WAIT.reset(marker)
+            if self._admitted:  # admitted, and no kernel came
+                self._admitted = False
                 gate.abandon()
-            else:
+            if self._seated is not None:
                 sessions.page_sent(self._seated)
+                if not self._preheated:
+                    gate.cold_seconds = 0.7 * gate.cold_seconds + 0.3 * (time.monotonic() - start)
+                follow = self.settings.get("musteach_follow")
+                if follow is not None:
+                    follow(path)
                 log.info(
                     "page %s opened: kernel %s (%s), %s, %d of %d places taken by visitors, %.2f s",
                     path,
@@ -973,6 +1076,20 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
                     time.monotonic() - start,
                 )
 
+    def _busy(self) -> None:
+        gate: KernelGate = self.settings["musteach_gate"]
+        self.set_status(503)
+        self.set_header("Retry-After", str(RETRY_AFTER_SECONDS))
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Content-Language", self._lang)
+        self.finish(busy_html(self.base_url, gate.max_kernels, self._lang))
+
+    def _admission_token(self) -> AdmissionToken | None:
+        """The admission token the visitor brought (its cookie), verified; None without one, or for a token
+        that is not valid (the visitor is then anonymous)."""
+        return admission_token_of(self.request, self.settings["musteach_secret"])
+
     def _who(self) -> str:
         return self._address or client_address(self.request.remote_ip or "", self.request.headers.get(
             "X-Forwarded-For"), self.settings["musteach_trusted"])
@@ -983,7 +1100,7 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
         trusted = self.settings["musteach_trusted"]
         self._address = client_address(self.request.remote_ip or "", self.request.headers.get("X-Forwarded-For"),
                                        trusted)
-        session = session_of(self.request, self.settings["musteach_secret"])
+        session = session_of(self.request, self.settings["musteach_secret"], trusted)
         tried = self.get_query_argument(COOKIE_PROBE, None) is not None
         clean_args = [(k, v) for k, vs in self.request.query_arguments.items() if k != COOKIE_PROBE
                       for v in (x.decode("utf-8", "replace") for x in vs)]
@@ -1000,9 +1117,11 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
             return False
         https = is_https(self.request.protocol, self.request.remote_ip or "",
                          self.request.headers.get("X-Forwarded-Proto"), trusted)
+        name = session_cookie_name(https)
         signed = tornado.web.create_signed_value(self.settings["musteach_secret"], SESSION_COOKIE, new_session_id())
-        self.set_cookie(SESSION_COOKIE, signed.decode("ascii"), httponly=True, samesite="Lax", secure=https,
-                        path=self.base_url)
+        # over TLS a __Host- cookie (Secure, path /, no Domain): no other port or subdomain can plant it
+        self.set_cookie(name, signed.decode("ascii"), httponly=True, samesite="Lax", secure=https,
+                        path="/" if https else self.base_url)
         sep = "&" if clean_args else "?"
         self.redirect(here + f"{sep}{COOKIE_PROBE}=1", status=303)
         return False
@@ -1012,13 +1131,115 @@ class LessonHandler(_NotFoundPage, TornadoVoilaHandler):
 COOKIE_PROBE = "musteach-cookie"
 
 
-def session_of(request: Any, secret: bytes) -> str | None:
-    """The session id of a request's signed session cookie, or None (no cookie, or not signed by us)."""
-    morsel = request.cookies.get(SESSION_COOKIE)
+def request_is_https(request: Any, trusted: frozenset[str]) -> bool:
+    """Whether ``request`` came over TLS: directly, or through a trusted proxy that says so."""
+    return is_https(request.protocol, request.remote_ip or "", request.headers.get("X-Forwarded-Proto"), trusted)
+
+
+def session_of(request: Any, secret: bytes, trusted: frozenset[str] = frozenset()) -> str | None:
+    """The session id of a request's signed session cookie, or None (no cookie, or not signed by us). Over TLS
+    (``trusted``: the proxies whose ``X-Forwarded-Proto`` is believed) only the ``__Host-`` cookie counts, which
+    no page of another port or subdomain can have planted."""
+    morsel = request.cookies.get(session_cookie_name(request_is_https(request, trusted)))
     if morsel is None:
         return None
     value = tornado.web.decode_signed_value(secret, SESSION_COOKIE, morsel.value, max_age_days=2)
     return value.decode("ascii", "replace") if value else None
+
+
+def admission_token_of(request: Any, secret: bytes) -> AdmissionToken | None:
+    """The verified admission token of a request's :data:`~musteach_server.admission.ADMIT_COOKIE`, or None
+    (no cookie, or a token that is malformed, forged or expired)."""
+    morsel = request.cookies.get(ADMIT_COOKIE)
+    if morsel is None:
+        return None
+    try:
+        return verify_token(secret, morsel.value)
+    except MusError:
+        return None
+
+
+def form_page(text: PageText, action: str, button: str, xsrf_html: str, *, lang: str = SOURCE_LANG) -> str:
+    """A plain page whose one action is a POST form (``action``, a ``button``, the xsrf field ``xsrf_html``)."""
+    body = f"<h1>{escape(text.heading, quote=False)}</h1>"
+    body += "".join(f"<p>{escape(p, quote=False)}</p>" for p in text.paragraphs)
+    body += (f'<form method="post" action="{escape(action)}">{xsrf_html}'
+             f'<p><button type="submit">{escape(button, quote=False)}</button></p></form>')
+    return _page(text.title, body, lang=lang)
+
+
+class AdmitHandler(JupyterHandler):
+    """``/musteach/admit?token=...``, a class link (:mod:`musteach_server.admission`): GET shows the class and a
+    Join button (nothing changes); its POST (with the xsrf token) keeps the token in the visitor's
+    :data:`~musteach_server.admission.ADMIT_COOKIE` and goes to the lessons."""
+
+    def initialize(self, **kwargs: Any) -> None:
+        pass
+
+    def _token(self) -> AdmissionToken | None:
+        try:
+            return verify_token(self.settings["musteach_secret"], self.get_argument("token", ""))
+        except MusError as e:
+            log.warning("refused a class link from %s: %s", self.request.remote_ip, e)
+            return None
+
+    def _answer(self, status: int, html: str, lang: str) -> None:
+        self.set_status(status)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Content-Language", lang)
+        self.set_header("Cache-Control", "no-store")
+        self.finish(html)
+
+    def get(self) -> None:
+        lang = request_lang(self.request, self.settings["musteach_languages"], self.base_url)
+        token = self._token()
+        if token is None:
+            self._answer(403, text_page(bad_admission_page(lang), lang=lang, back=index_url(self.base_url, lang)),
+                         lang)
+            return
+        words = admission_page(token.name, token.places, lang)
+        self._answer(200, form_page(words.page, self.request.uri or "", words.join, self.xsrf_form_html(), lang=lang),
+                     lang)
+
+    def post(self) -> None:
+        lang = request_lang(self.request, self.settings["musteach_languages"], self.base_url)
+        token = self._token()
+        if token is None:
+            self._answer(403, text_page(bad_admission_page(lang), lang=lang, back=index_url(self.base_url, lang)),
+                         lang)
+            return
+        https = is_https(self.request.protocol, self.request.remote_ip or "",
+                         self.request.headers.get("X-Forwarded-Proto"), self.settings["musteach_trusted"])
+        self.set_cookie(ADMIT_COOKIE, self.get_argument("token"), httponly=True, samesite="Lax", secure=https,
+                        path=self.base_url, expires=datetime.fromtimestamp(token.expires, UTC))
+        log.info("a visitor joined the class %r (%d places)", token.name, token.places)
+        self.redirect(index_url(self.base_url, lang), status=303)
+
+
+class PlacesHandler(JupyterHandler):
+    """``/musteach/api/places``: what the server holds, for its host only (``Authorization: Bearer <key>``,
+    the key :func:`~musteach_server.admission.host_key` derives from the secret; 403 otherwise). JSON:
+    ``taken`` (places the gate counts), ``kernels`` (kernels that exist), ``visitors``, ``pooled``,
+    ``admitting``, ``reserved`` and ``max``."""
+
+    def initialize(self, **kwargs: Any) -> None:
+        pass
+
+    def get(self) -> None:
+        expected = "Bearer " + host_key(self.settings["musteach_secret"])
+        given = self.request.headers.get("Authorization", "")
+        if not hmac.compare_digest(given.encode(), expected.encode()):
+            raise tornado.web.HTTPError(403)
+        gate: KernelGate = self.settings["musteach_gate"]
+        km = self.settings["kernel_manager"]
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps({
+            "taken": gate.total(), "kernels": len(km.list_kernel_ids()), "visitors": gate.in_use() - gate.admitting,
+            "pooled": gate.pooled(), "admitting": gate.admitting, "reserved": gate.admission.reserved(),
+            "max": gate.max_kernels, "pools": {name: len(pool) for name, pool in gate.pools().items()},
+            "cold_seconds": round(gate.cold_seconds, 1),
+        }))
 
 
 class SessionStatusHandler(JupyterHandler):
@@ -1033,21 +1254,16 @@ class SessionStatusHandler(JupyterHandler):
 
     def get(self, kernel_id: str) -> None:
         gate: KernelGate = self.settings["musteach_gate"]
-        session = session_of(self.request, self.settings["musteach_secret"])
+        session = session_of(self.request, self.settings["musteach_secret"], self.settings["musteach_trusted"])
         if gate.sessions.owns(session, kernel_id) and kernel_id not in self.settings["kernel_manager"]:
             gate.stopped(kernel_id)
         status = gate.sessions.status(session, kernel_id)
+        limited = getattr(self.settings["kernel_manager"], "page_limits", None)
+        reason = "limit" if status == 410 and limited is not None and kernel_id in limited.limited else ""
         self.set_status(status)
         self.set_header("Cache-Control", "no-store")
         self.set_header("Content-Type", "application/json")
-        self.finish(json.dumps({"running": status == 200, "ended": status == 410}))
-
-
-def _log_request(handler: tornado.web.RequestHandler) -> None:
-    """Tornado's access log, reduced to refusals: a line per 4xx/5xx answer (the busy page logs itself)."""
-    status = handler.get_status()
-    if status >= 400 and status != 503:
-        log.warning("refused %s %s: %d %s", handler.request.method, handler.request.uri, status, handler._reason)
+        self.finish(json.dumps({"running": status == 200, "ended": status == 410, "reason": reason}))
 
 
 def is_traversal(path: str) -> bool:
@@ -1114,32 +1330,8 @@ class _GuardedApplication(tornado.web.Application):
         gate: KernelGate | None = self.settings.get("musteach_gate")
         if gate is None:
             return False
-        return gate.sessions.owns(session_of(request, self.settings["musteach_secret"]), kernel_id)
-
-
-_REQUEST_LINE = re.compile(r"^\d{3} (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) ")
-
-
-class _TidyVoilaLog(logging.Filter):
-    """Keeps Voilà's, jupyter_server's and tornado's warnings readable: rewrites the refused-message line,
-    drops the culling line (the kernel manager logs its own), jupyter_server's line per refused request
-    (:func:`_log_request` logs one) and the "not trusted" notice (lessons are not signed)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        msg = record.getMessage()
-        if msg.startswith(("Culling ", "wrote error:", "The websocket_ping_timeout")) or msg.endswith(" is not trusted"):
-            return False
-        if _REQUEST_LINE.match(msg):  # jupyter_server's own line for a refused request: ours says it
-            return False
-        if msg.startswith("Error at server while executing cell"):  # Voilà logs the whole cell and traceback
-            err = record.exc_info[1] if record.exc_info else None
-            what = f"{getattr(err, 'ename', 'Error')}: {getattr(err, 'evalue', '')}".strip(": ")
-            record.msg, record.args = "a lesson cell failed (its page shows a note instead): %s", (what,)
-            record.exc_info, record.exc_text = None, None
-        if msg.startswith("Received message of type") and "not allowed" in msg:
-            kind = msg.split('"')[1] if '"' in msg else "?"
-            record.msg, record.args = "refused a page's %s message (only widget messages are allowed)", (kind,)
-        return True
+        return gate.sessions.owns(session_of(request, self.settings["musteach_secret"],
+                                             self.settings.get("musteach_trusted", frozenset())), kernel_id)
 
 
 # ----- the application --------------------------------------------------------------------------
@@ -1158,6 +1350,8 @@ class MusteachVoila(Voila):
         self.forced_config = build_config(options)
         self.update_config(self.forced_config)
         self.gate: KernelGate | None = None
+        #: visitors given a page of each lesson so far (lesson path -> count)
+        self.arrivals: dict[str, int] = {}
 
     def load_config_file(self, *args: Any, **kwargs: Any) -> None:
         super().load_config_file(*args, **kwargs)
@@ -1166,7 +1360,7 @@ class MusteachVoila(Voila):
     def initialize(self, argv: list[str] | None = None) -> None:
         super().initialize(argv)
         for handler in self.log.handlers:
-            handler.addFilter(_TidyVoilaLog())
+            handler.addFilter(TidyVoilaLog())
 
     def start(self) -> None:
         # Voilà's start(), with the traversal guard around tornado's application, and the pages' templates
@@ -1187,19 +1381,22 @@ class MusteachVoila(Voila):
         settings = super().init_settings()
         self.kernel_manager.allowed_message_types = list(ALLOWED_MESSAGE_TYPES)
         o = self.musteach
-        self.gate = KernelGate(self.kernel_manager, o.max_kernels, Sessions(o.per_session, o.per_address,
-                                                                         o.waiting_per_address))
+        self.gate = KernelGate(self.kernel_manager, o.max_kernels, Sessions(o.per_session, 0, o.waiting_per_address),
+                               Admission(o.max_kernels, o.anonymous_per_address()))
         self._cap_pool_refills()
         settings.update(
             musteach_gate=self.gate,
             musteach_secret=o.secret or os.urandom(32),
-            musteach_trusted=o.trusted_proxies,
+            musteach_trusted=o.trusted,
             musteach_lessons=o.lessons,
             musteach_translations=o.translations,
             musteach_languages=o.languages,
             musteach_lessons_dir=Path(o.lessons_dir),
+            musteach_served=frozenset(ls.path for ls in o.all_lessons()),
+            musteach_follow=self.follow,
+            musteach_arrive=self.arrive,
             websocket_max_message_size=MAX_MESSAGE_BYTES,
-            log_function=_log_request,
+            log_function=log_request,
             default_handler_class=NotFoundHandler,
             musteach_classes=install_classes(self, o.database),
         )
@@ -1218,9 +1415,13 @@ class MusteachVoila(Voila):
         def fill_if_needed(delay: float | None = None, notebook_name: str | None = None, **kwargs: Any) -> None:
             config = km.kernel_pools_config
             entry = dict(config.get(notebook_name, config.get("default", {})))
-            pool = len(km._pools.get(notebook_name, []))
+            pool = len(pools_of(km).get(notebook_name or "", []))
             assert gate is not None
-            wanted = min(entry.get("pool_size", 0), pool + max(0, cap - gate.total()))
+            # a pool sized for a class's arrival (--pool 03=40) shrinks as the class arrives, back to the
+            # ordinary size: the places go to the pool of where the class goes next (follow)
+            size = entry.get("pool_size", 0)
+            size = max(min(size, self.musteach.pool_size), size - self.arrivals.get(notebook_name or "", 0))
+            wanted = min(size, pool + max(0, cap - gate.total()))
             if wanted <= pool:
                 return
             km.kernel_pools_config = {**config, notebook_name: {**entry, "pool_size": wanted}}
@@ -1246,21 +1447,34 @@ class MusteachVoila(Voila):
                 h = (h[0], LeftHandler)
             out.append(h)
         out.append((url_path_join(self.server_url, r"/musteach/api/session/([0-9a-f-]{36})"), SessionStatusHandler))
+        out.append((url_path_join(self.server_url, r"/musteach/api/places"), PlacesHandler))
+        out.append((url_path_join(self.server_url, "/" + ADMIT_PATH), AdmitHandler))
+        for pattern, handler, *rest in EXTRA_HANDLERS:
+            out.append((url_path_join(self.server_url, pattern), handler, *rest))
         languages = "|".join(re.escape(lang) for lang in self.musteach.languages)
         out.append((url_path_join(self.server_url, rf"/({languages})/?"), IndexHandler))
         return out
 
     def listen(self) -> None:
+        o = self.musteach
         try:
-            self.app.listen(self.port, self.ip)
+            if o.socket:  # behind a proxy on this machine: only whoever may open the socket file reaches us
+                server = HTTPServer(self.app, max_body_size=self.app.settings.get("max_body_size"))
+                server.add_socket(bind_unix_socket(o.socket, mode=0o660))
+            else:
+                self.app.listen(self.port, self.ip)
         except OSError as e:
             shutil.rmtree(self.connection_dir, ignore_errors=True)
-            raise MusError(f"cannot listen on {self.ip}:{self.port}: {e.strerror or e}") from None
-        o = self.musteach
-        shown = "localhost" if self.ip in ("127.0.0.1", "0.0.0.0", "localhost", "::", "::1") else self.ip
-        print(f"musteach: serving {len(o.lessons)} lessons on http://{shown}:{self.port}/", flush=True)
-        for lang, lessons in o.translations.items():
-            print(f"musteach: and {len(lessons)} lessons in {lang} on http://{shown}:{self.port}/{lang}/", flush=True)
+            where = o.socket or f"{self.ip}:{self.port}"
+            raise MusError(f"cannot listen on {where}: {e.strerror or e}") from None
+        if o.socket:
+            print(f"musteach: serving {len(o.lessons)} lessons on the Unix socket {o.socket}", flush=True)
+        else:
+            shown = "localhost" if self.ip in ("127.0.0.1", "0.0.0.0", "localhost", "::", "::1") else self.ip
+            print(f"musteach: serving {len(o.lessons)} lessons on http://{shown}:{self.port}/", flush=True)
+            for lang, lessons in o.translations.items():
+                print(f"musteach: and {len(lessons)} lessons in {lang} on http://{shown}:{self.port}/{lang}/",
+                      flush=True)
         log.info(
             "lessons in %s; at most %s, preheated ones included; %s; idle kernels stopped after %s",
             o.lessons_dir,
@@ -1274,6 +1488,9 @@ class MusteachVoila(Voila):
         self._ready_check.start()
         self._connect_check = PeriodicCallback(self._release_unconnected, 1000)
         self._connect_check.start()
+        self.kernel_manager.memory_limit = self.musteach.kernel_memory * 1024 * 1024
+        self._memory_check = PeriodicCallback(self.kernel_manager.watch_memory, 2000)
+        self._memory_check.start()
         try:
             self.ioloop.start()
         except KeyboardInterrupt:
@@ -1283,9 +1500,58 @@ class MusteachVoila(Voila):
             self.stop()
 
 
+    def arrive(self, lesson: str) -> None:
+        """A visitor is being given a page of ``lesson`` (counted against the pool sized for a class's
+        arrival, :meth:`_cap_pool_refills`)."""
+        self.arrivals[lesson] = self.arrivals.get(lesson, 0) + 1
+
+    def follow(self, lesson: str) -> None:
+        """A page of ``lesson`` opened: the pool of the next lesson (same language) grows to the number of
+        visitors now on ``lesson`` (at most half the places), so that a class moving on finds kernels ready; the
+        refill stays within ``--max-kernels`` (:meth:`_cap_pool_refills`)."""
+        km = self.kernel_manager
+        nxt = self._next_lesson.get(lesson)
+        if nxt is None or not hasattr(km, "fill_if_needed") or self.gate is None:
+            return
+        on = list(self.gate.visitors.values())
+        on_lesson = on.count(lesson)
+        want = min(on_lesson, max(1, self.musteach.max_kernels // 2)) + self.arrivals.get(nxt, 0)
+        # the visitors still on the lesson before come here first: their places are not the next pool's
+        coming = sum(on.count(before) for before, after in self._next_lesson.items() if after == lesson)
+        room = self.musteach.max_kernels - self.gate.total() - coming
+        want = min(want, len(pools_of(km).get(nxt, [])) + self.arrivals.get(nxt, 0) + max(0, room))
+        config = km.kernel_pools_config
+        entry = config.get(nxt, config.get("default", {}))
+        if entry.get("pool_size", 0) >= want:
+            return
+        km.kernel_pools_config = {**config, nxt: {**entry, "pool_size": want}}
+        km.fill_if_needed(notebook_name=nxt)
+
+    @property
+    def _next_lesson(self) -> dict[str, str]:
+        """Each lesson's path -> the next lesson's path in the same language."""
+        o = self.musteach
+        out: dict[str, str] = {}
+        for lessons in (o.lessons, *o.translations.values()):
+            for a, b in itertools.pairwise(lessons):
+                out[a.path] = b.path
+        return out
+
     def _release_unconnected(self) -> None:
         """Stop the kernels whose page has not connected within ``--connect-timeout`` seconds (a page load
-        that never ran its page, or a flood of them): their places are free again."""
+        that never ran its page, or a flood of them), and those whose page went away (its websocket closed
+        and did not come back within ``--page-grace`` seconds: a tab closed without its beacon, a phone that
+        killed it): their places are free again."""
+        connections = connections_of(self.kernel_manager)
+        for kernel_id in self.gate.sessions.gone_for(self.musteach.page_grace):
+            if connections.get(kernel_id):
+                self.gate.sessions.connected(kernel_id)
+                continue
+            self.gate.sessions.forget_gone(kernel_id)
+            log.info("kernel %s released: its page went away %d s ago and did not come back", _short(kernel_id),
+                     self.musteach.page_grace)
+            task = asyncio.ensure_future(ensure_async(self.kernel_manager.shutdown_kernel(kernel_id, now=True)))
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
         for kernel_id in self.gate.sessions.overdue(self.musteach.connect_timeout):
             self.gate.sessions.connected(kernel_id)  # asked once
             log.warning("kernel %s released: its page did not connect within %d s", _short(kernel_id),
@@ -1295,7 +1561,7 @@ class MusteachVoila(Voila):
 
     def preheated(self) -> tuple[int, int]:
         """(kernels preheated and done running their lesson, kernels the pools should hold)."""
-        pools = getattr(self.kernel_manager, "_pools", {})
+        pools = pools_of(self.kernel_manager)
         ready = 0
         for pool in pools.values():
             for item in pool:
@@ -1349,7 +1615,7 @@ def _language_resources(o: ServeOptions, lang: str) -> dict[str, Any]:
         "index": "" if lang == SOURCE_LANG else f"{lang}/",
         "lessons": _lesson_resources(o.lessons_in(lang)),
         "words": {"lessons": bar.lessons, "skip": bar.skip, "ended": bar.ended, "reload": bar.reload,
-                  "cell_error": bar.cell_error},
+                  "cell_error": bar.cell_error, "lost": bar.lost, "limit": bar.limit, "cold": bar.cold},
         "others": others,
     }
 
@@ -1367,7 +1633,12 @@ def _page_language_hook(o: ServeOptions) -> Any:
                 path = Path(path).resolve().relative_to(root).as_posix()
             except ValueError:
                 path = ""
-        return {**page_config, "musteachLang": lang_of(path, o.languages)}
+        config = {**page_config, "musteachLang": lang_of(path, o.languages)}
+        config.pop("appVersion", None)  # no version strings in pages
+        cold = _COLD_WAIT.get()
+        if cold is not None:
+            config["musteachColdSeconds"] = cold
+        return config
 
     return hook
 
@@ -1415,6 +1686,9 @@ def build_config(o: ServeOptions) -> Config:
     }
     c.VoilaKernelManager.preheat_denylist = [r"(?!.*[/\\][0-9][0-9]-[^/\\]*\.ipynb$)"]
     c.VoilaExecutor.timeout = 120
+    # a busy machine (a class's pools refilling at once) delays a cell's last outputs past nbclient's 4 s: the
+    # page then lacked its widgets ("Timeout waiting for IOPub output"); wait for them as long as for a cell
+    c.VoilaExecutor.iopub_timeout = 60
     c.VoilaExecutor.interrupt_on_timeout = True  # a stuck cell does not stop the rest of the lesson
     c.VoilaExecutor.allow_errors = True  # the cells after a failed one still run: the page is shown whole
     c.VoilaExecutor.on_cell_error = _log_cell_error
@@ -1443,7 +1717,7 @@ def _setup_logging() -> None:
         return
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("[musteach %(asctime)s] %(message)s", "%H:%M:%S"))
-    handler.addFilter(_TidyVoilaLog())
+    handler.addFilter(TidyVoilaLog())
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     log.propagate = False

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pwd
 import secrets
 import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -35,13 +37,17 @@ def find_nginx() -> str | None:
     return shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
 
 
-def nginx_config(listen: str, upstreams: list[str], prefix: Path) -> str:
+def nginx_config(listen: str, upstreams: list[str], prefix: Path, user: str | None = None) -> str:
     """An nginx configuration (whole file) proxying ``listen`` (``127.0.0.1:8080``) to the ``upstreams``
-    (``host:port`` of each ``musteach serve``), sticky by the session cookie, websockets included. Its pid,
-    logs and temporary files live under ``prefix``; it runs in the foreground as the calling user."""
+    (``unix:/run/musteach/1.sock``, each ``musteach serve --socket``: only the proxy can reach an instance, so
+    no other client can send it a forged ``X-Forwarded-For``; or ``host:port``), sticky by the session cookie,
+    websockets included. Its pid, logs and temporary files live under ``prefix``; it runs in the foreground as
+    the calling user (``user``: the user its workers run as when it is started as root, who must be able to
+    open the instances' sockets)."""
+    who = f"user {user};\n" if user else ""
     servers = "\n".join(f"        server {u} max_fails=0;" for u in upstreams)
     return f"""# musteach: {len(upstreams)} `musteach serve` instances behind nginx, sticky by the session cookie
-worker_processes 1;
+{who}worker_processes 1;
 pid {prefix}/nginx.pid;
 error_log {prefix}/error.log warn;
 daemon off;
@@ -55,9 +61,15 @@ http {{
     scgi_temp_path {prefix}/scgi;
     server_tokens off;
     map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
+    # the session cookie, by either name (__Host-{SESSION_COOKIE} over TLS: no $cookie_ variable can name it)
+    map $http_cookie $musteach_session {{
+        default "";
+        "~(?:^|;\\s*)__Host-{SESSION_COOKIE}=(?<sid>[^;]+)" $sid;
+        "~(?:^|;\\s*){SESSION_COOKIE}=(?<sid>[^;]+)" $sid;
+    }}
     upstream musteach {{
         # a visitor's requests all reach the instance that holds their kernel
-        hash $cookie_{SESSION_COOKIE} consistent;
+        hash $musteach_session consistent;
 {servers}
     }}
     server {{
@@ -94,10 +106,11 @@ class Cluster:
 @contextlib.contextmanager
 def running_cluster(n: int, *args: str, log_dir: Path, cwd: Path | None = None,
                     timeout: float = 120.0) -> Iterator[Cluster]:
-    """``n`` instances of ``musteach serve *args`` on free loopback ports (sharing a cookie secret, trusting
-    127.0.0.1 as their proxy) and nginx in front of them on another. Yields a :class:`Cluster` once the proxy
-    answers; stops nginx and the instances (their kernels included) afterwards. Raises RuntimeError when
-    nginx is missing or does not start."""
+    """``n`` instances of ``musteach serve *args``, each on a Unix socket (``--socket``: only nginx reaches
+    them, and they believe its ``X-Forwarded-For``), sharing a cookie secret (``log_dir/secret``), and nginx in
+    front of them on a free loopback port. Yields a :class:`Cluster` once the proxy answers; stops nginx and
+    the instances (their kernels included) afterwards. Raises RuntimeError when nginx is missing or does not
+    start."""
     nginx = find_nginx()
     if nginx is None:
         raise RuntimeError("nginx is not installed (as root: apt-get install nginx-light, or make proxy-deps)")
@@ -105,16 +118,19 @@ def running_cluster(n: int, *args: str, log_dir: Path, cwd: Path | None = None,
     secret = log_dir / "secret"
     secret.write_text(secrets.token_hex(32))
     secret.chmod(0o600)
-    common = ("--secret-file", str(secret), "--trusted-proxy", "127.0.0.1")
+    common = ("--secret-file", str(secret))
     with contextlib.ExitStack() as stack:
+        sockets = Path(tempfile.mkdtemp(prefix="musteach-sockets-"))  # short paths (a socket's is at most 107)
+        stack.callback(shutil.rmtree, sockets, True)
         servers = [stack.enter_context(running_server(*args, *common, log_path=log_dir / f"serve-{i + 1}.log",
-                                                      cwd=cwd, timeout=timeout)) for i in range(n)]
+                                                      cwd=cwd, timeout=timeout, unix_socket=sockets / f"{i + 1}.sock"))
+                   for i in range(n)]
         prefix = log_dir / "nginx"
         prefix.mkdir(exist_ok=True)
         port = free_port()
         conf = prefix / "nginx.conf"
-        conf.write_text(nginx_config(f"127.0.0.1:{port}", [s.base_url.removeprefix("http://") for s in servers],
-                                     prefix))
+        user = pwd.getpwuid(os.geteuid()).pw_name if os.geteuid() == 0 else None  # workers reach the sockets
+        conf.write_text(nginx_config(f"127.0.0.1:{port}", [s.base_url for s in servers], prefix, user))
         proc = subprocess.Popen([nginx, "-p", str(prefix), "-c", str(conf)], stdout=subprocess.DEVNULL,
                                 stderr=open(prefix / "stderr.log", "wb"), start_new_session=True)
 

@@ -68,14 +68,25 @@ INT_OPTIONS: tuple[IntOption, ...] = (
         "(default %(default)s)",
     ),
     IntOption(
-        "--per-address", 0, 0, None, "0 (no limit) or more",
-        "most kernels one address holds; 0: no limit (default %(default)s). Behind a proxy, name it with "
+        "--per-address", -1, -1, None, "0 (no limit) or more",
+        "most kernels one address holds without a class link (musteach admit); 0: no limit (default: half "
+        "of --max-kernels, so that one client cannot take every place). Behind a proxy, name it with "
         "--trusted-proxy so that X-Forwarded-For gives the visitor's address",
     ),
     IntOption(
         "--waiting-per-address", 4, 0, None, "0 (no limit) or more",
         "most kernels one address holds whose page has not connected yet; real pages connect within "
         "seconds, so a class behind one address never reaches it; 0: no limit (default %(default)s)",
+    ),
+    IntOption(
+        "--page-grace", 10, 1, None, "1 second or more",
+        "a kernel whose page's websocket closed (tab closed without its beacon, connection lost) and did not "
+        "come back within this many seconds is stopped, freeing its place (default %(default)s)", "SECONDS",
+    ),
+    IntOption(
+        "--kernel-memory", 400, 0, None, "0 (no limit) or a number of MiB",
+        "a visitor's kernel whose resident memory passes this many MiB is stopped and its page says so (a "
+        "lesson kernel holds about 60); 0: no limit (default %(default)s)", "MIB",
     ),
     IntOption(
         "--connect-timeout", 25, 1, None, "1 second or more",
@@ -117,6 +128,11 @@ def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--secret-file", default=None, metavar="PATH",
         help="file holding the secret that signs session cookies (share it between instances behind one "
         "proxy; default: a random secret per start). Or set MUSTEACH_SECRET",
+    )
+    p.add_argument(
+        "--socket", default=None, metavar="PATH",
+        help="listen on this Unix socket (mode 660) instead of --host/--port: behind a proxy on the same machine, "
+        "only the proxy (the socket's group) can reach the server, and its X-Forwarded-For is believed",
     )
     p.add_argument("--base-url", default="/", help="URL prefix the tutor is served under (default %(default)s)")
     p.add_argument(
@@ -200,9 +216,12 @@ def run(args: argparse.Namespace) -> int:
             pool_size=args.pool_size,
             pools=pools,
             per_session=args.per_session,
-            per_address=args.per_address,
+            per_address=None if args.per_address < 0 else args.per_address,
             waiting_per_address=args.waiting_per_address,
             connect_timeout=args.connect_timeout,
+            kernel_memory=args.kernel_memory,
+            page_grace=args.page_grace,
+            socket=args.socket,
             trusted_proxies=frozenset(args.trusted_proxy),
             secret=read_secret(args.secret_file),
             base_url="/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/",

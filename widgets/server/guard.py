@@ -28,11 +28,13 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 import tornado.web
+from tornado.httputil import HTTPHeaders
 
 __all__ = [
     "CONTENT_SECURITY_POLICY",
     "SECURITY_HEADERS",
     "SESSION_COOKIE",
+    "SESSION_COOKIE_TLS",
     "KernelRoute",
     "SecurityHeaders",
     "Sessions",
@@ -41,10 +43,19 @@ __all__ = [
     "is_https",
     "kernel_route",
     "new_session_id",
+    "session_cookie_name",
 ]
 
 #: The cookie naming a visitor's session (its value is signed with the server's secret).
 SESSION_COOKIE = "musteach_session"
+#: The same cookie's name over TLS: a ``__Host-`` cookie is Secure, for path ``/`` and this host only, so a page
+#: on another port, over plain HTTP or on a subdomain cannot plant one (cookie tossing) before a first visit.
+SESSION_COOKIE_TLS = "__Host-musteach_session"
+
+
+def session_cookie_name(https: bool) -> str:
+    """The session cookie's name for a visitor whose pages come over TLS (``https``) or not."""
+    return SESSION_COOKIE_TLS if https else SESSION_COOKIE
 
 #: What a page may load and run: its own scripts (Voilà's page and inline bootstrap, the widgets' modules,
 #: anywidget's ``blob:`` modules), styles, pictures and fonts from the server or ``data:``, and connections
@@ -78,11 +89,12 @@ class SecurityHeaders(tornado.web.OutputTransform):
     """Tornado output transform: :data:`SECURITY_HEADERS` on every answer (jupyter_server sets them only on
     its own handlers; tornado's error and static handlers have none), and no ``Server: TornadoServer/x.y``."""
 
-    def transform_first_chunk(self, status_code: int, headers: object, chunk: bytes, finishing: bool) -> tuple:
+    def transform_first_chunk(self, status_code: int, headers: HTTPHeaders, chunk: bytes,
+                              finishing: bool) -> tuple[int, HTTPHeaders, bytes]:
         for name, value in SECURITY_HEADERS.items():
-            headers[name] = value  # type: ignore[index]  # tornado.httputil.HTTPHeaders
-        if "Server" in headers:  # type: ignore[operator]
-            del headers["Server"]  # type: ignore[attr-defined]
+            headers[name] = value
+        if "Server" in headers:
+            del headers["Server"]
         return status_code, headers, chunk
 
 
@@ -222,6 +234,8 @@ class Sessions:
     ended: OrderedDict[str, str] = field(default_factory=OrderedDict)  # kernel id -> session
     #: kernel id -> time.monotonic() its page was sent (infinity while the page is being rendered)
     waiting: dict[str, float] = field(default_factory=dict)
+    #: kernel id -> time.monotonic() its page's websocket closed (until it connects again)
+    gone: dict[str, float] = field(default_factory=dict)
 
     def bind(self, kernel_id: str, session: str, address: str) -> None:
         """The page request of ``session`` from ``address`` got kernel ``kernel_id`` (waiting for its page)."""
@@ -234,8 +248,23 @@ class Sessions:
             self.waiting[kernel_id] = time.monotonic()
 
     def connected(self, kernel_id: str) -> None:
-        """The kernel's page connected its websocket: it waits no more."""
+        """The kernel's page connected its websocket: it waits no more (and is not gone)."""
         self.waiting.pop(kernel_id, None)
+        self.gone.pop(kernel_id, None)
+
+    def disconnected(self, kernel_id: str, now: float | None = None) -> None:
+        """The websocket of the kernel's page closed (a tab closed, a reload, a lost connection)."""
+        if kernel_id in self.kernels:
+            self.gone[kernel_id] = time.monotonic() if now is None else now
+
+    def gone_for(self, grace: float, now: float | None = None) -> list[str]:
+        """Kernels whose page's websocket closed more than ``grace`` seconds ago and has not come back."""
+        now = time.monotonic() if now is None else now
+        return [k for k, since in self.gone.items() if now - since > grace]
+
+    def forget_gone(self, kernel_id: str) -> None:
+        """The gone kernel is being released: asked once."""
+        self.gone.pop(kernel_id, None)
 
     def overdue(self, timeout: float, now: float | None = None) -> list[str]:
         """Kernels still waiting for their page more than ``timeout`` seconds after they were bound."""
@@ -261,6 +290,7 @@ class Sessions:
         """The kernel stopped (its place is free); its session is remembered for :meth:`status`."""
         owner = self.kernels.pop(kernel_id, None)
         self.waiting.pop(kernel_id, None)
+        self.gone.pop(kernel_id, None)
         if owner is not None:
             self.ended[kernel_id] = owner[0]
             while len(self.ended) > 10_000:
@@ -284,9 +314,12 @@ class Sessions:
         return len(held) - freed >= self.per_address
 
     def to_release(self, session: str) -> list[str]:
-        """The session's oldest kernels to stop so that it may open one more."""
+        """The session's kernels to stop so that it may open one more: those whose page has gone (its websocket
+        closed: the visitor has moved on in the same browser), then its oldest beyond ``per_session``."""
         held = self.of_session(session)
-        return held[: max(0, len(held) - self.per_session + 1)]
+        gone = [k for k in held if k in self.gone]
+        left = [k for k in held if k not in self.gone]
+        return gone + left[: max(0, len(left) - self.per_session + 1)]
 
     def status(self, session: str | None, kernel_id: str) -> int:
         """HTTP status of a page's "is my session alive" question: 200 (running), 410 (it ended), 403 (not

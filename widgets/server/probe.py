@@ -381,7 +381,25 @@ class Server:
 
 
 def answers_ok(url: str) -> bool:
-    """Whether ``url`` answers 200 within 2 s (a server that is up)."""
+    """Whether ``url`` answers 200 within 2 s (a server that is up). ``unix:<socket path>`` asks ``/`` of a
+    server listening on that Unix socket."""
+    if url.startswith("unix:"):
+        import http.client
+
+        class _UnixConnection(http.client.HTTPConnection):
+            def connect(self) -> None:
+                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.sock.settimeout(2)
+                self.sock.connect(url.removeprefix("unix:"))
+
+        try:
+            conn = _UnixConnection("localhost", timeout=2)
+            conn.request("GET", "/")
+            status = conn.getresponse().status
+            conn.close()
+            return status == 200
+        except OSError:
+            return False
     try:
         with urllib.request.urlopen(url, timeout=2) as r:
             return r.status == 200
@@ -428,21 +446,30 @@ def _is_live(pid: int) -> bool:
 
 @contextlib.contextmanager
 def running_server(*args: str, log_path: Path, python: str = sys.executable, cwd: Path | None = None,
-                   env: dict[str, str] | None = None, timeout: float = 90.0) -> Iterator[Server]:
-    """``musteach serve`` on a free 127.0.0.1 port with extra ``args`` (e.g. ``"--max-kernels", "1"``).
+                   env: dict[str, str] | None = None, timeout: float = 90.0,
+                   unix_socket: Path | None = None, port: int | None = None) -> Iterator[Server]:
+    """``musteach serve`` on a free 127.0.0.1 port with extra ``args`` (e.g. ``"--max-kernels", "1"``), or on
+    ``unix_socket`` (its ``base_url`` is then ``unix:<path>``, for a proxy in front), or on ``port`` (a server
+    restarted where the last one was).
 
     Yields a :class:`Server` once ``/`` answers; stops it and its kernels afterwards. Raises RuntimeError
     with the log when the server exits early or does not answer within ``timeout`` seconds.
     """
-    port = free_port()
-    argv = [python, "-m", "musteach.cli", "serve", "--host", "127.0.0.1", "--port", str(port), *args]
+    if unix_socket is not None:
+        where = ["--socket", str(unix_socket)]
+        base_url = f"unix:{unix_socket}"
+    else:
+        port = port or free_port()
+        where = ["--host", "127.0.0.1", "--port", str(port)]
+        base_url = f"http://127.0.0.1:{port}"
+    argv = [python, "-m", "musteach.cli", "serve", *where, *args]
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    server = Server(f"http://127.0.0.1:{port}", proc, log_path)
+    server = Server(base_url, proc, log_path)
     try:
         deadline = time.monotonic() + timeout
-        while not answers_ok(server.base_url + "/"):
+        while not answers_ok(server.base_url if unix_socket is not None else server.base_url + "/"):
             if proc.poll() is not None:
                 raise RuntimeError(f"musteach serve exited with {proc.returncode}:\n{server.log()[-4000:]}")
             if time.monotonic() > deadline:

@@ -149,12 +149,32 @@ def seat_learner(handler: tornado.web.RequestHandler, kernel_id: str) -> None:
         service.seat(kernel_id, handler.get_cookie(CLASS_COOKIE))
 
 
-def issue_class_admission(handler: tornado.web.RequestHandler, klass: ClassInfo) -> None:
-    """The one place a class link admits its learner under the class's quota (issue 26, item 5).
+#: The places a class link reserves on one instance (a class of 40 behind one school address), and how long the
+#: admission it gives lasts (a school day; joining again gives a new one).
+CLASS_PLACES = 40
+CLASS_ADMISSION_HOURS = 12.0
 
-    Branch ``hosting`` adds ``musteach_server.admission.issue_token``; once merged, this calls it for the class
-    (its quota: the class's places) and sets the token cookie it returns. Until then it does nothing."""
-    return None
+
+def issue_class_admission(handler: tornado.web.RequestHandler, klass: ClassInfo) -> None:
+    """The one place a class link admits its learner under the class's quota (issue 26, item 5): a signed
+    admission token (:func:`musteach_server.admission.issue_token`) for :data:`CLASS_PLACES` places named after
+    the class, kept in the admission cookie, so the class's learners are seated under its own quota even when
+    they share one school address. Does nothing on a server without a cookie secret (tests of the routes alone)."""
+    from datetime import UTC, datetime
+
+    from ..admission import ADMIT_COOKIE, issue_token
+    from ..guard import is_https
+
+    secret = handler.settings.get("musteach_secret")
+    if not isinstance(secret, bytes) or len(secret) < 16:
+        return
+    token = issue_token(secret, f"class {klass.id}: {klass.name}"[:80], CLASS_PLACES, CLASS_ADMISSION_HOURS)
+    expires = datetime.now(UTC).timestamp() + CLASS_ADMISSION_HOURS * 3600
+    https = is_https(handler.request.protocol, handler.request.remote_ip or "",
+                     handler.request.headers.get("X-Forwarded-Proto"), handler.settings.get("musteach_trusted", frozenset()))
+    base = handler.settings.get("base_url", "/") or "/"
+    handler.set_cookie(ADMIT_COOKIE, token, httponly=True, samesite="Lax", secure=https, path=base,
+                       expires=datetime.fromtimestamp(expires, UTC))
 
 
 # ----- pages -----------------------------------------------------------------------------------------------

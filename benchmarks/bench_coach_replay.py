@@ -1,0 +1,315 @@
+"""Calibration of the coach (issue 25): do its grades come true when the hand is replayed?
+
+Run:  .venv/bin/python benchmarks/bench_coach_replay.py [--decisions 1000] [--mistakes 200] [--deals 400]
+
+1. All four seats play the strategy (the strong level, :func:`musteach.play.levels.make_bot`; the computed
+   strategy once it is installed). Before each betting decision of any seat, the coach grades the action the
+   seat is about to play (:func:`musteach.teach.grading.grade_decision`, from that seat's view: the points
+   of win chance its best action gains over the played one, the *predicted gain*). The hand is then
+   replayed from the same state twice, once with the coach's best and once with the played action, every
+   seat (copies of the same bots, in the same state) playing on to the end of the hand with the real
+   hidden hands (a betting decision comes after the last discard, so no card is left to be drawn: the
+   unseen stock plays no part). The *realised gain* is the difference of the team's chance of winning the
+   game after the hand (100 or 0 when the game ended, else
+   :func:`~musteach.play.policy.match_equity` of the score). Printed: the least-squares slope of realised
+   against predicted gain (with and without an intercept, and its standard error) over all decisions,
+   over those where the coach's best differs from the played action, and over órdago decisions alone
+   (the best or the played action is an órdago); goal 0.8-1.2.
+2. Games of four club players (:attr:`~musteach.play.levels.Level.CLUB`): every betting decision the coach
+   grades a mistake or a blunder is replayed the same way, until ``--mistakes`` are collected; printed: the
+   mean realised gain of the coach's best over the played action with its 95% interval (goal: above 0),
+   also for those graded with confidence (not "too close to call").
+3. The coach's comment (:func:`musteach.teach.coach.coach_comment`) on every decision of seat 0 in part 1's
+   first games, mus and discards included: median and p95 time (goal: p95 at most 100 ms).
+
+Figures depend on the machine and its load (2 shared cores here); a run of the defaults takes a while.
+Lesson 10's kernel memory is printed by ``benchmarks/bench_kernel_memory.py --lessons 10-play``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from musteach.play.bots import run
+from musteach.play.game import Game
+from musteach.play.levels import Level, make_bot
+from musteach.play.policy import Bot, match_equity
+from musteach.rules.betting import Action
+from musteach.rules.options import Rules
+from musteach.teach.coach import coach_comment, prepare
+from musteach.teach.grading import DecisionGrade, Grade, grade_decision
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """One decision replayed: the predicted and realised gains (points of win chance) of the coach's best
+    over the played action, and what was graded."""
+
+    predicted: float
+    realised: float
+    grade: DecisionGrade
+    ordago: bool
+    fresh: float = 0.0
+
+
+def equity_after_hand(g: Game, team: str) -> float:
+    """The team's chance (points of 100) of winning the game once the hand is over."""
+    r = g.hand.result
+    assert r is not None
+    if r.game_over:
+        return 100.0 if r.game_winner == team else 0.0
+    them = "B" if team == "A" else "A"
+    return 100.0 * match_equity(r.final_score[team], r.final_score[them], g.rules.target)
+
+
+def play_out(g: Game, bots: dict[int, Bot], seat: int, action: object) -> Game:
+    """A copy of ``g`` (and of the bots) where ``seat`` plays ``action``, then everybody to the hand's end."""
+    g2, bots2 = copy.deepcopy((g, bots))
+    g2.act(seat, action)
+    if not g2.hand.is_over:
+        run(g2, bots2, hands=1)
+    return g2
+
+
+def replay(g: Game, bots: dict[int, Bot], seat: int, played: Action, gr: DecisionGrade, deals: int) -> Replayed:
+    best = gr.best.action
+    assert isinstance(best, Action)
+    predicted = gr.best.stones - gr.chosen.stones
+    ordago = played.kind == "ordago" or best.kind == "ordago"
+    if best == played:
+        return Replayed(0.0, 0.0, gr, ordago)
+    team = "A" if seat % 2 == 0 else "B"
+    a = equity_after_hand(play_out(g, bots, seat, best), team)
+    b = equity_after_hand(play_out(g, bots, seat, played), team)
+    # the same two actions weighed on other deals: free of the choice's own sampling luck
+    again = grade_decision(g.view(seat), played, n=deals, seed=1)
+    fig = {str(v.action): v.stones for v in again.values}
+    fresh = fig[str(best)] - fig[str(played)]
+    return Replayed(predicted, a - b, gr, ordago, fresh)
+
+
+def collect(
+    level: Level, want: Callable[[DecisionGrade], bool], count: int, deals: int, first_seed: int, label: str
+) -> list[Replayed]:
+    """Replay betting decisions of games of four ``level`` bots that ``want`` keeps, until ``count``."""
+    out: list[Replayed] = []
+    seed = first_seed
+    started = time.perf_counter()
+    while len(out) < count:
+        g = Game(seed=seed)
+        bots: dict[int, Bot] = {s: make_bot(level, seed=s) for s in range(4)}
+        while not g.is_over and len(out) < count:
+            run(g, bots, stop_at=range(4), hands=1)
+            if g.hand.is_over:
+                if g.is_over:
+                    break
+                g.next_hand()
+                continue
+            t = g.to_act
+            assert t is not None
+            v = g.view(t.seat)
+            a = bots[t.seat].decide(v)
+            if v.phase.is_betting and isinstance(a, Action):
+                gr = grade_decision(v, a, n=deals)
+                if want(gr):
+                    out.append(replay(g, bots, t.seat, a, gr, deals))
+                    if len(out) % 100 == 0:
+                        el = time.perf_counter() - started
+                        print(f"  {label}: {len(out)} decisions ({el:.0f} s)", file=sys.stderr, flush=True)
+            g.act(t.seat, a)
+        seed += 1
+    return out
+
+
+def slope(xs: list[float], ys: list[float], *, intercept: bool) -> tuple[float, float]:
+    """Least-squares slope of ys on xs and its standard error (nan when undefined)."""
+    n = len(xs)
+    if n < 3:
+        return math.nan, math.nan
+    mx, my = (statistics.fmean(xs), statistics.fmean(ys)) if intercept else (0.0, 0.0)
+    sxx = math.fsum((x - mx) ** 2 for x in xs)
+    if sxx == 0:
+        return math.nan, math.nan
+    b = math.fsum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx
+    a = my - b * mx
+    resid = math.fsum((y - a - b * x) ** 2 for x, y in zip(xs, ys, strict=True))
+    dof = n - (2 if intercept else 1)
+    return b, math.sqrt(resid / dof / sxx)
+
+
+def report_slopes(rows: list[Replayed], label: str, *, fresh: bool = False) -> None:
+    xs, ys = [r.fresh if fresh else r.predicted for r in rows], [r.realised for r in rows]
+    b0, e0 = slope(xs, ys, intercept=False)
+    b1, e1 = slope(xs, ys, intercept=True)
+    mp = statistics.fmean(xs) if xs else math.nan
+    mr = statistics.fmean(ys) if ys else math.nan
+    print(
+        f"  {label:34s} n={len(rows):5d}  slope {b1:6.2f} ± {e1:4.2f} (through 0: {b0:6.2f} ± {e0:4.2f})  "
+        f"mean predicted {mp:6.2f}, realised {mr:6.2f} points"
+    )
+
+
+def mean_interval(ys: list[float]) -> tuple[float, float, float]:
+    m = statistics.fmean(ys)
+    se = statistics.stdev(ys) / math.sqrt(len(ys)) if len(ys) > 1 else math.nan
+    return m, m - 1.96 * se, m + 1.96 * se
+
+
+def q(xs: list[float], f: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(f * len(s)))]
+
+
+def comment_times(games: int, cpu: list[float] | None = None) -> list[float]:
+    """Seconds per coach comment on every decision of seat 0 (mus and discards too) in strong-level games
+    (wall clock; ``cpu``, when given, receives each comment's CPU seconds: the figure a loaded machine keeps)."""
+    times: list[float] = []
+    for seed in range(games):
+        g = Game(seed=1000 + seed)
+        bots = {s: make_bot(Level.STRONG, seed=s) for s in range(4)}
+        while not g.is_over:
+            run(g, {s: b for s, b in bots.items() if s != 0}, stop_at=[0], hands=1)
+            if g.hand.is_over:
+                if g.is_over:
+                    break
+                g.next_hand()
+                continue
+            v = g.view(0)
+            a = bots[0].decide(v)
+            t0, c0 = time.perf_counter(), time.process_time()
+            coach_comment(v, a)
+            times.append(time.perf_counter() - t0)
+            if cpu is not None:
+                cpu.append(time.process_time() - c0)
+            g.act(0, a)
+    return times
+
+
+def measure_prior(games: int) -> None:
+    """Print :data:`musteach.play.rollout.AFTER_MUS`: how much likelier than a random hand each (Grande
+    quartile, pares value) cell is among the strong level's hands at the start of the lances, in hands that
+    went through at least one discard round (``games`` games of self-play; 50 pseudo-hands of smoothing)."""
+    import random
+
+    from musteach.play.deals import rank_id
+    from musteach.play.rollout import after_mus_cell
+
+    seen: dict[tuple[int, int], int] = {}
+    for seed in range(games):
+        g = Game(seed=seed)
+        bots: dict[int, Bot] = {s: make_bot(Level.STRONG, seed=s) for s in range(4)}
+        while not g.is_over:
+            run(g, bots, stop_at=range(4), hands=1)
+            while not g.hand.is_over and not (g.view(0).phase.is_betting or g.view(0).phase.is_declaration):
+                t = g.to_act
+                assert t is not None
+                g.act(t.seat, bots[t.seat].decide(g.view(t.seat)))
+                run(g, bots, stop_at=range(4), hands=1)
+            if not g.hand.is_over and any(any(c) for c in g.view(0).changes):
+                for s in range(4):
+                    cell = after_mus_cell(rank_id(sorted(c.index for c in g.view(s).cards)), 8)
+                    seen[cell] = seen.get(cell, 0) + 1
+            run(g, bots, hands=1)
+            if g.is_over:
+                break
+            g.next_hand()
+    rng = random.Random(1)
+    ref: dict[tuple[int, int], int] = {}
+    for _ in range(40_000):
+        cell = after_mus_cell(rank_id(sorted(rng.sample(range(40), 4))), 8)
+        ref[cell] = ref.get(cell, 0) + 1
+    tot, rt, k = sum(seen.values()), sum(ref.values()), 50
+    rows = []
+    for gq in range(4):
+        row = []
+        for pv in range(4):
+            rf = ref.get((gq, pv), 0) / rt
+            row.append(round((seen.get((gq, pv), 0) + k * rf) / (tot + k) / rf, 2) if rf > 0 else 1.0)
+        rows.append(tuple(row))
+    print(f"AFTER_MUS over {tot} hands: {tuple(rows)}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--decisions", type=int, default=1000, help="betting decisions replayed in part 1")
+    ap.add_argument("--mistakes", type=int, default=200, help="mistakes and blunders replayed in part 2")
+    ap.add_argument("--deals", type=int, default=400, help="random deals behind each betting figure")
+    ap.add_argument("--timing-games", type=int, default=2, help="games whose comments are timed in part 3")
+    ap.add_argument("--dump", default="", help="write part 1's decisions as JSON Lines to this file")
+    ap.add_argument("--measure-prior", type=int, default=0, metavar="GAMES", help="only print AFTER_MUS, measured")
+    args = ap.parse_args()
+    prepare(Rules())
+    if args.measure_prior:
+        measure_prior(args.measure_prior)
+        return
+
+    t0 = time.perf_counter()
+    rows = collect(Level.STRONG, lambda gr: True, args.decisions, args.deals, 0, "strategy")
+    print(f"1. calibration: {len(rows)} betting decisions of games where all four seats play the strong level "
+          f"({time.perf_counter() - t0:.0f} s)")
+    if args.dump:
+        import json
+
+        with open(args.dump, "w", encoding="utf-8") as f:
+            for r in rows:
+                gr = r.grade
+                f.write(json.dumps({
+                    "predicted": r.predicted, "realised": r.realised, "fresh": r.fresh, "ordago": r.ordago,
+                    "lance": gr.lance.value if gr.lance else None, "per_stone": gr.per_stone,
+                    "best": str(gr.best.action), "played": str(gr.action), "error": gr.loss_error,
+                    "grade": gr.grade.value, "too_close": gr.too_close, "moment": gr.moment,
+                }) + "\n")  # fmt: skip
+    differ = [r for r in rows if r.predicted != 0 or r.realised != 0]
+    report_slopes(rows, "all decisions")
+    report_slopes(differ, "coach's best differs from played")
+    report_slopes([r for r in rows if r.ordago], "órdago decisions (best or played)")
+    report_slopes([r for r in differ if r.ordago], "  of which best differs")
+    report_slopes([r for r in rows if not r.ordago], "other decisions")
+    print("  the coach's best against the played action weighed again on other deals (seed 1):")
+    report_slopes(rows, "all decisions, fresh deals", fresh=True)
+    report_slopes([r for r in rows if r.ordago], "órdago decisions, fresh deals", fresh=True)
+    tiers = {g: sum(1 for r in rows if r.grade.grade is g) for g in Grade}
+    close = sum(1 for r in rows if r.grade.too_close)
+    print("  grades: " + ", ".join(f"{g.value} {n}" for g, n in tiers.items()) + f"; too close to call {close}")
+    best_ordago = sum(1 for r in rows if getattr(r.grade.best.action, "kind", "") == "ordago")
+    print(f"  órdago is the coach's best in {best_ordago} of {len(rows)} ({100 * best_ordago / max(len(rows), 1):.1f}%)")
+    loss = [r.predicted for r in rows]
+    o_loss = [r.predicted for r in rows if r.ordago]
+    if sum(loss) > 0:
+        print(f"  share of graded loss in órdago decisions: {100 * sum(o_loss) / sum(loss):.0f}%")
+
+    if args.mistakes <= 0:
+        return
+    t0 = time.perf_counter()
+    bad = collect(
+        Level.CLUB, lambda gr: gr.grade in (Grade.MISTAKE, Grade.BLUNDER), args.mistakes, args.deals, 5000, "club"
+    )
+    print(f"2. {len(bad)} decisions graded mistake or blunder in games of four club players "
+          f"({time.perf_counter() - t0:.0f} s)")
+    m, lo, hi = mean_interval([r.realised for r in bad])
+    print(f"  realised gain of the coach's best: {m:.2f} points of win chance, 95% interval [{lo:.2f}, {hi:.2f}]; "
+          f"predicted {statistics.fmean(r.predicted for r in bad):.2f}")
+    sure = [r for r in bad if not r.grade.too_close]
+    if len(sure) > 1:
+        m, lo, hi = mean_interval([r.realised for r in sure])
+        print(f"  of which {len(sure)} not too close to call: {m:.2f}, 95% interval [{lo:.2f}, {hi:.2f}]")
+    report_slopes(bad, "slope over these")
+
+    if args.timing_games <= 0:
+        return
+    cpu: list[float] = []
+    times = comment_times(args.timing_games, cpu)
+    print(f"3. coach comment: {len(times)} decisions, median {statistics.median(times) * 1000:.0f} ms, "
+          f"p95 {q(times, 0.95) * 1000:.0f} ms (CPU time: median {statistics.median(cpu) * 1000:.0f} ms, "
+          f"p95 {q(cpu, 0.95) * 1000:.0f} ms)")
+
+
+if __name__ == "__main__":
+    main()

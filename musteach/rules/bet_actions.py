@@ -1,0 +1,152 @@
+"""What a player says in the betting: an :class:`Action` read from text, and the :class:`BettingStep` record (RULES.md §6).
+
+>>> Action.parse("2 más")
+Action(kind='reenvido', amount=2)
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from ..i18n import Text
+from .errors import IllegalActionError
+from .stakes import fold_text, is_whole
+
+__all__ = ["ACTION_KINDS", "Action", "ActionKind", "BettingStep"]
+
+
+class ActionKind(enum.StrEnum):
+    """What kind of thing a player says in the betting (RULES.md §6). A ``str``: ``ActionKind.ENVIDO == "envido"``,
+    and its repr is ``'envido'``, so an :class:`Action` reads as it always did.
+
+    "reenvido" is a raise of N more on a bet already made.
+    """
+
+    PASO = "paso"
+    ENVIDO = "envido"
+    REENVIDO = "reenvido"
+    ORDAGO = "ordago"
+    QUIERO = "quiero"
+    NO_QUIERO = "no_quiero"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+#: Betting action kinds, in the order a player meets them.
+ACTION_KINDS: tuple[ActionKind, ...] = tuple(ActionKind)
+
+
+# ----------------------------------------------------------------------------------------------
+# Actions
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Action:
+    """One thing a player says in the betting (RULES.md §6).
+
+    kind: one of :data:`ACTION_KINDS`: ``"paso"``, ``"envido"`` (open a bet of ``amount`` stones, 2 by
+    default), ``"reenvido"`` (raise by ``amount`` more, "N más"), ``"ordago"``, ``"quiero"``, ``"no_quiero"``.
+    amount: stones, for envido and reenvido only. Whether an amount is legal (at least 2) is checked when
+    the action is played, so that :meth:`LanceBetting.verify` can name the rule.
+
+    >>> Action.parse("envido 5"), str(Action.parse("3 más")), str(Action.parse("ÓRDAGO"))
+    (Action(kind='envido', amount=5), '3 más', 'órdago')
+    """
+
+    kind: ActionKind
+    amount: int | None = None
+
+    def __init__(self, kind: ActionKind | str, amount: int | None = None) -> None:
+        try:
+            known = ActionKind(kind)
+        except (ValueError, TypeError):
+            raise IllegalActionError(
+                Text("unknown betting action {kind}: use {kinds} (RULES.md §6)", kind=repr(kind), kinds=", ".join(ACTION_KINDS))
+            ) from None
+        object.__setattr__(self, "kind", known)
+        object.__setattr__(self, "amount", amount)
+        if self.kind in ("envido", "reenvido"):
+            if self.amount is None:
+                object.__setattr__(self, "amount", 2)
+            elif not is_whole(self.amount):
+                raise IllegalActionError(
+                    Text("{kind} needs a whole number of stones, not {value} (RULES.md §6)", kind=self.kind, value=repr(self.amount))
+                )
+        elif self.amount is not None:
+            raise IllegalActionError(Text("{kind} takes no amount of stones (got {value})", kind=self.kind, value=repr(self.amount)))
+
+    @classmethod
+    def parse(cls, text: str | Action) -> Action:
+        """Read an action: ``paso``, ``envido``, ``envido 5``, ``reenvido 3``, ``3 más``, ``órdago``,
+        ``quiero``, ``no quiero`` (also ``pass``, ``bet N``, ``raise N``, ``accept``, ``fold``).
+
+        Raises :class:`IllegalActionError` naming the text when it is none of these.
+        """
+        if isinstance(text, Action):
+            return text
+        if not isinstance(text, str):
+            raise IllegalActionError(
+                Text("unknown betting action {text}: expected text such as 'envido 2' or 'quiero'", text=repr(text))
+            )
+        t = fold_text(text).replace("_", " ").replace("-", " ")
+        words = t.split()
+        simple = {
+            "paso": "paso",
+            "pass": "paso",
+            "check": "paso",
+            "ordago": "ordago",
+            "quiero": "quiero",
+            "accept": "quiero",
+            "call": "quiero",
+            "no quiero": "no_quiero",
+            "no": "no_quiero",
+            "fold": "no_quiero",
+            "refuse": "no_quiero",
+        }
+        if t in simple:
+            return cls(simple[t])
+        if words and words[0] in ("envido", "bet", "envite", "reenvido", "raise") and len(words) <= 2:
+            kind = "reenvido" if words[0] in ("reenvido", "raise") else "envido"
+            if len(words) == 1:
+                return cls(kind, 2)
+            if words[1].lstrip("-").isdigit():
+                return cls(kind, int(words[1]))
+        if len(words) == 2 and words[1] in ("mas", "more") and words[0].lstrip("-").isdigit():
+            return cls("reenvido", int(words[0]))
+        raise IllegalActionError(
+            Text("unknown betting action {text}: use paso, envido [N], N más, órdago, quiero or no quiero (RULES.md §6)", text=repr(text))
+        )
+
+    def __str__(self) -> str:
+        if self.kind == "envido":
+            return f"envido {self.amount}"
+        if self.kind == "reenvido":
+            return f"{self.amount} más"
+        return {"paso": "paso", "ordago": "órdago", "quiero": "quiero", "no_quiero": "no quiero"}[self.kind]
+
+    @property
+    def stones(self) -> int:
+        """The stones of an envido or reenvido; raises :class:`IllegalActionError` for another kind."""
+        if self.amount is None:
+            raise IllegalActionError(Text("{action} names no stones: only envido and reenvido do (RULES.md §6)", action=str(self)))
+        return self.amount
+
+    @property
+    def is_bet(self) -> bool:
+        """True for envido, reenvido and órdago: actions that put up a new stake."""
+        return self.kind in ("envido", "reenvido", "ordago")
+
+
+@dataclass(frozen=True, slots=True)
+class BettingStep:
+    """One action played: the seat, the :class:`Action`, and a sentence for learners.
+
+    seat and action are None for a note that is nobody's action (e.g. "there is no betting").
+    """
+
+    seat: int | None
+    action: Action | None
+    text: str
