@@ -380,6 +380,7 @@ class JoinHandler(_ClassPage):
         learner = await _db(self.service.learner, self.get_cookie(CLASS_COOKIE))
         if learner is None or learner.class_id != klass.id:
             return False
+        issue_class_admission(self, klass)  # the link still admits them under the class's quota
         self.redirect(self.base + "class/", status=303)
         return True
 
