@@ -149,7 +149,7 @@ def test_a_teacher_sees_three_learners_stars_and_misconceptions(browser, classes
 
         answer = teacher.request.get(class_url + "/csv")
         assert answer.ok
-        rows = list(csv.DictReader(io.StringIO(answer.text())))
+        rows = list(csv.DictReader(io.StringIO(answer.text().lstrip("\ufeff"))))
         stars = {r["learner"]: int(r["stars"]) for r in rows if r["lesson"] == "02-seats"}
         assert stars == {n: s.count("★") for n, s in shown.items()}
         totals = {r["learner"]: set(r["misconceptions"].split()) for r in rows if not r["lesson"]}

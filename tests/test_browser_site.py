@@ -150,6 +150,9 @@ def test_three_lessons_run_in_the_browser_answer_and_keep_their_progress(browser
         # Spanish lesson 12: the odds quiz answers a question; the bar speaks Spanish
         _open(page, f"{site}/notebooks/index.html?path=es/12-odds.ipynb")
         assert page.evaluate("document.documentElement.lang") == "es"
+        # no notebook chrome left: JupyterLab's English "Click to add a cell." footer (which added a cell)
+        assert page.locator(".jp-Notebook-footer").count() == 1
+        assert not page.locator(".jp-Notebook-footer").is_visible(), "the notebook's 'add a cell' footer shows"
         assert page.locator(".musteach-bar a[rel=prev]").inner_text().startswith("← Lección 11")
         odds = page.locator(".musteach-quiz").last
         odds.locator("button.musteach-answer:not([disabled])").first.wait_for(state="visible")
@@ -163,6 +166,27 @@ def test_three_lessons_run_in_the_browser_answer_and_keep_their_progress(browser
         page.screenshot(path=str(bh.SCREENSHOTS / "site-es-12-odds.png"))
         assert guard.blocked == [], f"requests left the site: {guard.blocked[:5]}"
         assert errors == [], f"page errors: {errors[:3]}"
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_a_lessons_own_links_open_the_lesson_page(browser, site):
+    """The links written in a lesson (the other language, the next lesson, the index) open that lesson's page in
+    the same tab; JupyterLab alone opened a new tab of a file browser the site does not have (a 404)."""
+    context, page, guard, _errors = _context(browser, site)
+    try:
+        opened: list[str] = []
+        context.on("page", lambda p: opened.append(p.url))
+        page.goto(f"{site}/notebooks/index.html?path=es/00-welcome.ipynb", wait_until="domcontentloaded")
+        page.locator(".musteach-bar").wait_for()
+        page.locator(".jp-RenderedMarkdown a", has_text="English").first.click()
+        page.wait_for_url("**/notebooks/index.html?path=00-welcome.ipynb")
+        page.locator(".musteach-bar").wait_for()
+        page.locator(".jp-RenderedMarkdown a[href$='01-deck.ipynb']").first.click()
+        page.wait_for_url("**/notebooks/index.html?path=01-deck.ipynb")
+        assert opened == [], f"a lesson link opened another tab: {opened}"
+        assert guard.blocked == [], f"requests left the site: {guard.blocked[:5]}"
     finally:
         context.close()
 

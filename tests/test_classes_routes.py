@@ -151,7 +151,7 @@ def test_a_class_from_link_to_dashboard_and_csv(server: Server) -> None:
                          page), name
     es = teacher.get(server.url + f"teach/class/{class_id}?lang=es", timeout=10).text
     assert "2 de 3 alumnos aún no ven que" in es and '<html lang="es">' in es
-    rows = list(csv.DictReader(io.StringIO(teacher.get(server.url + f"teach/class/{class_id}/csv", timeout=10).text)))
+    rows = list(csv.DictReader(io.StringIO(teacher.get(server.url + f"teach/class/{class_id}/csv", timeout=10).text.lstrip("\ufeff"))))
     stars = {r["learner"]: r["stars"] for r in rows if r["lesson"] == "03-grande-chica"}
     assert stars == {"Ane": "1", "Iker": "2", "Nerea": "3"}
     totals = {r["learner"]: r for r in rows if not r["lesson"]}

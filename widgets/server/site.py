@@ -355,6 +355,7 @@ var _JUPYTERLAB;
   var STYLE = [
     "body.musteach-lesson .jp-InputPrompt, body.musteach-lesson .jp-OutputPrompt { display: none; }",
     "body.musteach-lesson .jp-Collapser, body.musteach-lesson .jp-cell-toolbar { display: none; }",
+    "body.musteach-lesson .jp-Notebook-footer { display: none; }",
     "body.musteach-lesson .jp-CodeCell .jp-Cell-inputWrapper { display: none; }",
     "body.musteach-lesson .jp-Cell.jp-mod-selected, body.musteach-lesson .jp-Cell.jp-mod-active { background: transparent; }",
     "body.musteach-lesson .jp-Notebook .jp-Cell.jp-mod-active, body.musteach-lesson .jp-Notebook .jp-Cell.jp-mod-selected",
@@ -450,6 +451,27 @@ var _JUPYTERLAB;
       });
   }
 
+  // A lesson's own links to lessons (next, the index, the other language) are relative notebook paths, which
+  // JupyterLab would open in a new tab of a file browser the site does not have: they open the lesson page instead.
+  function lessonOfLink(a) {
+    var url;
+    try { url = new URL(a.href, window.location.href); } catch (e) { return null; }
+    if (url.origin !== window.location.origin) { return null; }
+    var at = url.pathname.indexOf("/files/");
+    if (at < 0) { return null; }
+    var path = decodeURIComponent(url.pathname.slice(at + "/files/".length));
+    return LINKS[path] ? path : null;
+  }
+
+  function onLinkClick(event) {
+    var a = event.target && event.target.closest ? event.target.closest(".jp-RenderedMarkdown a[href]") : null;
+    var path = a ? lessonOfLink(a) : null;
+    if (!path || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) { return; }
+    event.preventDefault();
+    event.stopPropagation();
+    window.location.href = "index.html?path=" + path;
+  }
+
   var seen = typeof WeakSet === "function" ? new WeakSet() : null;
   function onWidget(app, widget) {
     var path = pathOf(widget);
@@ -468,6 +490,7 @@ var _JUPYTERLAB;
       var style = document.createElement("style");
       style.textContent = STYLE;
       document.head.appendChild(style);
+      document.addEventListener("click", onLinkClick, true);
       var check = function () { onWidget(app, app.shell.currentWidget); };
       app.restored.then(function () {
         if (app.shell.currentChanged) { app.shell.currentChanged.connect(check); }

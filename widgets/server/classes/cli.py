@@ -25,7 +25,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
                        description="Teachers of class mode: `musteach teacher add NAME` prints the secret link "
                        "that opens their classes on the server (musteach serve).")
     actions = p.add_subparsers(dest="action", required=True)
-    add = actions.add_parser("add", help="add a teacher and print their secret link")
+    add = actions.add_parser("add", help="add a teacher and print their secret link (a teacher of that name already "
+                             "there gets a new link instead: their classes stay, the lost link stops working)")
     add.add_argument("name", help="the teacher's name, as their page shows it")
     add.add_argument("--password", action="store_true",
                      help=f"also ask for a password when the link is opened (asked now, or read from ${PASSWORD_ENV})")
@@ -58,9 +59,14 @@ def run(args: argparse.Namespace) -> int:
     password = _password() if args.password else None
     store = ClassStore.open(args.database)
     try:
+        again = store.teacher_named(args.name)
         teacher, key = store.add_teacher(args.name, password)
     finally:
         store.close()
-    print(f"teacher {teacher.name!r} added (id {teacher.id}). Their secret link, shown only now:")
+    if again is not None:
+        print(f"teacher {teacher.name!r} (id {teacher.id}) was already there: their classes stay, their old link "
+              "no longer works. Their new secret link, shown only now:")
+    else:
+        print(f"teacher {teacher.name!r} added (id {teacher.id}). Their secret link, shown only now:")
     print(teacher_link(args.url, key))
     return 0

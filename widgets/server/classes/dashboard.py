@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import csv
 import io
+import ipaddress
+import re
 from collections.abc import Sequence
 from html import escape
+from urllib.parse import urlsplit
 
 from musteach.draw.xml import SVG_NS, escaped, number
 from musteach.teach.classes import (
@@ -46,6 +49,7 @@ main{max-width:72rem;margin:0 auto;padding:1rem 1.5rem}
 table{border-collapse:collapse;margin:.5rem 0 1rem}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left}
 th{background:#eee}.musteach-code{font-size:2rem;letter-spacing:.2em;font-family:monospace}
 .musteach-note{color:#444}input,select,button{font-size:1rem;padding:.3rem}
+.musteach-scroll{overflow-x:auto;max-width:100%}.musteach-join{overflow-wrap:anywhere}
 """
 
 
@@ -75,10 +79,12 @@ def password_page(action: str, xsrf: str, lang: str, wrong: bool = False) -> str
         f'required></label> <button type="submit">{_e(w["enter"])}</button></form>'), lang)
 
 
-def classes_page(teacher: str, classes: Sequence[tuple[ClassInfo, int]], base: str, xsrf: str, lang: str) -> str:
+def classes_page(teacher: str, classes: Sequence[tuple[ClassInfo, int]], base: str, xsrf: str, lang: str,
+                 error: str | None = None) -> str:
     """The teacher's page: their classes (each with its number of learners and its dashboard) and the form
-    that opens a new one."""
+    that opens a new one (``error`` above it when the last one sent was refused)."""
     w = words(lang)
+    alert = f'<p role="alert">{_e(error)}</p>' if error else ""
     items = "".join(
         f'<li><a href="{_e(base)}teach/class/{c.id}">{_e(c.name)}</a>: {_e(learners_count(n, lang))}, '
         f'<span class="musteach-code">{_e(c.code)}</span></li>' for c, n in classes)
@@ -86,7 +92,8 @@ def classes_page(teacher: str, classes: Sequence[tuple[ClassInfo, int]], base: s
     form = (f'<form method="post" action="{_e(base)}teach/classes">{xsrf}<label>{_e(w["class_name"])} '
             f'<input name="name" maxlength="80" required></label> <button type="submit">{_e(w["open_class"])}'
             f"</button></form>")
-    return _page(w["classes_title"], f'<h1>{_e(w["classes_heading"])}</h1><p>{_e(teacher)}</p>{listing}{form}', lang)
+    return _page(w["classes_title"], f'<h1>{_e(w["classes_heading"])}</h1><p>{_e(teacher)}</p>{listing}{alert}{form}',
+                 lang)
 
 
 def _minutes(seconds: float) -> str:
@@ -105,6 +112,7 @@ def dashboard_page(d: Dashboard, base: str, join_url: str, xsrf: str, lang: str)
     here = f"{base}teach/class/{c.id}"
     body = [f'<p><a href="{_e(base)}teach/">{_e(w["back_to_classes"])}</a></p><h1>{_e(c.name)}</h1>',
             f'<p>{_e(w["join_link"])}: <a href="{_e(join_url)}" class="musteach-join">{_e(join_url)}</a></p>',
+            _local_note(join_url, lang),
             f'<p>{_e(w["join_code"])}: <span class="musteach-code">{_e(c.code)}</span></p>',
             f'<h2>{_e(w["learners"])}</h2>']
     if not d.learners:
@@ -117,9 +125,9 @@ def dashboard_page(d: Dashboard, base: str, join_url: str, xsrf: str, lang: str)
             rows.append(f'<tr data-learner="{r.id}"><th scope="row"><a href="{_e(here)}/learner/{r.id}">{_e(r.name)}'
                         f'</a></th>{cells}<td class="musteach-first-try">{_percent(r.accuracy)}</td>'
                         f"<td>{_minutes(r.seconds)}</td></tr>")
-        body.append(f'<table class="musteach-learners"><thead><tr><th scope="col">{_e(w["learner"])}</th>{head}'
+        body.append(f'<div class="musteach-scroll"><table class="musteach-learners"><thead><tr><th scope="col">{_e(w["learner"])}</th>{head}'
                     f'<th scope="col">{_e(w["first_try"])}</th><th scope="col">{_e(w["time_spent"])}</th></tr>'
-                    f'</thead><tbody>{"".join(rows)}</tbody></table>')
+                    f'</thead><tbody>{"".join(rows)}</tbody></table></div>')
     body.append(f'<h2>{_e(w["misconceptions"])}</h2>')
     if d.misconceptions:
         total = len(d.learners)
@@ -129,7 +137,7 @@ def dashboard_page(d: Dashboard, base: str, join_url: str, xsrf: str, lang: str)
     else:
         body.append(f'<p>{_e(w["no_misconceptions"])}</p>')
     if d.skills and d.learners:
-        body.append(f'<h2>{_e(w["skills"])}</h2>{heatmap_svg(d, lang)}')
+        body.append(f'<h2>{_e(w["skills"])}</h2><div class="musteach-scroll">{heatmap_svg(d, lang)}</div>')
     options = [f'<option value="">{_e(w["practice_own"])}</option>'] + [
         f'<option value="{_e(s)}"{" selected" if s == c.practice_skill else ""}>{_e(skill_name(s, lang))}</option>'
         for s in practice_skills()]
@@ -139,6 +147,17 @@ def dashboard_page(d: Dashboard, base: str, join_url: str, xsrf: str, lang: str)
                 f'{_e(w["practice_note"])}</p>')
     body.append(f'<p><a href="{_e(here)}/csv" download>{_e(w["export"])}</a></p>')
     return _page(c.name, "".join(body), lang)
+
+
+def _local_note(join_url: str, lang: str) -> str:
+    """A note under a join link that names the loopback address (the teacher opened their page on the server's
+    own machine): the learners' devices need the machine's network address instead. Empty otherwise."""
+    host = urlsplit(join_url).hostname or ""
+    try:
+        local = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        local = False
+    return f'<p class="musteach-note musteach-local">{_e(words(lang)["join_link_local"])}</p>' if local else ""
 
 
 def _lesson_cell(r: LearnerRow, lesson: str) -> str:
@@ -168,7 +187,7 @@ def heatmap_svg(d: Dashboard, lang: str) -> str:
     for i, r in enumerate(d.learners):
         y = top + cell_h * i
         parts.append(f'<text x="{number(left - 6)}" y="{number(y + cell_h * 0.65)}" text-anchor="end">'
-                     f"{escaped(r.name)}</text>")
+                     f"{escaped(_short(r.name))}<title>{escaped(r.name)}</title></text>")
         for j, skill in enumerate(d.skills):
             n, right = r.skills.get(skill, (0, 0))
             x = left + cell_w * j
@@ -188,6 +207,14 @@ def heatmap_svg(d: Dashboard, lang: str) -> str:
     return "".join(parts)
 
 
+#: The most characters of a learner's name the heat map writes in its left margin (a longer one is cut, with "…").
+HEATMAP_NAME_CHARS = 18
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= HEATMAP_NAME_CHARS else name[:HEATMAP_NAME_CHARS - 1].rstrip() + "…"
+
+
 def learner_page(klass: ClassInfo, learner: LearnerInfo, mistakes: Sequence[Mistake], base: str, lang: str) -> str:
     """One learner's wrong answers, in the order made."""
     w = words(lang)
@@ -200,9 +227,9 @@ def learner_page(klass: ClassInfo, learner: LearnerInfo, mistakes: Sequence[Mist
         f'</td><td>{_e(m.quiz or "–")}</td><td>{_e(skill_name(m.skill, lang) if m.skill else "–")}</td>'
         f'<td data-tag="{_e(m.diagnosis or "")}">{_e(mistake_name(m.diagnosis, lang) if m.diagnosis else "–")}'
         f'{" (" + _e(w["second_try"]) + ")" if (m.tries or 1) > 1 else ""}</td></tr>' for m in mistakes)
-    table = (f'<table class="musteach-mistakes"><thead><tr><th>{_e(w["when"])}</th><th>{_e(w["lesson"])}</th>'
+    table = (f'<div class="musteach-scroll"><table class="musteach-mistakes"><thead><tr><th>{_e(w["when"])}</th><th>{_e(w["lesson"])}</th>'
              f'<th>{_e(w["quiz"])}</th><th>{_e(w["skill"])}</th><th>{_e(w["diagnosis"])}</th></tr></thead>'
-             f"<tbody>{rows}</tbody></table>")
+             f"<tbody>{rows}</tbody></table></div>")
     return _page(learner.name, back + head + table, lang)
 
 
@@ -251,6 +278,12 @@ def csv_text(d: Dashboard) -> str:
     return out.getvalue()
 
 
+#: Where a spreadsheet may start a cell inside a name: its start, and after a ';' (the list separator a Spanish
+#: spreadsheet splits a .csv at), a ',' or a tab; a formula character there gets a quote mark before it.
+_FORMULA_START = re.compile(r"(^|[;,\t])(\s*)([=+\-@\t\r])")
+
+
 def _csv_safe(text: str) -> str:
-    """A name that a spreadsheet will not run as a formula (a leading = + - @ gets a quote mark)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    """A name that a spreadsheet will not run as a formula, whether it splits the file at ',' or at ';' (a
+    formula character (= + - @) that would start a cell gets a quote mark before it)."""
+    return _FORMULA_START.sub(r"\1\2'\3", text)

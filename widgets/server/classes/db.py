@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -242,11 +243,17 @@ def _class_info(c: SchoolClass) -> ClassInfo:
     return ClassInfo(c.id, c.teacher_id, c.name, c.code, c.join_key, c.practice_skill)
 
 
+#: Unicode categories a name may not hold: controls, and format characters (the bidi overrides that would turn
+#: the rest of a dashboard line around, zero-width characters that make two names look alike), surrogates and
+#: private or unassigned code points.
+_UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+
+
 def _clean_name(name: object, most: int, what: str) -> str:
     if not isinstance(name, str):
         raise MusError(f"{what} must be text, not {type(name).__name__}")
     text = " ".join(name.split())
-    if not text or len(text) > most or any(ord(ch) < 32 or 0xD800 <= ord(ch) < 0xE000 for ch in text):
+    if not text or len(text) > most or any(unicodedata.category(ch) in _UNPRINTABLE for ch in text):
         raise MusError(f"{what} must be 1 to {most} printable characters, not {name!r:.60}")
     return text
 
@@ -303,7 +310,10 @@ class ClassStore:
 
     def add_teacher(self, name: str, password: str | None = None) -> tuple[TeacherInfo, str]:
         """A new teacher and the key of their secret link (shown once, stored as a digest). ``password``:
-        also asked when the link is opened (stored as an argon2 hash). Raises MusError for a bad name."""
+        also asked when the link is opened (stored as an argon2 hash). A teacher of that name already there
+        (:meth:`teacher_named`) keeps their id and classes and gets the new key instead (their old link stops
+        working; their password stays unless a new one is given): this is how a lost link is replaced.
+        Raises MusError for a bad name."""
         name = _clean_name(name, CLASS_NAME_MAX, "a teacher's name")
         key = secrets.token_urlsafe(24)
         hashed = None
@@ -312,10 +322,22 @@ class ClassStore:
 
             hashed = PasswordHasher().hash(password)
         with self.session() as s:
-            t = Teacher(name=name, key_hash=digest(key), password_hash=hashed, created=_now())
-            s.add(t)
+            t = s.scalar(select(Teacher).where(Teacher.name == name).order_by(Teacher.id).limit(1))
+            if t is None:
+                t = Teacher(name=name, key_hash=digest(key), password_hash=hashed, created=_now())
+                s.add(t)
+            else:
+                t.key_hash = digest(key)
+                t.password_hash = hashed or t.password_hash
             s.flush()
-            return TeacherInfo(t.id, t.name, hashed is not None), key
+            return TeacherInfo(t.id, t.name, t.password_hash is not None), key
+
+    def teacher_named(self, name: str) -> TeacherInfo | None:
+        """The (first) teacher called ``name`` (spaces tidied as :meth:`add_teacher` does), or None."""
+        name = " ".join(str(name).split())
+        with self.session() as s:
+            t = s.scalar(select(Teacher).where(Teacher.name == name).order_by(Teacher.id).limit(1))
+            return None if t is None else TeacherInfo(t.id, t.name, t.password_hash is not None)
 
     def teacher_by_key(self, key: str) -> TeacherInfo | None:
         """The teacher whose link key is ``key``, or None."""

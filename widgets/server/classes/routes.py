@@ -41,6 +41,7 @@ from musteach.teach.classes import words
 
 from . import dashboard as html
 from .db import ClassInfo, ClassStore, NotYours
+from .records import MAX_RECORD_BYTES
 from .service import ClassService, Outcome
 
 __all__ = [
@@ -69,6 +70,11 @@ CLASS_COOKIE_DAYS = 365
 TEACHER_COOKIE_DAYS = 30
 #: Seconds between two tries at writing the records queued while the database was unavailable.
 FLUSH_SECONDS = 2.0
+#: Starts the CSV export: without it a spreadsheet reads the UTF-8 file in its own code page (Iñaki as IÃ±aki).
+CSV_BOM = "\ufeff"
+#: The largest body the record route reads (twice a record's most, so that a record a little too big is still
+#: answered with why); a bigger one is refused as it arrives.
+MAX_BODY_BYTES = 2 * MAX_RECORD_BYTES
 #: Headers only a browser sends: a request carrying one never reaches the kernel routes.
 BROWSER_HEADERS = ("Origin", "Sec-Fetch-Site", "Sec-Fetch-Mode", "Sec-Fetch-Dest", "Cookie", "Referer")
 
@@ -222,8 +228,10 @@ class _ClassPage(tornado.web.RequestHandler):
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         w = words(self.lang)
         self.set_header("Content-Type", "text/html; charset=utf-8")
-        self.finish(html.message_page(f"musteach: {status_code}", w["not_signed_in"] if status_code == 403 else
-                                      w["no_such_class"], self.lang))
+        teacher_page = self.request.path.startswith(self.base + "teach/")
+        message = (w["not_signed_in"] if status_code == 403 else w["not_yours"] if teacher_page else
+                   w["no_such_class"])
+        self.finish(html.message_page(f"musteach: {status_code}", message, self.lang))
 
     def teacher_id(self) -> int | None:
         raw = self.get_cookie(TEACHER_COOKIE)
@@ -306,8 +314,12 @@ class OpenClassHandler(_ClassPage):
         tid = await self.require_teacher()
         try:
             klass = await _db(self.store.open_class, tid, self.get_body_argument("name", ""))
-        except MusError:
-            raise tornado.web.HTTPError(400) from None
+        except MusError:  # a blank or too long name: the page again, saying so
+            teacher = await _db(self.store.teacher, tid)
+            classes = await _db(self.store.classes_of, tid)
+            self.html(html.classes_page(teacher.name if teacher else "", classes, self.base, self.xsrf_form_html(),
+                                        self.lang, words(self.lang)["bad_class_name"]), 400)
+            return
         log.info("teacher %d opened class %d", tid, klass.id)
         self.redirect(f"{self.base}teach/class/{klass.id}", status=303)
 
@@ -343,7 +355,7 @@ class CsvHandler(_ClassPage):
         d = await _db(self.store.dashboard, tid, klass.id)
         self.set_header("Content-Type", "text/csv; charset=utf-8")
         self.set_header("Content-Disposition", f'attachment; filename="class-{klass.id}.csv"')
-        self.finish(html.csv_text(d))
+        self.finish(CSV_BOM + html.csv_text(d))
 
 
 class LearnerHandler(_ClassPage):
@@ -362,8 +374,20 @@ class LearnerHandler(_ClassPage):
 class JoinHandler(_ClassPage):
     """``/join/<key>`` or ``/join/`` (with the short code): a learner types a name and is in."""
 
+    async def already_in(self, klass: ClassInfo) -> bool:
+        """Whether the visitor's class cookie is a learner of ``klass`` (then they are sent to ``/class/``:
+        opening the link again, or sending an old form, never makes a second learner of them)."""
+        learner = await _db(self.service.learner, self.get_cookie(CLASS_COOKIE))
+        if learner is None or learner.class_id != klass.id:
+            return False
+        issue_class_admission(self, klass)  # the link still admits them under the class's quota
+        self.redirect(self.base + "class/", status=303)
+        return True
+
     async def get(self, key: str | None = None) -> None:
         klass = await _db(self.store.class_to_join, key) if key else None
+        if klass is not None and await self.already_in(klass):
+            return
         if key and klass is None:
             self.html(html.join_page(None, self.base + "join/", self.xsrf_form_html(), self.lang,
                                      words(self.lang)["no_such_class"]), 404)
@@ -377,6 +401,8 @@ class JoinHandler(_ClassPage):
         if klass is None:
             self.html(html.join_page(None, self.base + "join/", self.xsrf_form_html(), self.lang, w["no_such_class"]),
                       404)
+            return
+        if await self.already_in(klass):
             return
         old = self.get_cookie(CLASS_COOKIE)
         try:
@@ -465,15 +491,26 @@ class _KernelRoute(tornado.web.RequestHandler):
         return key
 
 
+@tornado.web.stream_request_body
 class RecordHandler(_KernelRoute):
-    """``POST /musteach/api/record``: one record from a lesson kernel (its key in ``X-Musteach-Kernel``)."""
+    """``POST /musteach/api/record``: one record from a lesson kernel (its key in ``X-Musteach-Kernel``). A body
+    over :data:`MAX_BODY_BYTES` is refused (400) as it arrives, before the server holds it."""
+
+    def prepare(self) -> None:
+        connection = self.request.connection
+        if connection is not None and hasattr(connection, "set_max_body_size"):
+            connection.set_max_body_size(MAX_BODY_BYTES)
+        self.chunks: list[bytes] = []
+
+    def data_received(self, chunk: bytes) -> None:
+        self.chunks.append(chunk)
 
     async def post(self) -> None:
         key = self.kernel_key()
         if key is None:
             return
         service: ClassService = self.settings["musteach_classes"]
-        filed = await _db(service.file, key, self.request.body)
+        filed = await _db(service.file, key, b"".join(self.chunks))
         if filed.outcome in (Outcome.BAD, Outcome.UNKNOWN_KERNEL):
             log.warning("refused a record: %s", filed.why)
         self.answer(filed.outcome.value, {"outcome": filed.outcome.name.lower(), "why": filed.why})
@@ -504,6 +541,7 @@ def class_handlers(base_url: str = "/") -> list[tuple[str, type[tornado.web.Requ
         (rf"{b}teach/class/([0-9]{{1,9}})/learner/([0-9]{{1,9}})", LearnerHandler),
         (rf"{b}join/?", JoinHandler),
         (rf"{b}join/{key}", JoinHandler),
+        (rf"{b}join/([A-Za-z0-9]{{6}})/?", JoinHandler),  # the code read out, typed after /join/
         (rf"{b}class/?", LearnerClassHandler),
         (rf"{b}class/leave", LeaveHandler),
         (rf"{b}musteach/api/record", RecordHandler),
