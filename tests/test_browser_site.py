@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
-import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -99,14 +98,22 @@ def _no_traceback(page) -> None:
     assert shown == [], f"a cell shows a traceback: {shown[0][:500]}"
 
 
-def _stored(page) -> dict:
-    raw = page.evaluate(f"window.localStorage.getItem({KEY!r})")
-    assert raw, "no progress kept in the browser's storage"
-    return json.loads(raw)
+_ANSWERS_JS = f"""() => {{ let n = 0;
+    for (let i = 0; i < localStorage.length; i++) {{ const k = localStorage.key(i);
+        if (k.startsWith({KEY + "/r/"!r})) {{ try {{ if (['answer', 'step'].includes(JSON.parse(localStorage.getItem(k)).kind)) n++; }}
+                                             catch (e) {{}} }} }}
+    return n; }}"""
 
 
-def _reviews(doc: dict) -> int:
-    return sum(len(s.get("reviews", [])) for s in doc.get("skills", {}).values())
+def _answers(page) -> int:
+    """The answer and step records kept in this browser (each under its own localStorage key,
+    musteach.teach.progress): a step is an answer of a run in progress, kept so that a reload resumes it."""
+    return int(page.evaluate(_ANSWERS_JS))
+
+
+def _wait_answers(page, more_than: int) -> int:
+    page.wait_for_function(f"() => ({_ANSWERS_JS})() > {more_than}")
+    return _answers(page)
 
 
 @pytest.mark.browser
@@ -125,17 +132,14 @@ def test_three_lessons_run_in_the_browser_answer_and_keep_their_progress(browser
         winner = evaluate(hands, int(table.get_attribute("data-mano"))).grande.winner
         quiz.locator(f".musteach-seat-{winner}").click()
         quiz.locator(".musteach-feedback .musteach-right").first.wait_for()
-        page.wait_for_function(
-            f"() => {{ try {{ const d = JSON.parse(localStorage.getItem({KEY!r}) || 'null');"
-            " return d && Object.values(d.skills || {}).some(s => (s.reviews || []).length > 0); }"
-            " catch (e) { return false; } }"
-        )
-        before = _reviews(_stored(page))
+        before = _wait_answers(page, 0)
         _no_traceback(page)
         page.reload(wait_until="domcontentloaded")
         _open(page, None)
         page.locator(".musteach-quiz .musteach-answer").first.wait_for(state="visible")
-        assert _reviews(_stored(page)) >= before >= 1, "the answer is still kept after a reload"
+        assert _answers(page) >= before >= 1, "the answer is still kept after a reload"
+        # the run resumes at its question, answered: musteach.teach.resume
+        page.locator(".musteach-quiz").first.locator(".musteach-feedback .musteach-right").first.wait_for()
         _no_traceback(page)
 
         # lesson 10 (English): the table starts without threads, and the mus quiz answers a question
@@ -156,12 +160,15 @@ def test_three_lessons_run_in_the_browser_answer_and_keep_their_progress(browser
         assert page.locator(".musteach-bar a[rel=prev]").inner_text().startswith("← Lección 11")
         odds = page.locator(".musteach-quiz").last
         odds.locator("button.musteach-answer:not([disabled])").first.wait_for(state="visible")
+        mark = _answers(page)
         odds.locator("button.musteach-answer:not([disabled])").first.click()
         odds.locator(".musteach-feedback .musteach-verdict").first.wait_for()
+        after = _wait_answers(page, mark)
         _no_traceback(page)
         page.reload(wait_until="domcontentloaded")
         _open(page, None)
-        assert _reviews(_stored(page)) > before, "the odds answer is kept too"
+        assert _answers(page) >= after > mark, "the odds answer is kept too"
+        page.locator(".musteach-quiz").last.locator(".musteach-feedback .musteach-verdict").first.wait_for()
         bh.SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(bh.SCREENSHOTS / "site-es-12-odds.png"))
         assert guard.blocked == [], f"requests left the site: {guard.blocked[:5]}"
