@@ -1,0 +1,70 @@
+"""StrategyBot: the strong level, which bets as the computed strategy says (RULES.md §3–§7, §11).
+
+Its betting is :func:`musteach.play.strategy.policy`: a mixed strategy, sampled with a seed drawn from the
+bot's seed and the decision (the same game and seed give the same play); actions the strategy plays less
+than :data:`PURIFY` of the time are left out (a solve's small leftovers). Where the abstraction cannot read
+the betting (a line it does not model), it bets as :class:`~musteach.play.odds_bot.OddsBot`. The mus, the
+discard, the declarations and the señas are OddsBot's.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+
+from ...draw.odds import decimal_text
+from ...i18n import translator
+from ...rules.errors import MusError
+from ...rules.lances import LANCES
+from ..deals import rank_facts, rank_id
+from ..game import GameAction, View
+from ..odds_bot import OddsBot
+from ..policy import Advice
+from . import policy
+
+__all__ = ["PURIFY", "StrategyBot"]
+
+#: Actions the strategy plays less often than this are not played.
+PURIFY = 0.05
+
+
+class StrategyBot(OddsBot):
+    """Bets by the computed strategy (see the module docstring); seed: its sampling seed; name: its name."""
+
+    def __init__(self, *, seed: int = 0, name: str = "StrategyBot", n: int = 1000):
+        super().__init__(seed=seed, name=name, n=n)
+
+    def decide(self, view: View) -> GameAction:
+        """The action for ``view``'s phase."""
+        return self.advise(view).action
+
+    def advise(self, view: View) -> Advice:
+        """The action with its reason, in the language being spoken."""
+        if view.betting is None or view.lance is None:
+            return super().advise(view)
+        try:
+            dist = policy(view)
+        except MusError:
+            return super().advise(view)
+        keep = {a: p for a, p in dist.items() if p >= PURIFY} or dist
+        key = (self.seed, view.game_number, view.hand_number, view.seat, view.lance.value, len(view.betting.steps))
+        rng = random.Random(zlib.crc32(repr(key).encode()))
+        total = sum(keep.values())
+        x = rng.random() * total
+        chosen = next(iter(keep))
+        for a, p in keep.items():
+            x -= p
+            chosen = a
+            if x <= 0:
+                break
+        _ = translator()
+        li = LANCES.index(view.lance)
+        pct = rank_facts(view.rules.kings).pct[li][rank_id([c.index for c in view.cards])] * 100 // 255
+        reason = _(
+            "{lance}: with a hand better than {pct}% of hands, the computed strategy says {action} here {share}% of the time.",
+            lance=view.lance.title,
+            pct=pct,
+            action=str(chosen),
+            share=decimal_text(100 * dist[chosen], 0, lang=_.lang),
+        )
+        return Advice(chosen, reason)
