@@ -61,7 +61,7 @@ class StrategyBot(OddsBot):
         li = LANCES.index(view.lance)
         pct = rank_facts(view.rules.kings).pct[li][rank_id([c.index for c in view.cards])] * 100 // 255
         reason = _(
-            "{lance}: with a hand better than {pct}% of hands, the computed strategy says {action} here {share}% of the time.",
+            "{lance}: with a hand better than {pct} of every 100, the computed strategy says {action} here {share} times in 100.",
             lance=view.lance.title,
             pct=pct,
             action=str(chosen),
