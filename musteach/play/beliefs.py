@@ -39,8 +39,8 @@ from ..rules.errors import MusError
 from ..rules.lances import LANCES
 from .deals import SENA_BITS, rank_facts, rank_id
 from .odds_bot import Deal
-from .strategy import abstract_node, hand_bucket, node_probs, score_context
-from .strategy.abstraction import lance_tree, sign_map
+from .strategy import abstract_node, node_probs, score_context
+from .strategy.abstraction import bucket, lance_tree, sign_map
 from .strategy.table import StrategyTable, shipped_table
 from .view import View
 
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 else:
     np = lazy_module("numpy")
 
-__all__ = ["TREMBLE", "deal_weights", "log_weights"]
+__all__ = ["TREMBLE", "Evidence", "deal_weights", "log_weights"]
 
 #: The share of every action's probability spread evenly over the node's actions.
 TREMBLE = 0.05
@@ -74,19 +74,23 @@ def _fits_public(view: View, deal: Deal) -> bool:
     return True
 
 
-def _betting_terms(view: View, b: LanceBetting, deal: Deal, table: StrategyTable, ctx_go: dict[str, int]) -> float:
-    """log P(the other seats' actions in betting ``b`` | their hands in ``deal``)."""
+#: One piece of evidence: the acting seat, its partner's seat when the partner takes part (its seña bit is
+#: read from its hand) or -1, and the log-probability of the action played per ``bucket * 2 + seña bit``.
+Evidence = tuple[int, int, list[float]]
+
+
+def _evidence(view: View, b: LanceBetting, table: StrategyTable, ctx_go: dict[str, int]) -> tuple[int, int, list[Evidence]]:
+    """The lance index, its bucket count and the evidence of the other seats' actions in betting ``b``."""
     li = LANCES.index(b.lance)
     parts = tuple(sorted((s - b.mano) % 4 for s in b.participants))
+    k = table.ks[li]
     if not {p % 2 for p in parts} >= {0, 1}:
-        return 0.0
+        return li, k, []
     tree = lance_tree(parts)
     ctx = score_context(b, ctx_go, table)
     if not table.has(li, parts, ctx):
-        return 0.0
-    k = table.ks[li]
-    kings = view.rules.kings
-    out = 0.0
+        return li, k, []
+    out: list[Evidence] = []
     for node, seat, sym in abstract_node(b, tree):
         if seat == view.seat:
             continue
@@ -94,16 +98,14 @@ def _betting_terms(view: View, b: LanceBetting, deal: Deal, table: StrategyTable
         pos = (seat - b.mano) % 4
         if n.pos != pos and "N" in n.actions:
             continue  # the partner answered first: the abstraction has no such node; no evidence taken
-        bkt = hand_bucket(deal[seat], li, kings, k)
-        partner_pos = (pos + 2) % 4
-        sign = 0
-        if partner_pos in parts:
-            pb = hand_bucket(deal[(seat + 2) % 4], li, kings, k)
-            sign = sign_map(li, k, kings)[pb]
-        probs = node_probs(table, li, parts, ctx, node, bkt, sign)
-        p = probs[n.actions.index(sym)]
-        out += math.log((1 - TREMBLE) * p + TREMBLE / len(n.actions))
-    return out
+        a = n.actions.index(sym)
+        logs = []
+        for cell in range(2 * k):
+            p = node_probs(table, li, parts, ctx, node, cell // 2, cell % 2)[a]
+            logs.append(math.log((1 - TREMBLE) * p + TREMBLE / len(n.actions)))
+        partner = (seat + 2) % 4 if (pos + 2) % 4 in parts else -1
+        out.append((seat, partner, logs))
+    return li, k, out
 
 
 def log_weights(view: View, deals: Sequence[Deal]) -> list[float]:
@@ -117,15 +119,26 @@ def log_weights(view: View, deals: Sequence[Deal]) -> list[float]:
         bettings.append(view.betting)
     go = view.rules.target
     ctx_go = {t: go - v for t, v in view.score.items()}
+    kings = view.rules.kings
+    facts = rank_facts(kings)
+    lances = []
+    if table is not None:
+        for b in bettings:
+            li, k, ev = _evidence(view, b, table, ctx_go)
+            if ev:
+                buckets = [bucket(p, li, k, kings) for p in range(256)]
+                lances.append((facts.pct[li], buckets, sign_map(li, k, kings), ev))
     out = []
     for deal in deals:
         if not _fits_public(view, deal):
             out.append(-math.inf)
             continue
+        ids = [rank_id(h) for h in deal]
         lw = 0.0
-        if table is not None:
-            for b in bettings:
-                lw += _betting_terms(view, b, deal, table, ctx_go)
+        for pct, buckets, signs, ev in lances:
+            for seat, partner, logs in ev:
+                sign = signs[buckets[pct[ids[partner]]]] if partner >= 0 else 0
+                lw += logs[buckets[pct[ids[seat]]] * 2 + sign]
         out.append(lw)
     return out
 

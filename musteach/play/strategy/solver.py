@@ -71,7 +71,7 @@ class SolveParams:
 #: The full solve of ``make strategy`` (about 2 CPU-hours).
 FULL = SolveParams()
 #: The solve shipped from this machine (about 20 CPU-minutes on a shared machine).
-QUICK = SolveParams(ks=(12, 12, 8, 10, 10), needs=(4, 10, 20, 32), iters=120, first=3, deals=2_000_000)
+QUICK = SolveParams(ks=(12, 12, 8, 10, 10), needs=(4, 10, 20, 32), iters=60, first=3, deals=2_000_000)
 
 
 # ----------------------------------------------------------------------------------------------
