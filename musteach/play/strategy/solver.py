@@ -32,9 +32,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import struct
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -418,13 +420,15 @@ def entry_key(li: int, participants: tuple[int, ...], ctx: int) -> str:
     return f"{li}|{''.join(map(str, participants))}|{ctx}"
 
 
-def solve_all(params: SolveParams, log: bool = True) -> tuple[dict[str, list[np.ndarray]], dict[str, float]]:
-    """Every lance, set of holders and score context; returns the average strategies by :func:`entry_key`
-    and, per entry, the exploitability (the largest one-seat best-response gain, in stones)."""
+def solve_all(
+    params: SolveParams, log: bool = True, lances: tuple[int, ...] = (0, 1, 2, 3, 4)
+) -> tuple[dict[str, list[np.ndarray]], dict[str, float]]:
+    """Every lance of ``lances``, set of holders and score context; returns the average strategies by
+    :func:`entry_key` and, per entry, the exploitability (the largest one-seat best-response gain, in stones)."""
     tables: dict[str, list[np.ndarray]] = {}
     gains: dict[str, float] = {}
     t0 = time.perf_counter()
-    datas = sample_lances(params)
+    datas = sample_lances(params, lances)
     if log:
         print(f"chance tables of {len(datas)} bettings from {params.deals} deals in {time.perf_counter() - t0:.0f} s", flush=True)
     nn = len(params.needs)
@@ -477,6 +481,11 @@ def write_table(path: Path, params: SolveParams, tables: dict[str, list[np.ndarr
     return len(data)
 
 
+def _solve_group(job: tuple[SolveParams, tuple[int, ...]]) -> tuple[dict[str, list[np.ndarray]], dict[str, float]]:
+    params, lances = job
+    return solve_all(params, lances=lances)
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m musteach.play.strategy.solver [--quick] [--out PATH]``: solve and write the strategy table."""
     from .table import table_path
@@ -486,6 +495,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--iters", type=int, default=None)
     ap.add_argument("--deals", type=int, default=None)
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--workers", type=int, default=2, help="processes solving lances side by side")
     args = ap.parse_args(argv)
     params = QUICK if args.quick else FULL
     if args.iters is not None or args.deals is not None:
@@ -493,8 +503,13 @@ def main(argv: list[str] | None = None) -> int:
 
         params = replace(params, iters=args.iters or params.iters, deals=args.deals or params.deals)
     t0 = time.perf_counter()
-    tables, gains = solve_all(params)
-    cpu = time.process_time()
+    tables, gains = {}, {}
+    groups = [(0,), (1,), (4,), (2, 3)]
+    with ProcessPoolExecutor(args.workers) as pool:
+        for tb, gn in pool.map(_solve_group, [(params, g) for g in groups]):
+            tables.update(tb)
+            gains.update(gn)
+    cpu = time.process_time() + resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
     worst = max(gains.values())
     mean = sum(gains.values()) / len(gains)
     out = args.out or table_path()
