@@ -29,10 +29,13 @@ PURIFY = 0.05
 
 
 class StrategyBot(OddsBot):
-    """Bets by the computed strategy (see the module docstring); seed: its sampling seed; name: its name."""
+    """Bets by the computed strategy (see the module docstring); seed: its sampling seed; name: its name.
+    search: when above 0, it plays instead the action :func:`~musteach.play.strategy.search.action_values`
+    values most over that many sampled deals weighed by what was said (the rest of the lance by the strategy)."""
 
-    def __init__(self, *, seed: int = 0, name: str = "StrategyBot", n: int = 1000):
+    def __init__(self, *, seed: int = 0, name: str = "StrategyBot", n: int = 1000, search: int = 0):
         super().__init__(seed=seed, name=name, n=n)
+        self.search = search
 
     def decide(self, view: View) -> GameAction:
         """The action for ``view``'s phase."""
@@ -46,6 +49,8 @@ class StrategyBot(OddsBot):
             dist = policy(view)
         except MusError:
             return super().advise(view)
+        if self.search:
+            return self._searched(view)
         keep = {a: p for a, p in dist.items() if p >= PURIFY} or dist
         key = (self.seed, view.game_number, view.hand_number, view.seat, view.lance.value, len(view.betting.steps))
         rng = random.Random(zlib.crc32(repr(key).encode()))
@@ -66,5 +71,20 @@ class StrategyBot(OddsBot):
             pct=pct,
             action=str(chosen),
             share=decimal_text(100 * dist[chosen], 0, lang=_.lang),
+        )
+        return Advice(chosen, reason)
+
+    def _searched(self, view: View) -> Advice:
+        from .search import action_values
+
+        vals = action_values(view, n=self.search, seed=self.seed)
+        chosen = max(vals, key=lambda a: vals[a])
+        _ = translator()
+        assert view.lance is not None
+        reason = _(
+            "{lance}: weighing what everybody said, {action} gives your team the best chance of winning the game ({p}).",
+            lance=view.lance.title,
+            action=str(chosen),
+            p=decimal_text(vals[chosen], 2, lang=_.lang),
         )
         return Advice(chosen, reason)
