@@ -304,3 +304,29 @@ def test_partner_sign_is_read_from_the_senas() -> None:
     told = replace(v, partner_senas=(SENAS["morder_labio"],))  # the partner shows two kings
     assert infoset(told).sign == 1
     assert replace(v, partner_senas=(SENAS["lengua"],)) and infoset(replace(v, partner_senas=(SENAS["lengua"],))).sign == 0
+
+
+def test_strong_level_plays_the_strategy_through_a_match() -> None:
+    from musteach.play.bots import play_match
+    from musteach.play.levels import LEGACY, make_bot
+    from musteach.play.odds_bot import OddsBot
+    from musteach.play.strategy.bot import StrategyBot
+
+    strong, legacy = make_bot("strong", seed=1), make_bot(LEGACY, seed=1)
+    assert isinstance(strong, StrategyBot) and type(legacy) is OddsBot
+    g = play_match([strong, legacy, make_bot("strong", seed=1), make_bot(LEGACY, seed=1)], seed=2)
+    assert g.is_over
+
+
+def test_strong_level_says_why_in_the_learners_language() -> None:
+    from musteach.i18n import speaking
+    from musteach.play.strategy.bot import StrategyBot
+
+    v = _lance_views(1)[0]
+    bot = StrategyBot(seed=0)
+    en = bot.advise(v)  # type: ignore[arg-type]
+    with speaking("es"):
+        es = bot.advise(v)  # type: ignore[arg-type]
+    assert en.action == es.action and "computed strategy" in en.reason and "estrategia calculada" in es.reason
+    searched = StrategyBot(seed=0, search=40).advise(v)  # type: ignore[arg-type]
+    assert v.betting.can(v.seat, searched.action) and "chance of winning the game" in searched.reason  # type: ignore[attr-defined]
