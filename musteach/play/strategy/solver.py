@@ -62,7 +62,7 @@ class SolveParams:
 
     ks: tuple[int, int, int, int, int] = (16, 16, 10, 10, 12)
     needs: tuple[int, ...] = (3, 6, 10, 15, 22, 30, 40)
-    iters: int = 400
+    iters: int = 300
     first: int = 3
     deals: int = 4_000_000
     seed: int = 1
@@ -70,9 +70,10 @@ class SolveParams:
     kings: int = 8
 
 
-#: The full solve of ``make strategy`` (about 2 CPU-hours).
+#: The full solve of ``make strategy``: about 85 CPU-minutes by the measured cost of an iteration (0.12 CPU
+#: seconds at 16 buckets, 0.04 at 12, on this machine), within 2 CPU-hours; not run here.
 FULL = SolveParams()
-#: The solve shipped from this machine (about 20 CPU-minutes on a shared machine).
+#: The solve shipped from this machine (a few CPU-minutes; the machine was shared by eight engineers).
 QUICK = SolveParams(ks=(12, 12, 8, 10, 10), needs=(4, 10, 20, 32), iters=60, first=3, deals=2_000_000)
 
 
