@@ -495,14 +495,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="the smaller solve shipped from a shared machine")
     ap.add_argument("--iters", type=int, default=None)
     ap.add_argument("--deals", type=int, default=None)
+    ap.add_argument("--ks", type=int, nargs=5, default=None, help="buckets of grande, chica, pares, juego, punto")
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--workers", type=int, default=2, help="processes solving lances side by side")
     args = ap.parse_args(argv)
     params = QUICK if args.quick else FULL
-    if args.iters is not None or args.deals is not None:
+    if args.iters is not None or args.deals is not None or args.ks is not None:
         from dataclasses import replace
 
-        params = replace(params, iters=args.iters or params.iters, deals=args.deals or params.deals)
+        ks = tuple(args.ks) if args.ks else params.ks
+        params = replace(params, iters=args.iters or params.iters, deals=args.deals or params.deals, ks=ks)
     t0 = time.perf_counter()
     tables, gains = {}, {}
     groups = [(0,), (1,), (4,), (2, 3)]
