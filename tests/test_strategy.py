@@ -330,3 +330,21 @@ def test_strong_level_says_why_in_the_learners_language() -> None:
     assert en.action == es.action and "computed strategy" in en.reason and "estrategia calculada" in es.reason
     searched = StrategyBot(seed=0, search=40).advise(v)  # type: ignore[arg-type]
     assert v.betting.can(v.seat, searched.action) and "chance of winning the game" in searched.reason  # type: ignore[attr-defined]
+
+
+def test_after_mus_keeps_kings_and_pairs_and_changes_the_rest() -> None:
+    from musteach.play.strategy.solver import after_mus
+
+    rng = np.random.default_rng(7)
+    order = np.argsort(rng.random((300, 40)), axis=1)
+    hands = after_mus(order, 8)
+    assert hands.shape == (300, 4, 4)
+    assert all(len(set(h.ravel().tolist())) == 16 for h in hands)
+    # seat 0 of the first order: a king (a 3 in 8 reyes is a rey) it held stays, and at least one card changed
+    king = [c for c in order[0, :4] if (c >> 2) in (2, 9)]
+    assert all(c in hands[0, 0] for c in king[:3])
+    assert len(set(hands[0, 0].tolist()) - set(order[0, :4].tolist())) >= 1
+    # after the mus, hands hold more kings than fresh ones
+    kings_after = np.isin(hands >> 2, (2, 9)).sum()
+    kings_before = np.isin(order[:, :16] >> 2, (2, 9)).sum()
+    assert kings_after > kings_before

@@ -68,6 +68,7 @@ class SolveParams:
     seed: int = 1
     target: int = 40
     kings: int = 8
+    mus_share: float = 0.0
 
 
 #: The full solve of ``make strategy``: about 85 CPU-minutes by the measured cost of an iteration (0.12 CPU
@@ -110,6 +111,33 @@ def _buckets(pct: np.ndarray, li: int, k: int, kings: int) -> np.ndarray:
     return np.minimum(k - 1, p * k // 256)
 
 
+def after_mus(order: np.ndarray, kings: int) -> np.ndarray:
+    """Four hands after one round of mus, from random orders of the 40 cards ``order`` (n, 40): the hands
+    are the first 16 cards (4 a seat); each seat keeps its kings and its pairs (its aces when it keeps nothing
+    else, or holds two), at most 3 cards, throws the rest, and draws them from the cards that follow, seat
+    by seat (RULES.md §3; the club level's discard). Returns (n, 4, 4) card indexes."""
+    from ...rules.cards import RANKS
+    from ...rules.lances import effective_rank
+
+    eff_of = np.array([effective_rank(r, kings) for r in RANKS])
+    hands = order[:, :16].reshape(-1, 4, 4).copy()
+    eff = eff_of[hands >> 2]
+    same = (eff[..., :, None] == eff[..., None, :]).sum(axis=-1)
+    keep = (eff == 12) | (same >= 2)
+    aces = eff == 1
+    keep |= aces & ((~keep).all(axis=-1, keepdims=True) | (aces.sum(axis=-1, keepdims=True) >= 2))
+    over = keep.sum(axis=-1) == 4
+    keep[over, 3] = False  # at least one card changes
+    nxt = np.full(len(order), 16)
+    rows = np.arange(len(order))
+    for seat in range(4):
+        for slot in range(4):
+            change = ~keep[:, seat, slot]
+            hands[change, seat, slot] = order[rows[change], nxt[change]]
+            nxt += change
+    return hands
+
+
 def sample_lances(params: SolveParams, lances: tuple[int, ...] = (0, 1, 2, 3, 4), min_share: float = 0.0) -> list[LanceData]:
     """The chance tables of every lance (and, in pares and juego, every set of holders of both teams) over
     ``params.deals`` random deals, mano at position 0 (:func:`musteach.rules.batch.random_deals`)."""
@@ -125,7 +153,11 @@ def sample_lances(params: SolveParams, lances: tuple[int, ...] = (0, 1, 2, 3, 4)
     left = params.deals
     while left > 0:
         n = min(left, 500_000)
-        d = random_deals(n, rng).astype(np.int64) >> 2
+        d = random_deals(n, rng).astype(np.int64)
+        m = int(n * params.mus_share)
+        if m:
+            d[:m] = after_mus(np.argsort(rng.random((m, 40)), axis=1), params.kings)
+        d = d >> 2
         chunks.append(d[:, :, 0] * 1000 + d[:, :, 1] * 100 + d[:, :, 2] * 10 + d[:, :, 3])
         left -= n
     ids = np.concatenate(chunks)  # (n, 4) rank ids by position
@@ -472,6 +504,7 @@ def write_table(path: Path, params: SolveParams, tables: dict[str, list[np.ndarr
         "kings": params.kings,
         "iters": params.iters,
         "deals": params.deals,
+        "mus_share": params.mus_share,
         "actions": list(ACTIONS),
         "entries": offsets,
         **info,
@@ -495,11 +528,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="the smaller solve shipped from a shared machine")
     ap.add_argument("--iters", type=int, default=None)
     ap.add_argument("--deals", type=int, default=None)
+    ap.add_argument("--mus-share", type=float, default=None, help="share of deals changed once by a mus round")
     ap.add_argument("--ks", type=int, nargs=5, default=None, help="buckets of grande, chica, pares, juego, punto")
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--workers", type=int, default=2, help="processes solving lances side by side")
     args = ap.parse_args(argv)
     params = QUICK if args.quick else FULL
+    if args.mus_share is not None:
+        from dataclasses import replace as _replace
+
+        params = _replace(params, mus_share=args.mus_share)
     if args.iters is not None or args.deals is not None or args.ks is not None:
         from dataclasses import replace
 
