@@ -6,7 +6,8 @@ Run:  .venv/bin/python benchmarks/bench_best_response.py [--deals 1000000] [--ta
 The deviation is the exact best response of that seat in the solve's abstraction
 (:meth:`musteach.play.strategy.solver.LanceSolver.best_response`: the seat knows its own bucket, its position,
 the public betting and its partner's seña bit, as the strategy's seats do), against the shipped table's
-strategy, over fresh random deals (another seed than the solve's). Prints, per lance and score context (the
+strategy, over random deals drawn as the solve drew them (the same share changed by a mus round; another
+seed than the solve's). Prints, per lance and score context (the
 stones mano's team and the other team still need), the largest gain of any one seat, in stones per lance
 played (win chance of the game turned into stones at that score); pares and juego average their sets of
 holders by how often each happens. The issue asks for at most 0.1 stone in every lance.
@@ -43,7 +44,8 @@ def main() -> None:
     args = ap.parse_args()
     table = StrategyTable(args.table or table_path())
     h = table.header
-    params = replace(SolveParams(), ks=tuple(h["ks"]), needs=tuple(h["needs"]), target=h["target"], deals=args.deals, seed=args.seed)
+    params = replace(SolveParams(), ks=tuple(h["ks"]), needs=tuple(h["needs"]), target=h["target"], deals=args.deals, seed=args.seed,
+                     mus_share=h.get("mus_share", 0.0))
     print(f"table: {table.path.name}, solve {h.get('solve', '?')}, buckets {h['ks']}, needs {h['needs']}, {h['iters']} iterations", flush=True)
     t0 = time.perf_counter()
     datas = sample_lances(params)  # type: ignore[arg-type]

@@ -34,8 +34,8 @@ def test_weights_are_a_distribution_over_the_deals() -> None:
 
 
 def test_a_bet_makes_the_bettors_strong_hands_likelier() -> None:
-    # seat 0 (mano) passes, seat 1 bets envido: seat 2 weighs seat 1's possible hands
-    v = _grande_view(["paso", "envido 2"])
+    # seat 0 (mano) passes, seat 1 bets órdago: seat 2 weighs seat 1's possible hands
+    v = _grande_view(["paso", "órdago"])
     deals = sample_deals(v, 400)  # type: ignore[arg-type]
     w = deal_weights(v, deals)  # type: ignore[arg-type]
     pct = rank_facts(8).pct[0]
