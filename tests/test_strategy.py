@@ -348,3 +348,13 @@ def test_after_mus_keeps_kings_and_pairs_and_changes_the_rest() -> None:
     kings_after = np.isin(hands >> 2, (2, 9)).sum()
     kings_before = np.isin(order[:, :16] >> 2, (2, 9)).sum()
     assert kings_after > kings_before
+
+
+def test_ordago_within_moves_the_ordago_share_to_a_bet_of_stones() -> None:
+    from musteach.play.strategy.bot import StrategyBot
+
+    for v in _lance_views(3, lance_steps=12):
+        p = policy(v)  # type: ignore[arg-type]
+        a = StrategyBot(seed=1, ordago_within=10).advise(v).action  # type: ignore[arg-type]
+        assert a.kind != "ordago" and v.betting.can(v.seat, a)  # type: ignore[attr-defined]
+        assert p  # the strategy itself still weighs the órdago

@@ -14,6 +14,7 @@ import zlib
 
 from ...draw.odds import decimal_text
 from ...i18n import translator
+from ...rules.betting import Action
 from ...rules.errors import MusError
 from ...rules.lances import LANCES
 from ..deals import rank_facts, rank_id
@@ -31,11 +32,15 @@ PURIFY = 0.05
 class StrategyBot(OddsBot):
     """Bets by the computed strategy (see the module docstring); seed: its sampling seed; name: its name.
     search: when above 0, it plays instead the action :func:`~musteach.play.strategy.search.action_values`
-    values most over that many sampled deals weighed by what was said (the rest of the lance by the strategy)."""
+    values most over that many sampled deals weighed by what was said (the rest of the lance by the strategy).
+    ordago_within: when set, it bets no órdago while both teams need more than that many stones (the
+    strategy's órdago share goes to envido 2 or a raise of 2). Both are experiments measured by
+    ``benchmarks/bench_strength.py``-style matches, off for the strong level (see the report of issue 25)."""
 
-    def __init__(self, *, seed: int = 0, name: str = "StrategyBot", n: int = 1000, search: int = 0):
+    def __init__(self, *, seed: int = 0, name: str = "StrategyBot", n: int = 1000, search: int = 0, ordago_within: int | None = None):
         super().__init__(seed=seed, name=name, n=n)
         self.search = search
+        self.ordago_within = ordago_within
 
     def decide(self, view: View) -> GameAction:
         """The action for ``view``'s phase."""
@@ -51,6 +56,8 @@ class StrategyBot(OddsBot):
             return super().advise(view)
         if self.search:
             return self._searched(view)
+        if self.ordago_within is not None and min(view.to_go.values()) > self.ordago_within:
+            dist = _without_ordago(view, dist)
         keep = {a: p for a, p in dist.items() if p >= PURIFY} or dist
         key = (self.seed, view.game_number, view.hand_number, view.seat, view.lance.value, len(view.betting.steps))
         rng = random.Random(zlib.crc32(repr(key).encode()))
@@ -88,3 +95,20 @@ class StrategyBot(OddsBot):
             p=decimal_text(vals[chosen], 2, lang=_.lang),
         )
         return Advice(chosen, reason)
+
+
+def _without_ordago(view: View, dist: dict[Action, float]) -> dict[Action, float]:
+    """``dist`` with the órdago's share moved to the bet of stones it stands beside (envido 2, or a raise of 2;
+    quiero when no raise is legal)."""
+    o = Action("ordago")
+    share = dist.get(o, 0.0)
+    if not share:
+        return dist
+    b = view.betting
+    assert b is not None
+    out = {a: p for a, p in dist.items() if a != o}
+    for alt in (Action("envido", 2), Action("reenvido", 2), Action("quiero")):
+        if b.can(view.seat, alt):
+            out[alt] = out.get(alt, 0.0) + share
+            return out
+    return dist
