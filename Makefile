@@ -7,7 +7,7 @@ HOST   ?= 127.0.0.1
 STAMP  := $(VENV)/.installed
 AXE    := $(VENV)/npm/node_modules/axe-core/axe.min.js
 
-.PHONY: install tutor lab test lint typecheck browser-deps proxy-deps axe bench tables catalogs site clean
+.PHONY: install tutor lab test lint typecheck browser-deps proxy-deps axe bench tables strategy catalogs site clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +72,11 @@ typecheck: $(STAMP)
 ## Every test: unit, properties, vectors, doctests, widgets, nbval on the lessons, and the browser tests
 test: $(STAMP) browser-deps proxy-deps axe lint typecheck
 	$(PY) -m pytest -q -p no:randomly -n 2 --dist loadgroup --durations=25 tests musteach --nbval-lax lessons
+
+## Solve the strong level's betting strategy by CFR+ and write musteach/play/data/strategy-8reyes.bin
+## (the full solve: about 2 CPU-hours; STRATEGY_ARGS=--quick gives the smaller solve shipped from a shared machine)
+strategy: $(STAMP)
+	$(PY) -m musteach.play.strategy.solver $(STRATEGY_ARGS)
 
 ## Count the tables shipped in musteach/rules/data/ (standings, seconds) and musteach/odds/data/ (every hand,
 ## 8 and 4 reyes; about 10 CPU-minutes), and sample the strong level's hand values shipped in musteach/play/data/

@@ -13,8 +13,11 @@ Modules, and the RULES.md sections they implement:
 - :mod:`.game`: :class:`~.game.Game`, the flow of a match (verify / can / act), and :func:`~.game.replay`
   (§2, §3, §4, §6, §7, §8 the count, §10 games and the match, §11).
 - :mod:`.bots`: :class:`~.bots.RuleBot`, :class:`~.bots.OddsBot`, their policies, and :func:`~.bots.run` /
-  :func:`~.bots.play_match`, which let them play (§3, §6, §11); the strong level lives in :mod:`.odds_bot`
-  and the coach's betting rollouts in :mod:`.rollout`.
+  :func:`~.bots.play_match`, which let them play (§3, §6, §11); the levels in :mod:`.levels`; the strong
+  level bets by :mod:`.strategy` (a betting strategy solved by CFR+ and shipped as a table, §4, §6, §7, §11)
+  and changes cards as :mod:`.odds_bot` does; the coach's betting rollouts are in :mod:`.rollout`.
+- :mod:`.beliefs`: how likely each deal of the hidden cards is after what every seat said (Bayes through the
+  strategy; §4, §6, §11).
 - :mod:`.deals`: the random deals they weigh, without numpy: a shipped pool of random orders, the tables that
   judge each sampled deal (§2, §4, §5, §13 la real) and numpy's sums; :mod:`.tables`: each hand's en-paso
   value, sampled once and shipped (§3, §7), so a lesson kernel never loads numpy.

@@ -5,8 +5,12 @@ Every level plays only legal moves and makes only true señas (RULES.md §11).
 * :attr:`Level.BEGINNER`: :class:`BeginnerBot`, a :class:`~musteach.play.rule_bot.RuleBot` that bets and
   accepts too often, cuts the mus at once and does not read its partner's señas (it still makes true ones);
 * :attr:`Level.CLUB`: :class:`~musteach.play.rule_bot.RuleBot` with its thresholds on simple hand strength;
-* :attr:`Level.STRONG`: :class:`~musteach.play.odds_bot.OddsBot`, which weighs its chances over the unseen
-  cards. The coach's grading (:mod:`musteach.teach.grading`) measures against this level's policy.
+* :attr:`Level.STRONG`: :class:`~musteach.play.strategy.bot.StrategyBot`, which bets as the computed
+  strategy says (:mod:`musteach.play.strategy`, solved by CFR+) and changes cards as OddsBot does.
+
+:data:`LEGACY` (``make_bot("legacy")``) is the strong level as it was before the computed strategy
+(:class:`~musteach.play.odds_bot.OddsBot`): a baseline for ``benchmarks/bench_strength.py``, not a level a
+learner chooses (it is not a :class:`Level`).
 
 ``benchmarks/bench_levels.py`` plays neighbouring levels against each other and prints their win rates.
 
@@ -25,8 +29,12 @@ from .game import View
 from .odds_bot import OddsBot
 from .policy import Bot
 from .rule_bot import RuleBot
+from .strategy.bot import StrategyBot
 
-__all__ = ["BeginnerBot", "Level", "make_bot"]
+__all__ = ["LEGACY", "BeginnerBot", "Level", "make_bot"]
+
+#: The frozen strong level of before the computed strategy, for benchmarks only (not a :class:`Level`).
+LEGACY = "legacy"
 
 
 class Level(Enum):
@@ -77,12 +85,14 @@ class BeginnerBot(RuleBot):
 
 
 def make_bot(level: Level | str, *, name: str | None = None, seed: int = 0) -> Bot:
-    """A fresh bot of ``level`` (see :class:`Level`); name: its name (default the level's title); seed: the
-    strong level's sampling seed. Raises :class:`MusError` for an unknown level."""
+    """A fresh bot of ``level`` (see :class:`Level`, or :data:`LEGACY`); name: its name (default the level's
+    title); seed: the strong level's sampling seed. Raises :class:`MusError` for an unknown level."""
+    if isinstance(level, str) and level.strip().lower() == LEGACY:
+        return OddsBot(name=name or "Legacy", seed=seed)
     lv = Level.parse(level)
     title = name or lv.title
     if lv is Level.BEGINNER:
         return BeginnerBot(name=title)
     if lv is Level.CLUB:
         return RuleBot(name=title)
-    return OddsBot(name=title, seed=seed)
+    return StrategyBot(name=title, seed=seed)

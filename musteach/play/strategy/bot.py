@@ -1,0 +1,114 @@
+"""StrategyBot: the strong level, which bets as the computed strategy says (RULES.md §3–§7, §11).
+
+Its betting is :func:`musteach.play.strategy.policy`: a mixed strategy, sampled with a seed drawn from the
+bot's seed and the decision (the same game and seed give the same play); actions the strategy plays less
+than :data:`PURIFY` of the time are left out (a solve's small leftovers). Where the abstraction cannot read
+the betting (a line it does not model), it bets as :class:`~musteach.play.odds_bot.OddsBot`. The mus, the
+discard, the declarations and the señas are OddsBot's.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+
+from ...draw.odds import decimal_text
+from ...i18n import translator
+from ...rules.betting import Action
+from ...rules.errors import MusError
+from ...rules.lances import LANCES
+from ..deals import rank_facts, rank_id
+from ..game import GameAction, View
+from ..odds_bot import OddsBot
+from ..policy import Advice
+from . import policy
+
+__all__ = ["PURIFY", "StrategyBot"]
+
+#: Actions the strategy plays less often than this are not played.
+PURIFY = 0.05
+
+
+class StrategyBot(OddsBot):
+    """Bets by the computed strategy (see the module docstring); seed: its sampling seed; name: its name.
+    search: when above 0, it plays instead the action :func:`~musteach.play.strategy.search.action_values`
+    values most over that many sampled deals weighed by what was said (the rest of the lance by the strategy).
+    ordago_within: when set, it bets no órdago while both teams need more than that many stones (the
+    strategy's órdago share goes to envido 2 or a raise of 2). Both are experiments measured by
+    ``benchmarks/bench_strength.py``-style matches, off for the strong level (see the report of issue 25)."""
+
+    def __init__(self, *, seed: int = 0, name: str = "StrategyBot", n: int = 1000, search: int = 0, ordago_within: int | None = None):
+        super().__init__(seed=seed, name=name, n=n)
+        self.search = search
+        self.ordago_within = ordago_within
+
+    def decide(self, view: View) -> GameAction:
+        """The action for ``view``'s phase."""
+        return self.advise(view).action
+
+    def advise(self, view: View) -> Advice:
+        """The action with its reason, in the language being spoken."""
+        if view.betting is None or view.lance is None:
+            return super().advise(view)
+        try:
+            dist = policy(view)
+        except MusError:
+            return super().advise(view)
+        if self.search:
+            return self._searched(view)
+        if self.ordago_within is not None and min(view.to_go.values()) > self.ordago_within:
+            dist = _without_ordago(view, dist)
+        keep = {a: p for a, p in dist.items() if p >= PURIFY} or dist
+        key = (self.seed, view.game_number, view.hand_number, view.seat, view.lance.value, len(view.betting.steps))
+        rng = random.Random(zlib.crc32(repr(key).encode()))
+        total = sum(keep.values())
+        x = rng.random() * total
+        chosen = next(iter(keep))
+        for a, p in keep.items():
+            x -= p
+            chosen = a
+            if x <= 0:
+                break
+        _ = translator()
+        li = LANCES.index(view.lance)
+        pct = rank_facts(view.rules.kings).pct[li][rank_id([c.index for c in view.cards])] * 100 // 255
+        reason = _(
+            "{lance}: with a hand better than {pct} of every 100, the computed strategy says {action} here {share} times in 100.",
+            lance=view.lance.title,
+            pct=pct,
+            action=str(chosen),
+            share=decimal_text(100 * dist[chosen], 0, lang=_.lang),
+        )
+        return Advice(chosen, reason)
+
+    def _searched(self, view: View) -> Advice:
+        from .search import action_values
+
+        vals = action_values(view, n=self.search, seed=self.seed)
+        chosen = max(vals, key=lambda a: vals[a])
+        _ = translator()
+        assert view.lance is not None
+        reason = _(
+            "{lance}: weighing what everybody said, {action} gives your team the best chance of winning the game ({p}).",
+            lance=view.lance.title,
+            action=str(chosen),
+            p=decimal_text(vals[chosen], 2, lang=_.lang),
+        )
+        return Advice(chosen, reason)
+
+
+def _without_ordago(view: View, dist: dict[Action, float]) -> dict[Action, float]:
+    """``dist`` with the órdago's share moved to the bet of stones it stands beside (envido 2, or a raise of 2;
+    quiero when no raise is legal)."""
+    o = Action("ordago")
+    share = dist.get(o, 0.0)
+    if not share:
+        return dist
+    b = view.betting
+    assert b is not None
+    out = {a: p for a, p in dist.items() if a != o}
+    for alt in (Action("envido", 2), Action("reenvido", 2), Action("quiero")):
+        if b.can(view.seat, alt):
+            out[alt] = out.get(alt, 0.0) + share
+            return out
+    return dist
