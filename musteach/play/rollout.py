@@ -293,13 +293,28 @@ def strategy_policy() -> ViewPolicy | None:
 
 
 def _belief_weights() -> DealWeights:
-    """``musteach.play.beliefs.deal_weights`` when that module is installed, else :func:`said_weights`."""
+    """The computed strategy's beliefs (``musteach.play.beliefs.log_weights``: every seat's betting weighed by the
+    strategy's own action probabilities, Bayes) when that module is installed, normalised here without numpy (a
+    lesson 10 kernel never loads it), else :func:`said_weights`."""
     try:
         from . import beliefs  # type: ignore[attr-defined, unused-ignore]
     except ImportError:
         return said_weights
-    found = getattr(beliefs, "deal_weights", None)
-    return found if callable(found) else said_weights
+    found = getattr(beliefs, "log_weights", None)
+    if not callable(found):
+        return said_weights
+    log_weights: Callable[[View, Sequence[Deal]], list[float]] = found
+
+    def weigh(view: View, deals: Sequence[Deal]) -> list[float]:
+        logs = log_weights(view, deals)
+        top = max(logs, default=float("-inf"))
+        if not math.isfinite(top):
+            return [1.0 / len(logs)] * len(logs) if logs else []
+        w = [math.exp(x - top) for x in logs]
+        total = sum(w)
+        return [x / total for x in w]
+
+    return weigh
 
 
 #: A rollout seat's choice: (the actions said so far in the rollout, the state, the seat) -> its action.

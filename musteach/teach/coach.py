@@ -34,7 +34,7 @@ from ..rules.errors import IllegalActionError, MusError
 from ..rules.lances import Lance, effective_rank, ranks_text
 from ..rules.options import Rules
 from ..rules.senas import ODDS_NAMES
-from .grading import DecisionGrade, Grade, Method, chance_loss_text, chance_text, grade_decision
+from .grading import DecisionGrade, Grade, Method, chance_loss_text, chance_text, grade_decision, points_text
 
 __all__ = [
     "CoachComment",
@@ -356,7 +356,7 @@ def _grade_sentence(grade: DecisionGrade) -> str:
     def words(a: GameAction) -> str:
         return action_words(a, kings=grade.kings)
 
-    error = _.number(grade.sampling_error, 1)
+    error = points_text(grade.sampling_error, lang=_.lang)
     if grade.loss == 0:
         same = grade.equal_to
         if same is not None:
@@ -368,7 +368,7 @@ def _grade_sentence(grade: DecisionGrade) -> str:
         if rest and grade.too_close:
             return _(
                 "Too close to call ({where}): {action} is worth {figure}, next: {next}, {next_figure} "
-                "(sampling error ± {error} points).",
+                "(sampling error ± {error}).",
                 where=where, action=words(mine.action), figure=fig(mine.stones),
                 next=words(rest[0].action), next_figure=fig(rest[0].stones), error=error,
             )  # fmt: skip
@@ -382,7 +382,7 @@ def _grade_sentence(grade: DecisionGrade) -> str:
     if grade.too_close:
         return _(
             "Too close to call ({where}): {best} is worth {best_figure}, your {action} {figure}: {loss}, "
-            "give or take {error} points.",
+            "give or take {error}.",
             where=where, best=words(best.action), best_figure=fig(best.stones),
             action=words(mine.action), figure=fig(mine.stones),
             loss=chance_loss_text(grade.loss, rate), error=error,

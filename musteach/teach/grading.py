@@ -77,18 +77,19 @@ __all__ = [
     "Grade",
     "Method",
     "Unit",
+    "chance_against_bet",
     "chance_loss_text",
     "chance_text",
     "figure_text",
     "grade_decision",
     "grade_for",
-    "chance_against_bet",
     "is_too_close",
+    "loss_text",
+    "points_text",
     "rollout_action",
+    "stones_text",
     "team_chance",
     "tier_width",
-    "loss_text",
-    "stones_text",
 ]
 
 
@@ -177,6 +178,13 @@ class Method(Enum):
 def _figure_count(x: float) -> int:
     """The count that picks a figure's plural form: 1 for exactly one (``"1.0 stone"``), else 2 (plural)."""
     return 1 if abs(x) == 1 else 2
+
+
+def points_text(x: float, *, lang: str | None = None) -> str:
+    """A figure in points of win chance, one decimal, singular for exactly one: ``"1.0 point"``, ``"1.7 points"``."""
+    _ = translator(lang)
+    r = round(x, 1) + 0.0
+    return _.ngettext("{value} point", "{value} points", _figure_count(r), value=_.number(r, 1))
 
 
 def stones_text(x: float, *, lang: str | None = None) -> str:
@@ -317,20 +325,20 @@ class DecisionGrade:
         """How the figures were computed, in one sentence for the learner (lang: a language code, None for
         the one being spoken)."""
         _ = translator(lang)
-        rate = _.number(self.per_stone, 1)
+        rate = points_text(self.per_stone, lang=_.lang)
         if self.method is Method.TRUTH:
             return _("Declarations must be truthful (RULES.md §4), so the only legal one is the best.")
         if self.method is Method.EXACT_EN_PASO:
             return _(
                 "Figures: the stones your team expects en paso, counted exactly over every deal of the unseen "
                 "cards (the betting that follows is not added), as points of win chance: one stone is worth "
-                "{rate} points now.", rate=rate,
+                "{rate} now.", rate=rate,
             )  # fmt: skip
         if self.method is Method.SAMPLED_EN_PASO:
             return _(
                 "Figures: the stones your team expects en paso (4 reyes), every discard weighed over every draw, "
                 "each hand's value sampled (the betting that follows is not added), as points of win chance: "
-                "one stone is worth {rate} points now.", rate=rate,
+                "one stone is worth {rate} now.", rate=rate,
             )  # fmt: skip
         with speaking(_.lang):
             where = self.lance.title if self.lance else _("this lance")
@@ -338,8 +346,8 @@ class DecisionGrade:
             "Figures: the change {lance} brings to your team's chance of winning the game, the lance played out "
             "by the strong level's policy and the rest of the hand counted en paso, over deals of the unseen "
             "cards weighed by what every player did (the mus, the bets); an accepted órdago counts as the "
-            "chance of winning its lance. One stone is worth {rate} points now (sampling error ± {error} points).",
-            lance=where, rate=rate, error=_.number(self.sampling_error, 1),
+            "chance of winning its lance. One stone is worth {rate} now (sampling error ± {error}).",
+            lance=where, rate=rate, error=points_text(self.sampling_error, lang=_.lang),
         )  # fmt: skip
 
 
