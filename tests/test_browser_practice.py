@@ -10,8 +10,10 @@ Without Playwright or /usr/bin/chromium these tests skip, except under ``CI=true
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -176,8 +178,16 @@ def test_progress_survives_a_reload_and_is_the_visitors_own(browser, server, ser
         quiz.locator(".musteach-totals", has_text="All time: 3 answers").wait_for()
     finally:
         context.close()
-    # Jupyter keeps its own files under XDG_DATA_HOME/jupyter; no progress may be there or anywhere else
-    leftovers = [p for p in server_disk.rglob("*") if "musteach" in str(p) or "progress" in p.name]
+    # Jupyter keeps its own files under XDG_DATA_HOME/jupyter; no progress may be there or anywhere else. The
+    # server's class database (musteach serve, issue 27) is its own file there, and holds nothing of a visitor
+    # who joined no class: no learner, no record.
+    classes_db = [p for p in server_disk.rglob("classes.sqlite")]
+    for db in classes_db:
+        with contextlib.closing(sqlite3.connect(db)) as con:
+            assert con.execute("SELECT count(*) FROM learners").fetchone()[0] == 0
+            assert con.execute("SELECT count(*) FROM records").fetchone()[0] == 0
+    leftovers = [p for p in server_disk.rglob("*") if ("musteach" in str(p) or "progress" in p.name)
+                 and not p.name.startswith("classes.sqlite") and p.parent.name != "jupyter" and p.is_file()]
     assert leftovers == [], f"Voilà mode wrote progress to the server's disk: {leftovers}"
 
 
