@@ -33,6 +33,7 @@ from itertools import pairwise
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from .commands.help_words import argparse_speaking
+from .commands.plugin_words import translate_parser
 from .i18n import SOURCE_LANG, check_lang, languages, speaking, translator
 from .rules.errors import MusError
 
@@ -121,6 +122,7 @@ def build_parser(load: str | None = None) -> argparse.ArgumentParser:
             continue
         p = mod.add_parser(sub)
         p.set_defaults(run_command=mod.run)
+    translate_parser(parser)  # the plug-ins' help, written in English outside musteach
     return parser
 
 

@@ -119,3 +119,42 @@ def test_every_argparse_word_and_description_is_translated() -> None:
     for paragraphs in DESCRIPTIONS.values():
         for p in paragraphs:
             assert _(p) != p, p
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["serve", "--lang", "es", "--help"], ["lessons", "--lang", "es", "--help"], ["site", "--lang", "es", "--help"],
+     ["teacher", "--help"], ["teacher", "add", "--help"], ["admit", "--lang", "es", "--help"]],
+)
+def test_the_plug_in_commands_help_is_spanish_too(args: list[str]) -> None:
+    # the plug-ins (musteach_server) write their help in English; musteach.commands.plugin_words translates it
+    out = _help(args, {"LANG": "es_ES.UTF-8"})
+    assert out.startswith("uso: musteach "), out
+    left = sorted({m.group(0).lower() for m in ENGLISH.finditer(_prose(out))})
+    assert left == [], f"English left in the Spanish help: {left}\n{out}"
+
+
+def test_every_plug_in_help_is_listed_for_the_catalogs() -> None:
+    import argparse
+    import importlib
+
+    from musteach.commands.plugin_words import PLUGIN_WORDS
+
+    def texts(p: argparse.ArgumentParser) -> list[str]:
+        out = [p.description or ""]
+        for a in p._actions:
+            out.append(a.help or "")
+            if isinstance(a, argparse._SubParsersAction):
+                out += [c.help or "" for c in a._choices_actions]
+                for sub in a.choices.values():
+                    out += texts(sub)
+        return out
+
+    found: list[str] = []
+    for name in ("command", "copy_lessons", "site", "classes.cli", "admit"):
+        root = argparse.ArgumentParser()
+        sub = root.add_subparsers()
+        parser = importlib.import_module(f"musteach_server.{name}").add_parser(sub)
+        found += [c.help or "" for c in sub._choices_actions] + texts(parser)
+    missing = sorted({t for t in found if t and t not in PLUGIN_WORDS and t != "show this help message and exit"})
+    assert missing == [], f"plug-in help not in musteach.commands.plugin_words.PLUGIN_WORDS: {missing}"
