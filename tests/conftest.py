@@ -10,6 +10,10 @@
   per session for the slow install tests (see fresh_venv.py).
 * Under ``make test`` two pytest-xdist workers share the tests: one runs every test that starts a server or
   a browser, the other the rest (see :func:`xdist_group_of`).
+* No test writes the user's own data: ``XDG_DATA_HOME`` (the progress file, the class database) and
+  ``MUSTEACH_PROGRESS_FILE`` point into a fresh temporary folder for each pytest process, inherited by every
+  server and kernel a test starts (a quiz resumes a run kept in that file, so a shared one made the tests depend
+  on each other and on earlier runs on the same machine).
 * hypothesis runs without its per-example deadline: how long an example takes is the machine's load, not the
   code's behaviour (performance is measured in ``benchmarks/``, never in a test).
 * ``strict_widgets``: makes ipywidgets re-raise exceptions from click handlers and fails the test if any
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -28,6 +33,10 @@ from hypothesis import settings
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import browser_helpers as bh
 import fresh_venv
+
+_TEST_DATA = Path(tempfile.mkdtemp(prefix="musteach-test-data-"))
+os.environ["XDG_DATA_HOME"] = str(_TEST_DATA)
+os.environ["MUSTEACH_PROGRESS_FILE"] = str(_TEST_DATA / "musteach" / "progress.json")
 
 settings.register_profile("musteach", deadline=None)
 settings.load_profile("musteach")

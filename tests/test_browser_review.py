@@ -26,7 +26,7 @@ PAGE = "10-play.ipynb"
 PAGE_TIMEOUT_MS = 150_000
 STEP_TIMEOUT_MS = 60_000
 BANNER = re.compile(r"Game 1 is over: (your team|the opponents) \(team ([AB])\) won it, (\d+) to (\d+) \(A (\d+), B (\d+)\)\.")
-LOST = re.compile(r"(\d+\.\d) stones?\b")  # "1.2 stones lost", or near the end "..., 0.5 stones"
+LOST = re.compile(r"([\d.]+) points? of win chance lost")  # the coach's one unit (issue 25); worst first by it
 
 
 @pytest.fixture(scope="module")

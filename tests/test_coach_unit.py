@@ -115,7 +115,7 @@ def test_equal_values_are_called_equal() -> None:
     # through grade_decision: a tie with the best is listed first and called equal
     _g, v = _betting_view(1, facing=False)
     real = grade_decision(v, v.legal[0], n=60)
-    if real.equal_to is not None:
+    if real.equal_to is not None and not real.too_close:  # too close to call wins over a tier
         assert "worth the same here" in grade_sentence(real)
 
 

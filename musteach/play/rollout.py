@@ -281,6 +281,16 @@ def said_weights(view: View, deals: Sequence[Deal]) -> list[float]:
     return weights
 
 
+def _policy_action(policy: ViewPolicy, view: View) -> Action | None:
+    """The action ``policy`` most likely takes from ``view``, or None when it has none to give there (a
+    ``MusError``: the computed strategy knows only the decisions of its abstraction) or offers nothing."""
+    try:
+        probs = policy(view)
+    except MusError:
+        return None
+    return max(probs, key=lambda x: probs[x]) if probs else None
+
+
 def strategy_policy() -> ViewPolicy | None:
     """The computed strategy's ``musteach.play.strategy.policy`` when that module is installed, else None
     (imported on first use)."""
@@ -574,8 +584,9 @@ def betting_values(
                 if chosen_policy is None:
                     a = rollout_action(state, s, key[s] / 10, live, target)
                 else:
-                    probs = chosen_policy(_seat_view(view, s, deal[s], state))
-                    a = max(probs, key=lambda x: probs[x])
+                    a = _policy_action(chosen_policy, _seat_view(view, s, deal[s], state))
+                    if a is None:  # the policy has no answer for this seat here: the heuristic's
+                        a = rollout_action(state, s, key[s] / 10, live, target)
                 asked[memo] = a
             return a
 

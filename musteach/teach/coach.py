@@ -359,7 +359,7 @@ def _grade_sentence(grade: DecisionGrade) -> str:
     error = points_text(grade.sampling_error, lang=_.lang)
     if grade.loss == 0:
         same = grade.equal_to
-        if same is not None:
+        if same is not None and not grade.too_close:  # too close to call: never a tier, "Best" included
             return _(
                 "Best ({where}): {action} and {other} are worth the same here, {figure}.",
                 where=where, action=words(mine.action), other=words(same.action), figure=fig(mine.stones),

@@ -168,6 +168,11 @@ class TeacherInfo:
     has_password: bool
 
 
+#: Diagnosis tags that name no misconception: a slip is a wrong answer no rule explains (musteach.teach.mistakes),
+#: so the dashboard lists it among a learner's mistakes but never counts it as something the class still gets wrong.
+NOT_A_MISCONCEPTION = frozenset({"slip"})
+
+
 @dataclass(frozen=True)
 class ClassInfo:
     """A class: id, teacher, name, short code, join link key, practice skill set by the teacher (or None)."""
@@ -546,7 +551,7 @@ class ClassStore:
                     select(Record.learner_id, Record.skill, Record.diagnosis, first)
                     .where(Record.class_id == class_id, Record.kind.in_(("answer", "review")))
                     .order_by(Record.learner_id, Record.at, Record.id)):
-                if tag:
+                if tag and tag not in NOT_A_MISCONCEPTION:
                     shown.setdefault((lid, skill), {})[tag] = 0
                 elif right and skill is not None:
                     tags = shown.get((lid, skill))
