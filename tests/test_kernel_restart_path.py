@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import nbformat
@@ -63,6 +64,11 @@ def test_stars_survive_a_kernel_restart_through_the_file(tmp_path):
             "    quiz.button_for(quiz.question.answer).click()\n"
             "print(quiz.session.finished, quiz.session.stars, len(quiz.errors))",
         )
+        # the store saves once a click's messages are out (musteach_widgets._base.when_sent), on the kernel's
+        # event loop after the cell: wait for that write before the kernel is stopped
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (progress.exists() and '"02-seats"' in progress.read_text()):
+            time.sleep(0.2)
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
