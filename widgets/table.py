@@ -46,13 +46,22 @@ from musteach.play.view import View
 from musteach.rules import Rules
 from musteach.rules.cards import Card
 from musteach.rules.errors import MusError, shown
-from musteach.rules.lances import effective_rank, seat_roles, team_of
+from musteach.rules.lances import effective_rank, team_of
 from musteach.teach import labels
-from musteach.teach.coach import CoachComment, phase_title, turn_prompt
+from musteach.teach.coach import CoachComment
 from musteach.teach.progress import OPPONENTS_LEVEL, GameResult, Progress
 from musteach.teach.review import DecisionRecord, GameReview, best_game_sentence, match_banner
 from musteach.teach.senas_quiz import gesture_words, third_person
-from musteach.teach.table import BOT_KINDS, ChoiceKind, FinishedGame, TableSession, warm_up
+from musteach.teach.table import (
+    BOT_KINDS,
+    ChoiceKind,
+    FinishedGame,
+    TableSession,
+    parse_start_score,
+    seat_roles_words,
+    seat_words,
+    warm_up,
+)
 
 from ._base import Guarded, css_widget, escape, spoken
 from ._base import html_box as _html
@@ -97,28 +106,8 @@ def card_back_svg(width: float = _BACK_WIDTH) -> str:
 
 
 def _env_start_score() -> dict[str, int] | None:
-    """The test-only start score from ``MUSTEACH_TABLE_START`` (``"38-38"``: A-B), or None when it is unset;
-    :class:`MusError` naming the value when it is not two whole numbers."""
-    text = os.environ.get("MUSTEACH_TABLE_START", "").strip()
-    if not text:
-        return None
-    a, sep, b = text.partition("-")
-    if not (sep and a.strip().isdigit() and b.strip().isdigit()):
-        raise MusError(Text(labels.TABLE_START_ERROR, value=shown(text)))
-    return {"A": int(a), "B": int(b)}
-
-
-def _seat_words(seat: int, me: int) -> str:
-    _ = translator()
-    if seat == me:
-        return _(labels.YOU)
-    if seat == (me + 2) % 4:
-        return _(labels.YOUR_PARTNER_SEAT, seat=seat)
-    return _(labels.SEAT_LOWER, seat=seat)
-
-
-def _roles(seat: int, mano: int) -> str:
-    return "".join(f" · {role}" for role in seat_roles(seat, mano))
+    """The test-only start score from ``MUSTEACH_TABLE_START`` (``"38-38"``: A-B; see :func:`parse_start_score`)."""
+    return parse_start_score(os.environ.get("MUSTEACH_TABLE_START", ""))
 
 
 def _dot(team: str) -> str:
@@ -623,7 +612,7 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
         self.next_button.tooltip = _(labels.GO_ON_TIP if stalled else labels.NEXT_HAND_TIP)
         self.next_button.disabled = not (stalled or self.session.can_deal_next)
         self.next_button.layout.display = None if not self.next_button.disabled else "none"
-        self._draw_status(view)
+        self._draw_status()
         self.step += 1
         self._draw_header(view)
 
@@ -634,7 +623,7 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
         _ = translator()
         self.header.value = f'<span class="musteach-step" data-step="{self.step}"></span>' + _(
             labels.HEADER, hand=h.number, game=h.game_number, seat=self.seat, team_dot=_dot(team), team=team,
-            roles=_roles(self.seat, h.mano), mano=_seat_words(h.mano, self.seat),
+            roles=seat_roles_words(self.seat, h.mano), mano=seat_words(h.mano, self.seat),
         )  # fmt: skip
         score = h.result.final_score if h.result is not None else view.live_score
         games = self.session.games_won
@@ -643,21 +632,11 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
             f"<div>{escape(extra)}{escape(_(labels.GAME_IS, target=self.rules.target, team=team))}</div>"
         )
 
-    def _draw_status(self, view: View) -> None:
-        g = self.game
-        t = g.to_act
+    def _draw_status(self) -> None:
         self.status.remove_class("musteach-your-turn")
-        _ = translator()
-        if g.is_over:
-            text = _(labels.MATCH_OVER_TEAM, team=g.winner)
-        elif g.hand.is_over:
-            text = _(labels.HAND_OVER_SHOWN)
-        elif self.my_turn:
+        if self.my_turn:
             self.status.add_class("musteach-your-turn")
-            text = turn_prompt(view)
-        else:
-            text = t.describe() if t is not None else ""
-        self.status.value = escape(text).replace("órdago", "<i>órdago</i>")
+        self.status.value = escape(self.session.status_text()).replace("órdago", "<i>órdago</i>")
 
     def _draw_seats(self, view: View) -> None:
         g = self.game
@@ -679,28 +658,17 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
             bubble = f'<span class="musteach-said">{escape(said[s])}</span>' if s in said else ""
             parts.append(
                 f'<div class="musteach-seat musteach-seat-{place}" data-seat="{s}">'
-                f'<div class="musteach-seat-name">{_dot(team)}{escape(_(labels.SEAT_HEAD, who=who, seat=s, roles=_roles(s, h.mano)))}{turn}</div>'
+                f'<div class="musteach-seat-name">{_dot(team)}{escape(_(labels.SEAT_HEAD, who=who, seat=s, roles=seat_roles_words(s, h.mano)))}{turn}</div>'
                 f'<div class="musteach-seat-cards">{cards}</div>{bubble}</div>'
             )
-        parts.append(f'<div class="musteach-centre">{self._centre_text(view)}</div>')
+        parts.append(f'<div class="musteach-centre">{self._centre_text()}</div>')
         self.seats_view.value = f'<div class="musteach-seats-grid">{"".join(parts)}</div>'
 
-    def _centre_text(self, view: View) -> str:
-        h = self.game.hand
-        _ = translator()
-        if h.is_over:
-            return f"<b>{escape(_(labels.CARDS_ON_TABLE))}</b>"
-        lines = [f"<b>{escape(phase_title(h.phase))}</b>"]
-        if h.phase in ("mus", "discard") and h.mus_round > 1:
-            lines.append(escape(_(labels.MUS_ROUND, n=h.mus_round)))
-        b = view.betting
-        if b is not None and b.stakes:
-            stake = b.current_stake
-            said = _(labels.ORDAGO) if stake == "ordago" else _(labels.STONES_VALUE, value=stake)
-            lines.append(escape(_(labels.ON_THE_TABLE, stake=said, team=b.betting_team)))
-        closed = [escape(_(labels.LANCE_OUTCOME, lance=k, outcome=o.describe())) for k, o in view.outcomes.items()] if view.outcomes else []
-        if closed:
-            lines.append("<small>" + "<br>".join(closed) + "</small>")
+    def _centre_text(self) -> str:
+        c = self.session.centre()
+        lines = [f"<b>{escape(c.title)}</b>", *map(escape, c.lines)]
+        if c.outcomes:
+            lines.append("<small>" + "<br>".join(map(escape, c.outcomes)) + "</small>")
         return "<br>".join(lines)
 
     def _draw_cards(self) -> None:
@@ -827,10 +795,8 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
         """At the end of a game: its banner (and the match's), the learner's decisions worst first, the error
         rate, and a button to replay each of the worst decisions (musteach.teach.review). In a replay: the
         replay's banner and the way back."""
-        replaying = self.session.replaying
-        if replaying is not None:
-            _ = translator()
-            words = _(labels.REPLAY_BANNER, hand=replaying.hand_number, where=replaying.where, action=str(replaying.action))
+        words = self.session.replay_banner()
+        if words is not None:
             self.review_view.value = f'<div class="musteach-replay-banner" role="status" aria-live="polite">{escape(words)}</div>'
             self.replay_box.children = (self.back_button,)
             return
@@ -863,10 +829,8 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
     def _record_game(self, finished: FinishedGame) -> None:
         """Hand a finished game to the progress store (its "games" section) and read the best game back."""
         progress = self.store.load()
-        r = finished.review
-        summary = {"game_number": finished.game_number, "winner": r.winner, "score": list(r.score), "team": r.team}
         game = progress.record_game(
-            finished.decisions, finished.stones_lost, finished.won, level=finished.level, review=summary
+            finished.decisions, finished.stones_lost, finished.won, level=finished.level, review=finished.review_facts()
         )
         send_record(game_record(game))  # classes: to the teacher too
         self.best_game = self.store.save(progress).best_game()

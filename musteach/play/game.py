@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from itertools import combinations
 from typing import Any
 
 from ..i18n import SOURCE_LANG, Text, speaking, translator
@@ -61,7 +60,8 @@ from ..rules.count import Match, check_score, count_hand
 from ..rules.errors import IllegalActionError, MusError, RulesError
 from ..rules.lances import Lance, Seat, check_seat, evaluate
 from ..rules.options import Rules
-from ..rules.senas import Sena, SenaError, check_sena, get_sena, senas_for
+from ..rules.senas import Sena, get_sena
+from . import legal
 from .actions import (
     Declare,
     Discard,
@@ -71,7 +71,6 @@ from .actions import (
     Record,
     Signal,
     card_names,
-    cards_text,
     parse_action,
 )
 from .events import PHASES, Event, EventKind, Phase, Turn
@@ -314,139 +313,23 @@ class Game:
     # --- asking -------------------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[GameAction]:
         """What ``seat`` may do now (empty if it is not its decision). Bets appear with their smallest
-        amount (envido 2, 2 más); any larger amount is also legal. Señas are listed by :meth:`legal_senas`."""
+        amount (envido 2, 2 más); any larger amount is also legal. Señas are listed by :meth:`legal_senas`.
+        See :func:`musteach.play.legal.legal_actions`."""
         check_seat(seat)
-        if self.is_over or self.hand.is_over:
+        if self.is_over:
             return []
-        h = self.hand
-        if h.phase.is_betting:
-            assert h.betting is not None
-            return list(h.betting.legal_actions(seat))
-        turn = h.to_act()
-        if turn is None or seat != turn.seat:
-            return []
-        if h.phase is Phase.MUS:
-            return [MusCall(True), MusCall(False)]
-        if h.phase is Phase.DISCARD:
-            cards = h.hands[seat]
-            return [Discard(c) for size in (1, 2, 3, 4) for c in combinations(cards, size)]
-        lance = h.lance
-        assert lance is not None
-        return [Declare(lance, self._holds(seat, lance))]
-
-    def _holds(self, seat: int, lance: Lance) -> bool:
-        d = self.hand.deal
-        assert d is not None
-        info = d.infos[seat]
-        return info.pares is not None if lance is Lance.PARES else info.is_juego
+        return legal.legal_actions(self.hand, seat)
 
     def verify(self, seat: int, action: Any) -> GameAction:
         """Check that ``seat`` may play ``action`` now and return it parsed; raise
-        :class:`IllegalActionError` (or another :class:`MusError`) naming the seat and the rule."""
+        :class:`IllegalActionError` (or another :class:`MusError`) naming the seat and the rule
+        (:func:`musteach.play.legal.verify_action`)."""
         check_seat(seat)
         if self.is_over:
             raise IllegalActionError(
                 Text("seat {seat} cannot act: the match is over (team {team} won it)", seat=seat, team=self.winner)
             )
-        h = self.hand
-        a = parse_action(action, h.phase)
-        if isinstance(a, Signal):
-            self._verify_signal(seat, a.sena)
-            return a
-        if h.is_over:
-            raise IllegalActionError(
-                Text(
-                    "seat {seat} cannot say {action}: hand {hand} is over; deal the next hand first (next_hand)",
-                    seat=seat,
-                    action=str(a),
-                    hand=h.number,
-                )
-            )
-        phase = h.phase
-        if phase.is_betting:
-            if not isinstance(a, Action):
-                raise IllegalActionError(
-                    Text(
-                        "seat {seat} cannot say {action}: this is the {lance} betting; say paso, envido, "
-                        "a raise, órdago, quiero or no quiero (RULES.md §6)",
-                        seat=seat,
-                        action=str(a),
-                        lance=h.betting.lance.title if h.betting else str(phase),
-                    )
-                )
-            assert h.betting is not None
-            return h.betting.verify(seat, a)
-        turn = h.to_act()
-        assert turn is not None
-        if seat != turn.seat:
-            raise IllegalActionError(
-                Text(
-                    "seat {seat} cannot say {action}: it is seat {turn_seat}'s turn ({turn}; RULES.md §2)",
-                    seat=seat,
-                    action=str(a),
-                    turn_seat=turn.seat,
-                    turn=turn.sentence,
-                )
-            )
-        if phase is Phase.MUS:
-            if not isinstance(a, MusCall):
-                raise IllegalActionError(
-                    Text(
-                        "seat {seat} cannot say {action} now: first everybody says mus or no hay mus (RULES.md §3)",
-                        seat=seat,
-                        action=str(a),
-                    )
-                )
-            return a
-        if phase is Phase.DISCARD:
-            if not isinstance(a, Discard):
-                raise IllegalActionError(
-                    Text(
-                        "seat {seat} cannot say {action} now: everybody said mus, so each player discards 1 to 4 cards "
-                        "(RULES.md §3)",
-                        seat=seat,
-                        action=str(a),
-                    )
-                )
-            for c in a.cards:
-                if c not in h.hands[seat]:
-                    raise IllegalActionError(
-                        Text(
-                            "seat {seat} cannot discard {code} ({name}): it is not in the hand {hand}",
-                            seat=seat,
-                            code=c.code,
-                            name=c.name,
-                            hand=cards_text(h.hands[seat]),
-                        )
-                    )
-            return a
-        lance = h.lance
-        assert lance is not None
-        if not isinstance(a, Declare) or a.lance is not lance:
-            raise IllegalActionError(
-                Text(
-                    "seat {seat} cannot say {action} now: it must declare {lance} sí or no (RULES.md §4)",
-                    seat=seat,
-                    action=str(a),
-                    lance=lance.value,
-                )
-            )
-        truth = self._holds(seat, lance)
-        if a.holds != truth:
-            info = h.deal.infos[seat]  # type: ignore[union-attr]
-            what = info.jugada(lance)
-            raise IllegalActionError(
-                Text(
-                    "seat {seat} must say {truth}, not {action}: the hand {hand} has {what}; "
-                    "declarations must be truthful (RULES.md §4)",
-                    seat=seat,
-                    truth=str(Declare(lance, truth)),
-                    action=str(a),
-                    hand=info.grande_str,
-                    what=what,
-                )
-            )
-        return a
+        return legal.verify_action(self.hand, seat, action)
 
     def can_act(self, seat: int, action: Any) -> bool:
         """True if :meth:`verify` accepts the action."""
@@ -718,45 +601,12 @@ class Game:
     # señas -------------------------------------------------------------------------------------
     def legal_senas(self, seat: int) -> list[Sena]:
         """The señas ``seat`` may truthfully make now (hand señas only; see :func:`~musteach.rules.senas.senas_for`)."""
-        check_seat(seat)
-        try:
-            self._senas_allowed(seat)
-        except SenaError:
-            return []
-        h = self.hand
-        return list(senas_for(h.cards(seat), self.rules, h.sena_context))
-
-    def _senas_allowed(self, seat: int) -> None:
-        h = self.hand
-        if self.rules.senas == "off":
-            raise SenaError(
-                Text(
-                    "seat {seat} cannot make a seña: señas are not used at this table (senas='off', RULES.md §13)",
-                    seat=seat,
-                )
-            )
-        if self.is_over or h.is_over:
-            raise SenaError(Text("seat {seat} cannot make a seña: the hand is over (RULES.md §11)", seat=seat))
-        if self.rules.first_hand == "mus_corrido" and h.first_of_game:
-            raise SenaError(
-                Text(
-                    "seat {seat} cannot make a seña: the first hand of a game is played without señas "
-                    "(mus corrido y sin señas, RULES.md §3, §13)",
-                    seat=seat,
-                )
-            )
-        if h.phase is Phase.DISCARD and len(h.hands[seat]) != 4:
-            raise SenaError(Text("seat {seat} cannot make a seña while changing cards (RULES.md §11)", seat=seat))
-
-    def _verify_signal(self, seat: int, sena: Sena | str) -> Sena:
-        self._senas_allowed(seat)
-        h = self.hand
-        return check_sena(sena, h.cards(seat), self.rules, h.sena_context, seat=seat)
+        return legal.legal_senas(self.hand, seat)
 
     def can_signal(self, seat: int, sena: Sena | str) -> bool:
         """True if ``seat`` may make ``sena`` now."""
         try:
-            self._verify_signal(seat, sena)
+            legal.verify_signal(self.hand, seat, sena)
         except MusError:
             return False
         return True

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ..i18n import Text
+from ..i18n import Text, translator
 from ..play.actions import Declare, Discard, GameAction, MusCall, Signal, parse_action
 from ..play.bots import OddsBot, RuleBot
 from ..play.events import EventKind, Phase, Turn
@@ -44,20 +44,24 @@ from ..play.view import View
 from ..rules.betting import Action, LanceBetting
 from ..rules.cards import Card
 from ..rules.errors import IllegalActionError, MusError, shown
-from ..rules.lances import Lance, team_of
+from ..rules.lances import Lance, seat_roles, team_of
 from ..rules.options import Rules
 from ..runtime import threads_available
 from . import labels
-from .coach import CoachComment, coach_comment, prepare, said_words
+from .coach import CoachComment, coach_comment, phase_title, prepare, said_words, turn_prompt
 from .review import DecisionRecord, GameReview, record_decision, replay_from, review_game
 
 __all__ = [
     "BOT_KINDS",
+    "Centre",
     "Choice",
     "ChoiceKind",
     "FinishedGame",
     "TableSession",
     "make_bots",
+    "parse_start_score",
+    "seat_roles_words",
+    "seat_words",
     "warm_up",
 ]
 
@@ -172,6 +176,56 @@ class FinishedGame:
     def summary(self, *, lang: str | None = None) -> str:
         """The review's summary sentence (decisions, stones lost, error rate)."""
         return self.review.summary(lang=lang)
+
+    def review_facts(self) -> dict[str, object]:
+        """The review as the progress store keeps it with the game (JSON-ready): ``game_number``, ``winner``
+        (``"A"``/``"B"`` or None), ``score`` ``[a, b]`` (stones) and the learner's ``team``."""
+        r = self.review
+        return {"game_number": self.game_number, "winner": r.winner, "score": list(r.score), "team": r.team}
+
+
+@dataclass(frozen=True, slots=True)
+class Centre:
+    """What the middle of the table says, in words: ``title`` (the part of the hand, or "Cards on the table"
+    once it is over), ``lines`` (the mus round, the bet on the table) and ``outcomes`` (each closed lance's
+    outcome, ``"grande: ..."``)."""
+
+    title: str
+    lines: tuple[str, ...] = ()
+    outcomes: tuple[str, ...] = ()
+
+
+def seat_words(seat: int, me: int) -> str:
+    """A seat as the learner at ``me`` reads it: ``"you"``, ``"your partner (seat 2)"`` or ``"seat 1"``, in the
+    language being spoken. Seats 0..3 (RULES.md §0)."""
+    _ = translator()
+    if seat == me:
+        return _(labels.YOU)
+    if seat == (me + 2) % 4:
+        return _(labels.YOUR_PARTNER_SEAT, seat=seat)
+    return _(labels.SEAT_LOWER, seat=seat)
+
+
+def seat_roles_words(seat: int, mano: int) -> str:
+    """The seat's roles this hand after a middle dot each (``" · mano"``, ``" · postre"``), or ``""`` (RULES.md §2)."""
+    return "".join(f" · {role}" for role in seat_roles(seat, mano))
+
+
+def parse_start_score(text: str) -> dict[str, int] | None:
+    """A start score written ``"38-38"`` (team A's stones, then team B's), as ``{"A": 38, "B": 38}``; None for
+    an empty text. Raises :class:`MusError` naming the text when it is not two whole numbers (the server's
+    test-only ``MUSTEACH_TABLE_START``). The game checks each is below the target.
+
+    >>> parse_start_score("38-30"), parse_start_score(" ")
+    ({'A': 38, 'B': 30}, None)
+    """
+    text = text.strip()
+    if not text:
+        return None
+    a, sep, b = text.partition("-")
+    if not (sep and a.strip().isdigit() and b.strip().isdigit()):
+        raise MusError(Text(labels.TABLE_START_ERROR, value=shown(text)))
+    return {"A": int(a), "B": int(b)}
 
 
 def make_bots(kind: str, learner_seat: int) -> dict[int, Bot]:
@@ -431,6 +485,44 @@ class TableSession:
             if e.kind is EventKind.ACTION and e.seat is not None and e.record is not None:
                 out[e.seat] = said_words(e.record)
         return out if h.phase == phase else {}
+
+    def status_text(self) -> str:
+        """The table's status line, in the language being spoken: the match or the hand over, the learner's
+        prompt on its turn (:func:`~musteach.teach.coach.turn_prompt`), else whose turn it is."""
+        g = self.game
+        _ = translator()
+        if g.is_over:
+            return _(labels.MATCH_OVER_TEAM, team=g.winner)
+        if g.hand.is_over:
+            return _(labels.HAND_OVER_SHOWN)
+        if self.my_turn:
+            return turn_prompt(self.view)
+        t = g.to_act
+        return t.describe() if t is not None else ""
+
+    def centre(self) -> Centre:
+        """What the middle of the table says now (:class:`Centre`), in the language being spoken."""
+        h = self.game.hand
+        _ = translator()
+        if h.is_over:
+            return Centre(_(labels.CARDS_ON_TABLE))
+        lines = []
+        if h.phase in (Phase.MUS, Phase.DISCARD) and h.mus_round > 1:
+            lines.append(_(labels.MUS_ROUND, n=h.mus_round))
+        b = h.betting
+        if b is not None and b.stakes:
+            stake = b.current_stake
+            said = _(labels.ORDAGO) if stake == "ordago" else _(labels.STONES_VALUE, value=stake)
+            lines.append(_(labels.ON_THE_TABLE, stake=said, team=b.betting_team))
+        outcomes = tuple(_(labels.LANCE_OUTCOME, lance=k, outcome=o.describe()) for k, o in h.outcomes.items())
+        return Centre(phase_title(h.phase), tuple(lines), outcomes)
+
+    def replay_banner(self) -> str | None:
+        """In a replay, the banner that says which decision is replayed (hand, lance or phase, action); else None."""
+        rec = self.replaying
+        if rec is None:
+            return None
+        return translator()(labels.REPLAY_BANNER, hand=rec.hand_number, where=rec.where, action=str(rec.action))
 
     # ----- the learner decides --------------------------------------------------------------
     def choose(self, choice: Choice, *, amount: int | None = None, cards: Iterable[Card] = ()) -> CoachComment:
