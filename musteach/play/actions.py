@@ -4,6 +4,9 @@ Records, in the order of a hand: :class:`MusCall` (mus / no hay mus, §3), :clas
 :class:`Declare` (pares / juego sí or no, §4), the betting's :class:`~musteach.rules.betting.Action` (paso,
 envido, a raise, órdago, quiero, no quiero; §6), :class:`Signal` (a seña, §11) and :class:`NextHand` (§2).
 Each record's ``str`` is the text :func:`parse_action` reads back, so a history saved as text replays.
+Each record names its actor, ``seat`` (:class:`~musteach.rules.bet_actions.Acted`): None when read from text,
+the seat that played it once a :class:`~musteach.play.game.Game` has played it (every record of its history),
+left out of comparisons. ``MusCall(True, seat=2)`` builds one with its seat; ``record.by(2)`` gives it.
 
 >>> parse_action("discard 12o 3c")
 Discard(cards=(Card(rank=12, suit=<Suit.OROS: 'o'>), Card(rank=3, suit=<Suit.COPAS: 'c'>)))
@@ -13,9 +16,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..i18n import Text
+from ..rules.bet_actions import Acted, actor
 from ..rules.betting import Action
 from ..rules.cards import Card
 from ..rules.errors import IllegalActionError
@@ -54,27 +58,40 @@ def card_names(cards: Iterable[Card]) -> str:
     return ", ".join(c.name for c in cards)
 
 
-@dataclass(frozen=True, slots=True)
-class MusCall:
-    """In the mus phase: ``wants=True`` is "mus" (change cards), False is "no hay mus" (cut). RULES.md §3."""
+def _seat_field() -> int | None:
+    """A record's actor: keyword-only, left out of comparisons (see :class:`~musteach.rules.bet_actions.Acted`)."""
+    return field(default=None, compare=False, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class MusCall(Acted):
+    """In the mus phase: ``wants=True`` is "mus" (change cards), False is "no hay mus" (cut). RULES.md §3.
+    seat: who says it, or None."""
 
     wants: bool
+    seat: int | None = _seat_field()
+
+    def __post_init__(self) -> None:
+        actor(self.seat)
 
     def __str__(self) -> str:
         return "mus" if self.wants else "no hay mus"
 
 
-@dataclass(frozen=True, slots=True)
-class Discard:
+@dataclass(frozen=True, slots=True, init=False, repr=False)
+class Discard(Acted):
     """The cards a player throws away after everybody said mus: 1 to 4 distinct cards (RULES.md §3).
+    seat: who throws them, or None.
 
     Raises :class:`IllegalActionError` for no card, more than 4, or a card given twice;
-    :class:`~musteach.rules.errors.UnknownCardError` for a bad card text.
+    :class:`~musteach.rules.errors.UnknownCardError` for a bad card text;
+    :class:`~musteach.rules.errors.SeatError` for a bad seat.
     """
 
     cards: tuple[Card, ...]
+    seat: int | None = field(default=None, compare=False)
 
-    def __init__(self, cards: Iterable[Card | str] | str):
+    def __init__(self, cards: Iterable[Card | str] | str, *, seat: int | None = None):
         if isinstance(cards, str):
             cards = cards.replace(",", " ").split()
         parsed = tuple(Card.parse(c) for c in cards)
@@ -83,27 +100,37 @@ class Discard:
         if len(set(parsed)) != len(parsed):
             raise IllegalActionError(Text("a discard names a card twice: {cards}", cards=cards_text(parsed)))
         object.__setattr__(self, "cards", parsed)
+        object.__setattr__(self, "seat", actor(seat))
 
     def __str__(self) -> str:
         return f"discard {cards_text(self.cards)}"
 
 
-@dataclass(frozen=True, slots=True)
-class Declare:
-    """A declaration before Pares or Juego: "pares sí / no", "juego sí / no" (RULES.md §4)."""
+@dataclass(frozen=True, slots=True, repr=False)
+class Declare(Acted):
+    """A declaration before Pares or Juego: "pares sí / no", "juego sí / no" (RULES.md §4). seat: who declares,
+    or None."""
 
     lance: Lance
     holds: bool
+    seat: int | None = _seat_field()
+
+    def __post_init__(self) -> None:
+        actor(self.seat)
 
     def __str__(self) -> str:
         return f"{self.lance.value} {'sí' if self.holds else 'no'}"
 
 
-@dataclass(frozen=True, slots=True)
-class Signal:
-    """A seña made to the partner (RULES.md §11); see :meth:`Game.signal`."""
+@dataclass(frozen=True, slots=True, repr=False)
+class Signal(Acted):
+    """A seña made to the partner (RULES.md §11); see :meth:`Game.signal`. seat: who makes it, or None."""
 
     sena: Sena
+    seat: int | None = _seat_field()
+
+    def __post_init__(self) -> None:
+        actor(self.seat)
 
     def __str__(self) -> str:
         return f"seña {self.sena.key}"

@@ -147,8 +147,9 @@ class Event:
     ``next_hand``), the decision as text (what :func:`~musteach.play.game.replay` plays again).
     audience: None if every seat sees the event, else the seats that do (a seña, a seat's own cards).
     private: words only ``seat`` sees (the cards it threw or drew). data: extra facts (the start event
-    holds the seed and the rules). record: the decision as a frozen record (:data:`~musteach.play.actions.Record`),
-    None for the other events; it is the action text read back, so it is left out of comparisons.
+    holds the seed and the rules). record: the decision as a frozen record (:data:`~musteach.play.actions.Record`)
+    naming ``seat`` as its actor, None for the other events; it is the action text read back (with the event's
+    seat, so a history saved before records named their actor reads the same), so it is left out of comparisons.
     """
 
     index: int
@@ -165,7 +166,7 @@ class Event:
 
     def __post_init__(self) -> None:
         if self.record is None and self.action is not None:
-            object.__setattr__(self, "record", read_record(self.action, self.phase))
+            object.__setattr__(self, "record", read_record(self.action, self.phase, self.seat))
 
     def visible_to(self, viewer: int | None) -> bool:
         """True if seat ``viewer`` sees this event (None = an onlooker who sees everything)."""
@@ -230,9 +231,12 @@ class Event:
             raise MusError(Text("a history event has a bad kind or phase: {error}", error=str(e))) from None
 
 
-def read_record(action: str, phase: Phase) -> Record:
+def read_record(action: str, phase: Phase, seat: int | None = None) -> Record:
     """The frozen record of a saved action text (``"next_hand"`` or any text of
-    :func:`~musteach.play.actions.parse_action`); raises :class:`~musteach.rules.errors.IllegalActionError`."""
+    :func:`~musteach.play.actions.parse_action`), naming ``seat`` as its actor (None: nobody; ``"next_hand"``
+    is nobody's). Raises :class:`~musteach.rules.errors.IllegalActionError` for a text that is no action, and
+    :class:`~musteach.rules.errors.SeatError` for a bad seat."""
     if action == str(NextHand()):
         return NextHand()
-    return parse_action(action, phase)
+    record = parse_action(action, phase)
+    return record if seat is None else record.by(seat)

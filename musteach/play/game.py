@@ -354,7 +354,7 @@ class Game:
     def _act(self, seat: int, a: GameAction) -> list[Event]:
         start = len(self.history)
         if isinstance(a, Signal):
-            self._signal(seat, a.sena)
+            self._signal(seat, a)
             return self.history[start:]
         h = self.hand
         if isinstance(a, MusCall):
@@ -621,7 +621,8 @@ class Game:
         """
         return self.act(check_seat(seat), Signal(get_sena(sena)))
 
-    def _signal(self, seat: int, sena: Sena) -> None:
+    def _signal(self, seat: int, a: Signal) -> None:
+        sena = a.sena
         h = self.hand
         ctx = h.sena_context
         h.senas.append(SenaRecord(seat, sena, ctx, tuple(h.hands[seat])))
@@ -637,7 +638,7 @@ class Game:
                 gesture=sena.gesture_text(_.lang).lower(),
                 meaning=sena.meaning_text(_.lang),
             ),
-            record=Signal(sena),
+            record=a,
             audience=(seat, partner),
         )
 

@@ -55,23 +55,25 @@ def legal_actions(hand: HandState, seat: int) -> list[GameAction]:
     if turn is None or seat != turn.seat:
         return []
     if h.phase is Phase.MUS:
-        return [MusCall(True), MusCall(False)]
+        return [MusCall(True, seat=seat), MusCall(False, seat=seat)]
     if h.phase is Phase.DISCARD:
         cards = h.hands[seat]
-        return [Discard(c) for size in (1, 2, 3, 4) for c in combinations(cards, size)]
+        return [Discard(c, seat=seat) for size in (1, 2, 3, 4) for c in combinations(cards, size)]
     lance = h.lance
     assert lance is not None
-    return [Declare(lance, holds(h, seat, lance))]
+    return [Declare(lance, holds(h, seat, lance), seat=seat)]
 
 
 def verify_action(hand: HandState, seat: int, action: object) -> GameAction:
-    """Check that ``seat`` may play ``action`` (a record or its text) now in ``hand``; return the record. Raises :class:`IllegalActionError` (or another :class:`~musteach.rules.errors.MusError`) naming the
+    """Check that ``seat`` may play ``action`` (a record or its text) now in ``hand``; return the record, naming
+    ``seat`` as its actor. Raises :class:`IllegalActionError` (or another :class:`~musteach.rules.errors.MusError`) naming the
     seat and the rule: out of turn (§2), the wrong kind of decision for the phase (§3, §4, §6), a card not in
-    the hand (§3), an untruthful declaration (§4), a seña not allowed (§11)."""
+    the hand (§3), an untruthful declaration (§4), a record that names another seat, a seña not allowed (§11)."""
     check_seat(seat)
     h = hand
     a = parse_action(action, h.phase)
     if isinstance(a, Signal):
+        a = a.by(seat)
         verify_signal(h, seat, a.sena)
         return a
     if h.is_over:
@@ -83,6 +85,7 @@ def verify_action(hand: HandState, seat: int, action: object) -> GameAction:
                 hand=h.number,
             )
         )
+    a = a.by(seat)
     phase = h.phase
     if phase.is_betting:
         if not isinstance(a, Action):

@@ -1,19 +1,80 @@
 """What a player says in the betting: an :class:`Action` read from text, and the :class:`BettingStep` record (RULES.md §6).
 
+Every decision record (the betting's :class:`Action`, and the records of :mod:`musteach.play.actions`) names
+its actor, the seat that played it (:class:`Acted`): a record read from text names nobody until a seat plays
+it, and the engine hands back the record played with its seat.
+
 >>> Action.parse("2 más")
 Action(kind='reenvido', amount=2)
+>>> Action.parse("2 más").by(1)
+Action(kind='reenvido', amount=2, seat=1)
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
+from typing import Self
 
 from ..i18n import Text
 from .errors import IllegalActionError
+from .lances import check_seat
 from .stakes import fold_text, is_whole
 
-__all__ = ["ACTION_KINDS", "Action", "ActionKind", "BettingStep"]
+__all__ = ["ACTION_KINDS", "Acted", "Action", "ActionKind", "BettingStep"]
+
+
+class Acted:
+    """What every decision record shares: ``seat``, its actor (0..3), or None for a record nobody has played
+    yet (read from text, or offered as a choice to nobody in particular).
+
+    The seat is left out of comparisons and hashing: two records that say the same thing are equal whoever
+    says it (a learner's record compares with the choices offered, a coach's best action with the one played).
+    :meth:`by` gives the record with its actor; the repr names the seat only when there is one, so a record
+    read from text reads as it always did.
+    """
+
+    __slots__ = ()
+    seat: int | None
+
+    def by(self, seat: int) -> Self:
+        """This record with ``seat`` as its actor (itself when it already names ``seat``).
+
+        Raises :class:`~musteach.rules.errors.SeatError` for a seat outside 0..3, and
+        :class:`IllegalActionError` when the record already names another seat (RULES.md §0).
+        """
+        check_seat(seat)
+        if self.seat == seat:
+            return self
+        if self.seat is not None:
+            raise IllegalActionError(
+                Text("seat {seat} cannot play {action}: the record was played by seat {other}", seat=seat, action=str(self), other=self.seat)
+            )
+        new = object.__new__(type(self))  # a copy, fast: the coach's rollouts play many actions
+        for name in _field_names(type(self)):
+            object.__setattr__(new, name, seat if name == "seat" else getattr(self, name))
+        return new
+
+    def __repr__(self) -> str:
+        shown = [f"{name}={getattr(self, name)!r}" for name in _field_names(type(self)) if name != "seat"]
+        if self.seat is not None:
+            shown.append(f"seat={self.seat!r}")
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
+def actor(seat: int | None) -> int | None:
+    """``seat`` checked as a record's actor: None, or a seat 0..3 (:class:`~musteach.rules.errors.SeatError` otherwise)."""
+    return None if seat is None else check_seat(seat)
 
 
 class ActionKind(enum.StrEnum):
@@ -43,23 +104,28 @@ ACTION_KINDS: tuple[ActionKind, ...] = tuple(ActionKind)
 # ----------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, init=False)
-class Action:
+@dataclass(frozen=True, slots=True, init=False, repr=False)
+class Action(Acted):
     """One thing a player says in the betting (RULES.md §6).
 
     kind: one of :data:`ACTION_KINDS`: ``"paso"``, ``"envido"`` (open a bet of ``amount`` stones, 2 by
     default), ``"reenvido"`` (raise by ``amount`` more, "N más"), ``"ordago"``, ``"quiero"``, ``"no_quiero"``.
     amount: stones, for envido and reenvido only. Whether an amount is legal (at least 2) is checked when
     the action is played, so that :meth:`LanceBetting.verify` can name the rule.
+    seat: the seat that says it (:class:`Acted`), or None; a :class:`~musteach.rules.errors.SeatError` for
+    another value.
 
     >>> Action.parse("envido 5"), str(Action.parse("3 más")), str(Action.parse("ÓRDAGO"))
     (Action(kind='envido', amount=5), '3 más', 'órdago')
+    >>> Action("quiero", seat=3) == Action("quiero")
+    True
     """
 
     kind: ActionKind
     amount: int | None = None
+    seat: int | None = field(default=None, compare=False)
 
-    def __init__(self, kind: ActionKind | str, amount: int | None = None) -> None:
+    def __init__(self, kind: ActionKind | str, amount: int | None = None, *, seat: int | None = None) -> None:
         try:
             known = ActionKind(kind)
         except (ValueError, TypeError):
@@ -68,6 +134,7 @@ class Action:
             ) from None
         object.__setattr__(self, "kind", known)
         object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "seat", actor(seat))
         if self.kind in ("envido", "reenvido"):
             if self.amount is None:
                 object.__setattr__(self, "amount", 2)
@@ -142,7 +209,7 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class BettingStep:
-    """One action played: the seat, the :class:`Action`, and a sentence for learners.
+    """One action played: the seat, the :class:`Action` (naming the same seat), and a sentence for learners.
 
     seat and action are None for a note that is nobody's action (e.g. "there is no betting").
     """

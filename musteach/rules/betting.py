@@ -215,14 +215,14 @@ class LanceBetting:
 
     # --- checking ---------------------------------------------------------------------------
     def verify(self, seat: int, action: Action | str) -> Action:
-        """Check that ``seat`` may say ``action`` now; return the parsed :class:`Action`.
+        """Check that ``seat`` may say ``action`` now; return the parsed :class:`Action`, naming ``seat`` as its actor.
 
         Raises :class:`~musteach.rules.errors.IllegalActionError` naming the seat, the action and the rule
-        (RULES.md §2, §4, §6), or :class:`~musteach.rules.errors.SeatError` for a seat outside 0..3. Its
-        ``message(lang)`` is the learner's feedback in their language.
+        (RULES.md §2, §4, §6), or that the record names another seat; :class:`~musteach.rules.errors.SeatError`
+        for a seat outside 0..3. Its ``message(lang)`` is the learner's feedback in their language.
         """
-        a = Action.parse(action)
         check_seat(seat)
+        a = Action.parse(action).by(seat)
         said = {"seat": seat, "action": str(a)}
         if self.closed:
             raise IllegalActionError(self._closed_text(seat, a))
@@ -334,11 +334,19 @@ class LanceBetting:
         return True
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """The actions ``seat`` (default: :attr:`next_seat`) may take now; bets shown with their minimum amount."""
+        """The actions ``seat`` (default: :attr:`next_seat`) may take now, each naming ``seat``; bets shown with
+        their minimum amount."""
         seat = self.next_seat if seat is None else seat
         if seat is None:
             return []
-        kinds = [Action("paso"), Action("envido", 2), Action("reenvido", 2), Action("ordago"), Action("quiero"), Action("no_quiero")]
+        kinds = [
+            Action("paso", seat=seat),
+            Action("envido", 2, seat=seat),
+            Action("reenvido", 2, seat=seat),
+            Action("ordago", seat=seat),
+            Action("quiero", seat=seat),
+            Action("no_quiero", seat=seat),
+        ]
         return [a for a in kinds if self.can(seat, a)]
 
     # --- acting -----------------------------------------------------------------------------

@@ -23,7 +23,7 @@ of the :class:`Choice` records that :meth:`TableSession.choices` offers:
 (True, ['mus', 'no-hay-mus'])
 >>> comment = s.choose(s.choices()[1])  # no hay mus
 >>> comment.action
-MusCall(wants=False)
+MusCall(wants=False, seat=0)
 """
 
 from __future__ import annotations
@@ -110,6 +110,7 @@ class Choice:
 
     kind: a :class:`ChoiceKind`. action: the record as offered (a bet at its smallest amount, 2 stones), or
     None for the discard, whose cards the learner marks. lance: the lance of a declaration, else None.
+    seat: the seat it is offered to (the records name it as their actor), or None.
     A view sends the choice back to :meth:`TableSession.choose`, with ``amount`` for envido and a raise and
     ``cards`` for the discard; :meth:`record` builds the record played.
     """
@@ -117,6 +118,7 @@ class Choice:
     kind: ChoiceKind
     action: GameAction | None
     lance: Lance | None = None
+    seat: int | None = None
 
     @property
     def takes_amount(self) -> bool:
@@ -134,13 +136,13 @@ class Choice:
         return not self.takes_cards or 1 <= len(set(cards)) <= 4
 
     def record(self, *, amount: int | None = None, cards: Iterable[Card] = ()) -> GameAction:
-        """The record to play: the discard of ``cards``, a bet of ``amount`` stones (None: the smallest), or
-        the action offered. Raises :class:`~musteach.rules.errors.IllegalActionError` for a discard of no card
-        or more than 4 (RULES.md §3), or an amount that is not a whole number."""
+        """The record to play, naming the choice's seat: the discard of ``cards``, a bet of ``amount`` stones
+        (None: the smallest), or the action offered. Raises :class:`~musteach.rules.errors.IllegalActionError`
+        for a discard of no card or more than 4 (RULES.md §3), or an amount that is not a whole number."""
         if self.kind is ChoiceKind.DISCARD:
-            return Discard(list(cards))
+            return Discard(list(cards), seat=self.seat)
         if self.kind in _WITH_AMOUNT and amount is not None:
-            return Action(str(self.kind), amount)
+            return Action(str(self.kind), amount, seat=self.seat)
         assert self.action is not None  # every choice but the discard carries its record
         return self.action
 
@@ -444,15 +446,15 @@ class TableSession:
         h = g.hand
         if h.phase is Phase.MUS:
             return tuple(
-                Choice(ChoiceKind.MUS if a.wants else ChoiceKind.NO_HAY_MUS, a)
+                Choice(ChoiceKind.MUS if a.wants else ChoiceKind.NO_HAY_MUS, a, seat=self.seat)
                 for a in g.legal_actions(self.seat)
                 if isinstance(a, MusCall)
             )
         if h.phase is Phase.DISCARD:
-            return (Choice(ChoiceKind.DISCARD, None),)
+            return (Choice(ChoiceKind.DISCARD, None, seat=self.seat),)
         if h.phase.is_declaration:
             return tuple(
-                Choice(ChoiceKind.DECLARE_SI if a.holds else ChoiceKind.DECLARE_NO, a, a.lance)
+                Choice(ChoiceKind.DECLARE_SI if a.holds else ChoiceKind.DECLARE_NO, a, a.lance, self.seat)
                 for a in g.legal_actions(self.seat)
                 if isinstance(a, Declare)
             )
@@ -693,14 +695,14 @@ class TableSession:
 def _betting_choices(b: LanceBetting, seat: int) -> tuple[Choice, ...]:
     """The betting choices ``seat`` has now, by the betting's ``can_x`` queries (RULES.md §6)."""
     offered = (
-        (ChoiceKind.PASO, b.can_paso(seat), Action("paso")),
-        (ChoiceKind.ENVIDO, b.can_envido(seat, MIN_BET), Action("envido", MIN_BET)),
-        (ChoiceKind.QUIERO, b.can_quiero(seat), Action("quiero")),
-        (ChoiceKind.NO_QUIERO, b.can_no_quiero(seat), Action("no_quiero")),
-        (ChoiceKind.REENVIDO, b.can_reenvido(seat, MIN_BET), Action("reenvido", MIN_BET)),
-        (ChoiceKind.ORDAGO, b.can_ordago(seat), Action("ordago")),
+        (ChoiceKind.PASO, b.can_paso(seat), Action("paso", seat=seat)),
+        (ChoiceKind.ENVIDO, b.can_envido(seat, MIN_BET), Action("envido", MIN_BET, seat=seat)),
+        (ChoiceKind.QUIERO, b.can_quiero(seat), Action("quiero", seat=seat)),
+        (ChoiceKind.NO_QUIERO, b.can_no_quiero(seat), Action("no_quiero", seat=seat)),
+        (ChoiceKind.REENVIDO, b.can_reenvido(seat, MIN_BET), Action("reenvido", MIN_BET, seat=seat)),
+        (ChoiceKind.ORDAGO, b.can_ordago(seat), Action("ordago", seat=seat)),
     )
-    return tuple(Choice(kind, action, b.lance) for kind, ok, action in offered if ok)
+    return tuple(Choice(kind, action, b.lance, seat) for kind, ok, action in offered if ok)
 
 
 def _verify_bet(b: LanceBetting, seat: int, a: Action) -> None:
