@@ -3,6 +3,7 @@ games (issue 23 item 6); the replay sandbox (issue 23 item 7)."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
@@ -10,10 +11,12 @@ import pytest
 
 from musteach.play.actions import Declare, Discard, MusCall
 from musteach.play.bots import RuleBot, play_match
+from musteach.play.events import Phase
 from musteach.play.game import Game
 from musteach.rules import Rules
 from musteach.rules.betting import Action
 from musteach.rules.errors import IllegalActionError, MusError
+from musteach.teach.coach import CoachComment
 from musteach.teach.review import match_banner
 from musteach.teach.table import Choice, ChoiceKind, FinishedGame, TableSession
 
@@ -281,3 +284,104 @@ def test_a_replay_changes_nothing_of_the_game_until_back():
     assert s.game is game and game.hand.number == hand + 1 and game.hand.start_score == game.match.score
     with pytest.raises(MusError):
         s.replay(0)  # no review on the table now
+
+
+# ----------------------------------------------------------------------------------------------
+# A fake view that picks only among the session's legal choices, through every part of a hand (issue 24)
+# ----------------------------------------------------------------------------------------------
+
+
+class ChoosingView:
+    """Draws the session's words (status, centre, bubbles) and plays one of :meth:`TableSession.choices`: mus in
+    the first mus round and no hay mus after, the two lowest cards in a discard, then a seeded pick among the
+    legal betting choices (no órdago, so that every lance is played)."""
+
+    def __init__(self, session: TableSession, seed: int):
+        self.s = session
+        self.rng = random.Random(seed)
+        self.phases: list[Phase] = []
+        self.drawn: list[tuple[str, str]] = []
+
+    def draw(self) -> None:
+        s = self.s
+        status, centre = s.status_text(), s.centre()
+        assert status and centre.title, "every state has a status line and a centre title"
+        assert all(isinstance(w, str) and w for w in s.said().values())
+        self.drawn.append((status, centre.title))
+
+    def step(self) -> CoachComment:
+        s = self.s
+        self.draw()
+        choices = s.choices()
+        assert choices and s.my_turn
+        h = s.game.hand
+        extra: dict[str, object] = {}
+        if h.phase is Phase.MUS:
+            want = ChoiceKind.MUS if h.mus_round == 1 else ChoiceKind.NO_HAY_MUS
+            choice = next(c for c in choices if c.kind is want)
+        elif h.phase is Phase.DISCARD:
+            (choice,) = choices
+            extra["cards"] = sorted(s.view.cards, key=lambda c: c.rank)[:2]
+        else:
+            choice = self.rng.choice([c for c in choices if c.kind is not ChoiceKind.ORDAGO] or list(choices))
+            if choice.takes_amount:
+                extra["amount"] = 2
+        assert choice.seat == s.seat and (choice.action is None or choice.action.seat == s.seat)
+        self.phases.append(h.phase)
+        n = len(s.game.history)
+        comment = s.choose(choice, **extra)  # type: ignore[arg-type]
+        played = s.game.history[n]
+        assert played.seat == s.seat and played.record is not None and played.record.seat == s.seat
+        assert comment is s.comments[-1] and comment.text and comment.action.seat == s.seat
+        return comment
+
+    def play_hand(self) -> None:
+        for _ in range(60):
+            if self.s.game.hand.is_over:
+                self.draw()
+                return
+            self.step()
+        raise AssertionError("the hand did not end")
+
+
+def test_a_fake_view_plays_every_part_of_a_hand_from_the_legal_choices():
+    """Seed 0 with the declarations asked: the deal, the mus and a discard round, the declarations, and the
+    betting of all four lances, each decision chosen among the session's legal choices and commented."""
+    s = TableSession(seed=0, level="rule", ask_declarations=True)
+    assert len(s.view.cards) == 4 and s.game.hand.phase is Phase.MUS  # dealt, the learner (mano) speaks first
+    view = ChoosingView(s, seed=0)
+    view.play_hand()
+    assert {
+        Phase.MUS, Phase.DISCARD, Phase.DECLARE_PARES, Phase.DECLARE_JUEGO,
+        Phase.BET_GRANDE, Phase.BET_CHICA, Phase.BET_PARES, Phase.BET_JUEGO,
+    } <= set(view.phases)  # fmt: skip
+    h = s.game.hand
+    assert h.is_over and h.result is not None and set(h.outcomes) == {"grande", "chica", "pares", "juego"}
+    assert len(s.comments) == len(view.phases)
+    assert len(s.decisions) == sum(c.grade is not None for c in s.comments) >= 4
+    assert view.drawn[-1] == (s.status_text(), "Cards on the table")
+
+
+def test_a_fake_view_plays_a_whole_game_to_its_review():
+    """From 20-20 to 40 (seed 11: three hands): hands until the game ends, each decision among the legal
+    choices; the review at the end grades every decision of the learner's, and the game's record is given once."""
+    s = TableSession(seed=11, level="rule", start_score={"A": 20, "B": 20})
+    view = ChoosingView(s, seed=11)
+    for _ in range(30):
+        view.play_hand()
+        if s.game.hand.result.game_over:
+            break
+        assert s.review is None and s.take_finished() == []
+        s.next_hand()
+    else:
+        raise AssertionError("the game did not end")
+    assert s.game.hand.number > 1
+    review = s.review
+    assert review is not None and review is s.reviews[1]
+    assert len(review.decisions) == len(s.decisions) and review.banner.startswith("Game 1 is over: ")
+    assert sorted(d.event_index for d in review.decisions) == sorted(d.event_index for d in s.decisions)
+    (finished,) = s.take_finished()
+    assert finished.review is review and s.take_finished() == []
+    facts = finished.review_facts()
+    assert facts == {"game_number": 1, "winner": review.winner, "score": list(review.score), "team": "A"}
+    assert max(review.score) >= 40 and review.winner == s.game.hand.result.game_winner
