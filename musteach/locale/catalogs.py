@@ -21,7 +21,7 @@ import string
 import sys
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
@@ -235,19 +235,24 @@ def check(complete: tuple[str, ...] = ("es",)) -> list[Problem]:
             if not mo.is_file() or mo.read_bytes() != compile_po(catalog):
                 problems.append(f"{where}: the .mo is not the compiled .po")
             for m in catalog:
-                if not m.id:
-                    continue
-                ids = (m.id,) if isinstance(m.id, str) else tuple(m.id)
-                strs = (m.string,) if isinstance(m.string, str) else tuple(m.string or ())
-                if not all(strs) or m.fuzzy:
-                    if lang in complete:
-                        problems.append(f"{where}: untranslated{' (fuzzy)' if m.fuzzy else ''} {ids[0]!r}")
-                    continue
-                wanted = placeholders(ids[0]) | (placeholders(ids[1]) | {"n"} if len(ids) > 1 else frozenset())
-                for s in strs:
-                    got = placeholders(s)
-                    if (len(ids) == 1 and got != wanted) or not got <= wanted:
-                        problems.append(f"{where}: placeholders {sorted(got)} differ from {sorted(wanted)} in {ids[0]!r}")
+                if m.id:
+                    problems.extend(_message_problems(m, where, lang in complete))
+    return problems
+
+
+def _message_problems(m: Message, where: str, complete: bool) -> list[Problem]:
+    """One catalog message's problems: untranslated or fuzzy (only when its language must be ``complete``), or a
+    translation whose placeholders differ from the msgid's (a plural may leave out ``{n}``)."""
+    ids = (m.id,) if isinstance(m.id, str) else tuple(m.id)
+    strs = (m.string,) if isinstance(m.string, str) else tuple(m.string or ())
+    if not all(strs) or m.fuzzy:
+        return [f"{where}: untranslated{' (fuzzy)' if m.fuzzy else ''} {ids[0]!r}"] if complete else []
+    wanted = placeholders(ids[0]) | (placeholders(ids[1]) | {"n"} if len(ids) > 1 else frozenset())
+    problems = []
+    for s in strs:
+        got = placeholders(s)
+        if (len(ids) == 1 and got != wanted) or not got <= wanted:
+            problems.append(f"{where}: placeholders {sorted(got)} differ from {sorted(wanted)} in {ids[0]!r}")
     return problems
 
 

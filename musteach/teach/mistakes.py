@@ -271,6 +271,21 @@ def _true_read(rank: int, kings: int) -> tuple[int, int]:
     return effective_rank(rank, kings), point_value(rank, kings)
 
 
+def _card_reads(
+    rank: int, kings: int, kinds: Sequence[Misreading], on: Sequence[Misreading]
+) -> list[tuple[tuple[Misreading, ...], tuple[int, int]]]:
+    """The ways :func:`misread` may read one card of ``rank``, each ``(misreadings, (rank, points))``: first as
+    the whole-kind misreadings ``on`` read it (truly when none applies), then by each one-card misreading of
+    ``kinds`` that applies to it."""
+    read = _true_read(rank, kings)
+    by = tuple(m for m in on if _READS[m](rank, kings) is not None)
+    for m in by:
+        read = _READS[m](rank, kings) or read
+    out = [(by, read)]
+    out += [((m,), got) for m in kinds if m not in _WHOLE and (got := _READS[m](rank, kings)) is not None]
+    return out
+
+
 def misread(
     cards: Sequence[Card], kings: int, kinds: Iterable[Misreading], fits: Callable[[list[tuple[int, int]]], bool]
 ) -> tuple[Misreading, ...] | None:
@@ -285,15 +300,7 @@ def misread(
     whole = [m for m in kinds if m in _WHOLE]
     for n in range(len(whole) + 1):
         for on in itertools.combinations(whole, n):  # a misreading of a kind of card reads every such card so
-            options: list[list[tuple[tuple[Misreading, ...], tuple[int, int]]]] = []
-            for c in cards:
-                read = _true_read(c.rank, kings)
-                by = tuple(m for m in on if _READS[m](c.rank, kings) is not None)
-                for m in by:
-                    read = _READS[m](c.rank, kings) or read
-                here = [(by, read)]
-                here += [((m,), got) for m in kinds if m not in _WHOLE and (got := _READS[m](c.rank, kings)) is not None]
-                options.append(here)
+            options = [_card_reads(c.rank, kings, kinds, on) for c in cards]
             for combo in itertools.product(*options):
                 used = [m for ms, _ in combo for m in ms]
                 cost = (len(set(used)), len(used))

@@ -245,34 +245,54 @@ def count_mistakes(result: CountResult, given: Mapping[str, Mapping[str, int]]) 
 
 
 def _lance_mistake(result: CountResult, lance: Lance, exp: Mapping[str, int], got: Mapping[str, int]) -> CountMistake:
-    winner = result.deal[lance].winner
+    """The mistake of one wrongly counted lance: nobody scores, the wrong team, a jugada left out, or a bet
+    miscounted (in that order of reading), else a plain miscount."""
     team = next((t for t in "AB" if exp[t] > 0), None)
     if team is None:
         return CountMistake.NOBODY_SCORES
     if got[team] == 0 and got[_other(team)] > 0:
         return CountMistake.WRONG_TEAM
+    return _jugada_mistake(result, lance, team, exp, got) or _bet_mistake(result, lance, team, exp, got) or CountMistake.MISCOUNTED
+
+
+def _jugada_mistake(
+    result: CountResult, lance: Lance, team: str, exp: Mapping[str, int], got: Mapping[str, int]
+) -> CountMistake | None:
+    """Pares and Juego: a hand's own jugada left out (the partner's, the winner's, or both), else None."""
+    winner = result.deal[lance].winner
+    if lance not in (Lance.PARES, Lance.JUEGO) or winner is None:
+        return None
+    partner, own = _seat_bonus(result, lance, (winner + 2) % 4), _seat_bonus(result, lance, winner)
+    if partner and got[team] == exp[team] - partner:
+        return CountMistake.PARTNER_LEFT_OUT
+    if own and partner and got[team] == exp[team] - own:
+        return CountMistake.WINNER_LEFT_OUT
+    if own and got[team] == exp[team] - own - partner:
+        return CountMistake.JUGADAS_LEFT_OUT
+    return None
+
+
+def _bet_mistake(
+    result: CountResult, lance: Lance, team: str, exp: Mapping[str, int], got: Mapping[str, int]
+) -> CountMistake | None:
+    """The lance's betting miscounted: an accepted stake left out or counted as paso, a deje left out or counted
+    twice, the paso stone forgotten; else None."""
     o = result.betting.get(lance.value)
-    if lance in (Lance.PARES, Lance.JUEGO) and winner is not None:
-        partner, own = _seat_bonus(result, lance, (winner + 2) % 4), _seat_bonus(result, lance, winner)
-        if partner and got[team] == exp[team] - partner:
-            return CountMistake.PARTNER_LEFT_OUT
-        if own and partner and got[team] == exp[team] - own:
-            return CountMistake.WINNER_LEFT_OUT
-        if own and got[team] == exp[team] - own - partner:
-            return CountMistake.JUGADAS_LEFT_OUT
-    if o is not None and o.type == "accepted" and o.stake:
+    if o is None:
+        return None
+    if o.type == "accepted" and o.stake:
         if got[team] == exp[team] - o.stake:
             return CountMistake.STAKE_LEFT_OUT
         if lance in (Lance.GRANDE, Lance.CHICA, Lance.PUNTO) and got[team] == exp[team] - o.stake + 1:
             return CountMistake.STAKE_AS_PASO
-    if o is not None and o.type == "rejected" and result.rules.deje_timing != "immediate" and o.winner_team == team:
+    if o.type == "rejected" and result.rules.deje_timing != "immediate" and o.winner_team == team:
         if got[team] == exp[team] - o.deje:
             return CountMistake.DEJE_LEFT_OUT
-    if o is not None and o.type == "paso" and lance in (Lance.GRANDE, Lance.CHICA) and got[team] == 0:
+    if o.type == "paso" and lance in (Lance.GRANDE, Lance.CHICA) and got[team] == 0:
         return CountMistake.PASO_STONE_FORGOTTEN
-    if o is not None and o.type == "rejected" and got[team] == exp[team] + o.deje:
+    if o.type == "rejected" and got[team] == exp[team] + o.deje:
         return CountMistake.DEJE_TWICE
-    return CountMistake.MISCOUNTED
+    return None
 
 
 def why_count_wrong(
@@ -314,36 +334,77 @@ def _why_lance(
     reveal: bool = True,
 ) -> str:
     name = lance.title
-    winner = result.deal[lance].winner
     team = next((t for t in "AB" if exp[t] > 0), "A")
     if case is CountMistake.NOBODY_SCORES:
         return _("{lance}: you gave {given}, but nobody scores here.", lance=name, given=_pair(got))
     if case is CountMistake.WRONG_TEAM:
-        o = result.betting.get(lance.value)
-        if winner is not None and team_of(winner) != team and o is not None and o.type == "rejected":
-            # the best hand is the other team's, but that team refused this team's bet (RULES.md §6, §7)
-            return _(
-                "{lance}: you gave the stones to team {other}, but team {other} refused team {team}'s bet, so team "
-                "{team} scores this lance, although seat {seat} holds the best hand.",
-                lance=name,
-                other=_other(team),
-                seat=winner,
-                team=team,
-            )
-        if winner is not None and team_of(winner) == team:
-            return _(
-                "{lance}: you gave the stones to team {other}, but seat {seat} of team {team} holds the best hand.",
-                lance=name,
-                other=_other(team),
-                seat=winner,
-                team=team,
-            )
+        return _why_wrong_team(_, result, lance, team)
+    said = _why_jugadas(_, result, lance, case, team) or _why_bet(_, result, lance, case, team)
+    if said:
+        return said
+    if not reveal:
+        return _("{lance}: {given} is not the count; go through it again.", lance=name, given=_pair(got))
+    return _(
+        "{lance}: you gave {given}, the count gives {expected}.", lance=name, given=_pair(got), expected=_pair(exp)
+    )
+
+
+def why_meaning_wrong(asked: str, picked: str, rules: Rules | None = None, *, lang: str | None = None) -> str:
+    """Why the meaning of seña ``picked`` is not what seña ``asked`` tells (both keys; RULES.md §11).
+
+    Names the gesture the picked meaning belongs to, so the sentence cannot be read as the right meaning;
+    ``""`` when they are the same. Raises :class:`~musteach.rules.senas.SenaError` for an unknown seña.
+    lang: the language (None: the one being spoken).
+    """
+    if asked == picked:
+        return ""
+    _ = translator(lang)
+    a, p = get_sena(asked, rules), get_sena(picked, rules)
+    with speaking(_.lang):
+        said = meaning(p, rules)
+    return _(
+        "You picked \u201c{meaning}\u201d, which is what '{picked}' means, not '{asked}'.",
+        meaning=said,
+        picked=p.gesture_text(_.lang),
+        asked=a.gesture_text(_.lang),
+    )
+
+
+def _why_wrong_team(_: Translator, result: CountResult, lance: Lance, team: str) -> str:
+    """:func:`_why_lance` for stones given to the wrong team: who holds the best hand, or who refused a bet."""
+    name = lance.title
+    winner = result.deal[lance].winner
+    o = result.betting.get(lance.value)
+    if winner is not None and team_of(winner) != team and o is not None and o.type == "rejected":
+        # the best hand is the other team's, but that team refused this team's bet (RULES.md §6, §7)
         return _(
-            "{lance}: you gave the stones to team {other}, but team {team} holds the best hand.",
+            "{lance}: you gave the stones to team {other}, but team {other} refused team {team}'s bet, so team "
+            "{team} scores this lance, although seat {seat} holds the best hand.",
             lance=name,
             other=_other(team),
+            seat=winner,
             team=team,
         )
+    if winner is not None and team_of(winner) == team:
+        return _(
+            "{lance}: you gave the stones to team {other}, but seat {seat} of team {team} holds the best hand.",
+            lance=name,
+            other=_other(team),
+            seat=winner,
+            team=team,
+        )
+    return _(
+        "{lance}: you gave the stones to team {other}, but team {team} holds the best hand.",
+        lance=name,
+        other=_other(team),
+        team=team,
+    )
+
+
+def _why_jugadas(_: Translator, result: CountResult, lance: Lance, case: CountMistake, team: str) -> str:
+    """:func:`_why_lance` for a jugada left out (the partner's, the winner's, or the team's), else ``""``."""
+    name = lance.title
+    winner = result.deal[lance].winner
     if case is CountMistake.PARTNER_LEFT_OUT:
         assert winner is not None
         partner = (winner + 2) % 4
@@ -362,6 +423,12 @@ def _why_lance(
             bonus=both,
             name=lance.value,
         )
+    return ""
+
+
+def _why_bet(_: Translator, result: CountResult, lance: Lance, case: CountMistake, team: str) -> str:
+    """:func:`_why_lance` for a bet miscounted (stake, deje, the paso stone), else ``""``."""
+    name = lance.title
     o = result.betting.get(lance.value)
     if case is CountMistake.STAKE_LEFT_OUT and o is not None:
         return _(
@@ -393,29 +460,4 @@ def _why_lance(
             lance=name,
             deje=o.deje,
         )
-    if not reveal:
-        return _("{lance}: {given} is not the count; go through it again.", lance=name, given=_pair(got))
-    return _(
-        "{lance}: you gave {given}, the count gives {expected}.", lance=name, given=_pair(got), expected=_pair(exp)
-    )
-
-
-def why_meaning_wrong(asked: str, picked: str, rules: Rules | None = None, *, lang: str | None = None) -> str:
-    """Why the meaning of seña ``picked`` is not what seña ``asked`` tells (both keys; RULES.md §11).
-
-    Names the gesture the picked meaning belongs to, so the sentence cannot be read as the right meaning;
-    ``""`` when they are the same. Raises :class:`~musteach.rules.senas.SenaError` for an unknown seña.
-    lang: the language (None: the one being spoken).
-    """
-    if asked == picked:
-        return ""
-    _ = translator(lang)
-    a, p = get_sena(asked, rules), get_sena(picked, rules)
-    with speaking(_.lang):
-        said = meaning(p, rules)
-    return _(
-        "You picked \u201c{meaning}\u201d, which is what '{picked}' means, not '{asked}'.",
-        meaning=said,
-        picked=p.gesture_text(_.lang),
-        asked=a.gesture_text(_.lang),
-    )
+    return ""

@@ -569,29 +569,7 @@ class Progress:
         :class:`ProgressError` (naming the field) for anything else wrong."""
         if not isinstance(data, Mapping) or data.get("schema") != SCHEMA:
             raise ProgressError(Text('this is not a musteach progress file (it has no "schema": "musteach-progress")'))
-        version = data.get("schema_version")
-        if isinstance(version, bool) or not isinstance(version, int):
-            raise ProgressError(Text("'schema_version' must be a whole number, not {version}", version=repr(version)))
-        if version > SCHEMA_VERSION:
-            raise ProgressSchemaError(
-                Text(
-                    "this progress was saved by a newer musteach (schema version {version}; this one reads "
-                    "{reads}): update musteach to read it",
-                    version=version,
-                    reads=SCHEMA_VERSION,
-                ),
-                version,
-            )
-        if version < OLDEST_READABLE_VERSION:
-            raise ProgressSchemaError(
-                Text(
-                    "this progress was saved by an older musteach (schema version {version}) that this one "
-                    "(version {reads}) cannot read",
-                    version=version,
-                    reads=SCHEMA_VERSION,
-                ),
-                version,
-            )
+        version = _readable_version(data.get("schema_version"))
         best = data.get("best_streak", 0)
         if isinstance(best, bool) or not isinstance(best, int) or best < 0:
             raise ProgressError(Text("'best_streak' must be a whole number ≥ 0, not {best}", best=repr(best)))
@@ -606,25 +584,8 @@ class Progress:
         if not isinstance(raw_games, list):
             raise ProgressError(Text("'games' must be a list of games, not {raw_games}", raw_games=repr(raw_games)))
         games = [GameResult.from_list(g, f"games[{i}]") for i, g in enumerate(raw_games)]
-        raw_runs = data.get("runs", []) if version >= 3 else []
-        if not isinstance(raw_runs, list):
-            raise ProgressError(Text("'runs' must be a list, not {raw_runs}", raw_runs=repr(raw_runs)))
-        runs = [QuizRun.from_list(r, Text("run {n}", n=i + 1)) for i, r in enumerate(raw_runs)]
-        folded = read_folded(data.get("folded_runs", {})) if version >= 3 else {}
-        reset = data.get("reset_at") if version >= 3 else None
-        reset_at = None if reset is None else parse_time(reset, "'reset_at'")
-        raw_steps = data.get("steps", []) if version >= 4 else []
-        if not isinstance(raw_steps, list):
-            raise ProgressError(Text("'steps' must be a list, not {raw}", raw=repr(raw_steps)))
-        steps = [Record.from_dict(st) for st in raw_steps]
-        raw_settings = data.get("settings", {}) if version >= 4 else {}
-        if not isinstance(raw_settings, Mapping):
-            raise ProgressError(Text("'settings' must be an object, not {raw}", raw=repr(raw_settings)))
-        settings = {str(k): Record.from_dict(v) for k, v in raw_settings.items()}
-        if any(st.kind != RecordKind.STEP for st in steps) or any(
-            v.kind != RecordKind.SETTING for v in settings.values()
-        ):
-            raise ProgressError(Text("'steps' and 'settings' hold records of another kind"))
+        runs, folded, reset_at = _read_runs(data) if version >= 3 else ([], {}, None)
+        steps, settings = _read_steps_and_settings(data) if version >= 4 else ([], {})
         progress = cls(
             skills,
             best,
@@ -697,3 +658,58 @@ def rating_for(progress: Progress, skill: str, correct: bool, ms: int | None = N
     if ms is not None and ms <= fast_ms and progress.skill_streak(skill) >= 2:
         return Rating.Easy
     return Rating.Good
+
+
+def _readable_version(version: object) -> int:
+    """A document's ``schema_version`` if this musteach reads it; :class:`ProgressError` for a value that is no
+    whole number, :class:`ProgressSchemaError` for a version too new or too old."""
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ProgressError(Text("'schema_version' must be a whole number, not {version}", version=repr(version)))
+    if version > SCHEMA_VERSION:
+        raise ProgressSchemaError(
+            Text(
+                "this progress was saved by a newer musteach (schema version {version}; this one reads "
+                "{reads}): update musteach to read it",
+                version=version,
+                reads=SCHEMA_VERSION,
+            ),
+            version,
+        )
+    if version < OLDEST_READABLE_VERSION:
+        raise ProgressSchemaError(
+            Text(
+                "this progress was saved by an older musteach (schema version {version}) that this one "
+                "(version {reads}) cannot read",
+                version=version,
+                reads=SCHEMA_VERSION,
+            ),
+            version,
+        )
+    return version
+
+
+def _read_runs(data: Mapping[str, Any]) -> tuple[list[QuizRun], dict[str, tuple[int, int]], datetime | None]:
+    """A version 3+ document's quiz runs, folded runs and reset time; :class:`ProgressError` naming a bad field."""
+    raw_runs = data.get("runs", [])
+    if not isinstance(raw_runs, list):
+        raise ProgressError(Text("'runs' must be a list, not {raw_runs}", raw_runs=repr(raw_runs)))
+    runs = [QuizRun.from_list(r, Text("run {n}", n=i + 1)) for i, r in enumerate(raw_runs)]
+    folded = read_folded(data.get("folded_runs", {}))
+    reset = data.get("reset_at")
+    return runs, folded, None if reset is None else parse_time(reset, "'reset_at'")
+
+
+def _read_steps_and_settings(data: Mapping[str, Any]) -> tuple[list[Record], dict[str, Record]]:
+    """A version 4+ document's steps of runs in progress and its settings, as records; :class:`ProgressError`
+    naming a bad field or a record of another kind."""
+    raw_steps = data.get("steps", [])
+    if not isinstance(raw_steps, list):
+        raise ProgressError(Text("'steps' must be a list, not {raw}", raw=repr(raw_steps)))
+    steps = [Record.from_dict(st) for st in raw_steps]
+    raw_settings = data.get("settings", {})
+    if not isinstance(raw_settings, Mapping):
+        raise ProgressError(Text("'settings' must be an object, not {raw}", raw=repr(raw_settings)))
+    settings = {str(k): Record.from_dict(v) for k, v in raw_settings.items()}
+    if any(st.kind != RecordKind.STEP for st in steps) or any(v.kind != RecordKind.SETTING for v in settings.values()):
+        raise ProgressError(Text("'steps' and 'settings' hold records of another kind"))
+    return steps, settings
