@@ -295,24 +295,35 @@ def lesson_map(
     """
     seen = set(opened) | {r.lesson for r in progress.runs if r.quiz == OPENED}
     seen |= {k.partition("/")[0] for k in progress.folded_runs if k.endswith("/" + OPENED)}
-    stops: list[MapStop] = []
-    for lesson in lessons:
-        qs = tuple(
-            QuizStop(q, progress.best_stars(lesson.name, q.name), progress.runs_done(lesson.name, q.name))
-            for q in lesson.quizzes
-        )
-        if qs:
-            done = all(q.stars is not None for q in qs)
-            stars = min((q.stars or 0) for q in qs)
-        else:
-            done, stars = lesson.name in seen, 0
-        games = len(progress.games) if lesson.games else 0
-        stops.append(MapStop(lesson, stars, done or games > 0, False, qs, games))
-    target = next((i for i, s in enumerate(stops) if not s.done), None)
-    if target is None and stops:
-        graded = [i for i, s in enumerate(stops) if s.quizzes]
-        target = min(graded, key=lambda i: stops[i].stars) if graded else 0
+    stops = [_stop(progress, lesson, seen) for lesson in lessons]
+    target = _continue_at(stops)
     if target is not None:
         s = stops[target]
         stops[target] = MapStop(s.lesson, s.stars, s.done, True, s.quizzes, s.games)
     return tuple(stops)
+
+
+def _stop(progress: Progress, lesson: Lesson, seen: set[str]) -> MapStop:
+    """One lesson's stop on the map (not yet marked "continue here"): its quizzes' stars, done when every quiz
+    has stars (a lesson without quizzes: once ``seen``), or once a game was played at its table."""
+    qs = tuple(
+        QuizStop(q, progress.best_stars(lesson.name, q.name), progress.runs_done(lesson.name, q.name))
+        for q in lesson.quizzes
+    )
+    if qs:
+        done = all(q.stars is not None for q in qs)
+        stars = min((q.stars or 0) for q in qs)
+    else:
+        done, stars = lesson.name in seen, 0
+    games = len(progress.games) if lesson.games else 0
+    return MapStop(lesson, stars, done or games > 0, False, qs, games)
+
+
+def _continue_at(stops: Sequence[MapStop]) -> int | None:
+    """Where to continue: the first stop not done; when all are, the graded stop with the fewest stars (the
+    first of them), else the first stop; None for no stop."""
+    target = next((i for i, s in enumerate(stops) if not s.done), None)
+    if target is None and stops:
+        graded = [i for i, s in enumerate(stops) if s.quizzes]
+        target = min(graded, key=lambda i: stops[i].stars) if graded else 0
+    return target
