@@ -385,3 +385,17 @@ def test_a_fake_view_plays_a_whole_game_to_its_review():
     facts = finished.review_facts()
     assert facts == {"game_number": 1, "winner": review.winner, "score": list(review.score), "team": "A"}
     assert max(review.score) >= 40 and review.winner == s.game.hand.result.game_winner
+
+
+def test_every_betting_can_and_verify_query_is_used_by_the_session():
+    """The betting's pokerkit-style queries (``can_x`` and ``verify_x`` for each action, issue 24 item 7) are the
+    session's: none is left uncalled."""
+    import inspect
+
+    import musteach.teach.table as table
+    from musteach.rules.betting import LanceBetting
+
+    queries = sorted(n for n in dir(LanceBetting) if n.startswith(("can_", "verify_")))
+    assert len(queries) == 12
+    source = inspect.getsource(table)
+    assert [q for q in queries if f".{q}(" not in source] == []

@@ -44,7 +44,7 @@ from ..play.view import View
 from ..rules.betting import Action, LanceBetting
 from ..rules.cards import Card
 from ..rules.errors import IllegalActionError, MusError, shown
-from ..rules.lances import Lance, seat_roles, team_of
+from ..rules.lances import Lance, seat_roles
 from ..rules.options import Rules
 from ..runtime import threads_available
 from . import labels
@@ -685,11 +685,6 @@ class TableSession:
         )  # fmt: skip
         self._saved = None
         self.replaying = None
-
-    @property
-    def learner_team(self) -> str:
-        """The learner's team, ``"A"`` (seats 0 and 2) or ``"B"``."""
-        return team_of(self.seat)
 
 
 def _betting_choices(b: LanceBetting, seat: int) -> tuple[Choice, ...]:

@@ -208,11 +208,6 @@ class Progress:
             best = max(best, run)
         return max(self._best, best)
 
-    @property
-    def last_answer_at(self) -> datetime | None:
-        rs = self.reviews()
-        return rs[-1][1].at if rs else None
-
     # ----- changes -------------------------------------------------------------------------
     def record(
         self,

@@ -175,10 +175,6 @@ class GameResult:
         out = [self.id, self.at.isoformat(), self.decisions, self.stones_lost, self.won, self.level]
         return [*out, self.review] if with_review and self.review is not None else out
 
-    def without_review(self) -> GameResult:
-        """The same game without its review."""
-        return GameResult(self.id, self.at, self.decisions, self.stones_lost, self.won, self.level)
-
     @classmethod
     def from_list(cls, data: object, where: Where = GAME_WORD) -> GameResult:
         """Read ``[id, at, decisions, stones_lost, won, level]`` (and a review, see :meth:`to_list`); raises
