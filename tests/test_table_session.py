@@ -399,3 +399,33 @@ def test_every_betting_can_and_verify_query_is_used_by_the_session():
     assert len(queries) == 12
     source = inspect.getsource(table)
     assert [q for q in queries if f".{q}(" not in source] == []
+
+
+def test_the_session_words_what_a_view_draws_of_the_hand_and_the_senas():
+    """The words of the learner's hand and of the señas come from the session (issue 24: the view only draws)."""
+    from musteach.i18n import speaking
+    from musteach.rules.lances import effective_rank
+
+    for seed in range(60):
+        s = TableSession(seed=seed, level="rule", seat=0)
+        if s.sena_options():
+            break
+    else:
+        raise AssertionError("no seed lets the learner make a seña")
+    cards = s.my_cards()
+    assert set(cards) == set(s.view.cards) and len(cards) == 4
+    assert [effective_rank(c.rank, 8) for c in cards] == sorted((effective_rank(c.rank, 8) for c in cards), reverse=True)
+    w = s.hand_words()
+    assert w.heading == "Your hand:" and w.cards == s.view.info.grande_str and w.pares and w.juego
+    assert s.my_senas_words() is None
+    words, key = s.sena_options()[0]
+    assert words.endswith(")") and "(" in words  # "gesture (meaning)"
+    s.signal(key)
+    assert key not in [k for _, k in s.sena_options()], "a seña made is not offered again"
+    assert s.my_senas_words().startswith("You signalled: ")
+    partner = TableSession(seed=seed, level="rule", seat=2)  # the same deal, from the partner's seat
+    partner.game.signal(0, key)
+    (made,) = partner.partner_senas()
+    assert made.sena.key == key and made.said.startswith("Your partner ") and made.meaning
+    with speaking("es"):
+        assert s.hand_words().heading == "Tus cartas:" and s.my_senas_words().startswith("Has hecho")

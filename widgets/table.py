@@ -46,12 +46,11 @@ from musteach.play.view import View
 from musteach.rules import Rules
 from musteach.rules.cards import Card
 from musteach.rules.errors import MusError, shown
-from musteach.rules.lances import effective_rank, team_of
+from musteach.rules.lances import team_of
 from musteach.teach import labels
 from musteach.teach.coach import CoachComment
 from musteach.teach.progress import OPPONENTS_LEVEL, GameResult, Progress
 from musteach.teach.review import DecisionRecord, GameReview, best_game_sentence, match_banner
-from musteach.teach.senas_quiz import gesture_words, third_person
 from musteach.teach.table import (
     BOT_KINDS,
     ChoiceKind,
@@ -604,7 +603,7 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
         self._draw_log()
         self._draw_seats(view)
         self._draw_cards()
-        self._draw_partner(view)
+        self._draw_partner()
         self._draw_actions()
         stalled = self.stalled
         _ = translator()
@@ -672,8 +671,7 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
         return "<br>".join(lines)
 
     def _draw_cards(self) -> None:
-        view = self.view
-        cards = tuple(sorted(view.cards, key=lambda c: (-effective_rank(c.rank, view.rules.kings), -c.rank)))
+        cards = self.session.my_cards()
         discard = self.session.can_mark_cards
         if cards != self._cards_shown or not self._toggles:
             self._cards_shown = cards
@@ -705,37 +703,24 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
             tog.layout.display = None if discard else "none"
             if tog.value != marked:
                 tog.value = marked
-        info = view.info
-        t = translator()
-        pares = info.pares.describe() if info.pares is not None else t(labels.NO_PARES)
-        juego = t(labels.JUEGO_TOTAL if info.is_juego else labels.NO_JUEGO_PUNTO, total=info.total)
-        self.my_info.value = (
-            f"{escape(t(labels.YOUR_HAND_INFO))} <b>{escape(info.grande_str)}</b> · {escape(pares)} · {escape(juego)}"
-        )
+        w = self.session.hand_words()
+        self.my_info.value = f"{escape(w.heading)} <b>{escape(w.cards)}</b> · {escape(w.pares)} · {escape(w.juego)}"
 
-    def _draw_partner(self, view: View) -> None:
+    def _draw_partner(self) -> None:
+        s = self.session
         _ = translator()
-        lines = []
-        for s in view.partner_senas:
-            signals = _(labels.PARTNER_SIGNALS, gesture=third_person(s.gesture_text()))
-            lines.append(
-                f'<div class="musteach-sena-line">{sena_svg(s, 46, view.rules)}<span>'
-                f"{escape(signals)} <b>{escape(_meaning(s, view.rules))}</b></span></div>"
-            )
-        mine = ", ".join(
-            _(labels.SENA_OPTION, gesture=gesture_words(s.gesture_text()), meaning=_meaning(s, view.rules)) for s in view.my_senas
-        )
-        if mine:
-            lines.append(f'<div class="musteach-sena-line"><span>{escape(_(labels.YOU_SIGNALLED, senas=mine))}</span></div>')
+        lines = [
+            f'<div class="musteach-sena-line">{sena_svg(p.sena, 46, self.rules)}<span>'
+            f"{escape(p.said)} <b>{escape(p.meaning)}</b></span></div>"
+            for p in s.partner_senas()
+        ]
+        mine = s.my_senas_words()
+        if mine is not None:
+            lines.append(f'<div class="musteach-sena-line"><span>{escape(mine)}</span></div>')
         if not lines:
             lines.append(f'<div class="musteach-sena-line"><span>{escape(_(labels.NO_SENAS_YET))}</span></div>')
         self.partner_view.value = "".join(lines)
-        made = {s.key for s in view.my_senas}
-        options = [
-            (_(labels.SENA_OPTION, gesture=s.gesture_text(), meaning=_meaning(s, view.rules)), s.key)
-            for s in self.game.legal_senas(self.seat)
-            if s.key not in made
-        ]
+        options = list(s.sena_options())
         usable = bool(options)
         if not usable:
             options = [(_(labels.NO_SENA_FITS), "")]
@@ -859,8 +844,3 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
             f'<div class="musteach-log-box" role="log">{items}</div></details>'
         )
 
-
-def _meaning(sena: Any, rules: Rules) -> str:
-    from musteach.rules.senas import meaning
-
-    return meaning(sena, rules)

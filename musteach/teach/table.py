@@ -44,16 +44,20 @@ from ..play.view import View
 from ..rules.betting import Action, LanceBetting
 from ..rules.cards import Card
 from ..rules.errors import IllegalActionError, MusError, shown
-from ..rules.lances import Lance, seat_roles
+from ..rules.lances import Lance, effective_rank, seat_roles
 from ..rules.options import Rules
+from ..rules.senas import Sena, meaning
 from ..runtime import threads_available
 from . import labels
 from .coach import CoachComment, coach_comment, phase_title, prepare, said_words, turn_prompt
 from .review import DecisionRecord, GameReview, record_decision, replay_from, review_game
+from .senas_quiz import gesture_words, third_person
 
 __all__ = [
     "BOT_KINDS",
     "Centre",
+    "HandWords",
+    "PartnerSena",
     "Choice",
     "ChoiceKind",
     "FinishedGame",
@@ -195,6 +199,28 @@ class Centre:
     title: str
     lines: tuple[str, ...] = ()
     outcomes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HandWords:
+    """The learner's hand in words, under its cards: ``heading`` ("Your hand:"), ``cards`` (highest first, as
+    Grande reads them), ``pares`` (its pares, or "no pares") and ``juego`` ("juego (31)" or "no juego, punto 27");
+    RULES.md §1, §4."""
+
+    heading: str
+    cards: str
+    pares: str
+    juego: str
+
+
+@dataclass(frozen=True, slots=True)
+class PartnerSena:
+    """A seña the partner made (RULES.md §11): ``sena``, ``said`` ("Your partner bites the lower lip:") and
+    ``meaning`` (what it tells at this table)."""
+
+    sena: Sena
+    said: str
+    meaning: str
 
 
 def seat_words(seat: int, me: int) -> str:
@@ -518,6 +544,49 @@ class TableSession:
             lines.append(_(labels.ON_THE_TABLE, stake=said, team=b.betting_team))
         outcomes = tuple(_(labels.LANCE_OUTCOME, lance=k, outcome=o.describe()) for k, o in h.outcomes.items())
         return Centre(phase_title(h.phase), tuple(lines), outcomes)
+
+    def my_cards(self) -> tuple[Card, ...]:
+        """The learner's cards as a view shows them: highest first (RULES.md §1)."""
+        v = self.view
+        return tuple(sorted(v.cards, key=lambda c: (-effective_rank(c.rank, v.rules.kings), -c.rank)))
+
+    def hand_words(self) -> HandWords:
+        """The learner's hand in words (:class:`HandWords`), in the language being spoken."""
+        info = self.view.info
+        _ = translator()
+        pares = info.pares.describe() if info.pares is not None else _(labels.NO_PARES)
+        juego = _(labels.JUEGO_TOTAL if info.is_juego else labels.NO_JUEGO_PUNTO, total=info.total)
+        return HandWords(_(labels.YOUR_HAND_INFO), info.grande_str, pares, juego)
+
+    def partner_senas(self) -> tuple[PartnerSena, ...]:
+        """The señas the partner made with the cards it holds now, in words (RULES.md §11)."""
+        v = self.view
+        _ = translator()
+        return tuple(
+            PartnerSena(s, _(labels.PARTNER_SIGNALS, gesture=third_person(s.gesture_text())), meaning(s, v.rules))
+            for s in v.partner_senas
+        )
+
+    def my_senas_words(self) -> str | None:
+        """``"You signalled: ..."`` naming the señas the learner made this hand, or None before any."""
+        v = self.view
+        _ = translator()
+        made = [
+            _(labels.SENA_OPTION, gesture=gesture_words(s.gesture_text()), meaning=meaning(s, v.rules)) for s in v.my_senas
+        ]
+        return _(labels.YOU_SIGNALLED, senas=", ".join(made)) if made else None
+
+    def sena_options(self) -> tuple[tuple[str, str], ...]:
+        """The señas the learner may make now and has not made yet, as ``(words, key)`` for a picker: its gesture
+        and what it tells (RULES.md §11); empty when none fits."""
+        v = self.view
+        _ = translator()
+        made = {s.key for s in v.my_senas}
+        return tuple(
+            (_(labels.SENA_OPTION, gesture=s.gesture_text(), meaning=meaning(s, v.rules)), s.key)
+            for s in self.game.legal_senas(self.seat)
+            if s.key not in made
+        )
 
     def replay_banner(self) -> str | None:
         """In a replay, the banner that says which decision is replayed (hand, lance or phase, action); else None."""
