@@ -315,6 +315,32 @@ def _sena_bits(info: HandInfo) -> int:
     return bits
 
 
+def _deal_weights(infos: Sequence[HandInfo], kings: int) -> list[float]:
+    """How many 4-card hands of the deck each rank multiset of ``infos`` stands for (RULES.md §1)."""
+    caps: dict[int, int] = {}
+    for c in DECK:
+        r = effective_rank(c.rank, kings)
+        caps[r] = caps.get(r, 0) + 1
+    return [float(math.prod(math.comb(caps[r], info.ranks.count(r)) for r in set(info.ranks))) for info in infos]
+
+
+def _percentiles(infos: Sequence[HandInfo], weight: Sequence[float], lance: Lance) -> list[int]:
+    """Each rank multiset's standing in ``lance`` among the hands that hold it (weighted by ``weight``), as a
+    mid-rank percentile 0..255; 0 for a multiset that does not hold the lance (pares, juego)."""
+    held = [info.key(lance) for info in infos]
+    holders = [i for i, k in enumerate(held) if k]
+    total = pairwise_sum([weight[i] for i in holders])
+    by_key: dict[tuple[int, ...], float] = {}
+    for i in holders:
+        by_key[held[i]] = by_key.get(held[i], 0.0) + weight[i]
+    below = 0.0
+    cum: dict[tuple[int, ...], float] = {}
+    for k in sorted(by_key):
+        cum[k] = (below + by_key[k] / 2) / total
+        below += by_key[k]
+    return [round(cum[held[i]] * 255) if held[i] else 0 for i in range(len(infos))]
+
+
 @lru_cache(maxsize=4)
 def rank_facts(kings: int) -> RankFacts:
     """The :class:`RankFacts` of 8 or 4 reyes, built once per process (a few hundredths of a second)."""
@@ -338,26 +364,8 @@ def rank_facts(kings: int) -> RankFacts:
             infos.append(info)
         multiset.append(ids[info.ranks])
         per_id.append(facts)
-    caps: dict[int, int] = {}
-    for c in DECK:
-        r = effective_rank(c.rank, kings)
-        caps[r] = caps.get(r, 0) + 1
-    weight = [float(math.prod(math.comb(caps[r], info.ranks.count(r)) for r in set(info.ranks))) for info in infos]
-    pct = []
-    for lance in LANCES:
-        held = [info.key(lance) for info in infos]
-        holders = [i for i, k in enumerate(held) if k]
-        total = pairwise_sum([weight[i] for i in holders])
-        by_key: dict[tuple[int, ...], float] = {}
-        for i in holders:
-            by_key[held[i]] = by_key.get(held[i], 0.0) + weight[i]
-        below = 0.0
-        cum: dict[tuple[int, ...], float] = {}
-        for k in sorted(by_key):
-            cum[k] = (below + by_key[k] / 2) / total
-            below += by_key[k]
-        by_ms = [round(cum[held[i]] * 255) if held[i] else 0 for i in range(len(infos))]
-        pct.append(bytes(by_ms[m] for m in multiset))
+    weight = _deal_weights(infos, kings)
+    pct = [bytes(by_ms[m] for m in multiset) for by_ms in (_percentiles(infos, weight, lance) for lance in LANCES)]
     return RankFacts(
         tuple(multiset),
         tuple(ids),

@@ -275,6 +275,25 @@ def _win_tables(kings: int, la_real: str | None, ours: int) -> tuple[tuple[bytes
     return tuple(out), bytes(16 if k < 4 else 0 for k in range(len(out[3])))
 
 
+def _sena_need(view: View) -> int:
+    """The :data:`SENA_BITS` the partner's hand señas say its hand has (RULES.md §11)."""
+    need = 0
+    for bit in (SENA_BITS[s.key] for s in view.partner_senas if s.kind == "hand" and s.key in SENA_BITS):
+        need |= 1 << bit
+    return need
+
+
+def _declared_checks(view: View, rel_seats: Sequence[int]) -> dict[int, tuple[int, int]]:
+    """By position in ``rel_seats``: the ``(mask, value)`` of its pares (bit 1) and juego (bit 2) declarations (§4)."""
+    checks: dict[int, tuple[int, int]] = {}
+    for bit, name in ((1, "pares"), (2, "juego")):
+        for rel, s in enumerate(rel_seats):
+            if (flag := view.declared.get(name, (None,) * 4)[s]) is not None:
+                mask, val = checks.get(rel, (0, 0))
+                checks[rel] = (mask | bit, val | (bit if flag else 0))
+    return checks
+
+
 def sample_deals(view: View, n: int = 400, seed: int = 0) -> list[Deal]:
     """Random deals of the cards ``view.seat`` cannot see that fit what it knows: its partner's hand señas
     (RULES.md §11) and the pares / juego declarations made so far (§4).
@@ -286,23 +305,10 @@ def sample_deals(view: View, n: int = 400, seed: int = 0) -> list[Deal]:
     own = tuple(sorted(c.index for c in view.cards))
     seat = view.seat
     rel_seats = [(seat + rel) % 4 for rel in (1, 2, 3)]
-    need = 0
-    for sena in view.partner_senas:
-        if sena.kind == "hand" and sena.key in SENA_BITS:
-            need |= 1 << SENA_BITS[sena.key]
-    said = [
-        (bit, rel, bool(flag))
-        for bit, name in ((1, "pares"), (2, "juego"))
-        for rel, s in enumerate(rel_seats)
-        if (flag := view.declared.get(name, (None,) * 4)[s]) is not None
-    ]
-    mine = set(own)
-    others = [i for i in range(40) if i not in mine]
+    need = _sena_need(view)
+    others = sorted(set(range(40)) - set(own))
     start = pool_start(_stable_seed("deals", own, seat, view.mano, need, n, seed), POOL_ROWS)
-    checks: dict[int, tuple[int, int]] = {}
-    for bit, rel, flag in said:
-        mask, val = checks.get(rel, (0, 0))
-        checks[rel] = (mask | bit, val | (bit if flag else 0))
+    checks = _declared_checks(view, rel_seats)
     rows, _ids = _fitting_rows(start, min(POOL_ROWS, 16 * n), n, others, view.rules.kings, need, [(r, m, v) for r, (m, v) in checks.items()])
     if not rows:  # no deal fits the facts: ignore them
         rows = [(start + i) % POOL_ROWS for i in range(min(n, POOL_ROWS))]
