@@ -187,3 +187,14 @@ def test_an_old_progress_game_record_still_loads() -> None:
     best = Progress.from_json(old).best_game()
     assert best is not None and (best.decisions, best.stones_lost, best.won, best.level) == (3, 1.5, True, "club")
     assert best.review == {"game_number": 1, "score": [40, 12], "team": "A", "winner": "A"}
+
+
+def test_seated_actions_are_shared_and_still_refuse_another_seat() -> None:
+    a = Action("envido", 3).by(1)
+    assert a is Action("envido", 3).by(1) and a.seat == 1 and Action("envido", 3).seat is None
+    assert Action("envido", 3).by(2).seat == 2 and a.by(1) is a
+    with pytest.raises(IllegalActionError, match="played by seat 1"):
+        a.by(2)
+    with pytest.raises(SeatError):
+        Action("paso").by(4)
+    assert LanceBetting.start("grande", 0).legal_actions(0)[0] is LanceBetting.start("chica", 0).legal_actions(0)[0]

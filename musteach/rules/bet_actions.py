@@ -194,6 +194,18 @@ class Action(Acted):
             return f"{self.amount} más"
         return {"paso": "paso", "ordago": "órdago", "quiero": "quiero", "no_quiero": "no quiero"}[self.kind]
 
+    def by(self, seat: int) -> Action:
+        """This action with ``seat`` as its actor (see :meth:`Acted.by`); the seated actions are shared, since
+        the coach's rollouts play many."""
+        if self.seat is None:
+            hit = _SEATED.get((self.kind, self.amount, seat))
+            if hit is not None:
+                return hit
+        seated = Acted.by(self, seat)
+        if self.seat is None and len(_SEATED) < _SEATED_MAX:
+            _SEATED[(self.kind, self.amount, seat)] = seated
+        return seated
+
     @property
     def stones(self) -> int:
         """The stones of an envido or reenvido; raises :class:`IllegalActionError` for another kind."""
@@ -205,6 +217,11 @@ class Action(Acted):
     def is_bet(self) -> bool:
         """True for envido, reenvido and órdago: actions that put up a new stake."""
         return self.kind in ("envido", "reenvido", "ordago")
+
+
+#: Seated actions by (kind, amount, seat), shared by :meth:`Action.by` (at most _SEATED_MAX of them).
+_SEATED: dict[tuple[ActionKind, int | None, int], Action] = {}
+_SEATED_MAX = 4096
 
 
 @dataclass(frozen=True, slots=True)

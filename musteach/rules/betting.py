@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from ..i18n import Text, speaking, translator
@@ -339,15 +340,7 @@ class LanceBetting:
         seat = self.next_seat if seat is None else seat
         if seat is None:
             return []
-        kinds = [
-            Action("paso", seat=seat),
-            Action("envido", 2, seat=seat),
-            Action("reenvido", 2, seat=seat),
-            Action("ordago", seat=seat),
-            Action("quiero", seat=seat),
-            Action("no_quiero", seat=seat),
-        ]
-        return [a for a in kinds if self.can(seat, a)]
+        return [a for a in _offers(seat) if self.can(seat, a)]
 
     # --- acting -----------------------------------------------------------------------------
     def act(self, seat: int, action: Action | str) -> LanceBetting:
@@ -622,6 +615,14 @@ class LanceBetting:
     def no_quiero(self, seat: int) -> LanceBetting:
         """``seat`` declines; the bet is refused once every opponent taking part has declined (RULES.md §6)."""
         return self.act(seat, Action("no_quiero"))
+
+
+@lru_cache(maxsize=4)
+def _offers(seat: int) -> tuple[Action, ...]:
+    """Every kind of betting action at its smallest amount, naming ``seat`` (what :meth:`LanceBetting.legal_actions`
+    filters)."""
+    kinds = ("paso", ("envido", 2), ("reenvido", 2), "ordago", "quiero", "no_quiero")
+    return tuple(Action(k, seat=seat) if isinstance(k, str) else Action(k[0], k[1], seat=seat) for k in kinds)
 
 
 def start_betting(deal: DealResult, lance: Lance | str, rules: Rules | None = None, *, lang: str | None = None) -> LanceBetting:
