@@ -613,7 +613,7 @@ class TableSession:
         Raises :class:`IllegalActionError` naming the rule when it is not legal now; nothing changes then."""
         a = parse_action(action, self.game.hand.phase)
         if isinstance(a, Signal):
-            self.game.signal(self.seat, a.sena)
+            self.game.act(self.seat, a)  # Game.signal's check, and the record's seat
             return None
         return self._play(a)
 
