@@ -19,7 +19,7 @@ from musteach.play.game import Game, replay
 from musteach.rules.bet_actions import ActionKind
 from musteach.rules.betting import ACTION_KINDS, Action, BettingOutcome, LanceBetting, other_team, play_betting
 from musteach.rules.count import CountResult, GameEnd, count_case, count_hand
-from musteach.rules.errors import BettingError, IllegalActionError, RulesError, SeatError
+from musteach.rules.errors import BettingError, IllegalActionError, MusError, RulesError, SeatError
 from musteach.rules.lances import Lance, evaluate, team_of
 from musteach.rules.stakes import TEAMS, Team, as_team
 from musteach.teach.progress import Progress
@@ -198,3 +198,15 @@ def test_seated_actions_are_shared_and_still_refuse_another_seat() -> None:
     with pytest.raises(SeatError):
         Action("paso").by(4)
     assert LanceBetting.start("grande", 0).legal_actions(0)[0] is LanceBetting.start("chica", 0).legal_actions(0)[0]
+
+
+def test_a_saved_event_with_a_bad_seat_names_it() -> None:
+    old = json.loads((DATA / "history_before_actors.json").read_text(encoding="utf-8"))
+    action = next(e for e in old if e.get("action") == "paso")
+    with pytest.raises(MusError, match="a history event has a bad seat: seat must be a seat 0, 1, 2 or 3, not 9"):
+        Event.from_dict(action | {"seat": 9})
+    with pytest.raises(MusError, match="un suceso del historial tiene un asiento incorrecto: .*, no 9"):
+        try:
+            Event.from_dict(action | {"seat": 9})
+        except MusError as e:
+            raise MusError(e.message("es")) from None

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..i18n import Text
-from ..rules.errors import MusError
+from ..rules.errors import MusError, SeatError
 from ..rules.lances import Lance
 from .actions import NextHand, Record, parse_action
 
@@ -208,7 +208,8 @@ class Event:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any] | Event) -> Event:
-        """An :class:`Event` from :meth:`to_dict`'s form; raises :class:`MusError` naming a missing or bad field."""
+        """An :class:`Event` from :meth:`to_dict`'s form (its record read from its action text, naming its seat);
+        raises :class:`MusError` naming a missing or bad field."""
         if isinstance(d, Event):
             return d
         try:
@@ -227,6 +228,8 @@ class Event:
             )
         except (KeyError, TypeError) as e:
             raise MusError(Text("a history event needs index, hand, kind, seat, phase and text: {error}", error=str(e))) from None
+        except SeatError as e:  # its action's record names its seat (RULES.md §0)
+            raise MusError(Text("a history event has a bad seat: {error}", error=e.reason)) from None
         except ValueError as e:
             raise MusError(Text("a history event has a bad kind or phase: {error}", error=str(e))) from None
 
