@@ -205,7 +205,7 @@ def test_a_saved_event_with_a_bad_seat_names_it() -> None:
     action = next(e for e in old if e.get("action") == "paso")
     with pytest.raises(MusError, match="a history event has a bad seat: seat must be a seat 0, 1, 2 or 3, not 9"):
         Event.from_dict(action | {"seat": 9})
-    with pytest.raises(MusError, match="un suceso del historial tiene un asiento incorrecto: .*, no 9"):
+    with pytest.raises(MusError, match=r"un suceso del historial tiene un asiento incorrecto: .*, no 9"):
         try:
             Event.from_dict(action | {"seat": 9})
         except MusError as e:
