@@ -1,0 +1,864 @@
+"""The one quiz loop (issue 24): question → answer → verdict → diagnosis → hint → second try → score →
+next or finished, with a run's records (each answer kept as it is given, a run resumed from its kept steps).
+
+Every quiz of the tutor — who wins a lance, jugadas, totals, card order, betting payments, the count, the odds,
+the mus and the señas quizzes and practice's adaptive rounds — is a :class:`QuestionSource` plugged into one
+:class:`QuizLoop`. The loop talks to its view through the small :class:`QuizView` protocol: each call hands a
+frozen :class:`LoopState` saying what to show (the prompt, the score, the feedback blocks), which answers to
+mark (:class:`Mark`: right, picked, tried...), and what is enabled. A view only draws a state and reports the
+learner's events (:meth:`QuizLoop.answer`, :meth:`~QuizLoop.hint`, :meth:`~QuizLoop.next`,
+:meth:`~QuizLoop.restart`); every decision is made here. Pure Python (no Jupyter import).
+
+What a run keeps is a :class:`Keeper`'s job: :class:`LessonKeeper` (a lesson's quiz: each answer as a step of
+the run in progress, the finished question for the scheduler, the finished run's stars; RULES.md has no
+section on it: issue 23) and :class:`PracticeKeeper` (lesson 11: each answer as a review of its skill).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Protocol
+
+from ..i18n import Text, translator
+from ..rules import Rules
+from ..rules.errors import MusError, shown
+from . import labels
+from .errors import BlankAnswerError, QuizError
+from .hints import Hint
+from .hints import Mark as HintMark
+from .path import find_lesson, mark_opened, quiz_status_text, record_attempt
+from .progress import Pick, Progress, QuizRun, Record, choose_skill, new_id
+from .resume import current_index, encode_response, new_seed, replay
+from .scoring import Attempt, round_text
+from .session import QuizSession
+from .tutor import skill_of
+from .verdict import Verdict
+
+__all__ = [
+    "PREFETCH_AFTER",
+    "Event",
+    "Feedback",
+    "Keeper",
+    "LessonKeeper",
+    "LoopState",
+    "Mark",
+    "PracticeKeeper",
+    "PracticeQuestions",
+    "ProgressStore",
+    "QuestionSource",
+    "QuizLoop",
+    "QuizView",
+    "RecordSink",
+    "SeededQuestions",
+    "SkillMaker",
+    "same_answer",
+]
+
+#: Seconds after a verdict at which the next question is built (the verdict is out and drawn by then).
+PREFETCH_AFTER = 0.05
+
+
+def same_answer(a: Any, b: Any) -> bool:
+    """True when two answers are the same value of the same type (``1`` is not ``True``, a seat is not a total)."""
+    return type(a) is type(b) and a == b
+
+
+class Mark(StrEnum):
+    """How an answer choice is drawn now."""
+
+    OPEN = "open"
+    """It takes an answer."""
+    TRIED = "tried"
+    """The wrong first pick, shut for the second try (and still marked after the verdict)."""
+    RIGHT = "right"
+    """The right answer, which the learner did not pick (shown after the verdict)."""
+    PICKED_RIGHT = "picked-right"
+    """The learner's final pick, right."""
+    PICKED_WRONG = "picked-wrong"
+    """The learner's final pick, wrong."""
+    SHUT = "shut"
+    """Closed, nothing to say about it."""
+
+
+class Event(StrEnum):
+    """What a state was made for."""
+
+    QUESTION = "question"
+    RETRY = "retry"
+    HINT = "hint"
+    SLIP = "slip"
+    VERDICT = "verdict"
+    FINISHED = "finished"
+    OOPS = "oops"
+
+
+@dataclass(frozen=True, slots=True)
+class Feedback:
+    """One feedback block: ``kind`` "right", "wrong", "retry", "hint", "oops" or "done"; a headline and the
+    reasons (sentences, in order)."""
+
+    kind: str
+    headline: str
+    reasons: tuple[str, ...] = ()
+
+    @classmethod
+    def of_verdict(cls, verdict: Verdict) -> Feedback:
+        """A final verdict as a block."""
+        return cls("right" if verdict.correct else "wrong", verdict.headline, tuple(verdict.reasons))
+
+
+@dataclass(frozen=True, slots=True)
+class LoopState:
+    """What a view shows at one moment of the loop (frozen: a view keeps or compares states freely).
+
+    question: the question on screen (None once the source ran out). prompt, progress, score: text.
+    feedback: the blocks to show, top to bottom (empty: clear the box). marks: one :class:`Mark` per choice of
+    the question (``question.choices``, in order; empty for a question without choices). check: None until the
+    question's verdict, then True or False (the colour of a Check button). wrong_parts: the parts graded wrong
+    (teams, lances), once graded. answering: the answer controls are open. can_hint, can_next: the Hint and
+    Next buttons are enabled. finished: the run is over (Start again instead of Next). verdict: the question's
+    final verdict. tried: the wrong first answer when the second try is open (else None). hint_marks: the cards
+    a hint rings on the picture. event: what the state was made for.
+    """
+
+    event: Event
+    question: Any
+    prompt: str
+    progress: str
+    score: str
+    feedback: tuple[Feedback, ...] = ()
+    marks: tuple[Mark, ...] = ()
+    check: bool | None = None
+    wrong_parts: tuple[str, ...] = ()
+    answering: bool = False
+    can_hint: bool = False
+    can_next: bool = False
+    finished: bool = False
+    verdict: Verdict | None = None
+    tried: Any = None
+    hint_marks: tuple[HintMark, ...] = ()
+
+
+class QuizView(Protocol):
+    """What a loop asks of its view: draw each state, and run work after the current event's messages."""
+
+    def show_question(self, state: LoopState) -> None:
+        """A new question (or, with ``state.question`` None and ``state.finished``, none left)."""
+
+    def show_retry(self, state: LoopState) -> None:
+        """A wrong first answer: what led astray; the controls open again, the tried answer marked."""
+
+    def show_hint(self, state: LoopState) -> None:
+        """A hint step under the feedback; ``state.hint_marks`` rings cards on the picture."""
+
+    def show_slip(self, state: LoopState) -> None:
+        """A typed answer that is no answer (a blank or bad number): a message, no try used."""
+
+    def show_verdict(self, state: LoopState) -> None:
+        """The question's final verdict, the answers marked."""
+
+    def show_finished(self, state: LoopState) -> None:
+        """The run is over: its summary, Start again."""
+
+    def show_oops(self, state: LoopState) -> None:
+        """Something failed: a friendly message (``state.feedback``), never a traceback."""
+
+    def show_best(self, text: str) -> None:
+        """The line saying what the learner has done in this quiz ("" for none), after each save."""
+
+    def show_unsaved(self, message: str) -> None:
+        """The learner's progress could not be saved: say so (the quiz goes on)."""
+
+    def later(self, callback: Callable[[], None], after: float = 0.0) -> None:
+        """Run ``callback`` once this event's messages are out, ``after`` seconds later."""
+
+
+class ProgressStore(Protocol):
+    """Where a learner's :class:`~musteach.teach.progress.Progress` is kept (a file, the browser, memory)."""
+
+    def load(self) -> Progress: ...
+
+    def save(self, progress: Progress) -> Progress: ...
+
+
+class RecordSink(Protocol):
+    """Where a class's records go (the teacher's dashboard); every call returns at once and never raises."""
+
+    def answered(self, lesson: str, quiz: str, question: Any, attempt: Attempt, review_id: str) -> None: ...
+
+    def run_finished(self, run: QuizRun) -> None: ...
+
+    def reviewed(self, skill: str, attempt: Attempt, review_id: str, ms: int) -> None: ...
+
+
+class _NoSink:
+    def answered(self, lesson: str, quiz: str, question: Any, attempt: Attempt, review_id: str) -> None:
+        return None
+
+    def run_finished(self, run: QuizRun) -> None:
+        return None
+
+    def reviewed(self, skill: str, attempt: Attempt, review_id: str, ms: int) -> None:
+        return None
+
+
+# ----------------------------------------------------------------------------------------------
+# Question sources
+# ----------------------------------------------------------------------------------------------
+
+
+class QuestionSource:
+    """Where a loop's questions come from, and what is particular to their kind.
+
+    Subclasses define :meth:`questions`. ``fixed``: True for a fixed list of questions (each run starts again
+    from its first; a run of it is never kept step by step). ``prefetch``: build the next question while the
+    learner reads a verdict. ``quiz_name``: the quiz's name within its lesson when none is given.
+    """
+
+    fixed = False
+    prefetch = True
+    quiz_name: str | None = None
+
+    def questions(self, seed: int | None) -> Iterable[Any]:  # pragma: no cover - every source defines it
+        """A run's questions: drawn from ``seed`` (the same seed, the same questions) or, with None, the
+        source's own (a fixed list from its start, or a generator as it was made)."""
+        raise NotImplementedError
+
+    def grade(self, question: Any, response: Any) -> Verdict:
+        """Grade a response (default the question's own ``grade``); raises a
+        :class:`~musteach.rules.errors.MusError` for a response that is no answer."""
+        verdict: Verdict = question.grade(response)
+        return verdict
+
+    def parse(self, response: Any) -> Any:
+        """The answer a control's raw value stands for (default itself); raises a
+        :class:`~musteach.rules.errors.MusError` for a typed value that is no answer."""
+        return response
+
+    def slip(self, exc: MusError) -> Feedback:
+        """The message for a typed answer that is no answer (a blank box uses no try and says no "Try again")."""
+        headline = "" if isinstance(exc, BlankAnswerError) else translator()(labels.TRY_AGAIN)
+        return Feedback("hint", headline, (exc.message(),))
+
+
+class SeededQuestions(QuestionSource):
+    """A source drawn from a seed: ``draw(seed)`` gives a run's questions (an endless iterator), ``plain`` the
+    questions of a run nobody keeps (default a new seed's). ``questions`` (a fixed list) makes it fixed."""
+
+    def __init__(
+        self,
+        draw: Callable[[int], Iterable[Any]],
+        *,
+        plain: Callable[[], Iterable[Any]] | None = None,
+        quiz_name: str | None = None,
+        questions: Sequence[Any] | None = None,
+        parse: Callable[[Any], Any] | None = None,
+        slip: Callable[[MusError], Feedback] | None = None,
+    ) -> None:
+        self._draw = draw
+        self._plain = plain
+        self.quiz_name = quiz_name
+        self.fixed_questions = None if questions is None else tuple(questions)
+        self.fixed = questions is not None
+        self._parse = parse
+        self._slip = slip
+
+    def questions(self, seed: int | None) -> Iterable[Any]:
+        if self.fixed_questions is not None:
+            return iter(self.fixed_questions)
+        if seed is not None:
+            return self._draw(seed)
+        return self._plain() if self._plain is not None else self._draw(new_seed())
+
+    def parse(self, response: Any) -> Any:
+        return response if self._parse is None else self._parse(response)
+
+    def slip(self, exc: MusError) -> Feedback:
+        return super().slip(exc) if self._slip is None else self._slip(exc)
+
+
+class SkillMaker(Protocol):
+    """A family of practice questions (a practice ``SkillSource``): ``make`` one for a skill, ``grade`` one."""
+
+    fast_ms: int
+
+    def make(self, skill: str, rng: random.Random, rules: Rules) -> Any: ...
+
+    def grade(self, question: Any, response: Any) -> Verdict: ...
+
+
+@dataclass
+class _Picked:
+    pick: Pick
+    maker: SkillMaker
+    at: datetime
+
+
+class PracticeQuestions(QuestionSource):
+    """Practice's adaptive questions (lesson 11): each one's skill picked from the learner's progress
+    (:func:`~musteach.teach.progress.choose_skill`: the weak and the due first), made by that skill's maker.
+
+    makers: skill name → its :class:`SkillMaker`. skills: the names asked, in order. progress: a function giving
+    the learner's progress now. clock: the current UTC time. Questions are never built ahead (each pick reads
+    the progress after the last answer).
+    """
+
+    prefetch = False
+
+    def __init__(
+        self,
+        makers: dict[str, SkillMaker],
+        skills: Sequence[str],
+        *,
+        progress: Callable[[], Progress],
+        rng: random.Random,
+        rules: Rules,
+        clock: Callable[[], datetime],
+    ) -> None:
+        self.makers = makers
+        self.skills = tuple(skills)
+        self.progress = progress
+        self.rng = rng
+        self.rules = rules
+        self.clock = clock
+        self.last_skill: str | None = None
+        self.picked: dict[int, _Picked] = {}
+
+    def questions(self, seed: int | None) -> Iterator[Any]:
+        while True:
+            now = self.clock()
+            pick = choose_skill(self.progress(), self.skills, now, rng=self.rng, last=self.last_skill)
+            self.last_skill = pick.skill  # a failure to build it does not make it come straight back
+            maker = self.makers[pick.skill]
+            question = maker.make(pick.skill, self.rng, self.rules)
+            self.picked = {id(question): _Picked(pick, maker, now)}
+            yield question
+
+    def pick_of(self, question: Any) -> Pick | None:
+        """The pick that asked ``question`` (its skill and why), or None."""
+        got = self.picked.get(id(question))
+        return None if got is None else got.pick
+
+    def maker_of(self, question: Any) -> SkillMaker | None:
+        """The maker of ``question``, or None."""
+        got = self.picked.get(id(question))
+        return None if got is None else got.maker
+
+    def shown_at(self, question: Any) -> datetime | None:
+        """When ``question`` was picked (and shown), or None."""
+        got = self.picked.get(id(question))
+        return None if got is None else got.at
+
+    def grade(self, question: Any, response: Any) -> Verdict:
+        maker = self.maker_of(question)
+        return maker.grade(question, response) if maker is not None else super().grade(question, response)
+
+
+# ----------------------------------------------------------------------------------------------
+# Keepers: what a run keeps
+# ----------------------------------------------------------------------------------------------
+
+
+class Keeper:
+    """What a run keeps, and the words of its score. The base keeps nothing (a quiz outside any lesson)."""
+
+    store: ProgressStore | None = None
+    learner: Progress
+
+    def __init__(self, store: ProgressStore | None = None, sink: RecordSink | None = None) -> None:
+        self.store = store
+        self.sink: RecordSink = sink if sink is not None else _NoSink()
+        self.learner = Progress()
+        self.loop: QuizLoop | None = None
+
+    # ----- a run's records ------------------------------------------------------------------
+    def keeps_runs(self) -> bool:
+        """True when a run's answers are kept step by step (and a kept run can be resumed)."""
+        return False
+
+    def open_run(self) -> tuple[Record, ...]:
+        """The kept steps of the run in progress (empty when none)."""
+        return ()
+
+    def run_started(self, session: QuizSession, seed: int | None) -> None:
+        """A new run started (``seed``: its question seed, None when its questions cannot be drawn again)."""
+
+    def replayed(self, steps: Sequence[Record], done: int) -> bool:
+        """The first ``done`` kept steps were replayed into the new run; True when there is something to save."""
+        return False
+
+    def shown(self, session: QuizSession) -> bool:
+        """The learner moved on to the next question; True when there is something to save."""
+        return False
+
+    def step(self, session: QuizSession, response: Any) -> None:
+        """Keep one answer of the run in progress (before the question may go on to its second try)."""
+
+    def question_done(self, session: QuizSession, question: Any, attempt: Attempt) -> bool:
+        """A question is over (``attempt`` its final attempt); True when there is something to save."""
+        return False
+
+    # ----- words ----------------------------------------------------------------------------
+    def score_text(self, session: QuizSession) -> str:
+        """The running score line."""
+        return session.score_text()
+
+    def progress_text(self, session: QuizSession) -> str:
+        """``"Question 3 of 10"``."""
+        return session.progress_text()
+
+    def summary(self, session: QuizSession) -> Feedback:
+        """The block shown when the run is over."""
+        return Feedback("done", session.summary())
+
+    def best_text(self) -> str:
+        """What the learner has done here ("" when nothing is said)."""
+        return ""
+
+    #: the message when the progress could not be saved (``{error}``: why)
+    not_saved = labels.NOT_SAVED
+
+    def save(self) -> str | None:
+        """Save the learner's progress; returns the message to show when it could not be saved."""
+        if self.store is None:
+            return None
+        try:
+            self.learner = self.store.save(self.learner)
+        except OSError as e:
+            return translator()(self.not_saved, error=e.strerror or e)
+        return None
+
+
+class LessonKeeper(Keeper):
+    """A lesson's quiz (issue 23): each answer kept as a step of the run in progress (a reload resumes it),
+    each finished question recorded for the scheduler and sent to the class, a finished run's stars kept.
+
+    lesson, quiz: the lesson (``"03-grande-chica"``) and its quiz; without both nothing is kept. Raises
+    :class:`~musteach.teach.path.LessonError` for an unknown lesson or quiz.
+    """
+
+    def __init__(
+        self,
+        lesson: str | None,
+        quiz: str | None,
+        store: ProgressStore | None = None,
+        sink: RecordSink | None = None,
+    ) -> None:
+        super().__init__(store, sink)
+        self.lesson = find_lesson(lesson).name if lesson is not None else None
+        self.quiz = quiz
+        if self.lesson is not None and quiz is not None:
+            find_lesson(self.lesson).quiz(quiz)  # raises LessonError for an unknown quiz name
+        #: the run in progress (its id and question seed) when its answers are kept step by step, else None
+        self.run_id: str | None = None
+        self.run_seed: int | None = None
+
+    @property
+    def saving(self) -> bool:
+        """True when this quiz's results are kept (a lesson and a quiz name)."""
+        return self.lesson is not None and self.quiz is not None
+
+    def keeps_runs(self) -> bool:
+        return self.saving
+
+    def open_run(self) -> tuple[Record, ...]:
+        if self.lesson is None or self.quiz is None:
+            return ()
+        return self.learner.open_run(self.lesson, self.quiz)
+
+    def run_started(self, session: QuizSession, seed: int | None) -> None:
+        keeps = self.saving and seed is not None
+        self.run_id = new_id() if keeps else None
+        self.run_seed = seed if keeps else None
+
+    def replayed(self, steps: Sequence[Record], done: int) -> bool:
+        if self.run_id is None or self.lesson is None or self.quiz is None:
+            return False
+        for st in steps[:done]:
+            d = st.data
+            self.learner.record_step(
+                self.lesson, self.quiz, self.run_id, seed=int(d["seed"]), n=int(d["n"]), q=int(d["q"]),
+                given=d.get("given"), hints=int(d.get("hints", 0)), shown="given" not in d,
+            )  # fmt: skip
+        return True
+
+    def shown(self, session: QuizSession) -> bool:
+        if self.run_id is None or self.run_seed is None or session.current is None:
+            return False
+        assert self.lesson is not None and self.quiz is not None
+        self.learner.record_step(
+            self.lesson, self.quiz, self.run_id, seed=self.run_seed, n=session.n, q=current_index(session), shown=True
+        )
+        return True
+
+    def step(self, session: QuizSession, response: Any) -> None:
+        if self.run_id is None or self.run_seed is None or session.finished:
+            return
+        assert self.lesson is not None and self.quiz is not None
+        try:
+            given = encode_response(response)
+        except MusError:
+            return  # an answer that cannot be kept: the run is kept up to here
+        self.learner.record_step(
+            self.lesson, self.quiz, self.run_id, seed=self.run_seed, n=session.n, q=current_index(session),
+            given=given, hints=session.attempt.hints,
+        )  # fmt: skip
+
+    def question_done(self, session: QuizSession, question: Any, attempt: Attempt) -> bool:
+        if self.lesson is None or self.quiz is None:
+            return False
+        review = record_attempt(self.learner, skill_of(question), attempt)
+        self.sink.answered(self.lesson, self.quiz, question, attempt, review.id)
+        if session.finished:
+            run = self.learner.record_run(
+                self.lesson, self.quiz, session.points, session.stars, hints=session.hints_used,
+                retries=session.retries, run_id=self.run_id or "",
+            )  # fmt: skip
+            self.sink.run_finished(run)
+        return True
+
+    def best_text(self) -> str:
+        if self.lesson is None or self.quiz is None:
+            return ""
+        return quiz_status_text(self.learner, self.lesson, self.quiz)
+
+
+class PracticeKeeper(Keeper):
+    """Practice (lesson 11): each answer a review of its skill (timed from when it was shown, for the
+    scheduler's Easy), sent to the class; the practice page marked as opened; the round's own score line."""
+
+    not_saved = labels.NOT_SAVED_KEPT
+
+    def __init__(
+        self,
+        source: PracticeQuestions,
+        store: ProgressStore | None = None,
+        sink: RecordSink | None = None,
+        *,
+        where: Callable[[], str] = lambda: "",
+    ) -> None:
+        super().__init__(store, sink)
+        self.source = source
+        self.where = where
+
+    def question_done(self, session: QuizSession, question: Any, attempt: Attempt) -> bool:
+        pick, maker, at = self.source.pick_of(question), self.source.maker_of(question), self.source.shown_at(question)
+        if pick is None or maker is None or at is None:
+            return False
+        now = self.source.clock()
+        ms = max(0, round((now - at).total_seconds() * 1000))
+        review = record_attempt(self.learner, pick.skill, attempt, at=now, ms=ms, fast_ms=maker.fast_ms)
+        self.sink.reviewed(pick.skill, attempt, review.id, ms)  # classes: to the teacher too
+        mark_opened(self.learner, "11-practice")  # the lesson map shows the practice page as done
+        return True
+
+    def score_text(self, session: QuizSession) -> str:
+        p = self.learner
+        return translator()(
+            labels.ROUND_SCORE, right=session.first, answered=session.answered, streak=p.streak, best=p.best_streak
+        )
+
+    def progress_text(self, session: QuizSession) -> str:
+        return translator()(labels.QUESTION_OF_ROUND, n=min(session.answered + 1, session.n), total=session.n)
+
+    def summary(self, session: QuizSession) -> Feedback:
+        text = round_text(session.first, session.points, session.hints_used, session.retries)
+        return Feedback("done", text, (translator()(labels.KEEP_PRACTISING, where=self.where()),))
+
+
+# ----------------------------------------------------------------------------------------------
+# The loop
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Open:
+    """The question on screen: the wrong first answer when its second try is open, the hint's marks."""
+
+    tried: Any = None
+    has_tried: bool = False
+    hint_marks: tuple[HintMark, ...] = ()
+    above: tuple[Feedback, ...] = field(default=())
+
+
+class QuizLoop:
+    """One quiz run after another: questions from ``source``, drawn on ``view``, kept by ``keeper``.
+
+    n: questions in a run (a whole number ≥ 1). tries: 1 or 2 (one more try after a wrong first answer, with
+    what led astray). seed: the first run's seed (a kept run draws its questions from a seed; None: a new one).
+    endless: Next after a finished run starts the next one (practice's rounds), instead of waiting for Start
+    again. Raises :class:`~musteach.teach.errors.QuizError` for a bad ``n`` or ``tries``.
+
+    Call :meth:`start` once the view is ready; then the view reports the learner's events with :meth:`answer`,
+    :meth:`hint`, :meth:`next` and :meth:`restart`, a failed handler with :meth:`oops`, and progress arriving
+    from its store with :meth:`stored`. ``session`` is the :class:`~musteach.teach.session.QuizSession` of the
+    run on screen (None until a run starts).
+    """
+
+    def __init__(
+        self,
+        view: QuizView,
+        source: QuestionSource,
+        *,
+        n: int = 10,
+        tries: int = 2,
+        keeper: Keeper | None = None,
+        seed: int | None = None,
+        endless: bool = False,
+    ) -> None:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise QuizError(Text(labels.N_ERROR, value=shown(n)))
+        if tries not in (1, 2):
+            raise QuizError(Text(labels.TRIES_ERROR, value=shown(tries)))
+        self.view = view
+        self.source = source
+        self.n = n
+        self.tries = tries
+        self.keeper = keeper if keeper is not None else Keeper()
+        self.keeper.loop = self
+        self.endless = endless
+        self.session: QuizSession | None = None
+        self._first_seed = seed
+        self._open = _Open()
+        self._resume_checked = False
+
+    # ----- the state ------------------------------------------------------------------------
+    @property
+    def question(self) -> Any:
+        """The question on screen, or None."""
+        return self.session.current if self.session is not None else None
+
+    def state(self, event: Event, feedback: tuple[Feedback, ...] = ()) -> LoopState:
+        """The state to show now, made for ``event`` with these feedback blocks."""
+        s = self.session
+        if s is None:
+            return LoopState(event, None, "", "", "", feedback, finished=False, can_next=True)
+        q = s.current
+        verdict = s.verdict
+        return LoopState(
+            event=event,
+            question=q,
+            prompt="" if q is None else str(getattr(q, "prompt", "")),
+            progress="" if q is None else self.keeper.progress_text(s),
+            score=self.keeper.score_text(s),
+            feedback=feedback,
+            marks=self._marks(q, verdict),
+            check=None if verdict is None else verdict.correct,
+            wrong_parts=() if verdict is None else tuple(verdict.wrong),
+            answering=s.can_answer(),
+            can_hint=s.can_hint(),
+            can_next=(verdict is not None and not s.finished) or (s.finished and self.endless),
+            finished=s.finished,
+            verdict=verdict,
+            tried=self._open.tried if self._open.has_tried and verdict is None else None,
+            hint_marks=self._open.hint_marks,
+        )
+
+    def _marks(self, q: Any, verdict: Verdict | None) -> tuple[Mark, ...]:
+        choices = getattr(q, "choices", None) or ()
+        tried, has_tried = self._open.tried, self._open.has_tried
+        marks = []
+        for choice in choices:
+            value = choice[0]
+            if has_tried and same_answer(value, tried):
+                marks.append(Mark.TRIED)
+            elif verdict is None:
+                marks.append(Mark.OPEN)
+            elif same_answer(value, verdict.expected):
+                marks.append(Mark.PICKED_RIGHT if same_answer(value, verdict.given) else Mark.RIGHT)
+            elif same_answer(value, verdict.given):
+                marks.append(Mark.PICKED_WRONG)
+            else:
+                marks.append(Mark.SHUT)
+        return tuple(marks)
+
+    # ----- runs -----------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start a new run (the first, or one after a failure to build a question) and show its first question."""
+        self._begin(())
+
+    def _begin(self, steps: tuple[Record, ...]) -> None:
+        seed: int | None = None
+        if not self.source.fixed and (self.keeper.keeps_runs() or steps):
+            kept = steps[0].data.get("seed") if steps else self._first_seed
+            seed = kept if isinstance(kept, int) else new_seed()
+            self._first_seed = None  # the seed given is the first run's; each later run draws a new one
+            questions = self.source.questions(seed)
+        elif self.source.fixed:
+            questions = self.source.questions(None)
+        else:
+            first, self._first_seed = self._first_seed, None
+            questions = self.source.questions(first)
+        self.session = QuizSession(questions, n=self.n, tries=self.tries, grade=self.source.grade)
+        self._open = _Open()
+        self.keeper.run_started(self.session, seed)
+        if steps and self.keeper.replayed(steps, replay(self.session, steps)):
+            self._save_soon()
+        self._show_question()
+        s = self.session
+        if s.is_answered and s.verdict is not None:
+            self._show_final(s.verdict)
+        elif s.retry is not None:
+            self._open = _Open(tried=s.retry.given, has_tried=True)
+            self.view.show_retry(self.state(Event.RETRY, (self._retry_block(),)))
+
+    def check_resume(self) -> None:
+        """Resume the kept run in progress when the learner has not started this one, once (after a reload the
+        browser's records arrive after the quiz is drawn; a run another tab goes on with later is its own)."""
+        if self._resume_checked or not getattr(self.keeper.store, "loaded", True):
+            return
+        self._resume_checked = True
+        s = self.session
+        steps = self.keeper.open_run()
+        run_id = getattr(self.keeper, "run_id", None)
+        if not steps or steps[0].data.get("q") != 0 or steps[0].data.get("run") == run_id:
+            return  # nothing kept, a run whose first steps were removed, or this very run
+        if s is None or s.answered or s.attempt.tries or s.attempt.hints:
+            return  # the learner has started this run: it goes on
+        self._begin(steps)
+
+    def load(self) -> str | None:
+        """Read the learner's progress from the keeper's store; returns the message to show when it could not be
+        read (the learner still practises)."""
+        store = self.keeper.store
+        if store is None:
+            return None
+        try:
+            self.keeper.learner = store.load()
+        except OSError as e:
+            return translator()(labels.NOT_READ, error=e)
+        self.view.show_best(self.keeper.best_text())
+        return None
+
+    def stored(self, progress: Progress) -> None:
+        """Progress arrived from the store (the browser's, at page load or from another tab)."""
+        self.keeper.learner = progress
+        self.view.show_best(self.keeper.best_text())
+        self.check_resume()
+
+    # ----- the learner's events -------------------------------------------------------------
+    def answer(self, response: Any, *, typed: bool = False) -> Verdict | None:
+        """Grade the learner's answer and show what follows: the retry, or the verdict (and the summary at the
+        run's end). ``typed``: the response was typed in a box, so a :class:`~musteach.rules.errors.MusError`
+        reading or grading it is the learner's slip (shown, no try used), not a failure. An answer while the
+        question takes none (a second click) is ignored: returns None."""
+        s = self.session
+        if s is None or not s.can_answer():
+            return None
+        try:
+            answer = self.source.parse(response)
+            verdict = s.answer(answer)
+        except MusError as exc:
+            if not typed:
+                raise
+            self.view.show_slip(self.state(Event.SLIP, (self.source.slip(exc),)))
+            return None
+        self.keeper.step(s, answer)
+        if s.retry is not None and not s.is_answered:
+            self._open = _Open(tried=s.retry.given, has_tried=True)
+            if self.keeper.keeps_runs() and getattr(self.keeper, "run_id", None) is not None:
+                self._save_soon()
+            self.view.show_retry(self.state(Event.RETRY, (self._retry_block(),)))
+            return verdict
+        self._open.hint_marks = ()
+        question = s.history[-1][0] if s.history else None
+        if question is not None and s.turn is not None and self.keeper.question_done(s, question, s.turn.attempt):
+            self._save_soon()
+        self._show_final(verdict)
+        return verdict
+
+    def hint(self) -> Hint | None:
+        """The next hint step, shown under a retry's diagnosis (None when no step is left)."""
+        s = self.session
+        if s is None or not s.can_hint():
+            return None
+        hint = s.hint()
+        above = (self._retry_block(),) if s.retry is not None else ()
+        if hint.marks:
+            self._open.hint_marks = hint.marks
+        self.view.show_hint(self.state(Event.HINT, (*above, Feedback("hint", hint.headline, (hint.text,)))))
+        return hint
+
+    def next(self) -> None:
+        """The next question (after a finished run of an endless loop: the next run; with no run, a new one)."""
+        s = self.session
+        if s is None:  # the first question failed to build: try again
+            self.start()
+            return
+        if s.finished:
+            if self.endless:
+                self.restart()
+            return
+        s.next()
+        self._open = _Open()
+        self._show_question()
+        if self.keeper.shown(s):
+            self._save_soon()
+
+    def restart(self) -> None:
+        """Start again: a new run (a kept one under a new seed, a fixed list from its first question)."""
+        s = self.session
+        if s is None or self.source.fixed or getattr(self.keeper, "run_id", None) is not None:
+            self.start()
+            return
+        s.restart()
+        self._open = _Open()
+        self._show_question()
+
+    def oops(self) -> None:
+        """A handler failed: show the friendly message (the score is kept; Next goes on)."""
+        base = self.state(Event.OOPS, (Feedback("oops", translator()(labels.FRIENDLY_ERROR)),))
+        s = self.session
+        finished = s is not None and s.finished
+        self.view.show_oops(
+            LoopState(
+                base.event, base.question, base.prompt, base.progress, base.score, base.feedback, base.marks,
+                base.check, base.wrong_parts, answering=False, can_hint=False,
+                can_next=not finished or self.endless, finished=finished, verdict=base.verdict,
+            )
+        )  # fmt: skip
+
+    # ----- showing --------------------------------------------------------------------------
+    def _retry_block(self) -> Feedback:
+        s = self.session
+        assert s is not None and s.retry is not None
+        r = s.retry
+        return Feedback("retry", r.headline, (r.explanation,) if r.explanation else ())
+
+    def _show_question(self) -> None:
+        s = self.session
+        assert s is not None
+        if s.current is None:  # the source ran out
+            self.view.show_question(self.state(Event.QUESTION))
+            self.view.show_finished(self.state(Event.FINISHED, (self.keeper.summary(s),)))
+            return
+        self.view.show_question(self.state(Event.QUESTION))
+
+    def _show_final(self, verdict: Verdict) -> None:
+        s = self.session
+        assert s is not None
+        block = Feedback.of_verdict(verdict)
+        self.view.show_verdict(self.state(Event.VERDICT, (block,)))
+        if s.finished:
+            self.view.show_finished(self.state(Event.FINISHED, (block, self.keeper.summary(s))))
+        if self.source.prefetch:
+            self.view.later(s.prefetch, PREFETCH_AFTER)  # the next question is built while the learner reads
+
+    def _save_soon(self) -> None:
+        self.view.later(self._save)
+
+    def _save(self) -> None:
+        problem = self.keeper.save()
+        if problem is not None:
+            self.view.show_unsaved(problem)
+        self.view.show_best(self.keeper.best_text())
+
+
+def utcnow() -> datetime:
+    """The current time in UTC (practice's default clock)."""
+    return datetime.now(UTC)
+
