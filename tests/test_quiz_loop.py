@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import subprocess
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -223,7 +224,7 @@ def test_every_kind_resumes_from_its_saved_steps(name: str) -> None:
     store = MemoryStore()
     lesson, quiz = "03-grande-chica", "grande"
     keeper = LessonKeeper(lesson, quiz, store)
-    loop, view = loop_of(name, keeper=keeper, seed=None)
+    loop, _view = loop_of(name, keeper=keeper, seed=None)
     q0 = loop.question
     loop.answer(right_answer(kind, q0), typed=typed(kind))
     loop.next()
@@ -313,12 +314,9 @@ def test_practice_rounds_through_the_one_loop() -> None:
 
 
 def test_the_loop_module_needs_no_jupyter() -> None:
-    import musteach.teach.loop  # noqa: F401
-    import musteach.teach.sources  # noqa: F401
-
-    assert "ipywidgets" not in sys.modules or all(
-        "ipywidgets" not in (getattr(m, "__file__", "") or "") for m in (musteach.teach.loop, musteach.teach.sources)
-    )
+    code = "import sys, musteach.teach.loop, musteach.teach.sources; print('ipywidgets' in sys.modules, 'numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "False"]  # no Jupyter, and no numpy until an odds source is made
 
 
 def test_a_progress_store_is_any_object_with_load_and_save() -> None:
