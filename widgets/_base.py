@@ -18,7 +18,7 @@ import functools
 import logging
 from collections.abc import Callable, Sequence
 from html import escape as _html_escape
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import ipywidgets as widgets
 
@@ -32,6 +32,7 @@ __all__ = [
     "PREFETCH_AFTER",
     "QUIZ_CSS",
     "THEME_CSS",
+    "VBox",
     "Guarded",
     "Spoken",
     "css_widget",
@@ -46,6 +47,25 @@ __all__ = [
 ]
 
 _log = logging.getLogger("musteach_widgets")
+
+if TYPE_CHECKING:  # ipywidgets has no type hints: the base of every root widget, as the widgets use it
+
+    class VBox:
+        """:class:`ipywidgets.VBox` as mypy sees it."""
+
+        children: tuple[Any, ...]
+        layout: Any
+
+        def __init__(self, children: Sequence[Any] = (), **kwargs: Any) -> None: ...
+
+        def add_class(self, className: str) -> Any: ...
+
+        def remove_class(self, className: str) -> Any: ...
+
+        def __getattr__(self, name: str) -> Any: ...
+
+else:
+    VBox = widgets.VBox
 
 
 def escape(text: Any, quote: bool = True) -> str:

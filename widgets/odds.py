@@ -51,8 +51,10 @@ from musteach.rules.errors import MusError, shown
 from musteach.rules.lances import Lance
 from musteach.runtime import threads_available
 from musteach.teach import labels
-from musteach.teach.odds_quiz import OddsQuestion, OddsQuestionGenerator
+from musteach.teach.loop import QuestionSource
+from musteach.teach.odds_quiz import OddsQuestion
 from musteach.teach.quiz import Verdict
+from musteach.teach.sources import odds_source
 
 from ._base import Guarded, Spoken, css_widget, escape, spoken
 from ._base import html_box as _html
@@ -803,24 +805,13 @@ class OddsQuiz(QuizWidget):
         title: str | None = None,
         **tutor: Any,
     ):
-        kwargs = {} if lances is None else {"lances": lances}
-        self.odds_source = OddsQuestionGenerator(seed=seed, rules=rules, **kwargs)
+        self.questions_source, self.odds_source = odds_source(seed=seed, rules=rules, lances=lances)
         super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title, **tutor)
-        self.generator = self.odds_source  # type: ignore[assignment]
 
-    def _quiz_default(self) -> str | None:
-        return "odds"
+    def _source(self) -> QuestionSource:
+        return self.questions_source
 
-    def _plain_source(self) -> OddsQuestionGenerator:
-        return self.odds_source
-
-    def _run_source(self, seed: int) -> OddsQuestionGenerator:
-        old = self.odds_source
-        self.odds_source = OddsQuestionGenerator(seed=seed, rules=old.rules, lances=old.lances, margin=old.margin)
-        self.generator = self.odds_source  # type: ignore[assignment]
-        return self.odds_source
-
-    def _picture(self, q: OddsQuestion, verdict: Verdict | None) -> str:  # type: ignore[override]
+    def _picture(self, q: OddsQuestion, verdict: Verdict | None) -> str:
         where = position_name(q.position)
         lit = {i for m in self.hint_marks for i in m.cards}
         pic = hand_svg(q.hand, card_width=64, label=translator()(labels.YOUR_HAND_WHERE, where=where), marked=lit)
@@ -831,5 +822,5 @@ class OddsQuiz(QuizWidget):
     def _choice_class(self, value: Any) -> str:
         return f"musteach-answer-band-{value}"
 
-    def _tooltip(self, q: OddsQuestion, value: Any, label: str) -> str:  # type: ignore[override]
+    def _tooltip(self, q: Any, value: Any, label: str) -> str:
         return translator()(labels.TEAM_WINS_TIP, lance=q.lance.title, band=label)

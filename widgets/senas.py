@@ -25,8 +25,10 @@ from musteach.i18n import translator
 from musteach.rules import Rules
 from musteach.rules.senas import Sena, get_sena, meaning
 from musteach.teach import labels
+from musteach.teach.loop import QuestionSource
 from musteach.teach.quiz import Verdict
-from musteach.teach.senas_quiz import SenaQuestion, SenaQuestionGenerator
+from musteach.teach.senas_quiz import SenaQuestion
+from musteach.teach.sources import senas_source
 
 from ._base import Spoken, css_widget, escape
 from .quiz import QuizWidget
@@ -114,27 +116,18 @@ class SenaQuiz(QuizWidget):
         title: str | None = None,
         **tutor: Any,
     ):
-        self.sena_source = SenaQuestionGenerator(mode, seed=seed, rules=rules)
+        self.questions_source, self.sena_source = senas_source(mode, seed=seed, rules=rules)
         self.mode = self.sena_source.mode
         if title is None:
             title = translator()(labels.SENA_FITS if self.mode == "fit" else labels.SENA_MEANS)
         super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title, **tutor)
-        self.generator = self.sena_source  # type: ignore[assignment]
         self.add_class("musteach-sena-quiz")
         self.children = (css_widget(), _style(), *self.children[1:])
 
-    def _quiz_default(self) -> str | None:
-        return f"senas_{self.mode}"
+    def _source(self) -> QuestionSource:
+        return self.questions_source
 
-    def _plain_source(self) -> SenaQuestionGenerator:
-        return self.sena_source
-
-    def _run_source(self, seed: int) -> SenaQuestionGenerator:
-        self.sena_source = SenaQuestionGenerator(self.mode, seed=seed, rules=self.sena_source.rules)
-        self.generator = self.sena_source  # type: ignore[assignment]
-        return self.sena_source
-
-    def _picture(self, q: SenaQuestion, verdict: Verdict | None) -> str:  # type: ignore[override]
+    def _picture(self, q: SenaQuestion, verdict: Verdict | None) -> str:
         if q.mode == "fit":
             assert q.hand is not None
             lit = {i for m in self.hint_marks for i in m.cards}
@@ -154,7 +147,7 @@ class SenaQuiz(QuizWidget):
     def _choice_class(self, value: Any) -> str:
         return f"musteach-answer-{value}"
 
-    def _tooltip(self, q: SenaQuestion, value: Any, label: str) -> str:  # type: ignore[override]
+    def _tooltip(self, q: Any, value: Any, label: str) -> str:
         _ = translator()
         if q.mode == "fit":
             return _(labels.ANSWER_TIP, label=label)
