@@ -544,6 +544,7 @@ class _StonesQuiz(LoopWidget):
         self.seed = seed
         self.rules = rules or Rules()
         nav = self._parts(title)
+        self.progress = self.status
         _ = translator()
         self.note = _html("musteach-instructions")
         self.note.value = escape(_(self.instructions)) if self.instructions else ""

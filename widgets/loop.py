@@ -223,6 +223,7 @@ class RankOrder(AnswerControls):
         self.order: list[Card] = []
         self.open = True
         _ = translator()
+        self.lang = _.lang  # a click outside the view's handlers still words the order in its language
         self.view = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.view.add_class("musteach-order")
         self.undo = widgets.Button(description=_(labels.UNDO), tooltip=_(labels.UNDO_TIP))
@@ -266,7 +267,7 @@ class RankOrder(AnswerControls):
         self.refresh()
 
     def refresh(self) -> None:
-        _ = translator()
+        _ = translator(self.lang)
         if self.order:
             pics = "".join(card_svg(c, 40) for c in self.order)
             names = ", ".join(c.name for c in self.order)
@@ -306,6 +307,7 @@ class LoopWidget(Guarded, VBox):
     """The one ipywidgets view of a :class:`~musteach.teach.loop.QuizLoop`: title, what was done here, the
     question's progress, prompt and picture, its answer controls, the feedback, and Hint · score · Next ·
     Start again. A quiz kind gives its picture (:meth:`_picture`) and its controls (:meth:`_controls`).
+    ``status`` is the progress line (``progress`` in a lesson's quiz).
 
     ``loop`` is the :class:`~musteach.teach.loop.QuizLoop`; ``state`` the last state drawn; ``errors`` every
     exception a handler raised (the learner saw a friendly message instead).
@@ -325,7 +327,7 @@ class LoopWidget(Guarded, VBox):
         self.title = html_box("musteach-title")
         self.title.value = escape(title or translator()(self.default_title))
         self.best = html_box("musteach-best")
-        self.progress = html_box("musteach-progress")
+        self.status = html_box("musteach-progress")
         self.prompt = html_box("musteach-prompt")
         self.picture = html_box("musteach-picture")
         self.answer_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
@@ -376,6 +378,14 @@ class LoopWidget(Guarded, VBox):
 
     def _controls(self, q: Any) -> AnswerControls:  # pragma: no cover - every quiz defines it
         raise NotImplementedError
+
+    def _prompt(self, state: LoopState) -> str:
+        """The question's prompt (plain text)."""
+        return state.prompt
+
+    def _progress_html(self, state: LoopState) -> str:
+        """The line above the question: ``"Question 3 of 10"`` (HTML)."""
+        return escape(state.progress)
 
     # ----- the loop's state -----------------------------------------------------------------
     @property
@@ -455,13 +465,13 @@ class LoopWidget(Guarded, VBox):
         if q is None:  # the source ran out: the summary follows
             self.feedback.value = ""
             return
-        self.prompt.value = escape(state.prompt)
+        self.controls = self._controls(q)
+        self.prompt.value = escape(self._prompt(state))
         self.hint_button.disabled = not state.can_hint
         self.picture.value = self._picture(q, None)
-        self.controls = self._controls(q)
         self.answer_box.children = tuple(self.controls.children)
         self.feedback.value = ""  # a page waiting for the feedback to clear then sees the whole new question
-        self.progress.value = escape(state.progress)
+        self.status.value = self._progress_html(state)
 
     def show_retry(self, state: LoopState) -> None:
         self.state = state
@@ -490,7 +500,7 @@ class LoopWidget(Guarded, VBox):
         if self.controls is not None:
             self.controls.apply(state)
         self.score.value = escape(state.score)
-        self.progress.value = escape(state.progress)
+        self.status.value = self._progress_html(state)
         if state.question is not None:
             self.picture.value = self._picture(state.question, state.verdict)
         if not state.finished:

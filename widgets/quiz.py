@@ -108,6 +108,7 @@ class QuizWidget(LoopWidget):
             raise QuizError(Text(labels.TRIES_ERROR, value=shown(tries)))
         self.n = n
         nav = self._parts(title)
+        self.progress = self.status
         source = self._source()
         keeper, extra = self._keeper(lesson=lesson, quiz=quiz or source.quiz_name, store=store, path=path)
         self.lesson, self.quiz_name = keeper.lesson, keeper.quiz
