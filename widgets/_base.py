@@ -18,7 +18,7 @@ import functools
 import logging
 from collections.abc import Callable, Sequence
 from html import escape as _html_escape
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import ipywidgets as widgets
 
@@ -112,7 +112,7 @@ def spoken(method: _F) -> _F:
         with speaking(getattr(self, "lang", None)):
             return method(self, *args, **kwargs)
 
-    return run  # type: ignore[return-value]
+    return cast(_F, run)  # functools.wraps keeps the method's signature
 
 
 class Spoken:
@@ -138,7 +138,7 @@ class Spoken:
             with speaking(self.__dict__["lang"]):
                 init(self, *args, **kw)
 
-        __init__._musteach_spoken = True  # type: ignore[attr-defined]
+        setattr(__init__, "_musteach_spoken", True)  # noqa: B010  # a function's own mark, which mypy cannot type
         cls.__init__ = __init__  # type: ignore[method-assign]  # the class's own __init__, wrapped to run in its language
 
 #: Styles for every musteach widget, scoped to their root classes.

@@ -284,9 +284,18 @@ class BettingView(Spoken, VBox):
             text = translator()(labels.BETTING_CANNOT_SHOW, error=exc.message())
             self.body.value = f'<div class="musteach-error" role="alert">{escape(text)}</div>'
 
-    def _build(self, lance, mano, actions, hands, participants, rules, card_width) -> None:  # type: ignore[no-untyped-def]
-        lance = Lance.parse(lance)
-        rules = rules or Rules()
+    def _build(
+        self,
+        lance_name: Lance | str,
+        mano: int,
+        actions: str | Sequence[Any],
+        hands: Sequence[Hand | str | Sequence[Card | str]] | None,
+        participants: Sequence[int] | None,
+        table_rules: Rules | None,
+        card_width: int,
+    ) -> None:
+        lance = Lance.parse(lance_name)
+        rules = table_rules or Rules()
         _ = translator()
         title, mano_is = _(labels.LANCE_BETTING, lance=lance.title), _(labels.MANO_IS_SEAT, seat=mano)
         parts = [f'<p class="musteach-betting-title"><b>{escape(title)}</b> · {escape(mano_is)}</p>']
@@ -397,7 +406,8 @@ class CountView(Guarded, VBox):
         self.children = (*self.children[:-1], self.board, self.steps_box)  # the score right under the buttons
         self.back_button.on_click(self._guard(lambda _b: self.go(self.position - 1)))
         self.step_button.on_click(self._guard(lambda _b: self.go(self.position + 1)))
-        self.all_button.on_click(self._guard(lambda _b: self.go(len(self.result.steps))))  # type: ignore[union-attr]
+        steps = len(self.result.steps)
+        self.all_button.on_click(self._guard(lambda _b: self.go(steps)))
         self.go(0)
 
     @property

@@ -56,7 +56,7 @@ from musteach.teach.odds_quiz import OddsQuestion
 from musteach.teach.quiz import Verdict
 from musteach.teach.sources import odds_source
 
-from ._base import Guarded, Spoken, css_widget, escape, spoken
+from ._base import Guarded, Spoken, VBox, css_widget, escape, spoken
 from ._base import html_box as _html
 from .quiz import QuizWidget
 
@@ -240,7 +240,7 @@ def _nobody_line(odds: HandOdds) -> str:
 # ----------------------------------------------------------------------------------------------
 
 
-class OddsExplorer(Guarded, widgets.VBox):
+class OddsExplorer(Guarded, VBox):
     """Pick a hand and a place at the table; see the exact odds of every lance (RULES.md §2, §4, §5).
 
     hand: the 4 starting cards (``"12o 3c 11e 1b"``, a :class:`~musteach.rules.cards.Hand` or 4 card texts;
@@ -348,7 +348,7 @@ class OddsExplorer(Guarded, widgets.VBox):
     @property
     def seat(self) -> int:
         """The asking seat: mano plus the picked distance."""
-        return (self.mano + self.position_picker.value) % 4
+        return (self.mano + int(self.position_picker.value)) % 4
 
     @property
     def current_rules(self) -> Rules:
@@ -424,7 +424,7 @@ class OddsExplorer(Guarded, widgets.VBox):
 # ----------------------------------------------------------------------------------------------
 
 
-class OddsPanel(Spoken, widgets.VBox):
+class OddsPanel(Spoken, VBox):
     """Read-only: "Before you decide, your odds are…": the hand, the bars, and the sentences on request.
 
     hand: 4 cards; seat, mano: seats 0..3; rules: a :class:`~musteach.rules.Rules` (default 8 reyes);
@@ -473,7 +473,7 @@ class OddsPanel(Spoken, widgets.VBox):
 _Key = tuple[tuple[str, ...], int, int]
 
 
-class DiscardAdvisor(Guarded, widgets.VBox):
+class DiscardAdvisor(Guarded, VBox):
     """The mus: which cards to change? The 15 discards ranked for an aim, the best marked (RULES.md §3, §7).
 
     hand: the 4 starting cards (default R-R-C-A); seat, mano: seats 0..3 (the starting place at the
@@ -565,12 +565,12 @@ class DiscardAdvisor(Guarded, widgets.VBox):
     @property
     def seat(self) -> int:
         """The asking seat: mano plus the picked distance."""
-        return (self.mano + self.position_picker.value) % 4
+        return (self.mano + int(self.position_picker.value)) % 4
 
     @property
     def aim(self) -> str:
         """The picked aim (one of :data:`~musteach.odds.AIMS`)."""
-        return self.aim_picker.value
+        return str(self.aim_picker.value)
 
     @property
     def counting(self) -> bool:

@@ -216,7 +216,8 @@ class QuizSource(SkillSource):
             return self._show_rank(q, submit)
         if q.accepts_number:
             return self._show_total(q, submit)
-        return self._show_choices(q, submit, hand_svg(q.hand, card_width=72))  # type: ignore[arg-type]
+        assert q.hand is not None  # a jugada question shows one hand
+        return self._show_choices(q, submit, hand_svg(q.hand, card_width=72))
 
     def _show_choices(self, q: Question, submit: Submit, picture: str) -> Shown:
         _ = translator()
@@ -729,7 +730,7 @@ class PracticeQuiz(LoopWidget):
     # ----- drawing -------------------------------------------------------------------------
     def _where(self) -> str:
         """Where the progress is kept, in the language spoken now (the browser's store words its own)."""
-        where = self.store.where
+        where: object = self.store.where  # a store may word it as a Text, put into the language now
         return where.render() if isinstance(where, Text) else str(where)
 
     def _add_notice(self, kind: str, text: str | Text) -> None:

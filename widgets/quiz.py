@@ -185,12 +185,14 @@ class LanceQuiz(QuizWidget):
             skills = (Skill.parse(lance),)
         else:
             skills = tuple(Skill.parse(x) for x in lance)
-        for s in skills:
-            if s.lance is None:
+        lances = [s.lance for s in skills]
+        for s, one in zip(skills, lances, strict=True):
+            if one is None:
                 raise QuizError(Text(labels.NOT_A_LANCE_ERROR, value=shown(s.value)))
         if title is None:
             _ = translator()
-            title = _(labels.WHO_WINS, lance=skills[0].lance.title) if len(skills) == 1 else _(labels.WHO_WINS_LANCE)  # type: ignore[union-attr]
+            first = lances[0]
+            title = _(labels.WHO_WINS, lance=first.title) if len(skills) == 1 and first is not None else _(labels.WHO_WINS_LANCE)
         super().__init__(
             skills,
             n=n,

@@ -30,7 +30,7 @@ from musteach.teach.quiz import Verdict
 from musteach.teach.senas_quiz import SenaQuestion
 from musteach.teach.sources import senas_source
 
-from ._base import Spoken, css_widget, escape
+from ._base import Spoken, VBox, css_widget, escape
 from .quiz import QuizWidget
 
 __all__ = ["SENAS_CSS", "SenaCatalogue", "SenaQuiz", "face_without_meaning", "show_senas"]
@@ -64,7 +64,7 @@ def face_without_meaning(sena: Sena | str, width: int = 96) -> str:
     return sena_svg(get_sena(sena), width, with_meaning=False)
 
 
-class SenaCatalogue(Spoken, widgets.VBox):
+class SenaCatalogue(Spoken, VBox):
     """Every seña of the table's set as a face with its gesture and meaning (RULES.md §11, §13).
 
     rules: a :class:`~musteach.rules.Rules` (its ``senas`` option picks the set); width: each face's width
@@ -94,7 +94,7 @@ class SenaCatalogue(Spoken, widgets.VBox):
 
 def show_senas(rules: Rules | None = None, width: int = 96, *, lang: str | None = None) -> SenaCatalogue:
     """The señas catalogue as a widget (see :class:`SenaCatalogue`)."""
-    return SenaCatalogue(rules, width, lang=lang)
+    return SenaCatalogue(rules, width, lang=lang)  # type: ignore[call-arg]  # Spoken wraps __init__ with a lang keyword
 
 
 class SenaQuiz(QuizWidget):
