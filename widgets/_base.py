@@ -24,12 +24,10 @@ import ipywidgets as widgets
 
 from musteach.i18n import SOURCE_LANG, check_lang, speaking, translator
 from musteach.teach import labels
-from musteach.teach.verdict import Verdict
 from musteach.teach.wording import for_learner
 
 __all__ = [
     "FRIENDLY_ERROR",
-    "PREFETCH_AFTER",
     "QUIZ_CSS",
     "THEME_CSS",
     "VBox",
@@ -309,11 +307,6 @@ def feedback_html(kind: str, headline: str, reasons: str | Sequence[str] = ()) -
     return f'<div class="musteach-verdict {cls}" role="status" aria-live="polite">{body}</div>'
 
 
-def verdict_html(verdict: Verdict) -> str:
-    """A :class:`~musteach.teach.verdict.Verdict` in the feedback box: right or wrong, headline, reasons."""
-    return feedback_html("right" if verdict.correct else "wrong", verdict.headline, verdict.reasons)
-
-
 def when_sent(callback: Callable[[], Any], *, after: float = 0.0) -> None:
     """Run ``callback`` once the current click's messages are out: in a kernel, on its event loop after the
     handler returns (the verdict reaches the page first, and work the learner does not wait for follows, such
@@ -328,12 +321,6 @@ def when_sent(callback: Callable[[], Any], *, after: float = 0.0) -> None:
         loop.call_later(after, callback)
     else:
         loop.call_soon(callback)
-
-
-#: Seconds after a verdict at which the next question is built: the verdict and the marks are out and drawn
-#: by then (building a question can take some tens of ms of CPU, e.g. a discard question's exact odds), and a
-#: learner reads for longer. A Next pressed earlier builds the question itself, as it always did.
-PREFETCH_AFTER = 0.05
 
 
 class Guarded(Spoken):

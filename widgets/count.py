@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import ipywidgets as widgets
 
@@ -56,7 +56,7 @@ from musteach.teach.verdict import Verdict
 
 from ._base import Guarded, Spoken, VBox, css_widget, escape, spoken
 from ._base import html_box as _html
-from .loop import AnswerControls, LoopWidget
+from .loop import AnswerControls, LoopWidget, RunOptions
 from .storage import Store
 
 __all__ = [
@@ -606,7 +606,7 @@ class BettingQuiz(_StonesQuiz):
     instructions = labels.BETTING_INSTRUCTIONS
 
     def __init__(
-        self, n: int = 10, seed: int | None = None, rules: Rules | None = None, *, title: str | None = None, **tutor: Any
+        self, n: int = 10, seed: int | None = None, rules: Rules | None = None, *, title: str | None = None, **tutor: Unpack[RunOptions]
     ):
         _ = translator()
         self.stones_a = _stones_box("A", _(labels.STONES_NOW_TIP, team="A"))
@@ -665,7 +665,7 @@ class CountQuiz(_StonesQuiz):
         *,
         near_end_share: float = 0.3,
         title: str | None = None,
-        **tutor: Any,
+        **tutor: Unpack[RunOptions],
     ):
         self.near_end_share = near_end_share
         self.cells: dict[str, dict[str, widgets.Text]] = {}

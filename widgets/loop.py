@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 import ipywidgets as widgets
 
@@ -48,6 +48,7 @@ __all__ = [
     "ClassSink",
     "LoopWidget",
     "RankOrder",
+    "RunOptions",
     "Submit",
     "TotalEntry",
     "feedback_blocks",
@@ -55,6 +56,18 @@ __all__ = [
 ]
 
 _log = logging.getLogger("musteach_widgets")
+
+class RunOptions(TypedDict, total=False):
+    """The keywords of every quiz run: ``tries`` (1 or 2), ``lesson`` and ``quiz`` (whose results are kept),
+    ``store`` and ``path`` (where). ``lang`` (the language of its words) is taken by
+    :class:`~musteach_widgets._base.Spoken` before the quiz is built."""
+
+    tries: int
+    lesson: str | None
+    quiz: str | None
+    store: str | Store | None
+    path: str | None
+
 
 #: How a control reports an answer: ``submit(response)``, or ``submit(response, typed=True)`` for typed text.
 Submit = Callable[..., Any]

@@ -8,7 +8,7 @@ each answer ``musteach-answer-<the answer's words, joined by dashes>``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Unpack
 
 from musteach.draw.cards import card_svg
 from musteach.i18n import translator
@@ -21,6 +21,7 @@ from musteach.teach.quiz import Verdict
 from musteach.teach.sources import mus_source
 
 from ._base import css_widget, escape
+from .loop import RunOptions
 from .quiz import QuizWidget
 
 __all__ = ["MUS_QUIZ_CSS", "MusQuiz"]
@@ -53,7 +54,7 @@ class MusQuiz(QuizWidget):
         aims: str | Sequence[str] = ("grande", "chica", "pares", "juego"),
         positions: Sequence[int] = (0,),
         title: str | None = None,
-        **tutor: Any,
+        **tutor: Unpack[RunOptions],
     ):
         self.questions_source, self.mus_source = mus_source(seed=seed, rules=rules, aims=aims, positions=positions)
         super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title, **tutor)

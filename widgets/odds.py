@@ -28,7 +28,7 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Unpack
 
 import ipywidgets as widgets
 
@@ -58,6 +58,7 @@ from musteach.teach.sources import odds_source
 
 from ._base import Guarded, Spoken, VBox, css_widget, escape, spoken
 from ._base import html_box as _html
+from .loop import RunOptions
 from .quiz import QuizWidget
 
 __all__ = ["ODDS_CSS", "DiscardAdvisor", "OddsExplorer", "OddsPanel", "OddsQuiz"]
@@ -803,7 +804,7 @@ class OddsQuiz(QuizWidget):
         *,
         lances: Iterable[Lance | str] | None = None,
         title: str | None = None,
-        **tutor: Any,
+        **tutor: Unpack[RunOptions],
     ):
         self.questions_source, self.odds_source = odds_source(seed=seed, rules=rules, lances=lances)
         super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title, **tutor)

@@ -12,7 +12,7 @@ or ``musteach-card-<code>``; the feedback ``musteach-feedback``; the score ``mus
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import ipywidgets as widgets
 
@@ -37,13 +37,22 @@ from musteach.teach.quiz import (
 from musteach.teach.sources import generated_source
 
 from ._base import css_widget
-from .loop import AnswerControls, ChoiceButtons, LoopWidget, RankOrder, TotalEntry
+from .loop import AnswerControls, ChoiceButtons, LoopWidget, RankOrder, RunOptions, TotalEntry
 from .storage import Store
 
-__all__ = ["JugadaQuiz", "LanceQuiz", "QuizWidget", "RankQuiz", "TotalQuiz"]
+__all__ = ["JugadaQuiz", "LanceQuiz", "QuizOptions", "QuizWidget", "RankQuiz", "TotalQuiz"]
 
 _TABLE_CARD_WIDTH = 54
 _HAND_CARD_WIDTH = 72
+
+
+class QuizOptions(RunOptions, total=False):
+    """The keywords of a quiz of :mod:`musteach.teach.quiz`'s questions (see :class:`QuizWidget`)."""
+
+    title: str | None
+    instructive_share: float
+    kinds: Iterable[Kind | str] | None
+    questions: Iterable[Question] | None
 
 
 class QuizWidget(LoopWidget):
@@ -172,12 +181,7 @@ class LanceQuiz(QuizWidget):
         n: int = 10,
         seed: int | None = None,
         rules: Rules | None = None,
-        *,
-        instructive_share: float = 0.4,
-        kinds: Iterable[Kind | str] | None = None,
-        title: str | None = None,
-        questions: Iterable[Question] | None = None,
-        **tutor: Any,
+        **options: Unpack[QuizOptions],
     ):
         if lance is None:
             skills: tuple[Skill, ...] = LANCE_SKILLS
@@ -189,21 +193,13 @@ class LanceQuiz(QuizWidget):
         for s, one in zip(skills, lances, strict=True):
             if one is None:
                 raise QuizError(Text(labels.NOT_A_LANCE_ERROR, value=shown(s.value)))
-        if title is None:
+        if options.get("title") is None:
             _ = translator()
             first = lances[0]
-            title = _(labels.WHO_WINS, lance=first.title) if len(skills) == 1 and first is not None else _(labels.WHO_WINS_LANCE)
-        super().__init__(
-            skills,
-            n=n,
-            seed=seed,
-            rules=rules,
-            instructive_share=instructive_share,
-            kinds=kinds,
-            title=title,
-            questions=questions,
-            **tutor,
-        )
+            options["title"] = (
+                _(labels.WHO_WINS, lance=first.title) if len(skills) == 1 and first is not None else _(labels.WHO_WINS_LANCE)
+            )
+        super().__init__(skills, n=n, seed=seed, rules=rules, **options)
 
     def _choice_class(self, value: Any) -> str:
         return "musteach-answer-nobody" if value is None else f"musteach-seat-{value}"
@@ -222,29 +218,9 @@ class JugadaQuiz(QuizWidget):
 
     default_title = labels.NAME_JUGADA
 
-    def __init__(
-        self,
-        n: int = 10,
-        seed: int | None = None,
-        rules: Rules | None = None,
-        *,
-        instructive_share: float = 0.4,
-        kinds: Iterable[Kind | str] | None = None,
-        title: str | None = None,
-        questions: Iterable[Question] | None = None,
-        **tutor: Any,
-    ):
-        super().__init__(
-            [Skill.JUGADA],
-            n=n,
-            seed=seed,
-            rules=rules,
-            instructive_share=instructive_share,
-            kinds=kinds,
-            title=title,
-            questions=questions,
-            **tutor,
-        )
+    def __init__(self, n: int = 10, seed: int | None = None, rules: Rules | None = None, **options: Unpack[QuizOptions]):
+        super().__init__([Skill.JUGADA], n=n, seed=seed, rules=rules, **options)
+
 
 class TotalQuiz(QuizWidget):
     """A hand's total of points: for Juego (``kind="juego"``: is it 31 or more?) or its punto (``kind="punto"``).
@@ -261,11 +237,7 @@ class TotalQuiz(QuizWidget):
         rules: Rules | None = None,
         *,
         mode: str = "entry",
-        instructive_share: float = 0.4,
-        kinds: Iterable[Kind | str] | None = None,
-        title: str | None = None,
-        questions: Iterable[Question] | None = None,
-        **tutor: Any,
+        **options: Unpack[QuizOptions],
     ):
         if kind not in ("juego", "punto"):
             raise QuizError(Text(labels.TOTAL_KIND_ERROR, value=shown(kind)))
@@ -273,19 +245,9 @@ class TotalQuiz(QuizWidget):
             raise QuizError(Text(labels.TOTAL_MODE_ERROR, value=shown(mode)))
         self.mode = mode
         skill = Skill.JUEGO_TOTAL if kind == "juego" else Skill.PUNTO_TOTAL
-        if title is None:
-            title = translator()(labels.COUNT_JUEGO if kind == "juego" else labels.COUNT_PUNTO)
-        super().__init__(
-            [skill],
-            n=n,
-            seed=seed,
-            rules=rules,
-            instructive_share=instructive_share,
-            kinds=kinds,
-            title=title,
-            questions=questions,
-            **tutor,
-        )
+        if options.get("title") is None:
+            options["title"] = translator()(labels.COUNT_JUEGO if kind == "juego" else labels.COUNT_PUNTO)
+        super().__init__([skill], n=n, seed=seed, rules=rules, **options)
 
     @property
     def total_input(self) -> widgets.Text | None:
@@ -315,29 +277,9 @@ class RankQuiz(QuizWidget):
 
     default_title = labels.ORDER_CARDS
 
-    def __init__(
-        self,
-        n: int = 10,
-        seed: int | None = None,
-        rules: Rules | None = None,
-        *,
-        instructive_share: float = 0.4,
-        kinds: Iterable[Kind | str] | None = None,
-        title: str | None = None,
-        questions: Iterable[Question] | None = None,
-        **tutor: Any,
-    ):
-        super().__init__(
-            [Skill.RANK_ORDER],
-            n=n,
-            seed=seed,
-            rules=rules,
-            instructive_share=instructive_share,
-            kinds=kinds,
-            title=title,
-            questions=questions,
-            **tutor,
-        )
+    def __init__(self, n: int = 10, seed: int | None = None, rules: Rules | None = None, **options: Unpack[QuizOptions]):
+        super().__init__([Skill.RANK_ORDER], n=n, seed=seed, rules=rules, **options)
+
     @property
     def rank(self) -> RankOrder:
         """The cards to place, the order so far, Undo and Check of the question on screen."""

@@ -15,7 +15,7 @@ classes of every quiz (``musteach-feedback``, ``musteach-score``, ``musteach-nex
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Unpack
 
 import ipywidgets as widgets
 
@@ -31,6 +31,7 @@ from musteach.teach.senas_quiz import SenaQuestion
 from musteach.teach.sources import senas_source
 
 from ._base import Spoken, VBox, css_widget, escape
+from .loop import RunOptions
 from .quiz import QuizWidget
 
 __all__ = ["SENAS_CSS", "SenaCatalogue", "SenaQuiz", "face_without_meaning", "show_senas"]
@@ -114,7 +115,7 @@ class SenaQuiz(QuizWidget):
         rules: Rules | None = None,
         *,
         title: str | None = None,
-        **tutor: Any,
+        **tutor: Unpack[RunOptions],
     ):
         self.questions_source, self.sena_source = senas_source(mode, seed=seed, rules=rules)
         self.mode = self.sena_source.mode
