@@ -322,3 +322,30 @@ def test_the_loop_module_needs_no_jupyter() -> None:
 def test_a_progress_store_is_any_object_with_load_and_save() -> None:
     store = MemoryStore()
     assert isinstance(store.load(), Progress)
+
+
+def test_no_widget_keeps_a_quiz_loop_of_its_own() -> None:
+    """The widgets draw and wire events only (issue 24): no submit, marking, replay or record-keeping code of
+    their own, no session or turn made by a widget (read with ast: nothing is imported)."""
+    import ast
+    from pathlib import Path
+
+    copied = {"_same", "_mark_buttons", "_mark_tried", "_begin_run", "_resume", "_reopen_answers", "_mark_answers",
+              "_tutor_answered", "_tutor_step", "_show_graded", "_next_question", "_saved_and_counted"}
+    loop_calls = {"QuizSession", "Turn", "replay", "record_attempt", "record_step", "record_run", "choose_skill",
+                  "diagnose", "diagnose_answer", "encode_response", "new_seed", "run_rng"}
+    found = []
+    for path in sorted((Path(__file__).resolve().parent.parent / "widgets").glob("*.py")):
+        if path.name.startswith("table"):  # the play table is no quiz: its session is teach.table's
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.name in copied:
+                found.append(f"{path.name}: def {node.name}")
+            if isinstance(node, ast.Call):
+                name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+                if name in loop_calls:
+                    found.append(f"{path.name}:{node.lineno}: {name}(...)")
+            if isinstance(node, ast.FunctionDef) and node.name == "_submit" and path.name != "loop.py":
+                found.append(f"{path.name}: def _submit")
+    assert found == []

@@ -137,7 +137,7 @@ class QuizWidget(LoopWidget):
     @property
     def run_id(self) -> str | None:
         """The id of the run in progress when its answers are kept step by step, else None."""
-        return getattr(self.loop.keeper, "run_id", None)
+        return self.loop.keeper.run_id
 
     # ----- per quiz ------------------------------------------------------------------------
     def _picture(self, q: Any, verdict: Verdict | None) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Protocol
@@ -368,12 +368,13 @@ class Keeper:
 
     store: ProgressStore | None = None
     learner: Progress
+    #: the id of the run in progress when its answers are kept step by step, else None
+    run_id: str | None = None
 
     def __init__(self, store: ProgressStore | None = None, sink: RecordSink | None = None) -> None:
         self.store = store
         self.sink: RecordSink = sink if sink is not None else _NoSink()
         self.learner = Progress()
-        self.loop: QuizLoop | None = None
 
     # ----- a run's records ------------------------------------------------------------------
     def keeps_runs(self) -> bool:
@@ -454,7 +455,7 @@ class LessonKeeper(Keeper):
         if self.lesson is not None and quiz is not None:
             find_lesson(self.lesson).quiz(quiz)  # raises LessonError for an unknown quiz name
         #: the run in progress (its id and question seed) when its answers are kept step by step, else None
-        self.run_id: str | None = None
+        self.run_id = None
         self.run_seed: int | None = None
 
     @property
@@ -582,7 +583,6 @@ class _Open:
     tried: Any = None
     has_tried: bool = False
     hint_marks: tuple[HintMark, ...] = ()
-    above: tuple[Feedback, ...] = field(default=())
 
 
 class QuizLoop:
@@ -619,7 +619,6 @@ class QuizLoop:
         self.n = n
         self.tries = tries
         self.keeper = keeper if keeper is not None else Keeper()
-        self.keeper.loop = self
         self.endless = endless
         self.session: QuizSession | None = None
         self._first_seed = seed
@@ -714,8 +713,7 @@ class QuizLoop:
         self._resume_checked = True
         s = self.session
         steps = self.keeper.open_run()
-        run_id = getattr(self.keeper, "run_id", None)
-        if not steps or steps[0].data.get("q") != 0 or steps[0].data.get("run") == run_id:
+        if not steps or steps[0].data.get("q") != 0 or steps[0].data.get("run") == self.keeper.run_id:
             return  # nothing kept, a run whose first steps were removed, or this very run
         if s is None or s.answered or s.attempt.tries or s.attempt.hints:
             return  # the learner has started this run: it goes on
@@ -760,7 +758,7 @@ class QuizLoop:
         self.keeper.step(s, answer)
         if s.retry is not None and not s.is_answered:
             self._open = _Open(tried=s.retry.given, has_tried=True)
-            if self.keeper.keeps_runs() and getattr(self.keeper, "run_id", None) is not None:
+            if self.keeper.run_id is not None:
                 self._save_soon()
             self.view.show_retry(self.state(Event.RETRY, (self._retry_block(),)))
             return verdict
@@ -802,7 +800,7 @@ class QuizLoop:
     def restart(self) -> None:
         """Start again: a new run (a kept one under a new seed, a fixed list from its first question)."""
         s = self.session
-        if s is None or self.source.fixed or getattr(self.keeper, "run_id", None) is not None:
+        if s is None or self.source.fixed or self.keeper.run_id is not None:
             self.start()
             return
         s.restart()
