@@ -15,14 +15,12 @@ import pytest
 
 from musteach.rules import Rules
 from musteach.teach.count_quiz import betting_question, count_question
+from musteach.teach.keepers import LessonKeeper, PracticeKeeper, PracticeQuestions
 from musteach.teach.loop import (
     Event,
     Keeper,
-    LessonKeeper,
     LoopState,
     Mark,
-    PracticeKeeper,
-    PracticeQuestions,
     QuestionSource,
     QuizLoop,
 )
@@ -314,7 +312,7 @@ def test_practice_rounds_through_the_one_loop() -> None:
 
 
 def test_the_loop_module_needs_no_jupyter() -> None:
-    code = "import sys, musteach.teach.loop, musteach.teach.sources; print('ipywidgets' in sys.modules, 'numpy' in sys.modules)"
+    code = "import sys, musteach.teach.loop, musteach.teach.keepers, musteach.teach.sources; print('ipywidgets' in sys.modules, 'numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "False"]  # no Jupyter, and no numpy until an odds source is made
 

@@ -22,11 +22,11 @@ from musteach.draw.cards import card_svg
 from musteach.i18n import translator
 from musteach.rules.cards import Card
 from musteach.teach import labels
+from musteach.teach.keepers import LessonKeeper
 from musteach.teach.loop import (
     Event,
     Feedback,
     Keeper,
-    LessonKeeper,
     LoopState,
     Mark,
     QuestionSource,

@@ -42,7 +42,8 @@ from musteach.rules.errors import shown
 from musteach.teach import labels
 from musteach.teach.count_quiz import BettingQuestion, CountQuestion, betting_question, count_question
 from musteach.teach.hints import Mark
-from musteach.teach.loop import Event, LoopState, PracticeKeeper, PracticeQuestions, utcnow
+from musteach.teach.keepers import PracticeKeeper, PracticeQuestions, utcnow
+from musteach.teach.loop import Event, LoopState
 from musteach.teach.progress import (
     FAST_MS,
     Pick,
