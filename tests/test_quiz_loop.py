@@ -296,8 +296,10 @@ def test_practice_rounds_through_the_one_loop() -> None:
         seen.add(pick.skill)
         assert view.last("question").progress.startswith("Question")
         kind = {"grande": "lance", "jugada": "jugada", "juego_total": "total", "rank_order": "rank"}.get(pick.skill, pick.skill)
+        shown_as = view.last("question").progress
         loop.answer(right_answer(kind, q), typed=typed(kind))
         assert view.last("verdict").can_next  # practice: Next after every answer
+        assert view.last("verdict").progress == shown_as  # still this question's number
         if loop.session.finished:
             break
         loop.next()

@@ -586,6 +586,10 @@ class _StonesQuiz(LoopWidget):
     def _boxes(self) -> list[widgets.Text]:
         return self.controls.all_boxes() if isinstance(self.controls, _StonesControls) else []
 
+    def show_oops(self, state: LoopState) -> None:
+        super().show_oops(state)
+        self.check_button.disabled = True  # also when the question itself could not be built
+
     @property
     def grade(self) -> Verdict | None:
         """The question's verdict, once checked."""

@@ -239,7 +239,7 @@ class PracticeKeeper(Keeper):
         )
 
     def progress_text(self, session: QuizSession) -> str:
-        return translator()(labels.QUESTION_OF_ROUND, n=min(session.answered + 1, session.n), total=session.n)
+        return translator()(labels.QUESTION_OF_ROUND, n=session.number, total=session.n)
 
     def summary(self, session: QuizSession) -> Feedback:
         text = round_text(session.first, session.points, session.hints_used, session.retries)
