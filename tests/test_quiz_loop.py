@@ -349,3 +349,34 @@ def test_no_widget_keeps_a_quiz_loop_of_its_own() -> None:
             if isinstance(node, ast.FunctionDef) and node.name == "_submit" and path.name != "loop.py":
                 found.append(f"{path.name}: def _submit")
     assert found == []
+
+
+def test_practice_hint_second_try_and_shown_are_the_loops_too() -> None:
+    maker = _Maker(make_question)
+    store = MemoryStore()
+    src = PracticeQuestions({"grande": maker, "jugada": maker}, ["grande", "jugada"],
+                            progress=lambda: keeper.learner, rng=random.Random(2), rules=Rules(),
+                            clock=lambda: datetime(2026, 1, 5, 9, tzinfo=UTC))
+    keeper = PracticeKeeper(src, store)
+    view = FakeView()
+    loop = QuizLoop(view, src, n=2, tries=2, keeper=keeper, endless=True)
+    loop.start()
+    kind = {"grande": "lance", "jugada": "jugada"}
+    q = loop.question
+    k = kind[src.pick_of(q).skill]
+    assert loop.hint() is not None and view.last("hint").feedback[-1].kind == "hint"
+    loop.answer(wrong_answer(k, q))
+    assert view.last("retry").marks.count(Mark.TRIED) == 1
+    loop.answer(right_answer(k, q))
+    assert view.last("verdict").verdict.correct and loop.session.second == 1
+    loop.next()
+    q = loop.question
+    k = kind[src.pick_of(q).skill]
+    loop.answer(wrong_answer(k, q))
+    loop.answer(wrong_answer(k, q, 1))
+    v = view.last("verdict")
+    assert not v.verdict.correct and Mark.RIGHT in v.marks
+    done = view.last("finished")
+    assert done.finished and done.can_next and [f.kind for f in done.feedback] == ["wrong", "done"]
+    saved = store.load()
+    assert saved.answered() == 2 and saved.right() == 0  # a second try is a lapse for the scheduler
