@@ -654,13 +654,12 @@ class PracticeQuiz(LoopWidget):
         When nothing has been answered on this page yet, the question on screen was picked before the saved
         progress arrived: it is picked again from the saved progress (issue 12: the first pick uses it)."""
         self.progress = progress
-        s = self.session
-        fresh = s is None or (s.answered == 0 and s.verdict is None)
+        fresh = self.loop.untouched
         focus = class_practice_skill() if fresh else None  # classes: the teacher's skill
         if focus in self.skill_labels and len(self.skill_labels) > 1:
             self.skill_labels = {focus: self.skill_labels[focus]}
             self.questions_source.skills = tuple(self.skill_labels)
-        if fresh and s is not None and s.current is not None and not s.attempt.tries:
+        if fresh and self.question is not None:
             self.loop.start()
             return
         self._refresh_totals()

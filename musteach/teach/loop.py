@@ -409,6 +409,12 @@ class QuizLoop:
         """The question on screen, or None."""
         return self.session.current if self.session is not None else None
 
+    @property
+    def untouched(self) -> bool:
+        """True while the learner has done nothing in this run: no answer, no try and no hint."""
+        s = self.session
+        return s is None or not (s.answered or s.attempt.tries or s.attempt.hints)
+
     def state(self, event: Event, feedback: tuple[Feedback, ...] = ()) -> LoopState:
         """The state to show now, made for ``event`` with these feedback blocks."""
         s = self.session
@@ -493,7 +499,7 @@ class QuizLoop:
         steps = self.keeper.open_run()
         if not steps or steps[0].data.get("q") != 0 or steps[0].data.get("run") == self.keeper.run_id:
             return  # nothing kept, a run whose first steps were removed, or this very run
-        if s is None or s.answered or s.attempt.tries or s.attempt.hints:
+        if s is None or not self.untouched:
             return  # the learner has started this run: it goes on
         self._begin(steps)
 
