@@ -276,10 +276,14 @@ def test_quiz_records_name_the_first_picks_misconception_and_the_runs_time() -> 
 
     hands = [h.split() for h in "3o 3c 4b 5e|12o 7c 6b 5o|1o 1c 2b 4o|6o 6c 5b 4c".split("|")]
     question = SimpleNamespace(hands=hands, mano=0, lance="grande", skill="grande", rules=None)
-    # seat 0 (3-3-5-4: two kings) wins Grande: picking seat 1 (R-7-6-5) reads the 3s as below the 4
-    record = answer_record("03-grande-chica", "grande", question, Attempt(wrong=1, solved=True), "rid1", 1)
+    # the record names the attempt's own diagnosis (musteach's, made when the answer was graded) ...
+    attempt = Attempt(wrong=1, solved=True, diagnoses=("chica_from_the_top",))
+    record = answer_record("03-grande-chica", "grande", question, attempt, "rid1", 1)
     assert record == {"id": "rid1", "kind": "answer", "lesson": "03-grande-chica", "quiz": "grande",
-                      "correct": True, "tries": 2, "diagnosis": "three_is_not_king", "skill": "grande"}
+                      "correct": True, "tries": 2, "diagnosis": "chica_from_the_top", "skill": "grande"}
+    # ... and works nothing out again from the hands: seat 1 here would re-derive "three_is_not_king"
+    bare = answer_record("03-grande-chica", "grande", question, Attempt(wrong=1, solved=True), "rid3", 1)
+    assert bare["diagnosis"] is None
     right = answer_record("03-grande-chica", "grande", question, Attempt(solved=True), "rid2", 0)
     assert (right["tries"], right["diagnosis"]) == (1, None)
     run = SimpleNamespace(id="run1", lesson="03-grande-chica", quiz="grande", stars=2,

@@ -14,10 +14,10 @@ import re
 import ipywidgets as widgets
 import musteach_widgets as mw
 import pytest
-from musteach_widgets import count as count_module
 
 from musteach import Rules, count_hand, evaluate, play_betting
 from musteach.rules.errors import IllegalActionError, MusError
+from musteach.teach import sources as sources_module
 from musteach.teach.count_quiz import grade_count
 from musteach.teach.wording import for_learner
 
@@ -98,7 +98,7 @@ def test_injected_exception_is_caught_recorded_and_shown_kindly(monkeypatch, str
 
 def test_a_failing_first_question_shows_a_message_and_next_retries(monkeypatch):
     calls = {"n": 0}
-    real = count_module.betting_question
+    real = sources_module.betting_question  # the betting quiz's questions come from musteach's source (issue 24)
 
     def flaky(*args, **kwargs):
         calls["n"] += 1
@@ -106,7 +106,7 @@ def test_a_failing_first_question_shows_a_message_and_next_retries(monkeypatch):
             raise RuntimeError("no question")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(count_module, "betting_question", flaky)
+    monkeypatch.setattr(sources_module, "betting_question", flaky)
     quiz = mw.BettingQuiz(n=2, seed=2)
     assert html.escape(mw.FRIENDLY_ERROR) in quiz.feedback.value and len(quiz.errors) == 1
     quiz.errors.clear()

@@ -49,7 +49,6 @@ LAZY_CYCLES: dict[tuple[str, str], str] = {
 
 #: Modules over MAX_LINES that other branches are splitting today (issue 24): the integrator shrinks this list.
 LONG_TODAY: dict[str, str] = {
-    "widgets/practice.py": "branches progress/score move the quiz loops out of the widgets",
     "widgets/server/app.py": "branch hosting splits the server by job",
 }
 

@@ -18,20 +18,19 @@ import functools
 import logging
 from collections.abc import Callable, Sequence
 from html import escape as _html_escape
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import ipywidgets as widgets
 
 from musteach.i18n import SOURCE_LANG, check_lang, speaking, translator
 from musteach.teach import labels
-from musteach.teach.verdict import Verdict
 from musteach.teach.wording import for_learner
 
 __all__ = [
     "FRIENDLY_ERROR",
-    "PREFETCH_AFTER",
     "QUIZ_CSS",
     "THEME_CSS",
+    "VBox",
     "Guarded",
     "Spoken",
     "css_widget",
@@ -46,6 +45,25 @@ __all__ = [
 ]
 
 _log = logging.getLogger("musteach_widgets")
+
+if TYPE_CHECKING:  # ipywidgets has no type hints: the base of every root widget, as the widgets use it
+
+    class VBox:
+        """:class:`ipywidgets.VBox` as mypy sees it."""
+
+        children: tuple[Any, ...]
+        layout: Any
+
+        def __init__(self, children: Sequence[Any] = (), **kwargs: Any) -> None: ...
+
+        def add_class(self, className: str) -> Any: ...
+
+        def remove_class(self, className: str) -> Any: ...
+
+        def __getattr__(self, name: str) -> Any: ...
+
+else:
+    VBox = widgets.VBox
 
 
 def escape(text: Any, quote: bool = True) -> str:
@@ -92,7 +110,7 @@ def spoken(method: _F) -> _F:
         with speaking(getattr(self, "lang", None)):
             return method(self, *args, **kwargs)
 
-    return run  # type: ignore[return-value]
+    return cast(_F, run)  # functools.wraps keeps the method's signature
 
 
 class Spoken:
@@ -118,7 +136,7 @@ class Spoken:
             with speaking(self.__dict__["lang"]):
                 init(self, *args, **kw)
 
-        __init__._musteach_spoken = True  # type: ignore[attr-defined]
+        setattr(__init__, "_musteach_spoken", True)  # noqa: B010  # a function's own mark, which mypy cannot type
         cls.__init__ = __init__  # type: ignore[method-assign]  # the class's own __init__, wrapped to run in its language
 
 #: Styles for every musteach widget, scoped to their root classes.
@@ -289,11 +307,6 @@ def feedback_html(kind: str, headline: str, reasons: str | Sequence[str] = ()) -
     return f'<div class="musteach-verdict {cls}" role="status" aria-live="polite">{body}</div>'
 
 
-def verdict_html(verdict: Verdict) -> str:
-    """A :class:`~musteach.teach.verdict.Verdict` in the feedback box: right or wrong, headline, reasons."""
-    return feedback_html("right" if verdict.correct else "wrong", verdict.headline, verdict.reasons)
-
-
 def when_sent(callback: Callable[[], Any], *, after: float = 0.0) -> None:
     """Run ``callback`` once the current click's messages are out: in a kernel, on its event loop after the
     handler returns (the verdict reaches the page first, and work the learner does not wait for follows, such
@@ -308,12 +321,6 @@ def when_sent(callback: Callable[[], Any], *, after: float = 0.0) -> None:
         loop.call_later(after, callback)
     else:
         loop.call_soon(callback)
-
-
-#: Seconds after a verdict at which the next question is built: the verdict and the marks are out and drawn
-#: by then (building a question can take some tens of ms of CPU, e.g. a discard question's exact odds), and a
-#: learner reads for longer. A Next pressed earlier builds the question itself, as it always did.
-PREFETCH_AFTER = 0.05
 
 
 class Guarded(Spoken):

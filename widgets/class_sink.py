@@ -149,31 +149,17 @@ def class_practice_skill() -> str | None:
     return skill if isinstance(skill, str) else None
 
 
-def _diagnosis(question: Any, given: Any) -> str | None:
-    """The misconception tag of a wrong who-wins pick (:func:`musteach.teach.diagnosis.diagnose`), or None."""
-    lance = getattr(question, "lance", None)
-    if lance is None or getattr(question, "mano", None) is None:
-        return None
-    try:
-        from musteach.teach.diagnosis import diagnose
-
-        d = diagnose(question.hands, question.mano, lance, given, getattr(question, "rules", None))
-    except Exception:  # not a who-wins question the diagnosis reads
-        return None
-    return None if d.correct or d.mistake is None else d.mistake.value
-
-
 def answer_record(lesson: str, quiz: str, question: Any, attempt: Any, rid: str, first_given: Any = None,
                   diagnosis: str | None = None) -> dict[str, Any]:
     """The record of one finished question of a lesson quiz: ``attempt`` its :class:`~musteach.teach.scoring.
-    Attempt` (``solved``, ``wrong``), ``rid`` the id of the review it was recorded as, ``first_given`` the
-    learner's first answer when it was wrong (its misconception is the one named, unless ``diagnosis`` is)."""
+    Attempt` (``solved``, ``wrong``, ``diagnosis``), ``rid`` the id of the review it was recorded as.
+    ``diagnosis``: the misconception tag to name (default the attempt's own, musteach's
+    :attr:`~musteach.teach.scoring.Attempt.diagnosis`; nothing is worked out again here). ``first_given`` is
+    kept for callers that pass it and is not read."""
     _started.setdefault((lesson, quiz), time.monotonic())
     solved = bool(getattr(attempt, "solved", False))
     wrong = int(getattr(attempt, "wrong", 0))
-    tag = diagnosis
-    if tag is None and wrong:
-        tag = _diagnosis(question, first_given)
+    tag = diagnosis if diagnosis is not None else getattr(attempt, "diagnosis", None)
     skill = getattr(question, "skill", None)
     record: dict[str, Any] = {"id": rid, "kind": "answer", "lesson": lesson, "quiz": quiz, "correct": solved,
                               "tries": wrong + (1 if solved else 0) or 1, "diagnosis": tag}

@@ -21,11 +21,9 @@ Stable CSS classes: the quiz root ``musteach-quiz``; inputs ``musteach-stones-A`
 
 from __future__ import annotations
 
-import itertools
 import json
-import random
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Unpack
 
 import ipywidgets as widgets
 
@@ -50,31 +48,15 @@ from musteach.teach.count_quiz import (
     MAX_TYPED_STONES,
     BettingQuestion,
     CountQuestion,
-    betting_question,
-    count_question,
-    read_typed_stones,
     said_lines,
 )
-from musteach.teach.progress import Record
-from musteach.teach.quiz import QuizSession
-from musteach.teach.resume import new_seed, replay, run_rng
+from musteach.teach.loop import LoopState, QuestionSource
+from musteach.teach.sources import betting_source, count_source
 from musteach.teach.verdict import Verdict
 
-from ._base import (
-    FRIENDLY_ERROR,
-    PREFETCH_AFTER,
-    Guarded,
-    Spoken,
-    css_widget,
-    escape,
-    feedback_html,
-    quiz_nav,
-    spoken,
-    verdict_html,
-    when_sent,
-)
+from ._base import Guarded, Spoken, VBox, css_widget, escape, spoken
 from ._base import html_box as _html
-from .path import Tutored
+from .loop import AnswerControls, LoopWidget, RunOptions
 from .storage import Store
 
 __all__ = [
@@ -230,7 +212,7 @@ def _betting_table(
 # ----------------------------------------------------------------------------------------------
 
 
-class ScoreBoard(Spoken, widgets.VBox):
+class ScoreBoard(Spoken, VBox):
     """The score as it sits on the table: each team's amarracos (5 stones each) and loose stones, and
     *dentro* when a team is 5 or fewer from the target (RULES.md §9).
 
@@ -262,7 +244,7 @@ class ScoreBoard(Spoken, widgets.VBox):
 # ----------------------------------------------------------------------------------------------
 
 
-class BettingView(Spoken, widgets.VBox):
+class BettingView(Spoken, VBox):
     """One lance's betting played from the start, each step explained (RULES.md §4, §6).
 
     lance: "grande", "chica", "pares", "juego" or "punto". mano: the seat 0..3 that speaks first.
@@ -302,9 +284,18 @@ class BettingView(Spoken, widgets.VBox):
             text = translator()(labels.BETTING_CANNOT_SHOW, error=exc.message())
             self.body.value = f'<div class="musteach-error" role="alert">{escape(text)}</div>'
 
-    def _build(self, lance, mano, actions, hands, participants, rules, card_width) -> None:  # type: ignore[no-untyped-def]
-        lance = Lance.parse(lance)
-        rules = rules or Rules()
+    def _build(
+        self,
+        lance_name: Lance | str,
+        mano: int,
+        actions: str | Sequence[Any],
+        hands: Sequence[Hand | str | Sequence[Card | str]] | None,
+        participants: Sequence[int] | None,
+        table_rules: Rules | None,
+        card_width: int,
+    ) -> None:
+        lance = Lance.parse(lance_name)
+        rules = table_rules or Rules()
         _ = translator()
         title, mano_is = _(labels.LANCE_BETTING, lance=lance.title), _(labels.MANO_IS_SEAT, seat=mano)
         parts = [f'<p class="musteach-betting-title"><b>{escape(title)}</b> · {escape(mano_is)}</p>']
@@ -347,7 +338,7 @@ def show_betting(lance: Lance | str, mano: int, actions: str | Sequence[Any] = (
 # ----------------------------------------------------------------------------------------------
 
 
-class CountView(Guarded, widgets.VBox):
+class CountView(Guarded, VBox):
     """A whole hand: the table, each lance's betting, and the count step by step with the stones moving
     (RULES.md §6–§9). Back / Next step / Show all walk through the steps.
 
@@ -411,11 +402,12 @@ class CountView(Guarded, widgets.VBox):
         self.picture.value = table_svg(deal.hands, deal.mano, rules=rules, card_width=card_width)
         self.betting_box.value = _betting_table(deal, self.result, lines)
         s = self.result.start_score
-        self.board = ScoreBoard(s["A"], s["B"], rules, width=460, lang=self.lang)
+        self.board = ScoreBoard(s["A"], s["B"], rules, width=460, lang=self.lang)  # type: ignore[call-arg]  # Spoken wraps __init__ with a lang keyword
         self.children = (*self.children[:-1], self.board, self.steps_box)  # the score right under the buttons
         self.back_button.on_click(self._guard(lambda _b: self.go(self.position - 1)))
         self.step_button.on_click(self._guard(lambda _b: self.go(self.position + 1)))
-        self.all_button.on_click(self._guard(lambda _b: self.go(len(self.result.steps))))  # type: ignore[union-attr]
+        steps = len(self.result.steps)
+        self.all_button.on_click(self._guard(lambda _b: self.go(steps)))
         self.go(0)
 
     @property
@@ -482,14 +474,59 @@ def _stones_box(team: str, tooltip: str) -> widgets.Text:
     return box
 
 
-class _StonesQuiz(Tutored, Guarded, widgets.VBox):
-    """A run of ``n`` questions answered by typing stones per team, with Check, feedback, score, a Hint button,
-    Next and Start again. Subclasses build the questions and the boxes; the grading is
-    :mod:`musteach.teach.count_quiz`'s. tries, lesson, quiz, store, path: as for
-    :class:`~musteach_widgets.quiz.QuizWidget` (a second try after a wrong first answer; results kept).
-    """
+class _StonesControls(AnswerControls):
+    """Boxes to type stones in (per team, or per lance and team) and the quiz's Check: marked right or wrong
+    per part as the state says (``state.wrong_parts``), the Check button coloured by the verdict."""
 
-    quiz_default = ""
+    def __init__(self, boxes: Mapping[str, Mapping[str, widgets.Text]], check: widgets.Button,
+                 children: Sequence[widgets.Widget]) -> None:
+        super().__init__()
+        self.boxes = boxes
+        self.check = check
+        self.children = list(children)
+        self.buttons = [(None, check)]
+        check.disabled = False
+        check.button_style = ""
+        for box in self.all_boxes():
+            box.disabled = False
+            box.remove_class("musteach-cell-wrong")
+            box.remove_class("musteach-cell-right")
+
+    def all_boxes(self) -> list[widgets.Text]:
+        return [box for row in self.boxes.values() for box in row.values()]
+
+    def raw(self) -> dict[str, Any]:
+        """What is typed, by part: ``{"A": "3", "B": "0"}`` or ``{lance: {"A": ..., "B": ...}}``."""
+        if set(self.boxes) == {""}:
+            return {team: box.value for team, box in self.boxes[""].items()}
+        return {key: {team: box.value for team, box in row.items()} for key, row in self.boxes.items()}
+
+    def shut(self) -> None:
+        self.check.disabled = True
+
+    def focus(self) -> None:
+        boxes = [b for b in self.all_boxes() if not b.disabled]
+        if boxes:
+            boxes[0].focus()
+
+    def mark(self, state: LoopState) -> None:
+        for key, row in self.boxes.items():
+            for team, box in row.items():
+                wrong = (key or team) in state.wrong_parts
+                box.add_class("musteach-cell-wrong" if wrong else "musteach-cell-right")
+        self.check_style(self.check, state)
+        for box in self.all_boxes():
+            box.disabled = True
+        self.check.disabled = True
+
+
+class _StonesQuiz(LoopWidget):
+    """A run of ``n`` questions answered by typing stones per team, with Check, feedback, score, a Hint button,
+    Next and Start again: a view of the one quiz loop. Subclasses give the source, the boxes and the picture;
+    the reading and the grading are :mod:`musteach.teach.sources` and :mod:`musteach.teach.count_quiz`'s.
+    tries, lesson, quiz, store, path: as for :class:`~musteach_widgets.quiz.QuizWidget` (a second try after a
+    wrong first answer; results kept).
+    """
 
     default_title = labels.QUIZ
     instructions = ""
@@ -513,199 +550,50 @@ class _StonesQuiz(Tutored, Guarded, widgets.VBox):
             raise MusError(Text(labels.TRIES_ERROR, value=shown(tries)))
         if rules is not None and not isinstance(rules, Rules):
             raise MusError(Text(labels.RULES_ERROR, value=shown(rules)))
-        self.errors: list[BaseException] = []
         self.n = n
         self.seed = seed
-        self._first_seed = seed
         self.rules = rules or Rules()
-        self.session: QuizSession | None = None
-        self.grade: Verdict | None = None
-        self.title = _html("musteach-title")
+        nav = self._parts(title)
+        self.progress = self.status
         _ = translator()
-        self.title.value = escape(title or _(self.default_title))
-        self.progress = _html("musteach-progress")
-        self.prompt = _html("musteach-prompt")
-        self.picture = _html("musteach-picture")
         self.note = _html("musteach-instructions")
         self.note.value = escape(_(self.instructions)) if self.instructions else ""
-        self.inputs = widgets.VBox()
+        self.inputs = self.answer_box = widgets.VBox()
         self.inputs.add_class("musteach-answers")
         self.check_button = widgets.Button(description=_(labels.CHECK), tooltip=_(labels.CHECK_ANSWER_TIP))
         self.check_button.add_class("musteach-check")
         self.check_button.add_class("musteach-answer")
-        self.feedback = _html("musteach-feedback")
         self.check_button.on_click(self._guard(self._on_check))
-        self.score, self.next_button, self.restart_button, nav = quiz_nav(
-            self._guard(self._on_next), self._guard(self._on_restart)
-        )
-        extra = self._setup_tutor(
-            tries=tries, lesson=lesson, quiz=quiz or self.quiz_default, store=store, path=path
-        )
-        nav.children = (self.hint_button, *nav.children)
+        source = self._source()
+        keeper, extra = self._keeper(lesson=lesson, quiz=quiz or source.quiz_name, store=store, path=path)
+        self.lesson, self.quiz_name = keeper.lesson, keeper.quiz
         super().__init__(
             [
-                css_widget(),
-                _style(),
-                self.title,
-                self.best,
-                self.progress,
-                self.prompt,
-                self.picture,
-                self.note,
-                self.inputs,
-                self.check_button,
-                self.feedback,
-                nav,
-                *extra,
+                css_widget(), _style(), self.title, self.best, self.progress, self.prompt, self.picture, self.note,
+                self.inputs, self.check_button, self.feedback, nav, *extra,
             ]
-        )
+        )  # fmt: skip
         self.add_class("musteach-quiz")
-        self._guard(self._start)()
-        self._guard(self._tutor_resume)()
+        self._start_loop(source, keeper, n=n, tries=tries, seed=seed)
 
-    # ----- to override -----------------------------------------------------------------------
-    def _questions(self, rng: random.Random) -> Iterator[Any]:  # pragma: no cover - overridden
+    def _source(self) -> QuestionSource:  # pragma: no cover - overridden
         raise NotImplementedError
-
-    def _draw(self, q: Any) -> None:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    def _read(self) -> Any:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    def _mark(self, q: Any, grade: Verdict) -> None:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    def _boxes(self) -> list[widgets.Text]:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-    # ----- state -----------------------------------------------------------------------------
-    @property
-    def question(self) -> Any:
-        """The question on screen (a :class:`~musteach.teach.count_quiz.BettingQuestion` or ``CountQuestion``)."""
-        return self.session.current if self.session else None
-
-    # ----- handlers ----------------------------------------------------------------------------
-    def _start(self) -> None:
-        self._begin_run(())
-
-    def _begin_run(self, steps: tuple[Record, ...]) -> None:
-        """A new run, or (given kept ``steps``) the run they belong to, drawn from its seed and replayed."""
-        kept = steps[0].data.get("seed") if steps else self._first_seed
-        seed = kept if isinstance(kept, int) else new_seed()
-        self._first_seed = None  # the seed given is the first run's; each later run draws a new one
-        self.session = QuizSession(self._questions(run_rng(seed)), n=self.n, tries=self.tries)
-        self._tutor_run_started(seed)
-        if steps:
-            self._tutor_replayed(steps, replay(self.session, steps))
-        self._show_question()
-        s = self.session
-        if s.is_answered and s.verdict is not None:
-            self._show_graded(s, s.verdict)
-        elif s.retry is not None:
-            self.feedback.value = feedback_html("retry", s.retry.headline, s.retry.explanation)
-
-    def _resume(self, steps: tuple[Record, ...]) -> None:
-        self._begin_run(steps)
-
-    def _on_next(self, _button: widgets.Button | None = None) -> None:
-        if self.session is None:  # the first question failed to build: try again
-            self._start()
-        elif self.session.finished:
-            return
-        else:
-            self.session.next()
-            self._show_question()
-            self._tutor_shown()
-        self._focus_first()
-
-    def _on_restart(self, _button: widgets.Button | None = None) -> None:
-        if self.session is None or self.run_id is not None:
-            self._start()
-        else:
-            self.session.restart()
-            self._show_question()
-        self._focus_first()
 
     def _on_check(self, _button: widgets.Button | None = None) -> None:
-        session = self.session
-        if session is None or not session.can_answer():
-            return  # a second Check on an answered question is ignored
-        try:
-            answer = self._read()
-            grade = session.answer(answer)
-        except MusError as exc:
-            self.feedback.value = feedback_html("hint", translator()(labels.TRY_AGAIN_ERROR, error=exc.message()))
-            return
-        if self._tutor_answered(grade, answer):
-            return  # one more try: the boxes stay open
-        self._show_graded(session, grade)
+        if isinstance(self.controls, _StonesControls):
+            self._submit(self.controls.raw(), typed=True)
 
-    def _show_graded(self, session: QuizSession, grade: Verdict) -> None:
-        """The question's final verdict on screen: marks, score, closed boxes, Next (or the run's summary)."""
-        self.grade = grade
-        self.feedback.value = verdict_html(grade)  # first: the verdict is what the learner waits for
-        self._mark(session.current, grade)
-        self.score.value = escape(session.score_text())
-        self.progress.value = escape(session.progress_text())
-        for b in self._boxes():
-            b.disabled = True
-        self.check_button.disabled = True
-        if session.finished:
-            self._show_finished()
-        else:
-            self.next_button.disabled = False
-            self.next_button.focus()
-        when_sent(self._guard(session.prefetch), after=PREFETCH_AFTER)  # the next question is built while the learner reads
+    def _boxes(self) -> list[widgets.Text]:
+        return self.controls.all_boxes() if isinstance(self.controls, _StonesControls) else []
 
-    # ----- drawing -----------------------------------------------------------------------------
-    def _show_question(self) -> None:
-        s = self.session
-        assert s is not None
-        self.grade = None
-        self.score.value = escape(s.score_text())
-        self.restart_button.layout.display = "none"
-        self.next_button.layout.display = None
-        self.next_button.disabled = True
-        self.check_button.disabled = False
-        self.check_button.layout.display = None
-        if s.current is None:  # pragma: no cover - the generators never run out
-            self.feedback.value = ""
-            self._show_finished()
-            return
-        self.progress.value = escape(s.progress_text())
-        self._tutor_question()
-        self._draw(s.current)
-        self.feedback.value = ""  # last: a page waiting for the feedback to clear then sees the whole new question
+    def show_oops(self, state: LoopState) -> None:
+        super().show_oops(state)
+        self.check_button.disabled = True  # also when the question itself could not be built
 
-    def _show_finished(self) -> None:
-        s = self.session
-        assert s is not None
-        self.next_button.layout.display = "none"
-        self.restart_button.layout.display = None
-        self.feedback.value += feedback_html("done", s.summary())
-        self.restart_button.focus()
-
-    def _reopen_answers(self, given: Any) -> None:
-        self._focus_first()
-
-    def _show_oops(self) -> None:
-        self.check_button.disabled = True
-        self.hint_button.disabled = True
-        self.feedback.value = feedback_html("oops", translator()(FRIENDLY_ERROR))
-        if self.session is not None:
-            self.score.value = escape(self.session.score_text())
-        if self.session is not None and self.session.finished:
-            self.next_button.layout.display = "none"
-            self.restart_button.layout.display = None
-        else:
-            self.next_button.layout.display = None
-            self.next_button.disabled = False
-
-    def _focus_first(self) -> None:
-        boxes = [b for b in self._boxes() if not b.disabled]
-        if boxes:
-            boxes[0].focus()
+    @property
+    def grade(self) -> Verdict | None:
+        """The question's verdict, once checked."""
+        return self.verdict
 
 
 class BettingQuiz(_StonesQuiz):
@@ -721,31 +609,28 @@ class BettingQuiz(_StonesQuiz):
     default_title = labels.WHO_TAKES_STONES
     instructions = labels.BETTING_INSTRUCTIONS
 
-    quiz_default = "betting"
-
     def __init__(
-        self, n: int = 10, seed: int | None = None, rules: Rules | None = None, *, title: str | None = None, **tutor: Any
+        self, n: int = 10, seed: int | None = None, rules: Rules | None = None, *, title: str | None = None, **tutor: Unpack[RunOptions]
     ):
         _ = translator()
         self.stones_a = _stones_box("A", _(labels.STONES_NOW_TIP, team="A"))
         self.stones_a.add_class("musteach-stones-A")
         self.stones_b = _stones_box("B", _(labels.STONES_NOW_TIP, team="B"))
         self.stones_b.add_class("musteach-stones-B")
+        self.row = widgets.HBox([self.stones_a, self.stones_b])
+        self.row.add_class("musteach-stones-row")
         super().__init__(n, seed, rules, title=title, **tutor)
-        row = widgets.HBox([self.stones_a, self.stones_b])
-        row.add_class("musteach-stones-row")
-        self.inputs.children = (row,)
 
-    def _questions(self, rng: random.Random) -> Iterator[BettingQuestion]:
-        while True:
-            yield betting_question(rng, rules=self.rules)
+    def _source(self) -> QuestionSource:
+        return betting_source(self.rules)
 
-    def _boxes(self) -> list[widgets.Text]:
-        return [self.stones_a, self.stones_b]
+    def _controls(self, q: BettingQuestion) -> AnswerControls:
+        for b in (self.stones_a, self.stones_b):
+            b.value = "0"
+        return _StonesControls({"": {"A": self.stones_a, "B": self.stones_b}}, self.check_button, [self.row])
 
-    def _draw(self, q: BettingQuestion) -> None:
+    def _picture(self, q: BettingQuestion, verdict: Verdict | None) -> str:
         st = q.state
-        self.prompt.value = escape(q.prompt)
         actions = "|".join(f"{s.seat}:{s.action}" for s in st.steps if s.seat is not None)
         items = "".join(
             f"<li>{_team_dot(team_of(s.seat))}{escape(_seat_name(s.seat, st.mano))}: <b>{escape(str(s.action))}</b></li>"
@@ -753,32 +638,12 @@ class BettingQuiz(_StonesQuiz):
             if s.seat is not None
         )
         mano_is = translator()(labels.MANO_IS_SEAT, seat=st.mano)
-        self.picture.value = (
+        return (
             f'<p><b>{st.lance.title}</b> · {escape(mano_is)}</p>'
             f'<ol class="musteach-betting-lines" data-lance="{st.lance.value}" data-mano="{st.mano}" '
             f'data-participants="{" ".join(str(p) for p in st.participants)}" data-actions="{escape(actions)}">'
             f"{items}</ol>"
         )
-        for b in self._boxes():
-            b.value = "0"
-            b.disabled = False
-            b.remove_class("musteach-cell-wrong")
-            b.remove_class("musteach-cell-right")
-
-    def _read(self) -> dict[str, int]:
-        return {
-            "A": read_typed_stones(self.stones_a.value, translator()(labels.TEAM_LOWER, team="A")),
-            "B": read_typed_stones(self.stones_b.value, translator()(labels.TEAM_LOWER, team="B")),
-        }
-
-    def _mark(self, q: BettingQuestion, grade: Verdict) -> None:
-        for team, box in (("A", self.stones_a), ("B", self.stones_b)):
-            box.add_class("musteach-cell-wrong" if team in grade.wrong else "musteach-cell-right")
-        self.check_button.button_style = "success" if grade.correct else "danger"
-
-    def _show_question(self) -> None:
-        self.check_button.button_style = ""
-        super()._show_question()
 
 
 class CountQuiz(_StonesQuiz):
@@ -793,7 +658,6 @@ class CountQuiz(_StonesQuiz):
     the boxes (class ``musteach-stones-<lance>-<team>``); wrong ones get ``musteach-cell-wrong``.
     """
 
-    quiz_default = "count"
     default_title = labels.COUNT_HAND
     instructions = labels.COUNT_INSTRUCTIONS
 
@@ -805,24 +669,19 @@ class CountQuiz(_StonesQuiz):
         *,
         near_end_share: float = 0.3,
         title: str | None = None,
-        **tutor: Any,
+        **tutor: Unpack[RunOptions],
     ):
-        if isinstance(near_end_share, bool) or not isinstance(near_end_share, int | float) or not 0 <= near_end_share <= 1:
-            raise MusError(Text(labels.NEAR_END_ERROR, value=shown(near_end_share)))
-        self.near_end_share = float(near_end_share)
+        self.near_end_share = near_end_share
         self.cells: dict[str, dict[str, widgets.Text]] = {}
         self.marks: dict[str, widgets.HTML] = {}
         super().__init__(n, seed, rules, title=title, **tutor)
 
-    def _questions(self, rng: random.Random) -> Iterator[CountQuestion]:
-        for _ in itertools.count():
-            near = rng.random() < self.near_end_share
-            yield count_question(rng, rules=self.rules, near_end=near)
+    def _source(self) -> QuestionSource:
+        source = count_source(self.rules, near_end_share=self.near_end_share)
+        self.near_end_share = float(self.near_end_share)
+        return source
 
-    def _boxes(self) -> list[widgets.Text]:
-        return [box for row in self.cells.values() for box in row.values()]
-
-    def _picture_html(self, q: CountQuestion) -> str:
+    def _picture(self, q: CountQuestion, verdict: Verdict | None) -> str:
         r = q.result
         lit = {m.seat: m.cards for m in self.hint_marks if m.seat is not None}
         table = table_svg(q.hands, q.mano, rules=r.rules, card_width=_TABLE_CARD_WIDTH, marks=lit)
@@ -833,17 +692,10 @@ class CountQuiz(_StonesQuiz):
             f'<div class="musteach-start-score"><b>{escape(translator()(labels.SCORE_BEFORE))}</b><br>{start}</div>'
         )
 
-    def _redraw_marks(self) -> None:
-        if self.question is not None:
-            self.picture.value = self._picture_html(self.question)
-
-    def _draw(self, q: CountQuestion) -> None:
-        r = q.result
-        self.prompt.value = escape(q.prompt)
-        self.picture.value = self._picture_html(q)
+    def _controls(self, q: CountQuestion) -> AnswerControls:
         self.cells, self.marks = {}, {}
         rows = []
-        for lance in r.lances:
+        for lance in q.result.lances:
             key = lance.value
             label = _html("musteach-row-label")
             label.value = escape(lance.title)
@@ -860,28 +712,16 @@ class CountQuiz(_StonesQuiz):
             row.add_class("musteach-stones-row")
             row.add_class(f"musteach-row-{key}")
             rows.append(row)
-        self.inputs.children = tuple(rows)
-        self.check_button.button_style = ""
+        return _StonesControls(self.cells, self.check_button, rows)
 
-    def _read(self) -> dict[str, dict[str, int]]:
-        return {
-            key: {
-                team: read_typed_stones(box.value, translator()(labels.TEAM_IN_LANCE, team=team, lance=Lance(key).title))
-                for team, box in row.items()
-            }
-            for key, row in self.cells.items()
-        }
-
-    def _mark(self, q: CountQuestion, grade: Verdict) -> None:
-        for key, row in self.cells.items():
-            wrong = key in grade.wrong
-            for box in row.values():
-                box.add_class("musteach-cell-wrong" if wrong else "musteach-cell-right")
-            exp = grade.expected[key]
-            if wrong:
-                self.marks[key].value = (
-                    f'<span class="musteach-mark-wrong">✗ A {exp["A"]} · B {exp["B"]}</span>'
-                )
+    def show_verdict(self, state: LoopState) -> None:
+        super().show_verdict(state)
+        verdict = state.verdict
+        if verdict is None:
+            return
+        for key, mark in self.marks.items():
+            exp = verdict.expected[key]
+            if key in state.wrong_parts:
+                mark.value = f'<span class="musteach-mark-wrong">✗ A {exp["A"]} · B {exp["B"]}</span>'
             else:
-                self.marks[key].value = '<span class="musteach-mark-right">✓</span>'
-        self.check_button.button_style = "success" if grade.correct else "danger"
+                mark.value = '<span class="musteach-mark-right">✓</span>'

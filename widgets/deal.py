@@ -21,14 +21,14 @@ from musteach.rules.errors import MusError
 from musteach.rules.lances import DealResult, Lance, LanceResult, evaluate
 from musteach.teach import labels
 
-from ._base import Guarded, css_widget, escape
+from ._base import Guarded, VBox, css_widget, escape
 
 __all__ = ["DealView", "show_deal"]
 
 _ALL = "all"
 
 
-class DealView(Guarded, widgets.VBox):
+class DealView(Guarded, VBox):
     """Four hands around the table with the winner of each lance and why (RULES.md §2, §4, §5).
 
     hands: 4 hands of 4 cards, indexed by seat (codes such as ``"12o 3c 7e 5b"`` or :class:`Hand`).

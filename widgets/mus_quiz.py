@@ -8,18 +8,20 @@ each answer ``musteach-answer-<the answer's words, joined by dashes>``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Unpack
 
 from musteach.draw.cards import card_svg
 from musteach.i18n import translator
 from musteach.odds import position_name
 from musteach.rules import Rules
 from musteach.teach import labels
-from musteach.teach.mus_quiz import DiscardQuestion, DiscardQuestionGenerator
+from musteach.teach.loop import QuestionSource
+from musteach.teach.mus_quiz import DiscardQuestion
 from musteach.teach.quiz import Verdict
-from musteach.teach.resume import run_rng
+from musteach.teach.sources import mus_source
 
 from ._base import css_widget, escape
+from .loop import RunOptions
 from .quiz import QuizWidget
 
 __all__ = ["MUS_QUIZ_CSS", "MusQuiz"]
@@ -52,25 +54,17 @@ class MusQuiz(QuizWidget):
         aims: str | Sequence[str] = ("grande", "chica", "pares", "juego"),
         positions: Sequence[int] = (0,),
         title: str | None = None,
-        **tutor: Any,
+        **tutor: Unpack[RunOptions],
     ):
-        self.mus_source = DiscardQuestionGenerator(seed=seed, aims=aims, positions=positions, rules=rules)
+        self.questions_source, self.mus_source = mus_source(seed=seed, rules=rules, aims=aims, positions=positions)
         super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title, **tutor)
-        self.generator = self.mus_source  # type: ignore[assignment]
         self.add_class("musteach-mus-quiz")
         self.children = (css_widget(), css_widget(MUS_QUIZ_CSS), *self.children[1:])
 
-    def _quiz_default(self) -> str | None:
-        return "mus"
+    def _source(self) -> QuestionSource:
+        return self.questions_source
 
-    def _plain_source(self) -> DiscardQuestionGenerator:
-        return self.mus_source
-
-    def _run_source(self, seed: int) -> DiscardQuestionGenerator:
-        self.mus_source.rng = run_rng(seed)  # a kept run's questions, drawn again from its seed
-        return self.mus_source
-
-    def _picture(self, q: DiscardQuestion, verdict: Verdict | None) -> str:  # type: ignore[override]
+    def _picture(self, q: DiscardQuestion, verdict: Verdict | None) -> str:
         where = position_name(q.position)
         _ = translator()
         if verdict is None:
@@ -89,5 +83,5 @@ class MusQuiz(QuizWidget):
     def _choice_class(self, value: Any) -> str:
         return "musteach-answer-" + "-".join(value.split())
 
-    def _tooltip(self, q: DiscardQuestion, value: Any, label: str) -> str:  # type: ignore[override]
+    def _tooltip(self, q: Any, value: Any, label: str) -> str:
         return translator()(labels.ANSWER_TIP, label=label)

@@ -28,7 +28,7 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Unpack
 
 import ipywidgets as widgets
 
@@ -51,11 +51,14 @@ from musteach.rules.errors import MusError, shown
 from musteach.rules.lances import Lance
 from musteach.runtime import threads_available
 from musteach.teach import labels
-from musteach.teach.odds_quiz import OddsQuestion, OddsQuestionGenerator
+from musteach.teach.loop import QuestionSource
+from musteach.teach.odds_quiz import OddsQuestion
 from musteach.teach.quiz import Verdict
+from musteach.teach.sources import odds_source
 
-from ._base import Guarded, Spoken, css_widget, escape, spoken
+from ._base import Guarded, Spoken, VBox, css_widget, escape, spoken
 from ._base import html_box as _html
+from .loop import RunOptions
 from .quiz import QuizWidget
 
 __all__ = ["ODDS_CSS", "DiscardAdvisor", "OddsExplorer", "OddsPanel", "OddsQuiz"]
@@ -238,7 +241,7 @@ def _nobody_line(odds: HandOdds) -> str:
 # ----------------------------------------------------------------------------------------------
 
 
-class OddsExplorer(Guarded, widgets.VBox):
+class OddsExplorer(Guarded, VBox):
     """Pick a hand and a place at the table; see the exact odds of every lance (RULES.md §2, §4, §5).
 
     hand: the 4 starting cards (``"12o 3c 11e 1b"``, a :class:`~musteach.rules.cards.Hand` or 4 card texts;
@@ -346,7 +349,7 @@ class OddsExplorer(Guarded, widgets.VBox):
     @property
     def seat(self) -> int:
         """The asking seat: mano plus the picked distance."""
-        return (self.mano + self.position_picker.value) % 4
+        return (self.mano + int(self.position_picker.value)) % 4
 
     @property
     def current_rules(self) -> Rules:
@@ -422,7 +425,7 @@ class OddsExplorer(Guarded, widgets.VBox):
 # ----------------------------------------------------------------------------------------------
 
 
-class OddsPanel(Spoken, widgets.VBox):
+class OddsPanel(Spoken, VBox):
     """Read-only: "Before you decide, your odds are…": the hand, the bars, and the sentences on request.
 
     hand: 4 cards; seat, mano: seats 0..3; rules: a :class:`~musteach.rules.Rules` (default 8 reyes);
@@ -471,7 +474,7 @@ class OddsPanel(Spoken, widgets.VBox):
 _Key = tuple[tuple[str, ...], int, int]
 
 
-class DiscardAdvisor(Guarded, widgets.VBox):
+class DiscardAdvisor(Guarded, VBox):
     """The mus: which cards to change? The 15 discards ranked for an aim, the best marked (RULES.md §3, §7).
 
     hand: the 4 starting cards (default R-R-C-A); seat, mano: seats 0..3 (the starting place at the
@@ -563,12 +566,12 @@ class DiscardAdvisor(Guarded, widgets.VBox):
     @property
     def seat(self) -> int:
         """The asking seat: mano plus the picked distance."""
-        return (self.mano + self.position_picker.value) % 4
+        return (self.mano + int(self.position_picker.value)) % 4
 
     @property
     def aim(self) -> str:
         """The picked aim (one of :data:`~musteach.odds.AIMS`)."""
-        return self.aim_picker.value
+        return str(self.aim_picker.value)
 
     @property
     def counting(self) -> bool:
@@ -801,26 +804,15 @@ class OddsQuiz(QuizWidget):
         *,
         lances: Iterable[Lance | str] | None = None,
         title: str | None = None,
-        **tutor: Any,
+        **tutor: Unpack[RunOptions],
     ):
-        kwargs = {} if lances is None else {"lances": lances}
-        self.odds_source = OddsQuestionGenerator(seed=seed, rules=rules, **kwargs)
+        self.questions_source, self.odds_source = odds_source(seed=seed, rules=rules, lances=lances)
         super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title, **tutor)
-        self.generator = self.odds_source  # type: ignore[assignment]
 
-    def _quiz_default(self) -> str | None:
-        return "odds"
+    def _source(self) -> QuestionSource:
+        return self.questions_source
 
-    def _plain_source(self) -> OddsQuestionGenerator:
-        return self.odds_source
-
-    def _run_source(self, seed: int) -> OddsQuestionGenerator:
-        old = self.odds_source
-        self.odds_source = OddsQuestionGenerator(seed=seed, rules=old.rules, lances=old.lances, margin=old.margin)
-        self.generator = self.odds_source  # type: ignore[assignment]
-        return self.odds_source
-
-    def _picture(self, q: OddsQuestion, verdict: Verdict | None) -> str:  # type: ignore[override]
+    def _picture(self, q: OddsQuestion, verdict: Verdict | None) -> str:
         where = position_name(q.position)
         lit = {i for m in self.hint_marks for i in m.cards}
         pic = hand_svg(q.hand, card_width=64, label=translator()(labels.YOUR_HAND_WHERE, where=where), marked=lit)
@@ -831,5 +823,5 @@ class OddsQuiz(QuizWidget):
     def _choice_class(self, value: Any) -> str:
         return f"musteach-answer-band-{value}"
 
-    def _tooltip(self, q: OddsQuestion, value: Any, label: str) -> str:  # type: ignore[override]
+    def _tooltip(self, q: Any, value: Any, label: str) -> str:
         return translator()(labels.TEAM_WINS_TIP, lance=q.lance.title, band=label)

@@ -29,7 +29,7 @@ import logging
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import ipywidgets as widgets
@@ -38,38 +38,31 @@ from musteach.draw.cards import card_svg, hand_svg
 from musteach.draw.table import table_svg
 from musteach.i18n import Text, translator
 from musteach.rules import Rules
-from musteach.rules.cards import Card
-from musteach.rules.errors import MusError, shown
+from musteach.rules.errors import shown
 from musteach.teach import labels
 from musteach.teach.count_quiz import BettingQuestion, CountQuestion, betting_question, count_question
-from musteach.teach.errors import BlankAnswerError
 from musteach.teach.hints import Mark
-from musteach.teach.path import mark_opened, record_attempt
+from musteach.teach.keepers import PracticeKeeper, PracticeQuestions, utcnow
+from musteach.teach.loop import Event, LoopState
 from musteach.teach.progress import (
     FAST_MS,
     Pick,
     Progress,
     ProgressError,
-    choose_skill,
     describe_due,
 )
 from musteach.teach.quiz import Question, QuizError, Skill, make_question
-from musteach.teach.scoring import Outcome, round_text
 from musteach.teach.session import Turn
 from musteach.teach.verdict import Verdict
 
 from ._base import (
-    FRIENDLY_ERROR,
     QUIZ_CSS,
-    Guarded,
     css_widget,
     escape,
-    feedback_html,
     spoken,
-    verdict_html,
-    when_sent,
 )
-from .class_sink import class_practice_skill, review_record, send_record
+from .class_sink import class_practice_skill
+from .loop import AnswerControls, ChoiceButtons, ClassSink, LoopWidget, RankOrder, TotalEntry, feedback_blocks
 from .storage import BrowserStore, Store, open_store
 
 __all__ = [
@@ -137,20 +130,22 @@ PRACTICE_CSS = """
 @dataclass
 class Shown:
     """What a source draws for one question: the prompt (plain text), a picture (HTML), the answer controls,
-    ``mark(outcome)`` (disable and colour the controls once answered), ``after(outcome)`` (the picture
-    after the answer, or None to keep it), ``reopen(given)`` (open the controls again for the second try,
-    the wrong ``given`` marked) and ``marked(marks)`` (the picture with a hint's
-    :class:`~musteach.teach.hints.Mark` cards ringed, or None to keep it)."""
+    and ``answers`` (an :class:`~musteach_widgets.loop.AnswerControls` that draws the loop's marks: the built-in
+    sources) or, for a plug-in, ``mark(verdict)`` (disable and colour the controls once answered) and
+    ``reopen(given)`` (open the controls again for the second try). ``after(verdict)``: the picture after the
+    answer, or None to keep it; ``marked(marks)``: the picture with a hint's :class:`~musteach.teach.hints.Mark`
+    cards ringed, or None to keep it."""
 
     prompt: str
     picture: str
     controls: list[widgets.Widget]
-    mark: Callable[[Verdict], None]
+    mark: Callable[[Verdict], None] = lambda _o: None
     after: Callable[[Verdict], str | None] = lambda _o: None
     focus: widgets.Widget | None = None
     answer_controls: list[widgets.Widget] = field(default_factory=list)
     reopen: Callable[[Any], None] = lambda _given: None
     marked: Callable[[tuple[Mark, ...]], str | None] = lambda _marks: None
+    answers: AnswerControls | None = None
 
 
 Submit = Callable[..., None]
@@ -190,32 +185,6 @@ def _button(label: str, tooltip: str, *classes: str) -> widgets.Button:
     return b
 
 
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
-
-
-def _mark_buttons(pairs: Sequence[tuple[Any, widgets.Button]], expected: Any, given: Any, correct: bool) -> None:
-    for v, b in pairs:
-        b.disabled = True
-        if _same(v, expected):
-            b.button_style = "success"
-            b.add_class("musteach-correct")
-        if _same(v, given):
-            b.add_class("musteach-chosen")
-            if not correct:
-                b.button_style = "danger"
-
-
-def _mark_tried(pairs: Sequence[tuple[Any, widgets.Button]], given: Any) -> None:
-    """The second try: the wrong first choice is marked and shut; the others stay open."""
-    for v, b in pairs:
-        if _same(v, given):
-            with b.hold_sync():  # one message: a page sees the class and the disabled state together
-                b.disabled = True
-                b.button_style = "danger"
-                b.add_class("musteach-tried")
-
-
 def _lit(marks: tuple[Mark, ...]) -> set[int]:
     """The card indexes a hint rings on a picture of one hand or one row of cards."""
     return {i for m in marks if m.seat is None for i in m.cards}
@@ -248,40 +217,26 @@ class QuizSource(SkillSource):
             return self._show_rank(q, submit)
         if q.accepts_number:
             return self._show_total(q, submit)
-        return self._show_choices(q, submit, hand_svg(q.hand, card_width=72))  # type: ignore[arg-type]
-
-    def _choice_buttons(self, q: Question, submit: Submit) -> list[tuple[Any, widgets.Button]]:
-        _ = translator()
-        pairs = []
-        for value, label in q.choices:
-            if q.lance is not None:
-                cls = "musteach-answer-nobody" if value is None else f"musteach-seat-{value}"
-                tip = _(labels.ANSWER_NOBODY_TIP) if value is None else _(labels.SEAT_WINS_TIP, seat=value, lance=q.lance.title)
-            else:
-                cls, tip = f"musteach-answer-{value}", _(labels.ANSWER_TIP, label=label)
-            b = _button(label, tip, cls)
-            b.on_click(lambda _b, v=value: submit(v))
-            pairs.append((value, b))
-        return pairs
+        assert q.hand is not None  # a jugada question shows one hand
+        return self._show_choices(q, submit, hand_svg(q.hand, card_width=72))
 
     def _show_choices(self, q: Question, submit: Submit, picture: str) -> Shown:
-        given: list[Any] = []
+        _ = translator()
 
-        def record(v: Any) -> None:
-            given[:] = [v]
-            submit(v)
+        def css(value: Any) -> str:
+            if q.lance is None:
+                return f"musteach-answer-{value}"
+            return "musteach-answer-nobody" if value is None else f"musteach-seat-{value}"
 
-        pairs = self._choice_buttons(q, record)
-        buttons = [b for _, b in pairs]
+        def tooltip(value: Any, label: str) -> str:
+            if q.lance is None:
+                return _(labels.ANSWER_TIP, label=label)
+            return _(labels.ANSWER_NOBODY_TIP) if value is None else _(labels.SEAT_WINS_TIP, seat=value, lance=q.lance.title)
 
-        def reopen(tried: Any) -> None:
-            _mark_tried(pairs, tried)
-            next(b for b in buttons if not b.disabled).focus()
-
+        answers = ChoiceButtons(q.choices, submit, css=css, tooltip=tooltip)
+        buttons = answers.children
         return Shown(
-            q.prompt, picture, buttons,
-            lambda o: _mark_buttons(pairs, q.answer, given[0] if given else object(), o.correct),
-            focus=buttons[0], answer_controls=buttons, reopen=reopen,
+            q.prompt, picture, buttons, focus=buttons[0], answer_controls=buttons, answers=answers,
             marked=lambda marks: hand_svg(q.hand, card_width=72, marked=_lit(marks)) if q.hand is not None else None,
         )  # fmt: skip
 
@@ -294,101 +249,48 @@ class QuizSource(SkillSource):
         return shown
 
     def _show_total(self, q: Question, submit: Submit) -> Shown:
-        _ = translator()
-        box = widgets.Text(
-            value="", placeholder=_(labels.TOTAL_PLACEHOLDER), description=_(labels.TOTAL_LABEL),
-            layout=widgets.Layout(width="180px"),
-        )  # fmt: skip
-        box.add_class("musteach-total-input")
-        check = _button(_(labels.CHECK), _(labels.CHECK_TOTAL_TIP), "musteach-check")
-        check.on_click(lambda _b: submit(box.value, typed=True))
-
-        def mark(o: Verdict) -> None:
-            box.disabled = check.disabled = True
-            check.button_style = "success" if o.correct else "danger"
-
-        def reopen(_tried: Any) -> None:
-            box.value = ""
-            box.focus()
-
+        answers = TotalEntry(submit)
         hand = q.hand
         assert hand is not None
         return Shown(
-            q.prompt, hand_svg(hand, card_width=72), [box, check], mark, focus=box, answer_controls=[check],
-            reopen=reopen, marked=lambda marks: hand_svg(hand, card_width=72, marked=_lit(marks)),
+            q.prompt, hand_svg(hand, card_width=72), answers.children, focus=answers.box,
+            answer_controls=[answers.check], answers=answers,
+            marked=lambda marks: hand_svg(hand, card_width=72, marked=_lit(marks)),
         )  # fmt: skip
 
     def _show_rank(self, q: Question, submit: Submit) -> Shown:
-        order: list[Card] = []
-        view = widgets.HTML(layout=widgets.Layout(width="100%"))
-        view.add_class("musteach-order")
-        _ = translator()
-        undo = widgets.Button(description=_(labels.UNDO), tooltip=_(labels.UNDO_TIP))
-        undo.add_class("musteach-undo")
-        check = _button(_(labels.CHECK), _(labels.CHECK_ORDER_TIP), "musteach-check")
-        pairs: list[tuple[Card, widgets.Button]] = []
-        lang = _.lang  # refresh runs in a click's handler, in the practice's language: the same as now
-
-        def refresh() -> None:
-            t = translator(lang)
-            if order:
-                names = ", ".join(c.name for c in order)
-                pics = "".join(card_svg(c, 40) for c in order)
-                text = t(labels.ORDER_SO_FAR, placed=len(order), total=len(q.cards), cards=names)
-                view.value = (
-                    f'<div class="musteach-order-label">{escape(text)}</div><div class="musteach-cards">{pics}</div>'
-                )
-            else:
-                view.value = f'<div class="musteach-order-label">{escape(t(labels.PRESS_HIGHEST))}</div>'
-            undo.disabled = not order
-            check.disabled = len(order) != len(q.cards)
-
-        def place(card: Card) -> None:
-            if card in order or check.button_style:
-                return
-            order.append(card)
-            dict(pairs)[card].disabled = True
-            refresh()
-
-        def take_back(_b: Any) -> None:
-            if order and not check.button_style:
-                dict(pairs)[order.pop()].disabled = False
-                refresh()
-
-        for value, label in q.choices:
-            b = widgets.Button(
-                description=label, tooltip=_(labels.PLACE_CARD_TIP, card=value.name), layout=widgets.Layout(width="auto")
-            )
-            b.add_class("musteach-place")
-            b.add_class(f"musteach-card-{value.code}")
-            b.on_click(lambda _b, c=value: place(c))
-            pairs.append((value, b))
-        undo.on_click(take_back)
-        check.on_click(lambda _b: submit(tuple(order)) if len(order) == len(q.cards) else None)
-        refresh()
-
-        def mark(o: Verdict) -> None:
-            for _, b in pairs:
-                b.disabled = True
-            undo.disabled = check.disabled = True
-            check.button_style = "success" if o.correct else "danger"
-
-        def reopen(_tried: Any) -> None:  # the second try starts a fresh order
-            order.clear()
-            for _, b in pairs:
-                b.disabled = False
-            refresh()
-            pairs[0][1].focus()
+        answers = RankOrder(q.cards, q.choices, submit, card_class="musteach-place")
+        answers.children[0].layout.align_items = "flex-start"
 
         def row(lit: set[int]) -> str:
             return f'<div class="musteach-cards">{"".join(card_svg(c, 72, highlight=i in lit) for i, c in enumerate(q.cards))}</div>'
 
-        cards = widgets.HBox([b for _, b in pairs], layout=widgets.Layout(flex_flow="row wrap"))
-        box = widgets.VBox([cards, view, widgets.HBox([undo, check])], layout=widgets.Layout(align_items="flex-start"))
         return Shown(
-            q.prompt, row(set()), [box], mark, focus=pairs[0][1], answer_controls=[check], reopen=reopen,
-            marked=lambda marks: row(_lit(marks)),
+            q.prompt, row(set()), answers.children, focus=answers.buttons[0][1], answer_controls=[answers.check],
+            answers=answers, marked=lambda marks: row(_lit(marks)),
         )  # fmt: skip
+
+
+class _IntBoxes(AnswerControls):
+    """Number boxes and their Check (practice's betting and count): all shut once answered, Check coloured."""
+
+    def __init__(self, boxes: Sequence[widgets.BoundedIntText], check: widgets.Button, children: Sequence[widgets.Widget]):
+        super().__init__()
+        self.boxes, self.check = list(boxes), check
+        self.children = list(children)
+        self.buttons = [(None, check)]
+
+    def shut(self) -> None:
+        for box in self.boxes:
+            box.disabled = True
+        self.check.disabled = True
+
+    def focus(self) -> None:
+        self.boxes[0].focus()
+
+    def mark(self, state: LoopState) -> None:
+        self.shut()
+        self.check_style(self.check, state)
 
 
 def _stones_input(team: str, tooltip: str) -> widgets.BoundedIntText:
@@ -422,14 +324,10 @@ class BettingSource(SkillSource):
         b = _stones_input("B", _(labels.STONES_NOW_SHORT_TIP, team="B"))
         check = _button(_(labels.CHECK), _(labels.CHECK_STONES_TIP), "musteach-check")
         check.on_click(lambda _b: submit({"A": a.value, "B": b.value}))
-
-        def mark(o: Verdict) -> None:
-            a.disabled = b.disabled = check.disabled = True
-            check.button_style = "success" if o.correct else "danger"
-
         row = widgets.HBox([a, b, check])
         row.add_class("musteach-stones-row")
-        return Shown(q.prompt, picture, [row], mark, focus=a, answer_controls=[check], reopen=lambda _tried: a.focus())
+        answers = _IntBoxes([a, b], check, [row])
+        return Shown(q.prompt, picture, [row], focus=a, answer_controls=[check], answers=answers)
 
 
 class CountSource(SkillSource):
@@ -469,18 +367,11 @@ class CountSource(SkillSource):
             lines_w.append(row)
         check = _button(_(labels.CHECK), _(labels.CHECK_COUNT_TIP), "musteach-check")
         check.on_click(lambda _b: submit({k: {"A": a.value, "B": b.value} for k, (a, b) in inputs.items()}))
-
-        def mark(o: Verdict) -> None:
-            for a, b in inputs.values():
-                a.disabled = b.disabled = True
-            check.disabled = True
-            check.button_style = "success" if o.correct else "danger"
-
         first = next(iter(inputs.values()))[0]
         box = widgets.VBox([*lines_w, check], layout=widgets.Layout(align_items="flex-start"))
+        answers = _IntBoxes([w for pair in inputs.values() for w in pair], check, [box])
         return Shown(
-            q.prompt, picture, [box], mark, focus=first, answer_controls=[check],
-            reopen=lambda _tried: first.focus(),
+            q.prompt, picture, [box], focus=first, answer_controls=[check], answers=answers,
             marked=lambda marks: table_svg(q.hands, q.mano, rules=q.result.rules, card_width=46, marks=_seat_marks(marks)) + bets,
         )  # fmt: skip
 
@@ -507,10 +398,6 @@ def register_source(source: SkillSource) -> SkillSource:
 # ----------------------------------------------------------------------------------------------
 
 
-def _utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
 @dataclass
 class _Item:
     pick: Pick
@@ -521,8 +408,34 @@ class _Item:
     turn: Turn
 
 
-class PracticeQuiz(Guarded, widgets.VBox):
-    """An endless adaptive self-quiz on random hands that keeps each learner's progress.
+class _ShownControls(AnswerControls):
+    """A source's :class:`Shown` as the loop's answer controls: its own ``answers`` draw the state; a plug-in's
+    ``mark`` and ``reopen`` are called with the verdict and the tried answer."""
+
+    def __init__(self, shown: Shown) -> None:
+        super().__init__()
+        self.shown = shown
+        self.children = list(shown.controls)
+        self.buttons = [(None, w) for w in shown.answer_controls]
+
+    def apply(self, state: LoopState) -> None:
+        if self.shown.answers is not None:
+            self.shown.answers.apply(state)
+        elif state.event is Event.RETRY:
+            self.shown.reopen(state.tried)
+        elif state.event is Event.VERDICT and state.verdict is not None:
+            self.shown.mark(state.verdict)
+        elif state.event is Event.OOPS:
+            self.shut()
+
+    def focus(self) -> None:
+        if self.shown.focus is not None:
+            self.shown.focus.focus()
+
+
+class PracticeQuiz(LoopWidget):
+    """An endless adaptive self-quiz on random hands that keeps each learner's progress: a view of the one quiz
+    loop (:class:`~musteach.teach.loop.QuizLoop` over :class:`~musteach.teach.loop.PracticeQuestions`).
 
     n: questions per round (after ``n`` answers a summary shows; Next goes on with a new round).
     skills: the skill names to practise (default: every skill of every source; see :attr:`skill_labels`).
@@ -543,6 +456,8 @@ class PracticeQuiz(Guarded, widgets.VBox):
     unknown skill or a bad ``n``, :class:`~musteach.teach.progress.ProgressError` for a bad ``store``.
     """
 
+    default_title = labels.PRACTICE
+
     def __init__(
         self,
         n: int = 10,
@@ -557,10 +472,8 @@ class PracticeQuiz(Guarded, widgets.VBox):
         clock: Callable[[], datetime] | None = None,
         tries: int = 2,
     ):
-        self.errors: list[BaseException] = []
         if tries not in (1, 2):
             raise QuizError(Text(labels.TRIES_ERROR, value=shown(tries)))
-        self.tries = tries
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise QuizError(Text(labels.ROUND_N_ERROR, value=shown(n)))
         self.n = n
@@ -583,16 +496,15 @@ class PracticeQuiz(Guarded, widgets.VBox):
             raise QuizError(Text(labels.NO_SKILLS_ERROR))
         self.rules = rules or Rules()
         self.rng = random.Random(seed)
-        self.clock = clock or _utcnow
+        self.clock = clock or utcnow
         self.store = open_store(store, path=path)
-        self.item: _Item | None = None
-        self.outcome: Verdict | None = None
-        self.last_skill: str | None = None
-        self.round_answered = self.round_right = self.round_streak = 0
-        self.round_points: list[float] = []
-        self.round_hints = self.round_retries = 0
+        self._shown: dict[int, Shown] = {}
         self._notices_shown = 0
         self._notice_parts: list[str] = []
+        nav = self._parts(title)
+        nav.children = (self.hint_button, self.score, self.next_button)
+        self.hint_button.disabled = True
+        self.next_button.tooltip = translator()(labels.NEXT_QUESTION_TIP)
 
         def html(cls: str, width: str = "100%") -> widgets.HTML:
             w = widgets.HTML(layout=widgets.Layout(width=width))
@@ -600,26 +512,7 @@ class PracticeQuiz(Guarded, widgets.VBox):
             return w
 
         _ = translator()
-        style = css_widget(QUIZ_CSS + PRACTICE_CSS)
-        self.title = html("musteach-title")
-        self.title.value = escape(_(labels.PRACTICE) if title is None else title)
         self.notice = html("musteach-notice")
-        self.status = html("musteach-progress")
-        self.prompt = html("musteach-prompt")
-        self.picture = html("musteach-picture")
-        self.answer_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
-        self.answer_box.add_class("musteach-answers")
-        self.feedback = html("musteach-feedback")
-        self.score = html("musteach-score")
-        self.score.layout.width = "auto"
-        self.next_button = widgets.Button(description=_(labels.NEXT), tooltip=_(labels.NEXT_QUESTION_TIP), disabled=True)
-        self.next_button.add_class("musteach-next")
-        self.next_button.on_click(self._guard(self._on_next))
-        self.hint_button = widgets.Button(description=_(labels.HINT), tooltip=_(labels.HINT_TIP), disabled=True)
-        self.hint_button.add_class("musteach-hint")
-        self.hint_button.on_click(self._guard(self._on_hint))
-        nav = widgets.HBox([self.hint_button, self.score, self.next_button])
-        nav.add_class("musteach-nav")
         self.totals = html("musteach-totals")
         self.mastery_view = html("musteach-mastery-view")
         self.storage_line = html("musteach-storage")
@@ -636,8 +529,8 @@ class PracticeQuiz(Guarded, widgets.VBox):
         tools = widgets.HBox([self.export_button, self.export_link, self.upload])
         tools.add_class("musteach-tools")
         children: list[widgets.Widget] = [
-            style, self.title, self.notice, self.status, self.prompt, self.picture, self.answer_box,
-            self.feedback, nav, self.totals, self.mastery_view, tools, self.storage_line,
+            css_widget(QUIZ_CSS + PRACTICE_CSS), self.title, self.notice, self.status, self.prompt, self.picture,
+            self.answer_box, self.feedback, nav, self.totals, self.mastery_view, tools, self.storage_line,
         ]  # fmt: skip
         if isinstance(self.store, BrowserStore):
             children.append(self.store)
@@ -645,30 +538,54 @@ class PracticeQuiz(Guarded, widgets.VBox):
         super().__init__(children)
         self.add_class("musteach-quiz")
         self.add_class("musteach-practice")
-        self.progress: Progress = Progress()
-        self._guard(self._load)()
-        self._guard(self._next_question)()
+        self.questions_source = PracticeQuestions(
+            dict(self._source_of), tuple(self.skill_labels), progress=lambda: self.progress, rng=self.rng,
+            rules=self.rules, clock=self.clock,
+        )  # fmt: skip
+        keeper = PracticeKeeper(self.questions_source, self.store, ClassSink(), where=self._where)
+        self._start_loop(self.questions_source, keeper, n=n, tries=tries, seed=None, endless=True)
 
     # ----- state ---------------------------------------------------------------------------
+    @property
+    def progress(self) -> Progress:
+        """The learner's :class:`~musteach.teach.progress.Progress`."""
+        return self.loop.keeper.learner if hasattr(self, "loop") else Progress()
+
+    @progress.setter
+    def progress(self, value: Progress) -> None:
+        self.loop.keeper.learner = value
+
     @property
     def skills(self) -> tuple[str, ...]:
         """The skill names practised, in display order."""
         return tuple(self.skill_labels)
 
     @property
-    def question(self) -> Any:
-        """The question on screen (a :class:`~musteach.teach.quiz.Question`, betting or count question), or None."""
-        return self.item.question if self.item else None
+    def item(self) -> _Item | None:
+        """The question on screen with its pick, source, drawing and turn, or None."""
+        q, s = self.question, self.session
+        src = self.questions_source
+        pick, at = src.pick_of(q), src.shown_at(q)
+        if q is None or s is None or s.turn is None or pick is None or at is None or id(q) not in self._shown:
+            return None
+        return _Item(pick, self._source_of[pick.skill], q, self._shown[id(q)], at, s.turn)
 
     @property
     def skill(self) -> str | None:
         """The skill of the question on screen."""
-        return self.item.pick.skill if self.item else None
+        pick = self.questions_source.pick_of(self.question) if hasattr(self, "loop") else None
+        return pick.skill if pick is not None else None
+
+    @property
+    def outcome(self) -> Verdict | None:
+        """The final verdict of the question on screen, once answered."""
+        return self.verdict
 
     @property
     def answer_controls(self) -> list[widgets.Widget]:
         """The controls that submit an answer to the question on screen (choice buttons or Check)."""
-        return list(self.item.shown.answer_controls) if self.item else []
+        item = self.item
+        return list(item.shown.answer_controls) if item else []
 
     def export_json(self) -> str:
         """The learner's progress as JSON text (what Export downloads)."""
@@ -686,17 +603,50 @@ class PracticeQuiz(Guarded, widgets.VBox):
         before = self.progress.review_ids()
         self.progress = self.progress.merge(imported)
         added = len(self.progress.review_ids() - before)
-        self._save()
+        problem = self.loop.keeper.save()
+        if problem is not None:
+            self.show_unsaved(problem)
         self._refresh_totals()
         return added
 
+    # ----- what practice draws ----------------------------------------------------------------
+    def _controls(self, q: Any) -> AnswerControls:
+        pick = self.questions_source.pick_of(q)
+        assert pick is not None
+        shown_q = self._source_of[pick.skill].show(q, self._guard(self._submit))
+        self._shown = {id(q): shown_q}
+        return _ShownControls(shown_q)
+
+    def _picture(self, q: Any, verdict: Verdict | None) -> str:
+        shown_q = self._shown.get(id(q))
+        if shown_q is None:
+            return ""
+        if verdict is not None:
+            after = shown_q.after(verdict)
+            return self.picture.value if after is None else after
+        if self.hint_marks:
+            marked = shown_q.marked(self.hint_marks)
+            return self.picture.value if marked is None else marked
+        return shown_q.picture
+
+    def _prompt(self, state: LoopState) -> str:
+        shown_q = self._shown.get(id(state.question))
+        return shown_q.prompt if shown_q is not None else state.prompt
+
+    def _progress_html(self, state: LoopState) -> str:
+        pick = self.questions_source.pick_of(state.question)
+        if pick is None:
+            return escape(state.progress)
+        label = translator()(self.skill_labels[pick.skill])
+        return (
+            f"{escape(state.progress)} · "
+            f'<span class="musteach-current-skill" data-skill="{escape(pick.skill)}">{escape(label)}</span> '
+            f'<span class="musteach-why">({escape(pick.reason_text)})</span>'
+        )
+
     # ----- handlers ------------------------------------------------------------------------
-    def _load(self) -> None:
-        try:
-            self.progress = self.store.load()
-        except OSError as e:
-            self._add_notice("warn", translator()(labels.NOT_READ, error=e))
-        self._refresh_totals()
+    def _cannot_read(self, message: str) -> None:
+        self._add_notice("warn", message)
 
     def _on_stored(self, progress: Progress) -> None:
         """Progress arrived from the browser (page load, or another tab): it already includes ours.
@@ -704,125 +654,50 @@ class PracticeQuiz(Guarded, widgets.VBox):
         When nothing has been answered on this page yet, the question on screen was picked before the saved
         progress arrived: it is picked again from the saved progress (issue 12: the first pick uses it)."""
         self.progress = progress
-        focus = class_practice_skill() if self.round_answered == 0 else None  # classes: the teacher's skill
+        fresh = self.loop.untouched
+        focus = class_practice_skill() if fresh else None  # classes: the teacher's skill
         if focus in self.skill_labels and len(self.skill_labels) > 1:
             self.skill_labels = {focus: self.skill_labels[focus]}
-        if self.round_answered == 0 and self.outcome is None and self.item is not None:
-            self._next_question()
+            self.questions_source.skills = tuple(self.skill_labels)
+        if fresh and self.question is not None:
+            self.loop.start()
             return
         self._refresh_totals()
 
-    def _save(self) -> None:
-        try:
-            self.progress = self.store.save(self.progress)
-        except OSError as e:
-            self._add_notice("warn", translator()(labels.NOT_SAVED_KEPT, error=e.strerror or e))
+    def _on_next(self) -> None:
+        self.loop.next()
+        self._focus_first()
 
-    def _next_question(self) -> None:
-        now = self.clock()
-        pick = choose_skill(self.progress, self.skills, now, rng=self.rng, last=self.last_skill)
-        source = self._source_of[pick.skill]
-        self.item = None
-        self.outcome = None
-        self.last_skill = pick.skill  # a failure to build it does not make it come straight back
-        question = source.make(pick.skill, self.rng, self.rules)
-        shown = source.show(question, self._guard(self._submit))
-        turn = Turn(question, tries=self.tries, grade=lambda r: source.grade(question, r))
-        self.item = _Item(pick, source, question, shown, now, turn)
-        self.feedback.value = ""
-        self.hint_button.disabled = not turn.can_hint()
-        self.prompt.value = escape(shown.prompt)
-        self.picture.value = shown.picture
-        self.answer_box.children = tuple(shown.controls)
-        self.next_button.disabled = True
-        _ = translator()
-        self.next_button.description = _(labels.NEXT)
+    # ----- QuizView --------------------------------------------------------------------------
+    def show_question(self, state: LoopState) -> None:
+        self.next_button.description = translator()(labels.NEXT)
         self._refresh_totals()
-        # the status goes last: when "Question n" shows, the rest of the question has been sent
-        label = _(self.skill_labels[pick.skill])
-        question_of = _(labels.QUESTION_OF_ROUND, n=self.round_answered + 1, total=self.n)
-        self.status.value = (
-            f"{escape(question_of)} · "
-            f'<span class="musteach-current-skill" data-skill="{escape(pick.skill)}">{escape(label)}</span> '
-            f'<span class="musteach-why">({escape(pick.reason_text)})</span>'
-        )
-        if shown.focus is not None:
-            shown.focus.focus()
+        super().show_question(state)
+        self._focus_first()
 
-    def _submit(self, response: Any, *, typed: bool = False) -> Verdict | None:
-        item = self.item
-        if item is None or self.outcome is not None:
-            return None  # a second click on an answered question is ignored
-        turn = item.turn
-        try:
-            outcome = turn.answer(response)
-        except MusError as exc:
-            if not typed:
-                raise
-            headline = "" if isinstance(exc, BlankAnswerError) else translator()(labels.TRY_AGAIN)  # a blank box uses no try
-            self.feedback.value = feedback_html("hint", headline, exc.message())
-            return None
-        if not turn.over:  # one more try: what led astray, and the controls open again
-            self.feedback.value = feedback_html("retry", outcome.headline, outcome.explanation)
-            item.shown.reopen(outcome.given)
-            self.hint_button.disabled = not turn.can_hint()
-            return None
-        now = self.clock()
-        ms = max(0, round((now - item.shown_at).total_seconds() * 1000))
-        attempt = turn.attempt
-        review = record_attempt(self.progress, item.pick.skill, attempt, at=now, ms=ms, fast_ms=item.source.fast_ms)
-        send_record(review_record(item.pick.skill, attempt, review.id, ms))  # classes: to the teacher too
-        mark_opened(self.progress, "11-practice")  # the lesson map shows the practice page as done
-        self.outcome = outcome
-        self.round_answered += 1
-        self.round_right += attempt.first_try  # right at the first try: a second try is counted apart
-        self.round_streak = self.round_streak + 1 if attempt.first_try else 0
-        self.round_points.append(attempt.points)
-        self.round_hints += attempt.hints
-        self.round_retries += int(attempt.outcome is Outcome.SECOND)
-        text = verdict_html(outcome)
-        if self.round_answered >= self.n:
-            text += feedback_html(
-                "done",
-                round_text(self.round_right, self.round_points, self.round_hints, self.round_retries),
-                (translator()(labels.KEEP_PRACTISING, where=self._where()),),
-            )
-            self.next_button.description = translator()(labels.NEXT_ROUND)
-        self.feedback.value = text  # first: the verdict is what the learner waits for
-        self.hint_button.disabled = True
-        item.shown.mark(outcome)
+    def show_verdict(self, state: LoopState) -> None:
+        super().show_verdict(state)
         self.next_button.disabled = False
         self.next_button.focus()
-        after = item.shown.after(outcome)
-        if after is not None:
-            self.picture.value = after
-        when_sent(self._guard(self._saved_and_counted))  # once the verdict is out: save, then the totals
-        return outcome
 
-    def _saved_and_counted(self) -> None:
-        self._save()
+    def show_finished(self, state: LoopState) -> None:
+        self.feedback.value = feedback_blocks(state.feedback)
+        self.next_button.description = translator()(labels.NEXT_ROUND)
+        self.next_button.disabled = False
+        self.next_button.focus()
+
+    def show_oops(self, state: LoopState) -> None:
+        super().show_oops(state)
+        self.next_button.layout.display = None
+        self.next_button.disabled = False
         self._refresh_totals()
 
-    def _on_next(self, _button: Any = None) -> None:
-        if self.round_answered >= self.n:
-            self.round_answered = self.round_right = self.round_streak = 0
-            self.round_points = []
-            self.round_hints = self.round_retries = 0
-        self._next_question()
+    def show_best(self, text: str) -> None:
+        if hasattr(self, "loop"):
+            self._refresh_totals()
 
-    def _on_hint(self, _button: Any = None) -> None:
-        item = self.item
-        if item is None or not item.turn.can_hint():
-            return
-        hint = item.turn.hint()
-        retry = item.turn.retry  # the diagnosis of a wrong first answer stays, the hint goes under it
-        above = feedback_html("retry", retry.headline, retry.explanation) if retry is not None else ""
-        self.feedback.value = above + feedback_html("hint", hint.headline, hint.text)
-        if hint.marks:
-            picture = item.shown.marked(hint.marks)
-            if picture is not None:
-                self.picture.value = picture
-        self.hint_button.disabled = not item.turn.can_hint()
+    def show_unsaved(self, message: str) -> None:
+        self._add_notice("warn", message)
 
     def _on_export(self, _button: Any = None) -> None:
         data = base64.b64encode(self.export_json().encode("utf-8")).decode("ascii")
@@ -852,19 +727,10 @@ class PracticeQuiz(Guarded, widgets.VBox):
         finally:
             self.upload.value = ()
 
-    def _show_oops(self) -> None:
-        self.hint_button.disabled = True
-        if self.item is not None:
-            for w in self.item.shown.answer_controls:
-                w.disabled = True
-        self.feedback.value = feedback_html("oops", translator()(FRIENDLY_ERROR))
-        self.next_button.disabled = False
-        self._refresh_totals()
-
     # ----- drawing -------------------------------------------------------------------------
     def _where(self) -> str:
         """Where the progress is kept, in the language spoken now (the browser's store words its own)."""
-        where = self.store.where
+        where: object = self.store.where  # a store may word it as a Text, put into the language now
         return where.render() if isinstance(where, Text) else str(where)
 
     def _add_notice(self, kind: str, text: str | Text) -> None:
@@ -885,8 +751,10 @@ class PracticeQuiz(Guarded, widgets.VBox):
         self._collect_store_notices()
         _ = translator()
         p = self.progress
+        s = self.session
         self.score.value = escape(
-            _(labels.ROUND_SCORE, right=self.round_right, answered=self.round_answered, streak=p.streak, best=p.best_streak)
+            self.loop.keeper.score_text(s) if s is not None
+            else _(labels.ROUND_SCORE, right=0, answered=0, streak=p.streak, best=p.best_streak)
         )
         answered, right = p.answered(), p.right()
         if answered:
@@ -915,7 +783,7 @@ class PracticeQuiz(Guarded, widgets.VBox):
             cls = "musteach-skill"
             if n and m < 50:
                 cls += " musteach-weak"
-            if self.item is not None and skill == self.item.pick.skill:
+            if skill == self.skill:
                 cls += " musteach-current"
             rows.append(
                 f'<div class="{cls}" data-skill="{escape(skill)}" data-mastery="{m}" data-answered="{n}">'

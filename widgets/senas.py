@@ -15,7 +15,7 @@ classes of every quiz (``musteach-feedback``, ``musteach-score``, ``musteach-nex
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Unpack
 
 import ipywidgets as widgets
 
@@ -25,10 +25,13 @@ from musteach.i18n import translator
 from musteach.rules import Rules
 from musteach.rules.senas import Sena, get_sena, meaning
 from musteach.teach import labels
+from musteach.teach.loop import QuestionSource
 from musteach.teach.quiz import Verdict
-from musteach.teach.senas_quiz import SenaQuestion, SenaQuestionGenerator
+from musteach.teach.senas_quiz import SenaQuestion
+from musteach.teach.sources import senas_source
 
-from ._base import Spoken, css_widget, escape
+from ._base import Spoken, VBox, css_widget, escape
+from .loop import RunOptions
 from .quiz import QuizWidget
 
 __all__ = ["SENAS_CSS", "SenaCatalogue", "SenaQuiz", "face_without_meaning", "show_senas"]
@@ -62,7 +65,7 @@ def face_without_meaning(sena: Sena | str, width: int = 96) -> str:
     return sena_svg(get_sena(sena), width, with_meaning=False)
 
 
-class SenaCatalogue(Spoken, widgets.VBox):
+class SenaCatalogue(Spoken, VBox):
     """Every seña of the table's set as a face with its gesture and meaning (RULES.md §11, §13).
 
     rules: a :class:`~musteach.rules.Rules` (its ``senas`` option picks the set); width: each face's width
@@ -92,7 +95,7 @@ class SenaCatalogue(Spoken, widgets.VBox):
 
 def show_senas(rules: Rules | None = None, width: int = 96, *, lang: str | None = None) -> SenaCatalogue:
     """The señas catalogue as a widget (see :class:`SenaCatalogue`)."""
-    return SenaCatalogue(rules, width, lang=lang)
+    return SenaCatalogue(rules, width, lang=lang)  # type: ignore[call-arg]  # Spoken wraps __init__ with a lang keyword
 
 
 class SenaQuiz(QuizWidget):
@@ -112,29 +115,20 @@ class SenaQuiz(QuizWidget):
         rules: Rules | None = None,
         *,
         title: str | None = None,
-        **tutor: Any,
+        **tutor: Unpack[RunOptions],
     ):
-        self.sena_source = SenaQuestionGenerator(mode, seed=seed, rules=rules)
+        self.questions_source, self.sena_source = senas_source(mode, seed=seed, rules=rules)
         self.mode = self.sena_source.mode
         if title is None:
             title = translator()(labels.SENA_FITS if self.mode == "fit" else labels.SENA_MEANS)
         super().__init__(["grande"], n=n, seed=seed, rules=rules, title=title, **tutor)
-        self.generator = self.sena_source  # type: ignore[assignment]
         self.add_class("musteach-sena-quiz")
         self.children = (css_widget(), _style(), *self.children[1:])
 
-    def _quiz_default(self) -> str | None:
-        return f"senas_{self.mode}"
+    def _source(self) -> QuestionSource:
+        return self.questions_source
 
-    def _plain_source(self) -> SenaQuestionGenerator:
-        return self.sena_source
-
-    def _run_source(self, seed: int) -> SenaQuestionGenerator:
-        self.sena_source = SenaQuestionGenerator(self.mode, seed=seed, rules=self.sena_source.rules)
-        self.generator = self.sena_source  # type: ignore[assignment]
-        return self.sena_source
-
-    def _picture(self, q: SenaQuestion, verdict: Verdict | None) -> str:  # type: ignore[override]
+    def _picture(self, q: SenaQuestion, verdict: Verdict | None) -> str:
         if q.mode == "fit":
             assert q.hand is not None
             lit = {i for m in self.hint_marks for i in m.cards}
@@ -154,7 +148,7 @@ class SenaQuiz(QuizWidget):
     def _choice_class(self, value: Any) -> str:
         return f"musteach-answer-{value}"
 
-    def _tooltip(self, q: SenaQuestion, value: Any, label: str) -> str:  # type: ignore[override]
+    def _tooltip(self, q: Any, value: Any, label: str) -> str:
         _ = translator()
         if q.mode == "fit":
             return _(labels.ANSWER_TIP, label=label)

@@ -237,9 +237,10 @@ class BrowserStore(anywidget.AnyWidget):
         ok = (
             isinstance(pid, str)
             and isinstance(data, str)
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in (index, count))
-            and 0 <= index < count <= MAX_STORED_PARTS  # type: ignore[operator]
-        )
+            and isinstance(index, int) and not isinstance(index, bool)
+            and isinstance(count, int) and not isinstance(count, bool)
+            and 0 <= index < count <= MAX_STORED_PARTS
+        )  # fmt: skip
         if ok and index == 0:
             self._parts = {"id": pid, "count": count, "parts": []}
         parts: list[str] = self._parts.get("parts", [])
@@ -247,7 +248,7 @@ class BrowserStore(anywidget.AnyWidget):
             self._parts = {}
             self._unreadable(Text(labels.DAMAGED_PARTS))
             return
-        parts.append(data)  # type: ignore[arg-type]
+        parts.append(str(data))
         if len(parts) == count:
             self._parts = {}
             self._receive("".join(parts), "")
@@ -310,7 +311,8 @@ class _Characters(Text):
         object.__setattr__(self, "params", (("n", n),))
 
     def render(self, lang: str | None = None) -> str:
-        return labels.characters_text(dict(self.params)["n"], lang)  # type: ignore[arg-type]
+        n = dict(self.params)["n"]
+        return labels.characters_text(n if isinstance(n, int) else 0, lang)
 
 
 #: The browser stores of this kernel (two quizzes of one page share what each saves).

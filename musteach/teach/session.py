@@ -134,6 +134,8 @@ class QuizSession:
     n: how many questions must be answered to finish. A question skipped with :meth:`next` before it is
     answered (say, after an error) is not scored and does not count towards ``n``.
     tries: 1 (a wrong answer ends the question) or 2 (one more try after a wrong first answer).
+    grade: ``grade(question, response) -> Verdict`` for every question (a practice source's), default each
+    question's own ``grade``.
 
     ``attempt`` is the current question's :class:`~musteach.teach.scoring.Attempt` (hints and tries so far),
     ``retry`` the not-final verdict of a wrong first answer (None otherwise), ``points`` each finished
@@ -144,13 +146,21 @@ class QuizSession:
     Bad responses raise (see :meth:`Question.verify_response`) and leave the state unchanged.
     """
 
-    def __init__(self, source: QuestionGenerator | Iterable[Question], n: int = 10, *, tries: int = 1):
+    def __init__(
+        self,
+        source: QuestionGenerator | Iterable[Question],
+        n: int = 10,
+        *,
+        tries: int = 1,
+        grade: Callable[[Any, Any], Verdict] | None = None,
+    ):
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise QuizError(Text("a quiz needs a whole number of questions, 1 or more, not {n}", n=repr(n)))
         if tries not in (1, 2):
             raise QuizError(Text("tries must be 1 or 2, not {tries}", tries=repr(tries)))
         self.n = n
         self.tries = tries
+        self._grade = grade
         self.turn: Turn | None = None
         self.points: list[float] = []
         self.hints_used = 0
@@ -197,7 +207,13 @@ class QuizSession:
         q = self._fetch()  # may raise: nothing has changed yet
         self.current = q
         self.verdict = None
-        self.turn = None if q is None else Turn(q, tries=self.tries)
+        if q is None:
+            self.turn = None
+        elif self._grade is None:
+            self.turn = Turn(q, tries=self.tries)
+        else:
+            grade = self._grade
+            self.turn = Turn(q, tries=self.tries, grade=lambda response: grade(q, response))
         if q is None:
             self.exhausted = True
 
