@@ -41,6 +41,7 @@ from musteach.play.bots import run
 from musteach.play.game import Game
 from musteach.play.levels import Level, make_bot
 from musteach.play.policy import Bot, match_equity
+from musteach.play.seat_models import SeatModels, seat_models
 from musteach.rules.betting import Action
 from musteach.rules.options import Rules
 from musteach.teach.coach import coach_comment, prepare
@@ -78,7 +79,9 @@ def play_out(g: Game, bots: dict[int, Bot], seat: int, action: object) -> Game:
     return g2
 
 
-def replay(g: Game, bots: dict[int, Bot], seat: int, played: Action, gr: DecisionGrade, deals: int) -> Replayed:
+def replay(
+    g: Game, bots: dict[int, Bot], seat: int, played: Action, gr: DecisionGrade, deals: int, seats: SeatModels | None
+) -> Replayed:
     best = gr.best.action
     assert isinstance(best, Action)
     predicted = gr.best.stones - gr.chosen.stones
@@ -89,16 +92,19 @@ def replay(g: Game, bots: dict[int, Bot], seat: int, played: Action, gr: Decisio
     a = equity_after_hand(play_out(g, bots, seat, best), team)
     b = equity_after_hand(play_out(g, bots, seat, played), team)
     # the same two actions weighed on other deals: free of the choice's own sampling luck
-    again = grade_decision(g.view(seat), played, n=deals, seed=1)
+    again = grade_decision(g.view(seat), played, n=deals, seed=1, seats=seats)
     fig = {str(v.action): v.stones for v in again.values}
     fresh = fig[str(best)] - fig[str(played)]
     return Replayed(predicted, a - b, gr, ordago, fresh)
 
 
 def collect(
-    level: Level, want: Callable[[DecisionGrade], bool], count: int, deals: int, first_seed: int, label: str
+    level: Level, want: Callable[[DecisionGrade], bool], count: int, deals: int, first_seed: int, label: str,
+    models: str = "seats",
 ) -> list[Replayed]:
-    """Replay betting decisions of games of four ``level`` bots that ``want`` keeps, until ``count``."""
+    """Replay betting decisions of games of four ``level`` bots that ``want`` keeps, until ``count``. models:
+    "seats" (the coach knows every seat plays ``level``, the deciding seat included, as it goes on playing
+    in the replays) or "strategy" (every seat modelled by the strategy, as before the seat models)."""
     out: list[Replayed] = []
     seed = first_seed
     started = time.perf_counter()
@@ -117,15 +123,31 @@ def collect(
             v = g.view(t.seat)
             a = bots[t.seat].decide(v)
             if v.phase.is_betting and isinstance(a, Action):
-                gr = grade_decision(v, a, n=deals)
+                seats = seat_models(level.value, t.seat, own=level.value) if models == "seats" else None
+                gr = grade_decision(v, a, n=deals, seats=seats)
                 if want(gr):
-                    out.append(replay(g, bots, t.seat, a, gr, deals))
+                    out.append(replay(g, bots, t.seat, a, gr, deals, seats))
                     if len(out) % 100 == 0:
                         el = time.perf_counter() - started
                         print(f"  {label}: {len(out)} decisions ({el:.0f} s)", file=sys.stderr, flush=True)
             g.act(t.seat, a)
         seed += 1
     return out
+
+
+def dump(rows: list[Replayed], path: str) -> None:
+    """Write ``rows`` as JSON Lines to ``path`` (one decision a line)."""
+    import json
+
+    with open(path, "w", encoding="utf-8") as f:
+        for r in rows:
+            gr = r.grade
+            f.write(json.dumps({
+                "predicted": r.predicted, "realised": r.realised, "fresh": r.fresh, "ordago": r.ordago,
+                "lance": gr.lance.value if gr.lance else None, "per_stone": gr.per_stone,
+                "best": str(gr.best.action), "played": str(gr.action), "error": gr.loss_error,
+                "grade": gr.grade.value, "too_close": gr.too_close, "moment": gr.moment,
+            }) + "\n")  # fmt: skip
 
 
 def slope(xs: list[float], ys: list[float], *, intercept: bool) -> tuple[float, float]:
@@ -242,7 +264,10 @@ def main() -> None:
     ap.add_argument("--mistakes", type=int, default=200, help="mistakes and blunders replayed in part 2")
     ap.add_argument("--deals", type=int, default=400, help="random deals behind each betting figure")
     ap.add_argument("--timing-games", type=int, default=2, help="games whose comments are timed in part 3")
-    ap.add_argument("--dump", default="", help="write part 1's decisions as JSON Lines to this file")
+    ap.add_argument("--dump", default="", help="write part 1's decisions as JSON Lines to this file (part 2's: .club)")
+    ap.add_argument("--models", choices=("seats", "strategy"), default="seats",
+                    help="the coach's seat models: every seat its level (seats) or the strategy everywhere")
+    ap.add_argument("--seed", type=int, default=0, help="first game seed of part 1 (part 2: this + 5000)")
     ap.add_argument("--measure-prior", type=int, default=0, metavar="GAMES", help="only print AFTER_MUS, measured")
     args = ap.parse_args()
     prepare(Rules())
@@ -251,21 +276,11 @@ def main() -> None:
         return
 
     t0 = time.perf_counter()
-    rows = collect(Level.STRONG, lambda gr: True, args.decisions, args.deals, 0, "strategy")
+    rows = collect(Level.STRONG, lambda gr: True, args.decisions, args.deals, args.seed, "strategy", args.models)
     print(f"1. calibration: {len(rows)} betting decisions of games where all four seats play the strong level "
           f"({time.perf_counter() - t0:.0f} s)")
     if args.dump:
-        import json
-
-        with open(args.dump, "w", encoding="utf-8") as f:
-            for r in rows:
-                gr = r.grade
-                f.write(json.dumps({
-                    "predicted": r.predicted, "realised": r.realised, "fresh": r.fresh, "ordago": r.ordago,
-                    "lance": gr.lance.value if gr.lance else None, "per_stone": gr.per_stone,
-                    "best": str(gr.best.action), "played": str(gr.action), "error": gr.loss_error,
-                    "grade": gr.grade.value, "too_close": gr.too_close, "moment": gr.moment,
-                }) + "\n")  # fmt: skip
+        dump(rows, args.dump)
     differ = [r for r in rows if r.predicted != 0 or r.realised != 0]
     report_slopes(rows, "all decisions")
     report_slopes(differ, "coach's best differs from played")
@@ -289,10 +304,13 @@ def main() -> None:
         return
     t0 = time.perf_counter()
     bad = collect(
-        Level.CLUB, lambda gr: gr.grade in (Grade.MISTAKE, Grade.BLUNDER), args.mistakes, args.deals, 5000, "club"
+        Level.CLUB, lambda gr: gr.grade in (Grade.MISTAKE, Grade.BLUNDER), args.mistakes, args.deals,
+        args.seed + 5000, "club", args.models,
     )
     print(f"2. {len(bad)} decisions graded mistake or blunder in games of four club players "
           f"({time.perf_counter() - t0:.0f} s)")
+    if args.dump:
+        dump(bad, args.dump + ".club")
     m, lo, hi = mean_interval([r.realised for r in bad])
     print(f"  realised gain of the coach's best: {m:.2f} points of win chance, 95% interval [{lo:.2f}, {hi:.2f}]; "
           f"predicted {statistics.fmean(r.predicted for r in bad):.2f}")

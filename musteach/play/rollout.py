@@ -41,6 +41,7 @@ from ..rules.lances import LANCES, Lance
 from .deals import keys_for, rank_facts, rank_id
 from .odds_bot import Deal, hand_facts, sample_deals
 from .policy import deje_if_refused, match_equity
+from .seat_models import SeatModels, log_weights, seat_view
 from .view import View
 
 __all__ = [
@@ -533,6 +534,7 @@ def betting_values(
     seed: int = 0,
     policy: ViewPolicy | None = None,
     weights: DealWeights | None = None,
+    seats: SeatModels | None = None,
 ) -> RolloutValues:
     """The figure of every betting action of ``view.seat`` now (and of ``also``, when it is not among
     them), over ``n`` random deals (seeded: the same view, n and seed give the same figures); see the
@@ -542,12 +544,19 @@ def betting_values(
     played); None: the strategy's (``musteach.play.strategy.policy``) when installed, else
     :func:`heuristic_policy`. weights: the deals' Bayes weights given what was said; None: the strategy's
     beliefs (``musteach.play.beliefs.deal_weights``) when installed, else :func:`said_weights`.
+    seats: every seat's own model (:func:`musteach.play.seat_models.seat_models`: the table's level for the
+    three bots, the strategy for the learner): when given, the deals are weighed by
+    :func:`musteach.play.seat_models.log_weights` (unless ``weights`` is given) and every seat of the
+    rollouts plays its own model (``policy`` is not read); each model is asked once per key of its hand
+    (its bucket, its strength), not once per deal.
     Raises :class:`MusError` when no lance is being bet.
     """
     b, lance = view.betting, view.lance
     if b is None or lance is None:
         raise MusError(Text("there is no betting to weigh in phase {phase}", phase=view.phase.value))
     deals = sample_deals(view, n, seed)
+    if seats is not None:
+        return _seated_values(view, b, lance, also, deals, seats, weights)
     w = [float(x) for x in (weights or _belief_weights())(view, deals)]
     if len(w) != len(deals) or not math.fsum(w) > 0:
         w = [1.0] * len(deals)  # the beliefs rule every deal out: weigh them equally
@@ -611,6 +620,122 @@ def betting_values(
             pts = point_cache.get(x + more)
             if pts is None:
                 pts = point_cache[x + more] = win_chance_points([x + more], live[us], live[them], target)[0]
+            row.append(pts)
+            srow.append(x)
+        rows.append(tuple(row))
+        stone_rows.append(tuple(srow))
+    return RolloutValues(
+        tuple(kinds), tuple(rows), Unit.WIN_CHANCE, tuple(stone_rows), tuple(w),
+        weighted_mean(win_chance_points(rest, live[us], live[them], target), w) if rest else 50.0,
+        points_per_stone(live[us], live[them], target),
+    )  # fmt: skip
+
+
+def _normalised(logs: Sequence[float]) -> list[float]:
+    """exp of ``logs`` scaled to sum to 1 (all equal when every deal is ruled out)."""
+    top = max(logs, default=float("-inf"))
+    if not math.isfinite(top):
+        return [1.0 / len(logs)] * len(logs) if logs else []
+    w = [math.exp(x - top) for x in logs]
+    total = math.fsum(w)
+    return [x / total for x in w]
+
+
+def _seated_values(
+    view: View, b: LanceBetting, lance: Lance, also: Action | None, deals: Sequence[Deal], seats: SeatModels,
+    weights: DealWeights | None,
+) -> RolloutValues:
+    """:func:`betting_values` with every seat playing its own model (``seats``)."""
+    w = [float(x) for x in weights(view, deals)] if weights is not None else _normalised(log_weights(view, deals, seats))
+    if len(w) != len(deals) or not math.fsum(w) > 0:
+        w = [1.0] * len(deals)
+    winners = keys_for(view.rules).lance_winners(deals, view.mano, LANCES.index(lance))
+    _pct, pv, jv = hand_facts(deals, lance, view.rules.kings)
+    vals = pv if lance is Lance.PARES else jv if lance is Lance.JUEGO else None
+    team_vals = [(v[0] + v[2], v[1] + v[3]) for v in vals] if vals is not None else [(0, 0)] * len(deals)
+    live, target, team = dict(view.live_score), view.rules.target, view.seat % 2
+    us, them = ("A", "B") if team == 0 else ("B", "A")
+    start = LanceBetting.start(b.lance, b.mano, b.participants, b.rules)
+    models = seats.models
+    keys = [
+        tuple(models[s].key(view, s, deal, start) if s in b.participants else None for s in range(4)) for deal in deals
+    ]
+    kinds = [a for a in view.legal if isinstance(a, Action) and not (b.stakes and a.kind == "paso")]
+    if also is not None and not any(a == also for a in kinds):
+        kinds.append(also)
+    first_deal: dict[tuple[object, ...], Deal] = {}
+    for key, deal in zip(keys, deals, strict=True):
+        first_deal.setdefault(key, deal)
+    asked: dict[tuple[object, ...], Action] = {}
+    pct_of: dict[tuple[int, object], float] = {}
+
+    def chooser(key: tuple[object, ...]) -> Chooser:
+        deal = first_deal[key]
+
+        def choose(path: tuple[tuple[int, Action], ...], state: LanceBetting, s: int) -> Action:
+            memo = (path, s, key[s])
+            a = asked.get(memo)
+            if a is None:
+                probs = models[s].probs(seat_view(view, s, deal, state))
+                if probs:
+                    a = max(probs, key=lambda x: probs[x])
+                else:  # the model has no answer for this seat here: the heuristic's
+                    u = pct_of.get((s, key[s]))
+                    if u is None:
+                        u = pct_of[(s, key[s])] = hand_facts([deal], lance, view.rules.kings)[0][0][s]
+                    a = rollout_action(state, s, u, live, target)
+                asked[memo] = a
+            return a
+
+        return choose
+
+    # per sequence of actions: the state reached and the seat to act next (None: the lance is closed)
+    reached: dict[tuple[tuple[int, Action], ...], tuple[LanceBetting, int | None]] = {}
+
+    def walk(a: Action, key: tuple[object, ...]) -> BettingOutcome:
+        path: tuple[tuple[int, Action], ...] = ((view.seat, a),)
+        choose = None
+        for _ in range(40):
+            got = reached.get(path)
+            if got is None:
+                prev = reached[path[:-1]][0] if len(path) > 1 else b
+                st = prev.act(*path[-1])
+                got = reached[path] = (st, None if st.closed else st.to_act[0])
+            state, s = got
+            if s is None:
+                assert state.outcome is not None
+                return state.outcome
+            choose = choose or chooser(key)
+            path = (*path, (s, choose(path, state, s)))
+        raise MusError(Text("a rollout of the betting did not end"))  # pragma: no cover - the rule bounds the raises
+
+    rest = rest_of_hand(view, deals)
+    rows, stone_rows = [], []
+    point_cache: dict[float, float] = {}
+    for a in kinds:
+        memo: dict[tuple[object, ...], BettingOutcome] = {}
+        row, srow = [], []
+        figure: dict[tuple[int, int, tuple[int, int], float], tuple[float, float]] = {}
+        for key, win, tv, more in zip(keys, winners, team_vals, rest, strict=True):
+            o = memo.get(key)
+            if o is None:
+                o = memo[key] = walk(a, key)
+            fk = (id(o), win, tv, more)
+            got = figure.get(fk)
+            if got is not None:
+                row.append(got[0])
+                srow.append(got[1])
+                continue
+            x = _net_stones(o, lance, win, tv, team)
+            if x is None:  # an accepted órdago: the lance's winners win the game
+                won = win >= 0 and win % 2 == team
+                row.append(100.0 if won else 0.0)
+                srow.append(float(target - live[us]) if won else -float(target - live[them]))
+                continue
+            pts = point_cache.get(x + more)
+            if pts is None:
+                pts = point_cache[x + more] = win_chance_points([x + more], live[us], live[them], target)[0]
+            figure[fk] = (pts, x)
             row.append(pts)
             srow.append(x)
         rows.append(tuple(row))

@@ -60,6 +60,7 @@ from ..play.rollout import (
     rollout_action,
     team_chance,
 )
+from ..play.seat_models import SeatModels, seat_models
 from ..play.view import View
 from ..rules.betting import ORDAGO, Action
 from ..rules.errors import MusError
@@ -437,6 +438,7 @@ def grade_decision(
     lang: str | None = None,
     policy: ViewPolicy | None = None,
     weights: DealWeights | None = None,
+    seats: SeatModels | str | None = None,
 ) -> DecisionGrade:
     """Grade ``action``, the learner's decision from ``view`` (before it is played), by the points of win
     chance it loses against the best action (see the module docstring).
@@ -445,16 +447,21 @@ def grade_decision(
     seed: their seed (the same view, n and seed give the same
     figures). policy, weights: the rollouts' policy and the deals' Bayes weights
     (:func:`~musteach.play.rollout.betting_values`; None: the strategy's when installed, else the
-    heuristics). Returns a :class:`DecisionGrade`. Raises :class:`MusError` when it is not ``view.seat``'s
+    heuristics). seats: who sits at the table, the learner's three bots' level (``"beginner"``, ``"club"``,
+    ``"strong"``) or their :class:`~musteach.play.seat_models.SeatModels`: the deals are then weighed and
+    the lance played out by each seat's own model (:func:`~musteach.play.seat_models.seat_models`; the
+    learner's later actions by the strategy); None: ``policy`` and ``weights`` as above. Returns a :class:`DecisionGrade`. Raises :class:`MusError` when it is not ``view.seat``'s
     decision, and :class:`~musteach.rules.errors.IllegalActionError` for an action that is not legal now.
     lang: the language of the grade's ``moment`` (None: the one being spoken, :func:`musteach.i18n.speaking`).
     """
     with speaking(lang):
-        return _grade_decision(view, action, n, seed, policy, weights)
+        models = seat_models(seats, view.seat) if isinstance(seats, str) else seats
+        return _grade_decision(view, action, n, seed, policy, weights, models)
 
 
 def _grade_decision(
-    view: View, action: GameAction, n: int, seed: int, policy: ViewPolicy | None, weights: DealWeights | None
+    view: View, action: GameAction, n: int, seed: int, policy: ViewPolicy | None, weights: DealWeights | None,
+    seats: SeatModels | None = None,
 ) -> DecisionGrade:
     phase, lance = view.phase, view.lance
     us, them = view.team, "B" if view.team == "A" else "A"
@@ -471,9 +478,9 @@ def _grade_decision(
     elif phase.is_betting and isinstance(action, Action) and view.betting is not None:
         view.betting.verify(view.seat, action)
         # the best is chosen on n deals, the figures are stated from n others
-        choice = betting_values(view, action, n=n, seed=seed, policy=policy, weights=weights)
+        choice = betting_values(view, action, n=n, seed=seed, policy=policy, weights=weights, seats=seats)
         picked = choice.best()
-        vals = betting_values(view, action, n=n, seed=seed + SPLIT_SEED, policy=policy, weights=weights)
+        vals = betting_values(view, action, n=n, seed=seed + SPLIT_SEED, policy=policy, weights=weights, seats=seats)
         per_stone = vals.per_stone
         values = [
             ActionValue(a, round(g, 1) + 0.0, e, round(round(g, 1) / per_stone, 1) + 0.0)
