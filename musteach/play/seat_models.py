@@ -60,6 +60,7 @@ __all__ = [
     "StrategyModel",
     "action_kind",
     "fits_public",
+    "keepable",
     "log_weights",
     "model_for",
     "seat_models",
@@ -148,6 +149,11 @@ class SeatModel(Protocol):
         answer there)."""
         ...
 
+    def prior(self, rid: int, changed: int, kings: int) -> float:
+        """How likely (up to a constant) the seat is to hold the hand of rank id ``rid`` after changing
+        ``changed`` cards (1..4) in the last mus round (RULES.md §3); 1.0 when the model says nothing."""
+        ...
+
 
 class StrategyModel:
     """The computed strategy (:func:`musteach.play.strategy.policy`): the strong level's betting."""
@@ -191,6 +197,10 @@ class StrategyModel:
         except MusError:
             return None
 
+    def prior(self, rid: int, changed: int, kings: int) -> float:
+        """1.0: the strategy's discards are not modelled (they are the odds bot's)."""
+        return 1.0
+
 
 class BotModel:
     """A deterministic heuristic bot (:class:`~musteach.play.rule_bot.RuleBot` or a subclass): its action has
@@ -216,8 +226,40 @@ class BotModel:
         a = self.bot.decide(seen)
         return {a: 1.0} if isinstance(a, Action) else None
 
+    def prior(self, rid: int, changed: int, kings: int) -> float:
+        """The share of the hand's sets of ``4 - changed`` cards that the bot could have kept
+        (:func:`keepable`): a heuristic bot keeps its kings, its pairs and its aces (RULES.md §3), so after a
+        discard its hand holds them more often than a random hand does."""
+        return _keep_share(rid, changed, kings)
+
 
 @lru_cache(maxsize=16)
+def keepable(ranks: Sequence[int]) -> bool:
+    """True when a heuristic bot (:meth:`RuleBot.discard <musteach.play.rule_bot.RuleBot.discard>`) may keep
+    cards of the effective ``ranks`` (1..12) and change the rest: every kept card a king, an ace or one of a
+    pair, or a single figure (sota, caballo) kept towards 31."""
+    if not ranks:
+        return True
+    if len(ranks) == 1 and ranks[0] >= 10:
+        return True
+    return all(r in (1, 12) or ranks.count(r) >= 2 for r in ranks)
+
+
+@lru_cache(maxsize=100_000)
+def _keep_share(rid: int, changed: int, kings: int) -> float:
+    from itertools import combinations
+
+    from ..rules.lances import effective_rank
+
+    if not 1 <= changed <= 3:
+        return 1.0
+    rank_of = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+    ranks = [effective_rank(rank_of[rid // d % 10], kings) for d in (1000, 100, 10, 1)]
+    subsets = list(combinations(ranks, 4 - changed))
+    # a small floor: a bot's keep is not always one of these (it keeps at most 3 of 4 keepable cards)
+    return max(sum(1 for k in subsets if keepable(k)) / len(subsets), 0.02)
+
+
 def model_for(level: str) -> SeatModel:
     """The :class:`SeatModel` of a table level or bot kind (see :data:`LEVEL_MODELS`). Raises
     :class:`MusError` naming an unknown level. One model per level and process (it keeps what it has read
@@ -307,12 +349,18 @@ def log_weights(view: View, deals: Sequence[Deal], models: SeatModels) -> list[f
     out: list[float] = []
     memo: dict[tuple[int, Hashable], float] = {}
     keys: dict[tuple[int, int], Hashable] = {}
+    last = next((r for r in reversed(view.changes) if any(r)), None)  # the last discard round
+    others = [s for s in range(4) if s != view.seat]
+    kings = view.rules.kings
     for deal in deals:
         if not fits_public(view, deal):
             out.append(-math.inf)
             continue
         keys.clear()
         lw = 0.0
+        if last is not None:
+            for seat in others:
+                lw += math.log(models.models[seat].prior(rank_id(deal[seat]), last[seat], kings))
         for i, (seat, li, said, state, start, n) in enumerate(steps):
             model = models.models[seat]
             k = keys.get((seat, li))
