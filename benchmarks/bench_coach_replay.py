@@ -98,6 +98,21 @@ def replay(
     return Replayed(predicted, a - b, gr, ordago, fresh)
 
 
+def show_senas(g: Game, bots: dict[int, Bot], shown: set[tuple[int, int]]) -> None:
+    """Once the cards are final, every bot shows its partner its señas, mano first, as
+    :func:`~musteach.play.bots.run` does at the table (``shown``: the (hand, seat) already asked)."""
+    h = g.hand
+    if not h.cards_final or g.rules.senas == "off":
+        return
+    for seat in h.order:
+        if (h.number, seat) in shown:
+            continue
+        shown.add((h.number, seat))
+        for sena in bots[seat].signals(g.view(seat)):
+            if g.can_signal(seat, sena):
+                g.signal(seat, sena)
+
+
 def collect(
     level: Level, want: Callable[[DecisionGrade], bool], count: int, deals: int, first_seed: int, label: str,
     models: str = "seats",
@@ -111,6 +126,7 @@ def collect(
     while len(out) < count:
         g = Game(seed=seed)
         bots: dict[int, Bot] = {s: make_bot(level, seed=s) for s in range(4)}
+        shown: set[tuple[int, int]] = set()
         while not g.is_over and len(out) < count:
             run(g, bots, stop_at=range(4), hands=1)
             if g.hand.is_over:
@@ -118,6 +134,7 @@ def collect(
                     break
                 g.next_hand()
                 continue
+            show_senas(g, bots, shown)
             t = g.to_act
             assert t is not None
             v = g.view(t.seat)

@@ -90,11 +90,16 @@ def test_club_beliefs_read_an_envido_as_the_club_player_bets() -> None:
     weighted = sum(wi * s for wi, s in zip(w, strength, strict=True)) / sum(w)
     plain = sum(strength) / len(strength)
     assert weighted > plain + 0.05  # the envido says the club bettor is strong in grande
-    # every fitting deal where the club bettor would not have opened weighs less than one where it would
-    opened = [x for x, s in zip(logs, strength, strict=True) if s >= RuleBot().bet_at and math.isfinite(x)]
-    passed = [x for x, s in zip(logs, strength, strict=True) if s < RuleBot().bet_at and math.isfinite(x)]
-    assert opened and passed
-    assert sum(opened) / len(opened) > sum(passed) / len(passed) + 1.0
+    # a deal where the club bettor would have said just this envido weighs more than one where it would not
+    said = next(s.action for s in b.steps if s.action is not None)
+    assert said is not None
+    bot = RuleBot()
+    lo, hi = (bot.bet_at, bot.raise_at) if said.amount == 2 else (bot.raise_at, 2.0)
+    fits = [lo <= s < hi for s in strength]
+    opened = [x for x, f in zip(logs, fits, strict=True) if f and math.isfinite(x)]
+    other = [x for x, f in zip(logs, fits, strict=True) if not f and math.isfinite(x)]
+    assert opened and other
+    assert sum(opened) / len(opened) > sum(other) / len(other) + 1.0
 
 
 def test_the_rollouts_play_the_lance_as_the_club_players_do() -> None:
@@ -128,3 +133,19 @@ def test_the_coach_grades_for_the_table_it_sits_at() -> None:
     assert c.grade is not None and c.grade.values == club.values
     with pytest.raises(MusError, match="'expert'"):
         coach_comment(v, a, level="expert")
+
+
+def test_fitting_deals_meet_the_declarations_and_senas_the_pool_rarely_meets() -> None:
+    from musteach.play.seat_models import fits_public, fitting_deals
+
+    checked = 0
+    for lance in ("juego", "pares"):
+        v = club_decision("open", lance)
+        deals = fitting_deals(v, 200, seed=1)
+        assert deals == fitting_deals(v, 200, seed=1) and len(deals) == 200
+        own = tuple(sorted(c.index for c in v.cards))
+        for d in deals:
+            assert d[v.seat] == own and len({c for h in d for c in h}) == 16
+        assert all(fits_public(v, d) for d in deals)
+        checked += any(v.declared.get(k) for k in ("pares", "juego"))
+    assert checked

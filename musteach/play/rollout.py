@@ -41,7 +41,7 @@ from ..rules.lances import LANCES, Lance
 from .deals import keys_for, rank_facts, rank_id
 from .odds_bot import Deal, hand_facts, sample_deals
 from .policy import deje_if_refused, match_equity
-from .seat_models import SeatModels, log_weights, seat_view
+from .seat_models import SeatModels, fits_public, fitting_deals, log_weights, seat_view
 from .view import View
 
 __all__ = [
@@ -556,6 +556,8 @@ def betting_values(
         raise MusError(Text("there is no betting to weigh in phase {phase}", phase=view.phase.value))
     deals = sample_deals(view, n, seed)
     if seats is not None:
+        if 4 * sum(1 for d in deals if fits_public(view, d)) < 3 * n:  # facts the pool rarely meets
+            deals = fitting_deals(view, n, seed)
         return _seated_values(view, b, lance, also, deals, seats, weights)
     w = [float(x) for x in (weights or _belief_weights())(view, deals)]
     if len(w) != len(deals) or not math.fsum(w) > 0:
@@ -632,11 +634,14 @@ def betting_values(
 
 
 def _normalised(logs: Sequence[float]) -> list[float]:
-    """exp of ``logs`` scaled to sum to 1 (all equal when every deal is ruled out)."""
+    """exp of ``logs`` scaled to sum to 1 (all equal when every deal is ruled out), each weight capped at
+    √n times the mean weight (truncated importance sampling: no single deal of the n decides a figure)."""
     top = max(logs, default=float("-inf"))
     if not math.isfinite(top):
         return [1.0 / len(logs)] * len(logs) if logs else []
     w = [math.exp(x - top) for x in logs]
+    cap = math.sqrt(len(w)) * math.fsum(w) / len(w)
+    w = [min(x, cap) for x in w]
     total = math.fsum(w)
     return [x / total for x in w]
 

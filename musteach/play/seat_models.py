@@ -42,7 +42,7 @@ from ..i18n import Text
 from ..rules.betting import Action, LanceBetting
 from ..rules.cards import Card
 from ..rules.errors import MusError
-from ..rules.lances import LANCES
+from ..rules.lances import LANCES, check_seat
 from ..rules.options import Rules
 from ..rules.senas import best_senas
 from .deals import SENA_BITS, rank_facts, rank_id
@@ -52,6 +52,7 @@ from .rule_bot import RuleBot
 from .view import View
 
 __all__ = [
+    "CANDIDATES",
     "LEVEL_MODELS",
     "TREMBLE",
     "BotModel",
@@ -60,6 +61,7 @@ __all__ = [
     "StrategyModel",
     "action_kind",
     "fits_public",
+    "fitting_deals",
     "keepable",
     "log_weights",
     "model_for",
@@ -69,7 +71,10 @@ __all__ = [
 ]
 
 #: The share of every model's probability spread evenly over the kinds of action legal at a step (beliefs).
-TREMBLE = 0.05
+TREMBLE = 0.15
+
+#: How many random hands :func:`fitting_deals` draws to find each hidden seat's fitting ones.
+CANDIDATES = 2000
 
 #: The model each table level (and bot kind) is read as: the strategy, or a heuristic bot.
 LEVEL_MODELS: dict[str, str] = {
@@ -139,6 +144,9 @@ class SeatModel(Protocol):
     """One seat's betting (see the module docstring)."""
 
     name: str
+    #: True when the model's amounts count (a heuristic bot's envido 3 is not its envido 2); else actions
+    #: are compared by kind (the strategy's abstraction reads every envido as envido 2).
+    exact: bool
 
     def key(self, view: View, seat: int, deal: Deal, start: LanceBetting) -> Hashable:
         """What the seat's betting in ``start``'s lance depends on in ``deal`` (its hand, its partner's señas)."""
@@ -159,6 +167,7 @@ class StrategyModel:
     """The computed strategy (:func:`musteach.play.strategy.policy`): the strong level's betting."""
 
     name = "strong"
+    exact = False
 
     def __init__(self) -> None:
         self._buckets: dict[tuple[int, int, int], int] = {}
@@ -206,6 +215,8 @@ class BotModel:
     """A deterministic heuristic bot (:class:`~musteach.play.rule_bot.RuleBot` or a subclass): its action has
     all the probability. name: the level it stands for."""
 
+    exact = True
+
     def __init__(self, bot: RuleBot, name: str):
         self.bot = bot
         self.name = name
@@ -233,7 +244,6 @@ class BotModel:
         return _keep_share(rid, changed, kings)
 
 
-@lru_cache(maxsize=16)
 def keepable(ranks: Sequence[int]) -> bool:
     """True when a heuristic bot (:meth:`RuleBot.discard <musteach.play.rule_bot.RuleBot.discard>`) may keep
     cards of the effective ``ranks`` (1..12) and change the rest: every kept card a king, an ace or one of a
@@ -260,6 +270,7 @@ def _keep_share(rid: int, changed: int, kings: int) -> float:
     return max(sum(1 for k in subsets if keepable(k)) / len(subsets), 0.02)
 
 
+@lru_cache(maxsize=16)
 def model_for(level: str) -> SeatModel:
     """The :class:`SeatModel` of a table level or bot kind (see :data:`LEVEL_MODELS`). Raises
     :class:`MusError` naming an unknown level. One model per level and process (it keeps what it has read
@@ -291,8 +302,7 @@ def seat_models(level: str, seat: int, *, own: str = "strong") -> SeatModels:
     (``"beginner"``, ``"club"``, ``"strong"``; ``"odds"``, ``"rule"``, ``"legacy"`` are read as
     :data:`LEVEL_MODELS` says); the learner's own later actions are modelled by ``own`` (default the
     strategy, which is what the coach recommends). Raises :class:`MusError` naming a bad level or seat."""
-    if seat not in range(4):
-        raise MusError(Text("unknown seat {value}: use 0, 1, 2 or 3", value=repr(seat)))
+    check_seat(seat)
     them, me = model_for(level), model_for(own)
     models = tuple(me if s == seat else them for s in range(4))
     return SeatModels(models, LEVEL_MODELS[str(level).strip().lower()], seat)  # type: ignore[arg-type]  # 4 models
@@ -319,6 +329,63 @@ def fits_public(view: View, deal: Deal) -> bool:
     return True
 
 
+def fitting_deals(view: View, n: int, seed: int = 0) -> list[Deal]:
+    """``n`` random deals of the cards ``view.seat`` cannot see (4 hands of 4 sorted card indexes by seat,
+    ``view.seat`` holding its own) that fit :func:`fits_public` whenever it can be met: each hidden seat's
+    hand is drawn from :data:`CANDIDATES` random hands of the unseen cards that fit its seña and its
+    declarations (all of them when none fits), the three without a card in common. Seeded: the same view,
+    n and seed give the same deals. For the rare facts :func:`~musteach.play.odds_bot.sample_deals` cannot
+    meet from its pool."""
+    import random
+
+    facts = rank_facts(view.rules.kings)
+    own = tuple(sorted(c.index for c in view.cards))
+    partner = (view.seat + 2) % 4
+    need = 0
+    for s in view.partner_senas:
+        if s.kind == "hand" and s.key in SENA_BITS:
+            need |= 1 << SENA_BITS[s.key]
+    checks: dict[int, tuple[int, int]] = {}  # seat -> (flag mask, flag values): bit 0 pares, bit 1 juego
+    for bit, name in ((1, "pares"), (2, "juego")):
+        for seat, said in enumerate(view.declared.get(name) or ()):
+            if said is not None and seat != view.seat:
+                m, v = checks.get(seat, (0, 0))
+                checks[seat] = (m | bit, v | (bit if said else 0))
+    unseen = [i for i in range(40) if i not in own]
+    rng = random.Random(f"fitting {own} {view.seat} {view.mano} {need} {sorted(checks.items())} {n} {seed}")
+    cands = [tuple(sorted(rng.sample(unseen, 4))) for _ in range(CANDIDATES)]
+    rids = [rank_id(h) for h in cands]
+    pools: dict[int, list[tuple[int, ...]]] = {}
+    for seat in range(4):
+        if seat == view.seat:
+            continue
+        mask, val = checks.get(seat, (0, 0))
+        sena = need if seat == partner else 0
+        fit = [h for h, r in zip(cands, rids, strict=True) if facts.senas[r] & sena == sena and facts.flags[r] & mask == val]
+        pools[seat] = fit or cands
+    order = sorted(pools, key=lambda x: len(pools[x]))
+    out: list[Deal] = []
+    while len(out) < n:
+        for _try in range(100):
+            deal: list[tuple[int, ...]] = [own] * 4
+            used: set[int] = set()
+            for seat in order:
+                hand = rng.choice(pools[seat])
+                if used.intersection(hand):
+                    break
+                used.update(hand)
+                deal[seat] = hand
+            else:
+                break
+        else:  # no three disjoint fitting hands: the rest of the unseen cards as they come
+            rest = [i for i in unseen if i not in used]
+            rng.shuffle(rest)
+            for k, seat in enumerate(x for x in order if deal[x] == own):
+                deal[seat] = tuple(sorted(rest[4 * k : 4 * k + 4]))
+        out.append((deal[0], deal[1], deal[2], deal[3]))
+    return out
+
+
 def _bettings(view: View) -> list[LanceBetting]:
     out = [view.bettings[lance.value] for lance in LANCES if lance.value in view.bettings]
     if view.betting is not None and view.betting.lance.value not in view.bettings:
@@ -334,9 +401,10 @@ def log_weights(view: View, deals: Sequence[Deal], models: SeatModels) -> list[f
     """Per deal (4 hands of card indexes by seat, ``view.seat`` holding its own), the log of how likely the
     other three seats were to say what they said in this hand's betting (every step of the closed lances
     and of the one being bet) under their own :class:`SeatModel` (each step's probability mixed with
-    :data:`TREMBLE` of a uniform choice over the kinds legal then), ``-inf`` for a deal that contradicts a
+    :data:`TREMBLE` of a uniform choice over the kinds legal then; a heuristic bot's amounts count: its
+    envido 3 says more than its envido 2), ``-inf`` for a deal that contradicts a
     seña or a declaration (:func:`fits_public`). The mus and the discards are not weighed."""
-    steps: list[tuple[int, int, str, LanceBetting, LanceBetting, int]] = []  # seat, lance, kind, state, start, kinds
+    steps: list[tuple[int, int, Action, LanceBetting, LanceBetting, int]] = []  # seat, lance, said, state, start, kinds
     for b in _bettings(view):
         start = LanceBetting.start(b.lance, b.mano, b.participants, b.rules)
         state = start
@@ -344,7 +412,7 @@ def log_weights(view: View, deals: Sequence[Deal], models: SeatModels) -> list[f
             if st.seat is None or st.action is None:
                 continue
             if st.seat != view.seat:
-                steps.append((st.seat, LANCES.index(b.lance), action_kind(st.action, state), state, start, _kinds(state, st.seat)))
+                steps.append((st.seat, LANCES.index(b.lance), st.action, state, start, _kinds(state, st.seat)))
             state = state.act(st.seat, st.action)
     out: list[float] = []
     memo: dict[tuple[int, Hashable], float] = {}
@@ -372,7 +440,11 @@ def log_weights(view: View, deals: Sequence[Deal], models: SeatModels) -> list[f
                 if probs is None:
                     x = 0.0
                 else:
-                    p = sum(v for a, v in probs.items() if action_kind(a, state) == said)
+                    kind = action_kind(said, state)
+                    p = sum(
+                        v for a, v in probs.items()
+                        if action_kind(a, state) == kind and (not model.exact or a.amount == said.amount)
+                    )  # fmt: skip
                     x = math.log((1.0 - TREMBLE) * p + TREMBLE / n)
                 memo[(i, k)] = x
             lw += x

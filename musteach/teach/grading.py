@@ -44,6 +44,7 @@ from ..i18n import N_, Text, speaking, translator
 from ..odds import advise_discard
 from ..play.actions import Declare, Discard, GameAction, MusCall, cards_text
 from ..play.events import Phase
+from ..play.levels import Level
 from ..play.odds_bot import keep_values
 from ..play.policy import match_equity
 from ..play.rollout import (
@@ -283,7 +284,9 @@ class DecisionGrade:
     figures (0 when exact). unit: always :attr:`Unit.WIN_CHANCE`. stones_loss: the stone equivalent of
     the loss (0.1 stone). per_stone: points of win chance one stone is worth now. too_close: True when
     the loss's standard error is more than a quarter of its tier's width (:func:`is_too_close`): the
-    sentences then say "too close to call" and name no tier.
+    sentences then say "too close to call" and name no tier. level: the level the table's bots were
+    modelled as in the betting figures (``"beginner"``, ``"club"``, ``"strong"``; :mod:`musteach.play.seat_models`),
+    "" when every seat was taken to play the strategy's policy (no seat models).
     """
 
     phase: Phase
@@ -302,6 +305,7 @@ class DecisionGrade:
     per_stone: float = 1.0
     too_close: bool = False
     kings: int = 8
+    level: str = ""
 
     @property
     def best(self) -> ActionValue:
@@ -343,6 +347,18 @@ class DecisionGrade:
             )  # fmt: skip
         with speaking(_.lang):
             where = self.lance.title if self.lance else _("this lance")
+            title = Level(self.level).title_in(_.lang) if self.level in ("beginner", "club", "strong") else ""
+        if title:
+            return _(
+                "Figures: the change {lance} brings to your team's chance of winning the game, the lance played out "
+                "as the bots at this table play it ({level} level; your own later bets as the strong level makes "
+                "them) and the rest of the hand counted en paso, over deals of the unseen cards weighed by what "
+                "every bot did (its bets; at the beginner and club levels, also the cards it kept at the mus); an "
+                "accepted órdago counts as the chance of winning its lance. One stone is worth {rate} now "
+                "(sampling error ± {error}).",
+                lance=where, level=title[:1].lower() + title[1:], rate=rate,
+                error=points_text(self.sampling_error, lang=_.lang),
+            )  # fmt: skip
         return _(
             "Figures: the change {lance} brings to your team's chance of winning the game, the lance played out "
             "by the strong level's policy and the rest of the hand counted en paso, over deals of the unseen "
@@ -526,6 +542,7 @@ def _grade_decision(
     return DecisionGrade(
         phase, lance, action, ranked, chosen, loss, loss_error, grade_for(loss), method, _moment(view),
         samples, Unit.WIN_CHANCE, round(loss / per_stone, 1) + 0.0, per_stone, too_close, view.rules.kings,
+        seats.level if seats is not None and method is Method.ROLLOUT else "",
     )  # fmt: skip
 
 
