@@ -71,7 +71,9 @@ __all__ = [
 ]
 
 #: The share of every model's probability spread evenly over the kinds of action legal at a step (beliefs).
-TREMBLE = 0.15
+TREMBLE = 0.02
+
+_LANCE_INDEX = {lance: i for i, lance in enumerate(LANCES)}
 
 #: How many random hands :func:`fitting_deals` draws to find each hidden seat's fitting ones.
 CANDIDATES = 2000
@@ -95,17 +97,23 @@ def action_kind(a: Action, state: LanceBetting) -> str:
     return a.kind
 
 
-@lru_cache(maxsize=20_000)
 def shown_senas(rid: int, kings: int, senas: str) -> tuple[str, ...]:
     """The keys of the señas a bot holding the hand of rank id ``rid`` shows its partner (its two best true
     ones, :func:`~musteach.rules.senas.best_senas`, RULES.md §11); () when señas are off. kings: 8 or 4;
-    senas: the table's seña set (``Rules.senas``)."""
+    senas: the table's seña set (``Rules.senas``). Worked out once per multiset of effective ranks."""
     if senas == "off":
         return ()
-    ranks = [rid // 1000 % 10, rid // 100 % 10, rid // 10 % 10, rid % 10]
+    return _shown_by_multiset(rank_facts(kings).multiset[rid], kings, senas)
+
+
+@lru_cache(maxsize=4096)
+def _shown_by_multiset(ms: int, kings: int, senas: str) -> tuple[str, ...]:
+    from ..rules.cards import RANKS
+
     seen: dict[int, int] = {}
     cards = []
-    for r in ranks:
+    for rank in rank_facts(kings).keys[ms]:
+        r = RANKS.index(rank)
         cards.append(Card.from_index(r * 4 + seen.get(r, 0)))
         seen[r] = seen.get(r, 0) + 1
     return tuple(s.key for s in best_senas(cards, _rules(kings, senas), "lances"))
@@ -176,7 +184,7 @@ class StrategyModel:
     def key(self, view: View, seat: int, deal: Deal, start: LanceBetting) -> Hashable:
         """The hand's bucket in the lance and its partner's seña bit (as
         :func:`~musteach.play.strategy.infoset` reads them)."""
-        li = LANCES.index(start.lance)
+        li = _LANCE_INDEX[start.lance]
         kings = view.rules.kings
         rid = rank_id(deal[seat])
         kb = self._buckets.get((li, rid, kings))
