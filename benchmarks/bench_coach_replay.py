@@ -1,6 +1,6 @@
 """Calibration of the coach (issue 25): do its grades come true when the hand is replayed?
 
-Run:  .venv/bin/python benchmarks/bench_coach_replay.py [--decisions 1000] [--mistakes 200] [--deals 400]
+Run:  .venv/bin/python benchmarks/bench_coach_replay.py [--decisions 1000] [--mistakes 200] [--deals 400] [--seed 0]
 
 1. All four seats play the strategy (the strong level, :func:`musteach.play.levels.make_bot`; the computed
    strategy once it is installed). Before each betting decision of any seat, the coach grades the action the
@@ -21,6 +21,12 @@ Run:  .venv/bin/python benchmarks/bench_coach_replay.py [--decisions 1000] [--mi
    also for those graded with confidence (not "too close to call").
 3. The coach's comment (:func:`musteach.teach.coach.coach_comment`) on every decision of seat 0 in part 1's
    first games, mus and discards included: median and p95 time (goal: p95 at most 100 ms).
+
+The coach knows who sits at the table (``--models seats``, the default): its beliefs and its rollouts model
+every seat by its own level (:mod:`musteach.play.seat_models`; in part 2 the deciding club player too, as it
+goes on playing as a club player in the replays); ``--models strategy`` models every seat by the strategy
+(as before the seat models). The bots show their señas once the cards are final, as at the table. Develop
+with another ``--seed`` than the one a reported run uses.
 
 Figures depend on the machine and its load (2 shared cores here); a run of the defaults takes a while.
 Lesson 10's kernel memory is printed by ``benchmarks/bench_kernel_memory.py --lessons 10-play``.
@@ -98,6 +104,10 @@ def replay(
     return Replayed(predicted, a - b, gr, ordago, fresh)
 
 
+#: Whether the bots show their señas (``--no-senas``: as in the runs before the seat models).
+SENAS = True
+
+
 def show_senas(g: Game, bots: dict[int, Bot], shown: set[tuple[int, int]]) -> None:
     """Once the cards are final, every bot shows its partner its señas, mano first, as
     :func:`~musteach.play.bots.run` does at the table (``shown``: the (hand, seat) already asked)."""
@@ -134,7 +144,8 @@ def collect(
                     break
                 g.next_hand()
                 continue
-            show_senas(g, bots, shown)
+            if SENAS:
+                show_senas(g, bots, shown)
             t = g.to_act
             assert t is not None
             v = g.view(t.seat)
@@ -284,10 +295,13 @@ def main() -> None:
     ap.add_argument("--dump", default="", help="write part 1's decisions as JSON Lines to this file (part 2's: .club)")
     ap.add_argument("--models", choices=("seats", "strategy"), default="seats",
                     help="the coach's seat models: every seat its level (seats) or the strategy everywhere")
+    ap.add_argument("--no-senas", action="store_true", help="the bots show no señas (as the runs before)")
     ap.add_argument("--seed", type=int, default=0, help="first game seed of part 1 (part 2: this + 5000)")
     ap.add_argument("--measure-prior", type=int, default=0, metavar="GAMES", help="only print AFTER_MUS, measured")
     args = ap.parse_args()
     prepare(Rules())
+    global SENAS
+    SENAS = not args.no_senas
     if args.measure_prior:
         measure_prior(args.measure_prior)
         return

@@ -9,7 +9,10 @@ say what they said with the hands it gives them (:func:`said_weights`, or the st
 of :mod:`musteach.play.deals`, and after each candidate action plays the lance out, every seat following a
 policy: the strategy's ``musteach.play.strategy.policy`` when that module exists, else
 :func:`heuristic_policy`, a fast model of the strong level's betting (its thresholds on the chance of winning
-the lance, and what a bet says about the bettor's hand, :func:`chance_against_bet`).
+the lance, and what a bet says about the bettor's hand, :func:`chance_against_bet`). With ``seats=`` (what the
+coach uses, :mod:`musteach.play.seat_models`) every seat is its own level instead: the deals are drawn to fit
+every seña and declaration, weighed by each seat's own model, and the lance is played out with every seat
+mixing its actions as its model does (the figure of a deal is the expectation over those mixtures).
 
 Each deal's figure is the team's chance of winning the game after the hand, in points of 100
 (:func:`~musteach.play.policy.match_equity` on the live score plus the lance's stones, the deje of a refused
@@ -671,76 +674,81 @@ def _seated_values(
     first_deal: dict[tuple[object, ...], Deal] = {}
     for key, deal in zip(keys, deals, strict=True):
         first_deal.setdefault(key, deal)
-    asked: dict[tuple[object, ...], Action] = {}
+    asked: dict[tuple[object, ...], tuple[tuple[Action, float], ...]] = {}
     pct_of: dict[tuple[int, object], float] = {}
-
-    def chooser(key: tuple[object, ...]) -> Chooser:
-        deal = first_deal[key]
-
-        def choose(path: tuple[tuple[int, Action], ...], state: LanceBetting, s: int) -> Action:
-            memo = (path, s, key[s])
-            a = asked.get(memo)
-            if a is None:
-                probs = models[s].probs(seat_view(view, s, deal, state))
-                if probs:
-                    a = max(probs, key=lambda x: probs[x])
-                else:  # the model has no answer for this seat here: the heuristic's
-                    u = pct_of.get((s, key[s]))
-                    if u is None:
-                        u = pct_of[(s, key[s])] = hand_facts([deal], lance, view.rules.kings)[0][0][s]
-                    a = rollout_action(state, s, u, live, target)
-                asked[memo] = a
-            return a
-
-        return choose
-
     # per sequence of actions: the state reached and the seat to act next (None: the lance is closed)
     reached: dict[tuple[tuple[int, Action], ...], tuple[LanceBetting, int | None]] = {}
 
-    def walk(a: Action, key: tuple[object, ...]) -> BettingOutcome:
-        path: tuple[tuple[int, Action], ...] = ((view.seat, a),)
-        choose = None
-        for _ in range(40):
-            got = reached.get(path)
-            if got is None:
-                prev = reached[path[:-1]][0] if len(path) > 1 else b
-                st = prev.act(*path[-1])
-                got = reached[path] = (st, None if st.closed else st.to_act[0])
-            state, s = got
-            if s is None:
-                assert state.outcome is not None
-                return state.outcome
-            choose = choose or chooser(key)
-            path = (*path, (s, choose(path, state, s)))
-        raise MusError(Text("a rollout of the betting did not end"))  # pragma: no cover - the rule bounds the raises
+    def mixed(path: tuple[tuple[int, Action], ...], state: LanceBetting, s: int, key: tuple[object, ...]) -> tuple[tuple[Action, float], ...]:
+        """What seat ``s`` says after ``path``: its model's actions with their probabilities."""
+        memo = (path, s, key[s])
+        got = asked.get(memo)
+        if got is None:
+            deal = first_deal[key]
+            probs = models[s].probs(seat_view(view, s, deal, state))
+            if probs:
+                total = math.fsum(probs.values())
+                got = tuple((x, p / total) for x, p in probs.items() if p > 0)
+            else:  # the model has no answer for this seat here: the heuristic's
+                u = pct_of.get((s, key[s]))
+                if u is None:
+                    u = pct_of[(s, key[s])] = hand_facts([deal], lance, view.rules.kings)[0][0][s]
+                got = ((rollout_action(state, s, u, live, target), 1.0),)
+            asked[memo] = got
+        return got
+
+    def spread(path: tuple[tuple[int, Action], ...], key: tuple[object, ...], p: float, out: list[tuple[float, BettingOutcome]]) -> None:
+        """Every way the lance can end after ``path``, each seat mixing as its model says (probability p so far)."""
+        if len(path) > 40:  # pragma: no cover - the rule bounds the raises
+            raise MusError(Text("a rollout of the betting did not end"))
+        got = reached.get(path)
+        if got is None:
+            prev = reached[path[:-1]][0] if len(path) > 1 else b
+            st = prev.act(*path[-1])
+            got = reached[path] = (st, None if st.closed else st.to_act[0])
+        state, s = got
+        if s is None:
+            assert state.outcome is not None
+            out.append((p, state.outcome))
+            return
+        for x, q in mixed(path, state, s, key):
+            spread((*path, (s, x)), key, p * q, out)
 
     rest = rest_of_hand(view, deals)
     rows, stone_rows = [], []
     point_cache: dict[float, float] = {}
-    for a in kinds:
-        memo: dict[tuple[object, ...], BettingOutcome] = {}
-        row, srow = [], []
-        figure: dict[tuple[int, int, tuple[int, int], float], tuple[float, float]] = {}
-        for key, win, tv, more in zip(keys, winners, team_vals, rest, strict=True):
-            o = memo.get(key)
-            if o is None:
-                o = memo[key] = walk(a, key)
-            fk = (id(o), win, tv, more)
-            got = figure.get(fk)
-            if got is not None:
-                row.append(got[0])
-                srow.append(got[1])
-                continue
+    figure: dict[tuple[int, int, tuple[int, int], float], tuple[float, float]] = {}
+
+    def one(o: BettingOutcome, win: int, tv: tuple[int, int], more: float) -> tuple[float, float]:
+        fk = (id(o), win, tv, more)
+        got = figure.get(fk)
+        if got is None:
             x = _net_stones(o, lance, win, tv, team)
             if x is None:  # an accepted órdago: the lance's winners win the game
                 won = win >= 0 and win % 2 == team
-                row.append(100.0 if won else 0.0)
-                srow.append(float(target - live[us]) if won else -float(target - live[them]))
-                continue
-            pts = point_cache.get(x + more)
-            if pts is None:
-                pts = point_cache[x + more] = win_chance_points([x + more], live[us], live[them], target)[0]
-            figure[fk] = (pts, x)
+                got = (100.0, float(target - live[us])) if won else (0.0, -float(target - live[them]))
+            else:
+                pts = point_cache.get(x + more)
+                if pts is None:
+                    pts = point_cache[x + more] = win_chance_points([x + more], live[us], live[them], target)[0]
+                got = (pts, x)
+            figure[fk] = got
+        return got
+
+    for a in kinds:
+        memo: dict[tuple[object, ...], list[tuple[float, BettingOutcome]]] = {}
+        row, srow = [], []
+        for key, win, tv, more in zip(keys, winners, team_vals, rest, strict=True):
+            ends = memo.get(key)
+            if ends is None:
+                ends = memo[key] = []
+                spread(((view.seat, a),), key, 1.0, ends)
+            if len(ends) == 1:
+                pts, x = one(ends[0][1], win, tv, more)
+            else:
+                figs = [(p, one(o, win, tv, more)) for p, o in ends]
+                pts = math.fsum(p * f[0] for p, f in figs)
+                x = math.fsum(p * f[1] for p, f in figs)
             row.append(pts)
             srow.append(x)
         rows.append(tuple(row))

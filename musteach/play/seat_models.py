@@ -206,13 +206,17 @@ class StrategyModel:
         return (kb, sign)
 
     def probs(self, seen: View) -> Mapping[Action, float] | None:
-        """The strategy's probabilities (None where its abstraction has no such decision)."""
+        """The strategy's probabilities, without the actions the strong level leaves out (below
+        :data:`~musteach.play.strategy.bot.PURIFY`; None where its abstraction has no such decision)."""
         from .strategy import policy
+        from .strategy.bot import PURIFY
 
         try:
-            return policy(seen)
+            probs = policy(seen)
         except MusError:
             return None
+        kept = {a: p for a, p in probs.items() if p >= PURIFY}  # the strong level never plays the rest
+        return kept or probs
 
     def prior(self, rid: int, changed: int, kings: int) -> float:
         """1.0: the strategy's discards are not modelled (they are the odds bot's)."""
