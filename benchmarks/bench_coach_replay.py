@@ -286,6 +286,27 @@ def measure_prior(games: int) -> None:
     print(f"AFTER_MUS over {tot} hands: {tuple(rows)}")
 
 
+def part2(args: argparse.Namespace) -> None:
+    """Part 2: decisions graded mistake or blunder in games of four club players, replayed."""
+    t0 = time.perf_counter()
+    bad = collect(
+        Level.CLUB, lambda gr: gr.grade in (Grade.MISTAKE, Grade.BLUNDER), args.mistakes, args.deals,
+        args.seed + 5000, "club", args.models,
+    )
+    print(f"2. {len(bad)} decisions graded mistake or blunder in games of four club players "
+          f"({time.perf_counter() - t0:.0f} s)")
+    if args.dump:
+        dump(bad, args.dump + ".club")
+    m, lo, hi = mean_interval([r.realised for r in bad])
+    print(f"  realised gain of the coach's best: {m:.2f} points of win chance, 95% interval [{lo:.2f}, {hi:.2f}]; "
+          f"predicted {statistics.fmean(r.predicted for r in bad):.2f}")
+    sure = [r for r in bad if not r.grade.too_close]
+    if len(sure) > 1:
+        m, lo, hi = mean_interval([r.realised for r in sure])
+        print(f"  of which {len(sure)} not too close to call: {m:.2f}, 95% interval [{lo:.2f}, {hi:.2f}]")
+    report_slopes(bad, "slope over these")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--decisions", type=int, default=1000, help="betting decisions replayed in part 1")
@@ -331,26 +352,8 @@ def main() -> None:
     if sum(loss) > 0:
         print(f"  share of graded loss in órdago decisions: {100 * sum(o_loss) / sum(loss):.0f}%")
 
-    if args.mistakes <= 0:
-        return
-    t0 = time.perf_counter()
-    bad = collect(
-        Level.CLUB, lambda gr: gr.grade in (Grade.MISTAKE, Grade.BLUNDER), args.mistakes, args.deals,
-        args.seed + 5000, "club", args.models,
-    )
-    print(f"2. {len(bad)} decisions graded mistake or blunder in games of four club players "
-          f"({time.perf_counter() - t0:.0f} s)")
-    if args.dump:
-        dump(bad, args.dump + ".club")
-    m, lo, hi = mean_interval([r.realised for r in bad])
-    print(f"  realised gain of the coach's best: {m:.2f} points of win chance, 95% interval [{lo:.2f}, {hi:.2f}]; "
-          f"predicted {statistics.fmean(r.predicted for r in bad):.2f}")
-    sure = [r for r in bad if not r.grade.too_close]
-    if len(sure) > 1:
-        m, lo, hi = mean_interval([r.realised for r in sure])
-        print(f"  of which {len(sure)} not too close to call: {m:.2f}, 95% interval [{lo:.2f}, {hi:.2f}]")
-    report_slopes(bad, "slope over these")
-
+    if args.mistakes > 0:
+        part2(args)
     if args.timing_games <= 0:
         return
     cpu: list[float] = []

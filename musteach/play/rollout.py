@@ -44,7 +44,7 @@ from ..rules.lances import LANCES, Lance
 from .deals import keys_for, rank_facts, rank_id
 from .odds_bot import Deal, hand_facts, sample_deals
 from .policy import deje_if_refused, match_equity
-from .seat_models import SeatModels, fits_public, fitting_deals, log_weights, seat_view
+from .seat_models import SeatModels, fits_public, fitting_deals, log_weights, seat_view, shows_senas
 from .view import View
 
 __all__ = [
@@ -69,6 +69,7 @@ __all__ = [
     "rollout_action",
     "rest_of_hand",
     "said_weights",
+    "seated_deals",
     "strategy_policy",
     "team_chance",
     "weighted_mean",
@@ -557,11 +558,9 @@ def betting_values(
     b, lance = view.betting, view.lance
     if b is None or lance is None:
         raise MusError(Text("there is no betting to weigh in phase {phase}", phase=view.phase.value))
-    deals = sample_deals(view, n, seed)
     if seats is not None:
-        if 4 * sum(1 for d in deals if fits_public(view, d)) < 3 * n:  # facts the pool rarely meets
-            deals = fitting_deals(view, n, seed)
-        return _seated_values(view, b, lance, also, deals, seats, weights)
+        return _seated_values(view, b, lance, also, seated_deals(view, n, seed), seats, weights)
+    deals = sample_deals(view, n, seed)
     w = [float(x) for x in (weights or _belief_weights())(view, deals)]
     if len(w) != len(deals) or not math.fsum(w) > 0:
         w = [1.0] * len(deals)  # the beliefs rule every deal out: weigh them equally
@@ -634,6 +633,16 @@ def betting_values(
         weighted_mean(win_chance_points(rest, live[us], live[them], target), w) if rest else 50.0,
         points_per_stone(live[us], live[them], target),
     )  # fmt: skip
+
+
+def seated_deals(view: View, n: int = ROLLOUT_DEALS, seed: int = 0) -> list[Deal]:
+    """The deals :func:`betting_values` weighs with ``seats=``: :func:`~musteach.play.odds_bot.sample_deals`,
+    or :func:`~musteach.play.seat_models.fitting_deals` when fewer than 3 in 4 of those fit every seña and
+    declaration (:func:`~musteach.play.seat_models.fits_public`, :func:`~musteach.play.seat_models.shows_senas`)."""
+    deals = sample_deals(view, n, seed)
+    if 4 * sum(1 for d in deals if fits_public(view, d) and shows_senas(view, d)) < 3 * n:
+        deals = fitting_deals(view, n, seed)
+    return deals
 
 
 def _normalised(logs: Sequence[float]) -> list[float]:

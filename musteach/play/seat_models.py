@@ -68,6 +68,7 @@ __all__ = [
     "seat_models",
     "seat_view",
     "shown_senas",
+    "shows_senas",
 ]
 
 #: The share of every model's probability spread evenly over the kinds of action legal at a step (beliefs).
@@ -320,6 +321,16 @@ def seat_models(level: str, seat: int, *, own: str = "strong") -> SeatModels:
     return SeatModels(models, LEVEL_MODELS[str(level).strip().lower()], seat)  # type: ignore[arg-type]  # 4 models
 
 
+def shows_senas(view: View, deal: Deal) -> bool:
+    """True when, in ``deal``, ``view.seat``'s partner (a bot) would have shown exactly the señas it showed:
+    a bot shows its two best true señas once its cards are final (:func:`shown_senas`), so a partner that
+    showed none holds nothing worth a seña (RULES.md §11). Always True when señas are off."""
+    if view.rules.senas == "off":
+        return True
+    partner = (view.seat + 2) % 4
+    return set(shown_senas(rank_id(deal[partner]), view.rules.kings, view.rules.senas)) == {s.key for s in view.partner_senas}
+
+
 def fits_public(view: View, deal: Deal) -> bool:
     """True when ``deal`` fits what ``view.seat`` knows for sure: its partner's hand señas are true of the
     partner's hand (RULES.md §11) and every "pares / juego sí / no" said is true (RULES.md §4)."""
@@ -345,7 +356,8 @@ def fitting_deals(view: View, n: int, seed: int = 0) -> list[Deal]:
     """``n`` random deals of the cards ``view.seat`` cannot see (4 hands of 4 sorted card indexes by seat,
     ``view.seat`` holding its own) that fit :func:`fits_public` whenever it can be met: each hidden seat's
     hand is drawn from :data:`CANDIDATES` random hands of the unseen cards that fit its seña and its
-    declarations (all of them when none fits), the three without a card in common. Seeded: the same view,
+    declarations (all of them when none fits; the partner's, those that show exactly its señas,
+    :func:`shows_senas`, when some do), the three without a card in common. Seeded: the same view,
     n and seed give the same deals. For the rare facts :func:`~musteach.play.odds_bot.sample_deals` cannot
     meet from its pool."""
     import random
@@ -363,6 +375,7 @@ def fitting_deals(view: View, n: int, seed: int = 0) -> list[Deal]:
             if said is not None and seat != view.seat:
                 m, v = checks.get(seat, (0, 0))
                 checks[seat] = (m | bit, v | (bit if said else 0))
+    shown = {s.key for s in view.partner_senas}
     unseen = [i for i in range(40) if i not in own]
     rng = random.Random(f"fitting {own} {view.seat} {view.mano} {need} {sorted(checks.items())} {n} {seed}")
     cands = [tuple(sorted(rng.sample(unseen, 4))) for _ in range(CANDIDATES)]
@@ -374,6 +387,9 @@ def fitting_deals(view: View, n: int, seed: int = 0) -> list[Deal]:
         mask, val = checks.get(seat, (0, 0))
         sena = need if seat == partner else 0
         fit = [h for h, r in zip(cands, rids, strict=True) if facts.senas[r] & sena == sena and facts.flags[r] & mask == val]
+        if seat == partner and view.rules.senas != "off":  # exactly the señas it showed, when some hand shows them
+            showing = [h for h in fit if set(shown_senas(rank_id(h), view.rules.kings, view.rules.senas)) == shown]
+            fit = showing or fit
         pools[seat] = fit or cands
     order = sorted(pools, key=lambda x: len(pools[x]))
     out: list[Deal] = []
@@ -415,7 +431,9 @@ def log_weights(view: View, deals: Sequence[Deal], models: SeatModels) -> list[f
     and of the one being bet) under their own :class:`SeatModel` (each step's probability mixed with
     :data:`TREMBLE` of a uniform choice over the kinds legal then; a heuristic bot's amounts count: its
     envido 3 says more than its envido 2), ``-inf`` for a deal that contradicts a
-    seña or a declaration (:func:`fits_public`). The mus and the discards are not weighed."""
+    seña or a declaration (:func:`fits_public`); a deal where the partner would not have shown exactly the
+    señas it showed (:func:`shows_senas`) weighs :data:`TREMBLE` as much. The heuristic bots' discards are
+    weighed by what they keep (:meth:`SeatModel.prior`); the mus calls are not weighed."""
     steps: list[tuple[int, int, Action, LanceBetting, LanceBetting, int]] = []  # seat, lance, said, state, start, kinds
     for b in _bettings(view):
         start = LanceBetting.start(b.lance, b.mano, b.participants, b.rules)
@@ -437,7 +455,7 @@ def log_weights(view: View, deals: Sequence[Deal], models: SeatModels) -> list[f
             out.append(-math.inf)
             continue
         keys.clear()
-        lw = 0.0
+        lw = 0.0 if shows_senas(view, deal) else math.log(TREMBLE)
         if last is not None:
             for seat in others:
                 lw += math.log(models.models[seat].prior(rank_id(deal[seat]), last[seat], kings))
