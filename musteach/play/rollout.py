@@ -658,6 +658,20 @@ def _normalised(logs: Sequence[float]) -> list[float]:
     return [x / total for x in w]
 
 
+#: The last view's seat answers (kept while the same view is weighed again: the coach weighs each decision
+#: twice, choosing on some deals and stating on others).
+_ASKED: list[tuple[View, dict[tuple[object, ...], tuple[tuple[Action, float], ...]]]] = []
+
+
+def _asked_for(view: View) -> dict[tuple[object, ...], tuple[tuple[Action, float], ...]]:
+    """The memo of what each seat says, by (path, seat, key), shared by every weighing of ``view``."""
+    if _ASKED and _ASKED[0][0] is view:
+        return _ASKED[0][1]
+    memo: dict[tuple[object, ...], tuple[tuple[Action, float], ...]] = {}
+    _ASKED[:] = [(view, memo)]
+    return memo
+
+
 def _seated_values(
     view: View, b: LanceBetting, lance: Lance, also: Action | None, deals: Sequence[Deal], seats: SeatModels,
     weights: DealWeights | None,
@@ -683,14 +697,14 @@ def _seated_values(
     first_deal: dict[tuple[object, ...], Deal] = {}
     for key, deal in zip(keys, deals, strict=True):
         first_deal.setdefault(key, deal)
-    asked: dict[tuple[object, ...], tuple[tuple[Action, float], ...]] = {}
+    asked = _asked_for(view)
     pct_of: dict[tuple[int, object], float] = {}
     # per sequence of actions: the state reached and the seat to act next (None: the lance is closed)
     reached: dict[tuple[tuple[int, Action], ...], tuple[LanceBetting, int | None]] = {}
 
     def mixed(path: tuple[tuple[int, Action], ...], state: LanceBetting, s: int, key: tuple[object, ...]) -> tuple[tuple[Action, float], ...]:
         """What seat ``s`` says after ``path``: its model's actions with their probabilities."""
-        memo = (path, s, key[s])
+        memo = (path, s, key[s], models[s].name)
         got = asked.get(memo)
         if got is None:
             deal = first_deal[key]
