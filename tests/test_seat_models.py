@@ -149,3 +149,35 @@ def test_fitting_deals_meet_the_declarations_and_senas_the_pool_rarely_meets() -
         assert all(fits_public(v, d) for d in deals)
         checked += any(v.declared.get(k) for k in ("pares", "juego"))
     assert checked
+
+
+def test_the_partner_bot_shows_exactly_its_two_best_senas() -> None:
+    from dataclasses import replace
+
+    from musteach.play.seat_models import TREMBLE, fitting_deals, shown_senas, shows_senas
+    from musteach.rules.senas import SENAS
+
+    base = club_decision("open")
+    own = {c.index for c in base.cards}
+    partner = (base.seat + 2) % 4
+    weak = tuple(sorted(next(i for i in range(40) if i >> 2 == r and i not in own) for r in (3, 4, 5, 6)))  # 4 5 6 7
+    keys = shown_senas(rank_id(weak), 8, "standard")
+    assert keys  # even a hand of nothing has its seña (ciego)
+    v = replace(base, partner_senas=tuple(SENAS[k] for k in keys))
+    deals = fitting_deals(v, 100, seed=4)
+    assert all(shows_senas(v, d) for d in deals)
+    assert all(set(shown_senas(rank_id(d[partner]), 8, "standard")) == set(keys) for d in deals)
+    # a partner holding three kings would have shown them: such a deal weighs TREMBLE as much at most
+    kings = [i for i in range(40) if i >> 2 in (2, 9) and i not in own]  # treses and reyes: the 8 kings
+    rich = tuple(sorted([*kings[:3], next(i for i in range(40) if i >> 2 == 4 and i not in own)]))
+    rest = [i for i in range(40) if i not in own and i not in rich]
+    hands = [tuple(sorted(own))] * 4
+    hands[partner] = rich
+    others = [s for s in range(4) if s not in (v.seat, partner)]
+    hands[others[0]], hands[others[1]] = tuple(rest[:4]), tuple(rest[4:8])
+    rich_deal = (hands[0], hands[1], hands[2], hands[3])
+    assert not shows_senas(v, rich_deal)
+    club = seat_models("club", v.seat)
+    quiet = replace(v, bettings={}, betting=None, changes=())  # nothing said: only the señas count
+    assert log_weights(quiet, [rich_deal], club)[0] <= math.log(TREMBLE)
+    assert log_weights(quiet, [deals[0]], club)[0] == 0.0
