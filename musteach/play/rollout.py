@@ -641,7 +641,8 @@ def seated_deals(view: View, n: int = ROLLOUT_DEALS, seed: int = 0) -> list[Deal
     declaration (:func:`~musteach.play.seat_models.fits_public`, :func:`~musteach.play.seat_models.shows_senas`)."""
     deals = sample_deals(view, n, seed)
     if 4 * sum(1 for d in deals if fits_public(view, d) and shows_senas(view, d)) < 3 * n:
-        deals = fitting_deals(view, n, seed)
+        del deals  # (not both sets of deals alive at once: a lesson kernel stays small)
+        return fitting_deals(view, n, seed)
     return deals
 
 

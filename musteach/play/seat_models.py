@@ -54,6 +54,7 @@ from .view import View
 __all__ = [
     "CANDIDATES",
     "LEVEL_MODELS",
+    "MEMO_LIMIT",
     "TREMBLE",
     "BotModel",
     "SeatModel",
@@ -75,6 +76,9 @@ __all__ = [
 TREMBLE = 0.02
 
 _LANCE_INDEX = {lance: i for i, lance in enumerate(LANCES)}
+
+#: The most hands a heuristic bot's model keeps the strength of (then it starts again).
+MEMO_LIMIT = 2048
 
 #: How many random hands :func:`fitting_deals` draws to find each hidden seat's fitting ones.
 CANDIDATES = 2000
@@ -179,7 +183,7 @@ class StrategyModel:
     exact = False
 
     def __init__(self) -> None:
-        self._buckets: dict[tuple[int, int, int], int] = {}
+        self._bucket_of: dict[tuple[int, int], tuple[bytes, list[int]]] = {}  # (li, kings) -> (pct, bucket by pct)
         self._signs: dict[tuple[object, ...], int] = {}
 
     def key(self, view: View, seat: int, deal: Deal, start: LanceBetting) -> Hashable:
@@ -187,17 +191,22 @@ class StrategyModel:
         :func:`~musteach.play.strategy.infoset` reads them)."""
         li = _LANCE_INDEX[start.lance]
         kings = view.rules.kings
-        rid = rank_id(deal[seat])
-        kb = self._buckets.get((li, rid, kings))
-        if kb is None:
-            from .strategy import hand_bucket
+        got = self._bucket_of.get((li, kings))
+        if got is None:
+            from .strategy.abstraction import bucket
             from .strategy.table import shipped_table
 
-            kb = self._buckets[(li, rid, kings)] = hand_bucket(deal[seat], li, kings, shipped_table().ks[li])
+            k = shipped_table().ks[li]
+            got = self._bucket_of[(li, kings)] = (rank_facts(kings).pct[li], [bucket(x, li, k, kings) for x in range(256)])
+        pct, by_pct = got
+        kb = by_pct[pct[rank_id(deal[seat])]]
         p = (seat + 2) % 4
         if p not in start.participants:
             return (kb, 0)
-        pkey: object = _partner_senas(view, seat, deal) if p == view.seat or seat == view.seat else rank_id(deal[p])
+        if p == view.seat or seat == view.seat:
+            pkey: object = _partner_senas(view, seat, deal)
+        else:
+            pkey = rank_facts(kings).multiset[rank_id(deal[p])]
         memo = (li, pkey, kings, view.rules.senas)
         sign = self._signs.get(memo)
         if sign is None:
@@ -239,9 +248,12 @@ class BotModel:
         """The bot's strength in the lance (its hand, its position, its partner's señas; RULES.md §11)."""
         senas = _partner_senas(view, seat, deal)
         li = LANCES.index(start.lance)
-        memo = ((seat - view.mano) % 4, li, rank_id(deal[seat]), senas, view.rules.kings)
+        kings = view.rules.kings
+        memo = ((seat - view.mano) % 4, li, rank_facts(kings).multiset[rank_id(deal[seat])], senas, kings)
         s = self._strength.get(memo)
         if s is None:
+            if len(self._strength) >= MEMO_LIMIT:  # a kernel that plays for hours keeps a small memo
+                self._strength.clear()
             s = self._strength[memo] = self.bot.strength(seat_view(view, seat, deal, start), start.lance)
         return s
 
@@ -268,17 +280,17 @@ def keepable(ranks: Sequence[int]) -> bool:
     return all(r in (1, 12) or ranks.count(r) >= 2 for r in ranks)
 
 
-@lru_cache(maxsize=100_000)
 def _keep_share(rid: int, changed: int, kings: int) -> float:
-    from itertools import combinations
-
-    from ..rules.lances import effective_rank
-
     if not 1 <= changed <= 3:
         return 1.0
-    rank_of = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
-    ranks = [effective_rank(rank_of[rid // d % 10], kings) for d in (1000, 100, 10, 1)]
-    subsets = list(combinations(ranks, 4 - changed))
+    return _keep_share_of(rank_facts(kings).multiset[rid], changed, kings)
+
+
+@lru_cache(maxsize=4096)
+def _keep_share_of(ms: int, changed: int, kings: int) -> float:
+    from itertools import combinations
+
+    subsets = list(combinations(rank_facts(kings).keys[ms], 4 - changed))
     # a small floor: a bot's keep is not always one of these (it keeps at most 3 of 4 keepable cards)
     return max(sum(1 for k in subsets if keepable(k)) / len(subsets), 0.02)
 
