@@ -64,6 +64,7 @@ class Replayed:
     grade: DecisionGrade
     ordago: bool
     fresh: float = 0.0
+    facing_ordago: bool = False
 
 
 def equity_after_hand(g: Game, team: str) -> float:
@@ -92,16 +93,18 @@ def replay(
     assert isinstance(best, Action)
     predicted = gr.best.stones - gr.chosen.stones
     ordago = played.kind == "ordago" or best.kind == "ordago"
+    b = g.view(seat).betting
+    facing = b is not None and bool(b.stakes) and b.current_stake == "ordago"
     if best == played:
-        return Replayed(0.0, 0.0, gr, ordago)
+        return Replayed(0.0, 0.0, gr, ordago, 0.0, facing)
     team = "A" if seat % 2 == 0 else "B"
     a = equity_after_hand(play_out(g, bots, seat, best), team)
-    b = equity_after_hand(play_out(g, bots, seat, played), team)
+    b_ = equity_after_hand(play_out(g, bots, seat, played), team)
     # the same two actions weighed on other deals: free of the choice's own sampling luck
     again = grade_decision(g.view(seat), played, n=deals, seed=1, seats=seats)
     fig = {str(v.action): v.stones for v in again.values}
     fresh = fig[str(best)] - fig[str(played)]
-    return Replayed(predicted, a - b, gr, ordago, fresh)
+    return Replayed(predicted, a - b_, gr, ordago, fresh, facing)
 
 
 #: Whether the bots show their señas (``--no-senas``: as in the runs before the seat models).
@@ -172,10 +175,28 @@ def dump(rows: list[Replayed], path: str) -> None:
             gr = r.grade
             f.write(json.dumps({
                 "predicted": r.predicted, "realised": r.realised, "fresh": r.fresh, "ordago": r.ordago,
+                "facing_ordago": r.facing_ordago,
                 "lance": gr.lance.value if gr.lance else None, "per_stone": gr.per_stone,
                 "best": str(gr.best.action), "played": str(gr.action), "error": gr.loss_error,
                 "grade": gr.grade.value, "too_close": gr.too_close, "moment": gr.moment,
             }) + "\n")  # fmt: skip
+
+
+def robust_error(xs: list[float], ys: list[float]) -> float:
+    """The heteroscedasticity-robust (White, HC1) standard error of the least-squares slope of ys on xs (with
+    an intercept): the realised gains of a few órdago decisions (±50 points) dwarf the others', so the plain
+    error understates the slope's uncertainty."""
+    n = len(xs)
+    if n < 3:
+        return math.nan
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = math.fsum((x - mx) ** 2 for x in xs)
+    if sxx == 0:
+        return math.nan
+    b = math.fsum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx
+    a = my - b * mx
+    meat = math.fsum((x - mx) ** 2 * (y - a - b * x) ** 2 for x, y in zip(xs, ys, strict=True))
+    return math.sqrt(meat / sxx**2 * n / (n - 2))
 
 
 def slope(xs: list[float], ys: list[float], *, intercept: bool) -> tuple[float, float]:
@@ -200,8 +221,9 @@ def report_slopes(rows: list[Replayed], label: str, *, fresh: bool = False) -> N
     b1, e1 = slope(xs, ys, intercept=True)
     mp = statistics.fmean(xs) if xs else math.nan
     mr = statistics.fmean(ys) if ys else math.nan
+    hc = robust_error(xs, ys)
     print(
-        f"  {label:34s} n={len(rows):5d}  slope {b1:6.2f} ± {e1:4.2f} (through 0: {b0:6.2f} ± {e0:4.2f})  "
+        f"  {label:34s} n={len(rows):5d}  slope {b1:6.2f} ± {e1:4.2f} (robust ± {hc:4.2f}; through 0: {b0:6.2f} ± {e0:4.2f})  "
         f"mean predicted {mp:6.2f}, realised {mr:6.2f} points"
     )
 
@@ -339,6 +361,9 @@ def main() -> None:
     report_slopes([r for r in rows if r.ordago], "órdago decisions (best or played)")
     report_slopes([r for r in differ if r.ordago], "  of which best differs")
     report_slopes([r for r in rows if not r.ordago], "other decisions")
+    facing = [r for r in rows if r.facing_ordago]
+    report_slopes(facing, "answers to an órdago")
+    report_slopes([r for r in rows if not r.ordago and not r.facing_ordago], "neither")
     print("  the coach's best against the played action weighed again on other deals (seed 1):")
     report_slopes(rows, "all decisions, fresh deals", fresh=True)
     report_slopes([r for r in rows if r.ordago], "órdago decisions, fresh deals", fresh=True)
