@@ -229,8 +229,13 @@ class StrategyModel:
         return kept or probs
 
     def prior(self, rid: int, changed: int, kings: int) -> float:
-        """1.0: the strategy's discards are not modelled (they are the odds bot's)."""
-        return 1.0
+        """How much likelier than a random hand the strong level's hand is after a discard, by its Grande
+        quartile and its pares (:data:`musteach.play.rollout.AFTER_MUS`, measured in self-play: it keeps
+        its kings and its pares)."""
+        from .rollout import AFTER_MUS, after_mus_cell
+
+        g, p = after_mus_cell(rid, kings)
+        return AFTER_MUS[g][p]
 
 
 class BotModel:
