@@ -353,7 +353,7 @@ class DecisionGrade:
                 "Figures: the change {lance} brings to your team's chance of winning the game, the lance played out "
                 "as the bots at this table play it ({level} level; your own later bets as the strong level makes "
                 "them) and the rest of the hand counted en paso, over deals of the unseen cards weighed by what "
-                "every bot did (its bets; at the beginner and club levels, also the cards it kept at the mus); an "
+                "every bot did (its bets, and the cards it kept at the mus); an "
                 "accepted órdago counts as the chance of winning its lance. One stone is worth {rate} now "
                 "(sampling error ± {error}).",
                 lance=where, level=title[:1].lower() + title[1:], rate=rate,
