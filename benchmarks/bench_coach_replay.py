@@ -1,6 +1,6 @@
 """Calibration of the coach (issue 25): do its grades come true when the hand is replayed?
 
-Run:  .venv/bin/python benchmarks/bench_coach_replay.py [--decisions 1000] [--mistakes 200] [--deals 400]
+Run:  .venv/bin/python benchmarks/bench_coach_replay.py [--decisions 1000] [--mistakes 200] [--deals 400] [--seed 0]
 
 1. All four seats play the strategy (the strong level, :func:`musteach.play.levels.make_bot`; the computed
    strategy once it is installed). Before each betting decision of any seat, the coach grades the action the
@@ -22,6 +22,12 @@ Run:  .venv/bin/python benchmarks/bench_coach_replay.py [--decisions 1000] [--mi
 3. The coach's comment (:func:`musteach.teach.coach.coach_comment`) on every decision of seat 0 in part 1's
    first games, mus and discards included: median and p95 time (goal: p95 at most 100 ms).
 
+The coach knows who sits at the table (``--models seats``, the default): its beliefs and its rollouts model
+every seat by its own level (:mod:`musteach.play.seat_models`; in part 2 the deciding club player too, as it
+goes on playing as a club player in the replays); ``--models strategy`` models every seat by the strategy
+(as before the seat models). The bots show their señas once the cards are final, as at the table. Develop
+with another ``--seed`` than the one a reported run uses.
+
 Figures depend on the machine and its load (2 shared cores here); a run of the defaults takes a while.
 Lesson 10's kernel memory is printed by ``benchmarks/bench_kernel_memory.py --lessons 10-play``.
 """
@@ -41,6 +47,7 @@ from musteach.play.bots import run
 from musteach.play.game import Game
 from musteach.play.levels import Level, make_bot
 from musteach.play.policy import Bot, match_equity
+from musteach.play.seat_models import SeatModels, seat_models
 from musteach.rules.betting import Action
 from musteach.rules.options import Rules
 from musteach.teach.coach import coach_comment, prepare
@@ -57,6 +64,7 @@ class Replayed:
     grade: DecisionGrade
     ordago: bool
     fresh: float = 0.0
+    facing_ordago: bool = False
 
 
 def equity_after_hand(g: Game, team: str) -> float:
@@ -78,33 +86,60 @@ def play_out(g: Game, bots: dict[int, Bot], seat: int, action: object) -> Game:
     return g2
 
 
-def replay(g: Game, bots: dict[int, Bot], seat: int, played: Action, gr: DecisionGrade, deals: int) -> Replayed:
+def replay(
+    g: Game, bots: dict[int, Bot], seat: int, played: Action, gr: DecisionGrade, deals: int, seats: SeatModels | None
+) -> Replayed:
     best = gr.best.action
     assert isinstance(best, Action)
     predicted = gr.best.stones - gr.chosen.stones
     ordago = played.kind == "ordago" or best.kind == "ordago"
+    b = g.view(seat).betting
+    facing = b is not None and bool(b.stakes) and b.current_stake == "ordago"
     if best == played:
-        return Replayed(0.0, 0.0, gr, ordago)
+        return Replayed(0.0, 0.0, gr, ordago, 0.0, facing)
     team = "A" if seat % 2 == 0 else "B"
     a = equity_after_hand(play_out(g, bots, seat, best), team)
-    b = equity_after_hand(play_out(g, bots, seat, played), team)
+    b_ = equity_after_hand(play_out(g, bots, seat, played), team)
     # the same two actions weighed on other deals: free of the choice's own sampling luck
-    again = grade_decision(g.view(seat), played, n=deals, seed=1)
+    again = grade_decision(g.view(seat), played, n=deals, seed=1, seats=seats)
     fig = {str(v.action): v.stones for v in again.values}
     fresh = fig[str(best)] - fig[str(played)]
-    return Replayed(predicted, a - b, gr, ordago, fresh)
+    return Replayed(predicted, a - b_, gr, ordago, fresh, facing)
+
+
+#: Whether the bots show their señas (``--no-senas``: as in the runs before the seat models).
+SENAS = True
+
+
+def show_senas(g: Game, bots: dict[int, Bot], shown: set[tuple[int, int]]) -> None:
+    """Once the cards are final, every bot shows its partner its señas, mano first, as
+    :func:`~musteach.play.bots.run` does at the table (``shown``: the (hand, seat) already asked)."""
+    h = g.hand
+    if not h.cards_final or g.rules.senas == "off":
+        return
+    for seat in h.order:
+        if (h.number, seat) in shown:
+            continue
+        shown.add((h.number, seat))
+        for sena in bots[seat].signals(g.view(seat)):
+            if g.can_signal(seat, sena):
+                g.signal(seat, sena)
 
 
 def collect(
-    level: Level, want: Callable[[DecisionGrade], bool], count: int, deals: int, first_seed: int, label: str
+    level: Level, want: Callable[[DecisionGrade], bool], count: int, deals: int, first_seed: int, label: str,
+    models: str = "seats",
 ) -> list[Replayed]:
-    """Replay betting decisions of games of four ``level`` bots that ``want`` keeps, until ``count``."""
+    """Replay betting decisions of games of four ``level`` bots that ``want`` keeps, until ``count``. models:
+    "seats" (the coach knows every seat plays ``level``, the deciding seat included, as it goes on playing
+    in the replays) or "strategy" (every seat modelled by the strategy, as before the seat models)."""
     out: list[Replayed] = []
     seed = first_seed
     started = time.perf_counter()
     while len(out) < count:
         g = Game(seed=seed)
         bots: dict[int, Bot] = {s: make_bot(level, seed=s) for s in range(4)}
+        shown: set[tuple[int, int]] = set()
         while not g.is_over and len(out) < count:
             run(g, bots, stop_at=range(4), hands=1)
             if g.hand.is_over:
@@ -112,20 +147,56 @@ def collect(
                     break
                 g.next_hand()
                 continue
+            if SENAS:
+                show_senas(g, bots, shown)
             t = g.to_act
             assert t is not None
             v = g.view(t.seat)
             a = bots[t.seat].decide(v)
             if v.phase.is_betting and isinstance(a, Action):
-                gr = grade_decision(v, a, n=deals)
+                seats = seat_models(level.value, t.seat, own=level.value) if models == "seats" else None
+                gr = grade_decision(v, a, n=deals, seats=seats)
                 if want(gr):
-                    out.append(replay(g, bots, t.seat, a, gr, deals))
+                    out.append(replay(g, bots, t.seat, a, gr, deals, seats))
                     if len(out) % 100 == 0:
                         el = time.perf_counter() - started
                         print(f"  {label}: {len(out)} decisions ({el:.0f} s)", file=sys.stderr, flush=True)
             g.act(t.seat, a)
         seed += 1
     return out
+
+
+def dump(rows: list[Replayed], path: str) -> None:
+    """Write ``rows`` as JSON Lines to ``path`` (one decision a line)."""
+    import json
+
+    with open(path, "w", encoding="utf-8") as f:
+        for r in rows:
+            gr = r.grade
+            f.write(json.dumps({
+                "predicted": r.predicted, "realised": r.realised, "fresh": r.fresh, "ordago": r.ordago,
+                "facing_ordago": r.facing_ordago,
+                "lance": gr.lance.value if gr.lance else None, "per_stone": gr.per_stone,
+                "best": str(gr.best.action), "played": str(gr.action), "error": gr.loss_error,
+                "grade": gr.grade.value, "too_close": gr.too_close, "moment": gr.moment,
+            }) + "\n")  # fmt: skip
+
+
+def robust_error(xs: list[float], ys: list[float]) -> float:
+    """The heteroscedasticity-robust (White, HC1) standard error of the least-squares slope of ys on xs (with
+    an intercept): the realised gains of a few órdago decisions (±50 points) dwarf the others', so the plain
+    error understates the slope's uncertainty."""
+    n = len(xs)
+    if n < 3:
+        return math.nan
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = math.fsum((x - mx) ** 2 for x in xs)
+    if sxx == 0:
+        return math.nan
+    b = math.fsum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sxx
+    a = my - b * mx
+    meat = math.fsum((x - mx) ** 2 * (y - a - b * x) ** 2 for x, y in zip(xs, ys, strict=True))
+    return math.sqrt(meat / sxx**2 * n / (n - 2))
 
 
 def slope(xs: list[float], ys: list[float], *, intercept: bool) -> tuple[float, float]:
@@ -150,8 +221,9 @@ def report_slopes(rows: list[Replayed], label: str, *, fresh: bool = False) -> N
     b1, e1 = slope(xs, ys, intercept=True)
     mp = statistics.fmean(xs) if xs else math.nan
     mr = statistics.fmean(ys) if ys else math.nan
+    hc = robust_error(xs, ys)
     print(
-        f"  {label:34s} n={len(rows):5d}  slope {b1:6.2f} ± {e1:4.2f} (through 0: {b0:6.2f} ± {e0:4.2f})  "
+        f"  {label:34s} n={len(rows):5d}  slope {b1:6.2f} ± {e1:4.2f} (robust ± {hc:4.2f}; through 0: {b0:6.2f} ± {e0:4.2f})  "
         f"mean predicted {mp:6.2f}, realised {mr:6.2f} points"
     )
 
@@ -236,42 +308,62 @@ def measure_prior(games: int) -> None:
     print(f"AFTER_MUS over {tot} hands: {tuple(rows)}")
 
 
+def part2(args: argparse.Namespace) -> None:
+    """Part 2: decisions graded mistake or blunder in games of four club players, replayed."""
+    t0 = time.perf_counter()
+    bad = collect(
+        Level.CLUB, lambda gr: gr.grade in (Grade.MISTAKE, Grade.BLUNDER), args.mistakes, args.deals,
+        args.seed + 5000, "club", args.models,
+    )
+    print(f"2. {len(bad)} decisions graded mistake or blunder in games of four club players "
+          f"({time.perf_counter() - t0:.0f} s)")
+    if args.dump:
+        dump(bad, args.dump + ".club")
+    m, lo, hi = mean_interval([r.realised for r in bad])
+    print(f"  realised gain of the coach's best: {m:.2f} points of win chance, 95% interval [{lo:.2f}, {hi:.2f}]; "
+          f"predicted {statistics.fmean(r.predicted for r in bad):.2f}")
+    sure = [r for r in bad if not r.grade.too_close]
+    if len(sure) > 1:
+        m, lo, hi = mean_interval([r.realised for r in sure])
+        print(f"  of which {len(sure)} not too close to call: {m:.2f}, 95% interval [{lo:.2f}, {hi:.2f}]")
+    report_slopes(bad, "slope over these")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--decisions", type=int, default=1000, help="betting decisions replayed in part 1")
     ap.add_argument("--mistakes", type=int, default=200, help="mistakes and blunders replayed in part 2")
     ap.add_argument("--deals", type=int, default=400, help="random deals behind each betting figure")
     ap.add_argument("--timing-games", type=int, default=2, help="games whose comments are timed in part 3")
-    ap.add_argument("--dump", default="", help="write part 1's decisions as JSON Lines to this file")
+    ap.add_argument("--dump", default="", help="write part 1's decisions as JSON Lines to this file (part 2's: .club)")
+    ap.add_argument("--models", choices=("seats", "strategy"), default="seats",
+                    help="the coach's seat models: every seat its level (seats) or the strategy everywhere")
+    ap.add_argument("--no-senas", action="store_true", help="the bots show no señas (as the runs before)")
+    ap.add_argument("--seed", type=int, default=0, help="first game seed of part 1 (part 2: this + 5000)")
     ap.add_argument("--measure-prior", type=int, default=0, metavar="GAMES", help="only print AFTER_MUS, measured")
     args = ap.parse_args()
     prepare(Rules())
+    global SENAS
+    SENAS = not args.no_senas
     if args.measure_prior:
         measure_prior(args.measure_prior)
         return
 
     t0 = time.perf_counter()
-    rows = collect(Level.STRONG, lambda gr: True, args.decisions, args.deals, 0, "strategy")
+    rows = collect(Level.STRONG, lambda gr: True, args.decisions, args.deals, args.seed, "strategy", args.models)
     print(f"1. calibration: {len(rows)} betting decisions of games where all four seats play the strong level "
           f"({time.perf_counter() - t0:.0f} s)")
     if args.dump:
-        import json
-
-        with open(args.dump, "w", encoding="utf-8") as f:
-            for r in rows:
-                gr = r.grade
-                f.write(json.dumps({
-                    "predicted": r.predicted, "realised": r.realised, "fresh": r.fresh, "ordago": r.ordago,
-                    "lance": gr.lance.value if gr.lance else None, "per_stone": gr.per_stone,
-                    "best": str(gr.best.action), "played": str(gr.action), "error": gr.loss_error,
-                    "grade": gr.grade.value, "too_close": gr.too_close, "moment": gr.moment,
-                }) + "\n")  # fmt: skip
+        dump(rows, args.dump)
     differ = [r for r in rows if r.predicted != 0 or r.realised != 0]
     report_slopes(rows, "all decisions")
     report_slopes(differ, "coach's best differs from played")
     report_slopes([r for r in rows if r.ordago], "órdago decisions (best or played)")
     report_slopes([r for r in differ if r.ordago], "  of which best differs")
     report_slopes([r for r in rows if not r.ordago], "other decisions")
+    facing = [r for r in rows if r.facing_ordago]
+    report_slopes(facing, "answers to an órdago")
+    report_slopes([r for r in rows if not r.ordago and not r.facing_ordago], "neither")
     print("  the coach's best against the played action weighed again on other deals (seed 1):")
     report_slopes(rows, "all decisions, fresh deals", fresh=True)
     report_slopes([r for r in rows if r.ordago], "órdago decisions, fresh deals", fresh=True)
@@ -285,23 +377,8 @@ def main() -> None:
     if sum(loss) > 0:
         print(f"  share of graded loss in órdago decisions: {100 * sum(o_loss) / sum(loss):.0f}%")
 
-    if args.mistakes <= 0:
-        return
-    t0 = time.perf_counter()
-    bad = collect(
-        Level.CLUB, lambda gr: gr.grade in (Grade.MISTAKE, Grade.BLUNDER), args.mistakes, args.deals, 5000, "club"
-    )
-    print(f"2. {len(bad)} decisions graded mistake or blunder in games of four club players "
-          f"({time.perf_counter() - t0:.0f} s)")
-    m, lo, hi = mean_interval([r.realised for r in bad])
-    print(f"  realised gain of the coach's best: {m:.2f} points of win chance, 95% interval [{lo:.2f}, {hi:.2f}]; "
-          f"predicted {statistics.fmean(r.predicted for r in bad):.2f}")
-    sure = [r for r in bad if not r.grade.too_close]
-    if len(sure) > 1:
-        m, lo, hi = mean_interval([r.realised for r in sure])
-        print(f"  of which {len(sure)} not too close to call: {m:.2f}, 95% interval [{lo:.2f}, {hi:.2f}]")
-    report_slopes(bad, "slope over these")
-
+    if args.mistakes > 0:
+        part2(args)
     if args.timing_games <= 0:
         return
     cpu: list[float] = []

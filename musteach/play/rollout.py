@@ -9,7 +9,10 @@ say what they said with the hands it gives them (:func:`said_weights`, or the st
 of :mod:`musteach.play.deals`, and after each candidate action plays the lance out, every seat following a
 policy: the strategy's ``musteach.play.strategy.policy`` when that module exists, else
 :func:`heuristic_policy`, a fast model of the strong level's betting (its thresholds on the chance of winning
-the lance, and what a bet says about the bettor's hand, :func:`chance_against_bet`).
+the lance, and what a bet says about the bettor's hand, :func:`chance_against_bet`). With ``seats=`` (what the
+coach uses, :mod:`musteach.play.seat_models`) every seat is its own level instead: the deals are drawn to fit
+every seña and declaration, weighed by each seat's own model, and the lance is played out with every seat
+mixing its actions as its model does (the figure of a deal is the expectation over those mixtures).
 
 Each deal's figure is the team's chance of winning the game after the hand, in points of 100
 (:func:`~musteach.play.policy.match_equity` on the live score plus the lance's stones, the deje of a refused
@@ -41,6 +44,7 @@ from ..rules.lances import LANCES, Lance
 from .deals import keys_for, rank_facts, rank_id
 from .odds_bot import Deal, hand_facts, sample_deals
 from .policy import deje_if_refused, match_equity
+from .seat_models import SeatModels, fits_public, fitting_deals, log_weights, seat_view, shows_senas
 from .view import View
 
 __all__ = [
@@ -65,6 +69,7 @@ __all__ = [
     "rollout_action",
     "rest_of_hand",
     "said_weights",
+    "seated_deals",
     "strategy_policy",
     "team_chance",
     "weighted_mean",
@@ -533,6 +538,7 @@ def betting_values(
     seed: int = 0,
     policy: ViewPolicy | None = None,
     weights: DealWeights | None = None,
+    seats: SeatModels | None = None,
 ) -> RolloutValues:
     """The figure of every betting action of ``view.seat`` now (and of ``also``, when it is not among
     them), over ``n`` random deals (seeded: the same view, n and seed give the same figures); see the
@@ -542,11 +548,18 @@ def betting_values(
     played); None: the strategy's (``musteach.play.strategy.policy``) when installed, else
     :func:`heuristic_policy`. weights: the deals' Bayes weights given what was said; None: the strategy's
     beliefs (``musteach.play.beliefs.deal_weights``) when installed, else :func:`said_weights`.
+    seats: every seat's own model (:func:`musteach.play.seat_models.seat_models`: the table's level for the
+    three bots, the strategy for the learner): when given, the deals are weighed by
+    :func:`musteach.play.seat_models.log_weights` (unless ``weights`` is given) and every seat of the
+    rollouts plays its own model (``policy`` is not read); each model is asked once per key of its hand
+    (its bucket, its strength), not once per deal.
     Raises :class:`MusError` when no lance is being bet.
     """
     b, lance = view.betting, view.lance
     if b is None or lance is None:
         raise MusError(Text("there is no betting to weigh in phase {phase}", phase=view.phase.value))
+    if seats is not None:
+        return _seated_values(view, b, lance, also, seated_deals(view, n, seed), seats, weights)
     deals = sample_deals(view, n, seed)
     w = [float(x) for x in (weights or _belief_weights())(view, deals)]
     if len(w) != len(deals) or not math.fsum(w) > 0:
@@ -611,6 +624,155 @@ def betting_values(
             pts = point_cache.get(x + more)
             if pts is None:
                 pts = point_cache[x + more] = win_chance_points([x + more], live[us], live[them], target)[0]
+            row.append(pts)
+            srow.append(x)
+        rows.append(tuple(row))
+        stone_rows.append(tuple(srow))
+    return RolloutValues(
+        tuple(kinds), tuple(rows), Unit.WIN_CHANCE, tuple(stone_rows), tuple(w),
+        weighted_mean(win_chance_points(rest, live[us], live[them], target), w) if rest else 50.0,
+        points_per_stone(live[us], live[them], target),
+    )  # fmt: skip
+
+
+def seated_deals(view: View, n: int = ROLLOUT_DEALS, seed: int = 0) -> list[Deal]:
+    """The deals :func:`betting_values` weighs with ``seats=``: :func:`~musteach.play.odds_bot.sample_deals`,
+    or :func:`~musteach.play.seat_models.fitting_deals` when fewer than 3 in 4 of those fit every seña and
+    declaration (:func:`~musteach.play.seat_models.fits_public`, :func:`~musteach.play.seat_models.shows_senas`)."""
+    deals = sample_deals(view, n, seed)
+    if 4 * sum(1 for d in deals if fits_public(view, d) and shows_senas(view, d)) < 3 * n:
+        del deals  # (not both sets of deals alive at once: a lesson kernel stays small)
+        return fitting_deals(view, n, seed)
+    return deals
+
+
+def _normalised(logs: Sequence[float]) -> list[float]:
+    """exp of ``logs`` scaled to sum to 1 (all equal when every deal is ruled out), each weight capped at
+    √n times the mean weight (truncated importance sampling: no single deal of the n decides a figure)."""
+    top = max(logs, default=float("-inf"))
+    if not math.isfinite(top):
+        return [1.0 / len(logs)] * len(logs) if logs else []
+    w = [math.exp(x - top) for x in logs]
+    cap = math.sqrt(len(w)) * math.fsum(w) / len(w)
+    w = [min(x, cap) for x in w]
+    total = math.fsum(w)
+    return [x / total for x in w]
+
+
+#: The last view's seat answers (kept while the same view is weighed again: the coach weighs each decision
+#: twice, choosing on some deals and stating on others).
+_ASKED: list[tuple[View, dict[tuple[object, ...], tuple[tuple[Action, float], ...]]]] = []
+
+
+def _asked_for(view: View) -> dict[tuple[object, ...], tuple[tuple[Action, float], ...]]:
+    """The memo of what each seat says, by (path, seat, key), shared by every weighing of ``view``."""
+    if _ASKED and _ASKED[0][0] is view:
+        return _ASKED[0][1]
+    memo: dict[tuple[object, ...], tuple[tuple[Action, float], ...]] = {}
+    _ASKED[:] = [(view, memo)]
+    return memo
+
+
+def _seated_values(
+    view: View, b: LanceBetting, lance: Lance, also: Action | None, deals: Sequence[Deal], seats: SeatModels,
+    weights: DealWeights | None,
+) -> RolloutValues:
+    """:func:`betting_values` with every seat playing its own model (``seats``)."""
+    w = [float(x) for x in weights(view, deals)] if weights is not None else _normalised(log_weights(view, deals, seats))
+    if len(w) != len(deals) or not math.fsum(w) > 0:
+        w = [1.0] * len(deals)
+    winners = keys_for(view.rules).lance_winners(deals, view.mano, LANCES.index(lance))
+    _pct, pv, jv = hand_facts(deals, lance, view.rules.kings)
+    vals = pv if lance is Lance.PARES else jv if lance is Lance.JUEGO else None
+    team_vals = [(v[0] + v[2], v[1] + v[3]) for v in vals] if vals is not None else [(0, 0)] * len(deals)
+    live, target, team = dict(view.live_score), view.rules.target, view.seat % 2
+    us, them = ("A", "B") if team == 0 else ("B", "A")
+    start = LanceBetting.start(b.lance, b.mano, b.participants, b.rules)
+    models = seats.models
+    keys = [
+        tuple(models[s].key(view, s, deal, start) if s in b.participants else None for s in range(4)) for deal in deals
+    ]
+    kinds = [a for a in view.legal if isinstance(a, Action) and not (b.stakes and a.kind == "paso")]
+    if also is not None and not any(a == also for a in kinds):
+        kinds.append(also)
+    first_deal: dict[tuple[object, ...], Deal] = {}
+    for key, deal in zip(keys, deals, strict=True):
+        first_deal.setdefault(key, deal)
+    asked = _asked_for(view)
+    pct_of: dict[tuple[int, object], float] = {}
+    # per sequence of actions: the state reached and the seat to act next (None: the lance is closed)
+    reached: dict[tuple[tuple[int, Action], ...], tuple[LanceBetting, int | None]] = {}
+
+    def mixed(path: tuple[tuple[int, Action], ...], state: LanceBetting, s: int, key: tuple[object, ...]) -> tuple[tuple[Action, float], ...]:
+        """What seat ``s`` says after ``path``: its model's actions with their probabilities."""
+        memo = (path, s, key[s], models[s].name)
+        got = asked.get(memo)
+        if got is None:
+            deal = first_deal[key]
+            probs = models[s].probs(seat_view(view, s, deal, state))
+            if probs:
+                total = math.fsum(probs.values())
+                got = tuple((x, p / total) for x, p in probs.items() if p > 0)
+            else:  # the model has no answer for this seat here: the heuristic's
+                u = pct_of.get((s, key[s]))
+                if u is None:
+                    u = pct_of[(s, key[s])] = hand_facts([deal], lance, view.rules.kings)[0][0][s]
+                got = ((rollout_action(state, s, u, live, target), 1.0),)
+            asked[memo] = got
+        return got
+
+    def spread(path: tuple[tuple[int, Action], ...], key: tuple[object, ...], p: float, out: list[tuple[float, BettingOutcome]]) -> None:
+        """Every way the lance can end after ``path``, each seat mixing as its model says (probability p so far)."""
+        if len(path) > 40:  # pragma: no cover - the rule bounds the raises
+            raise MusError(Text("a rollout of the betting did not end"))
+        got = reached.get(path)
+        if got is None:
+            prev = reached[path[:-1]][0] if len(path) > 1 else b
+            st = prev.act(*path[-1])
+            got = reached[path] = (st, None if st.closed else st.to_act[0])
+        state, s = got
+        if s is None:
+            assert state.outcome is not None
+            out.append((p, state.outcome))
+            return
+        for x, q in mixed(path, state, s, key):
+            spread((*path, (s, x)), key, p * q, out)
+
+    rest = rest_of_hand(view, deals)
+    rows, stone_rows = [], []
+    point_cache: dict[float, float] = {}
+    figure: dict[tuple[int, int, tuple[int, int], float], tuple[float, float]] = {}
+
+    def one(o: BettingOutcome, win: int, tv: tuple[int, int], more: float) -> tuple[float, float]:
+        fk = (id(o), win, tv, more)
+        got = figure.get(fk)
+        if got is None:
+            x = _net_stones(o, lance, win, tv, team)
+            if x is None:  # an accepted órdago: the lance's winners win the game
+                won = win >= 0 and win % 2 == team
+                got = (100.0, float(target - live[us])) if won else (0.0, -float(target - live[them]))
+            else:
+                pts = point_cache.get(x + more)
+                if pts is None:
+                    pts = point_cache[x + more] = win_chance_points([x + more], live[us], live[them], target)[0]
+                got = (pts, x)
+            figure[fk] = got
+        return got
+
+    for a in kinds:
+        memo: dict[tuple[object, ...], list[tuple[float, BettingOutcome]]] = {}
+        row, srow = [], []
+        for key, win, tv, more in zip(keys, winners, team_vals, rest, strict=True):
+            ends = memo.get(key)
+            if ends is None:
+                ends = memo[key] = []
+                spread(((view.seat, a),), key, 1.0, ends)
+            if len(ends) == 1:
+                pts, x = one(ends[0][1], win, tv, more)
+            else:
+                figs = [(p, one(o, win, tv, more)) for p, o in ends]
+                pts = math.fsum(p * f[0] for p, f in figs)
+                x = math.fsum(p * f[1] for p, f in figs)
             row.append(pts)
             srow.append(x)
         rows.append(tuple(row))

@@ -27,6 +27,7 @@ from ..play.bots import Advice, OddsBot
 from ..play.deals import deal_pool, keys_for, rank_facts
 from ..play.events import Phase
 from ..play.game import Game
+from ..play.seat_models import seat_models
 from ..play.view import View
 from ..rules.betting import ORDAGO, Action
 from ..rules.cards import Card
@@ -396,7 +397,8 @@ def _grade_sentence(grade: DecisionGrade) -> str:
 
 
 def coach_comment(
-    view: View, action: GameAction | str, coach: OddsBot | None = None, *, lang: str | None = None
+    view: View, action: GameAction | str, coach: OddsBot | None = None, *, lang: str | None = None,
+    level: str | None = None,
 ) -> CoachComment:
     """The coach's structured comment on the learner's ``action`` from ``view``, before it is played: its grade
     (:func:`musteach.teach.grading.grade_decision`: what every legal action and the learner's change in the
@@ -408,13 +410,17 @@ def coach_comment(
     discard is graded by sampled en-paso values (the exact advisor is for 8 reyes).
     Raises :class:`~musteach.rules.errors.IllegalActionError` for an action text it cannot read or an action
     that is not legal now. lang: the language of the comment (None: the one being spoken,
-    :func:`musteach.i18n.speaking`).
+    :func:`musteach.i18n.speaking`). level: who sits with the learner, the level of the three bots
+    (``"beginner"``, ``"club"``, ``"strong"``, or a table's bot kind, see
+    :data:`musteach.play.seat_models.LEVEL_MODELS`; None: strong): the betting figures weigh the hidden
+    hands and play the lance out as those bots play (:func:`musteach.play.seat_models.seat_models`). Raises
+    :class:`MusError` naming an unknown level.
     """
     with speaking(lang):
-        return _coach_comment(view, action, coach)
+        return _coach_comment(view, action, coach, level or "strong")
 
 
-def _coach_comment(view: View, action: GameAction | str, coach: OddsBot | None) -> CoachComment:
+def _coach_comment(view: View, action: GameAction | str, coach: OddsBot | None, level: str = "strong") -> CoachComment:
     _ = translator()
     a = parse_action(action, view.phase)
     head = _(
@@ -422,8 +428,9 @@ def _coach_comment(view: View, action: GameAction | str, coach: OddsBot | None) 
         phase=phase_title(view.phase), action=action_words(a, kings=view.rules.kings), hand=view.info.grande_str,
         position=position_name(view.position),
     )  # fmt: skip
+    seats = seat_models(level, view.seat)  # a bad level is the caller's error, raised before the grade
     try:
-        grade = grade_decision(view, a)
+        grade = grade_decision(view, a, seats=seats)
     except IllegalActionError:
         raise
     except MusError:

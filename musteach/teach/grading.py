@@ -44,6 +44,7 @@ from ..i18n import N_, Text, speaking, translator
 from ..odds import advise_discard
 from ..play.actions import Declare, Discard, GameAction, MusCall, cards_text
 from ..play.events import Phase
+from ..play.levels import Level
 from ..play.odds_bot import keep_values
 from ..play.policy import match_equity
 from ..play.rollout import (
@@ -60,6 +61,7 @@ from ..play.rollout import (
     rollout_action,
     team_chance,
 )
+from ..play.seat_models import SeatModels, seat_models
 from ..play.view import View
 from ..rules.betting import ORDAGO, Action
 from ..rules.errors import MusError
@@ -282,7 +284,9 @@ class DecisionGrade:
     figures (0 when exact). unit: always :attr:`Unit.WIN_CHANCE`. stones_loss: the stone equivalent of
     the loss (0.1 stone). per_stone: points of win chance one stone is worth now. too_close: True when
     the loss's standard error is more than a quarter of its tier's width (:func:`is_too_close`): the
-    sentences then say "too close to call" and name no tier.
+    sentences then say "too close to call" and name no tier. level: the level the table's bots were
+    modelled as in the betting figures (``"beginner"``, ``"club"``, ``"strong"``; :mod:`musteach.play.seat_models`),
+    "" when every seat was taken to play the strategy's policy (no seat models).
     """
 
     phase: Phase
@@ -301,6 +305,7 @@ class DecisionGrade:
     per_stone: float = 1.0
     too_close: bool = False
     kings: int = 8
+    level: str = ""
 
     @property
     def best(self) -> ActionValue:
@@ -342,6 +347,18 @@ class DecisionGrade:
             )  # fmt: skip
         with speaking(_.lang):
             where = self.lance.title if self.lance else _("this lance")
+            title = Level(self.level).title_in(_.lang) if self.level in ("beginner", "club", "strong") else ""
+        if title:
+            return _(
+                "Figures: the change {lance} brings to your team's chance of winning the game, the lance played out "
+                "as the bots at this table play it ({level} level; your own later bets as the strong level makes "
+                "them) and the rest of the hand counted en paso, over deals of the unseen cards weighed by what "
+                "every bot did (its bets, and the cards it kept at the mus); an "
+                "accepted órdago counts as the chance of winning its lance. One stone is worth {rate} now "
+                "(sampling error ± {error}).",
+                lance=where, level=title[:1].lower() + title[1:], rate=rate,
+                error=points_text(self.sampling_error, lang=_.lang),
+            )  # fmt: skip
         return _(
             "Figures: the change {lance} brings to your team's chance of winning the game, the lance played out "
             "by the strong level's policy and the rest of the hand counted en paso, over deals of the unseen "
@@ -437,6 +454,7 @@ def grade_decision(
     lang: str | None = None,
     policy: ViewPolicy | None = None,
     weights: DealWeights | None = None,
+    seats: SeatModels | str | None = None,
 ) -> DecisionGrade:
     """Grade ``action``, the learner's decision from ``view`` (before it is played), by the points of win
     chance it loses against the best action (see the module docstring).
@@ -445,16 +463,21 @@ def grade_decision(
     seed: their seed (the same view, n and seed give the same
     figures). policy, weights: the rollouts' policy and the deals' Bayes weights
     (:func:`~musteach.play.rollout.betting_values`; None: the strategy's when installed, else the
-    heuristics). Returns a :class:`DecisionGrade`. Raises :class:`MusError` when it is not ``view.seat``'s
+    heuristics). seats: who sits at the table, the learner's three bots' level (``"beginner"``, ``"club"``,
+    ``"strong"``) or their :class:`~musteach.play.seat_models.SeatModels`: the deals are then weighed and
+    the lance played out by each seat's own model (:func:`~musteach.play.seat_models.seat_models`; the
+    learner's later actions by the strategy); None: ``policy`` and ``weights`` as above. Returns a :class:`DecisionGrade`. Raises :class:`MusError` when it is not ``view.seat``'s
     decision, and :class:`~musteach.rules.errors.IllegalActionError` for an action that is not legal now.
     lang: the language of the grade's ``moment`` (None: the one being spoken, :func:`musteach.i18n.speaking`).
     """
     with speaking(lang):
-        return _grade_decision(view, action, n, seed, policy, weights)
+        models = seat_models(seats, view.seat) if isinstance(seats, str) else seats
+        return _grade_decision(view, action, n, seed, policy, weights, models)
 
 
 def _grade_decision(
-    view: View, action: GameAction, n: int, seed: int, policy: ViewPolicy | None, weights: DealWeights | None
+    view: View, action: GameAction, n: int, seed: int, policy: ViewPolicy | None, weights: DealWeights | None,
+    seats: SeatModels | None = None,
 ) -> DecisionGrade:
     phase, lance = view.phase, view.lance
     us, them = view.team, "B" if view.team == "A" else "A"
@@ -471,9 +494,9 @@ def _grade_decision(
     elif phase.is_betting and isinstance(action, Action) and view.betting is not None:
         view.betting.verify(view.seat, action)
         # the best is chosen on n deals, the figures are stated from n others
-        choice = betting_values(view, action, n=n, seed=seed, policy=policy, weights=weights)
+        choice = betting_values(view, action, n=n, seed=seed, policy=policy, weights=weights, seats=seats)
         picked = choice.best()
-        vals = betting_values(view, action, n=n, seed=seed + SPLIT_SEED, policy=policy, weights=weights)
+        vals = betting_values(view, action, n=n, seed=seed + SPLIT_SEED, policy=policy, weights=weights, seats=seats)
         per_stone = vals.per_stone
         values = [
             ActionValue(a, round(g, 1) + 0.0, e, round(round(g, 1) / per_stone, 1) + 0.0)
@@ -519,6 +542,7 @@ def _grade_decision(
     return DecisionGrade(
         phase, lance, action, ranked, chosen, loss, loss_error, grade_for(loss), method, _moment(view),
         samples, Unit.WIN_CHANCE, round(loss / per_stone, 1) + 0.0, per_stone, too_close, view.rules.kings,
+        seats.level if seats is not None and method is Method.ROLLOUT else "",
     )  # fmt: skip
 
 

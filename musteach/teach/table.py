@@ -633,7 +633,7 @@ class TableSession:
             raise IllegalActionError(Text(labels.NOT_YOUR_TURN, who=who))
         self._ready()
         view = g.view(self.seat)
-        said = coach_comment(view, a)  # before the action is played
+        said = coach_comment(view, a, level=self.level)  # before the action is played; the coach knows the bots' level
         if said.grade is not None:
             self.decisions.append(record_decision(view, len(g.history), said.grade))
         g.act(self.seat, a)
