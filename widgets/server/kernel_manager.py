@@ -24,6 +24,7 @@ from traitlets import default
 from .classes.routes import kernel_env, kernel_started
 from .gate import PREHEAT_SLOT_TIMEOUT
 from .jupyter_compat import (
+    KernelDeathHook,
     connections_of,
     kernel_pid,
     open_websocket_connections,
@@ -92,14 +93,15 @@ class VisitorKernelManager(ServerKernelManager):
         no input history, a smaller and quicker kernel)."""
         return lesson_kernel_cmd(super().format_kernel_cmd(extra_arguments))
 
-    async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: Any) -> None:
-        # the kernel's own stderr (ipykernel's tracebacks of a comm message a page made fail) is not the
-        # server's log: a page could otherwise write tracebacks into it at will
-        kw.setdefault("stderr", subprocess.DEVNULL)
-        await super()._async_launch_kernel(kernel_cmd, **kw)
+    async def start_kernel(self, *args: Any, **kwargs: Any) -> None:
+        """Start the kernel (jupyter_client passes ``kwargs`` down to ``Popen``) with its stderr thrown away:
+        ipykernel writes there the tracebacks of a comm message a page made fail, and it is not the server's
+        log (a page could otherwise write tracebacks into it at will)."""
+        kwargs.setdefault("stderr", subprocess.DEVNULL)
+        await super().start_kernel(*args, **kwargs)
 
 
-class MusteachKernelManager(AsyncMappingKernelManager):
+class MusteachKernelManager(KernelDeathHook, AsyncMappingKernelManager):
     """Voilà's kernel manager base (Voilà wraps it with its pool) that
 
     * starts the pool's kernels :data:`PREHEAT_CONCURRENCY` at a time while pages are connected (one per
@@ -129,6 +131,13 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         #: resident memory (bytes) a kernel may reach before it is stopped (0: no limit)
         self.memory_limit = DEFAULT_KERNEL_MEMORY_MB * 1024 * 1024
 
+    def kernel_or_none(self, kernel_id: str) -> ServerKernelManager | None:
+        """The manager of one running kernel, or None for a kernel id that is not (or no longer) running."""
+        if kernel_id not in self:
+            return None
+        kernel = self.get_kernel(kernel_id)
+        return kernel if isinstance(kernel, ServerKernelManager) else None
+
     def stop_for_limit(self, kernel_id: str, why: str) -> None:
         """Stop ``kernel_id`` for going over a limit (``why``); its page then says so."""
         if kernel_id in self.page_limits.limited or kernel_id not in self:
@@ -144,13 +153,13 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         if not self.memory_limit:
             return
         for kernel_id in list(self._running):
-            pid = kernel_pid(self._kernels.get(kernel_id))
+            pid = kernel_pid(self.kernel_or_none(kernel_id))
             rss = resident_bytes(pid) if pid is not None else None
             if rss is not None and rss > self.memory_limit:
                 self.stop_for_limit(kernel_id, f"it held {rss // 2**20} MiB (the limit is "
                                                f"{self.memory_limit // 2**20} MiB)")
 
-    def _handle_kernel_died(self, kernel_id: str) -> None:
+    def kernel_died(self, kernel_id: str) -> None:
         """A kernel process died (killed, out of memory): it is not restarted blank (``restart_limit`` 0),
         but shut down at once, which frees its place and closes its page's websocket (the page then says
         the session ended)."""
@@ -164,7 +173,7 @@ class MusteachKernelManager(AsyncMappingKernelManager):
     def hand_over(self, kernel_id: str) -> None:
         """A preheated kernel was just given to a visitor: it is active from now on (it was idle in the pool),
         and its page has :data:`HANDOVER_GRACE_SECONDS` to connect before the "no page connected" rule applies."""
-        kernel = self._kernels.get(kernel_id)
+        kernel = self.kernel_or_none(kernel_id)
         if kernel is not None:
             kernel.last_activity = utcnow()
         self._handed_over[kernel_id] = self._page_loads[kernel_id] = time.monotonic()
@@ -263,7 +272,7 @@ class MusteachKernelManager(AsyncMappingKernelManager):
         """jupyter_server's activity watch (``last_activity`` and ``execution_state`` from the kernel's IOPub
         messages, which culling relies on), reading only the headers it needs: the original deserializes
         every message with its dates, which cost the server more than relaying the message to the page."""
-        kernel = self._kernels[kernel_id]
+        kernel = self.get_kernel(kernel_id)
         kernel.reason = ""
         kernel.last_activity = utcnow()
         stream = kernel.connect_iopub()
@@ -297,7 +306,7 @@ class MusteachKernelManager(AsyncMappingKernelManager):
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
         self._culling = kernel_id
         try:
-            kernel = self._kernels.get(kernel_id)
+            kernel = self.kernel_or_none(kernel_id)
             last = getattr(kernel, "last_activity", None)
             orphan = kernel is not None and last is not None and not connections_of(self).get(kernel_id, 0)
             if orphan and self._in_handover_grace(kernel_id):
@@ -312,7 +321,7 @@ class MusteachKernelManager(AsyncMappingKernelManager):
     async def shutdown_kernel(self, kernel_id: str, now: bool = False, restart: bool = False) -> None:
         why = ""
         if kernel_id == self._culling:
-            kernel = self._kernels.get(kernel_id)
+            kernel = self.kernel_or_none(kernel_id)
             last = getattr(kernel, "last_activity", None)
             idle = f"{(datetime.now(UTC) - last).total_seconds():.0f} s" if last else "a while"
             dead = getattr(kernel, "execution_state", None) == "dead"

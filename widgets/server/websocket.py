@@ -17,6 +17,7 @@ from tornado.websocket import WebSocketProtocol13
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from .frames import PROTOCOL_V1, frame_refusal
+from .jupyter_compat import MeasuringWebSocketProtocol
 from .limits import PageLimits
 
 __all__ = ["ALLOWED_MESSAGE_TYPES", "MAX_MESSAGE_BYTES", "VisitorConnection", "VisitorWebsocketHandler"]
@@ -89,25 +90,20 @@ def _msg_type(subprotocol: str | None, frame: str | bytes) -> str | None:
         return None
 
 
-class _SizeLoggingProtocol(WebSocketProtocol13):
+class _SizeLoggingProtocol(MeasuringWebSocketProtocol):
     """Tornado's websocket protocol, logging the size of a message it refuses for being too big (tornado
     closes the socket with code 1009 and says nothing). The size is read from the frame's length field,
-    the last bytes read before tornado's check."""
+    the last bytes read before tornado's check (:class:`~musteach_server.jupyter_compat.MeasuringWebSocketProtocol`)."""
 
-    _last_read = b""
-
-    async def _read_bytes(self, n: int) -> bytes:
-        data = await super()._read_bytes(n)
-        self._last_read = data
-        return data
+    size_logged = False
 
     def close(self, code: int | None = None, reason: str | None = None) -> None:
-        if code == 1009 and not getattr(self, "_musteach_logged", False):
-            self._musteach_logged = True
+        if code == 1009 and not self.size_logged:
+            self.size_logged = True
             size = None
-            last = self._last_read
+            last = self.last_read
             if len(last) in (2, 8) and "decompression" not in (reason or ""):
-                size = int.from_bytes(last, "big") + len(self._fragmented_message_buffer or b"")
+                size = int.from_bytes(last, "big") + self.fragment_bytes()
             what = f"of {size:,} bytes" if size else "too big"
             log.warning("refused a page's websocket message %s (the limit is %s bytes): its socket is closed",
                         what, f"{self.params.max_message_size:,}")
