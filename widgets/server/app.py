@@ -34,7 +34,6 @@ The jobs live in modules of their own (issue 24 item 4); this one builds the app
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import logging
 import os
@@ -46,7 +45,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from jupyter_core.utils import ensure_async
 from jupyter_server import DEFAULT_STATIC_FILES_PATH
 from jupyter_server.utils import url_path_join
 from tornado.httpserver import HTTPServer
@@ -119,7 +117,7 @@ EXTRA_HANDLERS: list[tuple[Any, ...]] = []
 # ----- the application --------------------------------------------------------------------------
 
 
-class MusteachVoila(Voila):
+class MusteachVoila(Voila):  # type: ignore[misc]  # Voilà ships no type information: its classes are Any
     """Voilà with the gate, the lesson pages and index, the message allowlist and quiet logs.
 
     ``forced_config`` is applied again after Voilà reads any ``voila.json``/``voila.py`` config file, so a
@@ -159,8 +157,8 @@ class MusteachVoila(Voila):
         self.app.add_handlers(".*$", self.init_handlers())
         self.listen()
 
-    def init_settings(self) -> dict:
-        settings = super().init_settings()
+    def init_settings(self) -> dict[str, Any]:
+        settings: dict[str, Any] = super().init_settings()
         self.kernel_manager.allowed_message_types = list(ALLOWED_MESSAGE_TYPES)
         o = self.musteach
         self.gate = KernelGate(self.kernel_manager, o.max_kernels, Sessions(o.per_session, 0, o.waiting_per_address),
@@ -214,8 +212,8 @@ class MusteachVoila(Voila):
 
         km.fill_if_needed = fill_if_needed
 
-    def init_handlers(self) -> list:
-        handlers = super().init_handlers()
+    def init_handlers(self) -> list[Any]:
+        handlers: list[Any] = super().init_handlers()
         render = url_path_join(self.server_url, r"/voila/render/(.*)")
         out: list[Any] = list(class_handlers(self.server_url))
         for h in handlers:
@@ -324,22 +322,23 @@ class MusteachVoila(Voila):
         that never ran its page, or a flood of them), and those whose page went away (its websocket closed
         and did not come back within ``--page-grace`` seconds: a tab closed without its beacon, a phone that
         killed it): their places are free again."""
+        if self.gate is None:  # not started
+            return
+        sessions = self.gate.sessions
         connections = connections_of(self.kernel_manager)
-        for kernel_id in self.gate.sessions.gone_for(self.musteach.page_grace):
+        for kernel_id in sessions.gone_for(self.musteach.page_grace):
             if connections.get(kernel_id):
-                self.gate.sessions.connected(kernel_id)
+                sessions.connected(kernel_id)
                 continue
-            self.gate.sessions.forget_gone(kernel_id)
+            sessions.forget_gone(kernel_id)
             log.info("kernel %s released: its page went away %d s ago and did not come back", short_id(kernel_id),
                      self.musteach.page_grace)
-            task = asyncio.ensure_future(ensure_async(self.kernel_manager.shutdown_kernel(kernel_id, now=True)))
-            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
-        for kernel_id in self.gate.sessions.overdue(self.musteach.connect_timeout):
-            self.gate.sessions.connected(kernel_id)  # asked once
+            self.kernel_manager.stop_soon(kernel_id)
+        for kernel_id in sessions.overdue(self.musteach.connect_timeout):
+            sessions.connected(kernel_id)  # asked once
             log.warning("kernel %s released: its page did not connect within %d s", short_id(kernel_id),
                         self.musteach.connect_timeout)
-            task = asyncio.ensure_future(ensure_async(self.kernel_manager.shutdown_kernel(kernel_id, now=True)))
-            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+            self.kernel_manager.stop_soon(kernel_id)
 
     def preheated(self) -> tuple[int, int]:
         """(kernels preheated and done running their lesson, kernels the pools should hold)."""

@@ -14,8 +14,9 @@ import logging
 import os
 import subprocess
 import time
+from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol, cast
 
 from jupyter_core.utils import ensure_async
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager, ServerKernelManager
@@ -45,6 +46,7 @@ __all__ = [
     "PREHEAT_CONCURRENCY_IDLE",
     "TRACEBACK_REPLACEMENT",
     "MusteachKernelManager",
+    "OnKernel",
     "SeatingKernelManager",
     "VisitorKernelManager",
 ]
@@ -93,7 +95,9 @@ class VisitorKernelManager(ServerKernelManager):
         no input history, a smaller and quicker kernel)."""
         return lesson_kernel_cmd(super().format_kernel_cmd(extra_arguments))
 
-    async def start_kernel(self, *args: Any, **kwargs: Any) -> None:
+    async def start_kernel(  # type: ignore[override]  # jupyter_client types the sync manager's; this one is async
+        self, *args: Any, **kwargs: Any
+    ) -> None:
         """Start the kernel (jupyter_client passes ``kwargs`` down to ``Popen``) with its stderr thrown away:
         ipykernel writes there the tracebacks of a comm message a page made fail, and it is not the server's
         log (a page could otherwise write tracebacks into it at will)."""
@@ -116,8 +120,8 @@ class MusteachKernelManager(KernelDeathHook, AsyncMappingKernelManager):
     _preheating = 0  # pool kernels starting or running their lesson
 
     def __init__(self, **kwargs: Any):
-        super().__init__(**kwargs)
-        self._releases: set[asyncio.Future] = set()
+        super().__init__(**kwargs)  # type: ignore[no-untyped-call]  # jupyter_server's __init__ is unannotated
+        self._tasks: set[asyncio.Future[None]] = set()  # tasks of ours, kept until done
         self._handed_over: dict[str, float] = {}  # kernel id -> time.monotonic() of its handover to a page
         self._page_loads: dict[str, float] = {}  # kernel id -> time.monotonic() its page was requested
         self._died: set[str] = set()
@@ -125,7 +129,7 @@ class MusteachKernelManager(KernelDeathHook, AsyncMappingKernelManager):
         #: kernel manager's own list also holds kernels still starting, started concurrently)
         self._running: set[str] = set()
         #: called with a kernel id once it has stopped (the gate frees its place and its session's claim)
-        self.on_stopped: list[Any] = []
+        self.on_stopped: list[Callable[[str], None]] = []
         #: what each page made its kernel hold (widgets opened), and the kernels stopped for a limit
         self.page_limits = PageLimits()
         #: resident memory (bytes) a kernel may reach before it is stopped (0: no limit)
@@ -135,17 +139,31 @@ class MusteachKernelManager(KernelDeathHook, AsyncMappingKernelManager):
         """The manager of one running kernel, or None for a kernel id that is not (or no longer) running."""
         if kernel_id not in self:
             return None
-        kernel = self.get_kernel(kernel_id)
-        return kernel if isinstance(kernel, ServerKernelManager) else None
+        # jupyter_client types it as its KernelManager; ours are VisitorKernelManager (kernel_manager_class)
+        return cast(ServerKernelManager, self.get_kernel(kernel_id))
 
     def stop_for_limit(self, kernel_id: str, why: str) -> None:
         """Stop ``kernel_id`` for going over a limit (``why``); its page then says so."""
         if kernel_id in self.page_limits.limited or kernel_id not in self:
             return
         self.page_limits.stopped_for(kernel_id, why)
-        task = asyncio.ensure_future(self.shutdown_kernel(kernel_id, now=True))
-        self._releases.add(task)
-        task.add_done_callback(self._releases.discard)
+        self.stop_soon(kernel_id)
+
+    def stop_soon(self, kernel_id: str, *, now: bool = True) -> None:
+        """Shut ``kernel_id`` down in the background (``now``: without asking the kernel first); a failure (the
+        kernel gone meanwhile) is dropped."""
+        self._keep(self.shutdown_kernel(kernel_id, now=now))
+
+    def _keep(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task, referenced until it is done (asyncio keeps only weak references)."""
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Future[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved: a kernel stopped twice is not an error to log
 
     def watch_memory(self) -> None:
         """Stop the visitors' kernels whose resident memory is over :attr:`memory_limit` (pool kernels are the
@@ -166,9 +184,7 @@ class MusteachKernelManager(KernelDeathHook, AsyncMappingKernelManager):
         if kernel_id not in self or kernel_id in self._died:
             return
         self._died.add(kernel_id)
-        task = asyncio.ensure_future(self.shutdown_kernel(kernel_id, now=True))
-        self._releases.add(task)
-        task.add_done_callback(self._releases.discard)
+        self.stop_soon(kernel_id)
 
     def hand_over(self, kernel_id: str) -> None:
         """A preheated kernel was just given to a visitor: it is active from now on (it was idle in the pool),
@@ -205,30 +221,29 @@ class MusteachKernelManager(KernelDeathHook, AsyncMappingKernelManager):
     def _default_kernel_manager_class(self) -> str:
         return f"{__name__}.VisitorKernelManager"
 
-    async def start_kernel(self, *args: Any, **kwargs: Any) -> str:
+    async def start_kernel(  # type: ignore[override]  # jupyter_client types the sync manager's; this one is async
+        self, *args: Any, **kwargs: Any
+    ) -> str:
+        """Start a kernel: at once for a page (a visitor waits for it), or for a pool (Voilà's ``VOILA_PREHEAT``
+        in ``env``) once it gets a preheat slot (:meth:`_take_slot`), held until it has run its lesson.
+        Returns its id."""
         preheat = (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
         key = kernel_env(self, kwargs)  # classes: the kernel's key in its environment
-        if not preheat:  # a visitor is waiting for it: start at once
-            kernel_id = await ensure_async(super().start_kernel(*args, **kwargs))
-            kernel_started(self, key, kernel_id)
-            self._page_loads[kernel_id] = time.monotonic()
-            self._running.add(kernel_id)
-            log.info("kernel %s started for a page (%d running)", short_id(kernel_id), len(self._running))
-            return kernel_id
-        held = await self._take_slot()
+        held = preheat and await self._take_slot()
         try:
-            kernel_id = await ensure_async(super().start_kernel(*args, **kwargs))
+            kernel_id: str = await super().start_kernel(*args, **kwargs)
             kernel_started(self, key, kernel_id)
         except BaseException:
             if held:
                 self._preheating -= 1
             raise
         if held:
-            task = asyncio.ensure_future(self._release_after_lesson(kernel_id))
-            self._releases.add(task)  # keep a reference until it is done
-            task.add_done_callback(self._releases.discard)
+            self._keep(self._release_after_lesson(kernel_id))
+        if not preheat:
+            self._page_loads[kernel_id] = time.monotonic()
         self._running.add(kernel_id)
-        log.info("kernel %s started for the pool (%d running)", short_id(kernel_id), len(self._running))
+        log.info("kernel %s started for %s (%d running)", short_id(kernel_id), "the pool" if preheat else "a page",
+                 len(self._running))
         return kernel_id
 
     async def _take_slot(self) -> bool:
@@ -259,20 +274,23 @@ class MusteachKernelManager(KernelDeathHook, AsyncMappingKernelManager):
         finally:
             self._preheating -= 1
 
-    def _render_task_of(self, kernel_id: str) -> asyncio.Task | None:
+    def _render_task_of(self, kernel_id: str) -> asyncio.Task[Any] | None:
         for pool in pools_of(self).values():
             for item in pool:
                 if item.done() and not item.cancelled() and item.exception() is None:
                     result = item.result()
-                    if result.get("kernel_id") == kernel_id:
-                        return result.get("task")
+                    task = result.get("task")
+                    if result.get("kernel_id") == kernel_id and isinstance(task, asyncio.Task):
+                        return task
         return None
 
     def start_watching_activity(self, kernel_id: str) -> None:
         """jupyter_server's activity watch (``last_activity`` and ``execution_state`` from the kernel's IOPub
         messages, which culling relies on), reading only the headers it needs: the original deserializes
         every message with its dates, which cost the server more than relaying the message to the page."""
-        kernel = self.get_kernel(kernel_id)
+        kernel = self.kernel_or_none(kernel_id)
+        if kernel is None:  # stopped before its watch began
+            return
         kernel.reason = ""
         kernel.last_activity = utcnow()
         stream = kernel.connect_iopub()
@@ -282,7 +300,7 @@ class MusteachKernelManager(KernelDeathHook, AsyncMappingKernelManager):
         def track(msg_type: str | None) -> bool:
             return msg_type not in untracked
 
-        def record_activity(msg_list: list) -> None:
+        def record_activity(msg_list: list[bytes]) -> None:
             try:
                 _, parts = kernel.session.feed_identities(msg_list)
                 msg_type = json.loads(parts[1]).get("msg_type")
@@ -307,24 +325,28 @@ class MusteachKernelManager(KernelDeathHook, AsyncMappingKernelManager):
         self._culling = kernel_id
         try:
             kernel = self.kernel_or_none(kernel_id)
-            last = getattr(kernel, "last_activity", None)
-            orphan = kernel is not None and last is not None and not connections_of(self).get(kernel_id, 0)
+            last = kernel.last_activity if kernel is not None else None
+            orphan = last is not None and not connections_of(self).get(kernel_id, 0)
             if orphan and self._in_handover_grace(kernel_id):
                 return  # just handed to a page whose websocket is not connected yet
-            if orphan and (datetime.now(UTC) - last).total_seconds() > ORPHAN_IDLE_SECONDS:
-                await ensure_async(self.shutdown_kernel(kernel_id))
+            if last is not None and orphan and (datetime.now(UTC) - last).total_seconds() > ORPHAN_IDLE_SECONDS:
+                await self.shutdown_kernel(kernel_id)
             else:
-                await ensure_async(super().cull_kernel_if_idle(kernel_id))
+                await super().cull_kernel_if_idle(kernel_id)  # type: ignore[no-untyped-call]  # unannotated upstream
         finally:
             self._culling = None
 
-    async def shutdown_kernel(self, kernel_id: str, now: bool = False, restart: bool = False) -> None:
+    async def shutdown_kernel(  # type: ignore[override]  # jupyter_client types the sync manager's; this one is async
+        self, kernel_id: str, now: bool = False, restart: bool = False
+    ) -> None:
+        """Stop a kernel (``now``: without asking it first), log why in one line, free its place
+        (:attr:`on_stopped`), close a page still connected to it, and refill the pools."""
         why = ""
         if kernel_id == self._culling:
             kernel = self.kernel_or_none(kernel_id)
-            last = getattr(kernel, "last_activity", None)
+            last = kernel.last_activity if kernel is not None else None
             idle = f"{(datetime.now(UTC) - last).total_seconds():.0f} s" if last else "a while"
-            dead = getattr(kernel, "execution_state", None) == "dead"
+            dead = kernel is not None and kernel.execution_state == "dead"
             alone = "" if connections_of(self).get(kernel_id, 0) else ", no page connected"
             why = " (culled: it had died)" if dead else f" (culled: idle for {idle}{alone})"
         elif kernel_id in self._died:
@@ -333,7 +355,8 @@ class MusteachKernelManager(KernelDeathHook, AsyncMappingKernelManager):
             why = f" (over a limit: {self.page_limits.limited[kernel_id]}; its page says so)"
         self._handed_over.pop(kernel_id, None)
         try:
-            await ensure_async(super().shutdown_kernel(kernel_id, now=now, restart=restart))
+            await super().shutdown_kernel(  # type: ignore[no-untyped-call]  # unannotated in jupyter_server
+                kernel_id, now=now, restart=restart)
         finally:
             self._died.discard(kernel_id)
             self.page_limits.forget(kernel_id)
@@ -359,10 +382,17 @@ class MusteachKernelManager(KernelDeathHook, AsyncMappingKernelManager):
                 self.fill_if_needed(notebook_name=name)
 
 
-class SeatingKernelManager:
-    """The kernel manager as one page handler sees it: reports the kernel the page gets."""
+class OnKernel(Protocol):
+    """What :class:`SeatingKernelManager` calls with the kernel a page gets (preheated, or started for it)."""
 
-    def __init__(self, kernel_manager: Any, on_kernel: Any):
+    def __call__(self, kernel_id: str, *, preheated: bool) -> None: ...
+
+
+class SeatingKernelManager:
+    """The kernel manager as one page handler sees it: reports the kernel the page gets. ``kernel_manager`` is
+    Voilà's (its pools wrapped around :class:`MusteachKernelManager`; Voilà has no types)."""
+
+    def __init__(self, kernel_manager: Any, on_kernel: OnKernel):
         self._km = kernel_manager
         self._on_kernel = on_kernel
 
@@ -381,6 +411,6 @@ class SeatingKernelManager:
         return render_task, rendered_cache, kernel_id
 
     async def start_kernel(self, *args: Any, **kwargs: Any) -> str:
-        kernel_id = await ensure_async(self._km.start_kernel(*args, **kwargs))
+        kernel_id: str = await ensure_async(self._km.start_kernel(*args, **kwargs))
         self._on_kernel(kernel_id, preheated=False)
         return kernel_id

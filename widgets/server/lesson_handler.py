@@ -45,7 +45,7 @@ __all__ = ["LessonHandler"]
 
 log = logging.getLogger("musteach.serve")
 
-class LessonHandler(NotFoundPage, TornadoVoilaHandler):
+class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  # Voilà has no types: Any
     """``/voila/render/<lesson>.ipynb``: Voilà's page handler behind the :class:`KernelGate`."""
 
     _seated: str | None = None
@@ -163,7 +163,9 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):
         cold = gate.pools() is not None and gate.pool_key(path) is None
         marker = COLD_WAIT.set(max(1, round(gate.cold_seconds)) if cold else None)
         try:
-            await super().get(path)
+            rendering = super().get(path)  # Voilà's page (typed as tornado's get: an awaitable or None)
+            if rendering is not None:
+                await rendering
         finally:
             COLD_WAIT.reset(marker)
             if self._admitted:  # admitted, and no kernel came

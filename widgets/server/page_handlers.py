@@ -29,28 +29,28 @@ __all__ = ["AdmitHandler", "IndexHandler", "LeftHandler", "NotFoundHandler", "No
 
 log = logging.getLogger("musteach.serve")
 
-class NotFoundPage:
-    """A handler mix-in: a 404 answer is :func:`not_found_html` (a link back to the lessons), not Jupyter's page."""
+
+class NotFoundPage(JupyterHandler):
+    """A handler base: a 404 answer is :func:`~musteach_server.pages.not_found_html` (a link back to the
+    lessons), not Jupyter's page. Put it first in the bases (the lesson page puts it before Voilà's handler)."""
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         if status_code != 404:
-            super().write_error(status_code, **kwargs)  # type: ignore[misc]
+            super().write_error(status_code, **kwargs)
             return
-        settings = self.settings  # type: ignore[attr-defined]
-        lang = request_lang(self.request, settings.get("musteach_languages", (SOURCE_LANG,)),  # type: ignore[attr-defined]
-                            self.base_url)  # type: ignore[attr-defined]
-        self.set_header("Content-Type", "text/html; charset=utf-8")  # type: ignore[attr-defined]
-        self.set_header("Content-Language", lang)  # type: ignore[attr-defined]
-        self.finish(not_found_html(self.base_url, lang))  # type: ignore[attr-defined]
+        lang = request_lang(self.request, self.settings.get("musteach_languages", (SOURCE_LANG,)), self.base_url)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Content-Language", lang)
+        self.finish(not_found_html(self.base_url, lang))
 
 
-class NotFoundHandler(NotFoundPage, JupyterHandler):
+class NotFoundHandler(NotFoundPage):
     """Any address no other handler serves: 404 with a link to the index (tornado's own page has none)."""
 
     def initialize(self, **kwargs: Any) -> None:
         pass
 
-    def prepare(self) -> None:
+    async def prepare(self, *, _redirect_to_login: bool = True) -> None:
         raise tornado.web.HTTPError(404)
 
 

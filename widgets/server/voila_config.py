@@ -44,7 +44,7 @@ FILE_DENYLIST = [r".*\.(ipynb|py|pyc)", r"(.*/)?\..*"]
 COLD_WAIT: contextvars.ContextVar[int | None] = contextvars.ContextVar("musteach_cold_wait", default=None)
 
 
-def _log_cell_error(cell: Any, cell_index: int, execute_reply: dict) -> None:
+def _log_cell_error(cell: Any, cell_index: int, execute_reply: dict[str, Any]) -> None:
     """nbclient's hook for a failed cell: one line for the host (the visitor sees CELL_ERROR_NOTE)."""
     c = execute_reply.get("content", {})
     log.warning("a lesson cell failed (its page shows a note instead): cell %d, %s: %s", cell_index + 1,

@@ -110,7 +110,7 @@ class _SizeLoggingProtocol(MeasuringWebSocketProtocol):
         super().close(code, reason)
 
 
-class VisitorWebsocketHandler(VoilaKernelWebsocketHandler):
+class VisitorWebsocketHandler(VoilaKernelWebsocketHandler):  # type: ignore[misc]  # Voilà has no types: Any
     """Voilà's kernel websocket handler, with :class:`_SizeLoggingProtocol`; tells the sessions that the
     kernel's page connected (it no longer waits: :meth:`~musteach_server.guard.Sessions.connected`).
 
@@ -119,7 +119,7 @@ class VisitorWebsocketHandler(VoilaKernelWebsocketHandler):
     page to acknowledge the first, which a browser delays by about 40 ms (issue 16: half the typed totals'
     verdicts took 45-55 ms instead of 10-15)."""
 
-    async def open(self, kernel_id: str) -> None:  # type: ignore[override]
+    async def open(self, kernel_id: str) -> None:
         gate = self.settings.get("musteach_gate")
         if gate is not None:
             gate.sessions.connected(kernel_id)
