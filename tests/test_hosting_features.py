@@ -317,3 +317,29 @@ def test_a_full_room_waits_for_a_page_gone_instead_of_refusing_at_once():
 
     seated, total = asyncio.run(go())
     assert seated and total == 2
+
+
+def test_a_page_claims_its_kernel_for_its_owned_session_without_a_server():
+    """Cookie planting over plain HTTP (musteach_server.ownership): only the kernel a page claims moves to the
+    owned session; the planted session keeps it only until the page's websocket connects."""
+    from musteach_server.guard import Sessions
+    from musteach_server.ownership import owned_session, owner_tag
+
+    key = b"k" * 32
+    s = Sessions(per_session=3)
+    s.bind("k1", "planted", "10.0.0.1")  # the victim's page, sent with the planted session id
+    s.bind("k2", "planted", "10.0.0.9")  # the planter's own page
+    mine = owned_session("planted", "planted:" + owner_tag(key, "v" * 32))
+    assert mine != owned_session("planted", "planted:" + owner_tag(key, "a" * 32)) != "planted"
+    assert owned_session("planted", "other:" + owner_tag(key, "v" * 32)) == "planted"  # another session's owner
+    assert not s.claim("k1", "someone else", mine)
+    assert s.claim("k1", "planted", mine)
+    assert s.owns(mine, "k1") and s.owns("planted", "k1")  # until its websocket connects
+    s.connected("k1")
+    assert s.owns(mine, "k1") and not s.owns("planted", "k1")
+    assert s.owns("planted", "k2") and not s.owns(mine, "k2")  # only the claimed kernel moved
+    assert s.of_session("planted") == ["k2"]
+    s.connected("k2")
+    assert s.claim("k2", "planted", "planted.x") and not s.owns("planted", "k2")  # connected: no grace
+    with pytest.raises(ValueError, match="proof"):
+        owner_tag(key, "short")

@@ -179,6 +179,12 @@ class Admission:
             self.tokens[token.token_id] = token
         self.kernels[kernel_id] = (session, address_key(address), token.token_id if token else "")
 
+    def rebind(self, kernel_id: str, session: str) -> None:
+        """``kernel_id``'s page claimed it for ``session`` (its owned session): same address and token."""
+        if kernel_id in self.kernels:
+            _, address, token_id = self.kernels[kernel_id]
+            self.kernels[kernel_id] = (session, address, token_id)
+
     def release(self, kernel_id: str) -> None:
         """The kernel stopped: its place is free."""
         self.kernels.pop(kernel_id, None)

@@ -124,6 +124,7 @@ from .kernel import lesson_kernel_cmd
 from .lessons import Lesson, lang_of, preferred_language
 from .limits import DEFAULT_KERNEL_MEMORY_MB, PageLimits, resident_bytes
 from .logs import TidyVoilaLog, log_request
+from .ownership import CLAIM_PATH, ClaimHandler, session_ids
 from .routing import RequestKind, lesson_request
 from .templates import share_compiled_templates
 
@@ -1168,11 +1169,8 @@ def session_of(request: Any, secret: bytes, trusted: frozenset[str] = frozenset(
     """The session id of a request's signed session cookie, or None (no cookie, or not signed by us). Over TLS
     (``trusted``: the proxies whose ``X-Forwarded-Proto`` is believed) only the ``__Host-`` cookie counts, which
     no page of another port or subdomain can have planted."""
-    morsel = request.cookies.get(session_cookie_name(request_is_https(request, trusted)))
-    if morsel is None:
-        return None
-    value = tornado.web.decode_signed_value(secret, SESSION_COOKIE, morsel.value, max_age_days=2)
-    return value.decode("ascii", "replace") if value else None
+    # the session id, with the owner its pages proved from their origin's storage (musteach_server.ownership)
+    return session_ids(request, secret, request_is_https(request, trusted))[1]
 
 
 def admission_token_of(request: Any, secret: bytes) -> AdmissionToken | None:
@@ -1477,6 +1475,7 @@ class MusteachVoila(Voila):
         out.append((url_path_join(self.server_url, r"/musteach/api/session/([0-9a-f-]{36})"), SessionStatusHandler))
         out.append((url_path_join(self.server_url, r"/musteach/api/places"), PlacesHandler))
         out.append((url_path_join(self.server_url, "/" + ADMIT_PATH), AdmitHandler))
+        out.append((url_path_join(self.server_url, "/" + CLAIM_PATH), ClaimHandler))
         for pattern, handler, *rest in EXTRA_HANDLERS:
             out.append((url_path_join(self.server_url, pattern), handler, *rest))
         languages = "|".join(re.escape(lang) for lang in self.musteach.languages)
