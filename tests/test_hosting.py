@@ -74,10 +74,19 @@ def server(tmp_path_factory):
         yield s
 
 
+def derived_key(secret: bytes, what: bytes) -> str:
+    """A key the host derives from the secret: HMAC-SHA256 of ``what``, url-safe base64 without padding."""
+    return base64.urlsafe_b64encode(hmac.new(secret, what, hashlib.sha256).digest()).rstrip(b"=").decode()
+
+
 def host_key(secret: bytes) -> str:
-    """The host's key for ``/musteach/api/places``: HMAC-SHA256 of ``musteach-host-key`` under the secret."""
-    digest = hmac.new(secret, b"musteach-host-key", hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+    """The host's key for ``/musteach/api/places``."""
+    return derived_key(secret, b"musteach-host-key")
+
+
+def proxy(secret: bytes) -> dict[str, str]:
+    """The header by which the trusted proxy on this machine proves itself (``musteach admit --proxy-key``)."""
+    return {"X-Musteach-Proxy": derived_key(secret, b"musteach-proxy-key")}
 
 
 def live_kernels(server) -> int:
@@ -108,6 +117,16 @@ async def places(server, cap: int = CAP) -> dict:
     else:
         assert got["taken"] == got["kernels"] <= got["max"], got
     return got
+
+
+async def invariant(server, cap: int = CAP) -> str | None:
+    """:func:`places`' invariants, as a message when they fail (None: they hold), to be asserted after the
+    attack's own outcome."""
+    try:
+        await places(server, cap)
+    except AssertionError as e:
+        return str(e)
+    return None
 
 
 class From(Visitor):
@@ -237,13 +256,13 @@ def test_logout_by_get_ends_nothing_and_a_post_needs_the_xsrf_token(server):
                           headers=FORM)
         ended = (r.code, await still_answers(v))
         await v.disconnect()
-        await places(server)
         return after_get, no_token, after_post, ended
 
     after_get, no_token, after_post, ended = run(go())
     assert after_get, "a GET of /logout ended the visitor's kernel"
     assert no_token == 403 and after_post
     assert ended == (200, False)
+    run(places(server))
 
 
 # ----- one client took every place -------------------------------------------------------------------------
@@ -261,18 +280,19 @@ def test_one_client_cannot_take_every_place(tmp_path):
             attacker.append((v, r.code))
         honest = From(server.base_url)  # another client (127.0.0.2)
         r = await honest.open(LANCE)
-        got = await places(server, cap=8)
+        gate = await invariant(server, cap=8)
         for v, _ in attacker:
             await v.disconnect()
         if r.code == 200:
             await honest.close_page()
-        return [c for _, c in attacker], r.code, got
+        return [c for _, c in attacker], r.code, gate
 
     with serve(tmp_path, "--pool-size", "0", "--max-kernels", "8") as server:
         server.secret = (tmp_path / "secret").read_bytes()
-        taken, honest, _ = run(go(server))
+        taken, honest, gate = run(go(server))
     assert honest == 200, f"the honest visitor got {honest} after one client took {taken.count(200)} places"
     assert taken.count(200) < 8, taken
+    assert gate is None, gate
 
 
 # ----- websocket frames that froze the server; widgets that grew a kernel without limit ---------------------
@@ -314,13 +334,13 @@ def test_a_frame_declaring_millions_of_parts_is_refused_before_it_is_parsed(serv
         grown = rss(server.process.pid) - before
         await v.close_page()
         await other.close_page()
-        await places(server)
         return grown, latency
 
     grown, latency = run(go())
     assert grown < 40 * 2**20, f"the server grew by {grown / 2**20:.0f} MiB"
     assert latency is not None, "another visitor's click got no answer within 5 s"
     assert "refused a page's websocket frame (it declares" in server.log()
+    run(places(server))
 
 
 def test_widgets_a_page_opens_are_limited_and_the_page_is_told(server):
@@ -352,13 +372,13 @@ def test_widgets_a_page_opens_are_limited_and_the_page_is_told(server):
         r = await v.fetch(f"/musteach/api/session/{kernel}")
         stopped = v.closed.is_set()
         await v.disconnect()
-        await places(server)
         return sent, stopped, r.code, r.body
 
     sent, stopped, code, body = run(go())
     assert sent < 100 and stopped, f"the kernel took {sent} widgets of 1.5 MB and kept running"
     assert code == 410 and json.loads(body)["reason"] == "limit"
     assert re.search(r"stopped \(over a limit: its page sent more than \d+ bytes of widget state", server.log())
+    run(places(server))
 
 
 # ----- a class moves on: a page gone without its beacon held its kernel for minutes --------------------------
@@ -462,13 +482,54 @@ def session_cookie(response) -> str:
     return next((c for c in response.headers.get_list("Set-Cookie") if "musteach_session=" in c.split(";")[0]), "")
 
 
+def test_a_local_client_cannot_forge_x_forwarded_for_past_a_trusted_proxy_on_this_machine(tmp_path):
+    """Today's attack: ``--trusted-proxy 127.0.0.1`` believed the ``X-Forwarded-For`` of any local client, which
+    named itself a new address for each session and took every place past ``--per-address``; an honest visitor
+    behind the proxy got the busy page."""
+    async def go(server):
+        forged = []
+        for i in range(8):  # a local client that is not the proxy, a new address each time
+            v = Visitor(server.base_url)
+            v.fetch = with_headers(v.fetch, {"X-Forwarded-For": f"198.51.100.{i + 1}"})
+            r = await v.get_page(LANCE)
+            if r.code == 200:
+                await v.connect()
+            forged.append((v, r.code))
+        honest = Visitor(server.base_url)  # through the proxy, which proves itself
+        honest.fetch = with_headers(honest.fetch, {"X-Forwarded-For": "203.0.113.5", **proxy(server.secret)})
+        r = await honest.open(LANCE)
+        gate = await invariant(server, cap=8)
+        for v, _ in forged:
+            await v.disconnect()
+        if r.code == 200:
+            await honest.close_page()
+        return [c for _, c in forged], r.code, gate
+
+    with serve(tmp_path, "--pool-size", "0", "--max-kernels", "8", "--per-address", "2", "--trusted-proxy",
+               "127.0.0.1") as server:
+        server.secret = (tmp_path / "secret").read_bytes()
+        forged, honest, gate = run(go(server))
+        log = server.log()
+    assert forged.count(200) <= 2, f"forged addresses took {forged.count(200)} places past --per-address 2"
+    assert honest == 200, honest
+    assert "X-Forwarded-* headers from 127.0.0.1 ignored" in log
+    assert gate is None, gate
+
+
+def with_headers(fetch, extra):
+    """``fetch`` of a visitor, always with the ``extra`` headers (a proxy's, or forged ones)."""
+    async def wrapped(path, *, method="GET", body=None, headers=None):
+        return await fetch(path, method=method, body=body, headers={**extra, **(headers or {})})
+
+    return wrapped
+
+
 def test_over_tls_a_session_cookie_planted_from_another_port_is_not_taken(tmp_path):
     """Today's attack (cookie tossing): a page on another port of the same host planted the session cookie
     before a first visit; the victim's kernels were then bound to a session the attacker held. Behind a TLS
     proxy the session is a ``__Host-`` cookie, which no other port can set, and a plain one is ignored."""
-    tls = {**NAVIGATION, "X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.7"}
-
     async def go(server):
+        tls = {**NAVIGATION, "X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.7", **proxy(server.secret)}
         # the attacker gets a session cookie of their own, over plain HTTP, and plants it in the victim's browser
         planter = Visitor(server.base_url)
         await planter.fetch(f"/voila/render/{LANCE}", headers=NAVIGATION)
@@ -478,6 +539,7 @@ def test_over_tls_a_session_cookie_planted_from_another_port_is_not_taken(tmp_pa
         return r.code, session_cookie(r)
 
     with serve(tmp_path, "--pool-size", "0", "--trusted-proxy", "127.0.0.1") as server:
+        server.secret = (tmp_path / "secret").read_bytes()
         code, fresh = run(go(server))
     assert code == 303 and fresh.startswith("__Host-musteach_session="), f"the planted cookie was taken ({code})"
     assert "Secure" in fresh and "Path=/" in fresh and "Domain" not in fresh and "HttpOnly" in fresh

@@ -43,6 +43,7 @@ __all__ = [
     "address_key",
     "host_key",
     "issue_token",
+    "proxy_key",
     "verify_token",
 ]
 
@@ -133,6 +134,12 @@ def host_key(secret: bytes) -> str:
     """The host's own key (for ``/musteach/api/places``, what the server holds and counts): derived from the
     secret, so that whoever holds the secret file holds it too."""
     return _b64(hmac.new(secret, b"musteach-host-key", hashlib.sha256).digest())
+
+
+def proxy_key(secret: bytes) -> str:
+    """The key a proxy on the server's own machine sends (``X-Musteach-Proxy``, :mod:`musteach_server.proxies`)
+    to have its ``X-Forwarded-*`` headers believed: derived from the secret, like :func:`host_key`."""
+    return _b64(hmac.new(secret, b"musteach-proxy-key", hashlib.sha256).digest())
 
 
 def address_key(address: str) -> str:

@@ -125,6 +125,7 @@ from .lessons import Lesson, lang_of, preferred_language
 from .limits import DEFAULT_KERNEL_MEMORY_MB, PageLimits, resident_bytes
 from .logs import TidyVoilaLog, log_request
 from .ownership import CLAIM_PATH, ClaimHandler, session_ids
+from .proxies import proxy_check
 from .routing import RequestKind, lesson_request
 from .templates import share_compiled_templates
 
@@ -1400,6 +1401,8 @@ class MusteachVoila(Voila):
         # is built, so that tornado adds no /static/ route for it)
         self.app.settings.setdefault("static_path", DEFAULT_STATIC_FILES_PATH)
         self.app.add_transform(SecurityHeaders)
+        # a trusted proxy on this machine proves itself with the proxy key (another local client could forge)
+        self.app.add_transform(proxy_check(self.app.settings["musteach_secret"], self.musteach.trusted))
         self.app.add_handlers(".*$", self.init_handlers())
         self.listen()
 
