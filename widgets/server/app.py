@@ -73,8 +73,10 @@ from .kernel_manager import (
 from .lesson_handler import LessonHandler
 from .logs import TidyVoilaLog, log_request
 from .options import ServeOptions, count, pools_summary, short_id
+from .ownership import CLAIM_PATH, ClaimHandler
 from .page_handlers import AdmitHandler, IndexHandler, LeftHandler, NotFoundHandler
 from .pages import LANG_COOKIE, RETRY_AFTER_SECONDS, busy_html, index_html, not_found_html
+from .proxies import proxy_check
 from .request_guard import GuardedApplication, is_traversal
 from .templates import share_compiled_templates
 from .voila_config import SHARE_DIR, TEMPLATE, build_config
@@ -154,6 +156,8 @@ class MusteachVoila(Voila):  # type: ignore[misc]  # Voilà ships no type inform
         # is built, so that tornado adds no /static/ route for it)
         self.app.settings.setdefault("static_path", DEFAULT_STATIC_FILES_PATH)
         self.app.add_transform(SecurityHeaders)
+        # a trusted proxy on this machine proves itself with the proxy key (another local client could forge)
+        self.app.add_transform(proxy_check(self.app.settings["musteach_secret"], self.musteach.trusted))
         self.app.add_handlers(".*$", self.init_handlers())
         self.listen()
 
@@ -229,6 +233,7 @@ class MusteachVoila(Voila):  # type: ignore[misc]  # Voilà ships no type inform
         out.append((url_path_join(self.server_url, r"/musteach/api/session/([0-9a-f-]{36})"), SessionStatusHandler))
         out.append((url_path_join(self.server_url, r"/musteach/api/places"), PlacesHandler))
         out.append((url_path_join(self.server_url, "/" + ADMIT_PATH), AdmitHandler))
+        out.append((url_path_join(self.server_url, "/" + CLAIM_PATH), ClaimHandler))
         for pattern, handler, *rest in EXTRA_HANDLERS:
             out.append((url_path_join(self.server_url, pattern), handler, *rest))
         languages = "|".join(re.escape(lang) for lang in self.musteach.languages)

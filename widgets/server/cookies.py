@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import tornado.web
-
 from musteach.rules.errors import MusError
 
 from .admission import ADMIT_COOKIE, AdmissionToken, verify_token
-from .guard import SESSION_COOKIE, is_https, session_cookie_name
+from .guard import is_https
+from .ownership import session_ids
 
 __all__ = ["COOKIE_PROBE", "admission_token_of", "request_is_https", "session_of"]
 
@@ -30,11 +29,8 @@ def session_of(request: Any, secret: bytes, trusted: frozenset[str] = frozenset(
     """The session id of a request's signed session cookie, or None (no cookie, or not signed by us). Over TLS
     (``trusted``: the proxies whose ``X-Forwarded-Proto`` is believed) only the ``__Host-`` cookie counts, which
     no page of another port or subdomain can have planted."""
-    morsel = request.cookies.get(session_cookie_name(request_is_https(request, trusted)))
-    if morsel is None:
-        return None
-    value = tornado.web.decode_signed_value(secret, SESSION_COOKIE, morsel.value, max_age_days=2)
-    return value.decode("ascii", "replace") if value else None
+    # the session id, with the owner its pages proved from their origin's storage (musteach_server.ownership)
+    return session_ids(request, secret, request_is_https(request, trusted))[1]
 
 
 def admission_token_of(request: Any, secret: bytes) -> AdmissionToken | None:

@@ -51,6 +51,9 @@ class KernelGate:
         self.admission = admission or Admission(max_kernels)
         self.visitors: dict[str, str] = {}  # kernel id -> lesson path
         self.admitting = 0
+        #: pages admitted on a pool's kernel that Voilà has not handed them yet (pool name -> pages): a pool of
+        #: one kernel admits one page, the next one is admitted under the cap (it starts a kernel of its own)
+        self.claims: dict[str, int] = {}
         #: seconds a page whose kernel was started for it took (a moving average), what a cold page announces
         self.cold_seconds = COLD_WAIT_GUESS
         stopped = getattr(kernel_manager, "on_stopped", None)
@@ -87,16 +90,24 @@ class KernelGate:
 
     def _pool_key(self, lesson: str) -> str | None:
         for name, pool in self.pools().items():
-            if pool and (name == lesson or name.endswith("/" + lesson)):
+            if len(pool) > self.claims.get(name, 0) and (name == lesson or name.endswith("/" + lesson)):
                 return name
         return None
+
+    def unclaim(self, name: str | None) -> None:
+        """A page admitted on a kernel of pool ``name`` (:meth:`pool_key` before :meth:`admit`) was handed it,
+        or got none (each claim is ended once)."""
+        if name is not None and self.claims.get(name, 0) > 0:
+            self.claims[name] -= 1
 
     async def admit(self, lesson: str = "", wait: float = ADMIT_WAIT_SECONDS) -> bool:
         """Reserve a place for a page of ``lesson`` being opened; False when every place is taken. When the room
         is full, a spare preheated kernel (of another lesson) is stopped to make room; while none is ready but
         one will be soon (a pool kernel still starting, or a page gone and about to be released after its
         grace), the page waits for it, up to ``wait`` seconds, instead of getting the busy page at once."""
-        if self._pool_key(lesson) is not None:  # it takes a preheated kernel: no new one
+        name = self._pool_key(lesson)
+        if name is not None:  # it takes a preheated kernel: no new one (claimed until Voilà hands it over)
+            self.claims[name] = self.claims.get(name, 0) + 1
             self.admitting += 1
             return True
         self.admitting += 1  # reserved at once, so that no pool refills into its place
@@ -124,8 +135,8 @@ class KernelGate:
 
     def _spare_kernel(self) -> str | None:
         """A preheated kernel ready in the pool that holds the most."""
-        for _, pool in sorted(self.pools().items(), key=lambda kv: -len(kv[1])):
-            for item in pool:
+        for name, pool in sorted(self.pools().items(), key=lambda kv: -len(kv[1])):
+            for item in pool[self.claims.get(name, 0):]:  # not one a page admitted has claimed
                 if item.done() and not item.cancelled() and item.exception() is None:
                     return str(item.result()["kernel_id"])
         return None

@@ -248,14 +248,16 @@ class MusteachKernelManager(KernelDeathHook, AsyncMappingKernelManager):
 
     async def _take_slot(self) -> bool:
         """Wait for a preheat slot (:data:`PREHEAT_CONCURRENCY` while pages are connected, one per CPU
-        otherwise) and for no page to be loading (:meth:`pages_loading`); give up waiting (False) as soon as
+        otherwise; while a page is loading (:meth:`pages_loading`) one at most); give up waiting (False) as soon as
         a visitor has taken this pool entry (Voilà's pool task is the current task): a visitor waits for it,
         so it starts at once."""
         me = asyncio.current_task()
         while True:
             busy = any(connections_of(self).values())
             slots = PREHEAT_CONCURRENCY if busy else PREHEAT_CONCURRENCY_IDLE
-            if self._preheating < slots and not self.pages_loading():
+            # while pages load, one pool kernel at a time still starts: a class arriving without pause
+            # (one page every half second) kept every pool from refilling, so the next lesson found none
+            if self._preheating < (slots if not self.pages_loading() else min(1, slots)):
                 self._preheating += 1
                 return True
             if not any(me in pool for pool in pools_of(self).values()):
@@ -392,9 +394,10 @@ class SeatingKernelManager:
     """The kernel manager as one page handler sees it: reports the kernel the page gets. ``kernel_manager`` is
     Voilà's (its pools wrapped around :class:`MusteachKernelManager`; Voilà has no types)."""
 
-    def __init__(self, kernel_manager: Any, on_kernel: OnKernel):
+    def __init__(self, kernel_manager: Any, on_kernel: OnKernel, on_pool: Callable[[], None] | None = None):
         self._km = kernel_manager
         self._on_kernel = on_kernel
+        self._on_pool = on_pool
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._km, name)
@@ -402,7 +405,24 @@ class SeatingKernelManager:
     def __contains__(self, kernel_id: str) -> bool:
         return kernel_id in self._km
 
+    @property
+    def notebook_data(self) -> dict[str, Any]:
+        """Voilà's notebook data, plus an entry for each lesson whose pool holds only kernels still starting.
+
+        Voilà takes a pool kernel only for a lesson it has data of, which it writes once the lesson's first
+        pool kernel has started; a page arriving before that (a pool grown for a class moving on) started a
+        kernel of its own beside the pool's, which still held their places: more kernels than
+        ``--max-kernels``, and the pool's never used. The page now takes the pool's entry (which starts at
+        once for it) instead."""
+        data = dict(getattr(self._km, "notebook_data", {}) or {})
+        for name, pool in pools_of(self._km).items():
+            if pool and name not in data:
+                data[name] = {"template": None, "theme": None, "kernel_ids": set()}
+        return data
+
     async def get_rendered_notebook(self, *args: Any, **kwargs: Any) -> Any:
+        if self._on_pool is not None:  # Voilà takes the pool's first entry now
+            self._on_pool()
         render_task, rendered_cache, kernel_id = await self._km.get_rendered_notebook(*args, **kwargs)
         hand_over = getattr(self._km, "hand_over", None)
         if hand_over is not None:

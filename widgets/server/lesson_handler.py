@@ -53,7 +53,12 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
 
     @property
     def kernel_manager(self) -> Any:
-        return SeatingKernelManager(self.settings["kernel_manager"], self._on_kernel)
+        return SeatingKernelManager(self.settings["kernel_manager"], self._on_kernel, self._unclaim)
+
+    def _unclaim(self) -> None:
+        """End the page's claim on a pool kernel (:meth:`KernelGate.unclaim`), once."""
+        claim, self._claim = self._claim, None
+        self.settings["musteach_gate"].unclaim(claim)
 
     def _on_kernel(self, kernel_id: str, *, preheated: bool) -> None:
         gate: KernelGate = self.settings["musteach_gate"]
@@ -72,6 +77,7 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
     _session: str | None = None
     _address = ""
     _admitted = False
+    _claim: str | None = None
     _lesson = ""
     _token: AdmissionToken | None = None
 
@@ -141,6 +147,7 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
                 await ensure_async(self.settings["kernel_manager"].shutdown_kernel(old, now=True))
             except Exception:  # gone meanwhile
                 sessions.release(old)
+        self._claim = gate.pool_key(path)  # admit() claims that pool's kernel for this page
         if not await gate.admit(path):
             log.warning("busy: refused a visitor to %s (%d of %d places taken)", path, gate.total(), gate.max_kernels)
             self._busy()
@@ -160,7 +167,7 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
         self.set_cookie(LANG_COOKIE, self._lang, samesite="Lax", path=self.base_url, expires_days=365)
         self.set_header("Content-Language", self._lang)
         start = time.monotonic()
-        cold = gate.pools() is not None and gate.pool_key(path) is None
+        cold = gate.pools() is not None and self._claim is None
         marker = COLD_WAIT.set(max(1, round(gate.cold_seconds)) if cold else None)
         try:
             rendering = super().get(path)  # Voilà's page (typed as tornado's get: an awaitable or None)
@@ -168,6 +175,7 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
                 await rendering
         finally:
             COLD_WAIT.reset(marker)
+            self._unclaim()  # a page that got no pool kernel (Voilà started one, or an error)
             if self._admitted:  # admitted, and no kernel came
                 self._admitted = False
                 gate.abandon()
