@@ -441,8 +441,9 @@ def test_a_page_closed_without_its_beacon_frees_its_kernel_in_seconds_and_a_reco
 # ----- smaller: kernel tracebacks in the log, versions in pages, cookies planted from another port ---------
 
 def test_malformed_comm_messages_write_no_kernel_traceback_into_the_server_log(server):
-    """Today's attack: ``comm_msg``s a page made fail (a widget's trait of the wrong type, a state that is not a
-    dict, a method the widget does not know) wrote the kernel's tracebacks into the server's log."""
+    """Today's attack: ``comm_msg``s a page made fail (one without a ``comm_id``, as the issue's tester sent, and
+    others: a trait of the wrong type, a state that is not a dict, an unknown method) wrote the kernel's
+    tracebacks into the server's log."""
     async def go():
         v = Visitor(server.base_url)
         assert (await v.open(LANCE)).code == 200
@@ -464,7 +465,10 @@ def test_malformed_comm_messages_write_no_kernel_traceback_into_the_server_log(s
                     await v.wait_idle(sent, timeout=10)
                 except TimeoutError:
                     pass
-        await v.send(v.message("comm_msg", {"comm_id": button}))  # no data at all
+        for content in ({"comm_id": button}, {"data": {}}, {"comm_id": 5, "data": {}}, {"comm_id": None}, {}):
+            sent = await v.send(v.message("comm_msg", content))  # no data, no comm id, one not a string
+            with contextlib.suppress(TimeoutError):
+                await v.wait_idle(sent, timeout=10)
         info = await v.kernel_info()
         await v.close_page()
         return info
