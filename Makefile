@@ -67,7 +67,7 @@ lint: $(STAMP)
 
 ## mypy --strict over the core (part of `make test`)
 typecheck: $(STAMP)
-	$(PY) -m mypy --strict musteach
+	$(PY) -m mypy --strict musteach widgets
 
 ## Every test: unit, properties, vectors, doctests, widgets, nbval on the lessons, and the browser tests
 test: $(STAMP) browser-deps proxy-deps axe lint typecheck

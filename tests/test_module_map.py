@@ -51,7 +51,6 @@ LAZY_CYCLES: dict[tuple[str, str], str] = {
 LONG_TODAY: dict[str, str] = {
     "musteach/play/game.py": "905 lines: the game engine, next to split once the coach and strategy branches land in play/",
     "widgets/practice.py": "branches progress/score move the quiz loops out of the widgets",
-    "widgets/server/app.py": "branch hosting splits the server by job",
     "widgets/table.py": "902 lines after branch progress kept the opponents' level: the view thins as it moves to teach/table.py",
 }
 
