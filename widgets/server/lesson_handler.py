@@ -53,7 +53,25 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
 
     @property
     def kernel_manager(self) -> Any:
-        return SeatingKernelManager(self.settings["kernel_manager"], self._on_kernel, self._unclaim)
+        return SeatingKernelManager(self.settings["kernel_manager"], self._on_kernel, self._unclaim,
+                                    self._take_renewable)
+
+    def _take_renewable(self) -> str | None:
+        """The visitor's kernel set aside for this page (its last page gone), once."""
+        kernel_id, self._renew = self._renew, None
+        self._renew_taken = kernel_id
+        return kernel_id
+
+    def on_finish(self) -> None:
+        """A kernel set aside for this page and not used (the page was refused, took a pool kernel, or the
+        renewal failed) is stopped."""
+        left = self._renew or (self._renew_taken if self._renew_taken != self._seated else None)
+        self._renew = self._renew_taken = None
+        if left is not None:
+            km = self.settings["kernel_manager"]
+            task = asyncio.ensure_future(ensure_async(km.shutdown_kernel(left, now=True)))
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+        super().on_finish()
 
     def _unclaim(self) -> None:
         """End the page's claim on a pool kernel (:meth:`KernelGate.unclaim`), once."""
@@ -78,6 +96,8 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
     _address = ""
     _admitted = False
     _claim: str | None = None
+    _renew: str | None = None  # the visitor's kernel whose page has gone, set aside to be renewed for this page
+    _renew_taken: str | None = None
     _lesson = ""
     _token: AdmissionToken | None = None
 
@@ -137,7 +157,15 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
                         path, gate.total(), gate.max_kernels, gate.admission.reserved())
             self._busy()
             return
+        # a class moving on: the visitor's kernel whose page has gone is renewed for this page (same session, a
+        # fresh namespace), unless the lesson has a preheated kernel; their other such kernels are stopped
+        km = self.settings["kernel_manager"]
+        renewable = None
+        if gate.pool_key(path) is None and hasattr(km, "renew"):
+            renewable = next((k for k in sessions.to_release(self._session) if k in sessions.gone and k in km), None)
         for old in sessions.to_release(self._session):
+            if old == renewable:
+                continue
             if old in sessions.gone:
                 log.info("a visitor opened another lesson: kernel %s, whose page has gone, is released", short_id(old))
             else:
@@ -147,6 +175,9 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
                 await ensure_async(self.settings["kernel_manager"].shutdown_kernel(old, now=True))
             except Exception:  # gone meanwhile
                 sessions.release(old)
+        if renewable is not None:
+            gate.set_aside(renewable)  # counted again by admit()
+            self._renew = renewable
         self._claim = gate.pool_key(path)  # admit() claims that pool's kernel for this page
         if not await gate.admit(path):
             log.warning("busy: refused a visitor to %s (%d of %d places taken)", path, gate.total(), gate.max_kernels)
@@ -167,7 +198,7 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
         self.set_cookie(LANG_COOKIE, self._lang, samesite="Lax", path=self.base_url, expires_days=365)
         self.set_header("Content-Language", self._lang)
         start = time.monotonic()
-        cold = gate.pools() is not None and self._claim is None
+        cold = gate.pools() is not None and self._claim is None and self._renew is None
         marker = COLD_WAIT.set(max(1, round(gate.cold_seconds)) if cold else None)
         try:
             rendering = super().get(path)  # Voilà's page (typed as tornado's get: an awaitable or None)
