@@ -343,3 +343,49 @@ def test_a_page_claims_its_kernel_for_its_owned_session_without_a_server():
     assert s.claim("k2", "planted", "planted.x") and not s.owns("planted", "k2")  # connected: no grace
     with pytest.raises(ValueError, match="proof"):
         owner_tag(key, "short")
+
+
+def test_a_visitor_moving_on_gets_their_kernel_renewed_with_a_fresh_namespace(tmp_path):
+    """A class moving on (issue 26): the visitor's kernel whose page has gone (no beacon) is renewed for their next
+    lesson (same session): no kernel is started, the place is theirs, the namespace and widgets are fresh. Another
+    visitor's page never gets it."""
+    d = tmp_path / "lessons"
+    d.mkdir()
+    quiz = "from musteach_widgets import LanceQuiz\nLanceQuiz('grande', n=5, seed=7)"
+    (d / LANCE).write_text(lesson_notebook("Lesson 1: Who wins Grande", "left_behind = 42", quiz))
+    (d / TOTAL).write_text(lesson_notebook("Lesson 2: Count", "print('fresh' if 'left_behind' not in globals() "
+                                                              "else 'STALE')", quiz))
+    secret = secrets.token_hex(32).encode()
+    (tmp_path / "secret").write_bytes(secret)
+
+    async def go(server):
+        v, other = Visitor(server.base_url), Visitor(server.base_url)
+        assert (await v.open(LANCE)).code == 200
+        first = v.kernel_id
+        await v.disconnect()  # the tab is gone, no beacon
+        assert (await other.open(TOTAL)).code == 200  # another visitor's page: not v's kernel
+        page_one = len(v.states)
+        v2 = Visitor(server.base_url)  # the same browser (its cookies), a new page
+        v2.cookies = v.cookies
+        v = v2
+        r = await v.open(TOTAL)
+        got = await places(server)
+        quiz = v.quizzes()[0]
+        answer = next(a for a in v.find(quiz, "musteach-answer") if not v.states[a].get("disabled"))
+        _, latency = await v.click(answer, watch=v.find(quiz, "musteach-feedback")[0])
+        widgets = (page_one, len(v.states))
+        await v.close_page()
+        await other.close_page()
+        return first, other.kernel_id, r.code, v.kernel_id, v.html, got, latency, widgets
+
+    with running_server("--lessons", str(d), "--pool-size", "0", "--max-kernels", "4", "--secret-file",
+                        str(tmp_path / "secret"), log_path=tmp_path / "serve.log", cwd=ROOT) as server:
+        server.secret = secret
+        first, others, code, second, html, got, latency, widgets = run(go(server))
+        log = server.log()
+    assert code == 200 and second == first != others
+    assert "renewed for its visitor's next page" in log
+    assert "fresh" in html and "STALE" not in html
+    assert got["kernels"] == 2 and got["taken"] == 2
+    assert latency is not None
+    assert widgets[1] <= widgets[0] + 2, widgets  # the first page's widgets were closed, not kept beside the new

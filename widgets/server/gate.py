@@ -147,6 +147,14 @@ class KernelGate:
         self.admitting = max(0, self.admitting - 1)
         self.visitors[kernel_id] = lesson
 
+    def set_aside(self, kernel_id: str) -> None:
+        """A visitor's kernel whose page has gone is kept for the same visitor's next page (renewed rather than
+        stopped): it leaves the count until that page is admitted, which counts it again (each ``set_aside`` is
+        followed by an :meth:`admit`; the kernel is stopped if that page gets another one)."""
+        self.visitors.pop(kernel_id, None)
+        self.sessions.release(kernel_id)
+        self.admission.release(kernel_id)
+
     def abandon(self) -> None:
         """The admitted page ended without a kernel (not found, error)."""
         self.admitting = max(0, self.admitting - 1)

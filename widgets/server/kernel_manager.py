@@ -105,6 +105,12 @@ class VisitorKernelManager(ServerKernelManager):
         await super().start_kernel(*args, **kwargs)
 
 
+#: What a kernel runs to be renewed for its visitor's next page (:meth:`MusteachKernelManager.renew`).
+RENEW_CODE = "import ipywidgets as _w\n_w.Widget.close_all()\ndel _w\nget_ipython().reset(new_session=False)\n"
+#: Longest a renewal may take before the page starts a kernel of its own instead.
+RENEW_TIMEOUT_SECONDS = 5.0
+
+
 class MusteachKernelManager(KernelDeathHook, AsyncMappingKernelManager):
     """Voilà's kernel manager base (Voilà wraps it with its pool) that
 
@@ -185,6 +191,37 @@ class MusteachKernelManager(KernelDeathHook, AsyncMappingKernelManager):
             return
         self._died.add(kernel_id)
         self.stop_soon(kernel_id)
+
+    async def renew(self, kernel_id: str, timeout: float = RENEW_TIMEOUT_SECONDS) -> bool:
+        """Make a visitor's kernel whose page has gone fresh for the same visitor's next page (a class moving
+        on: their next lesson then needs no kernel started): its widgets closed, its namespace cleared, its page
+        limits and activity clock reset; the modules it imported stay, which is what makes it quick. True when
+        done; False when the kernel is gone, dead or did not answer within ``timeout`` seconds."""
+        kernel = self.kernel_or_none(kernel_id)
+        if kernel is None or getattr(kernel, "execution_state", "") == "dead":
+            return False
+        client = kernel.client()
+        client.start_channels()
+        try:
+            msg_id = client.execute(RENEW_CODE, silent=True, store_history=False)
+            deadline = time.monotonic() + timeout
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                reply = await client.get_shell_msg(timeout=left)
+                if reply.get("parent_header", {}).get("msg_id") == msg_id:
+                    break
+            if reply.get("content", {}).get("status") != "ok":
+                return False
+        except Exception:  # no answer (queue.Empty), a kernel stopping meanwhile
+            return False
+        finally:
+            client.stop_channels()
+        self.page_limits.forget(kernel_id)
+        self.hand_over(kernel_id)
+        log.info("kernel %s renewed for its visitor's next page", short_id(kernel_id))
+        return True
 
     def hand_over(self, kernel_id: str) -> None:
         """A preheated kernel was just given to a visitor: it is active from now on (it was idle in the pool),
@@ -394,10 +431,12 @@ class SeatingKernelManager:
     """The kernel manager as one page handler sees it: reports the kernel the page gets. ``kernel_manager`` is
     Voilà's (its pools wrapped around :class:`MusteachKernelManager`; Voilà has no types)."""
 
-    def __init__(self, kernel_manager: Any, on_kernel: OnKernel, on_pool: Callable[[], None] | None = None):
+    def __init__(self, kernel_manager: Any, on_kernel: OnKernel, on_pool: Callable[[], None] | None = None,
+                 renewable: Callable[[], str | None] | None = None):
         self._km = kernel_manager
         self._on_kernel = on_kernel
         self._on_pool = on_pool
+        self._renewable = renewable
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._km, name)
@@ -431,6 +470,11 @@ class SeatingKernelManager:
         return render_task, rendered_cache, kernel_id
 
     async def start_kernel(self, *args: Any, **kwargs: Any) -> str:
+        renewable = self._renewable() if self._renewable is not None else None  # the visitor's kernel, page gone
+        renew = getattr(self._km, "renew", None)
+        if renewable is not None and renew is not None and await renew(renewable):
+            self._on_kernel(renewable, preheated=True)
+            return renewable
         kernel_id: str = await ensure_async(self._km.start_kernel(*args, **kwargs))
         self._on_kernel(kernel_id, preheated=False)
         return kernel_id

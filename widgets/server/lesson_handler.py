@@ -54,6 +54,8 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
     _address = ""
     _admitted = False
     _claim: str | None = None
+    _renew: str | None = None  # the visitor's kernel whose page has gone, set aside to be renewed for this page
+    _renew_taken: str | None = None
     _lesson = ""
     _token: AdmissionToken | None = None
     _lang = SOURCE_LANG
@@ -66,7 +68,23 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
 
     @property
     def kernel_manager(self) -> Any:
-        return SeatingKernelManager(self.settings["kernel_manager"], self._on_kernel, self._unclaim)
+        return SeatingKernelManager(self.settings["kernel_manager"], self._on_kernel, self._unclaim,
+                                    self._take_renewable)
+
+    def _take_renewable(self) -> str | None:
+        """The visitor's kernel set aside for this page (its last page gone), once."""
+        kernel_id, self._renew = self._renew, None
+        self._renew_taken = kernel_id
+        return kernel_id
+
+    def on_finish(self) -> None:
+        """A kernel set aside for this page and not used (the page was refused, took a pool kernel, or the
+        renewal failed) is stopped."""
+        left = self._renew or (self._renew_taken if self._renew_taken != self._seated else None)
+        self._renew = self._renew_taken = None
+        if left is not None:
+            self.settings["kernel_manager"].stop_soon(left)
+        super().on_finish()
 
     def _unclaim(self) -> None:
         """End the page's claim on a pool kernel (:meth:`KernelGate.unclaim`), once."""
@@ -115,7 +133,7 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
             return
         if not self._visitor_session() or self._refused(path):
             return
-        await self._release_old_kernels()
+        await self._release_old_kernels(path)
         self._claim = self.gate.pool_key(path)  # admit() claims that pool's kernel for this page
         if not await self.gate.admit(path):
             log.warning("busy: refused a visitor to %s (%d of %d places taken)", path, self.gate.total(),
@@ -157,12 +175,19 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
             return True
         return False
 
-    async def _release_old_kernels(self) -> None:
-        """Stop the kernels the visitor's session gives up for this page: its oldest beyond ``--per-session``,
-        and those whose page has gone."""
-        sessions = self.gate.sessions
+    async def _release_old_kernels(self, path: str) -> None:
+        """Stop the kernels the visitor's session gives up for ``path``'s page: its oldest beyond
+        ``--per-session``, and those whose page has gone, except one of these set aside to be renewed for this
+        page when ``path`` has no preheated kernel (a class moving on: same session, a fresh namespace)."""
+        gate, sessions = self.gate, self.gate.sessions
         assert self._session is not None  # _visitor_session() found it
+        km = self.settings["kernel_manager"]
+        renewable = None
+        if gate.pool_key(path) is None and hasattr(km, "renew"):
+            renewable = next((k for k in sessions.to_release(self._session) if k in sessions.gone and k in km), None)
         for old in sessions.to_release(self._session):
+            if old == renewable:
+                continue
             if old in sessions.gone:
                 log.info("a visitor opened another lesson: kernel %s, whose page has gone, is released", short_id(old))
             else:
@@ -172,6 +197,9 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
                 await ensure_async(self.settings["kernel_manager"].shutdown_kernel(old, now=True))
             except Exception:  # gone meanwhile
                 sessions.release(old)
+        if renewable is not None:
+            gate.set_aside(renewable)  # counted again by admit()
+            self._renew = renewable
 
     async def _render(self, path: str) -> None:
         """Voilà's page of the admitted ``path``; then the kernel it got is the page's (or its place is given
@@ -188,7 +216,7 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
         self.set_cookie(LANG_COOKIE, self._lang, samesite="Lax", path=self.base_url, expires_days=365)
         self.set_header("Content-Language", self._lang)
         start = time.monotonic()
-        cold = gate.pools() is not None and self._claim is None
+        cold = gate.pools() is not None and self._claim is None and self._renew is None
         marker = COLD_WAIT.set(max(1, round(gate.cold_seconds)) if cold else None)
         try:
             rendering = super().get(path)  # Voilà's page (typed as tornado's get: an awaitable or None)
