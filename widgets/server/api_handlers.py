@@ -11,15 +11,14 @@ import json
 from typing import Any
 
 import tornado.web
-from jupyter_server.base.handlers import JupyterHandler
 
 from .admission import host_key
 from .cookies import session_of
-from .gate import KernelGate
+from .settings import MusteachHandler
 
 __all__ = ["PlacesHandler", "SessionStatusHandler"]
 
-class PlacesHandler(JupyterHandler):
+class PlacesHandler(MusteachHandler):
     """``/musteach/api/places``: what the server holds, for its host only (``Authorization: Bearer <key>``,
     the key :func:`~musteach_server.admission.host_key` derives from the secret; 403 otherwise). JSON:
     ``taken`` (places the gate counts), ``kernels`` (kernels that exist), ``visitors``, ``pooled``,
@@ -29,12 +28,12 @@ class PlacesHandler(JupyterHandler):
         pass
 
     def get(self) -> None:
-        expected = "Bearer " + host_key(self.settings["musteach_secret"])
+        expected = "Bearer " + host_key(self.musteach.secret)
         given = self.request.headers.get("Authorization", "")
         if not hmac.compare_digest(given.encode(), expected.encode()):
             raise tornado.web.HTTPError(403)
-        gate: KernelGate = self.settings["musteach_gate"]
-        km = self.settings["kernel_manager"]
+        gate = self.musteach.gate
+        km = self.musteach.kernel_manager
         self.set_header("Cache-Control", "no-store")
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps({
@@ -45,7 +44,7 @@ class PlacesHandler(JupyterHandler):
         }))
 
 
-class SessionStatusHandler(JupyterHandler):
+class SessionStatusHandler(MusteachHandler):
     """``/musteach/api/session/<kernel>``: whether the visitor's kernel still runs (200), has ended (410) or
     is not theirs (403). The page asks when its websocket closes, to say "this session ended"."""
 
@@ -56,12 +55,12 @@ class SessionStatusHandler(JupyterHandler):
         pass
 
     def get(self, kernel_id: str) -> None:
-        gate: KernelGate = self.settings["musteach_gate"]
-        session = session_of(self.request, self.settings["musteach_secret"], self.settings["musteach_trusted"])
-        if gate.sessions.owns(session, kernel_id) and kernel_id not in self.settings["kernel_manager"]:
+        gate = self.musteach.gate
+        session = session_of(self.request, self.musteach.secret, self.musteach.trusted)
+        if gate.sessions.owns(session, kernel_id) and kernel_id not in self.musteach.kernel_manager:
             gate.stopped(kernel_id)
         status = gate.sessions.status(session, kernel_id)
-        limited = getattr(self.settings["kernel_manager"], "page_limits", None)
+        limited = getattr(self.musteach.kernel_manager, "page_limits", None)
         reason = "limit" if status == 410 and limited is not None and kernel_id in limited.limited else ""
         self.set_status(status)
         self.set_header("Cache-Control", "no-store")

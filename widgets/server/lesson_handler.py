@@ -63,12 +63,11 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
     @property
     def gate(self) -> KernelGate:
         """The server's :class:`KernelGate` (from the application's settings)."""
-        gate: KernelGate = self.settings["musteach_gate"]
-        return gate
+        return self.musteach.gate
 
     @property
     def kernel_manager(self) -> Any:
-        return SeatingKernelManager(self.settings["kernel_manager"], self._on_kernel, self._unclaim,
+        return SeatingKernelManager(self.musteach.kernel_manager, self._on_kernel, self._unclaim,
                                     self._take_renewable)
 
     def _take_renewable(self) -> str | None:
@@ -83,7 +82,7 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
         left = self._renew or (self._renew_taken if self._renew_taken != self._seated else None)
         self._renew = self._renew_taken = None
         if left is not None:
-            self.settings["kernel_manager"].stop_soon(left)
+            self.musteach.kernel_manager.stop_soon(left)
         super().on_finish()
 
     def _unclaim(self) -> None:
@@ -95,7 +94,7 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
         gate = self.gate
         if not self._admitted or self._session is None:  # never: every kernel a page gets was admitted first
             log.warning("kernel %s was given to a page without a place: it is stopped", short_id(kernel_id))
-            self.settings["kernel_manager"].stop_soon(kernel_id, now=False)
+            self.musteach.kernel_manager.stop_soon(kernel_id, now=False)
             raise tornado.web.HTTPError(404)
         self._admitted = False
         gate.seat(kernel_id, self._lesson)
@@ -118,14 +117,14 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
         a preheated kernel or one started for it, once the visitor has a session and a place."""
         # one rule for every spelling of a lesson path (musteach_server.routing): a served lesson's exact path,
         # a picture (Voilà's /voila/files/ and its allowlist decide), or the same 404 for anything else
-        route = lesson_request(path, self.settings["musteach_served"])
+        route = lesson_request(path, self.musteach.served)
         if route.kind is RequestKind.FILE:
             self.redirect(url_path_join(self.base_url, "voila", "files", route.path))
             return
-        if route.kind is not RequestKind.LESSON or not (self.settings["musteach_lessons_dir"] / route.path).is_file():
+        if route.kind is not RequestKind.LESSON or not (self.musteach.lessons_dir / route.path).is_file():
             raise tornado.web.HTTPError(404)  # no kernel, no session: the not-found page
         path = self._lesson = route.path
-        self._lang = lang_of(path, self.settings["musteach_languages"])
+        self._lang = lang_of(path, self.musteach.languages)
         why = fetch_refusal(dict(self.request.headers))
         if why:
             log.warning("refused %s for %s: no kernel is started for %s", path, self._who(), why)
@@ -181,7 +180,7 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
         page when ``path`` has no preheated kernel (a class moving on: same session, a fresh namespace)."""
         gate, sessions = self.gate, self.gate.sessions
         assert self._session is not None  # _visitor_session() found it
-        km = self.settings["kernel_manager"]
+        km = self.musteach.kernel_manager
         renewable = None
         if gate.pool_key(path) is None and hasattr(km, "renew"):
             renewable = next((k for k in sessions.to_release(self._session) if k in sessions.gone and k in km), None)
@@ -194,7 +193,7 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
                 log.info("a visitor opened more than %d lessons: their oldest kernel %s is released",
                          sessions.per_session, short_id(old))
             try:
-                await ensure_async(self.settings["kernel_manager"].shutdown_kernel(old, now=True))
+                await ensure_async(self.musteach.kernel_manager.shutdown_kernel(old, now=True))
             except Exception:  # gone meanwhile
                 sessions.release(old)
         if renewable is not None:
@@ -257,19 +256,19 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
     def _admission_token(self) -> AdmissionToken | None:
         """The admission token the visitor brought (its cookie), verified; None without one, or for a token
         that is not valid (the visitor is then anonymous)."""
-        return admission_token_of(self.request, self.settings["musteach_secret"])
+        return admission_token_of(self.request, self.musteach.secret)
 
     def _who(self) -> str:
         return self._address or client_address(self.request.remote_ip or "", self.request.headers.get(
-            "X-Forwarded-For"), self.settings["musteach_trusted"])
+            "X-Forwarded-For"), self.musteach.trusted)
 
     def _visitor_session(self) -> bool:
         """The visitor's session (from its signed cookie), or a first visit that sets one and comes back
         (a redirect to the same address; no kernel is started for a client that keeps no cookie)."""
-        trusted = self.settings["musteach_trusted"]
+        trusted = self.musteach.trusted
         self._address = client_address(self.request.remote_ip or "", self.request.headers.get("X-Forwarded-For"),
                                        trusted)
-        session = session_of(self.request, self.settings["musteach_secret"], trusted)
+        session = session_of(self.request, self.musteach.secret, trusted)
         tried = self.get_query_argument(COOKIE_PROBE, None) is not None
         clean_args = [(k, v) for k, vs in self.request.query_arguments.items() if k != COOKIE_PROBE
                       for v in (x.decode("utf-8", "replace") for x in vs)]
@@ -287,7 +286,7 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
         https = is_https(self.request.protocol, self.request.remote_ip or "",
                          self.request.headers.get("X-Forwarded-Proto"), trusted)
         name = session_cookie_name(https)
-        signed = tornado.web.create_signed_value(self.settings["musteach_secret"], SESSION_COOKIE, new_session_id())
+        signed = tornado.web.create_signed_value(self.musteach.secret, SESSION_COOKIE, new_session_id())
         # over TLS a __Host- cookie (Secure, path /, no Domain): no other port or subdomain can plant it
         self.set_cookie(name, signed.decode("ascii"), httponly=True, samesite="Lax", secure=https,
                         path="/" if https else self.base_url)

@@ -12,7 +12,6 @@ from typing import Any
 
 import tornado.web
 from jupyter_core.utils import ensure_async
-from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.utils import url_path_join
 
 from musteach.i18n import SOURCE_LANG
@@ -21,16 +20,16 @@ from musteach.teach.pages import admission_page, bad_admission_page, leave_page,
 
 from .admission import ADMIT_COOKIE, AdmissionToken, verify_token
 from .cookies import request_is_https, session_of
-from .gate import KernelGate
 from .guard import SESSION_COOKIE, SESSION_COOKIE_TLS, is_https
 from .pages import LANG_COOKIE, form_page, index_html, index_url, not_found_html, request_lang, text_page
+from .settings import MusteachHandler
 
 __all__ = ["AdmitHandler", "IndexHandler", "LeftHandler", "NotFoundHandler", "NotFoundPage"]
 
 log = logging.getLogger("musteach.serve")
 
 
-class NotFoundPage(JupyterHandler):
+class NotFoundPage(MusteachHandler):
     """A handler base: a 404 answer is :func:`~musteach_server.pages.not_found_html` (a link back to the
     lessons), not Jupyter's page. Put it first in the bases (the lesson page puts it before Voilà's handler)."""
 
@@ -38,7 +37,7 @@ class NotFoundPage(JupyterHandler):
         if status_code != 404:
             super().write_error(status_code, **kwargs)
             return
-        lang = request_lang(self.request, self.settings.get("musteach_languages", (SOURCE_LANG,)), self.base_url)
+        lang = request_lang(self.request, self.musteach.languages, self.base_url)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Content-Language", lang)
         self.finish(not_found_html(self.base_url, lang))
@@ -54,7 +53,7 @@ class NotFoundHandler(NotFoundPage):
         raise tornado.web.HTTPError(404)
 
 
-class IndexHandler(JupyterHandler):
+class IndexHandler(MusteachHandler):
     """``/``: the list of lessons (no kernel), in the language the visitor chose last (:data:`LANG_COOKIE`) or
     their browser prefers: English here, another language by a redirect to its index (``/es/``), which
     (with ``/en/``) this handler also serves, remembering the choice."""
@@ -64,7 +63,7 @@ class IndexHandler(JupyterHandler):
 
     @tornado.web.authenticated
     def get(self, lang: str | None = None) -> None:
-        languages: tuple[str, ...] = self.settings["musteach_languages"]
+        languages: tuple[str, ...] = self.musteach.languages
         if lang is None:
             self.set_header("Vary", "Accept-Language, Cookie")
             wanted = request_lang(self.request, languages, self.base_url)
@@ -75,13 +74,13 @@ class IndexHandler(JupyterHandler):
             lang = SOURCE_LANG
         else:
             self.set_cookie(LANG_COOKIE, lang, samesite="Lax", path=self.base_url, expires_days=365)
-        lessons = self.settings["musteach_lessons"] if lang == SOURCE_LANG else self.settings["musteach_translations"][lang]
+        lessons = self.musteach.lessons(lang)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Content-Language", lang)
         self.finish(index_html(lessons, self.base_url, lang, languages))
 
 
-class LeftHandler(JupyterHandler):
+class LeftHandler(MusteachHandler):
     """``/logout`` (Jupyter's own page would show): GET shows a Leave button and changes nothing (a page on
     another site may navigate here); its POST, with the xsrf token, stops the session's kernels, forgets the
     visitor's session cookie and says so, in the visitor's language; their progress stays in their browser."""
@@ -90,7 +89,7 @@ class LeftHandler(JupyterHandler):
         pass
 
     def get(self) -> None:
-        lang = request_lang(self.request, self.settings["musteach_languages"], self.base_url)
+        lang = request_lang(self.request, self.musteach.languages, self.base_url)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Content-Language", lang)
         self.set_header("Cache-Control", "no-store")
@@ -99,16 +98,16 @@ class LeftHandler(JupyterHandler):
                               lang=lang))
 
     async def post(self) -> None:
-        lang = request_lang(self.request, self.settings["musteach_languages"], self.base_url)
-        gate: KernelGate = self.settings["musteach_gate"]
-        session = session_of(self.request, self.settings["musteach_secret"], self.settings["musteach_trusted"])
+        lang = request_lang(self.request, self.musteach.languages, self.base_url)
+        gate = self.musteach.gate
+        session = session_of(self.request, self.musteach.secret, self.musteach.trusted)
         for kernel_id in gate.sessions.of_session(session) if session else []:
             try:
-                await ensure_async(self.settings["kernel_manager"].shutdown_kernel(kernel_id, now=True))
+                await ensure_async(self.musteach.kernel_manager.shutdown_kernel(kernel_id, now=True))
             except Exception:  # gone meanwhile
                 gate.stopped(kernel_id)
         self.clear_cookie(SESSION_COOKIE, path=self.base_url)
-        if request_is_https(self.request, self.settings["musteach_trusted"]):
+        if request_is_https(self.request, self.musteach.trusted):
             self.clear_cookie(SESSION_COOKIE_TLS, path="/", secure=True)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Content-Language", lang)
@@ -116,7 +115,7 @@ class LeftHandler(JupyterHandler):
         self.finish(text_page(left_page(lang), lang=lang, back=index_url(self.base_url, lang)))
 
 
-class AdmitHandler(JupyterHandler):
+class AdmitHandler(MusteachHandler):
     """``/musteach/admit?token=...``, a class link (:mod:`musteach_server.admission`): GET shows the class and a
     Join button (nothing changes); its POST (with the xsrf token) keeps the token in the visitor's
     :data:`~musteach_server.admission.ADMIT_COOKIE` and goes to the lessons."""
@@ -126,7 +125,7 @@ class AdmitHandler(JupyterHandler):
 
     def _token(self) -> AdmissionToken | None:
         try:
-            return verify_token(self.settings["musteach_secret"], self.get_argument("token", ""))
+            return verify_token(self.musteach.secret, self.get_argument("token", ""))
         except MusError as e:
             log.warning("refused a class link from %s: %s", self.request.remote_ip, e)
             return None
@@ -139,7 +138,7 @@ class AdmitHandler(JupyterHandler):
         self.finish(html)
 
     def get(self) -> None:
-        lang = request_lang(self.request, self.settings["musteach_languages"], self.base_url)
+        lang = request_lang(self.request, self.musteach.languages, self.base_url)
         token = self._token()
         if token is None:
             self._answer(403, text_page(bad_admission_page(lang), lang=lang, back=index_url(self.base_url, lang)),
@@ -150,14 +149,14 @@ class AdmitHandler(JupyterHandler):
                      lang)
 
     def post(self) -> None:
-        lang = request_lang(self.request, self.settings["musteach_languages"], self.base_url)
+        lang = request_lang(self.request, self.musteach.languages, self.base_url)
         token = self._token()
         if token is None:
             self._answer(403, text_page(bad_admission_page(lang), lang=lang, back=index_url(self.base_url, lang)),
                          lang)
             return
         https = is_https(self.request.protocol, self.request.remote_ip or "",
-                         self.request.headers.get("X-Forwarded-Proto"), self.settings["musteach_trusted"])
+                         self.request.headers.get("X-Forwarded-Proto"), self.musteach.trusted)
         self.set_cookie(ADMIT_COOKIE, self.get_argument("token"), httponly=True, samesite="Lax", secure=https,
                         path=self.base_url, expires=datetime.fromtimestamp(token.expires, UTC))
         log.info("a visitor joined the class %r (%d places)", token.name, token.places)

@@ -15,8 +15,8 @@ import tornado.web
 from voila.paths import collect_static_paths
 
 from .cookies import session_of
-from .gate import KernelGate
 from .guard import KernelRoute, kernel_route
+from .settings import ServerSettings
 
 __all__ = ["GuardedApplication", "is_traversal", "template_static_path_ok"]
 
@@ -62,6 +62,11 @@ class GuardedApplication(tornado.web.Application):
     or that climb out of a folder (400), kernel routes without the session that owns the kernel, kernel
     listings and reading, the contents API and the file tree (403)."""
 
+    @property
+    def musteach(self) -> ServerSettings:
+        """What musteach adds to the application's settings, typed."""
+        return ServerSettings(self.settings)
+
     def find_handler(self, request: Any, **kwargs: Any) -> Any:
         try:
             decoded = unquote_to_bytes(request.path).decode("utf-8")
@@ -81,8 +86,8 @@ class GuardedApplication(tornado.web.Application):
             return False
         if route is KernelRoute.MODEL and request.method not in ("GET", "DELETE"):
             return False  # reading (the page does, on connecting) or stopping it, by its own session only
-        gate: KernelGate | None = self.settings.get("musteach_gate")
+        gate = self.musteach.gate_or_none
         if gate is None:
             return False
-        return gate.sessions.owns(session_of(request, self.settings["musteach_secret"],
-                                             self.settings.get("musteach_trusted", frozenset())), kernel_id)
+        return gate.sessions.owns(session_of(request, self.musteach.secret,
+                                             self.musteach.trusted), kernel_id)
