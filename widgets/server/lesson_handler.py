@@ -7,7 +7,6 @@ Moved out of :mod:`musteach_server.app` (issue 24 item 4).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from typing import Any
@@ -51,6 +50,22 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
     _seated: str | None = None
     _preheated = False
 
+    _session: str | None = None
+    _address = ""
+    _admitted = False
+    _claim: str | None = None
+    _renew: str | None = None  # the visitor's kernel whose page has gone, set aside to be renewed for this page
+    _renew_taken: str | None = None
+    _lesson = ""
+    _token: AdmissionToken | None = None
+    _lang = SOURCE_LANG
+
+    @property
+    def gate(self) -> KernelGate:
+        """The server's :class:`KernelGate` (from the application's settings)."""
+        gate: KernelGate = self.settings["musteach_gate"]
+        return gate
+
     @property
     def kernel_manager(self) -> Any:
         return SeatingKernelManager(self.settings["kernel_manager"], self._on_kernel, self._unclaim,
@@ -68,22 +83,19 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
         left = self._renew or (self._renew_taken if self._renew_taken != self._seated else None)
         self._renew = self._renew_taken = None
         if left is not None:
-            km = self.settings["kernel_manager"]
-            task = asyncio.ensure_future(ensure_async(km.shutdown_kernel(left, now=True)))
-            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+            self.settings["kernel_manager"].stop_soon(left)
         super().on_finish()
 
     def _unclaim(self) -> None:
         """End the page's claim on a pool kernel (:meth:`KernelGate.unclaim`), once."""
         claim, self._claim = self._claim, None
-        self.settings["musteach_gate"].unclaim(claim)
+        self.gate.unclaim(claim)
 
     def _on_kernel(self, kernel_id: str, *, preheated: bool) -> None:
-        gate: KernelGate = self.settings["musteach_gate"]
+        gate = self.gate
         if not self._admitted or self._session is None:  # never: every kernel a page gets was admitted first
             log.warning("kernel %s was given to a page without a place: it is stopped", short_id(kernel_id))
-            task = asyncio.ensure_future(ensure_async(self.settings["kernel_manager"].shutdown_kernel(kernel_id)))
-            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+            self.settings["kernel_manager"].stop_soon(kernel_id, now=False)
             raise tornado.web.HTTPError(404)
         self._admitted = False
         gate.seat(kernel_id, self._lesson)
@@ -91,17 +103,6 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
         gate.admission.bind(kernel_id, self._session, self._address, self._token)
         self._seated, self._preheated = kernel_id, preheated
         seat_learner(self, kernel_id)  # classes: the kernel's records go to the page's learner
-
-    _session: str | None = None
-    _address = ""
-    _admitted = False
-    _claim: str | None = None
-    _renew: str | None = None  # the visitor's kernel whose page has gone, set aside to be renewed for this page
-    _renew_taken: str | None = None
-    _lesson = ""
-    _token: AdmissionToken | None = None
-
-    _lang = SOURCE_LANG
 
     def _plain(self, status: int, text: PageText, *, retry: int | None = None) -> None:
         self.set_status(status)
@@ -113,6 +114,8 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
         self.finish(text_page(text, lang=self._lang, back=index_url(self.base_url, self._lang), refresh=retry))
 
     async def get(self, path: str | None = None) -> None:
+        """The lesson page of ``path``: refused (403, 429 or 503 with a page saying why), or rendered by Voilà on
+        a preheated kernel or one started for it, once the visitor has a session and a place."""
         # one rule for every spelling of a lesson path (musteach_server.routing): a served lesson's exact path,
         # a picture (Voilà's /voila/files/ and its allowlist decide), or the same 404 for anything else
         route = lesson_request(path, self.settings["musteach_served"])
@@ -128,37 +131,56 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
             log.warning("refused %s for %s: no kernel is started for %s", path, self._who(), why)
             self._plain(403, open_yourself_page(self._lang))
             return
-        if not self._visitor_session():
+        if not self._visitor_session() or self._refused(path):
             return
-        gate: KernelGate = self.settings["musteach_gate"]
-        sessions = gate.sessions
-        assert self._session is not None
-        self._token = self._admission_token()
-        if self._token is None and sessions.too_many_waiting(self._address):
+        await self._release_old_kernels(path)
+        self._claim = self.gate.pool_key(path)  # admit() claims that pool's kernel for this page
+        if not await self.gate.admit(path):
+            log.warning("busy: refused a visitor to %s (%d of %d places taken)", path, self.gate.total(),
+                        self.gate.max_kernels)
+            self._busy()
+            return
+        self._admitted = True
+        arrive = self.settings.get("musteach_arrive")
+        if arrive is not None:
+            arrive(path)
+        await self._render(path)
+
+    def _refused(self, path: str) -> bool:
+        """Whether the visitor gets no place for ``path`` (the refusal is answered and logged here): too many of
+        their address's pages still opening, their address's or class's places all taken, or the places left
+        reserved for classes."""
+        gate, sessions, session = self.gate, self.gate.sessions, self._session
+        assert session is not None  # _visitor_session() found it
+        self._token = token = self._admission_token()
+        if token is None and sessions.too_many_waiting(self._address):
             log.warning("refused %s: %s already holds %d kernels whose page has not connected", path, self._who(),
                         sessions.waiting_per_address)
             self._plain(429, too_many_opening_page(RETRY_AFTER_SECONDS, self._lang), retry=RETRY_AFTER_SECONDS)
-            return
-        decision = gate.admission.decide(self._session, self._address, self._token, gate.total(),
-                                         sessions.to_release(self._session))
+            return True
+        decision = gate.admission.decide(session, self._address, token, gate.total(), sessions.to_release(session))
         if decision is Decision.ADDRESS_FULL:
             log.warning("refused %s: %s already holds %d kernels", path, self._who(), gate.admission.per_address)
             self._plain(429, too_many_open_page(RETRY_AFTER_SECONDS, self._lang), retry=RETRY_AFTER_SECONDS)
-            return
+            return True
         if decision is Decision.CLASS_FULL:
-            assert self._token is not None
-            log.warning("refused %s: every place of the class %r is taken (%d)", path, self._token.name,
-                        self._token.places)
-            self._plain(429, class_full_page(self._token.name, self._token.places, self._lang),
-                        retry=RETRY_AFTER_SECONDS)
-            return
+            assert token is not None  # only a class's token has a class
+            log.warning("refused %s: every place of the class %r is taken (%d)", path, token.name, token.places)
+            self._plain(429, class_full_page(token.name, token.places, self._lang), retry=RETRY_AFTER_SECONDS)
+            return True
         if decision is Decision.RESERVED:
             log.warning("busy: refused an anonymous visitor to %s (%d of %d places taken, %d reserved for classes)",
                         path, gate.total(), gate.max_kernels, gate.admission.reserved())
             self._busy()
-            return
-        # a class moving on: the visitor's kernel whose page has gone is renewed for this page (same session, a
-        # fresh namespace), unless the lesson has a preheated kernel; their other such kernels are stopped
+            return True
+        return False
+
+    async def _release_old_kernels(self, path: str) -> None:
+        """Stop the kernels the visitor's session gives up for ``path``'s page: its oldest beyond
+        ``--per-session``, and those whose page has gone, except one of these set aside to be renewed for this
+        page when ``path`` has no preheated kernel (a class moving on: same session, a fresh namespace)."""
+        gate, sessions = self.gate, self.gate.sessions
+        assert self._session is not None  # _visitor_session() found it
         km = self.settings["kernel_manager"]
         renewable = None
         if gate.pool_key(path) is None and hasattr(km, "renew"):
@@ -178,15 +200,11 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
         if renewable is not None:
             gate.set_aside(renewable)  # counted again by admit()
             self._renew = renewable
-        self._claim = gate.pool_key(path)  # admit() claims that pool's kernel for this page
-        if not await gate.admit(path):
-            log.warning("busy: refused a visitor to %s (%d of %d places taken)", path, gate.total(), gate.max_kernels)
-            self._busy()
-            return
-        self._admitted = True
-        arrive = self.settings.get("musteach_arrive")
-        if arrive is not None:
-            arrive(path)
+
+    async def _render(self, path: str) -> None:
+        """Voilà's page of the admitted ``path``; then the kernel it got is the page's (or its place is given
+        back), and one log line says how long the page took."""
+        gate = self.gate
         # the visitor may not pick a template or theme (that would also bypass the preheated kernels)
         for name in ("template", "theme"):
             self.request.arguments.pop(name, None)
@@ -211,25 +229,24 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
                 self._admitted = False
                 gate.abandon()
             if self._seated is not None:
-                sessions.page_sent(self._seated)
-                if not self._preheated:
-                    gate.cold_seconds = 0.7 * gate.cold_seconds + 0.3 * (time.monotonic() - start)
-                follow = self.settings.get("musteach_follow")
-                if follow is not None:
-                    follow(path)
-                log.info(
-                    "page %s opened: kernel %s (%s), %s, %d of %d places taken by visitors, %.2f s",
-                    path,
-                    short_id(self._seated),
-                    "preheated" if self._preheated else "started for it",
-                    count(gate.total(), "kernel"),
-                    gate.in_use(),
-                    gate.max_kernels,
-                    time.monotonic() - start,
-                )
+                self._opened(path, start)
+
+    def _opened(self, path: str, start: float) -> None:
+        """The page of ``path`` was sent with its kernel (requested at ``start``, ``time.monotonic()``)."""
+        gate, seated = self.gate, self._seated
+        assert seated is not None
+        gate.sessions.page_sent(seated)
+        if not self._preheated:
+            gate.cold_seconds = 0.7 * gate.cold_seconds + 0.3 * (time.monotonic() - start)
+        follow = self.settings.get("musteach_follow")
+        if follow is not None:
+            follow(path)
+        log.info("page %s opened: kernel %s (%s), %s, %d of %d places taken by visitors, %.2f s", path,
+                 short_id(seated), "preheated" if self._preheated else "started for it", count(gate.total(), "kernel"),
+                 gate.in_use(), gate.max_kernels, time.monotonic() - start)
 
     def _busy(self) -> None:
-        gate: KernelGate = self.settings["musteach_gate"]
+        gate = self.gate
         self.set_status(503)
         self.set_header("Retry-After", str(RETRY_AFTER_SECONDS))
         self.set_header("Content-Type", "text/html; charset=utf-8")
