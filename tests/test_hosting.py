@@ -357,8 +357,9 @@ def test_a_frame_declaring_millions_of_parts_is_refused_before_it_is_parsed(serv
                 latency = None
             await asyncio.sleep(1)
         grown = peak[-1] - before
-        await v.close_page()
-        await other.close_page()
+        for page in (v, other):
+            with contextlib.suppress(Exception):  # a server still frozen by the frame answers nothing
+                await page.close_page()
         return grown, latency
 
     grown, latency = run(go())

@@ -389,3 +389,18 @@ def test_a_visitor_moving_on_gets_their_kernel_renewed_with_a_fresh_namespace(tm
     assert got["kernels"] == 2 and got["taken"] == 2
     assert latency is not None
     assert widgets[1] <= widgets[0] + 2, widgets  # the first page's widgets were closed, not kept beside the new
+
+
+def test_a_class_visitors_kernel_is_held_for_their_next_lesson_unless_a_page_waits():
+    """Pages gone: an anonymous visitor's kernel is released after the grace; a class visitor's (class link) is
+    kept a little longer for their next lesson (renewed for it), but never while a page waits for a place."""
+    from musteach_server.gate import CLASS_HOLD_SECONDS, KernelGate
+
+    key = b"k" * 32
+    gate = KernelGate(set(), max_kernels=2)
+    gate.admission.bind("k1", "s1", "10.0.0.1", verify_token(key, issue_token(key, "4B", 2, 1)))
+    gate.admission.bind("k2", "s2", "10.0.0.1", None)
+    assert gate.hold_for_renewal("k1", 12) and not gate.hold_for_renewal("k1", CLASS_HOLD_SECONDS + 1)
+    assert not gate.hold_for_renewal("k2", 12)
+    gate.waiting_for_room = 1
+    assert not gate.hold_for_renewal("k1", 12)

@@ -331,13 +331,17 @@ class MusteachVoila(Voila):  # type: ignore[misc]  # Voilà ships no type inform
             return
         sessions = self.gate.sessions
         connections = connections_of(self.kernel_manager)
+        now = time.monotonic()
         for kernel_id in sessions.gone_for(self.musteach.page_grace):
             if connections.get(kernel_id):
                 sessions.connected(kernel_id)
                 continue
+            gone_for = now - sessions.gone.get(kernel_id, now)
+            if self.gate.hold_for_renewal(kernel_id, gone_for):
+                continue  # a class visitor's: kept for their next lesson while no page waits for a place
             sessions.forget_gone(kernel_id)
             log.info("kernel %s released: its page went away %d s ago and did not come back", short_id(kernel_id),
-                     self.musteach.page_grace)
+                     gone_for)
             self.kernel_manager.stop_soon(kernel_id)
         for kernel_id in sessions.overdue(self.musteach.connect_timeout):
             sessions.connected(kernel_id)  # asked once

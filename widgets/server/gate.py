@@ -17,7 +17,7 @@ from .admission import Admission
 from .guard import Sessions
 from .jupyter_compat import pools_of
 
-__all__ = ["ADMIT_WAIT_SECONDS", "COLD_WAIT_GUESS", "PREHEAT_SLOT_TIMEOUT", "KernelGate"]
+__all__ = ["ADMIT_WAIT_SECONDS", "CLASS_HOLD_SECONDS", "COLD_WAIT_GUESS", "PREHEAT_SLOT_TIMEOUT", "KernelGate"]
 
 #: Seconds a page waits at most for a pool kernel still starting before it is given up on.
 PREHEAT_SLOT_TIMEOUT = 120
@@ -25,6 +25,9 @@ PREHEAT_SLOT_TIMEOUT = 120
 COLD_WAIT_GUESS = 15.0
 #: Longest a page waits for a place about to free (a pool kernel starting, a page gone in its grace).
 ADMIT_WAIT_SECONDS = 30.0
+#: A class visitor's kernel whose page has gone is kept this many seconds (past ``--page-grace``) for their next
+#: lesson (renewed for it: no kernel to start), unless a page is waiting for a place.
+CLASS_HOLD_SECONDS = 45.0
 
 log = logging.getLogger("musteach.serve")
 
@@ -51,6 +54,8 @@ class KernelGate:
         self.admission = admission or Admission(max_kernels)
         self.visitors: dict[str, str] = {}  # kernel id -> lesson path
         self.admitting = 0
+        #: pages waiting in :meth:`admit` for a place to free
+        self.waiting_for_room = 0
         #: pages admitted on a pool's kernel that Voilà has not handed them yet (pool name -> pages): a pool of
         #: one kernel admits one page, the next one is admitted under the cap (it starts a kernel of its own)
         self.claims: dict[str, int] = {}
@@ -111,6 +116,21 @@ class KernelGate:
             self.admitting += 1
             return True
         self.admitting += 1  # reserved at once, so that no pool refills into its place
+        self.waiting_for_room += 1  # (kernels held for a class's next lesson are released at once)
+        try:
+            return await self._wait_for_room(wait)
+        finally:
+            self.waiting_for_room -= 1
+
+    def hold_for_renewal(self, kernel_id: str, gone_for: float) -> bool:
+        """Whether a kernel whose page went away ``gone_for`` seconds ago (past the grace) is kept a little longer
+        for its visitor's next lesson: a class visitor's (admitted with a class link: the class moves on
+        together, each visitor's next page renews their own kernel instead of starting one), for at most
+        :data:`CLASS_HOLD_SECONDS`, and never while a page waits for a place."""
+        bound = self.admission.kernels.get(kernel_id)
+        return bool(bound and bound[2]) and gone_for < CLASS_HOLD_SECONDS and not self.waiting_for_room
+
+    async def _wait_for_room(self, wait: float) -> bool:
         deadline = time.monotonic() + wait
         while True:
             if self.total() <= self.max_kernels:
