@@ -65,9 +65,9 @@ axe: $(AXE)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check musteach widgets tests benchmarks
 
-## mypy --strict over the core and the widgets (part of `make test`; the server joins once it is strict too)
+## mypy --strict over the core, the widgets and the server (part of `make test`)
 typecheck: $(STAMP)
-	$(PY) -m mypy --strict musteach widgets --exclude '^widgets/server/'
+	$(PY) -m mypy --strict musteach widgets
 
 ## Every test: unit, properties, vectors, doctests, widgets, nbval on the lessons, and the browser tests
 test: $(STAMP) browser-deps proxy-deps axe lint typecheck

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from musteach_server.admission import ADMIT_COOKIE, host_key, issue_token
+from musteach_server.gate import CLASS_HOLD_SECONDS
 from musteach_server.probe import PROTOCOL_V1, Visitor, running_server
 from tornado.httpclient import AsyncHTTPClient
 
@@ -139,11 +140,18 @@ def main(argv: list[str] | None = None) -> int:
                 got = await places(server.base_url, secret)
                 print(f"  wave {wave.lesson}: {time.monotonic() - t0:.0f} s; then {got.get('visitors')} visitors' "
                       f"kernels, pools {got.get('pools')}")
-            await asyncio.sleep(args.page_grace + 3)
+            # the class's kernels of pages gone are kept for their next lesson (CLASS_HOLD_SECONDS), then released
+            deadline = time.monotonic() + args.page_grace + CLASS_HOLD_SECONDS + 5
+            while time.monotonic() < deadline:
+                got = await places(server.base_url, secret)
+                if not got.get("visitors"):
+                    break
+                await asyncio.sleep(1)
             return await places(server.base_url, secret)
 
         end = asyncio.run(go())
         released = server.log().count("released: its page went away")
+        renewed = server.log().count("renewed for its visitor's next page")
     print()
     for wave in waves:
         f = wave.firsts
@@ -153,8 +161,8 @@ def main(argv: list[str] | None = None) -> int:
               f"errors {len(wave.errors)}")
         for e in wave.errors[:5]:
             print("   ", e)
-    print(f"kernels released for pages gone without a beacon: {released}; after the last wave and the grace: "
-          f"{end.get('visitors')} visitors' kernels left")
+    print(f"kernels of pages gone without a beacon: {renewed} renewed for their visitor's next lesson, {released} "
+          f"released; after the last wave and the hold: {end.get('visitors')} visitors' kernels left")
     bad = sum(len(w.errors) + w.refused for w in waves)
     return 1 if bad else 0
 

@@ -58,33 +58,3 @@ def test_a_killed_kernel_says_the_session_ended_and_reload_brings_the_lesson_bac
     page.locator(".musteach-answer").first.wait_for(state="visible")
     assert page.locator(".musteach-ended").count() == 0
 
-
-def test_a_page_whose_server_stops_and_restarts_says_so_and_reload_brings_the_lesson_back(browser, page, tmp_path):
-    """Issue 26: after the server was stopped or restarted the page asked once, got no answer (or a 403) and
-    fell silent, its buttons enabled and doing nothing."""
-    d = tmp_path / "lessons"
-    d.mkdir()
-    (d / LANCE).write_text(lesson_notebook(
-        "Lesson 1: who wins Grande", "from musteach_widgets import LanceQuiz\nLanceQuiz('grande', n=3, seed=3)"))
-    args = ("--lessons", str(d), "--pool-size", "0", "--max-kernels", "4")
-    with running_server(*args, log_path=tmp_path / "first.log", cwd=ROOT) as first:
-        page.goto(f"{first.base_url}/voila/render/{LANCE}", wait_until="domcontentloaded")
-        page.locator(".musteach-answer").first.wait_for(state="visible")
-        base = first.base_url
-    # the server is gone: the page says the tutor cannot be reached, its controls stop
-    bar = page.locator(".musteach-ended")
-    bar.wait_for(state="visible", timeout=30_000)
-    assert "The tutor cannot be reached" in bar.inner_text()
-    assert page.get_by_role("button", name="Reload").is_visible()
-    assert page.locator("#rendered_cells[inert]").count() == 1
-    assert page.locator(".musteach-answer button:not([disabled]), button.musteach-answer:not([disabled])").count() == 0
-    # the server is back, restarted (a new secret: the old session is not its): the page learns its session ended
-    port = int(base.rsplit(":", 1)[1])
-    with running_server(*args, log_path=tmp_path / "second.log", cwd=ROOT, port=port):
-        page.wait_for_function("document.querySelector('.musteach-ended') && "
-                               "document.querySelector('.musteach-ended').textContent.includes('session ended')",
-                               timeout=30_000)
-        page.get_by_role("button", name="Reload").click()
-        page.locator(".musteach-answer").first.wait_for(state="visible")
-        assert page.locator(".musteach-ended").count() == 0
-        assert page.locator("#rendered_cells[inert]").count() == 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import secrets
 import socket
 import subprocess
 import sys
@@ -274,9 +275,10 @@ def test_a_preheated_kernel_handed_to_a_page_is_not_culled_before_the_page_conne
     assert stopped == ["orphan", "handed"]
 
 
-def test_pool_kernels_wait_while_a_page_loads():
+def test_pool_kernels_wait_while_a_page_loads(monkeypatch):
     """Refilling a pool waits while a visitor's page loads (handed over under PAGE_SETTLE_SECONDS ago, or its
-    websocket not connected yet), and never longer than PAGE_LOAD_LIMIT_SECONDS."""
+    websocket not connected yet), and never longer than PAGE_LOAD_LIMIT_SECONDS; one pool kernel at a time
+    still starts meanwhile (branch hosting: a class arriving without pause kept every pool from refilling)."""
     km = MusteachKernelManager()
     km._kernels["page"] = types.SimpleNamespace(last_activity=utcnow(), execution_state="idle")
     assert not km.pages_loading()
@@ -296,6 +298,8 @@ def test_pool_kernels_wait_while_a_page_loads():
         km.hand_over("page")
         km._kernel_connections["page"] = 1
         km._page_loads["page"] -= PAGE_SETTLE_SECONDS - 0.3
+        monkeypatch.setattr("musteach_server.kernel_manager.PREHEAT_CONCURRENCY", 2)
+        km._preheating = 1  # one pool kernel already starting: a second waits until the page has loaded
         t = time.monotonic()
         assert await km._take_slot()
         return time.monotonic() - t
@@ -530,14 +534,16 @@ def test_floods_and_cross_site_images_leave_a_place_for_a_second_visitor(tmp_pat
     opening page after page, fresh sessions from one address (behind a trusted proxy). A second visitor,
     from another address, still gets a lesson; the kernels never exceed the limits."""
     lessons = write_lessons(tmp_path / "lessons", broken=False)
+    proxy = proxy_headers(tmp_path)  # the trusted proxy on this machine proves itself (issue 26)
     with running_server("--lessons", str(lessons), "--max-kernels", "5", "--pool-size", "0", "--per-address", "3",
-                        "--trusted-proxy", "127.0.0.1", log_path=tmp_path / "serve.log", cwd=ROOT) as s:
+                        "--trusted-proxy", "127.0.0.1", "--secret-file", str(tmp_path / "secret"),
+                        log_path=tmp_path / "serve.log", cwd=ROOT) as s:
         async def go():
             flooder = Visitor(s.base_url)
             imgs = [await flooder.fetch(f"/voila/render/{LANCE}", headers=IMG_FROM_ANOTHER_SITE) for _ in range(5)]
             bare = [await Visitor(s.base_url).fetch(f"/voila/render/{LANCE}") for _ in range(30)]
             after_anonymous = len(s.kernel_pids())
-            attacker = {"X-Forwarded-For": "198.51.100.7"}
+            attacker = {"X-Forwarded-For": "198.51.100.7", **proxy}
             one = Visitor(s.base_url)
             one_session = []
             for _ in range(5):
@@ -550,9 +556,10 @@ def test_floods_and_cross_site_images_leave_a_place_for_a_second_visitor(tmp_pat
                 v.fetch = _with_headers(v.fetch, attacker)
                 fresh.append((await v.get_page(LANCE)).code)
             second = Visitor(s.base_url)
-            second.fetch = _with_headers(second.fetch, {"X-Forwarded-For": "203.0.113.20"})
+            second.fetch = _with_headers(second.fetch, {"X-Forwarded-For": "203.0.113.20", **proxy})
             r = await second.open(LANCE)
-            tls = await Visitor(s.base_url).fetch(f"/voila/render/{LANCE}", headers={"X-Forwarded-Proto": "https"})
+            tls = await Visitor(s.base_url).fetch(f"/voila/render/{LANCE}",
+                                                  headers={"X-Forwarded-Proto": "https", **proxy})
             return imgs, bare, after_anonymous, one_session, held_by_one, fresh, r, second, tls
 
         imgs, bare, after_anonymous, one_session, held_by_one, fresh, r, second, tls = run(go())
@@ -578,11 +585,13 @@ def test_half_open_page_loads_hold_no_place_for_long(tmp_path):
     half-open kernels are stopped ``--connect-timeout`` seconds later while the second visitor's stays."""
     lessons = write_lessons(tmp_path / "lessons", broken=False)
     timeout = 20  # rendering a page takes about 4 s on a loaded test machine
+    proxy = proxy_headers(tmp_path)
     with running_server("--lessons", str(lessons), "--max-kernels", "6", "--pool-size", "0",
                         "--waiting-per-address", "3", "--connect-timeout", str(timeout),
-                        "--trusted-proxy", "127.0.0.1", log_path=tmp_path / "serve.log", cwd=ROOT) as s:
+                        "--trusted-proxy", "127.0.0.1", "--secret-file", str(tmp_path / "secret"),
+                        log_path=tmp_path / "serve.log", cwd=ROOT) as s:
         document = {"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Site": "none",
-                    "X-Forwarded-For": "198.51.100.7"}
+                    "X-Forwarded-For": "198.51.100.7", **proxy}
 
         async def go():
             flood = []
@@ -592,7 +601,7 @@ def test_half_open_page_loads_hold_no_place_for_long(tmp_path):
                 flood.append((await v.get_page(LANCE)).code)
             held = len(s.kernel_pids())
             second = Visitor(s.base_url)
-            second.fetch = _with_headers(second.fetch, {"X-Forwarded-For": "203.0.113.20"})
+            second.fetch = _with_headers(second.fetch, {"X-Forwarded-For": "203.0.113.20", **proxy})
             r = await second.open(LANCE)
             start = time.monotonic()
             while len(s.kernel_pids()) > 1 and time.monotonic() - start < timeout + 10:
@@ -614,6 +623,15 @@ def test_half_open_page_loads_hold_no_place_for_long(tmp_path):
         log = s.log()
         assert log.count(f"its page did not connect within {timeout} s") == 3
         assert "already holds 3 kernels whose page has not connected" in log
+
+
+def proxy_headers(d: Path) -> dict[str, str]:
+    """Write a secret to ``d / "secret"``; the header by which a trusted proxy on this machine proves itself."""
+    from musteach_server.admission import proxy_key
+
+    secret = secrets.token_hex(32).encode()
+    (d / "secret").write_bytes(secret)
+    return {"X-Musteach-Proxy": proxy_key(secret)}
 
 
 def _with_headers(fetch, extra):

@@ -61,6 +61,7 @@ PLUGIN_WORDS: tuple[str, ...] = (
     N_('how long the link works (default %(default)s)'),
     N_("the server's --secret-file (or set MUSTEACH_SECRET)"),
     N_("the server's address (default %(default)s)"),
+    N_("print instead the key a proxy on the server's machine sends as X-Musteach-Proxy"),
 )
 """Every description and help the plug-in commands write, in English (the msgids)."""
 

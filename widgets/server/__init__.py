@@ -9,7 +9,16 @@ This subpackage is the only place that imports Voilà, jupyter_server and tornad
   words of the server's pages come from :mod:`musteach.teach.pages`, in the page's language);
 * :mod:`musteach_server.app` is the Voilà application: preheated kernels, a cap on visitors' kernels
   with a "busy" page, idle kernels culled, sources and tracebacks hidden, only widget messages accepted from
-  pages, a lesson bar on every page, one log line per event;
+  pages, a lesson bar on every page, one log line per event. It only builds the application from the modules
+  of each job (issue 24): :mod:`~musteach_server.options` (what was asked, the pools fitted under the cap),
+  :mod:`~musteach_server.kernel_manager` (starting, preheating, culling and stopping kernels),
+  :mod:`~musteach_server.websocket` (the page's websocket), :mod:`~musteach_server.pages` (the server's plain
+  HTML pages), :mod:`~musteach_server.cookies` (what a request's cookies say), the handlers
+  (:mod:`~musteach_server.page_handlers`, :mod:`~musteach_server.lesson_handler`,
+  :mod:`~musteach_server.api_handlers`), :mod:`~musteach_server.request_guard` (the checks before any handler)
+  and :mod:`~musteach_server.voila_config` (Voilà's configuration); the gate (:mod:`~musteach_server.gate`),
+  admission, ownership, proxies, limits, frames, routing and logs have modules of their own, and every private
+  name of Jupyter, Voilà or tornado the server needs is read in :mod:`~musteach_server.jupyter_compat`;
 * :mod:`musteach_server.templates` compiles the lesson page's templates once for the server's life (not again
   for every page: a pool refilling then leaves the server's event loop, and the visitors' clicks, alone);
 * :mod:`musteach_server.guard` holds the rules of an open server: sessions, which requests may start a

@@ -43,6 +43,7 @@ __all__ = [
     "address_key",
     "host_key",
     "issue_token",
+    "proxy_key",
     "verify_token",
 ]
 
@@ -135,6 +136,12 @@ def host_key(secret: bytes) -> str:
     return _b64(hmac.new(secret, b"musteach-host-key", hashlib.sha256).digest())
 
 
+def proxy_key(secret: bytes) -> str:
+    """The key a proxy on the server's own machine sends (``X-Musteach-Proxy``, :mod:`musteach_server.proxies`)
+    to have its ``X-Forwarded-*`` headers believed: derived from the secret, like :func:`host_key`."""
+    return _b64(hmac.new(secret, b"musteach-proxy-key", hashlib.sha256).digest())
+
+
 def address_key(address: str) -> str:
     """The key an address is counted under: an IPv4 address itself, an IPv6 address its /64 network (one
     client or home holds a whole /64), anything else as given.
@@ -178,6 +185,12 @@ class Admission:
         if token is not None:
             self.tokens[token.token_id] = token
         self.kernels[kernel_id] = (session, address_key(address), token.token_id if token else "")
+
+    def rebind(self, kernel_id: str, session: str) -> None:
+        """``kernel_id``'s page claimed it for ``session`` (its owned session): same address and token."""
+        if kernel_id in self.kernels:
+            _, address, token_id = self.kernels[kernel_id]
+            self.kernels[kernel_id] = (session, address, token_id)
 
     def release(self, kernel_id: str) -> None:
         """The kernel stopped: its place is free."""

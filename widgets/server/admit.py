@@ -2,7 +2,8 @@
 
 ``musteach admit --name 4B --places 40 --hours 4 --secret-file /etc/musteach.secret --url https://tutor.example/``
 prints the link the teacher hands out: up to 40 visitors who follow it are seated under the class's own quota,
-whatever their address, and the server keeps places for them. The server must sign its cookies with the same
+whatever their address, and the server keeps places for them. ``musteach admit --proxy-key --secret-file ...``
+prints instead the key a reverse proxy on the server's machine sends (:mod:`musteach_server.proxies`). The server must sign its cookies with the same
 secret (``--secret-file`` or ``MUSTEACH_SECRET``). Registered through the ``musteach.commands`` entry point
 (``add_parser(sub)``, ``run(args) -> int``); bad options raise :class:`~musteach.rules.errors.MusError`.
 """
@@ -14,7 +15,7 @@ from urllib.parse import quote, urlsplit
 
 from musteach.rules.errors import MusError
 
-from .admission import ADMIT_PATH, issue_token
+from .admission import ADMIT_PATH, issue_token, proxy_key
 from .command import read_secret
 
 __all__ = ["add_parser", "admission_link", "run"]
@@ -26,12 +27,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         help="print a class link for musteach serve: its visitors get places of their own",
         description="Print a class link (a signed admission token) for a server started with the same secret.",
     )
-    p.add_argument("--name", required=True, help="the class's name (shown to its visitors and in the log)")
-    p.add_argument("--places", type=int, required=True, help="visitors seated at once under the link")
+    p.add_argument("--name", help="the class's name (shown to its visitors and in the log)")
+    p.add_argument("--places", type=int, help="visitors seated at once under the link")
     p.add_argument("--hours", type=float, default=4.0, help="how long the link works (default %(default)s)")
     p.add_argument("--secret-file", default=None, metavar="PATH",
                    help="the server's --secret-file (or set MUSTEACH_SECRET)")
     p.add_argument("--url", default="http://localhost:8866/", help="the server's address (default %(default)s)")
+    p.add_argument("--proxy-key", action="store_true",
+                   help="print instead the key a proxy on the server's machine sends as X-Musteach-Proxy")
     return p
 
 
@@ -52,6 +55,11 @@ def run(args: argparse.Namespace) -> int:
     secret = read_secret(args.secret_file)
     if secret is None:
         raise MusError("musteach admit needs the server's secret: --secret-file PATH or MUSTEACH_SECRET")
+    if args.proxy_key:
+        print(proxy_key(secret))
+        return 0
+    if not args.name or args.places is None:
+        raise MusError("musteach admit needs --name and --places (or --proxy-key)")
     token = issue_token(secret, args.name, args.places, args.hours)
     print(admission_link(args.url, token))
     return 0

@@ -97,7 +97,7 @@ class Cluster:
 
     base_url: str
     servers: list[Server]
-    nginx: subprocess.Popen
+    nginx: subprocess.Popen[bytes]
     prefix: Path
 
 

@@ -99,7 +99,7 @@ INT_OPTIONS: tuple[IntOption, ...] = (
 DEFAULTS: dict[str, str | int] = {"host": "127.0.0.1", **{o.dest: o.default for o in INT_OPTIONS}}
 
 
-def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "serve",
         help="serve the lessons with Voilà for a class (code hidden, one kernel per visitor)",

@@ -20,7 +20,7 @@ __all__ = ["add_parser", "copy_lessons", "run"]
 COPIED = ("*.ipynb", "*.png", "*.jpg", "*.svg", "*.css")
 
 
-def add_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "lessons",
         help="copy the lessons (notebooks) into a folder, to open them in JupyterLab",

@@ -32,6 +32,8 @@ from tornado.httputil import HTTPHeaders
 
 __all__ = [
     "CONTENT_SECURITY_POLICY",
+    "OWNER_COOKIE",
+    "OWNER_COOKIE_TLS",
     "SECURITY_HEADERS",
     "SESSION_COOKIE",
     "SESSION_COOKIE_TLS",
@@ -43,6 +45,7 @@ __all__ = [
     "is_https",
     "kernel_route",
     "new_session_id",
+    "owner_cookie_name",
     "session_cookie_name",
 ]
 
@@ -56,6 +59,18 @@ SESSION_COOKIE_TLS = "__Host-musteach_session"
 def session_cookie_name(https: bool) -> str:
     """The session cookie's name for a visitor whose pages come over TLS (``https``) or not."""
     return SESSION_COOKIE_TLS if https else SESSION_COOKIE
+
+
+#: The cookie binding a session to the proof its pages keep in their origin's storage (``<id>:<owner>``,
+#: signed; :mod:`musteach_server.ownership`): a session id planted from another port owns no kernel of the page.
+OWNER_COOKIE = "musteach_owner"
+#: The same over TLS.
+OWNER_COOKIE_TLS = "__Host-musteach_owner"
+
+
+def owner_cookie_name(https: bool) -> str:
+    """The owner cookie's name for a visitor whose pages come over TLS (``https``) or not."""
+    return OWNER_COOKIE_TLS if https else OWNER_COOKIE
 
 #: What a page may load and run: its own scripts (Voilà's page and inline bootstrap, the widgets' modules,
 #: anywidget's ``blob:`` modules), styles, pictures and fonts from the server or ``data:``, and connections
@@ -236,6 +251,9 @@ class Sessions:
     waiting: dict[str, float] = field(default_factory=dict)
     #: kernel id -> time.monotonic() its page's websocket closed (until it connects again)
     gone: dict[str, float] = field(default_factory=dict)
+    #: kernel id -> the session it had before its page claimed it, which keeps it until its page connects
+    #: its websocket (that may have been opened before the claim landed)
+    before_claim: dict[str, str] = field(default_factory=dict)
 
     def bind(self, kernel_id: str, session: str, address: str) -> None:
         """The page request of ``session`` from ``address`` got kernel ``kernel_id`` (waiting for its page)."""
@@ -251,6 +269,22 @@ class Sessions:
         """The kernel's page connected its websocket: it waits no more (and is not gone)."""
         self.waiting.pop(kernel_id, None)
         self.gone.pop(kernel_id, None)
+        self.before_claim.pop(kernel_id, None)
+
+    def claim(self, kernel_id: str, session: str | None, owned: str) -> bool:
+        """The page of ``kernel_id``, sent to ``session``, claims it for the owned session ``owned``
+        (:mod:`musteach_server.ownership`): True when it was ``session``'s. Only that kernel moves; while its
+        page's websocket has not connected yet, ``session`` keeps it too (the socket may have been opened with
+        the cookies of before the claim)."""
+        if not self.owns(session, kernel_id) or session is None:
+            return False
+        _, address = self.kernels[kernel_id]
+        self.kernels[kernel_id] = (owned, address)
+        if kernel_id in self.waiting:
+            self.before_claim[kernel_id] = session
+        else:
+            self.before_claim.pop(kernel_id, None)
+        return True
 
     def disconnected(self, kernel_id: str, now: float | None = None) -> None:
         """The websocket of the kernel's page closed (a tab closed, a reload, a lost connection)."""
@@ -284,13 +318,16 @@ class Sessions:
 
     def owns(self, session: str | None, kernel_id: str | None) -> bool:
         """Whether ``kernel_id`` is a running kernel of ``session``."""
-        return bool(session) and kernel_id in self.kernels and self.kernels[kernel_id][0] == session
+        if not session or kernel_id not in self.kernels:
+            return False
+        return self.kernels[kernel_id][0] == session or self.before_claim.get(kernel_id) == session
 
     def release(self, kernel_id: str) -> None:
         """The kernel stopped (its place is free); its session is remembered for :meth:`status`."""
         owner = self.kernels.pop(kernel_id, None)
         self.waiting.pop(kernel_id, None)
         self.gone.pop(kernel_id, None)
+        self.before_claim.pop(kernel_id, None)
         if owner is not None:
             self.ended[kernel_id] = owner[0]
             while len(self.ended) > 10_000:

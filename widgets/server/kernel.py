@@ -64,9 +64,10 @@ def main() -> None:
     from ipykernel.kernelapp import IPKernelApp
 
     app = IPKernelApp.instance()
-    app.initialize()
-    app.shell.events.register("post_run_cell", settle)
-    app.start()
+    app.initialize()  # type: ignore[no-untyped-call]  # ipykernel 6/7 leaves initialize() and start() unannotated
+    if app.shell is not None:  # initialize() made it
+        app.shell.events.register("post_run_cell", settle)
+    app.start()  # type: ignore[no-untyped-call]  # (as initialize)
 
 
 if __name__ == "__main__":

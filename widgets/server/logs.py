@@ -9,6 +9,8 @@ import re
 
 import tornado.web
 
+from .jupyter_compat import status_reason
+
 __all__ = ["TidyVoilaLog", "log_request"]
 
 log = logging.getLogger("musteach.serve")
@@ -18,7 +20,7 @@ def log_request(handler: tornado.web.RequestHandler) -> None:
     """Tornado's access log, reduced to refusals: a line per 4xx/5xx answer (the busy page logs itself)."""
     status = handler.get_status()
     if status >= 400 and status != 503:
-        log.warning("refused %s %s: %d %s", handler.request.method, handler.request.uri, status, handler._reason)
+        log.warning("refused %s %s: %d %s", handler.request.method, handler.request.uri, status, status_reason(handler))
 
 
 _REQUEST_LINE = re.compile(r"^\d{3} (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) ")

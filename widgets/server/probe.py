@@ -26,7 +26,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from http.cookies import SimpleCookie
@@ -34,11 +34,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
-from jupyter_server.services.kernels.connection.base import (
-    deserialize_binary_message,
-    deserialize_msg_from_ws_v1,
-    serialize_msg_to_ws_v1,
-)
+from jupyter_server.services.kernels.connection import base as jupyter_frames
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError, HTTPRequest, HTTPResponse
 from tornado.websocket import WebSocketClientConnection, websocket_connect
 
@@ -56,6 +52,15 @@ NAVIGATION = {"Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate", "Sec-F
               "Sec-Fetch-User": "?1"}
 
 
+#: A Jupyter message as JSON: ``header``, ``parent_header``, ``metadata``, ``content``, ``buffers``, ``channel``.
+Message = dict[str, Any]
+
+# jupyter_server's frame codecs, typed (jupyter_server leaves them unannotated)
+_from_ws_v1: Callable[[bytes], tuple[str, list[bytes]]] = jupyter_frames.deserialize_msg_from_ws_v1
+_to_ws_v1: Callable[[list[bytes], str], bytes] = jupyter_frames.serialize_msg_to_ws_v1
+_from_binary: Callable[[bytes], Message] = jupyter_frames.deserialize_binary_message
+
+
 class VisitorError(RuntimeError):
     """The page or its kernel did not answer as a browser expects."""
 
@@ -64,7 +69,7 @@ def free_port() -> int:
     """A TCP port free on 127.0.0.1 right now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        return int(s.getsockname()[1])
 
 
 def _now() -> str:
@@ -78,7 +83,7 @@ class Sent:
     msg_id: str
     msg_type: str
     sent_at: float
-    replies: list[dict] = field(default_factory=list)
+    replies: list[Message] = field(default_factory=list)
     idle: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -100,13 +105,13 @@ class Visitor:
         self.kernel_id: str | None = None
         self.html = ""
         self.views: list[str] = []
-        self.states: dict[str, dict] = {}
+        self.states: dict[str, dict[str, Any]] = {}
         self.models: dict[str, str] = {}  # model id -> model name (ButtonModel, HTMLModel...)
-        self.received: list[dict] = []
+        self.received: list[Message] = []
         self.sent: dict[str, Sent] = {}
         self.ws: WebSocketClientConnection | None = None
-        self._reader: asyncio.Task | None = None
-        self._waiters: list[tuple[Any, asyncio.Future]] = []
+        self._reader: asyncio.Task[None] | None = None
+        self._waiters: list[tuple[Callable[[Message], bool], asyncio.Future[Message]]] = []
         self.closed = asyncio.Event()
 
     # ----- HTTP ------------------------------------------------------------------------------
@@ -201,17 +206,18 @@ class Visitor:
                 if not fut.done():
                     fut.set_exception(VisitorError("the websocket closed"))
 
-    def _decode(self, frame: str | bytes) -> dict:
+    def _decode(self, frame: str | bytes) -> Message:
         if isinstance(frame, str):
-            return json.loads(frame)
+            msg: Message = json.loads(frame)
+            return msg
         if self.protocol == PROTOCOL_V1:
-            channel, parts = deserialize_msg_from_ws_v1(frame)
+            channel, parts = _from_ws_v1(frame)
             header, parent, metadata, content = (json.loads(p) for p in parts[:4])
             return {"channel": channel, "header": header, "parent_header": parent, "metadata": metadata,
                     "content": content, "msg_type": header.get("msg_type"), "buffers": parts[4:]}
-        return deserialize_binary_message(frame)
+        return _from_binary(frame)
 
-    def _dispatch(self, msg: dict) -> None:
+    def _dispatch(self, msg: Message) -> None:
         header = msg.get("header") or {}
         kind = header.get("msg_type")
         content = msg.get("content") or {}
@@ -228,9 +234,9 @@ class Visitor:
                     self.states[model_id] = dict(entry.get("state") or {})
                     self.models[model_id] = entry.get("model_name", "")
         elif kind == "comm_close":
-            self.states.pop(content.get("comm_id"), None)
+            self.states.pop(str(content.get("comm_id")), None)
         parent_id = (msg.get("parent_header") or {}).get("msg_id")
-        sent = self.sent.get(parent_id)
+        sent = self.sent.get(str(parent_id))
         if sent is not None:
             sent.replies.append(msg)
             if kind == "status" and content.get("execution_state") == "idle":
@@ -239,7 +245,8 @@ class Visitor:
             if not fut.done() and predicate(msg):
                 fut.set_result(msg)
 
-    def message(self, msg_type: str, content: dict, *, channel: str = "shell", metadata: dict | None = None) -> dict:
+    def message(self, msg_type: str, content: dict[str, Any], *, channel: str = "shell",
+                metadata: dict[str, Any] | None = None) -> Message:
         """A Jupyter message as the page would build it."""
         return {
             "header": {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "username": "visitor",
@@ -247,7 +254,7 @@ class Visitor:
             "parent_header": {}, "metadata": metadata or {}, "content": content, "buffers": [], "channel": channel,
         }
 
-    async def send(self, msg: dict) -> Sent:
+    async def send(self, msg: Message) -> Sent:
         """Send a message on the websocket; returns its :class:`Sent` record (replies arrive there)."""
         assert self.ws is not None, "connect first"
         header = msg["header"]
@@ -255,7 +262,7 @@ class Visitor:
         self.sent[sent.msg_id] = sent
         if self.protocol == PROTOCOL_V1:
             parts = [json.dumps(msg[k]).encode() for k in ("header", "parent_header", "metadata", "content")]
-            await self.ws.write_message(serialize_msg_to_ws_v1(parts, msg["channel"]), binary=True)
+            await self.ws.write_message(_to_ws_v1(parts, msg["channel"]), binary=True)
         else:
             await self.ws.write_message(json.dumps({k: v for k, v in msg.items() if k != "buffers"} | {"buffers": []}))
         return sent
@@ -265,9 +272,9 @@ class Visitor:
         assert self.ws is not None
         await self.ws.write_message(frame, binary=isinstance(frame, bytes))
 
-    async def wait_for(self, predicate: Any, timeout: float | None = None) -> dict:
+    async def wait_for(self, predicate: Callable[[Message], bool], timeout: float | None = None) -> Message:
         """The first message from now on for which ``predicate(msg)`` is true."""
-        fut: asyncio.Future = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
         entry = (predicate, fut)
         self._waiters.append(entry)
         try:
@@ -279,13 +286,14 @@ class Visitor:
         """Until the kernel has finished with ``sent`` (its ``status: idle``)."""
         await asyncio.wait_for(sent.idle.wait(), timeout or self.timeout)
 
-    async def kernel_info(self) -> dict:
+    async def kernel_info(self) -> dict[str, Any]:
         """``kernel_info_request`` (the page sends it on connecting); returns the reply's content."""
         msg = self.message("kernel_info_request", {})
         reply = self.wait_for(lambda m: (m.get("parent_header") or {}).get("msg_id") == msg["header"]["msg_id"]
                               and (m.get("header") or {}).get("msg_type") == "kernel_info_reply")
         await self.send(msg)
-        return (await reply)["content"]
+        content: dict[str, Any] = (await reply)["content"]
+        return content
 
     async def load_widgets(self) -> None:
         """Fetch every widget's state as ipywidgets' manager does: a ``jupyter.widget.control`` comm,
@@ -335,11 +343,11 @@ class Visitor:
         styled as a quiz but asks nothing, is not one."""
         return [v for v in self.views if "musteach-quiz" in self.classes(v) and "musteach-map" not in self.classes(v)]
 
-    def click_message(self, model_id: str) -> dict:
+    def click_message(self, model_id: str) -> Message:
         """The comm message the front end sends when a Button is clicked."""
         return self.message("comm_msg", {"comm_id": model_id, "data": {"method": "custom", "content": {"event": "click"}}})
 
-    def update_message(self, model_id: str, state: dict) -> dict:
+    def update_message(self, model_id: str, state: dict[str, Any]) -> Message:
         """The comm message the front end sends when a control's value changes (e.g. typing in a Text)."""
         return self.message("comm_msg", {"comm_id": model_id, "data": {"method": "update", "state": state,
                                                                         "buffer_paths": []}})
@@ -364,7 +372,7 @@ class Server:
     """A running ``musteach serve``: its ``base_url``, process and log file."""
 
     base_url: str
-    process: subprocess.Popen
+    process: subprocess.Popen[bytes]
     log_path: Path
 
     def log(self) -> str:
@@ -402,7 +410,7 @@ def answers_ok(url: str) -> bool:
             return False
     try:
         with urllib.request.urlopen(url, timeout=2) as r:
-            return r.status == 200
+            return bool(r.status == 200)
     except (urllib.error.URLError, OSError):
         return False
 
@@ -439,7 +447,7 @@ def _is_live(pid: int) -> bool:
     import psutil
 
     try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+        return bool(psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
     except psutil.NoSuchProcess:
         return False
 
@@ -491,7 +499,7 @@ def wait_for_kernels(server: Server, n: int, timeout: float = 60.0) -> int:
 def lesson_notebook(title: str, *code: str, prose: str = "") -> str:
     """A lesson notebook's JSON (nbformat 4, python3 kernel, no outputs): a ``# title`` markdown cell, then
     one code cell per ``code`` string. For tests and try-outs of a server."""
-    cells = [{"cell_type": "markdown", "id": "title", "metadata": {}, "source": f"# {title}\n\n{prose}".rstrip()}]
+    cells: list[dict[str, Any]] = [{"cell_type": "markdown", "id": "title", "metadata": {}, "source": f"# {title}\n\n{prose}".rstrip()}]
     cells += [
         {"cell_type": "code", "execution_count": None, "id": f"code{i}", "metadata": {}, "outputs": [], "source": src}
         for i, src in enumerate(code)
