@@ -35,11 +35,6 @@ LAZY_CYCLES: dict[tuple[str, str], str] = {
         "judging: the words load on the first sentence, as a drawing loads on the first _repr_svg_"
     ),
     ("musteach.i18n", "musteach.rules.errors"): "check_lang raises LanguageError, a MusError carrying a Text of i18n",
-    # arrived with branch score: a question's grade asks mistakes.diagnose_answer, which knows every question
-    # kind; to break: let the one quiz loop (teach.session, which imports mistakes at load) attach the diagnosis
-    ("musteach.teach.quiz", "musteach.teach.mistakes"): "Question.grade names the mistake (score's diagnosis)",
-    ("musteach.teach.mus_quiz", "musteach.teach.mistakes"): "DiscardQuestion.grade names the mistake",
-    ("musteach.teach.odds_quiz", "musteach.teach.mistakes"): "OddsQuestion.grade names the mistake",
     ("musteach.play.seat_models", "musteach.play.rollout"): "the strong seat's kept cards read AFTER_MUS (to move down)",
     ("musteach.teach.quiz", "musteach.teach.session"): (
         "compatibility: QuizSession is still importable from teach.quiz (module __getattr__); its home is "

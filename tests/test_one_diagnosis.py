@@ -389,3 +389,22 @@ def test_count_tags_name_the_stake_and_the_jugadas_left_out():
                 assert count_mistakes(r, given)[lance] is want, (seed, lance, want)
                 seen.add(want)
     assert seen == {CountMistake.STAKE_LEFT_OUT, CountMistake.STAKE_AS_PASO, CountMistake.JUGADAS_LEFT_OUT}
+
+
+def test_every_question_kind_names_its_own_mistake() -> None:
+    """Issue 24: the question kinds import mistakes (not the other way round), each naming its mistake through a
+    ``diagnosis`` method that :func:`diagnose_answer` calls; a grade's steps are that diagnosis."""
+    from musteach.teach.count_quiz import BettingQuestion, CountQuestion
+    from musteach.teach.mistakes import Diagnosable
+    from musteach.teach.mus_quiz import DiscardQuestion
+    from musteach.teach.odds_quiz import OddsQuestion, odds_question
+    from musteach.teach.quiz import Question
+    from musteach.teach.senas_quiz import SenaQuestion
+
+    for kind in (Question, BettingQuestion, CountQuestion, SenaQuestion, DiscardQuestion, OddsQuestion):
+        assert issubclass(kind, Diagnosable), kind
+    assert diagnose_answer(object(), 1) is None
+    q = odds_question("12o 3c 11e 1b", seat=0, mano=0, lance="grande")
+    found = q.diagnosis(1)
+    assert found is not None and found == diagnose_answer(q, 1)
+    assert q.grade(1).steps == (found.text, q.explanation)

@@ -66,6 +66,7 @@ DOMAIN_OF: tuple[tuple[str, str], ...] = (
     ("teach/mus_quiz.py", "coach"),
     ("teach/grading.py", "coach"),
     ("teach/odds_quiz.py", "coach"),
+    ("teach/bands.py", "coach"),
     ("teach/sampling.py", "coach"),
     ("teach/betting_script.py", "coach"),
     ("teach/*.py", "teach"),

@@ -34,6 +34,7 @@ from ..rules.errors import MusError
 from ..rules.lances import DealResult, Lance, evaluate
 from ..rules.options import Rules
 from . import labels
+from .mistakes import Diagnosed, diagnose_betting, diagnose_count
 from .verdict import Verdict
 from .why_wrong import why_betting_wrong, why_count_wrong
 
@@ -168,6 +169,11 @@ class BettingQuestion:
     @property
     def mano(self) -> int:
         return self.state.mano
+
+    def diagnosis(self, given: Any) -> Diagnosed | None:
+        """The diagnosis of ``given`` (:func:`~musteach.teach.mistakes.diagnose_betting`; RULES.md §6), or None when it is
+        right; raises like :meth:`grade`."""
+        return diagnose_betting(self, given)
 
     def grade(self, answer: Any) -> Verdict:
         """Same as :func:`grade_betting`."""
@@ -356,6 +362,11 @@ class CountQuestion:
             mano=self.mano, score=_pair(self.start_score), target=r.rules.target,
             lances=", ".join(lc.title for lc in r.lances),
         )  # fmt: skip
+
+    def diagnosis(self, given: Any) -> Diagnosed | None:
+        """The diagnosis of ``given`` (:func:`~musteach.teach.mistakes.diagnose_count`; RULES.md §7, §8), or None when it is
+        right; raises like :meth:`grade`."""
+        return diagnose_count(self, given)
 
     def grade(self, answer: Any) -> Verdict:
         """Same as :func:`grade_count`."""

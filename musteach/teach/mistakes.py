@@ -35,25 +35,29 @@ import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..i18n import N_, Translator, speaking, translator
 from ..rules.cards import Card
 from ..rules.lances import Lance, effective_rank, point_value, rank_letter
 from ..rules.senas import CONTEXTS, SENAS, senas_for
-from .count_quiz import BettingQuestion, CountQuestion
+from .bands import band_of
 from .diagnosis import diagnose
-from .mus_quiz import DiscardQuestion
-from .odds_quiz import OddsQuestion, band_of
-from .quiz import Question
 from .scoring import SLIP
-from .senas_quiz import SenaQuestion
 from .skills import Skill
 from .why_wrong import betting_mistake, count_mistakes, why_betting_wrong, why_count_wrong, why_meaning_wrong
+
+if TYPE_CHECKING:  # the question kinds import this module: each names its own mistake through it
+    from .count_quiz import BettingQuestion, CountQuestion
+    from .mus_quiz import DiscardQuestion
+    from .odds_quiz import OddsQuestion
+    from .quiz import Question
+    from .senas_quiz import SenaQuestion
 
 __all__ = [
     "JUGADA_NEEDS",
     "SLIP",
+    "Diagnosable",
     "Diagnosed",
     "DiscardMistake",
     "JugadaMistake",
@@ -63,6 +67,12 @@ __all__ = [
     "SenaMistake",
     "TotalMistake",
     "diagnose_answer",
+    "diagnose_betting",
+    "diagnose_count",
+    "diagnose_discard",
+    "diagnose_odds",
+    "diagnose_question",
+    "diagnose_sena",
     "misread",
 ]
 
@@ -221,18 +231,26 @@ def diagnose_answer(question: Any, given: Any, *, lang: str | None = None) -> Di
     right or the question kind is not a musteach one. Raises like the question's grading for a response that is
     not a possible answer. lang: the language of the sentence (None: the one being spoken)."""
     with speaking(lang):
-        if isinstance(question, Question):
-            return _question(question, given)
-        for kind, how in _KINDS:
-            if isinstance(question, kind):
-                return how(question, given)
-        return None
+        return question.diagnosis(given) if isinstance(question, Diagnosable) else None
+
+
+@runtime_checkable
+class Diagnosable(Protocol):
+    """A question that names its own mistakes: every musteach question kind (lances, jugadas, totals, orders,
+    betting, count, señas, mus, odds), each through its ``diagnose_*`` function of this module. The question
+    modules import this one, never the other way round (so grading a question needs no late import)."""
+
+    def diagnosis(self, given: Any) -> Diagnosed | None:
+        """The diagnosis of ``given`` in the language being spoken, or None when it is right."""
+        ...
 
 
 # ----- lances ------------------------------------------------------------------------------------------------
 
 
-def _question(q: Question, given: Any) -> Diagnosed | None:
+def diagnose_question(q: Question, given: Any) -> Diagnosed | None:
+    """A lance, jugada, total or order question's diagnosis of ``given`` (RULES.md §1–§5), or None when it is
+    right; raises like :meth:`~musteach.teach.quiz.Question.verify_response`."""
     response = q.verify_response(given)
     if q.is_correct(response):
         return None
@@ -444,7 +462,8 @@ def _order(q: Question, given: tuple[Card, ...]) -> Diagnosed:
 # ----- betting, count, señas, mus, odds ----------------------------------------------------------------------
 
 
-def _betting(q: BettingQuestion, given: Any) -> Diagnosed | None:
+def diagnose_betting(q: BettingQuestion, given: Any) -> Diagnosed | None:
+    """A betting question's diagnosis of ``given`` (RULES.md §6), or None when it is right; raises like its grade."""
     verdict = q.grade(given)
     if verdict.correct:
         return None
@@ -455,7 +474,8 @@ def _betting(q: BettingQuestion, given: Any) -> Diagnosed | None:
     return Diagnosed((case.value,), why_betting_wrong(o, q.answer, verdict.given, q.state.rules))
 
 
-def _count(q: CountQuestion, given: Any) -> Diagnosed | None:
+def diagnose_count(q: CountQuestion, given: Any) -> Diagnosed | None:
+    """A count question's diagnosis of ``given`` (RULES.md §7, §8), or None when it is right; raises like its grade."""
     verdict = q.grade(given)
     if verdict.correct:
         return None
@@ -463,7 +483,8 @@ def _count(q: CountQuestion, given: Any) -> Diagnosed | None:
     return Diagnosed(cases or (SLIP,), why_count_wrong(q.result, verdict.given))
 
 
-def _sena(q: SenaQuestion, given: Any) -> Diagnosed | None:
+def diagnose_sena(q: SenaQuestion, given: Any) -> Diagnosed | None:
+    """A seña question's diagnosis of ``given`` (RULES.md §11), or None when it is right; raises like its grade."""
     key = q.verify_response(given)
     if key == q.answer:
         return None
@@ -489,7 +510,9 @@ _SERVING: dict[str, Callable[[int], bool]] = {
 }
 
 
-def _discard(q: DiscardQuestion, given: Any) -> Diagnosed | None:
+def diagnose_discard(q: DiscardQuestion, given: Any) -> Diagnosed | None:
+    """A mus (best discard) question's diagnosis of ``given`` (RULES.md §3), or None when it is right; raises like
+    its grade."""
     key = q.verify_response(given)
     if key == q.answer:
         return None
@@ -515,7 +538,9 @@ def _discard(q: DiscardQuestion, given: Any) -> Diagnosed | None:
     return Diagnosed((tag.value,), text)
 
 
-def _odds(q: OddsQuestion, given: Any) -> Diagnosed | None:
+def diagnose_odds(q: OddsQuestion, given: Any) -> Diagnosed | None:
+    """An odds question's diagnosis of ``given`` (a band; RULES.md §4, §5), or None when it is right; raises like its
+    grade."""
     band = q.verify_response(given)
     if band == q.answer:
         return None
@@ -537,12 +562,3 @@ def _odds(q: OddsQuestion, given: Any) -> Diagnosed | None:
     if band > q.answer:
         return Diagnosed((OddsMistake.TOO_HIGH.value,), _("Your team wins it less often than that."))
     return Diagnosed((OddsMistake.TOO_LOW.value,), _("Your team wins it more often than that."))
-
-
-_KINDS: tuple[tuple[type, Callable[[Any, Any], Diagnosed | None]], ...] = (
-    (BettingQuestion, _betting),
-    (CountQuestion, _count),
-    (SenaQuestion, _sena),
-    (DiscardQuestion, _discard),
-    (OddsQuestion, _odds),
-)

@@ -31,6 +31,7 @@ from ..rules.cards import DECK, Card, Hand, parse_hand
 from ..rules.errors import MusError
 from ..rules.lances import Lance, check_seat, effective_rank, rank_letter
 from ..rules.options import Rules
+from .mistakes import Diagnosed, diagnose_discard
 from .quiz import KeyedChoices, QuizError
 from .verdict import Verdict
 
@@ -122,18 +123,21 @@ class DiscardQuestion(KeyedChoices):
                 return k
         return None
 
+    def diagnosis(self, given: Any) -> Diagnosed | None:
+        """The diagnosis of ``given`` (:func:`~musteach.teach.mistakes.diagnose_discard`; RULES.md §3), or None when it is
+        right; raises like :meth:`grade`."""
+        return diagnose_discard(self, given)
+
     def grade(self, response: Any) -> Verdict:
         """A :class:`~musteach.teach.quiz.Verdict`; a wrong answer's explanation starts with what it gives and its
-        diagnosis (:func:`~musteach.teach.mistakes.diagnose_answer`)."""
+        diagnosis (:meth:`diagnosis`)."""
         _ = translator()
         given = self.verify_response(response)
         if given == self.answer:
             return Verdict(True, self.answer, given, self.explanation, None, _("Right!"))
         mine = _score_text(self.scores[given], self.aim)
         best = _score_text(self.scores[self.answer], self.aim)
-        from .mistakes import diagnose_answer  # imported late: it imports this module
-
-        found = diagnose_answer(self, given)
+        found = self.diagnosis(given)
         why = found.text if found is not None else ""
         told = " ".join(t for t in (why, self.explanation) if t)
         text = _(

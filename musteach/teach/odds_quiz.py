@@ -31,9 +31,10 @@ from typing import Any
 from ..i18n import N_, Text, check_lang, speaking, translator
 from ..odds import HandOdds, hand_odds
 from ..rules.cards import DECK, Card, Hand, parse_hand
-from ..rules.errors import MusError
 from ..rules.lances import Lance, check_seat, effective_rank
 from ..rules.options import Rules
+from .bands import BAND_EDGES, BANDS, band_of
+from .mistakes import Diagnosed, diagnose_odds
 from .quiz import Answerable, AnswerError, QuizError
 from .verdict import Verdict
 
@@ -48,16 +49,6 @@ __all__ = [
     "odds_question",
 ]
 
-#: The answer bands, as (value, label): value i covers probabilities from i/5 (included) to (i+1)/5. The labels
-#: are English; a question's ``choices`` hold them in its language.
-BANDS: tuple[tuple[int, str], ...] = (
-    (0, N_("under 20%")),
-    (1, N_("20 to 40%")),
-    (2, N_("40 to 60%")),
-    (3, N_("60 to 80%")),
-    (4, N_("80% or more")),
-)
-
 #: The odds question by the seat's distance from mano (0 = mano ... 3 = postre).
 _PROMPTS: tuple[str, ...] = (
     N_("You hold {hand} as mano ({kings} reyes). How often does your team win {lance}?"),
@@ -65,26 +56,12 @@ _PROMPTS: tuple[str, ...] = (
     N_("You hold {hand} and speak third ({kings} reyes). How often does your team win {lance}?"),
     N_("You hold {hand} as postre ({kings} reyes). How often does your team win {lance}?"),
 )
-#: The probabilities between two bands.
-BAND_EDGES: tuple[float, ...] = (0.2, 0.4, 0.6, 0.8)
 #: Generated questions keep the team's probability at least this far from every band edge.
 MARGIN = 0.03
 #: The lances generated questions ask about (Punto is played only when nobody has juego).
 QUIZ_LANCES: tuple[str, ...] = ("grande", "chica", "pares", "juego")
 _MAX_TRIES = 400
 _TARGETS = (1, 2, 3, 4)
-
-
-def band_of(p: float) -> int:
-    """The band 0..4 of a probability (an edge belongs to the band above it).
-
-    >>> band_of(0.0), band_of(0.2), band_of(0.79), band_of(1.0)
-    (0, 1, 3, 4)
-    """
-    p = float(p)
-    if not 0 <= p <= 1:
-        raise MusError(Text("a probability runs from 0 to 1, not {value}", value=repr(p)))
-    return min(sum(1 for e in BAND_EDGES if p >= e), len(BANDS) - 1)
 
 
 @dataclass(frozen=True)
@@ -142,6 +119,11 @@ class OddsQuestion(Answerable):
         bands = ", ".join(label for _, label in self.choices)
         raise AnswerError(Text("answer with one of the bands 0-4 ({bands}), not {value}", bands=bands, value=repr(response)))
 
+    def diagnosis(self, given: Any) -> Diagnosed | None:
+        """The diagnosis of ``given`` (:func:`~musteach.teach.mistakes.diagnose_odds`; RULES.md §4, §5), or None when it is
+        right; raises like :meth:`grade`."""
+        return diagnose_odds(self, given)
+
     def grade(self, response: Any) -> Verdict:
         """A :class:`~musteach.teach.quiz.Verdict` (a wrong band's diagnosis first, then the explanation); raises
         like :meth:`verify_response`."""
@@ -151,9 +133,7 @@ class OddsQuestion(Answerable):
         headline = _("Right!") if correct else _("Not quite: {answer}.", answer=self.answer_text)
         steps: tuple[str, ...] = ()
         if not correct:
-            from .mistakes import diagnose_answer  # imported late: it imports this module
-
-            found = diagnose_answer(self, given)
+            found = self.diagnosis(given)
             steps = (found.text, self.explanation) if found is not None and found.text else ()
         return Verdict(correct, self.answer, given, self.explanation, None, headline, steps)
 

@@ -53,6 +53,7 @@ from ..rules.lances import (
 from ..rules.options import Rules
 from .diagnosis import diagnose
 from .errors import AnswerError, BlankAnswerError, QuizError, QuizStateError
+from .mistakes import Diagnosed, diagnose_question
 from .sampling import fits_kind, hand_test, sample_cards, sample_deal, sample_hand
 from .skills import JUGADA_CHOICES, KINDS, LANCE_SKILLS, NOBODY, Kind, Skill, kinds_for
 from .verdict import Verdict
@@ -249,7 +250,7 @@ class Question(Answerable):
         A wrong answer to a lance question gets two steps: the mistake diagnosis on the learner's own seat
         (:func:`~musteach.teach.diagnosis.diagnose`: which misconception gives it, or why it loses), then the
         evaluator's sentence (the :attr:`Verdict.explanation`). A wrong jugada, total or order gets its
-        diagnosis (:func:`~musteach.teach.mistakes.diagnose_answer`) first too. The headline and diagnosis are in the language
+        diagnosis (:meth:`diagnosis`) first too. The headline and diagnosis are in the language
         being spoken; the explanation is the one the question was built with."""
         _ = translator()
         given = self.verify_response(response)
@@ -265,11 +266,14 @@ class Question(Answerable):
             d = diagnose(self.hands, self.mano or 0, self.lance, given, self.rules)
             steps = (d.explanation, self.explanation)
         elif not correct and self.lance is None:
-            from .mistakes import diagnose_answer  # knows every question kind; imported late (no cycle)
-
-            found = diagnose_answer(self, given)
+            found = self.diagnosis(given)
             steps = (found.text, self.explanation) if found is not None and found.text else ()
         return Verdict(correct, self.answer, given, self.explanation, self.highlight, headline, steps)
+
+    def diagnosis(self, given: Any) -> Diagnosed | None:
+        """The diagnosis of ``given`` (:func:`~musteach.teach.mistakes.diagnose_question`; RULES.md §1–§5), or None
+        when it is right; raises like :meth:`verify_response`."""
+        return diagnose_question(self, given)
 
     def _verify_seat(self, response: Any) -> int | None:
         if response is None or (isinstance(response, str) and response.strip().lower() == NOBODY):

@@ -56,6 +56,7 @@ from ..rules.senas import (
     senas_for,
     why_not,
 )
+from .mistakes import Diagnosed, diagnose_sena
 from .quiz import KeyedChoices, QuizError
 from .verdict import Verdict
 from .why_wrong import why_meaning_wrong
@@ -310,6 +311,11 @@ class SenaQuestion(KeyedChoices):
             "answer with one of the señas shown ({keys}), not {value}",
             keys=", ".join(k for k, _ in self.choices), value=repr(response),
         )  # fmt: skip
+
+    def diagnosis(self, given: Any) -> Diagnosed | None:
+        """The diagnosis of ``given`` (:func:`~musteach.teach.mistakes.diagnose_sena`; RULES.md §11), or None when it is
+        right; raises like :meth:`grade`."""
+        return diagnose_sena(self, given)
 
     def grade(self, response: Any) -> Verdict:
         """A :class:`~musteach.teach.quiz.Verdict`; a wrong answer's explanation starts with why it is wrong."""
