@@ -36,10 +36,6 @@ LAZY_CYCLES: dict[tuple[str, str], str] = {
     ),
     ("musteach.i18n", "musteach.rules.errors"): "check_lang raises LanguageError, a MusError carrying a Text of i18n",
     ("musteach.play.seat_models", "musteach.play.rollout"): "the strong seat's kept cards read AFTER_MUS (to move down)",
-    ("musteach.teach.quiz", "musteach.teach.session"): (
-        "compatibility: QuizSession is still importable from teach.quiz (module __getattr__); its home is "
-        "teach.session, which imports the tutor, which knows the question kinds of teach.quiz"
-    ),
 }
 
 @dataclass(frozen=True)

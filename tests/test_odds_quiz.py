@@ -15,7 +15,8 @@ from musteach.teach.odds_quiz import (
     band_of,
     odds_question,
 )
-from musteach.teach.quiz import AnswerError, QuizError, QuizSession
+from musteach.teach.quiz import AnswerError, QuizError
+from musteach.teach.session import QuizSession
 
 
 @pytest.mark.parametrize("p, band", [(0, 0), (0.1999, 0), (0.2, 1), (0.5, 2), (0.6, 3), (0.8, 4), (1, 4)])

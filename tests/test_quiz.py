@@ -25,7 +25,6 @@ from musteach.teach.quiz import (
     Question,
     QuestionGenerator,
     QuizError,
-    QuizSession,
     QuizStateError,
     Skill,
     hand_question,
@@ -34,6 +33,7 @@ from musteach.teach.quiz import (
     make_question,
     rank_question,
 )
+from musteach.teach.session import QuizSession
 
 VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
 

@@ -3,8 +3,8 @@
 Modules, and the RULES.md sections they implement:
 
 - :mod:`.verdict`: :class:`~.verdict.Verdict`, the one grade every quiz gives.
-- :mod:`.quiz`: lance questions (who wins Grande, Chica, Pares, Juego, Punto; §4, §5), their generators and
-  quiz sessions.
+- :mod:`.quiz`: lance questions (who wins Grande, Chica, Pares, Juego, Punto; §4, §5), jugada, total and order
+  questions, their generators and their grading.
 - :mod:`.diagnosis`: which misconception explains a wrong "who wins this lance?" answer (§1–§5; issue 12).
 - :mod:`.diagnosis_batch`: the same diagnosis for many answers at once, word for word (``musteach grade``).
 - :mod:`.mistakes`: one diagnosis for every quiz: each wrong answer's tags (a string enum per quiz kind) and the

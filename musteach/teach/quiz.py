@@ -1,4 +1,5 @@
-"""Quiz questions, grading and sessions: the pure logic behind every quiz widget.
+"""Quiz questions and their grading: the pure logic behind every quiz widget (a run of questions is
+:class:`~musteach.teach.session.QuizSession`).
 
 Nothing here imports Jupyter: a widget shows what this module computes (prompts, choices, verdicts,
 explanations, scores). Every correct answer comes from the one evaluator in :mod:`musteach.rules.lances`.
@@ -33,7 +34,7 @@ import itertools
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..i18n import N_, Text, Translator, speaking, translator
 from ..rules.cards import Card, Hand
@@ -58,9 +59,6 @@ from .sampling import fits_kind, hand_test, sample_cards, sample_deal, sample_ha
 from .skills import JUGADA_CHOICES, KINDS, LANCE_SKILLS, NOBODY, Kind, Skill, kinds_for
 from .verdict import Verdict
 
-if TYPE_CHECKING:
-    from .session import QuizSession
-
 __all__ = [
     "Answerable",
     "JUGADA_CHOICES",
@@ -73,7 +71,6 @@ __all__ = [
     "Question",
     "QuestionGenerator",
     "QuizError",
-    "QuizSession",
     "QuizStateError",
     "Skill",
     "Verdict",
@@ -83,16 +80,6 @@ __all__ = [
     "make_question",
     "rank_question",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    """``QuizSession`` is still importable from here, loaded on first use: its home is :mod:`.session`, which
-    imports the tutor, which knows every question kind of this module (importing it here would close a loop)."""
-    if name == "QuizSession":
-        from .session import QuizSession
-
-        return QuizSession
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ----------------------------------------------------------------------------------------------
