@@ -53,6 +53,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from .errors import LanguageError, shown
+
 __all__ = [
     "DOMAINS",
     "LOCALE_DIR",
@@ -211,8 +213,6 @@ def check_lang(lang: object) -> str:
         code = lang.strip().replace("-", "_").split("_")[0].lower()
         if code in languages():
             return code
-    from .rules.errors import LanguageError, shown  # here, on the error path only: errors.py imports this module
-
     raise LanguageError(
         Text(
             "no language {lang}: the tutor speaks {languages}",

@@ -113,3 +113,24 @@ def test_unshared_pieces_lists_english_left_untranslated_and_not_shared_terms() 
     assert not any("órdago" == p for p in english)
     spanish = catalogs.unshared_pieces("rules", translated=True)
     assert "el tutor habla" in spanish
+
+
+def test_i18n_loads_below_the_rules() -> None:
+    """Issue 24: i18n imports its error at load (musteach.errors, below it), not rules.errors on the error path;
+    loading i18n alone loads no rules module, and check_lang still raises the one LanguageError of rules.errors."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, musteach.i18n as i18n\n"
+        "print(sorted(m for m in sys.modules if m.startswith('musteach.rules')))\n"
+        "try:\n    i18n.check_lang('xx')\n"
+        "except Exception as e:\n"
+        "    from musteach.rules.errors import LanguageError, MusError\n"
+        "    print(type(e) is LanguageError, isinstance(e, MusError), type(e).__module__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[:2] == ["[]", "True True musteach.rules.errors"]
+    err = MusError(Text("no language {lang}: the tutor speaks {languages}", lang='"xx"', languages="en, es"))
+    assert err.text is not None and err.message("es") == 'no hay idioma "xx": el tutor habla en, es'
+    assert MusError("plain").text is None and MusError("plain").reason == "plain"

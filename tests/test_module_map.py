@@ -34,7 +34,6 @@ LAZY_CYCLES: dict[tuple[str, str], str] = {
         "a judged lance's sentences (explanation, Pares.describe) are worded by lance_words, which reads the "
         "judging: the words load on the first sentence, as a drawing loads on the first _repr_svg_"
     ),
-    ("musteach.i18n", "musteach.rules.errors"): "check_lang raises LanguageError, a MusError carrying a Text of i18n",
     ("musteach.play.seat_models", "musteach.play.rollout"): "the strong seat's kept cards read AFTER_MUS (to move down)",
 }
 

@@ -1,16 +1,15 @@
 """Errors raised by musteach.
 
-Every error is a :class:`MusError`, itself a :class:`ValueError`, so callers that
-only care about "bad input" can catch ``ValueError``.  Each subclass names the bad
-card, hand, seat or option in its message, so the message can be shown to a
-learner as it is.
+Every error is a :class:`MusError`, itself a :class:`ValueError`, so callers that only care about "bad input"
+can catch ``ValueError``.  Each subclass names the bad card, hand, seat or option in its message, so the message
+can be shown to a learner as it is. :class:`MusError`, :class:`LanguageError` and :func:`shown` are defined in
+:mod:`musteach.errors` (below :mod:`musteach.i18n`, which raises a LanguageError) and re-exported here, their
+public home.
 """
 
 from __future__ import annotations
 
-import json
-
-from ..i18n import Text
+from ..errors import LanguageError, MusError, shown
 
 __all__ = [
     "BettingError",
@@ -24,49 +23,6 @@ __all__ = [
     "UnknownCardError",
     "shown",
 ]
-
-_SHOWN_MAX = 40  # characters of a bad value quoted in a message
-
-
-def shown(value: object) -> str:
-    """A bad value as a message quotes it: as JSON when it is JSON (``true``, ``null``, ``"x"``), else its repr,
-    cut to about 40 characters, since input often arrives as JSON and a huge value must not fill the screen.
-
-    >>> shown(True), shown(None), shown("7"), shown(7), shown(10 ** 60)
-    ('true', 'null', '"7"', '7', '1000000000000000000000000000000000000000… (61 digits)')
-    """
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    if len(text) <= _SHOWN_MAX:
-        return text
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{text[:_SHOWN_MAX]}… ({len(text)} digits)"
-    return f"{text[:_SHOWN_MAX]}…"
-
-
-class MusError(ValueError):
-    """Base class of every error musteach raises on bad input.
-
-    message: a :class:`~musteach.i18n.Text` (or a plain English string). ``str(error)`` is the English;
-    :meth:`message` puts it into the learner's language, for a command's ``--lang`` or a widget.
-    """
-
-    def __init__(self, message: Text | str = "", /) -> None:
-        self.text = message if isinstance(message, Text) else None
-        super().__init__(str(message))
-
-    def message(self, lang: str | None = None) -> str:
-        """The message in ``lang`` (None: the current language of :func:`musteach.i18n.speaking`); English where
-        the catalog lacks it or the error was raised with a plain string."""
-        return self.text.render(lang) if self.text is not None else str(self)
-
-    @property
-    def reason(self) -> Text | str:
-        """The message as a placeholder of a longer one (``Text("deal 3: {reason}", reason=err.reason)``): its
-        :class:`~musteach.i18n.Text`, rendered in the longer message's language, or the plain English string."""
-        return self.text if self.text is not None else str(self)
 
 
 class UnknownCardError(MusError):
@@ -91,10 +47,6 @@ class RulesError(MusError):
 
 class BettingError(MusError):
     """A betting outcome or score that RULES.md §6, §7, §7a do not allow (a stake below 2, an unknown type...)."""
-
-
-class LanguageError(MusError):
-    """A language the tutor has no catalog for (see ``musteach/locale/TRANSLATING.md``)."""
 
 
 class IllegalActionError(BettingError):
