@@ -24,16 +24,12 @@ PACKAGES = {"musteach": ROOT / "musteach", "musteach_widgets": ROOT / "widgets",
 MAX_LINES = 900
 
 #: Imports inside a function that close a cycle, each with its reason: the model's ``_repr_svg_`` /
-#: ``_repr_html_`` import their drawing lazily (rendering apart from the model, as python-chess does), and two
-#: more that the integrator may take off when their callers move. ``(importer, imported): reason``.
+#: ``_repr_html_`` import their drawing lazily (rendering apart from the model, as python-chess does), and one
+#: more that the integrator takes off with branch grades2 (play's files). ``(importer, imported): reason``.
 LAZY_CYCLES: dict[tuple[str, str], str] = {
     ("musteach.rules.cards", "musteach.draw.cards"): "Card._repr_svg_ / _repr_html_ and Hand's draw the cards",
     ("musteach.rules.lances", "musteach.draw.table"): "DealResult._repr_html_ draws the table",
     ("musteach.rules.senas", "musteach.draw.senas"): "Sena._repr_svg_ draws the face",
-    ("musteach.rules.lances", "musteach.rules.lance_words"): (
-        "a judged lance's sentences (explanation, Pares.describe) are worded by lance_words, which reads the "
-        "judging: the words load on the first sentence, as a drawing loads on the first _repr_svg_"
-    ),
     ("musteach.play.seat_models", "musteach.play.rollout"): "the strong seat's kept cards read AFTER_MUS (to move down)",
 }
 

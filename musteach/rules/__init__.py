@@ -4,8 +4,11 @@ Modules, and the RULES.md sections they implement:
 
 - :mod:`.cards`: the 40-card Spanish deck, card and hand notation, dealing (§0 notation, §1, §3 the deal).
 - :mod:`.options`: :class:`Rules`, one field per §13 switch, and the named presets (§13).
-- :mod:`.errors`: :class:`MusError` (a ``ValueError``) and its precise subclasses.
+- :mod:`.errors`: :class:`MusError` (a ``ValueError``) and its precise subclasses (the base and
+  :class:`LanguageError` defined below :mod:`musteach.i18n`, in :mod:`musteach.errors`).
 - :mod:`.lances`: the four lances and Punto for one deal: ranks, seats, mano and ties (§1, §2, §4, §5).
+- :mod:`.lance_names`: the lances' names and rank notation, below both the judging and its words (§1, §4;
+  re-exported by :mod:`.lances`).
 - :mod:`.lance_words`: why a lance was won, in the learner's language (§2, §5; re-exported by :mod:`.lances`).
 - :mod:`.batch`: the same verdicts for many deals at once, with numpy (§2, §4, §5).
 - :mod:`.betting`: the betting state machine of one lance: envido, quiero, deje, órdago (§6), re-exporting:

@@ -17,12 +17,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
+from typing import TYPE_CHECKING
 
 from ..i18n import N_, Translator, current_lang, translator
-from .lances import LANCES, HandInfo, Lance, Pares
-from .lances import RANK_PLURALS as _PLURAL
-from .lances import SPEAKING_ORDERS as _ORDERS
-from .lances import rank_tuple_text as _ranks_text
+from .lance_names import LANCES, Lance
+from .lance_names import RANK_PLURALS as _PLURAL
+from .lance_names import SPEAKING_ORDERS as _ORDERS
+from .lance_names import rank_tuple_text as _ranks_text
+
+if TYPE_CHECKING:  # the judging imports this module, to word what it judged
+    from .lances import HandInfo, Pares
 
 __all__ = ["LanceWords", "SentenceParts", "lance_words"]
 

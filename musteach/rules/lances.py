@@ -21,21 +21,18 @@ Ties always go to the seat nearer mano (RULES.md §2): speaking order is mano, m
 
 from __future__ import annotations
 
-import enum
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
 
-from ..i18n import N_, NC_, Term, Text, Translator, Worded, translator
+from ..i18n import NC_, Text, Translator, Worded, translator
 from .cards import Card, Hand, Suit, parse_hands
 from .errors import SeatError, shown
+from .lance_names import LANCES, RANK_PLURALS, SPEAKING_ORDERS, Lance, rank_letter, rank_tuple_text
+from .lance_words import LanceWords, SentenceParts, lance_words
 from .options import Rules
 from .stakes import Team
-
-if TYPE_CHECKING:
-    from .lance_words import LanceWords, SentenceParts, lance_words
 
 __all__ = [
     "la_real_by_ranks",
@@ -69,54 +66,6 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """The sentences' names, still importable from here: their home is :mod:`.lance_words`, which reads this
-    module (the wording of a judged lance, apart from the judging)."""
-    if name in ("LanceWords", "SentenceParts", "lance_words"):
-        from . import lance_words as words
-
-        return getattr(words, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-class Lance(enum.StrEnum):
-    """The lances, in the order they are played and counted (RULES.md §4)."""
-
-    GRANDE = "grande"
-    CHICA = "chica"
-    PARES = "pares"
-    JUEGO = "juego"
-    PUNTO = "punto"
-
-    @property
-    def title(self) -> Term:  # type: ignore[override]  # a property in place of str.title(): Lance.GRANDE.title
-        """The capitalised name, ``"Grande"``: a :class:`~musteach.i18n.Term` of kind ``"lance"``, so that a
-        translation may say it as players do (``{lance:the}`` «la grande», ``{lance:at}`` «a pares»)."""
-        return Term(self.value.capitalize(), "lance")
-
-    @property
-    def said(self) -> Term:
-        """The name in lower case, ``"grande"``, as a :class:`~musteach.i18n.Term` with the same forms as
-        :attr:`title`."""
-        return Term(self.value, "lance", self.value.capitalize())
-
-    @classmethod
-    def parse(cls, name: str | Lance) -> Lance:
-        """A lance from its name; raises :class:`~musteach.rules.errors.MusError` for an unknown name."""
-        from .errors import MusError
-
-        try:
-            return cls(str(getattr(name, "value", name)).strip().lower())
-        except ValueError:
-            raise MusError(
-                Text("unknown lance {name}: grande, chica, pares, juego or punto", name=repr(name))
-            ) from None
-
-    def __str__(self) -> str:
-        return self.value
-
-
-LANCES: tuple[Lance, ...] = tuple(Lance)
 # the members as plain names: reading ``_GRANDE`` goes through the enum's class, several times slower
 _GRANDE, _CHICA, _PARES, _JUEGO, _PUNTO = LANCES
 _LANCE_NAMES: tuple[str, ...] = tuple(lance.value for lance in LANCES)
@@ -126,19 +75,6 @@ JUEGO_ORDER: tuple[int, ...] = (31, 32, 40, 37, 36, 35, 34, 33)
 _JUEGO_KEY = {t: len(JUEGO_ORDER) - i for i, t in enumerate(JUEGO_ORDER)}  # 31 -> 8 ... 33 -> 1
 _LA_REAL_KEY = 9
 
-_LETTERS = {1: "A", 10: "S", 11: "C", 12: "R"}
-_PLURAL = {
-    1: N_("aces"),
-    2: N_("2s"),
-    3: N_("3s"),
-    4: N_("4s"),
-    5: N_("5s"),
-    6: N_("6s"),
-    7: N_("7s"),
-    10: N_("sotas"),
-    11: N_("caballos"),
-    12: N_("kings"),
-}
 
 
 def check_seat(seat: object, what: str = "seat") -> int:
@@ -186,11 +122,6 @@ def point_value(rank: int, kings: int = 8) -> int:
     return 10 if r >= 10 else r
 
 
-def rank_letter(rank: int) -> str:
-    """The letter shown in hand notation: R, C, S, A or the digit (ranks already effective)."""
-    return _LETTERS.get(rank, str(rank))
-
-
 def ranks_text(cards: Iterable[Card], kings: int = 8) -> str:
     """Cards in the lessons' hand notation, high to low by effective rank: ``"R-S-6"`` (suits never matter
     in Mus; in 8 reyes a 3 reads R and a 2 reads A, RULES.md §1); ``""`` for no cards.
@@ -198,28 +129,13 @@ def ranks_text(cards: Iterable[Card], kings: int = 8) -> str:
     >>> ranks_text([Card.parse("6b"), Card.parse("3o"), Card.parse("10c")])
     'R-S-6'
     """
-    return _ranks_text(tuple(sorted((effective_rank(c.rank, kings) for c in cards), reverse=True)))
-
-
-@lru_cache(maxsize=2048)
-def _ranks_text(ranks: tuple[int, ...]) -> str:
-    """Ranks in hand notation, in the order given: ``"R-R-7-5"``."""
-    return "-".join(rank_letter(r) for r in ranks)
-
-
-#: Each rank's name in the plural, an English msgid translated where used (``"kings"``), by rank 1..12.
-RANK_PLURALS: dict[int, str] = _PLURAL
-
-
-def rank_tuple_text(ranks: tuple[int, ...]) -> str:
-    """Ranks (1..12, in hand order) in hand notation: ``rank_tuple_text((12, 12, 7, 5)) == "R-R-7-5"``."""
-    return _ranks_text(ranks)
+    return rank_tuple_text(tuple(sorted((effective_rank(c.rank, kings) for c in cards), reverse=True)))
 
 
 def rank_plural(rank: int, lang: str | None = None) -> str:
     """The plural of an effective rank in words: ``rank_plural(12) == "kings"``, ``rank_plural(10) == "sotas"``
     (``"reyes"``, ``"sotas"`` in Spanish). lang: a language code, None for the one being spoken (RULES.md §1)."""
-    return translator(lang)(_PLURAL[rank])
+    return translator(lang)(RANK_PLURALS[rank])
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,8 +163,6 @@ class Pares:
     def describe(self, lang: str | None = None) -> str:
         """Plain words: ``"par of kings"``, ``"medias of 5s"``, ``"duples of kings and sotas"`` (``"par de
         reyes"`` in Spanish). lang: a language code, None for the one being spoken (RULES.md §5)."""
-        from .lance_words import lance_words  # the words read this module: imported on first sentence
-
         return lance_words(translator(lang).lang).pares_words(self)
 
 
@@ -280,12 +194,12 @@ class HandInfo:
     @property
     def grande_str(self) -> str:
         """Ranks high to low, as ``"R-R-7-5"``."""
-        return _ranks_text(self.ranks)
+        return rank_tuple_text(self.ranks)
 
     @property
     def chica_str(self) -> str:
         """Ranks low to high, as ``"A-A-7-C"``."""
-        return _ranks_text(self.ranks[::-1])
+        return rank_tuple_text(self.ranks[::-1])
 
     @property
     def juego_value(self) -> int:
@@ -318,8 +232,6 @@ class HandInfo:
             return self.chica_str
         _ = translator(lang)
         if lance is _PARES:
-            from .lance_words import lance_words  # the words read this module: imported on first sentence
-
             return lance_words(_.lang).pares_words(self.pares) if self.pares else _("no pares")
         if lance is _JUEGO:
             if not self.is_juego:
@@ -516,8 +428,6 @@ class DealResult:
         """One sentence per lance, keyed by lance name (``"grande"``...), in ``lang`` (a code such as ``"es"``;
         None: the language being spoken). Raises :class:`~musteach.rules.errors.LanguageError` for a language
         with no catalog."""
-        from .lance_words import lance_words  # the words read this module: imported on first sentence
-
         say = lance_words(lang).sentence
         return dict(
             zip(
@@ -565,8 +475,6 @@ def _judge(
 
 def _explain(result: LanceResult, lang: str | None = None) -> str:
     """The sentence of one judged lance in ``lang`` (None: the language being spoken; RULES.md §2, §5)."""
-    from .lance_words import lance_words  # the words read this module: imported on first sentence
-
     return lance_words(lang).sentence(
         result.lance, result.winner, result.ranking, result.tie_to_mano, result.mano, result.infos
     )
@@ -668,9 +576,7 @@ def hand_key_table(kings: int) -> tuple[tuple[int, ...], dict[int, tuple[int, in
     return weights, table
 
 
-_ORDERS = tuple(speaking_order(m) for m in range(4))
-#: Each mano's speaking order (:func:`speaking_order`), indexed by the mano seat.
-SPEAKING_ORDERS = _ORDERS
+_ORDERS = SPEAKING_ORDERS
 #: _DECODE[mano][x & 3]: the seat whose composite key x won (x & 3 is 3 - distance from mano).
 _DECODE = tuple(tuple((m + 3 - x) % 4 for x in range(4)) for m in range(4))
 _WINNER_TABLES: dict[int, tuple[tuple[int, ...], tuple[tuple[dict[int, tuple[int, ...]], ...], ...]]] = {}
