@@ -814,7 +814,9 @@ def _count_case(case: Mapping[str, Any]) -> CountResult:
     elif isinstance(hands_raw, Sequence) and not isinstance(hands_raw, str | bytes):
         hands = list(hands_raw)
     else:
-        raise BettingError(Text("hands is missing: give the 4 hands by seat, {{'0': [...], ..., '3': [...]}}"))
+        raise BettingError(
+            Text("hands is missing: give the 4 hands by seat, {example}", example="{'0': [...], ..., '3': [...]}")
+        )
     mano = case.get("mano_seat", case.get("mano"))
     if mano is None:
         raise BettingError(Text("mano_seat is missing (the seat that speaks first, RULES.md §0)"))
