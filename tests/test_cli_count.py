@@ -173,3 +173,11 @@ def test_missing_hands_shows_the_example_with_single_braces(lang, capsys):
     err = capsys.readouterr().err
     assert "{'0': [...], ..., '3': [...]}" in err
     assert "{{" not in err and "}}" not in err
+
+
+@pytest.mark.parametrize("hands", ['"abcd"', "7", "true"])
+def test_hands_of_the_wrong_type_are_named_not_called_missing(hands):
+    p = _run(["count", "-"], stdin=f'{{"hands": {hands}, "mano": 0}}')
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert "missing" not in p.stderr
+    assert "hands must be the 4 hands by seat" in p.stderr and hands.strip('"') in p.stderr
