@@ -156,3 +156,28 @@ def test_missing_file_exits_2(tmp_path):
     p = _run(["count", str(tmp_path / "nope.json")])
     assert p.returncode == 2
     assert p.stderr.startswith("musteach count: cannot read") and "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_missing_hands_shows_the_example_with_single_braces(lang, capsys):
+    """A case without hands names the shape to give, written as JSON is: one brace, never ``{{``."""
+    import io
+
+    sys_stdin = io.StringIO("{}")
+    orig = sys.stdin
+    sys.stdin = sys_stdin
+    try:
+        assert main(["count", "--lang", lang]) == 2
+    finally:
+        sys.stdin = orig
+    err = capsys.readouterr().err
+    assert "{'0': [...], ..., '3': [...]}" in err
+    assert "{{" not in err and "}}" not in err
+
+
+@pytest.mark.parametrize("hands", ['"abcd"', "7", "true"])
+def test_hands_of_the_wrong_type_are_named_not_called_missing(hands):
+    p = _run(["count", "-"], stdin=f'{{"hands": {hands}, "mano": 0}}')
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert "missing" not in p.stderr
+    assert "hands must be the 4 hands by seat" in p.stderr and hands.strip('"') in p.stderr

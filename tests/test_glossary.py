@@ -288,6 +288,7 @@ def test_table_talk_catches_what_a_musero_never_says() -> None:
         ("robar", "lessons.po", "pueden tirar algunas de sus cartas y robar otras nuevas"),
         ("señar", "betting.po", "Las medias de otra carta solo se pueden señar después de la grande."),
         ("se seña", "betting.po", "en la mayoría de las mesas se seña la jugada exacta de pares."),
+        ("seña + gerund", "betting.po", "Tres reyes también son medias de reyes, que la FEM seña torciendo los labios."),
         ("el lance de", "ui.po", "Responder que el asiento {seat} gana el lance de {lance}"),
         ("casi", "teach.po", "Casi, pero no: {answer}."),
         ("carta más alta", "teach.po", "los duples ganan a las medias y las medias a un par; entre jugadas iguales, gana la carta más alta."),

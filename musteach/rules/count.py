@@ -813,8 +813,13 @@ def _count_case(case: Mapping[str, Any]) -> CountResult:
         hands = [hands_raw[k] if k in hands_raw else hands_raw[int(k)] for k in ("0", "1", "2", "3")]
     elif isinstance(hands_raw, Sequence) and not isinstance(hands_raw, str | bytes):
         hands = list(hands_raw)
+    elif hands_raw is None:
+        raise BettingError(
+            Text("hands is missing: give the 4 hands by seat, {example}", example="{'0': [...], ..., '3': [...]}")
+        )
     else:
-        raise BettingError(Text("hands is missing: give the 4 hands by seat, {{'0': [...], ..., '3': [...]}}"))
+        raise BettingError(Text("hands must be the 4 hands by seat, {example}, not {value}",
+                                example="{'0': [...], ..., '3': [...]}", value=shown(hands_raw)))
     mano = case.get("mano_seat", case.get("mano"))
     if mano is None:
         raise BettingError(Text("mano_seat is missing (the seat that speaks first, RULES.md §0)"))

@@ -16,11 +16,19 @@ __all__ = ["TidyVoilaLog", "log_request"]
 log = logging.getLogger("musteach.serve")
 
 
+#: The longest request target a refusal's log line repeats: a visitor's 10,000-character path is cut to this.
+LOGGED_URI_CHARS = 200
+
+
 def log_request(handler: tornado.web.RequestHandler) -> None:
-    """Tornado's access log, reduced to refusals: a line per 4xx/5xx answer (the busy page logs itself)."""
+    """Tornado's access log, reduced to refusals: a line per 4xx/5xx answer (the busy page logs itself); the
+    request's target is cut to :data:`LOGGED_URI_CHARS` characters, so that no visitor can fill the log."""
     status = handler.get_status()
     if status >= 400 and status != 503:
-        log.warning("refused %s %s: %d %s", handler.request.method, handler.request.uri, status, status_reason(handler))
+        uri = handler.request.uri or ""
+        if len(uri) > LOGGED_URI_CHARS:
+            uri = f"{uri[:LOGGED_URI_CHARS]}... ({len(uri)} characters)"
+        log.warning("refused %s %s: %d %s", handler.request.method, uri, status, status_reason(handler))
 
 
 _REQUEST_LINE = re.compile(r"^\d{3} (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) ")
