@@ -354,3 +354,19 @@ def test_records_queued_while_the_database_is_down_are_written_by_the_server_alo
         time.sleep(0.05)
     assert not server.service.queue
     assert server.store.records_of(1, class_id) == 3
+
+
+def test_a_class_has_one_quota_whoever_joins(server: Server) -> None:
+    """A cold try found every learner who joined given a token of 40 places of its own: two learners reserved
+    80 places, and anonymous visitors got "busy" for the token's 12 hours. Now every learner's token names the
+    class's one quota."""
+    from musteach_server.admission import ADMIT_COOKIE, verify_token
+
+    teacher, class_id = teacher_session(server)
+    link = join_link(teacher.get(server.url + f"teach/class/{class_id}", timeout=10).text)
+    tokens = [verify_token(SECRET, join(server, link, name).cookies[ADMIT_COOKIE]) for name in ("Ane", "Iker")]
+    assert tokens[0].token_id == tokens[1].token_id
+    assert tokens[0].places == tokens[1].places == 40
+    _, other = teacher_session(server)
+    other_link = join_link(teacher.get(server.url + f"teach/class/{other}", timeout=10).text)
+    assert verify_token(SECRET, join(server, other_link, "Nerea").cookies[ADMIT_COOKIE]).token_id != tokens[0].token_id

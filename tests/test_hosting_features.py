@@ -25,6 +25,7 @@ from musteach_server.admission import (
     Decision,
     address_key,
     host_key,
+    RESERVE_IDLE,
     issue_token,
     verify_token,
 )
@@ -160,6 +161,27 @@ def test_admission_rules_without_a_server():
     assert a.decide("t2", "10.0.0.1", tok, taken=3) is Decision.SEATED  # its own session opens another lesson
     a.release("k3")
     assert a.decide("t3", "10.0.0.1", tok, taken=2) is Decision.SEATED
+
+
+def test_a_class_reserves_its_places_only_while_it_is_in_use():
+    """A class whose learners have all left keeps its places for RESERVE_IDLE seconds (a break, the next
+    lesson), then no more: anonymous visitors are seated again long before the token expires."""
+    key = b"k" * 32
+    tok = verify_token(key, issue_token(key, "4B", 3, 12, now=0, token_id="00112233445566ff"), now=0)
+    assert tok.token_id == "00112233445566ff"
+    a = Admission(max_kernels=4)
+    assert a.decide("t1", "10.0.0.1", tok, taken=0, now=0) is Decision.SEATED
+    a.bind("k1", "t1", "10.0.0.1", tok, now=0)
+    assert a.reserved(now=100) == 2
+    assert a.decide("s1", "10.0.0.2", None, taken=2, now=100) is Decision.RESERVED
+    a.release("k1", now=200)  # the class went home
+    assert a.reserved(now=200 + RESERVE_IDLE - 1) == 3
+    assert a.reserved(now=200 + RESERVE_IDLE + 1) == 0
+    assert a.decide("s1", "10.0.0.2", None, taken=0, now=200 + RESERVE_IDLE + 1) is Decision.SEATED
+    a.bind("k2", "t2", "10.0.0.1", tok, now=5000)  # back after lunch: reserved again
+    assert a.reserved(now=5001) == 2
+    with pytest.raises(MusError, match="16 hex digits"):
+        issue_token(key, "4B", 3, 12, token_id="not-hex-at-all!!")
 
 
 def test_one_client_cannot_take_every_place_and_a_class_link_seats_its_visitors(tmp_path):

@@ -80,10 +80,14 @@ def _sign(secret: bytes, payload: str) -> str:
     return _b64(hmac.new(secret, f"musteach-admission:{payload}".encode("ascii"), hashlib.sha256).digest())
 
 
-def issue_token(secret: bytes, name: str, places: int, hours: float, *, now: float | None = None) -> str:
+def issue_token(secret: bytes, name: str, places: int, hours: float, *, now: float | None = None,
+                token_id: str | None = None) -> str:
     """A signed admission token (URL-safe text) for ``places`` visitors of class ``name``, valid ``hours``
     hours from ``now`` (UNIX seconds; default: the clock). ``secret``: the server's cookie secret (16 bytes or
-    more). Raises :class:`~musteach.rules.errors.MusError` naming a bad name, places, hours or secret.
+    more). ``token_id``: 16 hex digits naming the quota the token draws on (default: a new random one); the
+    tokens a class link gives each of its learners share one id, so that the class has one quota of ``places``,
+    not one per learner. Raises :class:`~musteach.rules.errors.MusError` naming a bad name, places, hours, id or
+    secret.
 
     >>> t = issue_token(b"0123456789abcdef", "4B", 40, 4, now=0)
     >>> v = verify_token(b"0123456789abcdef", t, now=3600)
@@ -98,8 +102,10 @@ def issue_token(secret: bytes, name: str, places: int, hours: float, *, now: flo
         raise MusError(f"--places must be between 1 and 10000, not {places}")
     if not 0 < hours <= MAX_TOKEN_HOURS:
         raise MusError(f"--hours must be more than 0 and at most {MAX_TOKEN_HOURS}, not {hours}")
+    if token_id is not None and (len(token_id) != 16 or any(c not in "0123456789abcdef" for c in token_id)):
+        raise MusError(f"the admission token id must be 16 hex digits, not {token_id!r}")
     start = time.time() if now is None else now
-    body = {"n": name.strip(), "p": places, "e": round(start + hours * 3600), "i": secrets.token_hex(8)}
+    body = {"n": name.strip(), "p": places, "e": round(start + hours * 3600), "i": token_id or secrets.token_hex(8)}
     payload = _b64(json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
     return f"{_PREFIX}.{payload}.{_sign(secret, payload)}"
 
@@ -169,21 +175,32 @@ class Decision(Enum):
     RESERVED = "reserved"  # an anonymous visitor: the free places are reserved for classes (503)
 
 
+#: How long a class's unused places stay reserved after its last visitor's kernel went (seconds): a class
+#: between two lessons, or at its break, keeps its places; a class gone home does not hold them till the
+#: token expires (a school day), locking anonymous visitors out.
+RESERVE_IDLE = 20 * 60.0
+
+
 @dataclass
 class Admission:
     """The places of a server: ``max_kernels`` in all, ``per_address`` kernels an anonymous address (0: no
     limit). ``kernels`` maps each visitor's kernel to ``(session, address key, token id or "")``; ``tokens`` the
-    tokens seen (token id -> token), whose unused places are reserved until they expire."""
+    tokens seen (token id -> token), whose unused places are reserved while the token is in use: some visitor
+    holds a kernel under it, or held one less than :data:`RESERVE_IDLE` seconds ago (``last_used``: token id ->
+    UNIX time), and until the token expires."""
 
     max_kernels: int
     per_address: int = 0
     kernels: dict[str, tuple[str, str, str]] = field(default_factory=dict)
     tokens: dict[str, AdmissionToken] = field(default_factory=dict)
+    last_used: dict[str, float] = field(default_factory=dict)
 
-    def bind(self, kernel_id: str, session: str, address: str, token: AdmissionToken | None) -> None:
+    def bind(self, kernel_id: str, session: str, address: str, token: AdmissionToken | None,
+             now: float | None = None) -> None:
         """``kernel_id`` now belongs to ``session`` from ``address``, under ``token`` (None: anonymous)."""
         if token is not None:
-            self.tokens[token.token_id] = token
+            self.tokens.setdefault(token.token_id, token)
+            self.last_used[token.token_id] = time.time() if now is None else now
         self.kernels[kernel_id] = (session, address_key(address), token.token_id if token else "")
 
     def rebind(self, kernel_id: str, session: str) -> None:
@@ -192,20 +209,29 @@ class Admission:
             _, address, token_id = self.kernels[kernel_id]
             self.kernels[kernel_id] = (session, address, token_id)
 
-    def release(self, kernel_id: str) -> None:
-        """The kernel stopped: its place is free."""
-        self.kernels.pop(kernel_id, None)
+    def release(self, kernel_id: str, now: float | None = None) -> None:
+        """The kernel stopped: its place is free (its token, if any, was in use until now)."""
+        gone = self.kernels.pop(kernel_id, None)
+        if gone is not None and gone[2]:
+            self.last_used[gone[2]] = time.time() if now is None else now
 
     def sessions_of(self, token_id: str) -> set[str]:
         """The sessions holding a kernel under the token."""
         return {s for s, _, t in self.kernels.values() if t == token_id}
 
     def reserved(self, now: float | None = None) -> int:
-        """Places held back for the tokens seen: each unexpired token's places not yet taken by a session."""
+        """Places held back for the tokens seen: each unexpired token in use (a kernel under it now, or less
+        than :data:`RESERVE_IDLE` seconds ago) keeps its places not yet taken by a session."""
         clock = time.time() if now is None else now
         for token_id in [t for t, tok in self.tokens.items() if tok.expires <= clock]:
             del self.tokens[token_id]
-        return sum(max(0, tok.places - len(self.sessions_of(tid))) for tid, tok in self.tokens.items())
+            self.last_used.pop(token_id, None)
+        held = 0
+        for tid, tok in self.tokens.items():
+            seated = len(self.sessions_of(tid))
+            if seated or clock - self.last_used.get(tid, clock) <= RESERVE_IDLE:
+                held += max(0, tok.places - seated)
+        return held
 
     def decide(self, session: str, address: str, token: AdmissionToken | None, taken: int,
                releasing: Iterable[str] = (), now: float | None = None) -> Decision:
@@ -215,6 +241,7 @@ class Admission:
         freed = set(releasing)
         if token is not None:
             self.tokens.setdefault(token.token_id, token)
+            self.last_used.setdefault(token.token_id, time.time() if now is None else now)
             seated = self.sessions_of(token.token_id)
             if session in seated or len(seated) < token.places:
                 return Decision.SEATED

@@ -149,8 +149,9 @@ def seat_learner(handler: tornado.web.RequestHandler, kernel_id: str) -> None:
         service.seat(kernel_id, handler.get_cookie(CLASS_COOKIE))
 
 
-#: The places a class link reserves on one instance (a class of 40 behind one school address), and how long the
-#: admission it gives lasts (a school day; joining again gives a new one).
+#: The places a class link reserves on one instance (a class of 40 behind one school address: one quota for the
+#: whole class, not one per learner; reserved only while the class is in use, see admission.RESERVE_IDLE), and
+#: how long the admission it gives lasts (a school day; joining again gives a new one).
 CLASS_PLACES = 40
 CLASS_ADMISSION_HOURS = 12.0
 
@@ -160,6 +161,8 @@ def issue_class_admission(handler: tornado.web.RequestHandler, klass: ClassInfo)
     admission token (:func:`musteach_server.admission.issue_token`) for :data:`CLASS_PLACES` places named after
     the class, kept in the admission cookie, so the class's learners are seated under its own quota even when
     they share one school address. Does nothing on a server without a cookie secret (tests of the routes alone)."""
+    import hashlib
+    import hmac
     from datetime import UTC, datetime
 
     from ..admission import ADMIT_COOKIE, issue_token
@@ -168,7 +171,11 @@ def issue_class_admission(handler: tornado.web.RequestHandler, klass: ClassInfo)
     secret = handler.settings.get("musteach_secret")
     if not isinstance(secret, bytes) or len(secret) < 16:
         return
-    token = issue_token(secret, f"class {klass.id}: {klass.name}"[:80], CLASS_PLACES, CLASS_ADMISSION_HOURS)
+    # one quota for the class, whoever joins: every learner's token names the same id (derived from the
+    # secret and the class, so that a class's id says nothing to another server's host)
+    quota = hmac.new(secret, f"musteach-class-quota:{klass.id}".encode(), hashlib.sha256).hexdigest()[:16]
+    token = issue_token(secret, f"class {klass.id}: {klass.name}"[:80], CLASS_PLACES, CLASS_ADMISSION_HOURS,
+                        token_id=quota)
     expires = datetime.now(UTC).timestamp() + CLASS_ADMISSION_HOURS * 3600
     https = is_https(handler.request.protocol, handler.request.remote_ip or "",
                      handler.request.headers.get("X-Forwarded-Proto"), handler.settings.get("musteach_trusted", frozenset()))
