@@ -21,11 +21,11 @@ pytest.importorskip("voila")
 
 from musteach_server.admission import (
     ADMIT_COOKIE,
+    RESERVE_IDLE,
     Admission,
     Decision,
     address_key,
     host_key,
-    RESERVE_IDLE,
     issue_token,
     verify_token,
 )
