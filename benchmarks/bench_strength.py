@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from musteach.play.bots import play_match
 from musteach.play.levels import LEGACY, make_bot
+from musteach.play.strategy.table import TABLE_ENV
 
 OPPONENTS = {"legacy": LEGACY, "club": "club", "beginner": "beginner"}
 
@@ -42,11 +45,10 @@ def one_match(args: tuple[str, str, int]) -> tuple[int, int]:
     return sum(w == "AB"[side] for w in winners), len(winners)
 
 
-def measure(better: str, worse: str, games: int, workers: int, progress: bool) -> tuple[int, int, float]:
-    """Play until ``games`` games are finished; returns (won, played, seconds)."""
+def measure(better: str, worse: str, games: int, workers: int, progress: bool, seed: int = 0) -> tuple[int, int, float]:
+    """Play until ``games`` games are finished, matches seeded from ``seed`` on; returns (won, played, seconds)."""
     t0 = time.perf_counter()
     won = played = 0
-    seed = 0
     with ProcessPoolExecutor(workers) as pool:
         while played < games:
             batch = [(better, worse, s) for s in range(seed, seed + 4 * workers)]
@@ -66,10 +68,14 @@ def main() -> None:
     ap.add_argument("--progress", action="store_true", help="print the running figures after every batch")
     ap.add_argument("--pair", choices=["all", *OPPONENTS], default="all")
     ap.add_argument("--level", default="strong", help="the level measured (default strong)")
+    ap.add_argument("--table", default=None, help="a strategy file to play instead of the shipped one")
+    ap.add_argument("--seed", type=int, default=0, help="the first match's seed")
     args = ap.parse_args()
+    if args.table:
+        os.environ[TABLE_ENV] = str(Path(args.table).resolve())
     names = list(OPPONENTS) if args.pair == "all" else [args.pair]
     for name in names:
-        won, played, secs = measure(args.level, OPPONENTS[name], args.games, args.workers, args.progress)
+        won, played, secs = measure(args.level, OPPONENTS[name], args.games, args.workers, args.progress, args.seed)
         lo, hi = wilson(won, played)
         print(
             f"{args.level} v {name}: won {won} of {played} games = {won / played:.3f}, 95% interval [{lo:.3f}, {hi:.3f}]; "
