@@ -163,6 +163,14 @@ def test_sign_maps_mark_the_strong_buckets() -> None:
     assert sum(sign_map(3, 10)) == 1
 
 
+def test_the_solver_cuts_buckets_as_play_does() -> None:
+    from musteach.play.strategy.abstraction import bucket
+    from musteach.play.strategy.solver import _buckets
+
+    for li, k in ((0, 12), (1, 12), (2, 8), (3, 10), (4, 10)):
+        assert [bucket(p, li, k) for p in range(256)] == _buckets(np.arange(256), li, k, 8).tolist()
+
+
 def test_openspiel_best_response_agrees_on_a_two_seat_lance() -> None:
     pyspiel = pytest.importorskip("pyspiel")  # the test extra installs open-spiel; `make install` has it
     from open_spiel.python import policy as os_policy
