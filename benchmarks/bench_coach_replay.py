@@ -1,6 +1,7 @@
 """Calibration of the coach (issue 25): do its grades come true when the hand is replayed?
 
 Run:  .venv/bin/python benchmarks/bench_coach_replay.py [--decisions 1000] [--mistakes 200] [--deals 400] [--seed 0]
+      [--replays 8]
 
 1. All four seats play the strategy (the strong level, :func:`musteach.play.levels.make_bot`; the computed
    strategy once it is installed). Before each betting decision of any seat, the coach grades the action the
@@ -9,12 +10,14 @@ Run:  .venv/bin/python benchmarks/bench_coach_replay.py [--decisions 1000] [--mi
    replayed from the same state twice, once with the coach's best and once with the played action, every
    seat (copies of the same bots, in the same state) playing on to the end of the hand with the real
    hidden hands (a betting decision comes after the last discard, so no card is left to be drawn: the
-   unseen stock plays no part). The *realised gain* is the difference of the team's chance of winning the
+   unseen stock plays no part). Each action is replayed ``--replays`` times, the bots' mixed choices drawn
+   anew each time (their seeds moved on), and the realised figures averaged. The *realised gain* is the difference of the team's chance of winning the
    game after the hand (100 or 0 when the game ended, else
    :func:`~musteach.play.policy.match_equity` of the score). Printed: the least-squares slope of realised
    against predicted gain (with and without an intercept, and its standard error) over all decisions,
    over those where the coach's best differs from the played action, and over órdago decisions alone
-   (the best or the played action is an órdago); goal 0.8-1.2.
+   (the best or the played action is an órdago), with robust (HC1) errors; goal 0.8-1.2. Also a calibration
+   table: per bin of predicted gain, the mean predicted against the mean realised gain.
 2. Games of four club players (:attr:`~musteach.play.levels.Level.CLUB`): every betting decision the coach
    grades a mistake or a blunder is replayed the same way, until ``--mistakes`` are collected; printed: the
    mean realised gain of the coach's best over the played action with its 95% interval (goal: above 0),
@@ -77,9 +80,20 @@ def equity_after_hand(g: Game, team: str) -> float:
     return 100.0 * match_equity(r.final_score[team], r.final_score[them], g.rules.target)
 
 
-def play_out(g: Game, bots: dict[int, Bot], seat: int, action: object) -> Game:
-    """A copy of ``g`` (and of the bots) where ``seat`` plays ``action``, then everybody to the hand's end."""
+#: How many times each action of a decision is replayed (``--replays``): the bots' mixed choices drawn anew
+#: each time (the real hidden hands kept), the realised figure their mean.
+REPLAYS = 8
+
+
+def play_out(g: Game, bots: dict[int, Bot], seat: int, action: object, draw: int = 0) -> Game:
+    """A copy of ``g`` (and of the bots) where ``seat`` plays ``action``, then everybody to the hand's end;
+    draw: which replay (above 0, every copied bot's sampling seed is moved on, so that the mixed strategies
+    are drawn anew)."""
     g2, bots2 = copy.deepcopy((g, bots))
+    if draw:
+        for bot in bots2.values():
+            if isinstance(getattr(bot, "seed", None), int):
+                bot.seed = bot.seed + 100_003 * draw  # type: ignore[attr-defined]
     g2.act(seat, action)
     if not g2.hand.is_over:
         run(g2, bots2, hands=1)
@@ -98,8 +112,8 @@ def replay(
     if best == played:
         return Replayed(0.0, 0.0, gr, ordago, 0.0, facing)
     team = "A" if seat % 2 == 0 else "B"
-    a = equity_after_hand(play_out(g, bots, seat, best), team)
-    b_ = equity_after_hand(play_out(g, bots, seat, played), team)
+    a = statistics.fmean(equity_after_hand(play_out(g, bots, seat, best, k), team) for k in range(REPLAYS))
+    b_ = statistics.fmean(equity_after_hand(play_out(g, bots, seat, played, k), team) for k in range(REPLAYS))
     # the same two actions weighed on other deals: free of the choice's own sampling luck
     again = grade_decision(g.view(seat), played, n=deals, seed=1, seats=seats)
     fig = {str(v.action): v.stones for v in again.values}
@@ -228,6 +242,28 @@ def report_slopes(rows: list[Replayed], label: str, *, fresh: bool = False) -> N
     )
 
 
+#: The predicted-gain bins of the calibration table (points of win chance; the last is open).
+BINS = (0.0, 0.5, 2.0, 5.0, 10.0, 25.0)
+
+
+def calibration_table(rows: list[Replayed], label: str) -> None:
+    """Print, per bin of predicted gain (:data:`BINS`; decisions whose best is the played action apart), the
+    number of decisions, their mean predicted and mean realised gain with its standard error."""
+    print(f"  calibration table, {label}: bin of predicted gain | n | mean predicted | mean realised ± se")
+    same = [r for r in rows if r.predicted == 0 and r.realised == 0]
+    print(f"    best = played          {len(same):5d}")
+    rest = [r for r in rows if not (r.predicted == 0 and r.realised == 0)]
+    for i, lo in enumerate(BINS):
+        hi = BINS[i + 1] if i + 1 < len(BINS) else math.inf
+        got = [r for r in rest if lo <= r.predicted < hi]
+        if not got:
+            continue
+        ys = [r.realised for r in got]
+        se = statistics.stdev(ys) / math.sqrt(len(ys)) if len(ys) > 1 else math.nan
+        print(f"    [{lo:5.1f}, {hi:5.1f})        {len(got):5d}   {statistics.fmean(r.predicted for r in got):7.2f}   "
+              f"{statistics.fmean(ys):7.2f} ± {se:5.2f}")
+
+
 def mean_interval(ys: list[float]) -> tuple[float, float, float]:
     m = statistics.fmean(ys)
     se = statistics.stdev(ys) / math.sqrt(len(ys)) if len(ys) > 1 else math.nan
@@ -339,12 +375,14 @@ def main() -> None:
     ap.add_argument("--models", choices=("seats", "strategy"), default="seats",
                     help="the coach's seat models: every seat its level (seats) or the strategy everywhere")
     ap.add_argument("--no-senas", action="store_true", help="the bots show no señas (as the runs before)")
+    ap.add_argument("--replays", type=int, default=8, help="replays of each action, averaged (bots reseeded)")
     ap.add_argument("--seed", type=int, default=0, help="first game seed of part 1 (part 2: this + 5000)")
     ap.add_argument("--measure-prior", type=int, default=0, metavar="GAMES", help="only print AFTER_MUS, measured")
     args = ap.parse_args()
     prepare(Rules())
-    global SENAS
+    global SENAS, REPLAYS
     SENAS = not args.no_senas
+    REPLAYS = max(1, args.replays)
     if args.measure_prior:
         measure_prior(args.measure_prior)
         return
@@ -357,6 +395,8 @@ def main() -> None:
         dump(rows, args.dump)
     differ = [r for r in rows if r.predicted != 0 or r.realised != 0]
     report_slopes(rows, "all decisions")
+    calibration_table(rows, "all decisions")
+    calibration_table([r for r in rows if r.ordago], "órdago decisions")
     report_slopes(differ, "coach's best differs from played")
     report_slopes([r for r in rows if r.ordago], "órdago decisions (best or played)")
     report_slopes([r for r in differ if r.ordago], "  of which best differs")

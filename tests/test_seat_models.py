@@ -13,7 +13,7 @@ from musteach.play.deals import rank_id
 from musteach.play.game import Game
 from musteach.play.levels import Level, make_bot
 from musteach.play.odds_bot import sample_deals
-from musteach.play.rollout import betting_values, seated_deals
+from musteach.play.rollout import betting_values, posterior_deals
 from musteach.play.rule_bot import RuleBot
 from musteach.play.seat_models import BotModel, StrategyModel, keepable, log_weights, model_for, seat_models
 from musteach.play.view import View
@@ -112,7 +112,7 @@ def test_the_rollouts_play_the_lance_as_the_club_players_do() -> None:
     assert vals == betting_values(v, n=200, seed=3, seats=seats)  # reproducible
     assert vals.stone_rows is not None
     row = vals.stone_rows[vals.actions.index(Action("envido", 2))]
-    deals = seated_deals(v, 200, 3)  # the deals it weighed
+    deals, _w = posterior_deals(v, 200, 3, seats)  # the deals it weighed
     opponents = [s for s in b.participants if s % 2 != v.seat % 2]
     checked = 0
     accept = RuleBot().accept_at
