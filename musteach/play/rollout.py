@@ -679,9 +679,10 @@ def posterior_deals(view: View, n: int, seed: int, seats: SeatModels) -> tuple[l
     :data:`POSTERIOR_ESS` of n. When what was said leaves few of them likely (an órdago bet by a seat that
     bets it with few hands, RULES.md §6), batches of n more deals are drawn (up to :data:`POSTERIOR_POOL`
     times n, until the pool's effective size reaches that share of n) and n of the pool are resampled in
-    proportion to their weights (systematic resampling), each then weighing 1/n: the figures carry the
-    posterior instead of the prior that the capped weights of a few fitting deals leave. Seeded: the same
-    view, n, seed and models give the same deals."""
+    proportion to their weights (systematic resampling), each distinct deal then weighing the share of the
+    n draws that fell on it (so that the standard errors count a deal drawn twice once): the figures carry
+    the posterior instead of the prior that the capped weights of a few fitting deals leave. Returns at
+    most n deals. Seeded: the same view, n, seed and models give the same deals."""
     deals = seated_deals(view, n, seed)
     logs = log_weights(view, deals, seats)
     raw = _raw(logs)
@@ -695,19 +696,19 @@ def posterior_deals(view: View, n: int, seed: int, seats: SeatModels) -> tuple[l
         raw = _raw(logs)
         k += 1
     total = math.fsum(raw)
-    if not total > 0:
+    if not total > 0:  # pragma: no cover - _raw gives the top deal weight 1
         return deals[:n], [1.0 / n] * n
     step = total / n
     u = step * ((seed * 0.6180339887498949) % 1.0 or 0.5)  # a seeded offset
-    out: list[Deal] = []
+    count: dict[Deal, int] = {}  # deal -> times drawn (in the order first drawn; the pool may repeat a deal)
     acc, i = raw[0], 0
     for j in range(n):
         x = u + j * step
         while acc < x and i < len(raw) - 1:
             i += 1
             acc += raw[i]
-        out.append(deals[i])
-    return out, [1.0 / n] * n
+        count[deals[i]] = count.get(deals[i], 0) + 1
+    return list(count), [c / n for c in count.values()]
 
 
 def _normalised(logs: Sequence[float]) -> list[float]:
