@@ -31,6 +31,9 @@ goes on playing as a club player in the replays); ``--models strategy`` models e
 (as before the seat models). The bots show their señas once the cards are final, as at the table. Develop
 with another ``--seed`` than the one a reported run uses.
 
+``--check-model GAMES`` only prints how the strong level's seat model matches its play (model probability
+against the frequency played; views where the model, asked from another seat's view, differs).
+
 Figures depend on the machine and its load (2 shared cores here); a run of the defaults takes a while.
 Lesson 10's kernel memory is printed by ``benchmarks/bench_kernel_memory.py --lessons 10-play``.
 """
@@ -344,6 +347,59 @@ def measure_prior(games: int) -> None:
     print(f"AFTER_MUS over {tot} hands: {tuple(rows)}")
 
 
+def check_model(games: int, first_seed: int) -> None:
+    """Print how well the strong level's seat model (:class:`~musteach.play.seat_models.StrategyModel`)
+    matches what the strong level does, over every betting decision of ``games`` games of self-play (señas
+    shown): per bin of the model's probability of an action, how often the bot played it (model p against
+    empirical frequency); how often the model has no answer (the bot then bets as the odds bot); and in how
+    many decisions the model, asked from each other seat's view rebuilt with the real hands
+    (:func:`~musteach.play.seat_models.seat_view`, as the beliefs ask it), gives other probabilities than
+    from the bot's own view."""
+    from musteach.play.seat_models import StrategyModel, seat_view
+
+    m = StrategyModel()
+    bins = [[0.0, 0] for _ in range(10)]  # per tenth of model p: (played, asked)
+    none = differ = asked = 0
+    for seed in range(first_seed, first_seed + games):
+        g = Game(seed=seed)
+        bots: dict[int, Bot] = {s: make_bot(Level.STRONG, seed=s) for s in range(4)}
+        shown: set[tuple[int, int]] = set()
+        while not g.is_over:
+            run(g, bots, stop_at=range(4), hands=1)
+            if g.hand.is_over:
+                if g.is_over:
+                    break
+                g.next_hand()
+                continue
+            show_senas(g, bots, shown)
+            t = g.to_act
+            assert t is not None
+            v = g.view(t.seat)
+            a = bots[t.seat].decide(v)
+            if v.betting is not None and isinstance(a, Action):
+                asked += 1
+                probs = m.probs(v)
+                if probs is None:
+                    none += 1
+                else:
+                    for x, p in probs.items():
+                        row = bins[min(int(p * 10), 9)]
+                        row[0] += x == a
+                        row[1] += 1
+                    deal = tuple(tuple(sorted(c.index for c in g.view(s).cards)) for s in range(4))
+                    for o in (1, 2, 3):
+                        seen = seat_view(g.view((t.seat + o) % 4), t.seat, deal, v.betting)  # type: ignore[arg-type]
+                        if m.probs(seen) != probs:
+                            differ += 1
+                            break
+            g.act(t.seat, a)
+    print(f"model check: {asked} betting decisions of {games} games; the model has no answer in {none}; "
+          f"other probabilities from another seat's view in {differ}")
+    for i, (played, n) in enumerate(bins):
+        if n:
+            print(f"  model p in [{i / 10:.1f}, {(i + 1) / 10:.1f}): {n:6d} actions, played {played / n:.3f} of the time")
+
+
 def part2(args: argparse.Namespace) -> None:
     """Part 2: decisions graded mistake or blunder in games of four club players, replayed."""
     t0 = time.perf_counter()
@@ -377,12 +433,17 @@ def main() -> None:
     ap.add_argument("--no-senas", action="store_true", help="the bots show no señas (as the runs before)")
     ap.add_argument("--replays", type=int, default=8, help="replays of each action, averaged (bots reseeded)")
     ap.add_argument("--seed", type=int, default=0, help="first game seed of part 1 (part 2: this + 5000)")
+    ap.add_argument("--check-model", type=int, default=0, metavar="GAMES",
+                    help="only compare the strong level's seat model with what it plays, over GAMES games")
     ap.add_argument("--measure-prior", type=int, default=0, metavar="GAMES", help="only print AFTER_MUS, measured")
     args = ap.parse_args()
     prepare(Rules())
     global SENAS, REPLAYS
     SENAS = not args.no_senas
     REPLAYS = max(1, args.replays)
+    if args.check_model:
+        check_model(args.check_model, args.seed)
+        return
     if args.measure_prior:
         measure_prior(args.measure_prior)
         return
