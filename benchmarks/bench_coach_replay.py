@@ -71,6 +71,7 @@ class Replayed:
     ordago: bool
     fresh: float = 0.0
     facing_ordago: bool = False
+    discards: int = 0  # the mus rounds that ended in a discard before this hand's betting
 
 
 def equity_after_hand(g: Game, team: str) -> float:
@@ -113,7 +114,7 @@ def replay(
     b = g.view(seat).betting
     facing = b is not None and bool(b.stakes) and b.current_stake == "ordago"
     if best == played:
-        return Replayed(0.0, 0.0, gr, ordago, 0.0, facing)
+        return Replayed(0.0, 0.0, gr, ordago, 0.0, facing, len(g.view(seat).changes))
     team = "A" if seat % 2 == 0 else "B"
     a = statistics.fmean(equity_after_hand(play_out(g, bots, seat, best, k), team) for k in range(REPLAYS))
     b_ = statistics.fmean(equity_after_hand(play_out(g, bots, seat, played, k), team) for k in range(REPLAYS))
@@ -121,7 +122,7 @@ def replay(
     again = grade_decision(g.view(seat), played, n=deals, seed=1, seats=seats)
     fig = {str(v.action): v.stones for v in again.values}
     fresh = fig[str(best)] - fig[str(played)]
-    return Replayed(predicted, a - b_, gr, ordago, fresh, facing)
+    return Replayed(predicted, a - b_, gr, ordago, fresh, facing, len(g.view(seat).changes))
 
 
 #: Whether the bots show their señas (``--no-senas``: as in the runs before the seat models).
@@ -192,7 +193,7 @@ def dump(rows: list[Replayed], path: str) -> None:
             gr = r.grade
             f.write(json.dumps({
                 "predicted": r.predicted, "realised": r.realised, "fresh": r.fresh, "ordago": r.ordago,
-                "facing_ordago": r.facing_ordago,
+                "facing_ordago": r.facing_ordago, "discards": r.discards,
                 "lance": gr.lance.value if gr.lance else None, "per_stone": gr.per_stone,
                 "best": str(gr.best.action), "played": str(gr.action), "error": gr.loss_error,
                 "grade": gr.grade.value, "too_close": gr.too_close, "moment": gr.moment,
@@ -465,6 +466,8 @@ def main() -> None:
     facing = [r for r in rows if r.facing_ordago]
     report_slopes(facing, "answers to an órdago")
     report_slopes([r for r in rows if not r.ordago and not r.facing_ordago], "neither")
+    report_slopes([r for r in rows if not r.discards], "the mus cut at once (no discard)")
+    report_slopes([r for r in rows if r.discards], "after a discard")
     print("  the coach's best against the played action weighed again on other deals (seed 1):")
     report_slopes(rows, "all decisions, fresh deals", fresh=True)
     report_slopes([r for r in rows if r.ordago], "órdago decisions, fresh deals", fresh=True)
