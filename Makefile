@@ -74,7 +74,7 @@ test: $(STAMP) browser-deps proxy-deps axe lint typecheck
 	$(PY) -m pytest -q -p no:randomly -n 2 --dist loadgroup --durations=25 tests musteach --nbval-lax lessons
 
 ## Solve the strong level's betting strategy by CFR+ and write musteach/play/data/strategy-8reyes.bin
-## (the full solve: about 2 CPU-hours; STRATEGY_ARGS=--quick gives the smaller solve shipped from a shared machine)
+## (the full solve: about 100 CPU-minutes; STRATEGY_ARGS=--quick gives the smaller solve shipped from a shared machine)
 strategy: $(STAMP)
 	$(PY) -m musteach.play.strategy.solver $(STRATEGY_ARGS)
 

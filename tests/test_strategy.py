@@ -107,10 +107,68 @@ def test_average_strategies_are_distributions() -> None:
         assert (a >= 0).all() and np.allclose(a.sum(axis=2), 1.0)
 
 
+def test_each_context_is_solved_afresh() -> None:
+    # a context warm-started from its neighbour's regrets kept the neighbour's órdagos (issue 25): by
+    # default every context is solved from scratch, as if it were solved alone
+    from musteach.play.strategy.solver import solve_all
+
+    params = replace(SMALL, iters=8, first=1, deals=20_000)
+    tables, _gains = solve_all(params, log=False, lances=(1,))
+    d = sample_lances(params, (1,))[0]
+    alone = LanceSolver(d, (params.needs[1], params.needs[0]), params.target)
+    alone.run(params.iters)
+    for j, arr in enumerate(tables["1|0123|2"]):
+        assert np.allclose(arr, alone.average(j), atol=1e-6)
+
+
+def test_a_coordinated_team_sees_its_partners_bucket() -> None:
+    from musteach.play.strategy.solver import robust_strategy
+
+    d = small_data()[(0, (0, 1, 2, 3))]
+    s = LanceSolver(d, (40, 40), shared=1)
+    s.run(20)
+    k = d.dims[0]
+    for j, n in enumerate(s.tree.decisions):
+        pos = s.tree.nodes[n].pos
+        a = s.average(j)
+        assert a.shape[:2] == ((k, k) if pos % 2 == 1 else (k, 2))
+        assert np.allclose(a.sum(axis=2), 1.0)
+    # the coordinated team gains from seeing more: its value is at least the uncoordinated one's
+    plain = LanceSolver(d, (40, 40))
+    plain.run(20)
+    assert 1 - s.value() >= 1 - plain.value() - 0.01
+    # the robust strategy is a seat's table: own bucket, partner's seña bit, actions
+    params = replace(SMALL, iters=5, first=1, robust=True)
+    out = robust_strategy(d, (40, 40), params)
+    for j, n in enumerate(s.tree.decisions):
+        assert out[j].shape == (k, 2, len(s.tree.nodes[n].actions))
+        assert np.allclose(out[j].sum(axis=2), 1.0, atol=1e-5)
+
+
+def test_another_table_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
+    from pathlib import Path
+
+    from musteach.play.strategy.table import TABLE_ENV, table_path
+
+    other = Path(str(tmp_path)) / "other.bin"
+    monkeypatch.setenv(TABLE_ENV, str(other))
+    assert table_path() == other
+    monkeypatch.delenv(TABLE_ENV)
+    assert table_path().name == "strategy-8reyes.bin"
+
+
 def test_sign_maps_mark_the_strong_buckets() -> None:
     # two kings or more is the top sixth of grande hands; 31 is one juego bucket
     assert sign_map(0, 12)[-1] == 1 and sign_map(0, 12)[0] == 0
     assert sum(sign_map(3, 10)) == 1
+
+
+def test_the_solver_cuts_buckets_as_play_does() -> None:
+    from musteach.play.strategy.abstraction import bucket
+    from musteach.play.strategy.solver import _buckets
+
+    for li, k in ((0, 12), (1, 12), (2, 8), (3, 10), (4, 10)):
+        assert [bucket(p, li, k) for p in range(256)] == _buckets(np.arange(256), li, k, 8).tolist()
 
 
 def test_openspiel_best_response_agrees_on_a_two_seat_lance() -> None:

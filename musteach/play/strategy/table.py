@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import mmap
+import os
 import struct
 from functools import lru_cache
 from pathlib import Path
@@ -21,14 +22,22 @@ from ...i18n import Text
 from ...rules.errors import MusError
 from .abstraction import lance_tree
 
-__all__ = ["StrategyTable", "shipped_table", "table_path"]
+__all__ = ["TABLE_ENV", "StrategyTable", "shipped_table", "table_path"]
 
 _MAGIC = b"MUSSTRT1"
 
 
+#: An environment variable naming another strategy file to play instead of the shipped one (benchmarks
+#: compare solves with it; read when the table is first opened).
+TABLE_ENV = "MUSTEACH_STRATEGY_TABLE"
+
+
 def table_path() -> Path:
     """The shipped strategy: ``musteach/play/data/strategy-8reyes.bin`` (used for 4 reyes too: its buckets
-    are percentiles within each deck)."""
+    are percentiles within each deck), or the file named by the environment variable :data:`TABLE_ENV`."""
+    other = os.environ.get(TABLE_ENV)
+    if other:
+        return Path(other)
     return Path(__file__).resolve().parent.parent / "data" / "strategy-8reyes.bin"
 
 
