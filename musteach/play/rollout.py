@@ -653,8 +653,9 @@ def seated_deals(view: View, n: int = ROLLOUT_DEALS, seed: int = 0) -> list[Deal
 #: and resamples n of them by weight.
 POSTERIOR_ESS = 0.5
 
-#: The most deals :func:`posterior_deals` draws, as a multiple of n.
-POSTERIOR_POOL = 8
+#: The most deals :func:`posterior_deals` draws, as a multiple of n (8 keeps more of the posterior, but the
+#: coach's comment then takes 300 CPU-ms at p95 instead of 100: ``bench_coach_replay.py`` part 3).
+POSTERIOR_POOL = 2
 
 
 def effective_size(weights: Sequence[float]) -> float:
