@@ -1,6 +1,7 @@
 """Calibration of the coach (issue 25): do its grades come true when the hand is replayed?
 
 Run:  .venv/bin/python benchmarks/bench_coach_replay.py [--decisions 1000] [--mistakes 200] [--deals 400] [--seed 0]
+      [--replays 8]
 
 1. All four seats play the strategy (the strong level, :func:`musteach.play.levels.make_bot`; the computed
    strategy once it is installed). Before each betting decision of any seat, the coach grades the action the
@@ -9,12 +10,14 @@ Run:  .venv/bin/python benchmarks/bench_coach_replay.py [--decisions 1000] [--mi
    replayed from the same state twice, once with the coach's best and once with the played action, every
    seat (copies of the same bots, in the same state) playing on to the end of the hand with the real
    hidden hands (a betting decision comes after the last discard, so no card is left to be drawn: the
-   unseen stock plays no part). The *realised gain* is the difference of the team's chance of winning the
+   unseen stock plays no part). Each action is replayed ``--replays`` times, the bots' mixed choices drawn
+   anew each time (their seeds moved on), and the realised figures averaged. The *realised gain* is the difference of the team's chance of winning the
    game after the hand (100 or 0 when the game ended, else
    :func:`~musteach.play.policy.match_equity` of the score). Printed: the least-squares slope of realised
    against predicted gain (with and without an intercept, and its standard error) over all decisions,
    over those where the coach's best differs from the played action, and over órdago decisions alone
-   (the best or the played action is an órdago); goal 0.8-1.2.
+   (the best or the played action is an órdago), with robust (HC1) errors; goal 0.8-1.2. Also a calibration
+   table: per bin of predicted gain, the mean predicted against the mean realised gain.
 2. Games of four club players (:attr:`~musteach.play.levels.Level.CLUB`): every betting decision the coach
    grades a mistake or a blunder is replayed the same way, until ``--mistakes`` are collected; printed: the
    mean realised gain of the coach's best over the played action with its 95% interval (goal: above 0),
@@ -27,6 +30,9 @@ every seat by its own level (:mod:`musteach.play.seat_models`; in part 2 the dec
 goes on playing as a club player in the replays); ``--models strategy`` models every seat by the strategy
 (as before the seat models). The bots show their señas once the cards are final, as at the table. Develop
 with another ``--seed`` than the one a reported run uses.
+
+``--check-model GAMES`` only prints how the strong level's seat model matches its play (model probability
+against the frequency played; views where the model, asked from another seat's view, differs).
 
 Figures depend on the machine and its load (2 shared cores here); a run of the defaults takes a while.
 Lesson 10's kernel memory is printed by ``benchmarks/bench_kernel_memory.py --lessons 10-play``.
@@ -65,6 +71,7 @@ class Replayed:
     ordago: bool
     fresh: float = 0.0
     facing_ordago: bool = False
+    discards: int = 0  # the mus rounds that ended in a discard before this hand's betting
 
 
 def equity_after_hand(g: Game, team: str) -> float:
@@ -77,9 +84,20 @@ def equity_after_hand(g: Game, team: str) -> float:
     return 100.0 * match_equity(r.final_score[team], r.final_score[them], g.rules.target)
 
 
-def play_out(g: Game, bots: dict[int, Bot], seat: int, action: object) -> Game:
-    """A copy of ``g`` (and of the bots) where ``seat`` plays ``action``, then everybody to the hand's end."""
+#: How many times each action of a decision is replayed (``--replays``): the bots' mixed choices drawn anew
+#: each time (the real hidden hands kept), the realised figure their mean.
+REPLAYS = 8
+
+
+def play_out(g: Game, bots: dict[int, Bot], seat: int, action: object, draw: int = 0) -> Game:
+    """A copy of ``g`` (and of the bots) where ``seat`` plays ``action``, then everybody to the hand's end;
+    draw: which replay (above 0, every copied bot's sampling seed is moved on, so that the mixed strategies
+    are drawn anew)."""
     g2, bots2 = copy.deepcopy((g, bots))
+    if draw:
+        for bot in bots2.values():
+            if isinstance(getattr(bot, "seed", None), int):
+                bot.seed = bot.seed + 100_003 * draw  # type: ignore[attr-defined]
     g2.act(seat, action)
     if not g2.hand.is_over:
         run(g2, bots2, hands=1)
@@ -96,15 +114,15 @@ def replay(
     b = g.view(seat).betting
     facing = b is not None and bool(b.stakes) and b.current_stake == "ordago"
     if best == played:
-        return Replayed(0.0, 0.0, gr, ordago, 0.0, facing)
+        return Replayed(0.0, 0.0, gr, ordago, 0.0, facing, len(g.view(seat).changes))
     team = "A" if seat % 2 == 0 else "B"
-    a = equity_after_hand(play_out(g, bots, seat, best), team)
-    b_ = equity_after_hand(play_out(g, bots, seat, played), team)
+    a = statistics.fmean(equity_after_hand(play_out(g, bots, seat, best, k), team) for k in range(REPLAYS))
+    b_ = statistics.fmean(equity_after_hand(play_out(g, bots, seat, played, k), team) for k in range(REPLAYS))
     # the same two actions weighed on other deals: free of the choice's own sampling luck
     again = grade_decision(g.view(seat), played, n=deals, seed=1, seats=seats)
     fig = {str(v.action): v.stones for v in again.values}
     fresh = fig[str(best)] - fig[str(played)]
-    return Replayed(predicted, a - b_, gr, ordago, fresh, facing)
+    return Replayed(predicted, a - b_, gr, ordago, fresh, facing, len(g.view(seat).changes))
 
 
 #: Whether the bots show their señas (``--no-senas``: as in the runs before the seat models).
@@ -175,7 +193,7 @@ def dump(rows: list[Replayed], path: str) -> None:
             gr = r.grade
             f.write(json.dumps({
                 "predicted": r.predicted, "realised": r.realised, "fresh": r.fresh, "ordago": r.ordago,
-                "facing_ordago": r.facing_ordago,
+                "facing_ordago": r.facing_ordago, "discards": r.discards,
                 "lance": gr.lance.value if gr.lance else None, "per_stone": gr.per_stone,
                 "best": str(gr.best.action), "played": str(gr.action), "error": gr.loss_error,
                 "grade": gr.grade.value, "too_close": gr.too_close, "moment": gr.moment,
@@ -226,6 +244,28 @@ def report_slopes(rows: list[Replayed], label: str, *, fresh: bool = False) -> N
         f"  {label:34s} n={len(rows):5d}  slope {b1:6.2f} ± {e1:4.2f} (robust ± {hc:4.2f}; through 0: {b0:6.2f} ± {e0:4.2f})  "
         f"mean predicted {mp:6.2f}, realised {mr:6.2f} points"
     )
+
+
+#: The predicted-gain bins of the calibration table (points of win chance; the last is open).
+BINS = (0.0, 0.5, 2.0, 5.0, 10.0, 25.0)
+
+
+def calibration_table(rows: list[Replayed], label: str) -> None:
+    """Print, per bin of predicted gain (:data:`BINS`; decisions whose best is the played action apart), the
+    number of decisions, their mean predicted and mean realised gain with its standard error."""
+    print(f"  calibration table, {label}: bin of predicted gain | n | mean predicted | mean realised ± se")
+    same = [r for r in rows if r.predicted == 0 and r.realised == 0]
+    print(f"    best = played          {len(same):5d}")
+    rest = [r for r in rows if not (r.predicted == 0 and r.realised == 0)]
+    for i, lo in enumerate(BINS):
+        hi = BINS[i + 1] if i + 1 < len(BINS) else math.inf
+        got = [r for r in rest if lo <= r.predicted < hi]
+        if not got:
+            continue
+        ys = [r.realised for r in got]
+        se = statistics.stdev(ys) / math.sqrt(len(ys)) if len(ys) > 1 else math.nan
+        print(f"    [{lo:5.1f}, {hi:5.1f})        {len(got):5d}   {statistics.fmean(r.predicted for r in got):7.2f}   "
+              f"{statistics.fmean(ys):7.2f} ± {se:5.2f}")
 
 
 def mean_interval(ys: list[float]) -> tuple[float, float, float]:
@@ -308,6 +348,59 @@ def measure_prior(games: int) -> None:
     print(f"AFTER_MUS over {tot} hands: {tuple(rows)}")
 
 
+def check_model(games: int, first_seed: int) -> None:
+    """Print how well the strong level's seat model (:class:`~musteach.play.seat_models.StrategyModel`)
+    matches what the strong level does, over every betting decision of ``games`` games of self-play (señas
+    shown): per bin of the model's probability of an action, how often the bot played it (model p against
+    empirical frequency); how often the model has no answer (the bot then bets as the odds bot); and in how
+    many decisions the model, asked from each other seat's view rebuilt with the real hands
+    (:func:`~musteach.play.seat_models.seat_view`, as the beliefs ask it), gives other probabilities than
+    from the bot's own view."""
+    from musteach.play.seat_models import StrategyModel, seat_view
+
+    m = StrategyModel()
+    bins = [[0.0, 0] for _ in range(10)]  # per tenth of model p: (played, asked)
+    none = differ = asked = 0
+    for seed in range(first_seed, first_seed + games):
+        g = Game(seed=seed)
+        bots: dict[int, Bot] = {s: make_bot(Level.STRONG, seed=s) for s in range(4)}
+        shown: set[tuple[int, int]] = set()
+        while not g.is_over:
+            run(g, bots, stop_at=range(4), hands=1)
+            if g.hand.is_over:
+                if g.is_over:
+                    break
+                g.next_hand()
+                continue
+            show_senas(g, bots, shown)
+            t = g.to_act
+            assert t is not None
+            v = g.view(t.seat)
+            a = bots[t.seat].decide(v)
+            if v.betting is not None and isinstance(a, Action):
+                asked += 1
+                probs = m.probs(v)
+                if probs is None:
+                    none += 1
+                else:
+                    for x, p in probs.items():
+                        row = bins[min(int(p * 10), 9)]
+                        row[0] += x == a
+                        row[1] += 1
+                    deal = tuple(tuple(sorted(c.index for c in g.view(s).cards)) for s in range(4))
+                    for o in (1, 2, 3):
+                        seen = seat_view(g.view((t.seat + o) % 4), t.seat, deal, v.betting)  # type: ignore[arg-type]
+                        if m.probs(seen) != probs:
+                            differ += 1
+                            break
+            g.act(t.seat, a)
+    print(f"model check: {asked} betting decisions of {games} games; the model has no answer in {none}; "
+          f"other probabilities from another seat's view in {differ}")
+    for i, (played, n) in enumerate(bins):
+        if n:
+            print(f"  model p in [{i / 10:.1f}, {(i + 1) / 10:.1f}): {n:6d} actions, played {played / n:.3f} of the time")
+
+
 def part2(args: argparse.Namespace) -> None:
     """Part 2: decisions graded mistake or blunder in games of four club players, replayed."""
     t0 = time.perf_counter()
@@ -339,12 +432,19 @@ def main() -> None:
     ap.add_argument("--models", choices=("seats", "strategy"), default="seats",
                     help="the coach's seat models: every seat its level (seats) or the strategy everywhere")
     ap.add_argument("--no-senas", action="store_true", help="the bots show no señas (as the runs before)")
+    ap.add_argument("--replays", type=int, default=8, help="replays of each action, averaged (bots reseeded)")
     ap.add_argument("--seed", type=int, default=0, help="first game seed of part 1 (part 2: this + 5000)")
+    ap.add_argument("--check-model", type=int, default=0, metavar="GAMES",
+                    help="only compare the strong level's seat model with what it plays, over GAMES games")
     ap.add_argument("--measure-prior", type=int, default=0, metavar="GAMES", help="only print AFTER_MUS, measured")
     args = ap.parse_args()
     prepare(Rules())
-    global SENAS
+    global SENAS, REPLAYS
     SENAS = not args.no_senas
+    REPLAYS = max(1, args.replays)
+    if args.check_model:
+        check_model(args.check_model, args.seed)
+        return
     if args.measure_prior:
         measure_prior(args.measure_prior)
         return
@@ -357,6 +457,8 @@ def main() -> None:
         dump(rows, args.dump)
     differ = [r for r in rows if r.predicted != 0 or r.realised != 0]
     report_slopes(rows, "all decisions")
+    calibration_table(rows, "all decisions")
+    calibration_table([r for r in rows if r.ordago], "órdago decisions")
     report_slopes(differ, "coach's best differs from played")
     report_slopes([r for r in rows if r.ordago], "órdago decisions (best or played)")
     report_slopes([r for r in differ if r.ordago], "  of which best differs")
@@ -364,6 +466,8 @@ def main() -> None:
     facing = [r for r in rows if r.facing_ordago]
     report_slopes(facing, "answers to an órdago")
     report_slopes([r for r in rows if not r.ordago and not r.facing_ordago], "neither")
+    report_slopes([r for r in rows if not r.discards], "the mus cut at once (no discard)")
+    report_slopes([r for r in rows if r.discards], "after a discard")
     print("  the coach's best against the played action weighed again on other deals (seed 1):")
     report_slopes(rows, "all decisions, fresh deals", fresh=True)
     report_slopes([r for r in rows if r.ordago], "órdago decisions, fresh deals", fresh=True)

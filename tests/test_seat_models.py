@@ -5,6 +5,7 @@ plays it)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import pytest
 
@@ -13,7 +14,7 @@ from musteach.play.deals import rank_id
 from musteach.play.game import Game
 from musteach.play.levels import Level, make_bot
 from musteach.play.odds_bot import sample_deals
-from musteach.play.rollout import betting_values, seated_deals
+from musteach.play.rollout import betting_values, posterior_deals
 from musteach.play.rule_bot import RuleBot
 from musteach.play.seat_models import BotModel, StrategyModel, keepable, log_weights, model_for, seat_models
 from musteach.play.view import View
@@ -112,7 +113,7 @@ def test_the_rollouts_play_the_lance_as_the_club_players_do() -> None:
     assert vals == betting_values(v, n=200, seed=3, seats=seats)  # reproducible
     assert vals.stone_rows is not None
     row = vals.stone_rows[vals.actions.index(Action("envido", 2))]
-    deals = seated_deals(v, 200, 3)  # the deals it weighed
+    deals, _w = posterior_deals(v, 200, 3, seats)  # the deals it weighed
     opponents = [s for s in b.participants if s % 2 != v.seat % 2]
     checked = 0
     accept = RuleBot().accept_at
@@ -182,3 +183,105 @@ def test_the_partner_bot_shows_exactly_its_two_best_senas() -> None:
     quiet = replace(v, bettings={}, betting=None, changes=())  # nothing said: only the señas count
     assert log_weights(quiet, [rich_deal], club)[0] <= math.log(TREMBLE)
     assert log_weights(quiet, [deals[0]], club)[0] == 0.0
+
+
+
+def strong_decisions(seeds: range = range(100_000, 100_040)) -> Iterator[tuple[Game, View]]:
+    """Every betting decision of games of four strong players (señas shown, as at the table), in order."""
+    for seed in seeds:
+        g = Game(seed=seed)
+        bots = {s: make_bot(Level.STRONG, seed=s) for s in range(4)}
+        shown: set[tuple[int, int]] = set()
+        while not g.is_over:
+            run(g, bots, stop_at=range(4), hands=1)
+            if g.hand.is_over:
+                if g.is_over:
+                    break
+                g.next_hand()
+                continue
+            h = g.hand
+            if h.cards_final:
+                for seat in h.order:
+                    if (h.number, seat) not in shown:
+                        shown.add((h.number, seat))
+                        for sena in bots[seat].signals(g.view(seat)):
+                            if g.can_signal(seat, sena):
+                                g.signal(seat, sena)
+            t = g.to_act
+            assert t is not None
+            v = g.view(t.seat)
+            if v.betting is not None and v.lance is not None:
+                yield g, v
+            g.act(t.seat, bots[t.seat].decide(v))
+
+
+def ordago_answers(lance: str) -> Iterator[tuple[Game, View]]:
+    """The decisions of :func:`strong_decisions` that answer an órdago in ``lance``."""
+    for g, v in strong_decisions():
+        b = v.betting
+        if v.lance is not None and v.lance.value == lance and b is not None and b.stakes and b.current_stake == "ordago":
+            yield g, v
+
+
+def test_the_strategy_model_draws_as_the_strong_level_does() -> None:
+    """The strong level leaves out the strategy's rare actions and draws from the rest in proportion: the
+    model's probabilities are those (summing to 1), from the bettor's own view and from another seat's view
+    rebuilt with the real hands (checked on the first decisions where some action is left out)."""
+    from musteach.play.seat_models import seat_view
+    from musteach.play.strategy import policy
+    from musteach.play.strategy.bot import PURIFY
+
+    m = StrategyModel()
+    checked = 0
+    for g, v in strong_decisions():
+        raw = policy(v)
+        kept = {a: p for a, p in raw.items() if p >= PURIFY}
+        if not kept or len(kept) == len([p for p in raw.values() if p > 0]):
+            continue
+        probs = m.probs(v)
+        assert probs is not None
+        assert math.isclose(sum(probs.values()), 1.0)
+        assert set(probs) == set(kept)
+        for a, p in kept.items():
+            assert math.isclose(probs[a], p / sum(kept.values()))
+        deal = tuple(tuple(sorted(c.index for c in g.view(s).cards)) for s in range(4))
+        other = g.view((v.seat + 1) % 4)
+        assert v.betting is not None
+        assert m.probs(seat_view(other, v.seat, deal, v.betting)) == probs  # type: ignore[arg-type]
+        checked += 1
+        if checked == 5:
+            break
+    assert checked == 5
+
+
+def test_facing_an_ordago_the_deals_carry_what_it_says() -> None:
+    """An órdago in pares says much about the bettor's hand: on each of the first answers to one, the deals
+    the coach weighs (posterior_deals) give the bettor a hand the strong level bets órdago with nearly
+    always (the capped weights of the few such deals among 400 random ones could leave a third or more of
+    the weight on hands that never bet it), and many different ones."""
+    from musteach.play.seat_models import seat_view
+
+    m = StrategyModel()
+    checked = 0
+    for _g, v in ordago_answers("pares"):
+        b = v.betting
+        assert b is not None
+        at = max(i for i, st in enumerate(b.steps) if st.action is not None and st.action.kind == "ordago")
+        bettor = b.steps[at].seat
+        assert bettor is not None
+        before = b.start(b.lance, b.mano, b.participants, b.rules)
+        for st in b.steps[:at]:
+            assert st.seat is not None and st.action is not None
+            before = before.act(st.seat, st.action)
+
+        def bets_it(deal: tuple[tuple[int, ...], ...]) -> bool:
+            probs = m.probs(seat_view(v, bettor, deal, before))  # type: ignore[arg-type]  # noqa: B023
+            return probs is not None and probs.get(Action("ordago"), 0.0) > 0
+
+        deals, w = posterior_deals(v, 400, 0, seat_models("strong", v.seat))
+        assert sum(x for d, x in zip(deals, w, strict=True) if bets_it(d)) >= 0.9
+        assert len(deals) == len(set(deals)) >= 20 and math.isclose(sum(w), 1.0)
+        checked += 1
+        if checked == 12:
+            break
+    assert checked == 12

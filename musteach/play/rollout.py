@@ -559,7 +559,10 @@ def betting_values(
     if b is None or lance is None:
         raise MusError(Text("there is no betting to weigh in phase {phase}", phase=view.phase.value))
     if seats is not None:
-        return _seated_values(view, b, lance, also, seated_deals(view, n, seed), seats, weights)
+        if weights is not None:
+            return _seated_values(view, b, lance, also, seated_deals(view, n, seed), seats, weights)
+        deals, w = posterior_deals(view, n, seed, seats)
+        return _seated_values(view, b, lance, also, deals, seats, lambda _v, _d: w)
     deals = sample_deals(view, n, seed)
     w = [float(x) for x in (weights or _belief_weights())(view, deals)]
     if len(w) != len(deals) or not math.fsum(w) > 0:
@@ -644,6 +647,69 @@ def seated_deals(view: View, n: int = ROLLOUT_DEALS, seed: int = 0) -> list[Deal
         del deals  # (not both sets of deals alive at once: a lesson kernel stays small)
         return fitting_deals(view, n, seed)
     return deals
+
+
+#: The effective sample size (a share of the n deals) below which :func:`posterior_deals` draws more deals
+#: and resamples n of them by weight.
+POSTERIOR_ESS = 0.5
+
+#: The most deals :func:`posterior_deals` draws, as a multiple of n (8 keeps more of the posterior, but the
+#: coach's comment then takes 300 CPU-ms at p95 instead of 100: ``bench_coach_replay.py`` part 3).
+POSTERIOR_POOL = 2
+
+
+def effective_size(weights: Sequence[float]) -> float:
+    """Kish's effective sample size of ``weights`` (non-negative, not all zero): (Σw)² / Σw²; 0.0 when all
+    are zero."""
+    total = math.fsum(weights)
+    sq = math.fsum(x * x for x in weights)
+    return total * total / sq if sq > 0 else 0.0
+
+
+def _raw(logs: Sequence[float]) -> list[float]:
+    top = max(logs, default=float("-inf"))
+    if not math.isfinite(top):
+        return [1.0] * len(logs)
+    return [math.exp(x - top) for x in logs]
+
+
+def posterior_deals(view: View, n: int, seed: int, seats: SeatModels) -> tuple[list[Deal], list[float]]:
+    """The deals :func:`betting_values` weighs with ``seats=`` and their weights (summing to 1): the ``n``
+    deals of :func:`seated_deals`, weighed by :func:`~musteach.play.seat_models.log_weights`
+    (:func:`_normalised`), while their effective sample size (:func:`effective_size`) is at least
+    :data:`POSTERIOR_ESS` of n. When what was said leaves few of them likely (an órdago bet by a seat that
+    bets it with few hands, RULES.md §6), batches of n more deals are drawn (up to :data:`POSTERIOR_POOL`
+    times n, until the pool's effective size reaches that share of n) and n of the pool are resampled in
+    proportion to their weights (systematic resampling), each distinct deal then weighing the share of the
+    n draws that fell on it (so that the standard errors count a deal drawn twice once): the figures carry
+    the posterior instead of the prior that the capped weights of a few fitting deals leave. Returns at
+    most n deals. Seeded: the same view, n, seed and models give the same deals."""
+    deals = seated_deals(view, n, seed)
+    logs = log_weights(view, deals, seats)
+    raw = _raw(logs)
+    if not deals or effective_size(raw) >= POSTERIOR_ESS * n:
+        return deals, _normalised(logs)
+    k = 1
+    while effective_size(raw) < POSTERIOR_ESS * n and k < POSTERIOR_POOL:
+        more = seated_deals(view, n, seed + 7919 * k)
+        deals.extend(more)
+        logs.extend(log_weights(view, more, seats))
+        raw = _raw(logs)
+        k += 1
+    total = math.fsum(raw)
+    if not total > 0:  # pragma: no cover - _raw gives the top deal weight 1
+        return deals[:n], [1.0 / n] * n
+    step = total / n
+    u = step * ((seed * 0.6180339887498949) % 1.0 or 0.5)  # a seeded offset
+    count: dict[Deal, int] = {}  # deal -> times drawn (in the order first drawn; the pool may repeat a deal)
+    acc, i = raw[0], 0
+    for j in range(n):
+        x = u + j * step
+        while acc < x and i < len(raw) - 1:
+            i += 1
+            acc += raw[i]
+        count[deals[i]] = count.get(deals[i], 0) + 1
+    return list(count), [c / n for c in count.values()]
 
 
 def _normalised(logs: Sequence[float]) -> list[float]:

@@ -14,7 +14,7 @@ own model. Two kinds:
 
 Every model's betting in a lance depends on the seat's hand only through a *key* (the strategy: the hand's
 bucket and its partner's seña bit; a heuristic bot: its strength in the lance), so the beliefs and the
-rollouts ask each model once per key, not once per deal. Beliefs mix every model with :data:`TREMBLE` of a
+rollouts ask each model once per key, not once per deal. Beliefs mix every model with its tremble (:data:`TREMBLE`, the strategy's :data:`STRATEGY_TREMBLE`) of a
 uniform choice over the kinds of action legal then, so that a surprising bet (a learner's, a bluff) rules no
 deal out. A seat's partner is taken to have shown its two best true señas (:func:`~musteach.rules.senas.best_senas`,
 as every bot does), the learner's own señas being those it made.
@@ -55,6 +55,7 @@ __all__ = [
     "CANDIDATES",
     "LEVEL_MODELS",
     "MEMO_LIMIT",
+    "STRATEGY_TREMBLE",
     "TREMBLE",
     "BotModel",
     "SeatModel",
@@ -72,8 +73,13 @@ __all__ = [
     "shows_senas",
 ]
 
-#: The share of every model's probability spread evenly over the kinds of action legal at a step (beliefs).
+#: The share of a heuristic bot's probability spread evenly over the kinds of action legal at a step (beliefs).
 TREMBLE = 0.02
+
+#: The strategy's tremble (:attr:`StrategyModel.tremble`): smaller, as the model is the strong level's betting
+#: itself (checked over every betting decision of self-play games, from every seat's view: the same
+#: probabilities), so a surprising bet says much more about the bettor's hand than the tremble hides.
+STRATEGY_TREMBLE = 0.005
 
 _LANCE_INDEX = {lance: i for i, lance in enumerate(LANCES)}
 
@@ -160,6 +166,8 @@ class SeatModel(Protocol):
     #: True when the model's amounts count (a heuristic bot's envido 3 is not its envido 2); else actions
     #: are compared by kind (the strategy's abstraction reads every envido as envido 2).
     exact: bool
+    #: The share of its probability the beliefs spread evenly over the kinds of action legal at a step.
+    tremble: float
 
     def key(self, view: View, seat: int, deal: Deal, start: LanceBetting) -> Hashable:
         """What the seat's betting in ``start``'s lance depends on in ``deal`` (its hand, its partner's señas)."""
@@ -181,6 +189,7 @@ class StrategyModel:
 
     name = "strong"
     exact = False
+    tremble = STRATEGY_TREMBLE
 
     def __init__(self) -> None:
         self._bucket_of: dict[tuple[int, int], tuple[bytes, list[int]]] = {}  # (li, kings) -> (pct, bucket by pct)
@@ -217,7 +226,9 @@ class StrategyModel:
 
     def probs(self, seen: View) -> Mapping[Action, float] | None:
         """The strategy's probabilities, without the actions the strong level leaves out (below
-        :data:`~musteach.play.strategy.bot.PURIFY`; None where its abstraction has no such decision)."""
+        :data:`~musteach.play.strategy.bot.PURIFY`), scaled to sum to 1 as the strong level draws from them
+        (:class:`~musteach.play.strategy.bot.StrategyBot`); None where its abstraction has no such decision
+        (there the strong level bets as the odds bot, which no key of the hand can stand for)."""
         from .strategy import policy
         from .strategy.bot import PURIFY
 
@@ -225,8 +236,9 @@ class StrategyModel:
             probs = policy(seen)
         except MusError:
             return None
-        kept = {a: p for a, p in probs.items() if p >= PURIFY}  # the strong level never plays the rest
-        return kept or probs
+        kept = {a: p for a, p in probs.items() if p >= PURIFY} or probs  # the strong level never plays the rest
+        total = math.fsum(kept.values())
+        return {a: p / total for a, p in kept.items()} if total > 0 else kept
 
     def prior(self, rid: int, changed: int, kings: int) -> float:
         """How much likelier than a random hand the strong level's hand is after a discard, by its Grande
@@ -243,6 +255,7 @@ class BotModel:
     all the probability. name: the level it stands for."""
 
     exact = True
+    tremble = TREMBLE
 
     def __init__(self, bot: RuleBot, name: str):
         self.bot = bot
@@ -446,7 +459,7 @@ def log_weights(view: View, deals: Sequence[Deal], models: SeatModels) -> list[f
     """Per deal (4 hands of card indexes by seat, ``view.seat`` holding its own), the log of how likely the
     other three seats were to say what they said in this hand's betting (every step of the closed lances
     and of the one being bet) under their own :class:`SeatModel` (each step's probability mixed with
-    :data:`TREMBLE` of a uniform choice over the kinds legal then; a heuristic bot's amounts count: its
+    its :attr:`~SeatModel.tremble` of a uniform choice over the kinds legal then; a heuristic bot's amounts count: its
     envido 3 says more than its envido 2), ``-inf`` for a deal that contradicts a
     seña or a declaration (:func:`fits_public`); a deal where the partner would not have shown exactly the
     señas it showed (:func:`shows_senas`) weighs :data:`TREMBLE` as much. The heuristic bots' discards are
@@ -492,7 +505,7 @@ def log_weights(view: View, deals: Sequence[Deal], models: SeatModels) -> list[f
                         v for a, v in probs.items()
                         if action_kind(a, state) == kind and (not model.exact or a.amount == said.amount)
                     )  # fmt: skip
-                    x = math.log((1.0 - TREMBLE) * p + TREMBLE / n)
+                    x = math.log((1.0 - model.tremble) * p + model.tremble / n)
                 memo[(i, k)] = x
             lw += x
         out.append(lw)
