@@ -30,7 +30,6 @@ LAZY_CYCLES: dict[tuple[str, str], str] = {
     ("musteach.rules.cards", "musteach.draw.cards"): "Card._repr_svg_ / _repr_html_ and Hand's draw the cards",
     ("musteach.rules.lances", "musteach.draw.table"): "DealResult._repr_html_ draws the table",
     ("musteach.rules.senas", "musteach.draw.senas"): "Sena._repr_svg_ draws the face",
-    ("musteach.play.seat_models", "musteach.play.rollout"): "the strong seat's kept cards read AFTER_MUS (to move down)",
 }
 
 @dataclass(frozen=True)

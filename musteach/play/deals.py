@@ -42,6 +42,8 @@ from ..rules.options import Rules
 from ..rules.senas import HAND_TESTS
 
 __all__ = [
+    "AFTER_MUS",
+    "after_mus_cell",
     "POOL_ROWS",
     "POOL_WIDTH",
     "SENA_BITS",
@@ -480,3 +482,21 @@ def ids_array(values: Iterable[int]) -> array[int]:
     """Rank ids (0..9999) kept compactly, two bytes each."""
     return array("H", values)
 
+
+#: How much likelier than a random hand a seat's hand is after the mus (at least one discard round), by its
+#: Grande quartile (rows, 0 the weakest) and its pares value (columns: none, par, medias, duples; 8 reyes):
+#: the strong level's hands at the start of the lances in 200 games of self-play against random deals
+#: (``benchmarks/bench_coach_replay.py --measure-prior``; smoothed by 50 pseudo-hands). Players keep their
+#: kings and their pares: after a mus, a hand without either is rare.
+AFTER_MUS: tuple[tuple[float, ...], ...] = (
+    (0.12, 0.32, 1.22, 0.6),
+    (0.4, 0.62, 2.3, 1.23),
+    (0.62, 1.43, 7.85, 1.0),
+    (1.7, 2.18, 3.45, 2.98),
+)
+
+
+def after_mus_cell(rid: int, kings: int) -> tuple[int, int]:
+    """A hand's cell of :data:`AFTER_MUS` from its rank id: (its Grande quartile, its pares value)."""
+    facts = rank_facts(kings)
+    return min(facts.pct[0][rid] >> 6, 3), facts.pares_value[rid]

@@ -41,7 +41,7 @@ from ..rules.betting import ORDAGO, Action, BettingOutcome, LanceBetting
 from ..rules.cards import Card
 from ..rules.errors import MusError
 from ..rules.lances import LANCES, Lance
-from .deals import keys_for, rank_facts, rank_id
+from .deals import AFTER_MUS, after_mus_cell, keys_for, rank_facts, rank_id
 from .odds_bot import Deal, hand_facts, sample_deals
 from .policy import deje_if_refused, match_equity
 from .seat_models import SeatModels, fits_public, fitting_deals, log_weights, seat_view, shows_senas
@@ -215,25 +215,6 @@ def _likelihood(probs: Mapping[Action, float], said: Action, state: LanceBetting
     k = _kind(said, state)
     p = sum(x for a, x in probs.items() if _kind(a, state) == k)
     return TREMBLE + (1.0 - TREMBLE) * p
-
-
-#: How much likelier than a random hand a seat's hand is after the mus (at least one discard round), by its
-#: Grande quartile (rows, 0 the weakest) and its pares value (columns: none, par, medias, duples; 8 reyes):
-#: the strong level's hands at the start of the lances in 200 games of self-play against random deals
-#: (``benchmarks/bench_coach_replay.py --measure-prior``; smoothed by 50 pseudo-hands). Players keep their
-#: kings and their pares: after a mus, a hand without either is rare.
-AFTER_MUS: tuple[tuple[float, ...], ...] = (
-    (0.12, 0.32, 1.22, 0.6),
-    (0.4, 0.62, 2.3, 1.23),
-    (0.62, 1.43, 7.85, 1.0),
-    (1.7, 2.18, 3.45, 2.98),
-)
-
-
-def after_mus_cell(rid: int, kings: int) -> tuple[int, int]:
-    """A hand's cell of :data:`AFTER_MUS` from its rank id: (its Grande quartile, its pares value)."""
-    facts = rank_facts(kings)
-    return min(facts.pct[0][rid] >> 6, 3), facts.pares_value[rid]
 
 
 @lru_cache(maxsize=2)

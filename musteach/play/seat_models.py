@@ -45,7 +45,7 @@ from ..rules.errors import MusError
 from ..rules.lances import LANCES, check_seat
 from ..rules.options import Rules
 from ..rules.senas import best_senas
-from .deals import SENA_BITS, rank_facts, rank_id
+from .deals import AFTER_MUS, SENA_BITS, after_mus_cell, rank_facts, rank_id
 from .events import Phase
 from .odds_bot import Deal
 from .rule_bot import RuleBot
@@ -242,10 +242,8 @@ class StrategyModel:
 
     def prior(self, rid: int, changed: int, kings: int) -> float:
         """How much likelier than a random hand the strong level's hand is after a discard, by its Grande
-        quartile and its pares (:data:`musteach.play.rollout.AFTER_MUS`, measured in self-play: it keeps
+        quartile and its pares (:data:`musteach.play.deals.AFTER_MUS`, measured in self-play: it keeps
         its kings and its pares)."""
-        from .rollout import AFTER_MUS, after_mus_cell
-
         g, p = after_mus_cell(rid, kings)
         return AFTER_MUS[g][p]
 
