@@ -532,16 +532,23 @@ def test_a_saved_match_that_no_longer_replays_is_refused_and_nothing_changes(dam
     assert t.game.history == before and t.moves == moves and t.my_turn
 
 
-def test_a_replay_keeps_the_match_set_aside():
-    rules = Rules(target=30)
+def test_a_finished_game_is_not_kept_and_the_match_is_kept_again_from_the_next_hand():
+    rules = Rules(target=30)  # best of 3 games
     s = TableSession(rules, seed=1, level="club", start_score={"A": 29, "B": 29})
     rng = random.Random(1)
     while not s.reviews and not s.game.is_over:
         _decide(s, 1, rng)
     assert not s.game.is_over and s.review is not None and s.review.decisions
-    kept = s.saved_game()
+    assert s.saved_game() is None  # the hand on the table finished a game: a reload deals a new match
     s.replay(0)
-    _decide(s, 1, random.Random(0))
-    assert s.saved_game() == kept
+    assert s.saved_game() is None  # a replay keeps nothing of its own
     s.back()
-    assert s.saved_game() == kept
+    assert len(s.take_finished()) == 1
+    s.next_hand()
+    saved = s.saved_game()
+    assert saved is not None and saved["moves"][-1] == "next_hand"
+    t = TableSession(rules, level="club")
+    t.resume(saved)
+    assert t.game.history == s.game.history and t.games_won == s.games_won
+    assert list(t.reviews) == [1] and t.reviews[1].decisions == s.reviews[1].decisions
+    assert t.take_finished() == []  # the finished game was kept when it was played, not again

@@ -740,11 +740,13 @@ class TableSession:
         ``ask_declarations``, ``target``, ``start_score`` (``{"A": n, "B": n}`` or None), ``moves`` (the
         learner's decisions in order, as texts :func:`~musteach.play.actions.parse_action` reads, ``"seña KEY"``
         and ``"next_hand"``), and what they led to: ``events`` (the game's history length) and ``cards`` (the
-        learner's cards). None once the match is over (a finished match is not resumed); in a replay, the
-        match set aside (RULES.md §2–§10)."""
+        learner's cards). None while the hand on the table has finished a game, and once the match is over (a
+        finished game is not resumed: a reload then deals a new match); in a replay, the match set aside
+        (RULES.md §2–§10)."""
         saved = self._saved
         game, moves = (saved.game, saved.moves) if saved is not None else (self.game, self.moves)
-        if game.is_over:
+        r = game.hand.result
+        if game.is_over or (r is not None and r.game_over):
             return None
         return {
             "v": _SAVED_VERSION,
