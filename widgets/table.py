@@ -139,6 +139,13 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
     (``"38-38"``: A-B) sets it: a test-only way to reach the end of a game fast through the real page.
     lang: the language of its words, the coach's and the log's (``"es"``; None: the kernel's, else English).
 
+    A reload resumes the match in progress: after each decision the table keeps it in the store (the
+    :data:`~musteach.teach.table.TABLE_GAME` setting: seed, opponents, start score and the learner's moves), and a
+    new table with the same seat, target and first mano (and the same seed, when one is given) replays it through
+    the engine (:meth:`~musteach.teach.table.TableSession.resume`), from the browser's store as soon as it arrives.
+    A finished game or match, or one left by New game, is not resumed; one that no longer replays (a changed
+    engine) is dropped with a friendly message and a new match is dealt.
+
     The game is played by a :class:`~musteach.teach.table.TableSession` (``session``): the table draws its state,
     offers its legal choices as buttons, and sends back the one clicked. State for scripts and tests: ``game``
     (the :class:`~musteach.play.game.Game`), ``bots`` (by seat), ``comments`` (every coach comment's text,

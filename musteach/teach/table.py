@@ -15,6 +15,9 @@ of the :class:`Choice` records that :meth:`TableSession.choices` offers:
   must decide again or the hand is over;
 * the review (:func:`musteach.teach.review.review_game`) when a game ends, and a :class:`FinishedGame` record
   for the progress store (:meth:`TableSession.take_finished`);
+* :meth:`TableSession.saved_game` and :meth:`TableSession.resume`: the match in progress as plain JSON (its seed,
+  the opponents' level, the start score and the learner's moves; the bots decide the same given the seed), kept
+  by a view after each decision (the :data:`TABLE_GAME` setting) and replayed through the engine after a reload;
 * :meth:`TableSession.replay`: a sandbox at a reviewed decision that changes nothing of the game, its
   record, its review, its next hand or the best game, until :meth:`TableSession.back`.
 
