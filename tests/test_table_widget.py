@@ -661,3 +661,16 @@ def test_the_browser_store_resumes_the_match_once_it_has_loaded(monkeypatch):
     browser._handle_custom_msg({"type": "records", "items": kept, "reason": "load"}, [])
     browser._handle_custom_msg({"type": "stored", "value": None, "reason": "load", "error": ""}, [])
     assert again.game.history == t.game.history and again.shown_cards == t.shown_cards and not again.errors
+
+
+def test_a_kept_match_dropped_is_said_in_spanish_too():
+    from musteach.teach.progress import MemoryStore, Progress
+    from musteach.teach.table import TABLE_GAME
+
+    store = MemoryStore()
+    t = mw.PlayTable(bot="club", background=False, store=store, lang="es")
+    bad = Progress()
+    bad.set_setting(TABLE_GAME, t.session.saved_game() | {"moves": ["órdago", "órdago"]})
+    store.save(bad)
+    again = mw.PlayTable(bot="club", background=False, store=store, lang="es")
+    assert "No se ha podido recuperar la partida" in text_of(again.message.value) and not again.errors
