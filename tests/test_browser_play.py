@@ -86,3 +86,52 @@ def test_play_one_hand_by_clicking(page, server):
     assert "Hand 2" in table.locator(".musteach-table-header").inner_text()
     assert table.locator(".musteach-count-steps li").count() == 0
     assert table.locator(".musteach-seats svg.musteach-card-back").count() == 12
+
+
+def _my_cards(table) -> list[str]:
+    return [c.get_attribute("data-card") for c in table.locator(".musteach-mycard svg.musteach-card").all()]
+
+
+def test_a_reload_keeps_the_game_in_progress(browser, server):
+    """Play a few decisions, reload the page: the same cards and the same log come back (the match is resumed
+    from the progress the browser keeps), with no error shown."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900})  # its own localStorage
+    p = context.new_page()
+    p.set_default_timeout(PAGE_TIMEOUT_MS)
+    try:
+        p.goto(f"{server}/voila/render/{PAGE}", wait_until="domcontentloaded")
+        table = p.locator(".musteach-table-widget")
+        table.locator(".musteach-mycard svg.musteach-card").first.wait_for(state="visible")
+        clicks = 0
+        for _ in range(40):
+            if clicks == 2 or table.locator(".musteach-count-steps li").count():
+                break
+            kinds = ("no-hay-mus", "paso", "no-quiero", "quiero")
+            button = next((b for k in kinds if (b := bh.enabled_action(table, k))), None)
+            if button is None:
+                p.wait_for_timeout(250)
+                continue
+            before = bh.table_step(table)
+            button.first.click()
+            clicks += 1
+            bh.wait_table_step(p, table, before)
+        assert clicks >= 1
+        p.wait_for_timeout(1000)  # the browser writes the kept records
+        cards = _my_cards(table)
+        log = table.locator(".musteach-log").inner_text()
+        assert len(cards) == 4
+        p.reload(wait_until="domcontentloaded")
+        table = p.locator(".musteach-table-widget")
+        table.locator(".musteach-mycard svg.musteach-card").first.wait_for(state="visible")
+        p.wait_for_function(
+            """want => [...document.querySelectorAll('.musteach-table-widget .musteach-mycard svg.musteach-card')]
+                        .map(c => c.getAttribute('data-card')).join(' ') === want""",
+            arg=" ".join(cards),
+        )
+        assert _my_cards(table) == cards
+        assert table.locator(".musteach-log").inner_text() == log
+        text = p.inner_text("body")
+        assert ERROR_TEXT not in text and "Traceback" not in text
+        assert p.locator(".musteach-error").count() == 0
+    finally:
+        context.close()

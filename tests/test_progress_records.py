@@ -357,7 +357,9 @@ def test_the_opponents_level_kept_in_the_browser_comes_back_after_a_reload(monke
     store._handle_custom_msg({"type": "records", "items": [r.to_json() for r in kept.records()], "reason": "load"}, [])
     store._handle_custom_msg({"type": "stored", "value": None, "reason": "load", "error": ""}, [])
     assert table.bot_kind == "beginner" and table.level_choice.value == "beginner" and not table.errors
-    assert [r for r in store.progress.records() if r.kind == RecordKind.SETTING] == list(kept.settings.values())
+    settings = [r for r in store.progress.records() if r.kind == RecordKind.SETTING]
+    assert [r for r in settings if r.data["name"] == OPPONENTS_LEVEL] == list(kept.settings.values())
+    assert store.progress.setting("table_game") == table.session.saved_game()  # and the match in progress
 
 
 def test_a_reset_saved_to_the_browser_is_a_record_that_empties_every_copy(monkeypatch):

@@ -429,3 +429,126 @@ def test_the_session_words_what_a_view_draws_of_the_hand_and_the_senas():
     assert made.sena.key == key and made.said.startswith("Your partner ") and made.meaning
     with speaking("es"):
         assert s.hand_words().heading == "Tus cartas:" and s.my_senas_words().startswith("Has hecho")
+
+
+# ----------------------------------------------------------------------------------------------
+# A match kept for a reload: the learner's moves replayed through the engine (the bots are deterministic)
+# ----------------------------------------------------------------------------------------------
+
+
+def _decide(s: TableSession, n: int, rng: random.Random) -> None:
+    """The learner makes ``n`` random legal decisions (dealing the next hand when one is over)."""
+    for _ in range(n):
+        if s.game.is_over:
+            return
+        if not s.my_turn:
+            assert s.can_deal_next
+            s.next_hand()
+            continue
+        c = rng.choice(s.choices())
+        s.choose(c, cards=s.my_cards()[: rng.randint(1, 4)] if c.takes_cards else ())
+
+
+@pytest.mark.parametrize("level", ["club", "beginner", "strong"])
+def test_a_saved_match_resumes_at_the_same_state(level):
+    import json
+
+    s = TableSession(seed=2, level=level)
+    _decide(s, 14, random.Random(2))
+    saved = json.loads(json.dumps(s.saved_game()))  # through JSON, as a store keeps it
+    assert saved["moves"] == s.moves and len(s.moves) == 14
+    t = TableSession(level="odds")  # a fresh table: another deal, other bots
+    assert t.game.history != s.game.history
+    t.resume(saved)
+    assert t.game.history == s.game.history  # same cards dealt, same history
+    assert t.my_cards() == s.my_cards() and t.turn == s.turn and t.my_turn == s.my_turn
+    assert t.game.score == s.game.score and t.level == level and t.moves == s.moves
+    assert [d.event_index for d in t.decisions] == [d.event_index for d in s.decisions]
+    assert [c.text for c in t.comments] == [c.text for c in s.comments]
+    assert t.take_finished() == []  # games finished before the reload were kept then
+    assert t.saved_game() == s.saved_game()
+    _decide(s, 3, random.Random(9)), _decide(t, 3, random.Random(9))  # and it goes on the same way
+    assert t.game.history == s.game.history
+
+
+def test_a_senas_and_a_start_score_are_kept_too():
+    s = TableSession(seed=4, level="club", start_score={"A": 20, "B": 25})
+    rng = random.Random(4)
+    while not s.sena_options() and not s.game.is_over:
+        _decide(s, 1, rng)
+    s.signal(s.sena_options()[0][1])
+    assert s.moves[-1].startswith("seña ")
+    t = TableSession(level="club")
+    t.resume(s.saved_game())
+    assert t.game.history == s.game.history and t.view.my_senas == s.view.my_senas
+
+
+def test_a_finished_match_is_not_kept_and_not_resumed():
+    rules = Rules(target=30, games_per_vaca=1, vacas_per_match=1)
+    s = TableSession(rules, seed=1, level="club", start_score={"A": 29, "B": 29})
+    rng = random.Random(1)
+    for _ in range(200):
+        if s.game.is_over:
+            break
+        _decide(s, 1, rng)
+    assert s.game.is_over and s.saved_game() is None
+    t = TableSession(rules, seed=5, level="club")
+    before = list(t.game.history)
+    with pytest.raises(MusError, match="could not be brought back"):
+        t.resume(s.saved_game())
+    assert t.game.history == before
+
+
+def test_a_new_match_forgets_the_moves():
+    s = TableSession(seed=3, level="club")
+    _decide(s, 4, random.Random(3))
+    s.new_match(None)
+    assert s.moves == [] and s.saved_game()["moves"] == []
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d | {"moves": [*d["moves"], "órdago"]},  # a move the engine refuses now
+        lambda d: d | {"cards": ["1o", "1c", "1e", "1b"]},  # replays to other cards (a changed engine)
+        lambda d: d | {"events": d["events"] + 1},
+        lambda d: d | {"seed": "x"},
+        lambda d: d | {"moves": "mus"},
+        lambda d: d | {"v": 99},
+        lambda d: d | {"target": 30},  # another table's match
+        lambda d: d | {"level": "nobody"},
+        lambda d: {"moves": ["mus"]},
+        lambda d: None,
+        lambda d: "garbage",
+    ],
+)
+def test_a_saved_match_that_no_longer_replays_is_refused_and_nothing_changes(damage):
+    s = TableSession(seed=6, level="club")
+    _decide(s, 5, random.Random(6))
+    t = TableSession(seed=8, level="club")
+    before, moves = list(t.game.history), list(t.moves)
+    with pytest.raises(MusError, match="could not be brought back"):
+        t.resume(damage(s.saved_game()))
+    assert t.game.history == before and t.moves == moves and t.my_turn
+
+
+def test_a_finished_game_is_not_kept_and_the_match_is_kept_again_from_the_next_hand():
+    rules = Rules(target=30)  # best of 3 games
+    s = TableSession(rules, seed=1, level="club", start_score={"A": 29, "B": 29})
+    rng = random.Random(1)
+    while not s.reviews and not s.game.is_over:
+        _decide(s, 1, rng)
+    assert not s.game.is_over and s.review is not None and s.review.decisions
+    assert s.saved_game() is None  # the hand on the table finished a game: a reload deals a new match
+    s.replay(0)
+    assert s.saved_game() is None  # a replay keeps nothing of its own
+    s.back()
+    assert len(s.take_finished()) == 1
+    s.next_hand()
+    saved = s.saved_game()
+    assert saved is not None and saved["moves"][-1] == "next_hand"
+    t = TableSession(rules, level="club")
+    t.resume(saved)
+    assert t.game.history == s.game.history and t.games_won == s.games_won
+    assert list(t.reviews) == [1] and t.reviews[1].decisions == s.reviews[1].decisions
+    assert t.take_finished() == []  # the finished game was kept when it was played, not again

@@ -548,3 +548,129 @@ def test_a_replay_is_a_sandbox_that_says_replay_until_the_learner_goes_back():
     hand = game.hand.number
     t.next_button.click()
     assert t.game is game and game.hand.number == hand + 1 and store.load().games == kept
+
+
+# ----------------------------------------------------------------------------------------------
+# A match at the table survives a reload: kept after each decision, resumed by a new table
+# ----------------------------------------------------------------------------------------------
+
+
+def _decide(table, n: int, seed: int = 0) -> None:
+    """The learner makes ``n`` random legal decisions through the table (dealing the next hand when one is over)."""
+    import random
+
+    rng = random.Random(seed)
+    s = table.session
+    for _ in range(n):
+        if s.game.is_over:
+            return
+        if not s.my_turn:
+            table.next_button.click()
+            continue
+        c = rng.choice(s.choices())
+        assert table.play(c.record(cards=s.my_cards()[: rng.randint(1, 4)] if c.takes_cards else ()))
+
+
+def test_a_reload_resumes_the_match_in_progress():
+    from musteach.teach.progress import MemoryStore
+    from musteach.teach.table import TABLE_GAME
+
+    store = MemoryStore()
+    t = mw.PlayTable(bot="club", background=False, store=store)
+    _decide(t, 6)
+    assert store.load().setting(TABLE_GAME)["moves"] == t.session.moves
+    again = mw.PlayTable(bot="club", background=False, store=store)  # the page reloaded
+    assert again.game.history == t.game.history and again.shown_cards == t.shown_cards
+    assert again.my_turn == t.my_turn and again.enabled_kinds() == t.enabled_kinds()
+    assert again.comments == t.comments and not again.errors and not text_of(again.message.value).strip()
+    _decide(again, 2, seed=1)
+    third = mw.PlayTable(bot="club", background=False, store=store)
+    assert third.game.history == again.game.history
+
+
+def test_a_reload_resumes_the_opponents_of_the_match():
+    from musteach.teach.progress import MemoryStore
+
+    store = MemoryStore()
+    t = mw.PlayTable(bot="club", background=False, store=store)
+    t.level_choice.value = "beginner"
+    _decide(t, 3)
+    again = mw.PlayTable(bot="club", background=False, store=store)
+    assert again.bot_kind == "beginner" and again.level_choice.value == "beginner"
+    assert again.game.history == t.game.history
+
+
+def test_an_abandoned_match_is_not_resumed():
+    from musteach.teach.progress import MemoryStore
+
+    store = MemoryStore()
+    t = mw.PlayTable(bot="club", background=False, store=store)
+    _decide(t, 4)
+    left = list(t.game.history)
+    t.new_button.click()
+    again = mw.PlayTable(bot="club", background=False, store=store)
+    assert again.game.history[: len(left)] != left and again.session.moves == []
+    assert again.game.history == t.game.history  # the new match, not yet played
+
+
+def test_a_finished_match_is_not_resumed():
+    from musteach.teach.progress import MemoryStore
+    from musteach.teach.table import TABLE_GAME
+
+    store = MemoryStore()
+    rules = Rules(target=30, games_per_vaca=1, vacas_per_match=1)
+    t = mw.PlayTable(seed=1, rules=rules, bot="club", background=False, store=store, start_score={"A": 29, "B": 29})
+    for i in range(200):
+        if t.game.is_over:
+            break
+        _decide(t, 1, seed=i)
+    assert t.game.is_over and store.load().setting(TABLE_GAME) is None
+    again = mw.PlayTable(rules=rules, bot="club", background=False, store=store)
+    assert not again.game.is_over and again.session.moves == []
+
+
+def test_a_kept_match_that_no_longer_replays_is_dropped_kindly():
+    from musteach.teach.progress import MemoryStore, Progress
+    from musteach.teach.table import TABLE_GAME
+
+    store = MemoryStore()
+    t = mw.PlayTable(bot="club", background=False, store=store)
+    _decide(t, 3)
+    bad = Progress()
+    bad.set_setting(TABLE_GAME, t.session.saved_game() | {"cards": ["1o", "1c", "1e", "1b"]})  # a changed engine
+    store.save(bad)
+    again = mw.PlayTable(bot="club", background=False, store=store)
+    assert "could not be brought back" in text_of(again.message.value) and not again.errors
+    assert again.session.moves == [] and again.my_turn
+    assert store.load().setting(TABLE_GAME) == again.session.saved_game()  # the bad one is dropped
+
+
+def test_the_browser_store_resumes_the_match_once_it_has_loaded(monkeypatch):
+    from musteach_widgets.storage import BrowserStore
+
+    from musteach.teach.progress import MemoryStore
+
+    store = MemoryStore()
+    t = mw.PlayTable(bot="club", background=False, store=store)
+    _decide(t, 5)
+    kept = [r.to_json() for r in store.load().records()]
+    browser = BrowserStore()
+    monkeypatch.setattr(browser, "send", lambda msg, buffers=None: None)
+    again = mw.PlayTable(bot="club", background=False, store=browser)
+    assert again.session.moves == []  # nothing known yet: a deal of its own, not kept over the browser's
+    browser._handle_custom_msg({"type": "records", "items": kept, "reason": "load"}, [])
+    browser._handle_custom_msg({"type": "stored", "value": None, "reason": "load", "error": ""}, [])
+    assert again.game.history == t.game.history and again.shown_cards == t.shown_cards and not again.errors
+
+
+def test_a_kept_match_dropped_is_said_in_spanish_too():
+    from musteach.teach.progress import MemoryStore, Progress
+    from musteach.teach.table import TABLE_GAME
+
+    store = MemoryStore()
+    t = mw.PlayTable(bot="club", background=False, store=store, lang="es")
+    bad = Progress()
+    bad.set_setting(TABLE_GAME, t.session.saved_game() | {"moves": ["órdago", "órdago"]})
+    store.save(bad)
+    again = mw.PlayTable(bot="club", background=False, store=store, lang="es")
+    assert "No se ha podido recuperar la partida" in text_of(again.message.value) and not again.errors

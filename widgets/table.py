@@ -53,6 +53,7 @@ from musteach.teach.progress import OPPONENTS_LEVEL, GameResult, Progress
 from musteach.teach.review import DecisionRecord, GameReview, best_game_sentence, match_banner
 from musteach.teach.table import (
     BOT_KINDS,
+    TABLE_GAME,
     ChoiceKind,
     FinishedGame,
     TableSession,
@@ -138,6 +139,13 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
     (``"38-38"``: A-B) sets it: a test-only way to reach the end of a game fast through the real page.
     lang: the language of its words, the coach's and the log's (``"es"``; None: the kernel's, else English).
 
+    A reload resumes the match in progress: after each decision the table keeps it in the store (the
+    :data:`~musteach.teach.table.TABLE_GAME` setting: seed, opponents, start score and the learner's moves), and a
+    new table with the same seat, target and first mano (and the same seed, when one is given) replays it through
+    the engine (:meth:`~musteach.teach.table.TableSession.resume`), from the browser's store as soon as it arrives.
+    A finished game or match, or one left by New game, is not resumed; one that no longer replays (a changed
+    engine) is dropped with a friendly message and a new match is dealt.
+
     The game is played by a :class:`~musteach.teach.table.TableSession` (``session``): the table draws its state,
     offers its legal choices as buttons, and sends back the one clicked. State for scripts and tests: ``game``
     (the :class:`~musteach.play.game.Game`), ``bots`` (by seat), ``comments`` (every coach comment's text,
@@ -183,10 +191,14 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
         self._card_html: list[widgets.HTML] = []
         self._toggles: list[widgets.ToggleButton] = []
         self.step = 0  # how many times the table was redrawn (in the header's data-step)
+        self._seed = seed
+        self._quiet_level = False  # True while the level dropdown follows a resumed match (no new match then)
         self.store = open_store(store)  # ProgressError (a MusError) for a bad store
         kept = self.store.load()
         self.best_game: GameResult | None = kept.best_game()
         level = kept.setting(OPPONENTS_LEVEL)  # the opponents the learner chose last (issue 23)
+        saved = kept.setting(TABLE_GAME)  # the match in progress when the page was left (a reload resumes it)
+        self._kept_game: object = saved
         # the session deals (a bad seed, first_mano or score raises here); the bots play once the table is built
         self.session = TableSession(
             r, seed, seat=learner_seat, level=level if level in BOT_KINDS else bot, first_mano=first_mano, ask_declarations=ask_declarations,
@@ -207,7 +219,7 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
         self.add_class("musteach-table-widget")
         if isinstance(self.store, BrowserStore):
             self.store.on_change(self._guard(self._on_stored))
-        self._guard(self._begin)()
+        self._guard(self._start)(saved)
 
     # ----- building the widgets ---------------------------------------------------------------
     def _build_views(self) -> None:
@@ -417,6 +429,61 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
         self.session.go_on()
         self._refresh()
 
+    def _start(self, saved: object) -> None:
+        """Resume the match kept in the store (a reload) when it is this table's, else let the bots play."""
+        if not self._resume(saved):
+            self._begin()
+
+    def _resumable(self, saved: object) -> bool:
+        """True when ``saved`` is a match kept from this table (same seat, target...; the same seed if one was
+        given) and not the one on the table now."""
+        s = self.session
+        if saved is None or not s.fits(saved) or saved == s.saved_game():
+            return False
+        return self._seed is None or (isinstance(saved, Mapping) and saved.get("seed") == self._seed)
+
+    def _resume(self, saved: object) -> bool:
+        """Bring back the kept match ``saved``; one that no longer replays is dropped with a friendly message and
+        a new match is dealt. Returns False (nothing done) when ``saved`` is not a match of this table."""
+        if not self._resumable(saved):
+            return False
+        s = self.session
+        try:
+            s.resume(saved)
+        except MusError as exc:
+            self._begin()
+            self.message.value = _error_html(exc.message())
+            return True
+        if self.level_choice.value != s.level:
+            if s.level not in [v for _label, v in self.level_choice.options]:
+                self.level_choice.options = [*self.level_choice.options, (labels.level_label(s.level), s.level)]
+            self._quiet_level = True
+            try:
+                self.level_choice.value = s.level
+            finally:
+                self._quiet_level = False
+        self._selected = set()
+        self.message.value = ""
+        self.coach_view.value = ""
+        if s.comments:
+            self._show_comment(s.comments[-1])
+        self._refresh()
+        return True
+
+    def _keep_game(self) -> None:
+        """Keep the match in progress in the store (the :data:`TABLE_GAME` setting) when it changed, so that a reload
+        resumes it; None once it is over. Nothing is kept before the browser has sent what it holds (it would
+        hide the match kept there)."""
+        if isinstance(self.store, BrowserStore) and not self.store.loaded:
+            return
+        state = self.session.saved_game()
+        if state == self._kept_game:
+            return
+        self._kept_game = state
+        chosen = Progress()
+        chosen.set_setting(TABLE_GAME, state)
+        self.store.save(chosen)
+
     @spoken
     def new_game(self, seed: int | None = None) -> None:
         """Start a new match from 0-0 (fresh bots; ``seed`` None picks one at random)."""
@@ -555,6 +622,8 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
     def _on_level(self, change: dict[str, Any]) -> None:
         """The learner picked other opponents: a new match starts against them (fresh bots, from 0-0); the
         choice is kept like the rest of the progress."""
+        if self._quiet_level:
+            return
         if self.store.load().setting(OPPONENTS_LEVEL) != str(change["new"]):
             chosen = Progress()
             chosen.set_setting(OPPONENTS_LEVEL, str(change["new"]))
@@ -596,6 +665,7 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
         # page (or a browser test) that sees a new step sees everything else of that step already drawn.
         for finished in self.session.take_finished():
             self._record_game(finished)
+        self._keep_game()
         view = self.view
         self._draw_count()
         self._draw_review()
@@ -822,7 +892,13 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
 
     def _on_stored(self, progress: Progress) -> None:
         """The browser sent the progress it keeps: show the best game kept there, and take the opponents' level
-        kept there while the learner has made no decision in this match yet."""
+        kept there while the learner has made no decision in this match yet; resume the match kept there then."""
+        saved = progress.setting(TABLE_GAME)
+        if not self.session.moves and self._resume(saved):
+            self.best_game = progress.best_game()
+            self._draw_best()
+            return
+        self._keep_game()
         level = progress.setting(OPPONENTS_LEVEL)
         if level in BOT_KINDS and level != self.bot_kind and not self.session.decisions:
             self.level_choice.value = level  # a new match against them (see _on_level)

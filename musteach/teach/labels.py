@@ -346,6 +346,7 @@ NOT_ALLOWED = N_("That is not allowed now: {error}. Nothing has changed; try aga
 SENA_NOT_MADE = N_("That seña cannot be made now: {error}.")
 MATCH_OVER_NEW = N_("The match is over: press New game to play another.")
 HAND_NOT_OVER = N_("This hand is not over yet: finish it first.")
+GAME_NOT_RESUMED = N_("The game you left could not be brought back, so a new one is dealt.")
 MOVE_OOPS = N_("Something went wrong with this move; try again — the game is kept.")
 COACH = N_("Coach.")
 HEADER = N_("Hand {hand} · game {game} · you are seat {seat} ({team_dot}team {team}, seat {seat}{roles}) · mano: {mano}")

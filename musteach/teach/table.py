@@ -15,6 +15,9 @@ of the :class:`Choice` records that :meth:`TableSession.choices` offers:
   must decide again or the hand is over;
 * the review (:func:`musteach.teach.review.review_game`) when a game ends, and a :class:`FinishedGame` record
   for the progress store (:meth:`TableSession.take_finished`);
+* :meth:`TableSession.saved_game` and :meth:`TableSession.resume`: the match in progress as plain JSON (its seed,
+  the opponents' level, the start score and the learner's moves; the bots decide the same given the seed), kept
+  by a view after each decision (the :data:`TABLE_GAME` setting) and replayed through the engine after a reload;
 * :meth:`TableSession.replay`: a sandbox at a reviewed decision that changes nothing of the game, its
   record, its review, its next hand or the best game, until :meth:`TableSession.back`.
 
@@ -63,11 +66,19 @@ __all__ = [
     "FinishedGame",
     "TableSession",
     "make_bots",
+    "TABLE_GAME",
     "parse_start_score",
     "seat_roles_words",
     "seat_words",
     "warm_up",
 ]
+
+#: The setting (a progress ``setting`` record, the latest wins) that keeps the match in progress at the table, so
+#: that a reload resumes it (:meth:`TableSession.saved_game`, :meth:`TableSession.resume`); None once it is over.
+TABLE_GAME = "table_game"
+
+#: The layout of a saved match (its ``"v"``); another one is not resumed.
+_SAVED_VERSION = 1
 
 #: The opponents a table may seat: a :class:`~musteach.play.levels.Level` by value, ``"odds"`` or ``"rule"``.
 BOT_KINDS: tuple[str, ...] = ("odds", "rule", *(lv.value for lv in Level))
@@ -316,6 +327,7 @@ class _Saved:
     decisions: list[DecisionRecord]
     comments: list[CoachComment]
     observed: set[int]
+    moves: list[str]
 
 
 class TableSession:
@@ -365,6 +377,8 @@ class TableSession:
         self._finished: list[FinishedGame] = []
         self._saved: _Saved | None = None
         self.replaying: DecisionRecord | None = None
+        self.moves: list[str] = []
+        self._start_score: dict[str, int] | None = None
         self.new_match(seed, start_score=start_score, bots_first=bots_first)
 
     # ----- the match ------------------------------------------------------------------------
@@ -390,6 +404,8 @@ class TableSession:
             ask_declarations=self.ask_declarations,
             start_score=start_score,
         )
+        self._start_score = dict(start_score) if start_score is not None else None
+        self.moves = []
         self.bots: dict[int, Bot] = make_bots(self.level, self.seat)
         self.comments: list[CoachComment] = []
         self.decisions: list[DecisionRecord] = []
@@ -614,6 +630,7 @@ class TableSession:
         a = parse_action(action, self.game.hand.phase)
         if isinstance(a, Signal):
             self.game.act(self.seat, a)  # Game.signal's check, and the record's seat
+            self.moves.append(str(a))
             return None
         return self._play(a)
 
@@ -623,6 +640,7 @@ class TableSession:
         if not key:
             raise MusError(Text(labels.PICK_SENA_FIRST))
         self.game.signal(self.seat, key)
+        self.moves.append(f"seña {key}")
 
     def _play(self, a: GameAction) -> CoachComment:
         g = self.game
@@ -637,6 +655,7 @@ class TableSession:
         if said.grade is not None:
             self.decisions.append(record_decision(view, len(g.history), said.grade))
         g.act(self.seat, a)
+        self.moves.append(str(a))
         self.comments.append(said)
         self._run_bots()
         return said
@@ -653,6 +672,7 @@ class TableSession:
         if not g.hand.is_over:
             raise MusError(Text(labels.HAND_NOT_OVER))
         g.next_hand()
+        self.moves.append(_NEXT_HAND)
         self._run_bots()
 
     def go_on(self) -> None:
@@ -716,6 +736,88 @@ class TableSession:
         out, self._finished = self._finished, []
         return out
 
+    # ----- a match kept for a reload ----------------------------------------------------------
+    def saved_game(self) -> dict[str, object] | None:
+        """The match in progress as plain JSON, to keep under the :data:`TABLE_GAME` setting after each decision so
+        that a reload resumes it (:meth:`resume`): ``v`` (the layout), ``seed``, ``level``, ``seat``, ``first_mano``,
+        ``ask_declarations``, ``target``, ``start_score`` (``{"A": n, "B": n}`` or None), ``moves`` (the
+        learner's decisions in order, as texts :func:`~musteach.play.actions.parse_action` reads, ``"seña KEY"``
+        and ``"next_hand"``), and what they led to: ``events`` (the game's history length) and ``cards`` (the
+        learner's cards). None while the hand on the table has finished a game, and once the match is over (a
+        finished game is not resumed: a reload then deals a new match); in a replay, the match set aside
+        (RULES.md §2–§10)."""
+        saved = self._saved
+        game, moves = (saved.game, saved.moves) if saved is not None else (self.game, self.moves)
+        r = game.hand.result
+        if game.is_over or (r is not None and r.game_over):
+            return None
+        return {
+            "v": _SAVED_VERSION,
+            "seed": game.seed,
+            "level": self.level,
+            "seat": self.seat,
+            "first_mano": self.first_mano,
+            "ask_declarations": self.ask_declarations,
+            "target": self.rules.target,
+            "start_score": self._start_score,
+            "moves": list(moves),
+            "events": len(game.history),
+            "cards": [c.code for c in game.view(self.seat).cards],
+        }
+
+    def fits(self, saved: object) -> bool:
+        """True when ``saved`` (a :meth:`saved_game`) is a match of this table: the same layout, seat, first mano,
+        declarations and target (another table's match is not resumed here)."""
+        return (
+            isinstance(saved, Mapping)
+            and saved.get("v") == _SAVED_VERSION
+            and saved.get("seat") == self.seat
+            and saved.get("first_mano") == self.first_mano
+            and saved.get("ask_declarations") == self.ask_declarations
+            and saved.get("target") == self.rules.target
+        )
+
+    def resume(self, saved: object) -> None:
+        """Bring back the match ``saved`` (a :meth:`saved_game`): deal it again from its seed against fresh bots
+        of its level (the bots decide the same given the seed) and play the learner's moves again through the
+        engine, the coach and the bots; the comments, the graded decisions and the reviews come back too.
+        Raises :class:`MusError` (and the table stays as it was) when it is not a match of this table
+        (:meth:`fits`) or no longer replays to the same cards and history (a changed engine or a damaged record)."""
+        old = (
+            self.game, self.bots, self.decisions, self.comments, self.reviews, self._observed, self.moves,
+            self.level, self._start_score, self._finished, self._saved, self.replaying,
+        )  # fmt: skip
+        try:
+            if not self.fits(saved):
+                raise MusError(Text(labels.GAME_NOT_RESUMED))
+            assert isinstance(saved, Mapping)
+            moves, score, level = saved.get("moves"), saved.get("start_score"), saved.get("level")
+            if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+                raise MusError(Text(labels.GAME_NOT_RESUMED))
+            if not (score is None or isinstance(score, Mapping)) or not isinstance(level, str):
+                raise MusError(Text(labels.GAME_NOT_RESUMED))
+            seed = saved.get("seed")
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                raise MusError(Text(labels.GAME_NOT_RESUMED))
+            self.new_match(seed, level=level, start_score=score)
+            for m in moves:
+                if m == _NEXT_HAND:
+                    self.next_hand()
+                elif m.startswith("seña "):
+                    self.signal(m.removeprefix("seña "))
+                else:
+                    self.play(m)
+            cards = [c.code for c in self.view.cards]
+            if saved.get("events") != len(self.game.history) or saved.get("cards") != cards:
+                raise MusError(Text(labels.GAME_NOT_RESUMED))
+            self._finished = []  # the games it finished were kept when they were played
+        except Exception as exc:  # a changed engine or a damaged record: the table stays as it was
+            (
+                self.game, self.bots, self.decisions, self.comments, self.reviews, self._observed, self.moves,
+                self.level, self._start_score, self._finished, self._saved, self.replaying,
+            ) = old  # fmt: skip
+            raise MusError(Text(labels.GAME_NOT_RESUMED)) from exc
+
     # ----- the replay sandbox ---------------------------------------------------------------
     def replay(self, index: int) -> DecisionRecord:
         """Go back to the position of the ``index``-th decision of the review on the table (worst first), in a
@@ -734,11 +836,12 @@ class TableSession:
             raise MusError(Text(labels.NO_REPLAY_ERROR, index=shown(index)))
         rec = review.decisions[index]
         if self._saved is None:
-            self._saved = _Saved(self.game, self.bots, self.decisions, self.comments, self._observed)
+            self._saved = _Saved(self.game, self.bots, self.decisions, self.comments, self._observed, self.moves)
         self.game = replay_from(base, rec)
         self.bots = make_bots(self.level, self.seat)
         self.decisions = [d for d in self._saved.decisions if d.event_index < rec.event_index]
         self.comments = []
+        self.moves = []
         self._observed = {n for n in self._saved.observed if n < rec.hand_number}
         self.replaying = rec
         self._run_bots()
@@ -749,11 +852,15 @@ class TableSession:
         saved = self._saved
         if saved is None:
             raise MusError(Text(labels.NOT_REPLAYING))
-        self.game, self.bots, self.decisions, self.comments, self._observed = (
-            saved.game, saved.bots, saved.decisions, saved.comments, saved.observed,
+        self.game, self.bots, self.decisions, self.comments, self._observed, self.moves = (
+            saved.game, saved.bots, saved.decisions, saved.comments, saved.observed, saved.moves,
         )  # fmt: skip
         self._saved = None
         self.replaying = None
+
+
+#: The move that deals the next hand, in :attr:`TableSession.moves`.
+_NEXT_HAND = "next_hand"
 
 
 def _betting_choices(b: LanceBetting, seat: int) -> tuple[Choice, ...]:

@@ -24,7 +24,8 @@ The ``data`` of each kind (times are ISO 8601 texts with a zone; ids are short t
 * ``game``: a finished game at the play table: ``decisions``, ``stones_lost``, ``won``, ``level``, ``review``
   (the game's review as JSON, or null).
 * ``setting``: ``name``, ``value`` (JSON): the latest setting of each name wins (e.g. lesson 10's opponents'
-  level, :data:`OPPONENTS_LEVEL`).
+  level, :data:`OPPONENTS_LEVEL`, and the match in progress at lesson 10's table,
+  :data:`musteach.teach.table.TABLE_GAME`, so that a reload resumes it).
 * ``reset``: no data: everything before ``at`` is forgotten.
 """
 
