@@ -13,15 +13,7 @@ draws the session's state and sends back the learner's choice. (The mus quiz is
   learner's own; a running log; the reveal and the count step by step; Next hand and New game. After
   each of the learner's decisions the coach says what it would have done and why, with the exact odds.
 
-Stable CSS classes (PlayTable): root ``musteach-table-widget``; action buttons ``musteach-action`` and
-``musteach-action-<kind>`` (kinds ``mus``, ``no-hay-mus``, ``discard``, ``paso``, ``envido``,
-``reenvido``, ``ordago``, ``quiero``, ``no-quiero``, ``declare-si``, ``declare-no``, ``signal``); the bet
-amounts ``musteach-envido-amount`` and ``musteach-raise-amount``; the learner's cards ``musteach-mycard``
-with a toggle ``musteach-discard-toggle`` under each; the seats ``musteach-seats``; the partner's señas
-``musteach-partner-senas``; the seña picker ``musteach-sena-choice``; the status ``musteach-status``;
-a friendly message ``musteach-message``; the coach ``musteach-coach``; the count ``musteach-count``; the
-log ``musteach-log``; ``musteach-next-hand`` and ``musteach-new-game``; in a replay, the banner
-``musteach-replay-banner`` and ``musteach-back-to-game``.
+Its stable CSS classes are listed in :mod:`musteach_widgets.table_style`.
 """
 
 from __future__ import annotations
@@ -35,6 +27,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from musteach.draw.cards import TEAM_COLORS, card_svg
+from musteach.draw.cards import card_back_svg as back_svg
 from musteach.draw.senas import sena_svg
 from musteach.draw.stones import stones_svg
 from musteach.draw.table import table_svg
@@ -87,17 +80,8 @@ def _error_html(text: str) -> str:
 
 
 def card_back_svg(width: float = _BACK_WIDTH) -> str:
-    """A face-down card (the back of a Spanish deck card), as an SVG string (its name in the language spoken now)."""
-    h = round(width * 1.54, 1)
-    name = escape(translator()(labels.FACE_DOWN))
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" viewBox="0 0 100 154" role="img" '
-        f'aria-label="{name}" class="musteach-card-back"><title>{name}</title>'
-        '<rect x="1.5" y="1.5" width="97" height="151" rx="8" fill="#FFFDF6" stroke="#5A5A5A" stroke-width="2"/>'
-        '<rect x="9" y="9" width="82" height="136" rx="5" fill="#9C2F2F"/>'
-        '<path d="M9 9 L91 145 M91 9 L9 145 M50 9 L91 77 L50 145 L9 77 Z" stroke="#E8C27A" stroke-width="3" fill="none"/>'
-        '<circle cx="50" cy="77" r="14" fill="#E8C27A"/></svg>'
-    )
+    """A face-down card (:func:`musteach.draw.cards.card_back_svg`), named in the language spoken now."""
+    return back_svg(width, translator()(labels.FACE_DOWN))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -434,20 +418,12 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
         if not self._resume(saved):
             self._begin()
 
-    def _resumable(self, saved: object) -> bool:
-        """True when ``saved`` is a match kept from this table (same seat, target...; the same seed if one was
-        given) and not the one on the table now."""
-        s = self.session
-        if saved is None or not s.fits(saved) or saved == s.saved_game():
-            return False
-        return self._seed is None or (isinstance(saved, Mapping) and saved.get("seed") == self._seed)
-
     def _resume(self, saved: object) -> bool:
         """Bring back the kept match ``saved``; one that no longer replays is dropped with a friendly message and
         a new match is dealt. Returns False (nothing done) when ``saved`` is not a match of this table."""
-        if not self._resumable(saved):
-            return False
         s = self.session
+        if not s.resumable(saved, self._seed):
+            return False
         try:
             s.resume(saved)
         except MusError as exc:

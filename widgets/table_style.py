@@ -1,4 +1,15 @@
-"""The play table's styles (scoped to its root class ``musteach-table-widget``; see :mod:`musteach_widgets.table`)."""
+"""The play table's styles (scoped to its root class ``musteach-table-widget``; see :mod:`musteach_widgets.table`).
+
+Stable CSS classes (PlayTable): root ``musteach-table-widget``; action buttons ``musteach-action`` and
+``musteach-action-<kind>`` (kinds ``mus``, ``no-hay-mus``, ``discard``, ``paso``, ``envido``,
+``reenvido``, ``ordago``, ``quiero``, ``no-quiero``, ``declare-si``, ``declare-no``, ``signal``); the bet
+amounts ``musteach-envido-amount`` and ``musteach-raise-amount``; the learner's cards ``musteach-mycard``
+with a toggle ``musteach-discard-toggle`` under each; the seats ``musteach-seats``; the partner's señas
+``musteach-partner-senas``; the seña picker ``musteach-sena-choice``; the status ``musteach-status``;
+a friendly message ``musteach-message``; the coach ``musteach-coach``; the count ``musteach-count``; the
+log ``musteach-log``; ``musteach-next-hand`` and ``musteach-new-game``; in a replay, the banner
+``musteach-replay-banner`` and ``musteach-back-to-game``.
+"""
 
 from __future__ import annotations
 

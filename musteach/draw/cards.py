@@ -29,6 +29,7 @@ from ..rules.errors import MusError
 from .xml import SVG_NS, escaped, number
 
 __all__ = [
+    "card_back_svg",
     "CARD_RATIO",
     "CARD_WIDTH",
     "SUIT_COLORS",
@@ -450,3 +451,22 @@ def hand_html(
     """:func:`hand_svg` inside a ``<div class="musteach-hand-wrap">`` (for ``_repr_html_``)."""
     svg = hand_svg(hand, card_width=card_width, highlight=highlight, label=label)
     return f'<div class="musteach-hand-wrap" style="line-height:0">{svg}</div>'
+
+
+def card_back_svg(width: float = 30, name: str = "a face-down card") -> str:
+    """A face-down card (the back of a Spanish deck card) as an SVG string, ``width`` pixels wide (its height
+    1.54 times that), named ``name`` for screen readers (the caller words it in the learner's language).
+
+    >>> card_back_svg(30).startswith('<svg xmlns="http://www.w3.org/2000/svg" width="30" height="46.2"')
+    True
+    """
+    h = round(width * 1.54, 1)
+    label = escaped(name)
+    return (
+        f'<svg xmlns="{SVG_NS}" width="{number(width)}" height="{number(h)}" viewBox="0 0 100 154" role="img" '
+        f'aria-label="{label}" class="musteach-card-back"><title>{label}</title>'
+        '<rect x="1.5" y="1.5" width="97" height="151" rx="8" fill="#FFFDF6" stroke="#5A5A5A" stroke-width="2"/>'
+        '<rect x="9" y="9" width="82" height="136" rx="5" fill="#9C2F2F"/>'
+        '<path d="M9 9 L91 145 M91 9 L9 145 M50 9 L91 77 L50 145 L9 77 Z" stroke="#E8C27A" stroke-width="3" fill="none"/>'
+        '<circle cx="50" cy="77" r="14" fill="#E8C27A"/></svg>'
+    )

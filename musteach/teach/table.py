@@ -777,6 +777,13 @@ class TableSession:
             and saved.get("target") == self.rules.target
         )
 
+    def resumable(self, saved: object, seed: int | None = None) -> bool:
+        """True when ``saved`` is a match of this table (:meth:`fits`; of seed ``seed`` when one is given) other
+        than the one on it now: what a new view of this table resumes after a reload."""
+        if not self.fits(saved) or saved == self.saved_game():
+            return False
+        return seed is None or (isinstance(saved, Mapping) and saved.get("seed") == seed)
+
     def resume(self, saved: object) -> None:
         """Bring back the match ``saved`` (a :meth:`saved_game`): deal it again from its seed against fresh bots
         of its level (the bots decide the same given the seed) and play the learner's moves again through the
