@@ -7,6 +7,7 @@ Moved out of :mod:`musteach_server.app` (issue 24 item 4).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any
@@ -39,6 +40,10 @@ from .page_handlers import NotFoundPage
 from .pages import LANG_COOKIE, RETRY_AFTER_SECONDS, busy_html, index_url, text_page
 from .routing import RequestKind, lesson_request
 from .voila_config import COLD_WAIT
+
+#: How long a page waits for the kernels its visitor gives up to stop (seconds): a kernel slow to stop (its
+#: process stuck in a shutdown) then finishes stopping in the background while the page opens.
+STOP_WAIT = 5.0
 
 __all__ = ["LessonHandler"]
 
@@ -192,8 +197,12 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
             else:
                 log.info("a visitor opened more than %d lessons: their oldest kernel %s is released",
                          sessions.per_session, short_id(old))
+            stopping = asyncio.ensure_future(ensure_async(km.shutdown_kernel(old, now=True)))
+            stopping.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved: logged by the manager
             try:
-                await ensure_async(self.musteach.kernel_manager.shutdown_kernel(old, now=True))
+                await asyncio.wait_for(asyncio.shield(stopping), STOP_WAIT)
+            except TimeoutError:
+                log.warning("kernel %s is slow to stop: the page opens meanwhile", short_id(old))
             except Exception:  # gone meanwhile
                 sessions.release(old)
         if renewable is not None:
