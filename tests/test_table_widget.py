@@ -575,9 +575,12 @@ def test_a_reload_resumes_the_match_in_progress():
     from musteach.teach.progress import MemoryStore
     from musteach.teach.table import TABLE_GAME
 
-    store = MemoryStore()
-    t = mw.PlayTable(bot="club", background=False, store=store)
-    _decide(t, 6)
+    for _ in range(30):  # a random deal: six decisions may end a game, and a hand that ends one is not kept
+        store = MemoryStore()
+        t = mw.PlayTable(bot="club", background=False, store=store)
+        _decide(t, 6)
+        if store.load().setting(TABLE_GAME) is not None:
+            break
     assert store.load().setting(TABLE_GAME)["moves"] == t.session.moves
     again = mw.PlayTable(bot="club", background=False, store=store)  # the page reloaded
     assert again.game.history == t.game.history and again.shown_cards == t.shown_cards

@@ -82,9 +82,11 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
         return kernel_id
 
     def on_finish(self) -> None:
-        """A kernel set aside for this page and not used (the page was refused, took a pool kernel, or the
-        renewal failed) is stopped."""
-        left = self._renew or (self._renew_taken if self._renew_taken != self._seated else None)
+        """A kernel set aside for this page and never taken (the page was refused, or took a pool kernel) is
+        stopped. One taken for renewal is not: Voilà may finish the request before the page's kernel is seated,
+        and stopping it then left the page on a dead kernel (a fresh-clone run); a renewal that failed leaves
+        a kernel whose page has gone, which the page grace releases."""
+        left = self._renew
         self._renew = self._renew_taken = None
         if left is not None:
             self.musteach.kernel_manager.stop_soon(left)
