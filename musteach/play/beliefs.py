@@ -37,7 +37,7 @@ from ..lazy import lazy_module
 from ..rules.betting import LanceBetting
 from ..rules.errors import MusError
 from ..rules.lances import LANCES
-from .deals import SENA_BITS, rank_facts, rank_id
+from .deals import fits_public, rank_facts, rank_id
 from .odds_bot import Deal
 from .strategy import abstract_node, node_probs, score_context
 from .strategy.abstraction import bucket, lance_tree, sign_map
@@ -53,25 +53,6 @@ __all__ = ["TREMBLE", "Evidence", "deal_weights", "log_weights"]
 
 #: The share of every action's probability spread evenly over the node's actions.
 TREMBLE = 0.05
-
-
-def _fits_public(view: View, deal: Deal) -> bool:
-    facts = rank_facts(view.rules.kings)
-    partner = (view.seat + 2) % 4
-    need = 0
-    for s in view.partner_senas:
-        if s.kind == "hand" and s.key in SENA_BITS:
-            need |= 1 << SENA_BITS[s.key]
-    if need and facts.senas[rank_id(deal[partner])] & need != need:
-        return False
-    for bit, name in ((1, "pares"), (2, "juego")):
-        flags = view.declared.get(name)
-        if not flags:
-            continue
-        for seat, said in enumerate(flags):
-            if said is not None and seat != view.seat and bool(facts.flags[rank_id(deal[seat])] & bit) != said:
-                return False
-    return True
 
 
 #: One piece of evidence: the acting seat, its partner's seat when the partner takes part (its seña bit is
@@ -130,7 +111,7 @@ def log_weights(view: View, deals: Sequence[Deal]) -> list[float]:
                 lances.append((facts.pct[li], buckets, sign_map(li, k, kings), ev))
     out = []
     for deal in deals:
-        if not _fits_public(view, deal):
+        if not fits_public(view, deal):
             out.append(-math.inf)
             continue
         ids = [rank_id(h) for h in deal]

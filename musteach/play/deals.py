@@ -35,13 +35,19 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..rules.cards import DECK, RANKS, Card, Suit
 from ..rules.lances import LANCES, HandInfo, Lance, effective_rank, info_from_ranks, la_real_by_ranks
 from ..rules.options import Rules
 from ..rules.senas import HAND_TESTS
 
+if TYPE_CHECKING:
+    from .odds_bot import Deal
+    from .view import View
+
 __all__ = [
+    "fits_public",
     "AFTER_MUS",
     "after_mus_cell",
     "POOL_ROWS",
@@ -500,3 +506,24 @@ def after_mus_cell(rid: int, kings: int) -> tuple[int, int]:
     """A hand's cell of :data:`AFTER_MUS` from its rank id: (its Grande quartile, its pares value)."""
     facts = rank_facts(kings)
     return min(facts.pct[0][rid] >> 6, 3), facts.pares_value[rid]
+
+
+def fits_public(view: View, deal: Deal) -> bool:
+    """True when ``deal`` fits what ``view.seat`` knows for sure: its partner's hand señas are true of the
+    partner's hand (RULES.md §11) and every "pares / juego sí / no" said is true (RULES.md §4)."""
+    facts = rank_facts(view.rules.kings)
+    partner = (view.seat + 2) % 4
+    need = 0
+    for s in view.partner_senas:
+        if s.kind == "hand" and s.key in SENA_BITS:
+            need |= 1 << SENA_BITS[s.key]
+    if need and facts.senas[rank_id(deal[partner])] & need != need:
+        return False
+    for bit, name in ((1, "pares"), (2, "juego")):
+        flags = view.declared.get(name)
+        if not flags:
+            continue
+        for seat, said in enumerate(flags):
+            if said is not None and seat != view.seat and bool(facts.flags[rank_id(deal[seat])] & bit) != said:
+                return False
+    return True

@@ -45,7 +45,7 @@ from ..rules.errors import MusError
 from ..rules.lances import LANCES, check_seat
 from ..rules.options import Rules
 from ..rules.senas import best_senas
-from .deals import AFTER_MUS, SENA_BITS, after_mus_cell, rank_facts, rank_id
+from .deals import AFTER_MUS, SENA_BITS, after_mus_cell, fits_public, rank_facts, rank_id
 from .events import Phase
 from .odds_bot import Deal
 from .rule_bot import RuleBot
@@ -357,27 +357,6 @@ def shows_senas(view: View, deal: Deal) -> bool:
         return True
     partner = (view.seat + 2) % 4
     return set(shown_senas(rank_id(deal[partner]), view.rules.kings, view.rules.senas)) == {s.key for s in view.partner_senas}
-
-
-def fits_public(view: View, deal: Deal) -> bool:
-    """True when ``deal`` fits what ``view.seat`` knows for sure: its partner's hand señas are true of the
-    partner's hand (RULES.md §11) and every "pares / juego sí / no" said is true (RULES.md §4)."""
-    facts = rank_facts(view.rules.kings)
-    partner = (view.seat + 2) % 4
-    need = 0
-    for s in view.partner_senas:
-        if s.kind == "hand" and s.key in SENA_BITS:
-            need |= 1 << SENA_BITS[s.key]
-    if need and facts.senas[rank_id(deal[partner])] & need != need:
-        return False
-    for bit, name in ((1, "pares"), (2, "juego")):
-        flags = view.declared.get(name)
-        if not flags:
-            continue
-        for seat, said in enumerate(flags):
-            if said is not None and seat != view.seat and bool(facts.flags[rank_id(deal[seat])] & bit) != said:
-                return False
-    return True
 
 
 def fitting_deals(view: View, n: int, seed: int = 0) -> list[Deal]:
