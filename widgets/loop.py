@@ -189,7 +189,13 @@ class ChoiceButtons(AnswerControls):
 
 
 class TotalEntry(AnswerControls):
-    """A box to type a number in, and Check (a typed answer: a slip uses no try)."""
+    """A box to type a number in, and Check (a typed answer: a slip uses no try). Enter in the box checks too.
+
+    Enter: ipywidgets 8's text box sends the kernel ``{"event": "submit"}`` when Enter is pressed, after the
+    value typed (``continuous_update``, the default, sends each change as it is typed). Its ``on_submit`` is
+    deprecated in favour of ``continuous_update=False`` and observing ``value``, which would check on every
+    blur too and never on Enter over an unchanged value: the box's own message is read instead
+    (:meth:`on_enter`), as Check's click."""
 
     def __init__(self, submit: Submit) -> None:
         super().__init__()
@@ -203,8 +209,15 @@ class TotalEntry(AnswerControls):
         self.check.add_class("musteach-check")
         self.check.add_class("musteach-answer")
         self.check.on_click(lambda _b: submit(self.box.value, typed=True))
+        self.box.on_msg(lambda _w, content, _buffers: self.on_enter(content, submit))
         self.buttons = [(None, self.check)]
         self.children = [self.box, self.check]
+
+    def on_enter(self, content: object, submit: Submit) -> None:
+        """A message from the box: Enter (``{"event": "submit"}``) checks what is typed, as Check does, while
+        Check may be pressed; anything else is ignored."""
+        if isinstance(content, dict) and content.get("event") == "submit" and not self.check.disabled:
+            submit(self.box.value, typed=True)
 
     def shut(self) -> None:
         self.box.disabled = self.check.disabled = True
