@@ -83,8 +83,10 @@ TABLE_CSS = """
 .musteach-table-widget .musteach-sena-choice { width: auto; max-width: 100%; flex: 1 1 240px; min-width: 0; }
 .musteach-table-widget .musteach-sena-choice .widget-radio-box { min-width: 0; flex: 1 1 auto; }
 .musteach-table-widget .musteach-sena-choice .widget-radio-box label {
-  white-space: normal; overflow-wrap: anywhere; line-height: 1.3; height: auto; margin: 3px 0;
+  display: flex; align-items: center; gap: 6px; white-space: normal; overflow-wrap: anywhere;
+  line-height: 1.3; height: auto; margin: 3px 0;
 }
+.musteach-table-widget .musteach-sena-choice .widget-radio-box input { float: none; flex: 0 0 auto; order: -1; margin: 0; }
 .musteach-table-widget .widget-button:focus-visible, .musteach-table-widget .widget-toggle-button:focus-visible,
 .musteach-table-widget select:focus-visible, .musteach-table-widget input:focus-visible {
   outline: 3px solid #1565c0; outline-offset: 2px;
