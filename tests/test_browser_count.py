@@ -197,3 +197,23 @@ def test_no_code_shows_and_examples_render(page, server, path):
     else:
         assert page.locator(".musteach-bettingview").count() >= 6
     _shot(page, f"{path.stem}-lesson")
+
+
+@pytest.fixture(scope="module")
+def plain_server(browser, tmp_path_factory):
+    with bh.voila_server(tmp_path_factory.mktemp("voila-total") / "voila.log", plain=True) as base:
+        yield base
+
+
+def test_enter_in_the_total_box_checks_the_total(page, plain_server):
+    """Lesson 5's total quiz: typing a total and pressing Enter checks it, as Check does (a cold tester pressed
+    Enter and nothing happened). Right or wrong does not matter: a verdict must come."""
+    page.goto(f"{plain_server}/voila/render/05-juego-punto.ipynb", wait_until="domcontentloaded")
+    box = page.locator(".musteach-total-input input").first
+    box.wait_for(state="visible")
+    quiz = page.locator(".musteach-quiz", has=page.locator(".musteach-total-input")).first
+    assert quiz.locator(".musteach-feedback .musteach-verdict").count() == 0
+    box.fill("31")
+    box.press("Enter")
+    quiz.locator(".musteach-feedback .musteach-verdict").first.wait_for()
+    assert quiz.locator(".musteach-feedback").inner_text().strip()

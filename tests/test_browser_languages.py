@@ -278,3 +278,15 @@ def test_progress_is_shared_across_languages(browser, server, quiz_in, map_in):
         assert page.locator('.musteach-map li.musteach-stop[data-lesson="02-seats"]').get_attribute("data-done") == "true"
     finally:
         context.close()
+
+
+def test_a_lesson_page_offers_its_other_language_once_in_the_bar(page, server):
+    # the lesson's first line links its twin for JupyterLab ("[Español](es/03-grande-chica.ipynb)"); served, the
+    # bar's language link says it already: a cold tester saw "Español" twice on every lesson page
+    for path, other, heading in ((GRANDE, "Español", "Lesson 3"), (f"es/{GRANDE}", "English", "Lección 3")):
+        page.goto(f"{server.base_url}/voila/render/{path}", wait_until="domcontentloaded")
+        page.locator("#rendered_cells h1", has_text=heading).first.wait_for()
+        where = page.evaluate(
+            """(name) => [...document.querySelectorAll('a')].filter(a => a.innerText.trim() === name)
+                .map(a => a.closest('nav.musteach-bar') ? 'bar' : 'lesson')""", other)
+        assert where == ["bar"], f"{path}: {other!r} links found in {where}"

@@ -135,3 +135,51 @@ def test_a_reload_keeps_the_game_in_progress(browser, server):
         assert p.locator(".musteach-error").count() == 0
     finally:
         context.close()
+
+
+def test_on_a_phone_the_betting_row_and_the_senas_read_whole(browser, server):
+    """390 x 844, the Spanish table: the envido's amount box sits in one group with Envido (a cold tester read
+    "Paso [2] Envido" as "Paso 2"), every button's words show whole, and every seña on offer is a line of its own
+    that fits the screen (the drop-down cut «Sacar la punta de la lengua (dos ases)» off)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(PAGE_TIMEOUT_MS)
+        page.goto(f"{server}/voila/render/es/{PAGE}", wait_until="domcontentloaded")
+        table = page.locator(".musteach-table-widget")
+        table.locator("button.musteach-action-no-hay-mus:not([disabled])").wait_for(state="visible")
+        for _ in range(40):  # to the first bet: cut the mus (a hand may end first: deal the next)
+            if bh.enabled_action(table, "envido"):
+                break
+            button = next((b for k in ("no-hay-mus", "paso", "no-quiero") if (b := bh.enabled_action(table, k))), None)
+            button = button or (table.locator("button.musteach-next-hand") if table.locator(
+                "button.musteach-next-hand").is_visible() else None)
+            if button is None:
+                page.wait_for_timeout(250)
+                continue
+            before = bh.table_step(table)
+            button.first.click()
+            bh.wait_table_step(page, table, before)
+        assert bh.enabled_action(table, "envido"), "a bet to make"
+        envido = table.locator("button.musteach-action-envido").bounding_box()
+        amount = table.locator(".musteach-envido-amount input").bounding_box()
+        paso = table.locator("button.musteach-action-paso").bounding_box()
+        assert amount["x"] >= envido["x"] + envido["width"] - 1, "the amount comes after Envido, not before it"
+        assert amount["x"] - (envido["x"] + envido["width"]) < 16 and abs(amount["y"] - envido["y"]) < envido["height"]
+        assert not (paso["y"] == amount["y"] and paso["x"] + paso["width"] <= amount["x"] <= envido["x"]), \
+            "no amount box between Paso and Envido"
+        assert table.locator(".musteach-envido-group .musteach-envido-amount").count() == 1
+        cut = page.evaluate("""() => [...document.querySelectorAll('.musteach-table-widget button')]
+            .filter(b => b.offsetParent && b.scrollWidth > b.clientWidth + 1).map(b => b.innerText)""")
+        assert cut == [], f"buttons whose words are cut: {cut}"
+        senas = table.locator(".musteach-sena-choice label:visible")
+        assert senas.count() >= 1, "each seña on offer is a line of its own"
+        for i in range(senas.count()):
+            box, text = senas.nth(i).bounding_box(), senas.nth(i).inner_text()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, f"{text!r} runs off the screen"
+            assert senas.nth(i).evaluate("l => l.scrollWidth <= l.clientWidth + 1"), f"{text!r} is cut"
+        bh.SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        table.locator(".musteach-actions").scroll_into_view_if_needed()
+        page.screenshot(path=str(bh.SCREENSHOTS / "phone-es-10-betting.png"))
+    finally:
+        context.close()

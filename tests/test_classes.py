@@ -336,3 +336,29 @@ def test_misconceptions_count_only_learners_who_still_show_them(store: ClassStor
     assert {r.name: r.mistakes for r in d.learners} == {"Ane": set(), "Iker": {"three_is_not_king"},
                                                          "Nerea": {"three_is_not_king"}}
     assert len(store.mistakes_of(t.id, k.id, ane.id)) == 1  # the learner's page still lists it, in order
+
+
+def test_time_spent_counts_runs_left_unfinished(store: ClassStore) -> None:
+    # a cold tester (a teacher): a learner who spent 20 minutes on a quiz and did not finish it showed nothing
+    teacher, _ = store.add_teacher("Maite")
+    klass = store.open_class(teacher.id, "4B")
+    ane, _ = store.join(klass.id, "Ane")
+    iker, _ = store.join(klass.id, "Iker")
+    old, _ = store.join(klass.id, "Nerea")
+    for i in range(4):  # Ane: four answers, 5 minutes each, and no run record (the quiz not finished)
+        assert store.add_record(ane, check_record({**answer(f"a{i}", correct=True), "seconds": 300}))
+    for i in range(3):  # Iker: a finished run, its time in its answers (the run record carries none)
+        assert store.add_record(iker, check_record({**answer(f"b{i}", correct=True), "seconds": 40}))
+    assert store.add_record(iker, check_record({"id": "r1", "kind": "run", "lesson": "03-grande-chica",
+                                                "quiz": "grande", "stars": 3}))
+    # Nerea: kept from an older kernel, the run's whole time on the run record and none on its answers
+    assert store.add_record(old, check_record(answer("c1", correct=True)))
+    assert store.add_record(old, check_record({"id": "r2", "kind": "run", "lesson": "03-grande-chica",
+                                               "quiz": "grande", "stars": 1, "seconds": 90}))
+    d = store.dashboard(teacher.id, klass.id)
+    rows = {r.name: r for r in d.learners}
+    assert (rows["Ane"].seconds, rows["Iker"].seconds, rows["Nerea"].seconds) == (1200, 120, 90)
+    assert rows["Ane"].lesson_seconds == {"03-grande-chica": 1200}
+    page = html.dashboard_page(d, "/", "http://x/join/k", "", "en")
+    assert "<td>20 min</td>" in page
+    assert "Ane,03-grande-chica,,4,4,1.00,1200," in html.csv_text(d).splitlines()

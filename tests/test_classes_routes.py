@@ -289,7 +289,28 @@ def test_quiz_records_name_the_first_picks_misconception_and_the_runs_time() -> 
     run = SimpleNamespace(id="run1", lesson="03-grande-chica", quiz="grande", stars=2,
                           at=datetime(2026, 1, 1, tzinfo=UTC))
     rec = run_record(run)
-    assert rec["kind"] == "run" and rec["stars"] == 2 and rec["seconds"] >= 0
+    assert rec["kind"] == "run" and rec["stars"] == 2 and "seconds" not in rec  # the time is the answers'
+    timed = answer_record("03-grande-chica", "grande", question, attempt, "rid4", seconds=75.04)
+    assert timed["seconds"] == 75.0
+
+
+def test_a_lesson_quizs_answers_carry_the_time_spent_on_each_and_its_run_none(monkeypatch) -> None:
+    from types import SimpleNamespace
+
+    from musteach_widgets import class_sink, loop
+
+    from musteach.teach.scoring import Attempt
+
+    sent: list[dict] = []
+    monkeypatch.setattr(loop, "send_record", sent.append)
+    now = iter([100.0, 160.0, 400.0, 400.0 + 3600.0])  # made; 60 s; 240 s; an hour away (counted as the cap)
+    sink = loop.ClassSink(clock=lambda: next(now))
+    question = SimpleNamespace(skill="grande")
+    for rid in ("a1", "a2", "a3"):
+        sink.answered("03-grande-chica", "grande", question, Attempt(solved=True), rid)
+    sink.run_finished(SimpleNamespace(id="r1", lesson="03-grande-chica", quiz="grande", stars=3,
+                                      at=datetime(2026, 1, 1, tzinfo=UTC)))
+    assert [r.get("seconds") for r in sent] == [60.0, 240.0, class_sink.ANSWER_SECONDS_MAX, None]
 
 
 def test_practice_follows_the_class_setting_and_sends_its_reviews(server: Server,

@@ -259,3 +259,17 @@ def test_a_blank_count_cell_keeps_the_try():
     quiz.cells[last]["A"].value = str(q.answer[last]["A"] + 1)
     quiz.check_button.click()
     assert "One more try." in text(quiz.feedback)
+
+
+def test_enter_in_the_total_box_checks_as_the_button_does():
+    """The browser's text box sends ``{"event": "submit"}`` on Enter (ipywidgets 8): it checks the total typed;
+    once the question is answered (Check disabled), Enter does nothing more."""
+    quiz = mw.TotalQuiz("juego", n=2, seed=13)
+    q = quiz.question
+    quiz.total_input.value = str(q.answer)
+    quiz.total_input._handle_custom_msg({"event": "submit"}, [])  # what the page sends on Enter
+    assert quiz.session.is_answered and quiz.session.verdict.correct
+    answered = quiz.session.answered
+    quiz.total_input._handle_custom_msg({"event": "submit"}, [])
+    quiz.total_input._handle_custom_msg({"event": "other"}, [])
+    assert quiz.session.answered == answered, "a second Enter on an answered question counts nothing"

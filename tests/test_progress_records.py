@@ -376,3 +376,47 @@ def test_a_reset_saved_to_the_browser_is_a_record_that_empties_every_copy(monkey
     assert [r.kind for r in put] == [RecordKind.RESET]
     everything = Progress.from_records([*(Record.from_json(i) for i in items), *put])
     assert everything.answered() == 0 and everything.runs == () and everything.games == ()
+
+
+def test_the_pages_load_is_answered_and_a_copy_of_it_is_read_once(monkeypatch):
+    """The page sends its load (records, then "stored", with a load id) again until the kernel answers
+    {"type": "loaded"} (storage.js): each copy is answered, only the first is read (a quiz would re-pick its
+    question on every copy)."""
+    from musteach_widgets.storage import BrowserStore
+
+    kept = Progress()
+    kept.record_run("04-pares", "pares", [1.0] * 10, 3)
+    store = BrowserStore()
+    sent: list[dict] = []
+    heard: list[Progress] = []
+    store.on_change(heard.append)
+    monkeypatch.setattr(store, "send", lambda msg, buffers=None: sent.append(msg))
+    items = [r.to_json() for r in kept.records()]
+    for _copy in range(3):
+        store._handle_custom_msg({"type": "records", "items": items, "reason": "load", "load": "L1"}, [])
+        store._handle_custom_msg({"type": "stored", "value": None, "reason": "load", "error": "", "load": "L1"}, [])
+    assert store.loaded and store.progress.best_stars("04-pares", "pares") == 3
+    assert [m for m in sent if m["type"] == "loaded"] == [{"type": "loaded", "load": "L1"}] * 3
+    assert len(heard) == 1, "the listeners hear the load once"
+    # a page without the handshake (an older storage.js) is read as before, and gets no answer
+    old = BrowserStore()
+    old_sent: list[dict] = []
+    monkeypatch.setattr(old, "send", lambda msg, buffers=None: old_sent.append(msg))
+    old._handle_custom_msg({"type": "stored", "value": None, "reason": "load", "error": ""}, [])
+    assert old.loaded and not [m for m in old_sent if m["type"] == "loaded"]
+
+
+def test_a_load_in_parts_is_answered_after_its_last_part(monkeypatch):
+    from musteach_widgets.storage import BrowserStore
+
+    text = Progress().to_json()
+    store = BrowserStore()
+    sent: list[dict] = []
+    monkeypatch.setattr(store, "send", lambda msg, buffers=None: sent.append(msg))
+    half = len(text) // 2
+    for _copy in range(2):
+        for index, data in enumerate((text[:half], text[half:])):
+            store._handle_custom_msg({"type": "stored_part", "id": "p", "index": index, "count": 2, "data": data,
+                                      "reason": "load", "load": "L2"}, [])
+    assert store.loaded and not store.notices
+    assert [m for m in sent if m["type"] == "loaded"] == [{"type": "loaded", "load": "L2"}] * 2

@@ -420,3 +420,14 @@ def test_catalog_helpers_see_the_pages_domain():
     assert "Back to the lessons" in english_left("<p>Back to the lessons</p>")
     assert isinstance(catalogs.read("es", "pages"), Catalog)
     assert all(placeholders(e) >= placeholders(s) - {"n"} for e, s in translated("pages"))
+
+
+def test_the_index_points_a_learner_to_the_page_where_a_class_is_joined():
+    # a cold tester (a club host) found nothing on the index leading to /join/, the page where the code is typed
+    lessons = [Lesson.from_heading(LANCE, "Lesson 1: who wins Grande")]
+    for lang, words in (("en", "In a class? Join it with the code your teacher gave you"),
+                        ("es", "¿Estás en una clase? Entra con el código que te ha dado tu profesor")):
+        for base in ("/", "/tutor/"):
+            page = index_html(lessons, base, lang, ("en", "es"))
+            assert f'<p class="musteach-join"><a href="{base}join/">{words}</a></p>' in page, (lang, base)
+            assert page.index('<p class="musteach-join"') < page.index('<ul class="musteach-lessons"'), "above the lessons"

@@ -26,6 +26,7 @@ from typing import Any
 from musteach.runtime import threads_available
 
 __all__ = [
+    "ANSWER_SECONDS_MAX",
     "KERNEL_HEADER",
     "KERNEL_KEY_ENV",
     "RECORD_URL_ENV",
@@ -53,8 +54,8 @@ TRIES = 5
 _queue: queue.Queue[bytes] = queue.Queue(maxsize=10_000)
 _worker: threading.Thread | None = None
 _lock = threading.Lock()
-#: (lesson, quiz) -> time.monotonic() of the first answer of the run under way (the run's time spent)
-_started: dict[tuple[str, str], float] = {}
+#: The most seconds one answer counts as time spent (a page left open for an hour is not an hour of work).
+ANSWER_SECONDS_MAX = 600.0
 _opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through an HTTP proxy
 
 
@@ -150,13 +151,13 @@ def class_practice_skill() -> str | None:
 
 
 def answer_record(lesson: str, quiz: str, question: Any, attempt: Any, rid: str, first_given: Any = None,
-                  diagnosis: str | None = None) -> dict[str, Any]:
+                  diagnosis: str | None = None, *, seconds: float | None = None) -> dict[str, Any]:
     """The record of one finished question of a lesson quiz: ``attempt`` its :class:`~musteach.teach.scoring.
     Attempt` (``solved``, ``wrong``, ``diagnosis``), ``rid`` the id of the review it was recorded as.
     ``diagnosis``: the misconception tag to name (default the attempt's own, musteach's
-    :attr:`~musteach.teach.scoring.Attempt.diagnosis`; nothing is worked out again here). ``first_given`` is
+    :attr:`~musteach.teach.scoring.Attempt.diagnosis`; nothing is worked out again here). ``seconds``: the time
+    spent on it (the class's time spent is the sum of its answers', finished runs or not). ``first_given`` is
     kept for callers that pass it and is not read."""
-    _started.setdefault((lesson, quiz), time.monotonic())
     solved = bool(getattr(attempt, "solved", False))
     wrong = int(getattr(attempt, "wrong", 0))
     tag = diagnosis if diagnosis is not None else getattr(attempt, "diagnosis", None)
@@ -165,6 +166,8 @@ def answer_record(lesson: str, quiz: str, question: Any, attempt: Any, rid: str,
                               "tries": wrong + (1 if solved else 0) or 1, "diagnosis": tag}
     if skill is not None:
         record["skill"] = str(skill)
+    if seconds is not None:
+        record["seconds"] = round(min(max(0.0, seconds), 86_400.0), 1)
     return record
 
 
@@ -188,10 +191,8 @@ def review_record(skill: str, attempt: Any, rid: str, ms: int | None = None) -> 
 
 def run_record(run: Any, seconds: float | None = None) -> dict[str, Any]:
     """The record of a finished quiz run (:class:`~musteach.teach.progress.QuizRun`): lesson, quiz, stars, and
-    ``seconds`` spent (default: since this kernel's first answer to the quiz after its last run)."""
-    started = _started.pop((run.lesson, run.quiz), None)
-    if seconds is None and started is not None:
-        seconds = time.monotonic() - started
+    ``seconds`` spent when given. A lesson quiz gives none: its time is its answers' (:func:`answer_record`),
+    so that a run left unfinished counts too and a finished one is not counted twice."""
     record: dict[str, Any] = {"id": run.id, "kind": "run", "lesson": run.lesson, "quiz": run.quiz,
                               "stars": int(run.stars), "at": run.at.isoformat()}
     if seconds is not None:

@@ -13,6 +13,7 @@ Stable CSS classes: as before the loop moved (``musteach-answer``, ``musteach-co
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypedDict
 
@@ -39,7 +40,7 @@ from musteach.teach.session import QuizSession
 from musteach.teach.verdict import Verdict
 
 from ._base import Guarded, VBox, escape, feedback_html, html_box, quiz_nav, when_sent
-from .class_sink import answer_record, review_record, run_record, send_record
+from .class_sink import ANSWER_SECONDS_MAX, answer_record, review_record, run_record, send_record
 from .storage import BrowserStore, Store, open_store
 
 __all__ = [
@@ -79,10 +80,22 @@ def feedback_blocks(blocks: Sequence[Feedback]) -> str:
 
 
 class ClassSink:
-    """The class's records (:mod:`.class_sink`): a lesson's answers and runs, practice's reviews."""
+    """The class's records (:mod:`.class_sink`): a lesson's answers and runs, practice's reviews.
+
+    Each answer carries the seconds spent on it: since the quiz was made (its first answer) or since the answer
+    before it, at most :data:`~.class_sink.ANSWER_SECONDS_MAX`. The dashboard's time spent adds them up, so a
+    learner who spent 20 minutes on a run and did not finish it shows 20 minutes (runs carry no time of their own).
+    clock: seconds, monotonic (tests give their own)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._since = clock()
 
     def answered(self, lesson: str, quiz: str, question: Any, attempt: Attempt, review_id: str) -> None:
-        send_record(answer_record(lesson, quiz, question, attempt, review_id, diagnosis=attempt.diagnosis))
+        now = self.clock()
+        seconds, self._since = min(now - self._since, ANSWER_SECONDS_MAX), now
+        send_record(answer_record(lesson, quiz, question, attempt, review_id, diagnosis=attempt.diagnosis,
+                                  seconds=seconds))
 
     def run_finished(self, run: QuizRun) -> None:
         send_record(run_record(run))
@@ -189,7 +202,13 @@ class ChoiceButtons(AnswerControls):
 
 
 class TotalEntry(AnswerControls):
-    """A box to type a number in, and Check (a typed answer: a slip uses no try)."""
+    """A box to type a number in, and Check (a typed answer: a slip uses no try). Enter in the box checks too.
+
+    Enter: ipywidgets 8's text box sends the kernel ``{"event": "submit"}`` when Enter is pressed, after the
+    value typed (``continuous_update``, the default, sends each change as it is typed). Its ``on_submit`` is
+    deprecated in favour of ``continuous_update=False`` and observing ``value``, which would check on every
+    blur too and never on Enter over an unchanged value: the box's own message is read instead
+    (:meth:`on_enter`), as Check's click."""
 
     def __init__(self, submit: Submit) -> None:
         super().__init__()
@@ -203,8 +222,15 @@ class TotalEntry(AnswerControls):
         self.check.add_class("musteach-check")
         self.check.add_class("musteach-answer")
         self.check.on_click(lambda _b: submit(self.box.value, typed=True))
+        self.box.on_msg(lambda _w, content, _buffers: self.on_enter(content, submit))
         self.buttons = [(None, self.check)]
         self.children = [self.box, self.check]
+
+    def on_enter(self, content: object, submit: Submit) -> None:
+        """A message from the box: Enter (``{"event": "submit"}``) checks what is typed, as Check does, while
+        Check may be pressed; anything else is ignored."""
+        if isinstance(content, dict) and content.get("event") == "submit" and not self.check.disabled:
+            submit(self.box.value, typed=True)
 
     def shut(self) -> None:
         self.box.disabled = self.check.disabled = True

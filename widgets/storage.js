@@ -28,11 +28,35 @@
 //   {type: "forget", ids: [<id>...]}: remove those records' keys, if they hold steps (a step of a quiz run is
 //     useless once the run's own record is kept; nothing else is ever removed).
 //   {type: "write"}: write the "value" trait again (after an "other-writer" snapshot that changed nothing).
+//   {type: "loaded", load: <id>}: the page's load (its records and "stored" with that id) has been read.
+//
+// The load handshake. The page's first "records" and "stored" carry `load: <id>` and go out only once every
+// widget model of the page has been made (queued until ready): the kernel answers a load by redrawing the
+// widgets around the store (a quiz re-picks its question from the saved progress, its status line says where
+// progress is kept), and an answer to a model the page has not made yet is dropped by the page (its comm has no
+// handler yet), leaving "Looking for your saved progress" on screen for good; a reload under load did that.
+// Then the load is sent again, same id, until the kernel answers {type: "loaded"} (retry until answered): the
+// kernel reads a load once and answers each copy.
 
 // At most 6 bytes a character once escaped in JSON: 32,000 characters stay under 200 KB a message.
 const PART_CHARS = 32000;
 const MAX_CHARS = 5000000;
+// The load is sent again after LOAD_RETRY_MS, then after twice that... (at most LOAD_RETRY_MAX_MS between two),
+// LOAD_TRIES times at most; the page waits at most READY_WAIT_MS for its widget models before it loads anyway.
+const LOAD_RETRY_MS = 1500;
+const LOAD_RETRY_MAX_MS = 10000;
+const LOAD_TRIES = 30;
+const READY_WAIT_MS = 10000;
 let partsSent = 0;
+
+// Resolves once every widget model the page's widget manager has begun to make is made (their comms have
+// handlers), or after READY_WAIT_MS; at once where the manager does not say (another front end).
+function modelsReady(model) {
+  const models = model.widget_manager && model.widget_manager._models;
+  if (!models || typeof models !== "object") return Promise.resolve();
+  const all = Promise.allSettled(Object.values(models));
+  return Promise.race([all, new Promise((resolve) => setTimeout(resolve, READY_WAIT_MS))]);
+}
 
 function storage() {
   try {
@@ -69,20 +93,21 @@ function initialize({ model }) {
   let loaded = false;
   let lastSeen = null; // the snapshot under key() as this page last read or wrote it
 
-  function sendRecords(reason, values) {
+  function sendRecords(reason, values, load) {
     let batch = [];
     let size = 0;
+    const send = (items) => model.send(load === undefined ? { type: "records", items, reason } : { type: "records", items, reason, load });
     for (const value of values) {
       if (typeof value !== "string") continue;
       if (batch.length && size + value.length > PART_CHARS) {
-        model.send({ type: "records", items: batch, reason });
+        send(batch);
         batch = [];
         size = 0;
       }
       batch.push(value);
       size += value.length;
     }
-    if (batch.length) model.send({ type: "records", items: batch, reason });
+    if (batch.length) send(batch);
   }
 
   function storedRecords() {
@@ -123,7 +148,7 @@ function initialize({ model }) {
     }
   }
 
-  function sendStored(reason, value) {
+  function sendStored(reason, value, load) {
     const ls = storage();
     let error = "";
     if (value === undefined) {
@@ -147,10 +172,34 @@ function initialize({ model }) {
       const count = Math.ceil(value.length / PART_CHARS);
       for (let index = 0; index < count; index++) {
         const data = value.slice(index * PART_CHARS, (index + 1) * PART_CHARS);
-        model.send({ type: "stored_part", id, index, count, data, reason });
+        model.send(withLoad({ type: "stored_part", id, index, count, data, reason }, load));
       }
     } else {
-      model.send({ type: "stored", value, reason, error });
+      model.send(withLoad({ type: "stored", value, reason, error }, load));
+    }
+  }
+
+  function withLoad(msg, load) {
+    if (load !== undefined) msg.load = load;
+    return msg;
+  }
+
+  // The load handshake (see the top of this file): what this browser holds, again until the kernel answers.
+  const loadId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  let answered = false;
+  let tries = 0;
+  let retry = null;
+  let closed = false;
+
+  function sendLoad() {
+    retry = null;
+    if (answered || closed) return;
+    tries += 1;
+    sendRecords("load", storedRecords(), loadId);
+    sendStored("load", undefined, loadId);
+    loaded = true;
+    if (tries < LOAD_TRIES) {
+      retry = setTimeout(sendLoad, Math.min(LOAD_RETRY_MS * 2 ** (tries - 1), LOAD_RETRY_MAX_MS));
     }
   }
 
@@ -180,7 +229,13 @@ function initialize({ model }) {
 
   function onMessage(msg) {
     if (!msg || typeof msg !== "object") return;
-    if (msg.type === "set_aside") {
+    if (msg.type === "loaded") {
+      if (msg.load === loadId) {
+        answered = true;
+        if (retry !== null) clearTimeout(retry);
+        retry = null;
+      }
+    } else if (msg.type === "set_aside") {
       const ls = storage();
       try {
         // value null: keep aside what this browser holds under the key (too big to send to the kernel)
@@ -213,10 +268,10 @@ function initialize({ model }) {
   model.on("change:value", write);
   model.on("msg:custom", onMessage);
   window.addEventListener("storage", onStorage);
-  sendRecords("load", storedRecords());
-  sendStored("load");
-  loaded = true;
+  modelsReady(model).then(sendLoad);
   return () => {
+    closed = true;
+    if (retry !== null) clearTimeout(retry);
     model.off("change:value", write);
     model.off("msg:custom", onMessage);
     window.removeEventListener("storage", onStorage);

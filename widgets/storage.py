@@ -88,7 +88,9 @@ class BrowserStore(anywidget.AnyWidget):
     on one page). Unreadable progress found in the browser is kept under ``<key>.corrupt-<timestamp>`` and
     reported in :attr:`notices`.
 
-    ``loaded`` is False until the browser has answered; until then saves are held in memory.
+    ``loaded`` is False until the browser has answered; until then saves are held in memory. The page's first
+    load (its records and snapshot, with a load id) goes out once every widget model of the page is made, and
+    again until the store answers ``{"type": "loaded", "load": <id>}``; a copy is answered, never read twice.
     Callbacks given to :meth:`on_change` run (with the merged progress) whenever the browser sends progress.
     """
 
@@ -113,6 +115,7 @@ class BrowserStore(anywidget.AnyWidget):
         self._unsent: dict[str, Record] = {}  # records to put in the browser once it has loaded
         self._stored_ids: set[str] = set()  # records the browser holds under keys of their own
         self._stored_steps: set[str] = set()  # of those, the steps of quiz runs
+        self._loads: set[str] = set()  # the page's load handshakes answered (a load sent again is answered again)
         #: records the browser sent that could not be read (skipped, logged)
         self.unreadable_records = 0
         self.on_msg(self._on_msg)
@@ -183,6 +186,12 @@ class BrowserStore(anywidget.AnyWidget):
         if not isinstance(content, dict):
             return
         kind = content.get("type")
+        load = content.get("load")  # the page's load handshake, sent again until answered (see storage.js)
+        if isinstance(load, str) and load in self._loads:
+            last_part = kind == "stored_part" and content.get("index") == (content.get("count") or 0) - 1
+            if kind == "stored" or last_part:
+                self.send({"type": "loaded", "load": load})  # read already: the answer was lost, answer again
+            return
         if kind == "records":
             self._receive_records(content.get("items"), str(content.get("reason") or ""))
         elif kind == "stored":
@@ -192,8 +201,10 @@ class BrowserStore(anywidget.AnyWidget):
             else:
                 again = content.get("reason") == "other-writer"
                 self._receive(content.get("value"), str(content.get("error") or ""), again=again)
+            self._answer_load(load)
         elif kind == "stored_part":
-            self._receive_part(content)
+            if self._receive_part(content):
+                self._answer_load(load)
         elif kind == "saved" and not content.get("ok", True):
             error: str | Text = str(content.get("error") or "") or Text(labels.UNKNOWN_ERROR)
             if self.save_error is None:
@@ -207,6 +218,12 @@ class BrowserStore(anywidget.AnyWidget):
         elif kind == "saved" and self.storage_full:
             self.storage_full = False  # room again (the learner cleared some)
             self._tell_listeners()
+
+    def _answer_load(self, load: object) -> None:
+        """Tell the page its load was read (it sends the load again until told: a message may be lost)."""
+        if isinstance(load, str) and len(load) <= 100:
+            self._loads.add(load)
+            self.send({"type": "loaded", "load": load})
 
     def _receive_records(self, items: object, reason: str) -> None:
         """Records the browser keeps (at load) or another tab wrote: merged in, never written back."""
@@ -231,8 +248,9 @@ class BrowserStore(anywidget.AnyWidget):
         if self.loaded and reason != "load":
             self._tell_listeners()
 
-    def _receive_part(self, content: dict[str, Any]) -> None:
-        """One part of a long progress text; the last part reads the whole text (as a "stored" message)."""
+    def _receive_part(self, content: dict[str, Any]) -> bool:
+        """One part of a long progress text; the last part reads the whole text (as a "stored" message).
+        True once the text has been read (or found damaged)."""
         pid, index, count, data = (content.get(k) for k in ("id", "index", "count", "data"))
         ok = (
             isinstance(pid, str)
@@ -247,11 +265,13 @@ class BrowserStore(anywidget.AnyWidget):
         if not ok or self._parts.get("id") != pid or self._parts.get("count") != count or index != len(parts):
             self._parts = {}
             self._unreadable(Text(labels.DAMAGED_PARTS))
-            return
+            return True
         parts.append(str(data))
         if len(parts) == count:
             self._parts = {}
             self._receive("".join(parts), "")
+            return True
+        return False
 
     def _unreadable(self, why: Text) -> None:
         """Keep aside what the browser holds, tell the learner, and go on from what this page holds."""

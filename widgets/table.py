@@ -256,18 +256,24 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
         self.buttons["mus"].button_style = "info"
         self.buttons["ordago"].button_style = "danger"
         bt = self.buttons
+        unit = widgets.HTML(escape(_(labels.STONES_PLACEHOLDER)), layout=widgets.Layout(width="auto"))
+        self.envido_group = widgets.HBox([bt["envido"], self.envido_amount, unit])  # "Envido [2] stones"
+        self.raise_group = widgets.HBox([self.raise_amount, bt["reenvido"]])  # "[2] [2 más]": never loose
+        unit.add_class("musteach-amount-unit")
+        for box, cls in ((self.envido_group, "envido-group"), (self.raise_group, "raise-group")):
+            box.add_class("musteach-bet-group")
+            box.add_class(f"musteach-{cls}")
         self.action_box = widgets.HBox(
             [bt["mus"], bt["no-hay-mus"], bt["discard"], bt["declare-si"], bt["declare-no"], bt["paso"],
-             self.envido_amount, bt["envido"], bt["quiero"], bt["no-quiero"], self.raise_amount, bt["reenvido"],
-             bt["ordago"]],
+             self.envido_group, bt["quiero"], bt["no-quiero"], self.raise_group, bt["ordago"]],
             layout=widgets.Layout(flex_flow="row wrap"),
         )  # fmt: skip
         self.action_box.add_class("musteach-actions")
 
     def _build_sena_row(self) -> None:
-        """The seña picker and its Signal button."""
+        """The seña picker (one line per seña, wrapped on a phone: a drop-down cut them off) and its Signal button."""
         _ = translator()
-        self.sena_choice = widgets.Dropdown(options=[], description=_(labels.SENA_LABEL), layout=widgets.Layout(width="360px"))
+        self.sena_choice = widgets.RadioButtons(options=[], description=_(labels.SENA_LABEL), layout=widgets.Layout(width="auto"))
         self.sena_choice.add_class("musteach-sena-choice")
         self.signal_button = widgets.Button(
             description=_(labels.SIGNAL), tooltip=_(labels.SIGNAL_TIP),
@@ -284,16 +290,12 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
         """Next hand (or Go on) and New game."""
         _ = translator()
         self.next_button = widgets.Button(
-            description=_(labels.NEXT_HAND),
-            tooltip=_(labels.NEXT_HAND_TIP),
-            layout=widgets.Layout(width="auto"),
+            description=_(labels.NEXT_HAND), tooltip=_(labels.NEXT_HAND_TIP), layout=widgets.Layout(width="auto")
         )
         self.next_button.add_class("musteach-next-hand")
         self.next_button.on_click(self._guard(lambda b_: self._after_click(b_, self._on_next)))
         self.new_button = widgets.Button(
-            description=_(labels.NEW_GAME),
-            tooltip=_(labels.NEW_GAME_TIP),
-            layout=widgets.Layout(width="auto"),
+            description=_(labels.NEW_GAME), tooltip=_(labels.NEW_GAME_TIP), layout=widgets.Layout(width="auto")
         )
         self.new_button.add_class("musteach-new-game")
         self.new_button.on_click(self._guard(lambda b_: self._after_click(b_, self._on_new)))
@@ -796,8 +798,8 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
         if phase.is_declaration and lance is not None:
             self.buttons["declare-si"].description = _(labels.DECLARE_SI, lance=lance.value)
             self.buttons["declare-no"].description = _(labels.DECLARE_NO, lance=lance.value)
-        self.envido_amount.layout.display = None if "envido" in show else "none"
-        self.raise_amount.layout.display = None if "reenvido" in show else "none"
+        self.envido_group.layout.display = None if "envido" in show else "none"
+        self.raise_group.layout.display = None if "reenvido" in show else "none"
         self.envido_amount.disabled = "envido" not in enabled
         self.raise_amount.disabled = "reenvido" not in enabled
         self.buttons["reenvido"].description = _(labels.RAISE_BY, n=self.raise_amount.value)

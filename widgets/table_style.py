@@ -3,7 +3,9 @@
 Stable CSS classes (PlayTable): root ``musteach-table-widget``; action buttons ``musteach-action`` and
 ``musteach-action-<kind>`` (kinds ``mus``, ``no-hay-mus``, ``discard``, ``paso``, ``envido``,
 ``reenvido``, ``ordago``, ``quiero``, ``no-quiero``, ``declare-si``, ``declare-no``, ``signal``); the bet
-amounts ``musteach-envido-amount`` and ``musteach-raise-amount``; the learner's cards ``musteach-mycard``
+amounts ``musteach-envido-amount`` and ``musteach-raise-amount``, each in one group with its button
+(``musteach-bet-group``: ``musteach-envido-group`` "Envido [2] stones", ``musteach-raise-group`` "[2] [2 más]",
+so that on a phone no box sits loose between two buttons); the learner's cards ``musteach-mycard``
 with a toggle ``musteach-discard-toggle`` under each; the seats ``musteach-seats``; the partner's señas
 ``musteach-partner-senas``; the seña picker ``musteach-sena-choice``; the status ``musteach-status``;
 a friendly message ``musteach-message``; the coach ``musteach-coach``; the count ``musteach-count``; the
@@ -69,6 +71,22 @@ TABLE_CSS = """
 .musteach-table-widget .musteach-action { width: auto; min-width: 82px; border-radius: 8px; font-weight: 600; }
 .musteach-table-widget .musteach-amount { width: 64px; }
 .musteach-table-widget .musteach-amount input { width: 52px; }
+.musteach-table-widget .musteach-bet-group {
+  flex-wrap: nowrap; align-items: center; gap: 4px; width: auto; padding: 2px 8px 2px 2px;
+  border: 1px solid var(--mt-edge); border-radius: 10px; background: #fff;
+}
+.musteach-table-widget .musteach-bet-group .musteach-action { margin: 0; }
+.musteach-table-widget .musteach-bet-group .musteach-amount { margin: 0; }
+.musteach-table-widget .musteach-amount-unit .widget-html-content { width: auto; color: var(--mt-muted); }
+.musteach-table-widget .musteach-action { flex: 0 0 auto; max-width: 100%; }
+.musteach-table-widget .musteach-sena-row { flex-wrap: wrap; }
+.musteach-table-widget .musteach-sena-choice { width: auto; max-width: 100%; flex: 1 1 240px; min-width: 0; }
+.musteach-table-widget .musteach-sena-choice .widget-radio-box { min-width: 0; flex: 1 1 auto; }
+.musteach-table-widget .musteach-sena-choice .widget-radio-box label {
+  display: flex; align-items: center; gap: 6px; white-space: normal; overflow-wrap: anywhere;
+  line-height: 1.3; height: auto; margin: 3px 0;
+}
+.musteach-table-widget .musteach-sena-choice .widget-radio-box input { float: none; flex: 0 0 auto; order: -1; margin: 0; }
 .musteach-table-widget .widget-button:focus-visible, .musteach-table-widget .widget-toggle-button:focus-visible,
 .musteach-table-widget select:focus-visible, .musteach-table-widget input:focus-visible {
   outline: 3px solid #1565c0; outline-offset: 2px;

@@ -187,12 +187,14 @@ def lesson_heading(name: str, lang: str | None = None) -> str | None:
 
 def index_page(lang: str | None = None) -> PageText:
     """The index (``/``): its title and the sentence above the list of lessons (the list is made of
-    :func:`lesson_link`)."""
+    :func:`lesson_link`); ``link``: the text of its link to ``/join/``, where a learner joins a class with the
+    code their teacher read out (:func:`musteach_server.classes.routes`)."""
     _ = translator(lang)
     return PageText(
         title=_("musteach: lessons"),
         heading="musteach",
         paragraphs=(_("Learn Mus, the Spanish and Basque card game, one lesson at a time."),),
+        link=_("In a class? Join it with the code your teacher gave you"),
     )
 
 

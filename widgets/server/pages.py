@@ -48,6 +48,8 @@ main { max-width: 46rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; }
 h1 { color: #2b7a4b; }
 ul.musteach-lessons { list-style: none; padding-left: 0; } ul.musteach-lessons li { margin: .4rem 0; font-size: 1.1rem; }
 a { color: #1565c0; } .musteach-note { color: #5f6b64; font-size: .95rem; }
+p.musteach-join { background: #e8f3ec; border-left: 5px solid #2b7a4b; border-radius: 6px; padding: .5rem .8rem; }
+p.musteach-join a { font-weight: 700; }
 """
 
 
@@ -101,9 +103,12 @@ def _language_links(base_url: str, lang: str, languages: Sequence[str]) -> str:
 def index_html(lessons: list[Lesson], base_url: str, lang: str = SOURCE_LANG,
                languages: Sequence[str] = (SOURCE_LANG,)) -> str:
     """The index in ``lang``: the lessons of that language in order, each a link to its Voilà page, numbered by
-    its file name ("Lesson 11: Practice" for ``11-practice.ipynb``, whatever its place in the list), and a link
-    to the index in each other language of ``languages``."""
+    its file name ("Lesson 11: Practice" for ``11-practice.ipynb``, whatever its place in the list), a link
+    to the index in each other language of ``languages``, and above the lessons a link to ``join/``, where a
+    learner joins a class with its code (class mode: :mod:`musteach_server.classes.routes`)."""
     text = index_page(lang)
+    join = (f'<p class="musteach-join"><a href="{escape(url_path_join(base_url, "join") + "/")}">'
+            f"{escape(text.link or '', quote=False)}</a></p>")
     items = "".join(
         f'<li><a href="{escape(_lesson_url(base_url, ls))}">{escape(lesson_link(ls.number, ls.label, lang), quote=False)}'
         "</a></li>"
@@ -112,7 +117,7 @@ def index_html(lessons: list[Lesson], base_url: str, lang: str = SOURCE_LANG,
     intro = "".join(f"<p>{escape(p, quote=False)}</p>" for p in text.paragraphs)
     return _page(
         text.title,
-        f"{_language_links(base_url, lang, languages)}<h1>{escape(text.heading, quote=False)}</h1>{intro}"
+        f"{_language_links(base_url, lang, languages)}<h1>{escape(text.heading, quote=False)}</h1>{intro}{join}"
         f'<ul class="musteach-lessons">{items}</ul>',
         lang=lang,
     )

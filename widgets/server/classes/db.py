@@ -57,6 +57,7 @@ __all__ = [
     "LearnerRow",
     "Mistake",
     "NotYours",
+    "TIMED_KINDS",
     "TeacherInfo",
     "default_url",
     "digest",
@@ -168,6 +169,11 @@ class TeacherInfo:
     has_password: bool
 
 
+#: The records whose ``seconds`` add up to a learner's time spent: a lesson quiz's answers (each the time spent
+#: on it, finished run or not: a run record from musteach_widgets carries no time then; one from an older
+#: kernel, whose answers carried none, carries its whole time), practice's reviews, and games.
+TIMED_KINDS = ("answer", "run", "game", "review")
+
 #: Diagnosis tags that name no misconception: a slip is a wrong answer no rule explains (musteach.teach.mistakes),
 #: so the dashboard lists it among a learner's mistakes but never counts it as something the class still gets wrong.
 NOT_A_MISCONCEPTION = frozenset({"slip"})
@@ -197,7 +203,8 @@ class LearnerInfo:
 @dataclass
 class LearnerRow:
     """One learner on the dashboard. stars: lesson -> best stars; answers / first_try: answers given and right
-    at the first try (all lessons); seconds: time spent (runs and games, in seconds); skills: skill -> (answers,
+    at the first try (all lessons); seconds: time spent (in seconds: the sum over :data:`TIMED_KINDS`, so the
+    answers of a run left unfinished count); skills: skill -> (answers,
     right at the first try); mistakes: the diagnosis tags they still show (:data:`RECOVERED_AFTER`)."""
 
     id: int
@@ -512,7 +519,7 @@ class ClassStore:
             skills: set[str] = set()
             for lid, lesson, stars, secs in s.execute(
                     select(Record.learner_id, Record.lesson, func.max(Record.stars), func.sum(Record.seconds))
-                    .where(Record.class_id == class_id, Record.kind.in_(("run", "game", "review")))
+                    .where(Record.class_id == class_id, Record.kind.in_(TIMED_KINDS))
                     .group_by(Record.learner_id, Record.lesson)):
                 row = rows.get(lid)
                 if row is None or lesson is None:
