@@ -234,7 +234,7 @@ def close_text(difference: float, error: float, per_stone: float, *, lang: str |
     ``"about 0.4 ± 0.9 points of win chance (0.2 stones)"``. lang: None for the language being spoken.
 
     >>> close_text(0.44, 0.86, 1.7)
-    'about 0.4 ± 0.9 points of win chance (0.3 stones)'
+    'about 0.4 ± 0.9 points of win chance (0.2 stones)'
     """
     _ = translator(lang)
     r = round(abs(difference), 1) + 0.0
