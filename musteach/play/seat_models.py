@@ -47,13 +47,14 @@ from ..rules.lances import LANCES, check_seat
 from ..rules.options import Rules
 from ..rules.senas import best_senas
 from .actions import MusCall
-from .deals import AFTER_MUS, SENA_BITS, after_mus_cell, fits_public, rank_facts, rank_id
+from .deals import SENA_BITS, after_mus_cell, fits_public, rank_facts, rank_id
 from .events import Phase
 from .odds_bot import Deal, OddsBot, keep_values
 from .rule_bot import RuleBot
 from .view import View
 
 __all__ = [
+    "AFTER_DISCARD",
     "CANDIDATES",
     "LEVEL_MODELS",
     "MEMO_LIMIT",
@@ -87,6 +88,18 @@ TREMBLE = 0.02
 #: itself (checked over every betting decision of self-play games, from every seat's view: the same
 #: probabilities), so a surprising bet says much more about the bettor's hand than the tremble hides.
 STRATEGY_TREMBLE = 0.005
+
+#: How much likelier than a random hand each cell of :func:`~musteach.play.deals.after_mus_cell` (Grande
+#: quartile, pares value) is among the strong level's hands right after a discard, before the next mus round's
+#: calls: ``benchmarks/bench_coach_replay.py --measure-discard-prior 400 --seed 300000`` (7,392 hands of
+#: self-play; 50 pseudo-hands of smoothing). :data:`~musteach.play.deals.AFTER_MUS` is measured at the start
+#: of the lances, the last round's cut included: right where the mus calls are not weighed, twice where they are.
+AFTER_DISCARD: tuple[tuple[float, ...], ...] = (
+    (0.12, 0.36, 1.13, 0.59),
+    (0.35, 0.72, 1.5, 1.67),
+    (0.64, 1.39, 4.59, 1.0),
+    (1.8, 2.18, 3.15, 2.62),
+)
 
 _LANCE_INDEX = {lance: i for i, lance in enumerate(LANCES)}
 
@@ -247,11 +260,11 @@ class StrategyModel:
         return {a: p / total for a, p in kept.items()} if total > 0 else kept
 
     def prior(self, rid: int, changed: int, kings: int) -> float:
-        """How much likelier than a random hand the strong level's hand is after a discard, by its Grande
-        quartile and its pares (:data:`musteach.play.deals.AFTER_MUS`, measured in self-play: it keeps
-        its kings and its pares)."""
+        """How much likelier than a random hand the strong level's hand is right after a discard, by its
+        Grande quartile and its pares (:data:`AFTER_DISCARD`, measured in self-play: it keeps its kings and
+        its pares); the mus calls that follow are weighed apart (:meth:`mus_chance`)."""
         g, p = after_mus_cell(rid, kings)
-        return AFTER_MUS[g][p]
+        return AFTER_DISCARD[g][p]
 
     def mus_chance(self, view: View, seat: int, hand: Sequence[int]) -> float:
         """1.0 or 0.0: the strong level's mus is the odds bot's (:class:`~musteach.play.odds_bot.OddsBot`,
