@@ -158,8 +158,10 @@ def test_odds_wants_mus_is_the_odds_bots_call() -> None:
 
 
 def test_the_shipped_mus_table_is_the_odds_bots() -> None:
-    from musteach.play.seat_models import odds_mus_rounds, shipped_mus_rounds
+    from musteach.play.deals import rank_facts
+    from musteach.play.seat_models import MULTISETS, odds_mus_rounds, shipped_mus_rounds
 
+    assert MULTISETS == {k: len(rank_facts(k).keys) for k in (8, 4)}
     shipped = shipped_mus_rounds(8)
     assert shipped is not None and shipped_mus_rounds(4) is not None
     for pos in range(4):

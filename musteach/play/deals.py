@@ -261,10 +261,10 @@ def block_table() -> dict[int, int]:
 
 @lru_cache(maxsize=1)
 def _half_tables() -> tuple[array[int], array[int]]:
-    """Per native 16-bit int of two raw rank positions (a, b): ``100 * (10 a + b)`` (the first half of a
-    hand's 4 bytes) and ``10 a + b`` (the second half); 256 KB in all (the dict of :func:`block_table`
-    held 900 KB)."""
-    first, second = array("H", bytes(2 * 65536)), array("H", bytes(2 * 65536))
+    """Per native 16-bit int of two raw rank positions (a, b; at most 9 * 256 + 9): ``100 * (10 a + b)`` (the
+    first half of a hand's 4 bytes) and ``10 a + b`` (the second half); 9 KB in all (the dict of
+    :func:`block_table` held 900 KB)."""
+    first, second = array("H", bytes(2 * 2314)), array("H", bytes(2 * 2314))
     for a in range(10):
         for b in range(10):
             x = int.from_bytes(bytes((a, b)), sys.byteorder)

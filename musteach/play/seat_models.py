@@ -58,6 +58,7 @@ __all__ = [
     "CANDIDATES",
     "LEVEL_MODELS",
     "MEMO_LIMIT",
+    "MULTISETS",
     "STRATEGY_TREMBLE",
     "TREMBLE",
     "BotModel",
@@ -396,6 +397,9 @@ def odds_mus_rounds(kings: int, pos: int) -> bytes:
     return bytes(out)
 
 
+#: How many multisets of effective ranks a hand of each deck has (``len(rank_facts(kings).keys)``).
+MULTISETS = {8: 330, 4: 715}
+
 #: The shipped table of :func:`odds_mus_rounds` (8 and 4 reyes, every position), in ``musteach/play/data``.
 MUS_FILE = "odds-mus.bin"
 _MUS_MAGIC = b"MUSODDS1"
@@ -413,7 +417,7 @@ def _shipped_mus() -> dict[int, tuple[bytes, ...]]:
         raw = path.read_bytes()
     except OSError:
         return {}
-    sizes = {k: len(rank_facts(k).keys) for k in (8, 4)}
+    sizes = MULTISETS  # (not rank_facts(4): a table of 8 reyes does not build the 4 reyes' facts)
     if raw[:8] != _MUS_MAGIC or len(raw) != 8 + 4 * sum(sizes.values()):
         return {}
     out: dict[int, tuple[bytes, ...]] = {}
