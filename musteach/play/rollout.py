@@ -623,7 +623,12 @@ def seated_deals(view: View, n: int = ROLLOUT_DEALS, seed: int = 0, seats: SeatM
     """The deals :func:`betting_values` weighs with ``seats=``: :func:`~musteach.play.odds_bot.sample_deals`,
     or :func:`~musteach.play.seat_models.fitting_deals` when fewer than 3 in 4 of those fit every seña and
     declaration (:func:`~musteach.play.seat_models.fits_public`, :func:`~musteach.play.seat_models.shows_senas`)
-    and, given ``seats``, the mus calls made with the cards held now (:func:`~musteach.play.seat_models.fits_calls`)."""
+    and, given ``seats``, the mus calls made with the cards held now (:func:`~musteach.play.seat_models.fits_calls`):
+    given ``seats`` and a call by another seat in that round (which few of those deals fit: a cut is made with
+    a good hand, a mus with a weak one), :func:`~musteach.play.seat_models.fitting_deals` at once."""
+    calls = view.last_mus_calls
+    if seats is not None and calls is not None and any(x is not None for s, x in enumerate(calls) if s != view.seat):
+        return fitting_deals(view, n, seed, seats)
     deals = sample_deals(view, n, seed)
     fit = sum(
         1 for d in deals if fits_public(view, d) and shows_senas(view, d) and (seats is None or fits_calls(view, d, seats))

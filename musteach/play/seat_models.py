@@ -47,7 +47,7 @@ from ..rules.lances import LANCES, check_seat
 from ..rules.options import Rules
 from ..rules.senas import best_senas
 from .actions import MusCall
-from .deals import SENA_BITS, after_mus_cell, fits_public, rank_facts, rank_id
+from .deals import POOL_ROWS, POOL_WIDTH, SENA_BITS, after_mus_cell, deal_pool, fits_public, rank_facts, rank_id
 from .events import Phase
 from .odds_bot import Deal, OddsBot, keep_values
 from .rule_bot import RuleBot
@@ -513,6 +513,19 @@ def fits_calls(view: View, deal: Deal, models: SeatModels) -> bool:
     return True
 
 
+def _candidates(unseen: Sequence[int], start: int) -> list[tuple[int, ...]]:
+    """:data:`CANDIDATES` random hands of the 36 ``unseen`` cards (each 4 sorted card indexes): the hands the
+    pool's rows deal from row ``start`` on (:func:`~musteach.play.deals.deal_pool`, three a row, wrapping),
+    translated in C rather than drawn one by one."""
+    rows = -(-CANDIDATES // 3)
+    pool = deal_pool()
+    raw = pool[start * POOL_WIDTH : (start + rows) * POOL_WIDTH]
+    if start + rows > POOL_ROWS:
+        raw += pool[: (start + rows - POOL_ROWS) * POOL_WIDTH]
+    cards = raw.translate(bytes(unseen).ljust(256, b"\0"))
+    return [tuple(sorted(cards[i : i + 4])) for i in range(0, 4 * CANDIDATES, 4)]
+
+
 def fitting_deals(view: View, n: int, seed: int = 0, models: SeatModels | None = None) -> list[Deal]:
     """``n`` random deals of the cards ``view.seat`` cannot see (4 hands of 4 sorted card indexes by seat,
     ``view.seat`` holding its own) that fit :func:`fits_public` whenever it can be met: each hidden seat's
@@ -541,7 +554,7 @@ def fitting_deals(view: View, n: int, seed: int = 0, models: SeatModels | None =
     calls = view.last_mus_calls
     unseen = [i for i in range(40) if i not in own]
     rng = random.Random(f"fitting {own} {view.seat} {view.mano} {need} {sorted(checks.items())} {n} {seed}")
-    cands = [tuple(sorted(rng.sample(unseen, 4))) for _ in range(CANDIDATES)]
+    cands = _candidates(unseen, rng.randrange(POOL_ROWS))
     rids = [rank_id(h) for h in cands]
     pools: dict[int, list[tuple[int, ...]]] = {}
     for seat in range(4):
