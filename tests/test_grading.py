@@ -98,7 +98,7 @@ def test_grading_an_action_that_is_not_legal_raises() -> None:
 def test_a_comment_states_its_figures_once_and_recommends_the_best(seed: int, pick: int, k: int) -> None:
     import re
 
-    from musteach.teach.coach import coach_comment
+    from musteach.teach.coach import action_words, coach_comment
 
     v, legal = _views(seed, k + 1)[-1]
     action = legal[pick % len(legal)]
@@ -120,7 +120,9 @@ def test_a_comment_states_its_figures_once_and_recommends_the_best(seed: int, pi
     if gr.too_close:  # never a tier, and the margin shown with its error ("about 0.4 ± 0.9 points")
         assert "Too close to call" in c.text and not any(w in c.text.lower() for w in words[1:])
         margin = float(re.findall(r"by about (\d+\.\d) ± \d+\.\d points? of win chance", c.text)[0])
-        assert margin == pytest.approx(gr.loss if gr.loss else gr.chosen.stones - gr.values[1].stones, abs=0.051)
+        assert margin == pytest.approx(gr.loss if gr.loss else abs(gr.chosen.stones - gr.values[1].stones), abs=0.051)
+        if gr.loss == 0 and gr.values[1].stones > gr.chosen.stones:  # the other action is the one ahead
+            assert f"{action_words(gr.values[1].action)} is ahead of your" in c.text, c.text
         assert "lost" not in c.text
     elif gr.grade is Grade.BEST:
         assert figures[0][0] == gr.chosen.stones

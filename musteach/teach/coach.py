@@ -373,6 +373,12 @@ def _grade_sentence(grade: DecisionGrade) -> str:
                 where=where, action=words(mine.action), other=words(same.action), figure=fig(mine.stones),
             )  # fmt: skip
         rest = [v for v in grade.values if v is not mine]
+        if rest and grade.too_close and rest[0].stones > mine.stones:  # the halves of the deals disagreed
+            return _(
+                "Too close to call ({where}): {best} is ahead of your {action} by {difference}.",
+                where=where, best=words(rest[0].action), action=words(mine.action),
+                difference=close_text(rest[0].stones - mine.stones, grade.sampling_error, rate),
+            )  # fmt: skip
         if rest and grade.too_close:  # the margin and its error, no figure that reads as a tier
             return _(
                 "Too close to call ({where}): your {action} is ahead of {next} by {difference}.",

@@ -239,9 +239,10 @@ def close_text(difference: float, error: float, per_stone: float, *, lang: str |
     _ = translator(lang)
     r = round(abs(difference), 1) + 0.0
     stones = round(r / per_stone, 1) + 0.0
-    return _(
-        "about {value} ± {error} points of win chance ({stones})",
-        value=_.number(r, 1), error=_.number(round(error, 1) + 0.0, 1),
+    e = round(error, 1) + 0.0
+    return _.ngettext(  # the unit follows the error: singular for exactly 1 ("± 1.0 point")
+        "about {value} ± {error} point of win chance ({stones})", "about {value} ± {error} points of win chance ({stones})",
+        _figure_count(e), value=_.number(r, 1), error=_.number(e, 1),
         stones=_.ngettext("{value} stone", "{value} stones", _figure_count(stones), value=_.number(stones, 1)),
     )  # fmt: skip
 
