@@ -32,7 +32,9 @@ goes on playing as a club player in the replays); ``--models strategy`` models e
 with another ``--seed`` than the one a reported run uses.
 
 ``--check-model GAMES`` only prints how the strong level's seat model matches its play (model probability
-against the frequency played; views where the model, asked from another seat's view, differs).
+against the frequency played; views where the model, asked from another seat's view, differs; its mus calls,
+asked from the next seat's view, against the calls the bot made). ``--measure-discard-prior GAMES`` prints
+:data:`musteach.play.seat_models.AFTER_DISCARD`, the strong level's hands right after a discard.
 
 Figures depend on the machine and its load (2 shared cores here); a run of the defaults takes a while.
 Lesson 10's kernel memory is printed by ``benchmarks/bench_kernel_memory.py --lessons 10-play``.
@@ -49,6 +51,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from musteach.play.actions import MusCall
 from musteach.play.bots import run
 from musteach.play.game import Game
 from musteach.play.levels import Level, make_bot
@@ -348,6 +351,50 @@ def measure_prior(games: int) -> None:
     print(f"AFTER_MUS over {tot} hands: {tuple(rows)}")
 
 
+def measure_discard_prior(games: int, first_seed: int) -> None:
+    """Print :data:`musteach.play.seat_models.AFTER_DISCARD`: how much likelier than a random hand each (Grande
+    quartile, pares value) cell is among the strong level's hands right after a discard (at the start of each
+    mus round after the first, before anybody speaks: the prior that the calls of that round then weigh;
+    ``games`` games of self-play from ``first_seed``; 50 pseudo-hands of smoothing)."""
+    import random
+
+    from musteach.play.deals import after_mus_cell, rank_id
+
+    seen: dict[tuple[int, int], int] = {}
+    for seed in range(first_seed, first_seed + games):
+        g = Game(seed=seed)
+        bots: dict[int, Bot] = {s: make_bot(Level.STRONG, seed=s) for s in range(4)}
+        while not g.is_over:
+            t = g.to_act
+            if t is None:
+                if g.is_over:
+                    break
+                g.next_hand()
+                continue
+            v = g.view(t.seat)
+            if v.phase == "mus" and v.mus_round >= 2 and len(v.mus_calls) < v.mus_round:  # a discard just made
+                for s in range(4):
+                    cell = after_mus_cell(rank_id(sorted(c.index for c in g.view(s).cards)), 8)
+                    seen[cell] = seen.get(cell, 0) + 1
+            g.act(t.seat, bots[t.seat].decide(v))
+            if g.hand.is_over and not g.is_over:
+                g.next_hand()
+    rng = random.Random(1)
+    ref: dict[tuple[int, int], int] = {}
+    for _ in range(40_000):
+        cell = after_mus_cell(rank_id(sorted(rng.sample(range(40), 4))), 8)
+        ref[cell] = ref.get(cell, 0) + 1
+    tot, rt, k = sum(seen.values()), sum(ref.values()), 50
+    rows = []
+    for gq in range(4):
+        row = []
+        for pv in range(4):
+            rf = ref.get((gq, pv), 0) / rt
+            row.append(round((seen.get((gq, pv), 0) + k * rf) / (tot + k) / rf, 2) if rf > 0 else 1.0)
+        rows.append(tuple(row))
+    print(f"AFTER_DISCARD over {tot} hands: {tuple(rows)}")
+
+
 def check_model(games: int, first_seed: int) -> None:
     """Print how well the strong level's seat model (:class:`~musteach.play.seat_models.StrategyModel`)
     matches what the strong level does, over every betting decision of ``games`` games of self-play (señas
@@ -361,6 +408,7 @@ def check_model(games: int, first_seed: int) -> None:
     m = StrategyModel()
     bins = [[0.0, 0] for _ in range(10)]  # per tenth of model p: (played, asked)
     none = differ = asked = 0
+    mus = [[0, 0], [0, 0]]  # per model call (0 cut, 1 mus): [times the bot said mus, times asked]
     for seed in range(first_seed, first_seed + games):
         g = Game(seed=seed)
         bots: dict[int, Bot] = {s: make_bot(Level.STRONG, seed=s) for s in range(4)}
@@ -377,6 +425,11 @@ def check_model(games: int, first_seed: int) -> None:
             assert t is not None
             v = g.view(t.seat)
             a = bots[t.seat].decide(v)
+            if v.phase == "mus" and isinstance(a, MusCall):  # the mus call, from another seat's view
+                other = g.view((t.seat + 1) % 4)
+                p = m.mus_chance(other, t.seat, [c.index for c in v.cards])
+                mus[int(p > 0.5)][0] += a.wants
+                mus[int(p > 0.5)][1] += 1
             if v.betting is not None and isinstance(a, Action):
                 asked += 1
                 probs = m.probs(v)
@@ -399,6 +452,9 @@ def check_model(games: int, first_seed: int) -> None:
     for i, (played, n) in enumerate(bins):
         if n:
             print(f"  model p in [{i / 10:.1f}, {(i + 1) / 10:.1f}): {n:6d} actions, played {played / n:.3f} of the time")
+    for call, (said, n) in zip(("cut (p mus 0)", "mus (p mus 1)"), mus, strict=True):
+        if n:
+            print(f"  mus calls the model gives as {call}: {n:6d}, the bot said mus {said / n:.3f} of the time")
 
 
 def part2(args: argparse.Namespace) -> None:
@@ -437,6 +493,8 @@ def main() -> None:
     ap.add_argument("--check-model", type=int, default=0, metavar="GAMES",
                     help="only compare the strong level's seat model with what it plays, over GAMES games")
     ap.add_argument("--measure-prior", type=int, default=0, metavar="GAMES", help="only print AFTER_MUS, measured")
+    ap.add_argument("--measure-discard-prior", type=int, default=0, metavar="GAMES",
+                    help="only print AFTER_DISCARD (the hands right after a discard), measured")
     args = ap.parse_args()
     prepare(Rules())
     global SENAS, REPLAYS
@@ -447,6 +505,9 @@ def main() -> None:
         return
     if args.measure_prior:
         measure_prior(args.measure_prior)
+        return
+    if args.measure_discard_prior:
+        measure_discard_prior(args.measure_discard_prior, args.seed)
         return
 
     t0 = time.perf_counter()

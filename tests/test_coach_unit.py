@@ -91,7 +91,10 @@ def test_a_loss_whose_error_is_over_a_quarter_of_its_tier_is_too_close_to_call()
     text = grade_sentence(gr)
     assert gr.too_close and text.startswith("Too close to call (Grande, before any bet): ")
     assert not any(g.article in text for g in Grade), text
-    assert "2.0 points of win chance lost (1.2 stones)" in text
+    # the figure is shown as too close: the margin with its error, not a loss that reads as a tier
+    err = f"{round(width / 4 + 0.05, 1):.1f}"
+    assert f"envido 2 is ahead of your paso by about 2.0 ± {err} points of win chance (1.2 stones)." in text, text
+    assert "lost" not in text and "worth" not in text
     sure = _grade([("envido 2", 1.5), ("paso", -0.5)], "paso", 0.05)
     assert grade_sentence(sure).startswith("A mistake (Grande, before any bet): ")
 

@@ -98,7 +98,7 @@ def test_grading_an_action_that_is_not_legal_raises() -> None:
 def test_a_comment_states_its_figures_once_and_recommends_the_best(seed: int, pick: int, k: int) -> None:
     import re
 
-    from musteach.teach.coach import coach_comment
+    from musteach.teach.coach import action_words, coach_comment
 
     v, legal = _views(seed, k + 1)[-1]
     action = legal[pick % len(legal)]
@@ -113,20 +113,25 @@ def test_a_comment_states_its_figures_once_and_recommends_the_best(seed: int, pi
     # one unit: points of win chance, each figure with its stone equivalent
     figure = r"([+-]\d+\.\d) points? of win chance \(([+-]\d+\.\d) stones?\)"
     figures = [(float(x), float(y)) for x, y in re.findall(figure, c.text)]
-    assert figures, c.text
+    assert figures or gr.too_close, c.text
     for pts, stones in figures:
         assert stones == pytest.approx(round(pts / gr.per_stone, 1), abs=0.051)
     words = [g.article for g in Grade]
-    if gr.grade is Grade.BEST:
+    if gr.too_close:  # never a tier, and the margin shown with its error ("about 0.4 ± 0.9 points")
+        assert "Too close to call" in c.text and not any(w in c.text.lower() for w in words[1:])
+        margin = float(re.findall(r"by about (\d+\.\d) ± \d+\.\d points? of win chance", c.text)[0])
+        assert margin == pytest.approx(gr.loss if gr.loss else abs(gr.chosen.stones - gr.values[1].stones), abs=0.051)
+        if gr.loss == 0 and gr.values[1].stones > gr.chosen.stones:  # the other action is the one ahead
+            assert f"{action_words(gr.values[1].action)} is ahead of your" in c.text, c.text
+        assert "lost" not in c.text
+    elif gr.grade is Grade.BEST:
         assert figures[0][0] == gr.chosen.stones
     else:
         best, mine = figures[0][0], figures[1][0]
         assert (best, mine) == (gr.best.stones, gr.chosen.stones)
         lost = float(re.findall(r"(\d+\.\d) points? of win chance lost", c.text)[0])
         assert lost == pytest.approx(best - mine) == pytest.approx(gr.loss)
-    if gr.too_close:  # never a tier
-        assert "Too close to call" in c.text and not any(w in c.text.lower() for w in words[1:])
-    elif gr.grade is not Grade.BEST:
+    if not gr.too_close and gr.grade is not Grade.BEST:
         assert gr.grade.article in c.text.lower() and gr.grade is grade_for(gr.loss)
     assert "averaged over" not in c.text
     assert "1 times" not in c.text

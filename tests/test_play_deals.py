@@ -120,3 +120,19 @@ def test_write_tables_samples_what_is_shipped() -> None:
     for i in (0, 57, len(hands) - 1):
         assert hand_value(hands[i], 2, Rules(kings=8), 1000, 0) == shipped_values(8, 2)[i]
     assert len(sampled_values(Rules(kings=4), 0, n=3)) == len(hand_space(4, None).hands)
+
+
+def test_block_ids_read_the_same_ids_as_the_block_table() -> None:
+    """The compact 16-bit tables behind block_ids give every pool row's rank ids as the dict did."""
+    import random
+    from array import array
+
+    from musteach.play.deals import POOL_ROWS, block_ids, block_table, pool_blocks
+
+    table = block_table()
+    for seed in range(3):
+        others = list(range(40))
+        random.Random(seed).shuffle(others)
+        blocks = pool_blocks(others[:36], 0, POOL_ROWS)
+        assert block_ids(blocks) == array("H", map(table.__getitem__, blocks))
+        assert block_ids(list(blocks[:9])) == array("H", map(table.__getitem__, blocks[:9]))

@@ -180,7 +180,7 @@ def test_the_partner_bot_shows_exactly_its_two_best_senas() -> None:
     rich_deal = (hands[0], hands[1], hands[2], hands[3])
     assert not shows_senas(v, rich_deal)
     club = seat_models("club", v.seat)
-    quiet = replace(v, bettings={}, betting=None, changes=())  # nothing said: only the señas count
+    quiet = replace(v, bettings={}, betting=None, changes=(), mus_calls=())  # nothing said: only the señas count
     assert log_weights(quiet, [rich_deal], club)[0] <= math.log(TREMBLE)
     assert log_weights(quiet, [deals[0]], club)[0] == 0.0
 

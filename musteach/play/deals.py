@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
+from operator import add
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -252,10 +253,23 @@ def deal_pool() -> bytes:
 # ----------------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
 def block_table() -> dict[int, int]:
-    """A hand's four raw rank positions, as the native 32-bit int of their four bytes -> its rank id."""
+    """A hand's four raw rank positions, as the native 32-bit int of their four bytes -> its rank id (built
+    when asked; :func:`block_ids` reads two compact tables of 16-bit halves instead of this dict)."""
     return {int.from_bytes(bytes(t), sys.byteorder): ((t[0] * 10 + t[1]) * 10 + t[2]) * 10 + t[3] for t in product(range(10), repeat=4)}
+
+
+@lru_cache(maxsize=1)
+def _half_tables() -> tuple[array[int], array[int]]:
+    """Per native 16-bit int of two raw rank positions (a, b; at most 9 * 256 + 9): ``100 * (10 a + b)`` (the
+    first half of a hand's 4 bytes) and ``10 a + b`` (the second half); 9 KB in all (the dict of
+    :func:`block_table` held 900 KB)."""
+    first, second = array("H", bytes(2 * 2314)), array("H", bytes(2 * 2314))
+    for a in range(10):
+        for b in range(10):
+            x = int.from_bytes(bytes((a, b)), sys.byteorder)
+            first[x], second[x] = 100 * (10 * a + b), 10 * a + b
+    return first, second
 
 
 def pool_blocks(others: Sequence[int], start: int, count: int) -> memoryview:
@@ -275,8 +289,13 @@ def pool_blocks(others: Sequence[int], start: int, count: int) -> memoryview:
 
 
 def block_ids(blocks: Iterable[int]) -> array[int]:
-    """The rank ids of hands given as :func:`pool_blocks` gives them."""
-    return array("H", map(block_table().__getitem__, blocks))
+    """The rank ids of hands given as :func:`pool_blocks` gives them (a memoryview of native 32-bit ints, or
+    any iterable of such ints)."""
+    if not isinstance(blocks, memoryview):
+        blocks = memoryview(array("I", blocks))
+    halves = blocks.cast("B").cast("H")
+    first, second = _half_tables()
+    return array("H", map(add, map(first.__getitem__, halves[0::2]), map(second.__getitem__, halves[1::2])))
 
 
 def pool_rank_ids(others: Sequence[int], start: int, count: int) -> array[int]:
@@ -303,11 +322,11 @@ class RankFacts:
     hand's percentile 0..255 among all card hands (pares and juego: among those that hold it; 0 without).
     """
 
-    multiset: tuple[int, ...]
+    multiset: array[int]
     keys: tuple[tuple[int, ...], ...]
     infos: tuple[HandInfo, ...]
     flags: bytes
-    senas: tuple[int, ...]
+    senas: array[int]
     pares_value: bytes
     juego_value: bytes
     pct: tuple[bytes, ...]
@@ -374,12 +393,12 @@ def rank_facts(kings: int) -> RankFacts:
         per_id.append(facts)
     weight = _deal_weights(infos, kings)
     pct = [bytes(by_ms[m] for m in multiset) for by_ms in (_percentiles(infos, weight, lance) for lance in LANCES)]
-    return RankFacts(
-        tuple(multiset),
+    return RankFacts(  # 2-byte arrays, not tuples of ints: 40 KB instead of 160 (a lesson kernel stays small)
+        array("H", multiset),
         tuple(ids),
         tuple(infos),
         bytes(f[1] for f in per_id),
-        tuple(f[2] for f in per_id),
+        array("H", (f[2] for f in per_id)),
         bytes(f[3] for f in per_id),
         bytes(f[4] for f in per_id),
         tuple(pct),
@@ -474,7 +493,8 @@ def lance_keys(kings: int, la_real: str | None) -> LanceKeys:
             real_key = len(distinct) * 4
         dense = {k: i + 1 for i, k in enumerate(distinct)}
         dense_of.append({s: dense.get(info.key(lance), 0) * 4 for s, info in by_sorted.items()})
-    by_distance = tuple(tuple(array("i", (dense_of[li][s] + 3 - d for s in raw_of)) for li in range(5)) for d in range(4))
+    # 2-byte cells (a dense key is below 16,000): 400 KB per deck and rules instead of 800
+    by_distance = tuple(tuple(array("H", (dense_of[li][s] + 3 - d for s in raw_of)) for li in range(5)) for d in range(4))
     oros = frozenset(i for i, s in enumerate(raw_of) if s == _SEVENS_AND_SOTA) if la_real == "sota_de_oros" else frozenset()
     return LanceKeys(by_distance, oros, real_key)
 

@@ -672,6 +672,7 @@ class Game:
             shown=tuple(Hand(x) for x in h.hands) if h.is_over else None,
             partner_senas=tuple(r.sena for r in h.senas if r.seat == partner and list(r.cards) == h.hands[partner]),
             my_senas=tuple(r.sena for r in h.senas if r.seat == seat),
+            mus_calls=_mus_calls(self.history[h.first_event :]),
             _events=_texts_of(self.history[h.first_event :], seat),
             _legal=lambda: tuple(self.legal_actions(seat)),
         )
@@ -689,6 +690,22 @@ class Game:
         t = self.to_act
         where = t.describe(lang=SOURCE_LANG) if t else ("match over" if self.is_over else "hand over")
         return f"<Game seed={self.seed} hand={self.hand.number} score={self.score} {where}>"
+
+
+def _mus_calls(events: list[Event]) -> tuple[tuple[bool | None, ...], ...]:
+    """Per mus round begun in a hand's ``events``, what each seat said, by seat (True mus, False no hay mus,
+    None not spoken): a round ends with a cut or with the fourth mus (RULES.md §3)."""
+    rounds: list[tuple[bool | None, ...]] = []
+    said: list[bool | None] = [None] * 4
+    for e in events:
+        if isinstance(e.record, MusCall) and e.seat is not None:
+            said[e.seat] = e.record.wants
+            if not e.record.wants or all(x is True for x in said):
+                rounds.append(tuple(said))
+                said = [None] * 4
+    if any(x is not None for x in said):
+        rounds.append(tuple(said))
+    return tuple(rounds)
 
 
 def _texts_of(events: list[Event], seat: int) -> Callable[[], tuple[str, ...]]:

@@ -187,13 +187,10 @@ def _fitting_rows(
     fit_tables = {rel: _fits(kings, *t) for rel, t in tests.items()}
     rows: list[int] = []
     found: array[int] = ids_array(())
-    every = _pool_ids(tuple(others))
     for lo in range(0, limit, _CHUNK):
         size = min(_CHUNK, limit - lo)
-        r0 = (start + lo) % POOL_ROWS
-        ids = every[3 * r0 : 3 * (r0 + size)]
-        if r0 + size > POOL_ROWS:
-            ids += every[: 3 * (r0 + size - POOL_ROWS)]
+        # the chunk's rank ids, worked out as scanned (the whole pool's, kept per hand, held 120 KB each)
+        ids = pool_rank_ids(others, (start + lo) % POOL_ROWS, size)
         ok: bytes | None = None
         for rel, table in fit_tables.items():
             seat_ok = bytes(map(table.__getitem__, ids[rel::3]))
@@ -204,13 +201,6 @@ def _fitting_rows(
             if len(rows) >= n:
                 return rows, found
     return rows, found
-
-
-@lru_cache(maxsize=4)
-def _pool_ids(others: tuple[int, ...]) -> array[int]:
-    """The rank ids of the whole pool dealing ``others`` (:func:`~musteach.play.deals.pool_rank_ids`; 120 KB),
-    kept for the few hands whose deals are being filtered (one seat's estimates of a hand's lances)."""
-    return pool_rank_ids(others, 0, POOL_ROWS)
 
 
 @lru_cache(maxsize=64)

@@ -44,7 +44,7 @@ from ..rules.lances import LANCES, Lance
 from .deals import AFTER_MUS, after_mus_cell, keys_for, rank_facts, rank_id
 from .odds_bot import Deal, hand_facts, sample_deals
 from .policy import deje_if_refused, match_equity
-from .seat_models import SeatModels, fits_public, fitting_deals, log_weights, seat_view, shows_senas
+from .seat_models import SeatModels, fits_calls, fits_public, fitting_deals, log_weights, seat_view, shows_senas
 from .view import View
 
 __all__ = [
@@ -541,7 +541,7 @@ def betting_values(
         raise MusError(Text("there is no betting to weigh in phase {phase}", phase=view.phase.value))
     if seats is not None:
         if weights is not None:
-            return _seated_values(view, b, lance, also, seated_deals(view, n, seed), seats, weights)
+            return _seated_values(view, b, lance, also, seated_deals(view, n, seed, seats), seats, weights)
         deals, w = posterior_deals(view, n, seed, seats)
         return _seated_values(view, b, lance, also, deals, seats, lambda _v, _d: w)
     deals = sample_deals(view, n, seed)
@@ -619,14 +619,23 @@ def betting_values(
     )  # fmt: skip
 
 
-def seated_deals(view: View, n: int = ROLLOUT_DEALS, seed: int = 0) -> list[Deal]:
+def seated_deals(view: View, n: int = ROLLOUT_DEALS, seed: int = 0, seats: SeatModels | None = None) -> list[Deal]:
     """The deals :func:`betting_values` weighs with ``seats=``: :func:`~musteach.play.odds_bot.sample_deals`,
     or :func:`~musteach.play.seat_models.fitting_deals` when fewer than 3 in 4 of those fit every seña and
-    declaration (:func:`~musteach.play.seat_models.fits_public`, :func:`~musteach.play.seat_models.shows_senas`)."""
+    declaration (:func:`~musteach.play.seat_models.fits_public`, :func:`~musteach.play.seat_models.shows_senas`)
+    and, given ``seats``, the mus calls made with the cards held now (:func:`~musteach.play.seat_models.fits_calls`):
+    given ``seats`` and a call by another seat in that round (which few of those deals fit: a cut is made with
+    a good hand, a mus with a weak one), :func:`~musteach.play.seat_models.fitting_deals` at once."""
+    calls = view.last_mus_calls
+    if seats is not None and calls is not None and any(x is not None for s, x in enumerate(calls) if s != view.seat):
+        return fitting_deals(view, n, seed, seats)
     deals = sample_deals(view, n, seed)
-    if 4 * sum(1 for d in deals if fits_public(view, d) and shows_senas(view, d)) < 3 * n:
+    fit = sum(
+        1 for d in deals if fits_public(view, d) and shows_senas(view, d) and (seats is None or fits_calls(view, d, seats))
+    )  # fmt: skip
+    if 4 * fit < 3 * n:
         del deals  # (not both sets of deals alive at once: a lesson kernel stays small)
-        return fitting_deals(view, n, seed)
+        return fitting_deals(view, n, seed, seats)
     return deals
 
 
@@ -665,14 +674,14 @@ def posterior_deals(view: View, n: int, seed: int, seats: SeatModels) -> tuple[l
     n draws that fell on it (so that the standard errors count a deal drawn twice once): the figures carry
     the posterior instead of the prior that the capped weights of a few fitting deals leave. Returns at
     most n deals. Seeded: the same view, n, seed and models give the same deals."""
-    deals = seated_deals(view, n, seed)
+    deals = seated_deals(view, n, seed, seats)
     logs = log_weights(view, deals, seats)
     raw = _raw(logs)
     if not deals or effective_size(raw) >= POSTERIOR_ESS * n:
         return deals, _normalised(logs)
     k = 1
     while effective_size(raw) < POSTERIOR_ESS * n and k < POSTERIOR_POOL:
-        more = seated_deals(view, n, seed + 7919 * k)
+        more = seated_deals(view, n, seed + 7919 * k, seats)
         deals.extend(more)
         logs.extend(log_weights(view, more, seats))
         raw = _raw(logs)

@@ -36,6 +36,7 @@ import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from pathlib import Path
 from typing import Protocol
 
 from ..i18n import Text
@@ -45,16 +46,19 @@ from ..rules.errors import MusError
 from ..rules.lances import LANCES, check_seat
 from ..rules.options import Rules
 from ..rules.senas import best_senas
-from .deals import AFTER_MUS, SENA_BITS, after_mus_cell, fits_public, rank_facts, rank_id
+from .actions import MusCall
+from .deals import POOL_ROWS, POOL_WIDTH, SENA_BITS, after_mus_cell, deal_pool, fits_public, rank_facts, rank_id
 from .events import Phase
-from .odds_bot import Deal
+from .odds_bot import Deal, OddsBot, keep_values
 from .rule_bot import RuleBot
 from .view import View
 
 __all__ = [
+    "AFTER_DISCARD",
     "CANDIDATES",
     "LEVEL_MODELS",
     "MEMO_LIMIT",
+    "MULTISETS",
     "STRATEGY_TREMBLE",
     "TREMBLE",
     "BotModel",
@@ -62,10 +66,15 @@ __all__ = [
     "SeatModels",
     "StrategyModel",
     "action_kind",
+    "fits_calls",
     "fits_public",
     "fitting_deals",
     "keepable",
     "log_weights",
+    "odds_mus_rounds",
+    "odds_wants_mus",
+    "shipped_mus_rounds",
+    "write_mus_table",
     "model_for",
     "seat_models",
     "seat_view",
@@ -80,6 +89,18 @@ TREMBLE = 0.02
 #: itself (checked over every betting decision of self-play games, from every seat's view: the same
 #: probabilities), so a surprising bet says much more about the bettor's hand than the tremble hides.
 STRATEGY_TREMBLE = 0.005
+
+#: How much likelier than a random hand each cell of :func:`~musteach.play.deals.after_mus_cell` (Grande
+#: quartile, pares value) is among the strong level's hands right after a discard, before the next mus round's
+#: calls: ``benchmarks/bench_coach_replay.py --measure-discard-prior 400 --seed 300000`` (7,392 hands of
+#: self-play; 50 pseudo-hands of smoothing). :data:`~musteach.play.deals.AFTER_MUS` is measured at the start
+#: of the lances, the last round's cut included: right where the mus calls are not weighed, twice where they are.
+AFTER_DISCARD: tuple[tuple[float, ...], ...] = (
+    (0.12, 0.36, 1.13, 0.59),
+    (0.35, 0.72, 1.5, 1.67),
+    (0.64, 1.39, 4.59, 1.0),
+    (1.8, 2.18, 3.15, 2.62),
+)
 
 _LANCE_INDEX = {lance: i for i, lance in enumerate(LANCES)}
 
@@ -119,14 +140,7 @@ def shown_senas(rid: int, kings: int, senas: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=4096)
 def _shown_by_multiset(ms: int, kings: int, senas: str) -> tuple[str, ...]:
-    from ..rules.cards import RANKS
-
-    seen: dict[int, int] = {}
-    cards = []
-    for rank in rank_facts(kings).keys[ms]:
-        r = RANKS.index(rank)
-        cards.append(Card.from_index(r * 4 + seen.get(r, 0)))
-        seen[r] = seen.get(r, 0) + 1
+    cards = _cards_of_ranks(rank_facts(kings).keys[ms])
     return tuple(s.key for s in best_senas(cards, _rules(kings, senas), "lances"))
 
 
@@ -183,6 +197,11 @@ class SeatModel(Protocol):
         ``changed`` cards (1..4) in the last mus round (RULES.md §3); 1.0 when the model says nothing."""
         ...
 
+    def mus_chance(self, view: View, seat: int, hand: Sequence[int]) -> float:
+        """The probability (0..1) that ``seat`` says mus holding ``hand`` (4 card indexes) in ``view``'s mus
+        round, at its place from ``view.mano`` (RULES.md §3)."""
+        ...
+
 
 class StrategyModel:
     """The computed strategy (:func:`musteach.play.strategy.policy`): the strong level's betting."""
@@ -194,6 +213,7 @@ class StrategyModel:
     def __init__(self) -> None:
         self._bucket_of: dict[tuple[int, int], tuple[bytes, list[int]]] = {}  # (li, kings) -> (pct, bucket by pct)
         self._signs: dict[tuple[object, ...], int] = {}
+        self._mus: dict[tuple[object, ...], float] = {}
 
     def key(self, view: View, seat: int, deal: Deal, start: LanceBetting) -> Hashable:
         """The hand's bucket in the lance and its partner's seña bit (as
@@ -241,11 +261,30 @@ class StrategyModel:
         return {a: p / total for a, p in kept.items()} if total > 0 else kept
 
     def prior(self, rid: int, changed: int, kings: int) -> float:
-        """How much likelier than a random hand the strong level's hand is after a discard, by its Grande
-        quartile and its pares (:data:`musteach.play.deals.AFTER_MUS`, measured in self-play: it keeps
-        its kings and its pares)."""
+        """How much likelier than a random hand the strong level's hand is right after a discard, by its
+        Grande quartile and its pares (:data:`AFTER_DISCARD`, measured in self-play: it keeps its kings and
+        its pares); the mus calls that follow are weighed apart (:meth:`mus_chance`)."""
         g, p = after_mus_cell(rid, kings)
-        return AFTER_MUS[g][p]
+        return AFTER_DISCARD[g][p]
+
+    def mus_chance(self, view: View, seat: int, hand: Sequence[int]) -> float:
+        """1.0 or 0.0: the strong level's mus is the odds bot's (:class:`~musteach.play.odds_bot.OddsBot`,
+        whose thresholds it reads): mus when the best discard gains more than ``mus_gain`` stones en paso
+        times the mus round and the hand is worth less than ``keep_at`` (:func:`~musteach.play.odds_bot.keep_values`)."""
+        pos = (seat - view.mano) % 4
+        rules = view.rules
+        ms = rank_facts(rules.kings).multiset[rank_id(hand)]
+        if not rules.la_real:
+            shipped = shipped_mus_rounds(rules.kings)
+            if shipped is not None:
+                return 1.0 if view.mus_round <= shipped[pos][ms] else 0.0
+        memo = (pos, ms, view.mus_round, rules)
+        got = self._mus.get(memo)
+        if got is None:
+            if len(self._mus) >= MEMO_LIMIT:
+                self._mus.clear()
+            got = self._mus[memo] = float(odds_wants_mus([Card.from_index(i) for i in hand], pos, view.mus_round, rules))
+        return got
 
 
 class BotModel:
@@ -284,6 +323,24 @@ class BotModel:
         discard its hand holds them more often than a random hand does."""
         return _keep_share(rid, changed, kings)
 
+    def mus_chance(self, view: View, seat: int, hand: Sequence[int]) -> float:
+        """1.0 or 0.0: the bot's own mus call (:meth:`RuleBot.decide <musteach.play.rule_bot.RuleBot.decide>`)
+        with ``hand`` at ``seat``'s place in ``view``'s mus round."""
+        pos = (seat - view.mano) % 4
+        kings = view.rules.kings
+        memo = (-1 - pos, -1, rank_facts(kings).multiset[rank_id(hand)], (str(view.mus_round),), kings)
+        got = self._strength.get(memo)
+        if got is None:
+            if len(self._strength) >= MEMO_LIMIT:
+                self._strength.clear()
+            seen = replace(
+                view, seat=seat, cards=tuple(Card.from_index(i) for i in hand), phase=Phase.MUS, betting=None,
+                partner_senas=(), my_senas=(), _legal=tuple,
+            )  # fmt: skip
+            a = self.bot.decide(seen)
+            got = self._strength[memo] = float(isinstance(a, MusCall) and a.wants)
+        return got
+
 
 def keepable(ranks: Sequence[int]) -> bool:
     """True when a heuristic bot (:meth:`RuleBot.discard <musteach.play.rule_bot.RuleBot.discard>`) may keep
@@ -294,6 +351,87 @@ def keepable(ranks: Sequence[int]) -> bool:
     if len(ranks) == 1 and ranks[0] >= 10:
         return True
     return all(r in (1, 12) or ranks.count(r) >= 2 for r in ranks)
+
+
+def odds_wants_mus(cards: Sequence[Card], pos: int, mus_round: int, rules: Rules) -> bool:
+    """True when :class:`~musteach.play.odds_bot.OddsBot` (default thresholds; the strong level's mus) says mus
+    holding ``cards`` at ``pos`` (0 mano .. 3 postre) in mus round ``mus_round`` (RULES.md §3): the best
+    discard gains more than ``mus_gain`` times the round in en-paso stones and the hand is worth less than
+    ``keep_at`` (:func:`~musteach.play.odds_bot.keep_values`)."""
+    bot = _odds_bot()
+    now, by_keep = keep_values(cards, pos, rules, bot.n)
+    after = max(by_keep.values(), default=now)
+    return after - now > bot.mus_gain * mus_round and now < bot.keep_at
+
+
+@lru_cache(maxsize=1)
+def _odds_bot() -> OddsBot:
+    return OddsBot()
+
+
+def _cards_of_ranks(ranks: Sequence[int]) -> list[Card]:
+    """Four cards of the effective ``ranks`` (suits in deck order)."""
+    from ..rules.cards import RANKS
+
+    seen: dict[int, int] = {}
+    cards = []
+    for rank in ranks:
+        r = RANKS.index(rank)
+        cards.append(Card.from_index(r * 4 + seen.get(r, 0)))
+        seen[r] = seen.get(r, 0) + 1
+    return cards
+
+
+def odds_mus_rounds(kings: int, pos: int) -> bytes:
+    """Per multiset of effective ranks (index of ``rank_facts(kings).keys``), the last mus round in which
+    :class:`~musteach.play.odds_bot.OddsBot` says mus at ``pos`` (0 mano .. 3 postre; 0: it cuts at once,
+    at most 255), :func:`odds_wants_mus` without la real: what :data:`MUS_FILE` ships. Seconds to work out."""
+    rules = _rules(kings, "standard")
+    out = bytearray()
+    for ranks in rank_facts(kings).keys:
+        cards = _cards_of_ranks(ranks)
+        n = 0
+        while n < 255 and odds_wants_mus(cards, pos, n + 1, rules):
+            n += 1
+        out.append(n)
+    return bytes(out)
+
+
+#: How many multisets of effective ranks a hand of each deck has (``len(rank_facts(kings).keys)``).
+MULTISETS = {8: 330, 4: 715}
+
+#: The shipped table of :func:`odds_mus_rounds` (8 and 4 reyes, every position), in ``musteach/play/data``.
+MUS_FILE = "odds-mus.bin"
+_MUS_MAGIC = b"MUSODDS1"
+
+
+def write_mus_table(path: Path) -> None:
+    """Write :func:`odds_mus_rounds` for 8 then 4 reyes, positions 0..3, after an 8-byte header."""
+    path.write_bytes(_MUS_MAGIC + b"".join(odds_mus_rounds(k, pos) for k in (8, 4) for pos in range(4)))
+
+
+@lru_cache(maxsize=1)
+def _shipped_mus() -> dict[int, tuple[bytes, ...]]:
+    path = Path(__file__).with_name("data") / MUS_FILE
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return {}
+    sizes = MULTISETS  # (not rank_facts(4): a table of 8 reyes does not build the 4 reyes' facts)
+    if raw[:8] != _MUS_MAGIC or len(raw) != 8 + 4 * sum(sizes.values()):
+        return {}
+    out: dict[int, tuple[bytes, ...]] = {}
+    at = 8
+    for k in (8, 4):
+        out[k] = tuple(raw[at + pos * sizes[k] : at + (pos + 1) * sizes[k]] for pos in range(4))
+        at += 4 * sizes[k]
+    return out
+
+
+def shipped_mus_rounds(kings: int) -> tuple[bytes, ...] | None:
+    """The shipped :func:`odds_mus_rounds` of ``kings`` (8 or 4) by position, or None when the file is
+    missing or damaged (then the calls are worked out as asked)."""
+    return _shipped_mus().get(kings)
 
 
 def _keep_share(rid: int, changed: int, kings: int) -> float:
@@ -359,13 +497,43 @@ def shows_senas(view: View, deal: Deal) -> bool:
     return set(shown_senas(rank_id(deal[partner]), view.rules.kings, view.rules.senas)) == {s.key for s in view.partner_senas}
 
 
-def fitting_deals(view: View, n: int, seed: int = 0) -> list[Deal]:
+def fits_calls(view: View, deal: Deal, models: SeatModels) -> bool:
+    """True when, in ``deal``, every other seat that spoke in the mus round of the cards held now
+    (:attr:`View.last_mus_calls <musteach.play.view.View.last_mus_calls>`) made the call its model makes
+    more likely than not (:meth:`SeatModel.mus_chance`; RULES.md §3). True when nobody spoke."""
+    calls = view.last_mus_calls
+    if calls is None:
+        return True
+    for seat, said in enumerate(calls):
+        if said is None or seat == view.seat:
+            continue
+        p = models.models[seat].mus_chance(view, seat, deal[seat])
+        if (p > 0.5) != said:
+            return False
+    return True
+
+
+def _candidates(unseen: Sequence[int], start: int) -> list[tuple[int, ...]]:
+    """:data:`CANDIDATES` random hands of the 36 ``unseen`` cards (each 4 sorted card indexes): the hands the
+    pool's rows deal from row ``start`` on (:func:`~musteach.play.deals.deal_pool`, three a row, wrapping),
+    translated in C rather than drawn one by one."""
+    rows = -(-CANDIDATES // 3)
+    pool = deal_pool()
+    raw = pool[start * POOL_WIDTH : (start + rows) * POOL_WIDTH]
+    if start + rows > POOL_ROWS:
+        raw += pool[: (start + rows - POOL_ROWS) * POOL_WIDTH]
+    cards = raw.translate(bytes(unseen).ljust(256, b"\0"))
+    return [tuple(sorted(cards[i : i + 4])) for i in range(0, 4 * CANDIDATES, 4)]
+
+
+def fitting_deals(view: View, n: int, seed: int = 0, models: SeatModels | None = None) -> list[Deal]:
     """``n`` random deals of the cards ``view.seat`` cannot see (4 hands of 4 sorted card indexes by seat,
     ``view.seat`` holding its own) that fit :func:`fits_public` whenever it can be met: each hidden seat's
     hand is drawn from :data:`CANDIDATES` random hands of the unseen cards that fit its seña and its
     declarations (all of them when none fits; the partner's, those that show exactly its señas,
-    :func:`shows_senas`, when some do), the three without a card in common. Seeded: the same view,
-    n and seed give the same deals. For the rare facts :func:`~musteach.play.odds_bot.sample_deals` cannot
+    :func:`shows_senas`, when some do; with ``models``, those whose mus call in the round of the cards
+    held now is the one the seat's model makes more likely, :func:`fits_calls`, when some are), the three
+    without a card in common. Seeded: the same view, n and seed give the same deals. For the rare facts :func:`~musteach.play.odds_bot.sample_deals` cannot
     meet from its pool."""
     import random
 
@@ -383,9 +551,10 @@ def fitting_deals(view: View, n: int, seed: int = 0) -> list[Deal]:
                 m, v = checks.get(seat, (0, 0))
                 checks[seat] = (m | bit, v | (bit if said else 0))
     shown = {s.key for s in view.partner_senas}
+    calls = view.last_mus_calls
     unseen = [i for i in range(40) if i not in own]
     rng = random.Random(f"fitting {own} {view.seat} {view.mano} {need} {sorted(checks.items())} {n} {seed}")
-    cands = [tuple(sorted(rng.sample(unseen, 4))) for _ in range(CANDIDATES)]
+    cands = _candidates(unseen, rng.randrange(POOL_ROWS))
     rids = [rank_id(h) for h in cands]
     pools: dict[int, list[tuple[int, ...]]] = {}
     for seat in range(4):
@@ -397,6 +566,19 @@ def fitting_deals(view: View, n: int, seed: int = 0) -> list[Deal]:
         if seat == partner and view.rules.senas != "off":  # exactly the señas it showed, when some hand shows them
             showing = [h for h in fit if set(shown_senas(rank_id(h), view.rules.kings, view.rules.senas)) == shown]
             fit = showing or fit
+        said = calls[seat] if calls is not None else None
+        if models is not None and said is not None and fit:
+            model = models.models[seat]
+            agree: dict[int, bool] = {}  # multiset -> the model's call is the one made
+            kept = []
+            for h in fit:
+                ms = facts.multiset[rank_id(h)]
+                ok = agree.get(ms)
+                if ok is None:
+                    ok = agree[ms] = (model.mus_chance(view, seat, h) > 0.5) == said
+                if ok:
+                    kept.append(h)
+            fit = kept or fit
         pools[seat] = fit or cands
     order = sorted(pools, key=lambda x: len(pools[x]))
     out: list[Deal] = []
@@ -439,8 +621,10 @@ def log_weights(view: View, deals: Sequence[Deal], models: SeatModels) -> list[f
     its :attr:`~SeatModel.tremble` of a uniform choice over the kinds legal then; a heuristic bot's amounts count: its
     envido 3 says more than its envido 2), ``-inf`` for a deal that contradicts a
     seña or a declaration (:func:`fits_public`); a deal where the partner would not have shown exactly the
-    señas it showed (:func:`shows_senas`) weighs :data:`TREMBLE` as much. The heuristic bots' discards are
-    weighed by what they keep (:meth:`SeatModel.prior`); the mus calls are not weighed."""
+    señas it showed (:func:`shows_senas`) weighs :data:`TREMBLE` as much. The discards are weighed by what
+    each model keeps (:meth:`SeatModel.prior`), and the mus calls made with the cards held now
+    (:attr:`View.last_mus_calls <musteach.play.view.View.last_mus_calls>`: who said mus, who cut) by each
+    seat's :meth:`SeatModel.mus_chance`, mixed with its tremble over the two calls (RULES.md §3)."""
     steps: list[tuple[int, int, Action, LanceBetting, LanceBetting, int]] = []  # seat, lance, said, state, start, kinds
     for b in _bettings(view):
         start = LanceBetting.start(b.lance, b.mano, b.participants, b.rules)
@@ -457,6 +641,8 @@ def log_weights(view: View, deals: Sequence[Deal], models: SeatModels) -> list[f
     last = next((r for r in reversed(view.changes) if any(r)), None)  # the last discard round
     others = [s for s in range(4) if s != view.seat]
     kings = view.rules.kings
+    calls = view.last_mus_calls
+    callers = [(s, calls[s] is True) for s in others if calls is not None and calls[s] is not None]
     for deal in deals:
         if not fits_public(view, deal):
             out.append(-math.inf)
@@ -466,6 +652,10 @@ def log_weights(view: View, deals: Sequence[Deal], models: SeatModels) -> list[f
         if last is not None:
             for seat in others:
                 lw += math.log(models.models[seat].prior(rank_id(deal[seat]), last[seat], kings))
+        for seat, wants in callers:
+            m = models.models[seat]
+            p = m.mus_chance(view, seat, deal[seat])
+            lw += math.log((1.0 - m.tremble) * (p if wants else 1.0 - p) + m.tremble / 2)
         for i, (seat, li, said, state, start, n) in enumerate(steps):
             model = models.models[seat]
             k = keys.get((seat, li))

@@ -47,6 +47,10 @@ class View:
     bettings: the closed lances' whole :class:`~musteach.rules.betting.LanceBetting` (every step is public).
     shown: once the hand is over, the 4 hands shown at the end, by seat (RULES.md §4); else None.
     partner_senas: the señas the partner made about the cards it holds now; my_senas: this seat's own.
+    mus_calls: per mus round begun in this hand (the first call of round 1 first), what each seat said, by
+    seat: True for mus, False for no hay mus (the cut), None when it has not spoken (after a cut nobody
+    speaks; RULES.md §3). The calls of round :attr:`mus_round` were made with the cards held now (a round
+    that ended in four mus is followed by a discard, so the earlier rounds' calls speak of earlier cards).
     events: the sentences of this hand's history this seat may read, in order.
     """
 
@@ -72,6 +76,7 @@ class View:
     shown: tuple[Hand, ...] | None
     partner_senas: tuple[Sena, ...]
     my_senas: tuple[Sena, ...]
+    mus_calls: tuple[tuple[bool | None, ...], ...] = ()
     _events: Callable[[], tuple[str, ...]] = field(default=tuple, repr=False, compare=False)
     _legal: Callable[[], tuple[GameAction, ...]] = field(default=tuple, repr=False, compare=False)
 
@@ -114,6 +119,14 @@ class View:
     def lance(self) -> Lance | None:
         """The lance being bet or declared now, or None."""
         return self.phase.lance
+
+    @property
+    def last_mus_calls(self) -> tuple[bool | None, ...] | None:
+        """The mus calls made with the cards held now (round :attr:`mus_round`'s entry of :attr:`mus_calls`,
+        4 by seat), or None when nobody has spoken in that round yet or the seats are changing cards."""
+        if self.phase is Phase.DISCARD or len(self.mus_calls) < self.mus_round:
+            return None
+        return self.mus_calls[self.mus_round - 1]
 
     @property
     def to_go(self) -> dict[str, int]:

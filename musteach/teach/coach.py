@@ -35,7 +35,15 @@ from ..rules.errors import IllegalActionError, MusError
 from ..rules.lances import Lance, effective_rank, ranks_text
 from ..rules.options import Rules
 from ..rules.senas import ODDS_NAMES
-from .grading import DecisionGrade, Grade, Method, chance_loss_text, chance_text, grade_decision, points_text
+from .grading import (
+    DecisionGrade,
+    Grade,
+    Method,
+    chance_loss_text,
+    chance_text,
+    close_text,
+    grade_decision,
+)
 
 __all__ = [
     "CoachComment",
@@ -357,7 +365,6 @@ def _grade_sentence(grade: DecisionGrade) -> str:
     def words(a: GameAction) -> str:
         return action_words(a, kings=grade.kings)
 
-    error = points_text(grade.sampling_error, lang=_.lang)
     if grade.loss == 0:
         same = grade.equal_to
         if same is not None and not grade.too_close:  # too close to call: never a tier, "Best" included
@@ -366,12 +373,17 @@ def _grade_sentence(grade: DecisionGrade) -> str:
                 where=where, action=words(mine.action), other=words(same.action), figure=fig(mine.stones),
             )  # fmt: skip
         rest = [v for v in grade.values if v is not mine]
-        if rest and grade.too_close:
+        if rest and grade.too_close and rest[0].stones > mine.stones:  # the halves of the deals disagreed
             return _(
-                "Too close to call ({where}): {action} is worth {figure}, next: {next}, {next_figure} "
-                "(sampling error ± {error}).",
-                where=where, action=words(mine.action), figure=fig(mine.stones),
-                next=words(rest[0].action), next_figure=fig(rest[0].stones), error=error,
+                "Too close to call ({where}): {best} is ahead of your {action} by {difference}.",
+                where=where, best=words(rest[0].action), action=words(mine.action),
+                difference=close_text(rest[0].stones - mine.stones, grade.sampling_error, rate),
+            )  # fmt: skip
+        if rest and grade.too_close:  # the margin and its error, no figure that reads as a tier
+            return _(
+                "Too close to call ({where}): your {action} is ahead of {next} by {difference}.",
+                where=where, action=words(mine.action), next=words(rest[0].action),
+                difference=close_text(mine.stones - rest[0].stones, grade.sampling_error, rate),
             )  # fmt: skip
         if rest:
             return _(
@@ -382,11 +394,9 @@ def _grade_sentence(grade: DecisionGrade) -> str:
         return _("Best ({where}): {action} is worth {figure}.", where=where, action=words(mine.action), figure=fig(mine.stones))
     if grade.too_close:
         return _(
-            "Too close to call ({where}): {best} is worth {best_figure}, your {action} {figure}: {loss}, "
-            "give or take {error}.",
-            where=where, best=words(best.action), best_figure=fig(best.stones),
-            action=words(mine.action), figure=fig(mine.stones),
-            loss=chance_loss_text(grade.loss, rate), error=error,
+            "Too close to call ({where}): {best} is ahead of your {action} by {difference}.",
+            where=where, best=words(best.action), action=words(mine.action),
+            difference=close_text(grade.loss, grade.sampling_error, rate),
         )  # fmt: skip
     return _(
         "{grade} ({where}): {best} is worth {best_figure}, your {action} {figure}: {loss}.",

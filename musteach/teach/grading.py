@@ -81,6 +81,7 @@ __all__ = [
     "Unit",
     "chance_against_bet",
     "chance_loss_text",
+    "close_text",
     "chance_text",
     "figure_text",
     "grade_decision",
@@ -223,6 +224,25 @@ def chance_loss_text(loss: float, per_stone: float, *, lang: str | None = None) 
     return _.ngettext(
         "{value} point of win chance lost ({stones})", "{value} points of win chance lost ({stones})", _figure_count(r),
         value=_.number(r, 1),
+        stones=_.ngettext("{value} stone", "{value} stones", _figure_count(stones), value=_.number(stones, 1)),
+    )  # fmt: skip
+
+
+def close_text(difference: float, error: float, per_stone: float, *, lang: str | None = None) -> str:
+    """A difference too close to call, shown as such: its size (points of win chance, rounded once to 0.1)
+    with its sampling error (one standard error) and its stone equivalent, no tier:
+    ``"about 0.4 ± 0.9 points of win chance (0.2 stones)"``. lang: None for the language being spoken.
+
+    >>> close_text(0.44, 0.86, 1.7)
+    'about 0.4 ± 0.9 points of win chance (0.2 stones)'
+    """
+    _ = translator(lang)
+    r = round(abs(difference), 1) + 0.0
+    stones = round(r / per_stone, 1) + 0.0
+    e = round(error, 1) + 0.0
+    return _.ngettext(  # the unit follows the error: singular for exactly 1 ("± 1.0 point")
+        "about {value} ± {error} point of win chance ({stones})", "about {value} ± {error} points of win chance ({stones})",
+        _figure_count(e), value=_.number(r, 1), error=_.number(e, 1),
         stones=_.ngettext("{value} stone", "{value} stones", _figure_count(stones), value=_.number(stones, 1)),
     )  # fmt: skip
 

@@ -23,7 +23,7 @@ from ..rules.cards import Card
 from ..rules.errors import MusError
 from ..rules.lances import Lance, ranks_text
 from .coach import action_words
-from .grading import DecisionGrade, chance_loss_text
+from .grading import DecisionGrade, chance_loss_text, close_text
 from .progress import GameResult
 
 #: Where a decision outside a lance's betting was taken, by phase.
@@ -108,7 +108,8 @@ class DecisionRecord:
             if g.too_close:
                 if g.loss == 0:
                     return _("Hand {hand}, {cards}, {where}: you said {action}; too close to call.", **facts)
-                return _("Hand {hand}, {cards}, {where}: you said {action}; best {best}; {loss}: too close to call.", **facts)
+                facts["loss"] = close_text(g.loss, g.sampling_error, g.per_stone)
+                return _("Hand {hand}, {cards}, {where}: you said {action}; {best} was ahead by {loss}: too close to call.", **facts)
             return _(
                 "Hand {hand}, {cards}, {where}: you said {action}; best {best}; {loss} ({grade}).",
                 grade=g.grade.article, **facts,
