@@ -20,6 +20,7 @@ and pares or juego values; an accepted órdago is the lance's winner's game). St
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from ...rules.betting import Action
 from ..deals import keys_for, rank_facts, rank_id
@@ -29,13 +30,18 @@ from . import ACTION_OF, infoset, node_probs
 from .abstraction import Tree, bucket, lance_tree, sign_map
 from .table import StrategyTable, shipped_table
 
+if TYPE_CHECKING:
+    from ..opponents import Opponents
+
 __all__ = ["action_values"]
 
 
-def action_values(view: View, n: int = 200, seed: int = 0) -> dict[Action, float]:
+def action_values(view: View, n: int = 200, seed: int = 0, model: Opponents | None = None) -> dict[Action, float]:
     """Per legal abstract action of ``view``'s seat now, its team's chance of winning the game (0..1) once the
-    lance is played out (see the module docstring); ``n`` sampled deals. Raises
-    :class:`~musteach.rules.errors.MusError` when the seat has no betting decision now."""
+    lance is played out (see the module docstring); ``n`` sampled deals. With a ``model``
+    (:class:`~musteach.play.opponents.Opponents`), the other team's seats act, and their earlier actions weigh
+    the deals, by its type mixture. Raises :class:`~musteach.rules.errors.MusError` when the seat has no
+    betting decision now."""
     from ..beliefs import log_weights
     from ..odds_bot import sample_deals
 
@@ -46,7 +52,7 @@ def action_values(view: View, n: int = 200, seed: int = 0) -> dict[Action, float
     tree = lance_tree(ix.participants)
     li, kings, mano = ix.li, view.rules.kings, b.mano
     deals = sample_deals(view, n, seed)
-    lw = log_weights(view, deals)
+    lw = log_weights(view, deals, model)
     top = max(lw)
     weights = [math.exp(x - top) if top > -math.inf else 1.0 for x in lw]
     winners = keys_for(view.rules).lance_winners(deals, mano, li)
@@ -76,6 +82,8 @@ def action_values(view: View, n: int = 200, seed: int = 0) -> dict[Action, float
     us, them = go[view.team], go["B" if view.team == "A" else "A"]
     target = view.rules.target
     ev = _Evaluator(tree, table, ix.li, ix.participants, ix.ctx, me, us, them, target)
+    if model is not None:
+        ev.model, ev.mano, ev.kings = model, mano, kings
     node = tree.nodes[ix.node]
     total = sum(groups.values())
     out: dict[Action, float] = {}
@@ -94,6 +102,8 @@ class _Evaluator:
         self.tree, self.table, self.li, self.parts, self.ctx = tree, table, li, parts, ctx
         self.me, self.us, self.them, self.target = me, us, them, target
         self.memo: dict[tuple[int, object], float] = {}
+        self.model: Opponents | None = None  # when set, the other team's positions act by its mixture
+        self.mano, self.kings = 0, 8
 
     def equity(self, mine: float, theirs: float) -> float:
         """Our chance of winning the game after we score ``mine`` stones and they score ``theirs``."""
@@ -129,7 +139,11 @@ class _Evaluator:
             cells = key[0]
             assert isinstance(cells, tuple)
             cell = cells[node.pos]
-            probs = node_probs(self.table, self.li, self.parts, self.ctx, n, cell // 2, cell % 2)
+            if self.model is not None and node.pos % 2 != self.me:
+                seat = (self.mano + node.pos) % 4
+                probs = self.model.probs(seat, self.table, self.tree, self.li, self.ctx, n, cell // 2, cell % 2, self.kings)
+            else:
+                probs = node_probs(self.table, self.li, self.parts, self.ctx, n, cell // 2, cell % 2)
             v = sum(p * self.value(c, key) for p, c in zip(probs, node.children, strict=True) if p > 0)
         self.memo[(n, key)] = v
         return v

@@ -1,0 +1,292 @@
+"""How each opponent seat plays, learnt from the hands shown at the end of every hand: a posterior over a small
+family of opponent types, by Bayes (RULES.md §4, §6). Standard library only (lesson 10 reads it live).
+
+The two types:
+
+* **equilibrium** (:data:`EQUILIBRIUM`): the seat bets as the computed strategy does
+  (:func:`musteach.play.strategy.node_probs`, with bluffs), mixed with :data:`~musteach.play.beliefs.TREMBLE`
+  of a uniform choice, as :mod:`musteach.play.beliefs` reads every seat;
+* **value bettor** (:data:`VALUE`): a generic parametric player whose aggression rises with its hand's
+  strength in the lance, ``s`` = the hand's percentile (0..255, :attr:`RankFacts.pct
+  <musteach.play.deals.RankFacts.pct>`) / 256. In each decision class (:data:`CLASSES`) it takes the
+  stronger branch with probability ``EPS + (1 - 2 EPS) / (1 + exp(-(s - θ) / WIDTH))``, with its own unknown
+  threshold θ per class (a uniform prior over :data:`THETAS`):
+
+  - ``open``: at an opening (paso, envido, órdago): bet rather than pass;
+  - ``answer``: facing a bet of stones: quiero or raise rather than no quiero;
+  - ``escalate``: having chosen to bet or answer, raise (a raise of stones or órdago) rather than envido / quiero;
+  - ``ordago``: escalating where both a raise of stones and an órdago are open: órdago;
+  - ``call``: facing an órdago: quiero rather than no quiero.
+
+Evidence is every betting action of an opponent seat in the lances of a finished hand, with the hand it held
+(``View.shown``). The likelihood of a seat's actions under each type is kept as running sums, so learning a
+hand costs a few hundred additions. The prior leans to the equilibrium (:data:`PRIOR_VALUE`): with little
+evidence the seat is read as the strategy reads it.
+
+>>> m = Opponents()
+>>> round(m.p_value(1), 2)
+0.25
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..rules.lances import LANCES
+from .deals import rank_facts, rank_id
+from .strategy import abstract_node, node_probs, score_context
+from .strategy.abstraction import Tree, bucket, lance_tree, punto_top, sign_map
+from .strategy.table import StrategyTable
+from .view import View
+
+__all__ = [
+    "CLASSES",
+    "EPS",
+    "EQUILIBRIUM",
+    "PRIOR_VALUE",
+    "THETAS",
+    "VALUE",
+    "WIDTH",
+    "Opponents",
+    "SeatRecord",
+    "branch_probs",
+    "bucket_strength",
+    "decision_class",
+    "value_probs",
+]
+
+EQUILIBRIUM = "equilibrium"
+VALUE = "value"
+#: The value bettor's decision classes (see the module docstring).
+CLASSES: tuple[str, ...] = ("open", "answer", "escalate", "ordago", "call")
+#: The value bettor's thresholds (hand strength 0..1) a class may have; uniform prior.
+THETAS: tuple[float, ...] = (*(round(0.3 + 0.05 * i, 2) for i in range(14)), 0.98)
+#: How sharply the value bettor's aggression rises around its threshold (hand strength units).
+WIDTH = 0.05
+#: The value bettor's mistakes: the least probability of either branch.
+EPS = 0.03
+#: The prior probability of the value bettor type (the rest: the equilibrium).
+PRIOR_VALUE = 0.25
+#: The equilibrium type's tremble (as :data:`musteach.play.beliefs.TREMBLE`).
+TREMBLE = 0.05
+_AGGRESSIVE = frozenset("ERO")
+
+
+def _sig(x: float) -> float:
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+def _branch(s: float, theta: float) -> float:
+    """The value bettor's probability of the stronger branch with strength ``s`` and threshold ``theta``."""
+    return EPS + (1 - 2 * EPS) * _sig((s - theta) / WIDTH)
+
+
+def decision_class(actions: tuple[str, ...]) -> str:
+    """The decision class (``open``, ``answer`` or ``call``) of a node with abstract ``actions``."""
+    if "Q" not in actions:
+        return "open"
+    return "answer" if len(actions) > 2 else "call"
+
+
+def value_probs(actions: tuple[str, ...], s: float, thetas: dict[str, float]) -> tuple[float, ...]:
+    """The value bettor's probability of each of ``actions`` (abstract, :data:`~musteach.play.strategy.abstraction.ACTIONS`)
+    with hand strength ``s`` (0..1) and one threshold per class in ``thetas`` (keys of :data:`CLASSES`); sums to 1."""
+    return branch_probs(actions, {c: _branch(s, t) for c, t in thetas.items()})
+
+
+def branch_probs(actions: tuple[str, ...], br: dict[str, float]) -> tuple[float, ...]:
+    """The action probabilities at a node with ``actions`` when each class of :data:`CLASSES` takes its stronger
+    branch with probability ``br[class]`` (the branches are independent)."""
+    cls = decision_class(actions)
+    if cls == "call":
+        q = br["call"]
+        return tuple(q if a == "Q" else 1 - q for a in actions)
+    go = br[cls]  # bet (open) or stay in (answer)
+    up = br["escalate"]
+    mild = "E" if cls == "open" else "Q"
+    ups = [a for a in actions if a in ("R", "O")]
+    out: dict[str, float] = {"P" if cls == "open" else "N": 1 - go, mild: go * (1 - up)}
+    if len(ups) == 2:
+        o = br["ordago"]
+        out["R"], out["O"] = go * up * (1 - o), go * up * o
+    elif ups:
+        out[ups[0]] = go * up
+    else:
+        out[mild] = go
+    return tuple(out.get(a, 0.0) for a in actions)
+
+
+def _value_logs(actions: tuple[str, ...], sym: str, s: float) -> dict[str, list[float]]:
+    """Per class, per threshold of :data:`THETAS`, the log-probability the value bettor takes ``sym`` (only the
+    classes that decide it)."""
+    cls = decision_class(actions)
+    logs: dict[str, list[float]] = {}
+
+    def add(c: str, stronger: bool) -> None:
+        logs[c] = [math.log(_branch(s, t) if stronger else 1 - _branch(s, t)) for t in THETAS]
+
+    if cls == "call":
+        add("call", sym == "Q")
+        return logs
+    add(cls, sym in _AGGRESSIVE or sym == "Q")
+    if sym in ("P", "N"):
+        return logs
+    ups = [a for a in actions if a in ("R", "O")]
+    if not ups:
+        return logs
+    add("escalate", sym in ("R", "O"))
+    if len(ups) == 2 and sym in ("R", "O"):
+        add("ordago", sym == "O")
+    return logs
+
+
+def bucket_strength(li: int, k: int, kings: int = 8) -> tuple[float, ...]:
+    """Per bucket (0 .. k-1) of lance ``li``, the strength (percentile / 256) at its middle, as the value
+    bettor reads a hand (0 for "does not hold it" in pares and juego)."""
+    out = []
+    for b in range(k):
+        if li in (2, 3):
+            out.append(0.0 if b == 0 else (b - 0.5) / (k - 1))
+        elif li == 4:
+            out.append((b + 0.5) * punto_top(kings) / k / 256)
+        else:
+            out.append((b + 0.5) / k)
+    return tuple(out)
+
+
+@dataclass
+class SeatRecord:
+    """What one opponent seat's actions say: ``log_eq`` the log-likelihood of its actions under the equilibrium;
+    ``log_value[class][i]`` under the value bettor with threshold :data:`THETAS` ``[i]`` for that class;
+    ``actions`` how many actions were weighed."""
+
+    log_eq: float = 0.0
+    log_value: dict[str, list[float]] = field(default_factory=lambda: {c: [0.0] * len(THETAS) for c in CLASSES})
+    actions: int = 0
+
+    def log_odds(self) -> float:
+        """log P(evidence | value bettor) - log P(evidence | equilibrium), θ integrated out per class."""
+        lv = 0.0
+        for ls in self.log_value.values():
+            top = max(ls)
+            lv += top + math.log(sum(math.exp(x - top) for x in ls) / len(ls))
+        return lv - self.log_eq
+
+    def p_value(self) -> float:
+        """The posterior probability of the value bettor type."""
+        return _sig(math.log(PRIOR_VALUE / (1 - PRIOR_VALUE)) + self.log_odds())
+
+    def theta_posterior(self, cls: str) -> list[float]:
+        """The posterior over :data:`THETAS` of class ``cls``'s threshold under the value bettor."""
+        ls = self.log_value[cls]
+        top = max(ls)
+        w = [math.exp(x - top) for x in ls]
+        t = sum(w)
+        return [x / t for x in w]
+
+
+class Opponents:
+    """Per seat, a :class:`SeatRecord` learnt from finished hands (:meth:`learn`), and what it says: the type
+    posterior (:meth:`p_value`) and the mixed action probabilities of a seat at a node (:meth:`probs`)."""
+
+    def __init__(self) -> None:
+        self.seats: dict[int, SeatRecord] = {}
+        self._done: set[tuple[int, int]] = set()
+        self._cache: dict[tuple[object, ...], tuple[float, ...]] = {}
+
+    def record(self, seat: int) -> SeatRecord:
+        """The record of ``seat`` (a fresh one when nothing was seen)."""
+        rec = self.seats.get(seat)
+        if rec is None:
+            rec = self.seats[seat] = SeatRecord()
+        return rec
+
+    def p_value(self, seat: int) -> float:
+        """The posterior probability that ``seat`` is a value bettor (:data:`PRIOR_VALUE` before any evidence)."""
+        rec = self.seats.get(seat)
+        return PRIOR_VALUE if rec is None else rec.p_value()
+
+    def learn(self, view: View, table: StrategyTable | None = None) -> int:
+        """Weigh the betting actions of the seats of the other team in the finished hand of ``view`` (``view.shown``
+        set; each hand once); returns how many actions were weighed. ``table``: the strategy (default the shipped one)."""
+        from .strategy.table import shipped_table
+
+        if view.shown is None:
+            return 0
+        key = (id(view.match), view.game_number * 1000 + view.hand_number)
+        if key in self._done:
+            return 0
+        self._done.add(key)
+        table = table or shipped_table()
+        kings = view.rules.kings
+        facts = rank_facts(kings)
+        ids = [rank_id([c.index for c in h]) for h in view.shown]
+        ctx_go = {t: view.rules.target - v for t, v in view.score.items()}
+        n = 0
+        for b in view.bettings.values():
+            li = LANCES.index(b.lance)
+            parts = tuple(sorted((s - b.mano) % 4 for s in b.participants))
+            if not {p % 2 for p in parts} >= {0, 1}:
+                continue
+            ctx = score_context(b, ctx_go, table)
+            if not table.has(li, parts, ctx):
+                continue
+            tree = lance_tree(parts)
+            k = table.ks[li]
+            signs = sign_map(li, k, kings)
+            for node, seat, sym in abstract_node(b, tree):
+                if seat % 2 == view.seat % 2:
+                    continue
+                nd = tree.nodes[node]
+                pos = (seat - b.mano) % 4
+                if nd.pos != pos:
+                    continue  # the partner answered first: no such node in the abstraction
+                pct = facts.pct[li][ids[seat]]
+                bk = bucket(pct, li, k, kings)
+                sign = signs[bucket(facts.pct[li][ids[(seat + 2) % 4]], li, k, kings)] if (pos + 2) % 4 in parts else 0
+                a = nd.actions.index(sym)
+                p = node_probs(table, li, parts, ctx, node, bk, sign)[a]
+                rec = self.record(seat)
+                rec.log_eq += math.log((1 - TREMBLE) * p + TREMBLE / len(nd.actions))
+                for cls, ls in _value_logs(nd.actions, sym, pct / 256).items():
+                    acc = rec.log_value[cls]
+                    for i, x in enumerate(ls):
+                        acc[i] += x
+                rec.actions += 1
+                n += 1
+        self._cache.clear()
+        return n
+
+    def value_mix(self, seat: int, actions: tuple[str, ...], s: float) -> tuple[float, ...]:
+        """The value bettor's action probabilities at a node with ``actions`` and strength ``s``, its thresholds
+        integrated over their posterior (the classes' thresholds are independent: each branch's probability is
+        its posterior mean)."""
+        rec = self.record(seat)
+        br = {c: sum(w * _branch(s, t) for w, t in zip(rec.theta_posterior(c), THETAS, strict=True)) for c in CLASSES}
+        return branch_probs(actions, br)
+
+    def probs(self, seat: int, table: StrategyTable, tree: Tree, li: int, ctx: int, node: int, bkt: int, sign: int, kings: int = 8) -> tuple[float, ...]:
+        """``seat``'s probability of each action of ``tree``'s node ``node`` holding bucket ``bkt`` with its
+        partner's seña bit ``sign``: the equilibrium's (with its tremble) and the value bettor's, mixed by the
+        type posterior."""
+        key = (seat, li, tree.participants, ctx, node, bkt, sign, kings)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        pv = self.p_value(seat)
+        nd = tree.nodes[node]
+        m = len(nd.actions)
+        eq = node_probs(table, li, tree.participants, ctx, node, bkt, sign)
+        eq = tuple((1 - TREMBLE) * p + TREMBLE / m for p in eq)
+        if pv < 1e-3:
+            out = eq
+        else:
+            s = bucket_strength(li, table.ks[li], kings)[bkt]
+            val = self.value_mix(seat, nd.actions, s)
+            out = tuple((1 - pv) * a + pv * b for a, b in zip(eq, val, strict=True))
+        self._cache[key] = out
+        return out
