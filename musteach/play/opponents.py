@@ -7,8 +7,8 @@ The two types:
   (:func:`musteach.play.strategy.node_probs`, with bluffs), mixed with :data:`~musteach.play.beliefs.TREMBLE`
   of a uniform choice, as :mod:`musteach.play.beliefs` reads every seat;
 * **value bettor** (:data:`VALUE`): a generic parametric player whose aggression rises with its hand's
-  strength in the lance, ``s`` = the hand's percentile (0..255, :attr:`RankFacts.pct
-  <musteach.play.deals.RankFacts.pct>`) / 256. In each decision class (:data:`CLASSES`) it takes the
+  strength in the lance, ``s`` = the hand's percentile among the hands that play the lance
+  (:func:`strength_of`). In each decision class (:data:`CLASSES`) it takes the
   stronger branch with probability ``EPS + (1 - 2 EPS) / (1 + exp(-(s - θ) / WIDTH))``, with its own unknown
   threshold θ per class (a uniform prior over :data:`THETAS`):
 
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..rules.lances import LANCES
 from .deals import rank_facts, rank_id
@@ -52,6 +53,7 @@ __all__ = [
     "SeatRecord",
     "branch_probs",
     "bucket_strength",
+    "strength_of",
     "decision_class",
     "value_probs",
 ]
@@ -144,18 +146,42 @@ def _value_logs(actions: tuple[str, ...], sym: str, s: float) -> dict[str, list[
     return logs
 
 
-def bucket_strength(li: int, k: int, kings: int = 8) -> tuple[float, ...]:
-    """Per bucket (0 .. k-1) of lance ``li``, the strength (percentile / 256) at its middle, as the value
-    bettor reads a hand (0 for "does not hold it" in pares and juego)."""
-    out = []
-    for b in range(k):
-        if li in (2, 3):
-            out.append(0.0 if b == 0 else (b - 0.5) / (k - 1))
-        elif li == 4:
-            out.append((b + 0.5) * punto_top(kings) / k / 256)
-        else:
-            out.append((b + 0.5) / k)
+@lru_cache(maxsize=16)
+def strength_of(li: int, kings: int = 8) -> tuple[float, ...]:
+    """Per percentile 0..255 of lance ``li`` (:attr:`RankFacts.pct <musteach.play.deals.RankFacts.pct>`: the
+    share of hands strictly weaker), the hand's strength as the value bettor reads it: the middle of its tie
+    group among the hands that play the lance (0..1; 0 for "does not hold it" in pares and juego). A tie group
+    can be large (31 is about a fifth of juego hands), so the strictly-weaker share alone would read the best
+    juego as 0.82."""
+    facts = rank_facts(kings)
+    held = [p for p, fl in zip(facts.pct[li], facts.flags, strict=True) if not (li == 4 and fl & 2)]
+    values = sorted(set(held))
+    top = punto_top(kings) if li == 4 else 256
+    out = [0.0] * 256
+    for i, v in enumerate(values):
+        nxt = values[i + 1] if i + 1 < len(values) else top
+        out[v] = 0.0 if li in (2, 3) and v == 0 else (v + nxt) / 2 / top
+    seen = set(values)
+    for v in range(1, 256):  # a percentile no hand has: as the next lower one
+        if v not in seen:
+            out[v] = out[v - 1]
     return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def bucket_strength(li: int, k: int, kings: int = 8) -> tuple[float, ...]:
+    """Per bucket (0 .. k-1) of lance ``li``, the mean :func:`strength_of` of its hands (rank ids), as the value
+    bettor reads a hand in that bucket."""
+    facts = rank_facts(kings)
+    st = strength_of(li, kings)
+    tot, cnt = [0.0] * k, [0] * k
+    for p, fl in zip(facts.pct[li], facts.flags, strict=True):
+        if li == 4 and fl & 2:
+            continue
+        b = bucket(p, li, k, kings)
+        tot[b] += st[p]
+        cnt[b] += 1
+    return tuple(t / c if c else (b + 0.5) / k for b, (t, c) in enumerate(zip(tot, cnt, strict=True)))
 
 
 @dataclass
@@ -248,18 +274,22 @@ class Opponents:
                 pct = facts.pct[li][ids[seat]]
                 bk = bucket(pct, li, k, kings)
                 sign = signs[bucket(facts.pct[li][ids[(seat + 2) % 4]], li, k, kings)] if (pos + 2) % 4 in parts else 0
-                a = nd.actions.index(sym)
-                p = node_probs(table, li, parts, ctx, node, bk, sign)[a]
-                rec = self.record(seat)
-                rec.log_eq += math.log((1 - TREMBLE) * p + TREMBLE / len(nd.actions))
-                for cls, ls in _value_logs(nd.actions, sym, pct / 256).items():
-                    acc = rec.log_value[cls]
-                    for i, x in enumerate(ls):
-                        acc[i] += x
-                rec.actions += 1
+                p = node_probs(table, li, parts, ctx, node, bk, sign)[nd.actions.index(sym)]
+                self.weigh(seat, nd.actions, sym, strength_of(li, kings)[pct], p)
                 n += 1
-        self._cache.clear()
         return n
+
+    def weigh(self, seat: int, actions: tuple[str, ...], sym: str, s: float, p_eq: float) -> None:
+        """Weigh one action: ``seat`` played abstract action ``sym`` at a node with ``actions`` holding a hand of
+        strength ``s`` (0..1) to which the strategy gives probability ``p_eq`` (before the tremble)."""
+        rec = self.record(seat)
+        rec.log_eq += math.log((1 - TREMBLE) * p_eq + TREMBLE / len(actions))
+        for cls, ls in _value_logs(actions, sym, s).items():
+            acc = rec.log_value[cls]
+            for i, x in enumerate(ls):
+                acc[i] += x
+        rec.actions += 1
+        self._cache.clear()
 
     def value_mix(self, seat: int, actions: tuple[str, ...], s: float) -> tuple[float, ...]:
         """The value bettor's action probabilities at a node with ``actions`` and strength ``s``, its thresholds

@@ -22,7 +22,7 @@ import random
 import zlib
 
 from ...draw.odds import decimal_text
-from ...i18n import translator
+from ...i18n import Text, translator
 from ...rules.betting import ORDAGO, Action
 from ...rules.errors import MusError
 from ...rules.lances import LANCES
@@ -139,13 +139,22 @@ class StrategyBot(OddsBot):
         )
         return Advice(chosen, reason)
 
+    def values(self, view: View) -> dict[Action, float]:
+        """What the adapting bot weighs at a betting decision: per legal abstract action, its team's chance of
+        winning the game (0..1) against its model of the opponents (:func:`~musteach.play.strategy.search.action_values`
+        over :data:`ADAPT_DEALS` deals, seeded from the bot's seed and the decision). Raises :class:`MusError`
+        when the seat has no betting decision now."""
+        from .search import action_values
+
+        if view.betting is None or view.lance is None:
+            raise MusError(Text("seat {seat} has no betting decision now (phase {phase})", seat=view.seat, phase=view.phase.value))
+        key = (self.seed, view.game_number, view.hand_number, view.seat, view.lance.value, len(view.betting.steps))
+        return action_values(view, n=ADAPT_DEALS, seed=zlib.crc32(repr(key).encode()), model=self.opponents)
+
     def _searched(self, view: View, model: Opponents | None = None) -> Advice:
         from .search import action_values
 
-        assert view.betting is not None and view.lance is not None
-        key = (self.seed, view.game_number, view.hand_number, view.seat, view.lance.value, len(view.betting.steps))
-        seed = self.seed if model is None else zlib.crc32(repr(key).encode())
-        vals = action_values(view, n=self.search or ADAPT_DEALS, seed=seed, model=model)
+        vals = self.values(view) if model is not None else action_values(view, n=self.search, seed=self.seed)
         chosen = max(vals, key=lambda a: vals[a])
         _ = translator()
         assert view.lance is not None
