@@ -16,7 +16,7 @@ from musteach.play.levels import STRONG_TABLE, make_bot
 from musteach.play.odds_bot import sample_deals
 from musteach.play.opponents import (
     CLASSES,
-    EPS,
+    EPSILONS,
     PRIOR_VALUE,
     THETAS,
     TREMBLE,
@@ -70,14 +70,16 @@ def test_the_posterior_is_bayes_on_a_constructed_evidence_set() -> None:
     m.weigh(1, OPEN, "P", 0.2, 0.7)  # passed a weak one; the strategy passes it 70 times in 100
     like_eq = ((1 - TREMBLE) * 0.6 + TREMBLE / 3) * ((1 - TREMBLE) * 0.7 + TREMBLE / 3)
 
-    def branch(s: float, t: float) -> float:
-        return EPS + (1 - 2 * EPS) / (1 + math.exp(-(s - t) / WIDTH))
+    def branch(s: float, t: float, e: float) -> float:
+        return e + (1 - 2 * e) / (1 + math.exp(-(s - t) / WIDTH))
 
-    # the value bettor bets the first (open class) and does not escalate it (escalate class); the thresholds are
-    # independent, each with a uniform prior over THETAS
-    like_open = sum(branch(0.9, t) * (1 - branch(0.2, t)) for t in THETAS) / len(THETAS)
-    like_esc = sum(1 - branch(0.9, t) for t in THETAS) / len(THETAS)
-    like_v = like_open * like_esc
+    # the value bettor bets the first (open class) and does not escalate it (escalate class); given its mistake
+    # rate the thresholds are independent, each with a uniform prior over THETAS; the rate has a uniform prior
+    like_v = 0.0
+    for e in EPSILONS:
+        like_open = sum(branch(0.9, t, e) * (1 - branch(0.2, t, e)) for t in THETAS) / len(THETAS)
+        like_esc = sum(1 - branch(0.9, t, e) for t in THETAS) / len(THETAS)
+        like_v += like_open * like_esc / len(EPSILONS)
     expect = PRIOR_VALUE * like_v / (PRIOR_VALUE * like_v + (1 - PRIOR_VALUE) * like_eq)
     assert m.p_value(1) == pytest.approx(expect, rel=1e-9)
     assert m.p_value(3) == pytest.approx(PRIOR_VALUE)  # another seat learnt nothing

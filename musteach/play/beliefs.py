@@ -39,6 +39,7 @@ from ..rules.errors import MusError
 from ..rules.lances import LANCES
 from .deals import fits_public, rank_facts, rank_id
 from .odds_bot import Deal
+from .opponents import is_big
 from .strategy import abstract_node, node_probs, score_context
 from .strategy.abstraction import bucket, lance_tree, sign_map
 from .strategy.table import StrategyTable, shipped_table
@@ -75,7 +76,8 @@ def _evidence(view: View, b: LanceBetting, table: StrategyTable, ctx_go: dict[st
     if not table.has(li, parts, ctx):
         return li, k, []
     out: list[Evidence] = []
-    for node, seat, sym in abstract_node(b, tree):
+    steps = [st for st in b.steps if st.seat is not None and st.action is not None]
+    for (node, seat, sym), step in zip(abstract_node(b, tree), steps, strict=False):
         if seat == view.seat:
             continue
         n = tree.nodes[node]
@@ -86,7 +88,8 @@ def _evidence(view: View, b: LanceBetting, table: StrategyTable, ctx_go: dict[st
         logs = []
         for cell in range(2 * k):
             if model is not None and seat % 2 != view.seat % 2:
-                logs.append(math.log(model.probs(seat, table, tree, li, ctx, node, cell // 2, cell % 2, view.rules.kings)[a]))
+                envido = "any" if sym != "E" or n.pos < 0 or "Q" in n.actions else "big" if is_big(n.actions, sym, step.action) else "small"
+                logs.append(math.log(model.probs(seat, table, tree, li, ctx, node, cell // 2, cell % 2, view.rules.kings, None, envido)[a]))
                 continue
             p = node_probs(table, li, parts, ctx, node, cell // 2, cell % 2)[a]
             logs.append(math.log((1 - TREMBLE) * p + TREMBLE / len(n.actions)))

@@ -9,8 +9,10 @@ The two types:
 * **value bettor** (:data:`VALUE`): a generic parametric player whose aggression rises with its hand's
   strength in the lance, ``s`` = the hand's percentile among the hands that play the lance
   (:func:`strength_of`). In each decision class (:data:`CLASSES`) it takes the
-  stronger branch with probability ``EPS + (1 - 2 EPS) / (1 + exp(-(s - θ) / WIDTH))``, with its own unknown
-  threshold θ per class (a uniform prior over :data:`THETAS`):
+  stronger branch with probability ``ε + (1 - 2 ε) / (1 + exp(-(s - θ) / WIDTH))``, with its own unknown
+  threshold θ per class (a uniform prior over :data:`THETAS`) and one mistake rate ε for all its decisions
+  (a uniform prior over :data:`EPSILONS`: a careful player never bets a weak hand; a careless one sometimes
+  does):
 
   - ``open``: at an opening (paso, envido, órdago): bet rather than pass;
   - ``answer``: facing a bet of stones: quiero or raise rather than no quiero;
@@ -34,6 +36,7 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..rules.betting import Action
 from ..rules.lances import LANCES
 from .deals import rank_facts, rank_id
 from .strategy import abstract_node, node_probs, score_context
@@ -43,7 +46,7 @@ from .view import View
 
 __all__ = [
     "CLASSES",
-    "EPS",
+    "EPSILONS",
     "EQUILIBRIUM",
     "PRIOR_VALUE",
     "THETAS",
@@ -53,8 +56,10 @@ __all__ = [
     "SeatRecord",
     "branch_probs",
     "bucket_strength",
+    "signed_strength",
     "strength_of",
     "decision_class",
+    "is_big",
     "value_probs",
 ]
 
@@ -66,8 +71,8 @@ CLASSES: tuple[str, ...] = ("open", "answer", "escalate", "ordago", "call")
 THETAS: tuple[float, ...] = (*(round(0.3 + 0.05 * i, 2) for i in range(14)), 0.98)
 #: How sharply the value bettor's aggression rises around its threshold (hand strength units).
 WIDTH = 0.05
-#: The value bettor's mistakes: the least probability of either branch.
-EPS = 0.03
+#: The value bettor's mistake rates ε it may have (the least probability of either branch); uniform prior.
+EPSILONS: tuple[float, ...] = (0.003, 0.015, 0.06)
 #: The prior probability of the value bettor type (the rest: the equilibrium).
 PRIOR_VALUE = 0.25
 #: The equilibrium type's tremble (as :data:`musteach.play.beliefs.TREMBLE`).
@@ -82,9 +87,10 @@ def _sig(x: float) -> float:
     return e / (1.0 + e)
 
 
-def _branch(s: float, theta: float) -> float:
-    """The value bettor's probability of the stronger branch with strength ``s`` and threshold ``theta``."""
-    return EPS + (1 - 2 * EPS) * _sig((s - theta) / WIDTH)
+def _branch(s: float, theta: float, eps: float) -> float:
+    """The value bettor's probability of the stronger branch with strength ``s``, threshold ``theta`` and
+    mistake rate ``eps``."""
+    return eps + (1 - 2 * eps) * _sig((s - theta) / WIDTH)
 
 
 def decision_class(actions: tuple[str, ...]) -> str:
@@ -94,48 +100,60 @@ def decision_class(actions: tuple[str, ...]) -> str:
     return "answer" if len(actions) > 2 else "call"
 
 
-def value_probs(actions: tuple[str, ...], s: float, thetas: dict[str, float]) -> tuple[float, ...]:
+def value_probs(actions: tuple[str, ...], s: float, thetas: dict[str, float], eps: float = EPSILONS[1]) -> tuple[float, ...]:
     """The value bettor's probability of each of ``actions`` (abstract, :data:`~musteach.play.strategy.abstraction.ACTIONS`)
-    with hand strength ``s`` (0..1) and one threshold per class in ``thetas`` (keys of :data:`CLASSES`); sums to 1."""
-    return branch_probs(actions, {c: _branch(s, t) for c, t in thetas.items()})
+    with hand strength ``s`` (0..1), one threshold per class in ``thetas`` (keys of :data:`CLASSES`) and mistake
+    rate ``eps``; sums to 1."""
+    return branch_probs(actions, {c: _branch(s, t, eps) for c, t in thetas.items()})
 
 
-def branch_probs(actions: tuple[str, ...], br: dict[str, float]) -> tuple[float, ...]:
+def branch_probs(actions: tuple[str, ...], br: dict[str, float], envido: str = "any") -> tuple[float, ...]:
     """The action probabilities at a node with ``actions`` when each class of :data:`CLASSES` takes its stronger
-    branch with probability ``br[class]`` (the branches are independent)."""
+    branch with probability ``br[class]`` (the branches are independent). At an opening the value bettor's
+    escalation is a bigger envido or an órdago: ``envido`` says which opening envidos the ``E`` entry counts,
+    ``"any"`` (the abstraction's envido), ``"small"`` (envido 2) or ``"big"`` (3 stones or more)."""
     cls = decision_class(actions)
     if cls == "call":
         q = br["call"]
         return tuple(q if a == "Q" else 1 - q for a in actions)
     go = br[cls]  # bet (open) or stay in (answer)
     up = br["escalate"]
-    mild = "E" if cls == "open" else "Q"
+    o = br["ordago"]
+    if cls == "open":
+        small, big = go * (1 - up), go * up * (1 - o)
+        e = {"any": small + big, "small": small, "big": big}[envido]
+        out = {"P": 1 - go, "E": e, "O": go * up * o}
+        return tuple(out.get(a, 0.0) for a in actions)
     ups = [a for a in actions if a in ("R", "O")]
-    out: dict[str, float] = {"P" if cls == "open" else "N": 1 - go, mild: go * (1 - up)}
+    out = {"N": 1 - go, "Q": go * (1 - up)}
     if len(ups) == 2:
-        o = br["ordago"]
         out["R"], out["O"] = go * up * (1 - o), go * up * o
     elif ups:
         out[ups[0]] = go * up
     else:
-        out[mild] = go
+        out["Q"] = go
     return tuple(out.get(a, 0.0) for a in actions)
 
 
-def _value_logs(actions: tuple[str, ...], sym: str, s: float) -> dict[str, list[float]]:
-    """Per class, per threshold of :data:`THETAS`, the log-probability the value bettor takes ``sym`` (only the
-    classes that decide it)."""
+def _value_logs(actions: tuple[str, ...], sym: str, s: float, big: bool = False) -> dict[str, list[list[float]]]:
+    """Per class, per mistake rate of :data:`EPSILONS`, per threshold of :data:`THETAS`, the log-probability the
+    value bettor takes ``sym`` (only the classes that decide it); ``big``: an opening envido of 3 stones or more."""
     cls = decision_class(actions)
-    logs: dict[str, list[float]] = {}
+    logs: dict[str, list[list[float]]] = {}
 
     def add(c: str, stronger: bool) -> None:
-        logs[c] = [math.log(_branch(s, t) if stronger else 1 - _branch(s, t)) for t in THETAS]
+        logs[c] = [[math.log(_branch(s, t, e) if stronger else 1 - _branch(s, t, e)) for t in THETAS] for e in EPSILONS]
 
     if cls == "call":
         add("call", sym == "Q")
         return logs
     add(cls, sym in _AGGRESSIVE or sym == "Q")
     if sym in ("P", "N"):
+        return logs
+    if cls == "open":
+        add("escalate", sym == "O" or big)
+        if sym == "O" or big:
+            add("ordago", sym == "O")
         return logs
     ups = [a for a in actions if a in ("R", "O")]
     if not ups:
@@ -144,6 +162,12 @@ def _value_logs(actions: tuple[str, ...], sym: str, s: float) -> dict[str, list[
     if len(ups) == 2 and sym in ("R", "O"):
         add("ordago", sym == "O")
     return logs
+
+
+def is_big(actions: tuple[str, ...], sym: str, action: Action | None) -> bool:
+    """True when ``action``, read as abstract ``sym`` at a node with ``actions``, is an opening envido of 3 stones
+    or more (the abstraction reads it as its envido 2; the value bettor as an escalation)."""
+    return decision_class(actions) == "open" and sym == "E" and action is not None and action.kind == "envido" and (action.amount or 2) > 2
 
 
 @lru_cache(maxsize=16)
@@ -184,31 +208,68 @@ def bucket_strength(li: int, k: int, kings: int = 8) -> tuple[float, ...]:
     return tuple(t / c if c else (b + 0.5) / k for b, (t, c) in enumerate(zip(tot, cnt, strict=True)))
 
 
+@lru_cache(maxsize=64)
+def signed_strength(li: int, k: int, kings: int = 8) -> float:
+    """The mean strength (:func:`strength_of`) of the hands whose bucket makes the seña "strong here" in lance
+    ``li`` (:func:`~musteach.play.strategy.abstraction.sign_map`): what a partner's seña says of its hand."""
+    facts = rank_facts(kings)
+    st, signs = strength_of(li, kings), sign_map(li, k, kings)
+    got = [st[p] for p, fl in zip(facts.pct[li], facts.flags, strict=True) if not (li == 4 and fl & 2) and signs[bucket(p, li, k, kings)]]
+    return sum(got) / len(got) if got else 1.0
+
+
 @dataclass
 class SeatRecord:
     """What one opponent seat's actions say: ``log_eq`` the log-likelihood of its actions under the equilibrium;
-    ``log_value[class][i]`` under the value bettor with threshold :data:`THETAS` ``[i]`` for that class;
-    ``actions`` how many actions were weighed."""
+    ``log_value[class][e][i]`` under the value bettor with mistake rate :data:`EPSILONS` ``[e]`` and threshold
+    :data:`THETAS` ``[i]`` for that class; ``actions`` how many actions were weighed."""
 
     log_eq: float = 0.0
-    log_value: dict[str, list[float]] = field(default_factory=lambda: {c: [0.0] * len(THETAS) for c in CLASSES})
+    log_value: dict[str, list[list[float]]] = field(
+        default_factory=lambda: {c: [[0.0] * len(THETAS) for _ in EPSILONS] for c in CLASSES}
+    )
     actions: int = 0
 
+    def log_by_eps(self) -> list[float]:
+        """Per mistake rate of :data:`EPSILONS`, log P(evidence | value bettor with it), each class's θ integrated out."""
+        out = []
+        for e in range(len(EPSILONS)):
+            lv = 0.0
+            for per_e in self.log_value.values():
+                ls = per_e[e]
+                top = max(ls)
+                lv += top + math.log(sum(math.exp(x - top) for x in ls) / len(ls))
+            out.append(lv)
+        return out
+
+    def eps_posterior(self) -> list[float]:
+        """The posterior over :data:`EPSILONS` under the value bettor."""
+        ls = self.log_by_eps()
+        top = max(ls)
+        w = [math.exp(x - top) for x in ls]
+        t = sum(w)
+        return [x / t for x in w]
+
     def log_odds(self) -> float:
-        """log P(evidence | value bettor) - log P(evidence | equilibrium), θ integrated out per class."""
-        lv = 0.0
-        for ls in self.log_value.values():
-            top = max(ls)
-            lv += top + math.log(sum(math.exp(x - top) for x in ls) / len(ls))
-        return lv - self.log_eq
+        """log P(evidence | value bettor) - log P(evidence | equilibrium), θ and ε integrated out."""
+        ls = self.log_by_eps()
+        top = max(ls)
+        return top + math.log(sum(math.exp(x - top) for x in ls) / len(ls)) - self.log_eq
 
     def p_value(self) -> float:
         """The posterior probability of the value bettor type."""
         return _sig(math.log(PRIOR_VALUE / (1 - PRIOR_VALUE)) + self.log_odds())
 
-    def theta_posterior(self, cls: str) -> list[float]:
-        """The posterior over :data:`THETAS` of class ``cls``'s threshold under the value bettor."""
-        ls = self.log_value[cls]
+    def theta_posterior(self, cls: str, e: int | None = None) -> list[float]:
+        """The posterior over :data:`THETAS` of class ``cls``'s threshold under the value bettor with mistake rate
+        :data:`EPSILONS` ``[e]`` (None: ε integrated out)."""
+        if e is None:
+            post = [0.0] * len(THETAS)
+            for pe, ei in zip(self.eps_posterior(), range(len(EPSILONS)), strict=True):
+                for i, x in enumerate(self.theta_posterior(cls, ei)):
+                    post[i] += pe * x
+            return post
+        ls = self.log_value[cls][e]
         top = max(ls)
         w = [math.exp(x - top) for x in ls]
         t = sum(w)
@@ -264,7 +325,8 @@ class Opponents:
             tree = lance_tree(parts)
             k = table.ks[li]
             signs = sign_map(li, k, kings)
-            for node, seat, sym in abstract_node(b, tree):
+            steps = [st for st in b.steps if st.seat is not None and st.action is not None]
+            for (node, seat, sym), step in zip(abstract_node(b, tree), steps, strict=False):
                 if seat % 2 == view.seat % 2:
                     continue
                 nd = tree.nodes[node]
@@ -275,35 +337,61 @@ class Opponents:
                 bk = bucket(pct, li, k, kings)
                 sign = signs[bucket(facts.pct[li][ids[(seat + 2) % 4]], li, k, kings)] if (pos + 2) % 4 in parts else 0
                 p = node_probs(table, li, parts, ctx, node, bk, sign)[nd.actions.index(sym)]
-                self.weigh(seat, nd.actions, sym, strength_of(li, kings)[pct], p)
+                st = strength_of(li, kings)[pct]
+                if sign:  # its partner's seña said "strong here": it bets its team's strength
+                    st = max(st, strength_of(li, kings)[facts.pct[li][ids[(seat + 2) % 4]]])
+                self.weigh(seat, nd.actions, sym, st, p, is_big(nd.actions, sym, step.action))
                 n += 1
         return n
 
-    def weigh(self, seat: int, actions: tuple[str, ...], sym: str, s: float, p_eq: float) -> None:
+    def weigh(self, seat: int, actions: tuple[str, ...], sym: str, s: float, p_eq: float, big: bool = False) -> None:
         """Weigh one action: ``seat`` played abstract action ``sym`` at a node with ``actions`` holding a hand of
-        strength ``s`` (0..1) to which the strategy gives probability ``p_eq`` (before the tremble)."""
+        strength ``s`` (0..1) to which the strategy gives probability ``p_eq`` (before the tremble); ``big``: it
+        opened with an envido of 3 stones or more (the abstraction's ``E``)."""
         rec = self.record(seat)
         rec.log_eq += math.log((1 - TREMBLE) * p_eq + TREMBLE / len(actions))
-        for cls, ls in _value_logs(actions, sym, s).items():
-            acc = rec.log_value[cls]
-            for i, x in enumerate(ls):
-                acc[i] += x
+        for cls, ls in _value_logs(actions, sym, s, big).items():
+            for acc, row in zip(rec.log_value[cls], ls, strict=True):
+                for i, x in enumerate(row):
+                    acc[i] += x
         rec.actions += 1
         self._cache.clear()
 
-    def value_mix(self, seat: int, actions: tuple[str, ...], s: float) -> tuple[float, ...]:
+    def value_mix(self, seat: int, actions: tuple[str, ...], s: float, envido: str = "any") -> tuple[float, ...]:
         """The value bettor's action probabilities at a node with ``actions`` and strength ``s``, its thresholds
-        integrated over their posterior (the classes' thresholds are independent: each branch's probability is
-        its posterior mean)."""
+        and mistake rate integrated over their posterior (given ε the classes' thresholds are independent: each
+        branch's probability is its posterior mean)."""
         rec = self.record(seat)
-        br = {c: sum(w * _branch(s, t) for w, t in zip(rec.theta_posterior(c), THETAS, strict=True)) for c in CLASSES}
-        return branch_probs(actions, br)
+        out = [0.0] * len(actions)
+        for ei, (pe, eps) in enumerate(zip(rec.eps_posterior(), EPSILONS, strict=True)):
+            if pe < 1e-4:
+                continue
+            br = {c: sum(w * _branch(s, t, eps) for w, t in zip(rec.theta_posterior(c, ei), THETAS, strict=True)) for c in CLASSES}
+            for i, p in enumerate(branch_probs(actions, br, envido)):
+                out[i] += pe * p
+        return tuple(out)
 
-    def probs(self, seat: int, table: StrategyTable, tree: Tree, li: int, ctx: int, node: int, bkt: int, sign: int, kings: int = 8) -> tuple[float, ...]:
+    def probs(
+        self,
+        seat: int,
+        table: StrategyTable,
+        tree: Tree,
+        li: int,
+        ctx: int,
+        node: int,
+        bkt: int,
+        sign: int,
+        kings: int = 8,
+        partner_bkt: int | None = None,
+        envido: str = "any",
+    ) -> tuple[float, ...]:
         """``seat``'s probability of each action of ``tree``'s node ``node`` holding bucket ``bkt`` with its
         partner's seña bit ``sign``: the equilibrium's (with its tremble) and the value bettor's, mixed by the
-        type posterior."""
-        key = (seat, li, tree.participants, ctx, node, bkt, sign, kings)
+        type posterior. The value bettor bets its team's strength: with ``sign`` set, the stronger of its own
+        bucket and its partner's (``partner_bkt``; None: the mean of the buckets that make that seña,
+        :func:`signed_strength`). ``envido``: which opening envidos the ``E`` entry stands for (see
+        :func:`branch_probs`; the equilibrium reads them all as its envido), for the likelihood of one seen."""
+        key = (seat, li, tree.participants, ctx, node, bkt, sign, kings, partner_bkt, envido)
         hit = self._cache.get(key)
         if hit is not None:
             return hit
@@ -315,8 +403,11 @@ class Opponents:
         if pv < 1e-3:
             out = eq
         else:
-            s = bucket_strength(li, table.ks[li], kings)[bkt]
-            val = self.value_mix(seat, nd.actions, s)
+            k = table.ks[li]
+            s = bucket_strength(li, k, kings)[bkt]
+            if sign:
+                s = max(s, signed_strength(li, k, kings) if partner_bkt is None else bucket_strength(li, k, kings)[partner_bkt])
+            val = self.value_mix(seat, nd.actions, s, envido)
             out = tuple((1 - pv) * a + pv * b for a, b in zip(eq, val, strict=True))
         self._cache[key] = out
         return out

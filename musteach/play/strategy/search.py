@@ -141,7 +141,11 @@ class _Evaluator:
             cell = cells[node.pos]
             if self.model is not None and node.pos % 2 != self.me:
                 seat = (self.mano + node.pos) % 4
-                probs = self.model.probs(seat, self.table, self.tree, self.li, self.ctx, n, cell // 2, cell % 2, self.kings)
+                mate = cells[(node.pos + 2) % 4]
+                assert isinstance(mate, int)
+                probs = self.model.probs(
+                    seat, self.table, self.tree, self.li, self.ctx, n, cell // 2, cell % 2, self.kings, mate // 2 if mate >= 0 else None
+                )
             else:
                 probs = node_probs(self.table, self.li, self.parts, self.ctx, n, cell // 2, cell % 2)
             v = sum(p * self.value(c, key) for p, c in zip(probs, node.children, strict=True) if p > 0)
