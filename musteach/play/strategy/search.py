@@ -33,12 +33,23 @@ from .table import StrategyTable, shipped_table
 if TYPE_CHECKING:
     from ..opponents import Opponents
 
-__all__ = ["action_values"]
+__all__ = ["ESS_SHARE", "POOL", "action_values"]
+
+#: With a model of the opponents, more deals are drawn while their effective sample size is below this share of n...
+ESS_SHARE = 0.25
+#: ... up to this many times n deals.
+POOL = 6
+
+
+def _ess(weights: list[float]) -> float:
+    """The effective sample size of ``weights``."""
+    sq = sum(w * w for w in weights)
+    return sum(weights) ** 2 / sq if sq > 0 else 0.0
 
 
 def action_values(view: View, n: int = 200, seed: int = 0, model: Opponents | None = None) -> dict[Action, float]:
     """Per legal abstract action of ``view``'s seat now, its team's chance of winning the game (0..1) once the
-    lance is played out (see the module docstring); ``n`` sampled deals. With a ``model``
+    lance is played out (see the module docstring); ``n`` sampled deals (with a model, up to :data:`POOL` times n while few of them are likely). With a ``model``
     (:class:`~musteach.play.opponents.Opponents`), the other team's seats act, and their earlier actions weigh
     the deals, by its type mixture. Raises :class:`~musteach.rules.errors.MusError` when the seat has no
     betting decision now."""
@@ -55,6 +66,15 @@ def action_values(view: View, n: int = 200, seed: int = 0, model: Opponents | No
     lw = log_weights(view, deals, model)
     top = max(lw)
     weights = [math.exp(x - top) if top > -math.inf else 1.0 for x in lw]
+    batch = 1
+    while model is not None and batch < POOL and _ess(weights) < ESS_SHARE * n:
+        # what was said leaves few deals likely: draw more (the figures carry the posterior, not a few deals)
+        more = sample_deals(view, n, seed + 7919 * batch)
+        deals = deals + more
+        lw = lw + log_weights(view, more, model)
+        top = max(lw)
+        weights = [math.exp(x - top) if top > -math.inf else 1.0 for x in lw]
+        batch += 1
     winners = keys_for(view.rules).lance_winners(deals, mano, li)
     facts = rank_facts(kings)
     value_of = facts.pares_value if li == 2 else facts.juego_value if li == 3 else None
