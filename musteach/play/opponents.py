@@ -284,6 +284,9 @@ class Opponents:
         self.seats: dict[int, SeatRecord] = {}
         self._done: set[tuple[int, int]] = set()
         self._cache: dict[tuple[object, ...], tuple[float, ...]] = {}
+        self._mix: dict[tuple[object, ...], tuple[float, ...]] = {}
+        self._pv: dict[int, float] = {}
+        self._posts: dict[int, tuple[list[float], dict[str, list[list[float]]]]] = {}
 
     def record(self, seat: int) -> SeatRecord:
         """The record of ``seat`` (a fresh one when nothing was seen)."""
@@ -294,8 +297,11 @@ class Opponents:
 
     def p_value(self, seat: int) -> float:
         """The posterior probability that ``seat`` is a value bettor (:data:`PRIOR_VALUE` before any evidence)."""
-        rec = self.seats.get(seat)
-        return PRIOR_VALUE if rec is None else rec.p_value()
+        hit = self._pv.get(seat)
+        if hit is None:
+            rec = self.seats.get(seat)
+            hit = self._pv[seat] = PRIOR_VALUE if rec is None else rec.p_value()
+        return hit
 
     def learn(self, view: View, table: StrategyTable | None = None) -> int:
         """Weigh the betting actions of the seats of the other team in the finished hand of ``view`` (``view.shown``
@@ -356,20 +362,38 @@ class Opponents:
                     acc[i] += x
         rec.actions += 1
         self._cache.clear()
+        self._mix.clear()
+        self._pv.clear()
+        self._posts.clear()
 
     def value_mix(self, seat: int, actions: tuple[str, ...], s: float, envido: str = "any") -> tuple[float, ...]:
         """The value bettor's action probabilities at a node with ``actions`` and strength ``s``, its thresholds
         and mistake rate integrated over their posterior (given ε the classes' thresholds are independent: each
         branch's probability is its posterior mean)."""
-        rec = self.record(seat)
+        key = (seat, actions, s, envido)
+        hit = self._mix.get(key)
+        if hit is not None:
+            return hit
+        eps_post, theta_post = self._posterior(seat)
         out = [0.0] * len(actions)
-        for ei, (pe, eps) in enumerate(zip(rec.eps_posterior(), EPSILONS, strict=True)):
+        for ei, (pe, eps) in enumerate(zip(eps_post, EPSILONS, strict=True)):
             if pe < 1e-4:
                 continue
-            br = {c: sum(w * _branch(s, t, eps) for w, t in zip(rec.theta_posterior(c, ei), THETAS, strict=True)) for c in CLASSES}
+            br = {c: sum(w * _branch(s, t, eps) for w, t in zip(theta_post[c][ei], THETAS, strict=True) if w > 1e-6) for c in CLASSES}
             for i, p in enumerate(branch_probs(actions, br, envido)):
                 out[i] += pe * p
-        return tuple(out)
+        res = tuple(out)
+        self._mix[key] = res
+        return res
+
+    def _posterior(self, seat: int) -> tuple[list[float], dict[str, list[list[float]]]]:
+        """``seat``'s posterior over the mistake rates and, per class and rate, over the thresholds (cached until
+        the next action is weighed)."""
+        hit = self._posts.get(seat)
+        if hit is None:
+            rec = self.record(seat)
+            hit = self._posts[seat] = (rec.eps_posterior(), {c: [rec.theta_posterior(c, e) for e in range(len(EPSILONS))] for c in CLASSES})
+        return hit
 
     def probs(
         self,

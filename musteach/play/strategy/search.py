@@ -84,8 +84,9 @@ def action_values(view: View, n: int = 200, seed: int = 0, model: Opponents | No
     pct = facts.pct[li]
     # deals that look the same to the abstraction and pay the same share one evaluation
     groups: dict[tuple[object, ...], float] = {}
+    floor = 1e-3 if model is not None else 0.0  # with a model, deals a thousand times less likely than the likeliest are left out
     for deal, w, win in zip(deals, weights, winners, strict=True):
-        if w <= 0:
+        if w <= floor:
             continue
         ids = [rank_id(deal[(mano + p) % 4]) for p in range(4)]  # by position
         cells = tuple(
