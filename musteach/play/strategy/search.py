@@ -5,7 +5,8 @@ its end by the computed strategy over deals weighed by what was said (RULES.md �
 deals by :func:`~musteach.play.beliefs.log_weights` (Bayes through the strategy: every bet, pass, quiero and
 no quiero seen, the declarations and the partner's señas), and, for each action the seat may take now, plays
 the rest of the lance's abstract betting with every seat following the strategy with its bucket in that deal
-(the probabilities, not a sample). A terminal is worth the chance of winning the game for the seat's team
+(the probabilities, not a sample; with a model of the opponents, the other team plays by the model and the
+seat's own later decisions in the lance are its best over the deals). A terminal is worth the chance of winning the game for the seat's team
 (:func:`~musteach.play.policy.match_equity` after the lance's stones, RULES.md §7, with each deal's real winner
 and pares or juego values; an accepted órdago is the lance's winner's game). Standard library only.
 
@@ -108,11 +109,17 @@ def action_values(view: View, n: int = 200, seed: int = 0, model: Opponents | No
     node = tree.nodes[ix.node]
     total = sum(groups.values())
     out: dict[Action, float] = {}
+    keys, ws = list(groups), list(groups.values())
+    if model is not None:
+        ev.own = (view.seat - mano) % 4
     for sym, child in zip(node.actions, node.children, strict=True):
         a = ACTION_OF[sym]
         if not b.can(view.seat, a):
             continue
-        out[a] = sum(w * ev.value(child, key) for key, w in groups.items()) / total
+        if model is not None:  # the seat's own later decisions are its best over the deals, not the table's
+            out[a] = sum(w * v for w, v in zip(ws, ev.vector(child, keys, ws), strict=True)) / total
+        else:
+            out[a] = sum(w * ev.value(child, key) for key, w in groups.items()) / total
     return out
 
 
@@ -125,6 +132,51 @@ class _Evaluator:
         self.memo: dict[tuple[int, object], float] = {}
         self.model: Opponents | None = None  # when set, the other team's positions act by its mixture
         self.mano, self.kings = 0, 8
+        self.own = -1  # the deciding seat's position: in vector(), its later decisions are its best
+        self.vmemo: dict[int, list[float]] = {}
+
+    def vector(self, n: int, keys: list[tuple[object, ...]], ws: list[float]) -> list[float]:
+        """The value of node ``n`` for every group of deals ``keys`` (weights ``ws``): as :meth:`value`, except
+        that at a later decision of the deciding seat (position :attr:`own`, whose hand and partner's señas
+        are the same in every group) it takes the action worth most over all the groups."""
+        hit = self.vmemo.get(n)
+        if hit is not None:
+            return hit
+        node = self.tree.nodes[n]
+        if node.pos < 0 or node.pos != self.own:
+            if node.pos < 0:
+                out = [self.value(n, key) for key in keys]
+            else:
+                kids = [self.vector(c, keys, ws) for c in node.children]
+                out = []
+                for g, key in enumerate(keys):
+                    probs = self.probs(n, node.pos, key)
+                    out.append(sum(p * kid[g] for p, kid in zip(probs, kids, strict=True) if p > 0))
+        else:
+            best: list[float] | None = None
+            best_v = -math.inf
+            for c in node.children:
+                vec = self.vector(c, keys, ws)
+                tot = sum(w * v for w, v in zip(ws, vec, strict=True))
+                if tot > best_v:
+                    best, best_v = vec, tot
+            assert best is not None
+            out = best
+        self.vmemo[n] = out
+        return out
+
+    def probs(self, n: int, pos: int, key: tuple[object, ...]) -> tuple[float, ...]:
+        """The action probabilities at node ``n`` (position ``pos`` to act) for the group ``key``."""
+        cells = key[0]
+        assert isinstance(cells, tuple)
+        cell = cells[pos]
+        assert isinstance(cell, int)
+        if self.model is not None and pos % 2 != self.me:
+            seat = (self.mano + pos) % 4
+            mate = cells[(pos + 2) % 4]
+            assert isinstance(mate, int)
+            return self.model.probs(seat, self.table, self.tree, self.li, self.ctx, n, cell // 2, cell % 2, self.kings, mate // 2 if mate >= 0 else None)
+        return node_probs(self.table, self.li, self.parts, self.ctx, n, cell // 2, cell % 2)
 
     def equity(self, mine: float, theirs: float) -> float:
         """Our chance of winning the game after we score ``mine`` stones and they score ``theirs``."""
