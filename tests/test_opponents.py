@@ -234,3 +234,32 @@ def test_a_value_bettors_bet_weighs_its_weak_hands_down() -> None:
         return sum(lw[i] for i in strong) / len(strong) - sum(lw[i] for i in weak) / len(weak)
 
     assert gap(val) > gap(eq) + 1.0
+
+
+def test_the_seats_own_later_decisions_are_its_best() -> None:
+    m = _value_model()
+    g = Game(seed=19)
+    club = make_bot("club")
+    differs = checked = 0
+    while not g.is_over and checked < 12:
+        if g.hand.is_over:
+            g.next_hand()
+            continue
+        turn = g.to_act
+        assert turn is not None
+        v = g.view(turn.seat)
+        if turn.seat % 2 == 0 and v.betting is not None and turn.seat in v.betting.to_act:
+            try:
+                best = action_values(v, 120, 3, m)
+            except MusError:
+                best = {}
+            if best:
+                checked += 1
+                table = action_values(v, 120, 3, m, own_best=False)
+                assert best.keys() == table.keys()
+                assert all(0.0 <= x <= 1.0 for x in best.values())
+                # (not ≥ the table's figure everywhere: the table's later choice may read the partner's seña bit
+                # from each deal, which the seat's one later choice over all the deals does not)
+                differs += any(abs(best[a] - table[a]) > 1e-6 for a in best)
+        g.act(turn.seat, club.decide(v))
+    assert checked >= 6 and differs >= 1  # its later choices change what an action now is worth

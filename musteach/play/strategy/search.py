@@ -48,11 +48,12 @@ def _ess(weights: list[float]) -> float:
     return sum(weights) ** 2 / sq if sq > 0 else 0.0
 
 
-def action_values(view: View, n: int = 200, seed: int = 0, model: Opponents | None = None) -> dict[Action, float]:
+def action_values(view: View, n: int = 200, seed: int = 0, model: Opponents | None = None, own_best: bool = True) -> dict[Action, float]:
     """Per legal abstract action of ``view``'s seat now, its team's chance of winning the game (0..1) once the
     lance is played out (see the module docstring); ``n`` sampled deals (with a model, up to :data:`POOL` times n while few of them are likely). With a ``model``
     (:class:`~musteach.play.opponents.Opponents`), the other team's seats act, and their earlier actions weigh
-    the deals, by its type mixture. Raises :class:`~musteach.rules.errors.MusError` when the seat has no
+    the deals, by its type mixture, and (``own_best``) the seat's own later decisions in the lance are the
+    action worth most over the deals (else the strategy's). Raises :class:`~musteach.rules.errors.MusError` when the seat has no
     betting decision now."""
     from ..beliefs import log_weights
     from ..odds_bot import sample_deals
@@ -116,7 +117,7 @@ def action_values(view: View, n: int = 200, seed: int = 0, model: Opponents | No
         a = ACTION_OF[sym]
         if not b.can(view.seat, a):
             continue
-        if model is not None:  # the seat's own later decisions are its best over the deals, not the table's
+        if model is not None and own_best:  # the seat's own later decisions are its best over the deals, not the table's
             out[a] = sum(w * v for w, v in zip(ws, ev.vector(child, keys, ws), strict=True)) / total
         else:
             out[a] = sum(w * ev.value(child, key) for key, w in groups.items()) / total
