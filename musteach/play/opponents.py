@@ -408,16 +408,14 @@ class Opponents:
         kings: int = 8,
         partner_bkt: int | None = None,
         envido: str = "any",
-        strength: float | None = None,
     ) -> tuple[float, ...]:
         """``seat``'s probability of each action of ``tree``'s node ``node`` holding bucket ``bkt`` with its
         partner's seña bit ``sign``: the equilibrium's (with its tremble) and the value bettor's, mixed by the
         type posterior. The value bettor bets its team's strength: with ``sign`` set, the stronger of its own
         bucket and its partner's (``partner_bkt``; None: the mean of the buckets that make that seña,
         :func:`signed_strength`). ``envido``: which opening envidos the ``E`` entry stands for (see
-        :func:`branch_probs`; the equilibrium reads them all as its envido), for the likelihood of one seen.
-        ``strength``: the value bettor's strength when known exactly (the hand of a deal), instead of the bucket's."""
-        key = (seat, li, tree.participants, ctx, node, bkt, sign, kings, partner_bkt, envido, strength)
+        :func:`branch_probs`; the equilibrium reads them all as its envido), for the likelihood of one seen."""
+        key = (seat, li, tree.participants, ctx, node, bkt, sign, kings, partner_bkt, envido)
         hit = self._cache.get(key)
         if hit is not None:
             return hit
@@ -433,8 +431,6 @@ class Opponents:
             s = bucket_strength(li, k, kings)[bkt]
             if sign:
                 s = max(s, signed_strength(li, k, kings) if partner_bkt is None else bucket_strength(li, k, kings)[partner_bkt])
-            if strength is not None:
-                s = strength
             val = self.value_mix(seat, nd.actions, s, envido)
             out = tuple((1 - pv) * a + pv * b for a, b in zip(eq, val, strict=True))
         self._cache[key] = out

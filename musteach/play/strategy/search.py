@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING
 
 from ...rules.betting import Action
 from ..deals import keys_for, rank_facts, rank_id
-from ..opponents import strength_of
 from ..policy import match_equity
 from ..view import View
 from . import ACTION_OF, infoset, node_probs
@@ -87,8 +86,6 @@ def action_values(view: View, n: int = 200, seed: int = 0, model: Opponents | No
     pct = facts.pct[li]
     # deals that look the same to the abstraction and pay the same share one evaluation
     groups: dict[tuple[object, ...], float] = {}
-    me_pos = (view.seat - mano) % 4
-    st = strength_of(li, kings)
     floor = 1e-3 if model is not None else 0.0  # with a model, deals a thousand times less likely than the likeliest are left out
     for deal, w, win in zip(deals, weights, winners, strict=True):
         if w <= floor:
@@ -101,9 +98,7 @@ def action_values(view: View, n: int = 200, seed: int = 0, model: Opponents | No
         )
         vals = (0, 0) if value_of is None else (value_of[ids[0]] + value_of[ids[2]], value_of[ids[1]] + value_of[ids[3]])
         win_team = -1 if win < 0 else (win - mano) % 4 % 2
-        key: tuple[object, ...] = (cells, win_team, vals)
-        if model is not None:  # the value bettor acts on its hand's own strength, finer than its bucket
-            key = (*key, tuple(_team_strength(st, pct, ids, p, cells[p]) if p in ix.participants and p % 2 != me_pos % 2 else -1.0 for p in range(4)))
+        key = (cells, win_team, vals)
         groups[key] = groups.get(key, 0.0) + w
     me = (view.seat - mano) % 4 % 2
     go = view.to_go
@@ -127,15 +122,6 @@ def action_values(view: View, n: int = 200, seed: int = 0, model: Opponents | No
         else:
             out[a] = sum(w * ev.value(child, key) for key, w in groups.items()) / total
     return out
-
-
-def _team_strength(st: tuple[float, ...], pct: bytes, ids: list[int], p: int, cell: int) -> float:
-    """The strength the value bettor at position ``p`` bets with (its own; with its partner's seña bit set in
-    ``cell``, the stronger of its own and its partner's), to two decimals."""
-    s = st[pct[ids[p]]]
-    if cell % 2:
-        s = max(s, st[pct[ids[(p + 2) % 4]]])
-    return round(s, 2)
 
 
 class _Evaluator:
@@ -190,12 +176,7 @@ class _Evaluator:
             seat = (self.mano + pos) % 4
             mate = cells[(pos + 2) % 4]
             assert isinstance(mate, int)
-            exact = key[3] if len(key) > 3 else None
-            strength = exact[pos] if isinstance(exact, tuple) else None
-            assert strength is None or isinstance(strength, float)
-            return self.model.probs(
-                seat, self.table, self.tree, self.li, self.ctx, n, cell // 2, cell % 2, self.kings, mate // 2 if mate >= 0 else None, strength=strength
-            )
+            return self.model.probs(seat, self.table, self.tree, self.li, self.ctx, n, cell // 2, cell % 2, self.kings, mate // 2 if mate >= 0 else None)
         return node_probs(self.table, self.li, self.parts, self.ctx, n, cell // 2, cell % 2)
 
     def equity(self, mine: float, theirs: float) -> float:
@@ -207,7 +188,7 @@ class _Evaluator:
         return match_equity(self.target - self.us + round(mine), self.target - self.them + round(theirs), self.target)
 
     def terminal(self, kind: str, amount: int, team: int, key: tuple[object, ...]) -> float:
-        _cells, win_team, vals = key[:3]
+        _cells, win_team, vals = key
         assert isinstance(win_team, int) and isinstance(vals, tuple)
         bonus = 1 if self.li == 4 else 0
         base = 1 if self.li in (0, 1, 4) else 0
@@ -229,7 +210,18 @@ class _Evaluator:
         if node.pos < 0:
             v = self.terminal(node.kind, node.amount, node.team, key)
         else:
-            probs = self.probs(n, node.pos, key)
+            cells = key[0]
+            assert isinstance(cells, tuple)
+            cell = cells[node.pos]
+            if self.model is not None and node.pos % 2 != self.me:
+                seat = (self.mano + node.pos) % 4
+                mate = cells[(node.pos + 2) % 4]
+                assert isinstance(mate, int)
+                probs = self.model.probs(
+                    seat, self.table, self.tree, self.li, self.ctx, n, cell // 2, cell % 2, self.kings, mate // 2 if mate >= 0 else None
+                )
+            else:
+                probs = node_probs(self.table, self.li, self.parts, self.ctx, n, cell // 2, cell % 2)
             v = sum(p * self.value(c, key) for p, c in zip(probs, node.children, strict=True) if p > 0)
         self.memo[(n, key)] = v
         return v
