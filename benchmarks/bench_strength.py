@@ -21,10 +21,12 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from musteach.play.bots import play_match
-from musteach.play.levels import LEGACY, make_bot
+from musteach.play.levels import LEGACY, STRONG_TABLE, make_bot
 from musteach.play.strategy.table import TABLE_ENV
 
-OPPONENTS = {"legacy": LEGACY, "club": "club", "beginner": "beginner"}
+#: The opponents by --pair name: "table" is the strong level without its adaptation (the bluffing equilibrium it
+#: must not lose to), "self" the strong level itself.
+OPPONENTS = {"legacy": LEGACY, "club": "club", "beginner": "beginner", "table": STRONG_TABLE, "self": "strong"}
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -90,7 +92,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--progress", action="store_true", help="print the running figures after every batch")
-    ap.add_argument("--pair", choices=["all", *OPPONENTS], default="all")
+    ap.add_argument("--pair", choices=["all", *OPPONENTS], default="all", help="all: legacy, club and beginner")
     ap.add_argument("--level", default="strong", help="the level measured (default strong)")
     ap.add_argument("--table", default=None, help="a strategy file to play instead of the shipped one")
     ap.add_argument("--seed", type=int, default=0, help="the first match's seed")
@@ -98,7 +100,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.table:
         os.environ[TABLE_ENV] = str(Path(args.table).resolve())
-    names = list(OPPONENTS) if args.pair == "all" else [args.pair]
+    names = ["legacy", "club", "beginner"] if args.pair == "all" else [args.pair]
     for name in names:
         won, played, secs, tally = measure(args.level, OPPONENTS[name], args.games, args.workers, args.progress, args.seed)
         lo, hi = wilson(won, played)

@@ -39,6 +39,7 @@ from ..rules.errors import MusError
 from ..rules.lances import LANCES
 from .deals import fits_public, rank_facts, rank_id
 from .odds_bot import Deal
+from .opponents import is_big
 from .strategy import abstract_node, node_probs, score_context
 from .strategy.abstraction import bucket, lance_tree, sign_map
 from .strategy.table import StrategyTable, shipped_table
@@ -46,6 +47,8 @@ from .view import View
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from .opponents import Opponents
 else:
     np = lazy_module("numpy")
 
@@ -60,8 +63,9 @@ TREMBLE = 0.05
 Evidence = tuple[int, int, list[float]]
 
 
-def _evidence(view: View, b: LanceBetting, table: StrategyTable, ctx_go: dict[str, int]) -> tuple[int, int, list[Evidence]]:
-    """The lance index, its bucket count and the evidence of the other seats' actions in betting ``b``."""
+def _evidence(view: View, b: LanceBetting, table: StrategyTable, ctx_go: dict[str, int], model: Opponents | None = None) -> tuple[int, int, list[Evidence]]:
+    """The lance index, its bucket count and the evidence of the other seats' actions in betting ``b``; with a
+    ``model``, the other team's seats act by its type mixture (:meth:`~musteach.play.opponents.Opponents.probs`)."""
     li = LANCES.index(b.lance)
     parts = tuple(sorted((s - b.mano) % 4 for s in b.participants))
     k = table.ks[li]
@@ -72,7 +76,8 @@ def _evidence(view: View, b: LanceBetting, table: StrategyTable, ctx_go: dict[st
     if not table.has(li, parts, ctx):
         return li, k, []
     out: list[Evidence] = []
-    for node, seat, sym in abstract_node(b, tree):
+    steps = [st for st in b.steps if st.seat is not None and st.action is not None]
+    for (node, seat, sym), step in zip(abstract_node(b, tree), steps, strict=False):
         if seat == view.seat:
             continue
         n = tree.nodes[node]
@@ -82,6 +87,10 @@ def _evidence(view: View, b: LanceBetting, table: StrategyTable, ctx_go: dict[st
         a = n.actions.index(sym)
         logs = []
         for cell in range(2 * k):
+            if model is not None and seat % 2 != view.seat % 2:
+                envido = "any" if sym != "E" or n.pos < 0 or "Q" in n.actions else "big" if is_big(n.actions, sym, step.action) else "small"
+                logs.append(math.log(model.probs(seat, table, tree, li, ctx, node, cell // 2, cell % 2, view.rules.kings, None, envido)[a]))
+                continue
             p = node_probs(table, li, parts, ctx, node, cell // 2, cell % 2)[a]
             logs.append(math.log((1 - TREMBLE) * p + TREMBLE / len(n.actions)))
         partner = (seat + 2) % 4 if (pos + 2) % 4 in parts else -1
@@ -89,8 +98,10 @@ def _evidence(view: View, b: LanceBetting, table: StrategyTable, ctx_go: dict[st
     return li, k, out
 
 
-def log_weights(view: View, deals: Sequence[Deal]) -> list[float]:
-    """log of :func:`deal_weights` (``-inf`` for a deal that contradicts a seña or a declaration)."""
+def log_weights(view: View, deals: Sequence[Deal], model: Opponents | None = None) -> list[float]:
+    """log of :func:`deal_weights` (``-inf`` for a deal that contradicts a seña or a declaration); with a
+    ``model`` (:class:`~musteach.play.opponents.Opponents`), the other team's actions weigh the deals as its
+    type mixture says (the strong level's adaptation) instead of the strategy alone."""
     try:
         table: StrategyTable | None = shipped_table()
     except MusError:  # no table shipped: only the señas and declarations are weighed
@@ -105,7 +116,7 @@ def log_weights(view: View, deals: Sequence[Deal]) -> list[float]:
     lances = []
     if table is not None:
         for b in bettings:
-            li, k, ev = _evidence(view, b, table, ctx_go)
+            li, k, ev = _evidence(view, b, table, ctx_go, model)
             if ev:
                 buckets = [bucket(p, li, k, kings) for p in range(256)]
                 lances.append((facts.pct[li], buckets, sign_map(li, k, kings), ev))
@@ -124,12 +135,12 @@ def log_weights(view: View, deals: Sequence[Deal]) -> list[float]:
     return out
 
 
-def deal_weights(view: View, deals: Sequence[Deal]) -> np.ndarray:
+def deal_weights(view: View, deals: Sequence[Deal], model: Opponents | None = None) -> np.ndarray:
     """A weight per deal (float64, shape ``(len(deals),)``, summing to 1; all equal when every deal is ruled
     out): how likely the other three seats were to say what they said holding that deal's hands (see the
     module docstring). ``deals``: hidden deals as :func:`~musteach.play.odds_bot.sample_deals` draws them,
-    4 hands of 4 card indexes by seat, ``view.seat`` holding its own cards."""
-    lw = np.array(log_weights(view, deals), dtype=np.float64)
+    4 hands of 4 card indexes by seat, ``view.seat`` holding its own cards. ``model``: see :func:`log_weights`."""
+    lw = np.array(log_weights(view, deals, model), dtype=np.float64)
     if len(lw) == 0:
         return lw
     top = lw.max()

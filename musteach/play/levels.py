@@ -6,11 +6,13 @@ Every level plays only legal moves and makes only true señas (RULES.md §11).
   accepts too often, cuts the mus at once and does not read its partner's señas (it still makes true ones);
 * :attr:`Level.CLUB`: :class:`~musteach.play.rule_bot.RuleBot` with its thresholds on simple hand strength;
 * :attr:`Level.STRONG`: :class:`~musteach.play.strategy.bot.StrategyBot`, which bets as the computed
-  strategy says (:mod:`musteach.play.strategy`, solved by CFR+) and changes cards as OddsBot does.
+  strategy says (:mod:`musteach.play.strategy`, solved by CFR+), adapting where the stakes are high to how
+  its opponents are seen to play (:mod:`musteach.play.opponents`), and changes cards as OddsBot does.
 
 :data:`LEGACY` (``make_bot("legacy")``) is the strong level as it was before the computed strategy
 (:class:`~musteach.play.odds_bot.OddsBot`): a baseline for ``benchmarks/bench_strength.py``, not a level a
-learner chooses (it is not a :class:`Level`).
+learner chooses (it is not a :class:`Level`); :data:`STRONG_TABLE` (``make_bot("strong-table")``) is the
+strong level without its adaptation to the opponents (:class:`~musteach.play.strategy.bot.StrategyBot`).
 
 ``benchmarks/bench_levels.py`` plays neighbouring levels against each other and prints their win rates.
 
@@ -31,10 +33,13 @@ from .policy import Bot
 from .rule_bot import RuleBot
 from .strategy.bot import StrategyBot
 
-__all__ = ["LEGACY", "BeginnerBot", "Level", "make_bot"]
+__all__ = ["LEGACY", "STRONG_TABLE", "BeginnerBot", "Level", "make_bot"]
 
 #: The frozen strong level of before the computed strategy, for benchmarks only (not a :class:`Level`).
 LEGACY = "legacy"
+#: The strong level without its adaptation to the opponents (the computed strategy's table alone), for
+#: benchmarks only (not a :class:`Level`).
+STRONG_TABLE = "strong-table"
 
 
 class Level(Enum):
@@ -89,10 +94,12 @@ def make_bot(level: Level | str, *, name: str | None = None, seed: int = 0) -> B
     title); seed: the strong level's sampling seed. Raises :class:`MusError` for an unknown level."""
     if isinstance(level, str) and level.strip().lower() == LEGACY:
         return OddsBot(name=name or "Legacy", seed=seed)
+    if isinstance(level, str) and level.strip().lower() == STRONG_TABLE:
+        return StrategyBot(name=name or "Strong (table)", seed=seed)
     lv = Level.parse(level)
     title = name or lv.title
     if lv is Level.BEGINNER:
         return BeginnerBot(name=title)
     if lv is Level.CLUB:
         return RuleBot(name=title)
-    return StrategyBot(name=title, seed=seed)
+    return StrategyBot(name=title, seed=seed, adapt=True)
