@@ -506,3 +506,26 @@ def test_the_count_quiz_and_the_count_view_word_the_betting_alike(lang):
         with speaking(lang):
             line = translator()(labels.SEAT_SAID, seat=step.seat, action=step.action)
         assert html.escape(line) in quiz.picture.value
+
+
+def test_enter_in_a_stones_box_presses_check_once_per_answer():
+    """The browser's text box sends ``{"event": "submit"}`` on Enter (ipywidgets 8): in either stones quiz it
+    checks what is typed, as Check does, on every question (the betting quiz's boxes live across questions,
+    so their handler must not be added twice: one Enter, one answer); once answered, Enter counts nothing."""
+    quiz = mw.BettingQuiz(n=3, seed=5)
+    for _ in range(2):
+        answer = quiz.question.answer
+        quiz.stones_a.value, quiz.stones_b.value = str(answer["A"]), str(answer["B"])
+        quiz.stones_b._handle_custom_msg({"event": "submit"}, [])  # what the page sends on Enter
+        assert quiz.session.is_answered and quiz.session.verdict.correct
+        answered = quiz.session.answered
+        quiz.stones_a._handle_custom_msg({"event": "submit"}, [])
+        assert quiz.session.answered == answered, "an Enter on an answered question counts nothing"
+        quiz.next_button.click()
+    count = mw.CountQuiz(n=2, seed=3)
+    q = count.question
+    for lance, row in count.cells.items():
+        for team, box in row.items():
+            box.value = str(q.answer[lance][team])
+    next(iter(next(iter(count.cells.values())).values()))._handle_custom_msg({"event": "submit"}, [])
+    assert count.session.is_answered and count.session.verdict.correct

@@ -22,6 +22,7 @@ Stable CSS classes: the quiz root ``musteach-quiz``; inputs ``musteach-stones-A`
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any, Unpack
 
@@ -474,9 +475,29 @@ def _stones_box(team: str, tooltip: str) -> widgets.Text:
     return box
 
 
+#: The stones boxes whose Enter already presses their quiz's Check (a box lives across questions in the betting
+#: quiz: its handler is added once).
+_ENTER_WIRED: weakref.WeakSet[widgets.Text] = weakref.WeakSet()
+
+
+def press_on_enter(box: widgets.Text, check: widgets.Button) -> None:
+    """Make Enter in ``box`` press ``check`` while it may be pressed, as a click does: ipywidgets 8's text box
+    sends the kernel ``{"event": "submit"}`` on Enter, after the value typed. Added once per box."""
+    if box in _ENTER_WIRED:
+        return
+    _ENTER_WIRED.add(box)
+
+    def on_msg(_w: object, content: object, _buffers: object) -> None:
+        if isinstance(content, dict) and content.get("event") == "submit" and not check.disabled:
+            check.click()
+
+    box.on_msg(on_msg)
+
+
 class _StonesControls(AnswerControls):
     """Boxes to type stones in (per team, or per lance and team) and the quiz's Check: marked right or wrong
-    per part as the state says (``state.wrong_parts``), the Check button coloured by the verdict."""
+    per part as the state says (``state.wrong_parts``), the Check button coloured by the verdict. Enter in a box
+    presses Check (:func:`press_on_enter`)."""
 
     def __init__(self, boxes: Mapping[str, Mapping[str, widgets.Text]], check: widgets.Button,
                  children: Sequence[widgets.Widget]) -> None:
@@ -491,6 +512,7 @@ class _StonesControls(AnswerControls):
             box.disabled = False
             box.remove_class("musteach-cell-wrong")
             box.remove_class("musteach-cell-right")
+            press_on_enter(box, check)
 
     def all_boxes(self) -> list[widgets.Text]:
         return [box for row in self.boxes.values() for box in row.values()]
