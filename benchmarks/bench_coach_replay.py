@@ -311,7 +311,6 @@ def measure_prior(games: int) -> None:
     """Print :data:`musteach.play.rollout.AFTER_MUS`: how much likelier than a random hand each (Grande
     quartile, pares value) cell is among the strong level's hands at the start of the lances, in hands that
     went through at least one discard round (``games`` games of self-play; 50 pseudo-hands of smoothing)."""
-    import random
 
     from musteach.play.deals import rank_id
     from musteach.play.rollout import after_mus_cell
@@ -335,6 +334,16 @@ def measure_prior(games: int) -> None:
             if g.is_over:
                 break
             g.next_hand()
+    print(f"AFTER_MUS over {sum(seen.values())} hands: {cell_ratios(seen)}")
+
+
+def cell_ratios(seen: dict[tuple[int, int], int]) -> tuple[tuple[float, ...], ...]:
+    """How much likelier than a random hand each (Grande quartile, pares value) cell is among the hands counted
+    in ``seen`` (against 40,000 random hands; 50 pseudo-hands of smoothing), as the seat models' prior tables."""
+    import random
+
+    from musteach.play.deals import after_mus_cell, rank_id
+
     rng = random.Random(1)
     ref: dict[tuple[int, int], int] = {}
     for _ in range(40_000):
@@ -348,7 +357,7 @@ def measure_prior(games: int) -> None:
             rf = ref.get((gq, pv), 0) / rt
             row.append(round((seen.get((gq, pv), 0) + k * rf) / (tot + k) / rf, 2) if rf > 0 else 1.0)
         rows.append(tuple(row))
-    print(f"AFTER_MUS over {tot} hands: {tuple(rows)}")
+    return tuple(rows)
 
 
 def measure_discard_prior(games: int, first_seed: int) -> None:
@@ -356,7 +365,6 @@ def measure_discard_prior(games: int, first_seed: int) -> None:
     quartile, pares value) cell is among the strong level's hands right after a discard (at the start of each
     mus round after the first, before anybody speaks: the prior that the calls of that round then weigh;
     ``games`` games of self-play from ``first_seed``; 50 pseudo-hands of smoothing)."""
-    import random
 
     from musteach.play.deals import after_mus_cell, rank_id
 
@@ -379,20 +387,7 @@ def measure_discard_prior(games: int, first_seed: int) -> None:
             g.act(t.seat, bots[t.seat].decide(v))
             if g.hand.is_over and not g.is_over:
                 g.next_hand()
-    rng = random.Random(1)
-    ref: dict[tuple[int, int], int] = {}
-    for _ in range(40_000):
-        cell = after_mus_cell(rank_id(sorted(rng.sample(range(40), 4))), 8)
-        ref[cell] = ref.get(cell, 0) + 1
-    tot, rt, k = sum(seen.values()), sum(ref.values()), 50
-    rows = []
-    for gq in range(4):
-        row = []
-        for pv in range(4):
-            rf = ref.get((gq, pv), 0) / rt
-            row.append(round((seen.get((gq, pv), 0) + k * rf) / (tot + k) / rf, 2) if rf > 0 else 1.0)
-        rows.append(tuple(row))
-    print(f"AFTER_DISCARD over {tot} hands: {tuple(rows)}")
+    print(f"AFTER_DISCARD over {sum(seen.values())} hands: {cell_ratios(seen)}")
 
 
 def check_model(games: int, first_seed: int) -> None:
