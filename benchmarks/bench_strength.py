@@ -21,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from musteach.play.bots import play_match
+from musteach.play.policy import Bot
 from musteach.play.levels import LEGACY, STRONG_TABLE, make_bot
 from musteach.play.strategy.table import TABLE_ENV
 
@@ -40,13 +41,26 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 Tally = dict[str, float]
 
 
+#: Set by --drift-at: the measured level's StrategyBot.drift_at (None: the level's own; "off": never).
+DRIFT_AT: str | None = None
+
+
+def _tuned(bot: Bot) -> Bot:
+    """``bot`` with :data:`DRIFT_AT` applied (a StrategyBot only)."""
+    from musteach.play.strategy.bot import StrategyBot
+
+    if DRIFT_AT is not None and isinstance(bot, StrategyBot):
+        bot.drift_at = None if DRIFT_AT == "off" else float(DRIFT_AT)
+    return bot
+
+
 def one_match(args: tuple[str, str, int]) -> tuple[int, int, Tally]:
     """(games the first level won, games played, tally) in one match with seed ``seed``; the tally counts the
     first level's net stones per lance (``net:grande`` ...) and the games an accepted órdago decided, by who
     bet it and who won (``ordago:grande:own:won`` ...)."""
     better, worse, seed = args
     side = seed % 2
-    bots = [make_bot(better, seed=seed) if s % 2 == side else make_bot(worse, seed=seed + 7919) for s in range(4)]
+    bots = [_tuned(make_bot(better, seed=seed)) if s % 2 == side else make_bot(worse, seed=seed + 7919) for s in range(4)]
     g = play_match(bots, seed=seed)
     me, them = "AB"[side], "AB"[1 - side]
     tally: Tally = {}
@@ -96,8 +110,11 @@ def main() -> None:
     ap.add_argument("--level", default="strong", help="the level measured (default strong)")
     ap.add_argument("--table", default=None, help="a strategy file to play instead of the shipped one")
     ap.add_argument("--seed", type=int, default=0, help="the first match's seed")
+    ap.add_argument("--drift-at", default=None, help="the measured level's StrategyBot.drift_at (a number, or off)")
     ap.add_argument("--detail", action="store_true", help="also print net stones per lance and the games órdagos decided")
     args = ap.parse_args()
+    global DRIFT_AT
+    DRIFT_AT = args.drift_at
     if args.table:
         os.environ[TABLE_ENV] = str(Path(args.table).resolve())
     names = ["legacy", "club", "beginner"] if args.pair == "all" else [args.pair]

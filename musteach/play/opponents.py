@@ -25,6 +25,15 @@ Evidence is every betting action of an opponent seat in the lances of a finished
 hand costs a few hundred additions. The prior leans to the equilibrium (:data:`PRIOR_VALUE`): with little
 evidence the seat is read as the strategy reads it.
 
+**The drift** (:attr:`Opponents.drift`): how many stones a hand our team takes more than the other, on
+average, in the hands seen (the stones of the count and the dejes, RULES.md §6, §7; a hand ended by an
+accepted órdago is left out: it says who held the best hand once, not who plays better). The mean of those
+differences is shrunk towards 0 as a normal prior asks: the difference of one hand has a spread of about
+:data:`HAND_SPREAD` stones, and the edges players have over each other are rarely more than
+:data:`PRIOR_EDGE` stones a hand, so the prior weighs as ``(HAND_SPREAD / PRIOR_EDGE) ** 2`` =
+:data:`PRIOR_HANDS` hands (the posterior mean ``sum / (hands + PRIOR_HANDS)``). Two equal teams read a drift
+near 0; after 20 hands its noise is about ``6 * sqrt(20) / 36`` = 0.75 stone.
+
 >>> m = Opponents()
 >>> round(m.p_value(1), 2)
 0.25
@@ -46,8 +55,12 @@ from .view import View
 
 __all__ = [
     "CLASSES",
+    "Drift",
     "EPSILONS",
     "EQUILIBRIUM",
+    "HAND_SPREAD",
+    "PRIOR_EDGE",
+    "PRIOR_HANDS",
     "PRIOR_VALUE",
     "THETAS",
     "VALUE",
@@ -78,6 +91,13 @@ PRIOR_VALUE = 0.25
 #: The equilibrium type's tremble (as :data:`musteach.play.beliefs.TREMBLE`).
 TREMBLE = 0.05
 _AGGRESSIVE = frozenset("ERO")
+#: The spread (standard deviation) of the difference of the stones the two teams take in one hand: about 6
+#: (measured 5.7 in club self-play, hands not ended by an órdago nor by the game's end).
+HAND_SPREAD = 6.0
+#: The prior's spread of the true drift: edges between players of more than about this many stones a hand are rare.
+PRIOR_EDGE = 1.5
+#: The weight of the drift's prior (of 0), in hands: ``(HAND_SPREAD / PRIOR_EDGE) ** 2``.
+PRIOR_HANDS = (HAND_SPREAD / PRIOR_EDGE) ** 2
 
 
 def _sig(x: float) -> float:
@@ -276,12 +296,63 @@ class SeatRecord:
         return [x / t for x in w]
 
 
+@dataclass
+class Drift:
+    """The stones a hand our team takes more than the other, learnt from the hands seen (see the module
+    docstring): ``hands`` counted, ``total`` the sum of their differences (ours minus theirs), ``wins`` the
+    games won by each team (A, B) when last seen (to tell who won the game a hand ended).
+
+    >>> d = Drift()
+    >>> d.add(6, 0); d.add(4, 2)
+    >>> d.hands, d.total, round(d.value, 3)
+    (2, 8.0, 0.444)
+    """
+
+    hands: int = 0
+    total: float = 0.0
+    wins: tuple[int, int] = (0, 0)
+
+    @property
+    def value(self) -> float:
+        """The drift in stones a hand (posterior mean: ``total / (hands + PRIOR_HANDS)``; 0 before any hand)."""
+        return self.total / (self.hands + PRIOR_HANDS)
+
+    def add(self, ours: int, theirs: int) -> None:
+        """Count one hand in which our team took ``ours`` stones and the other ``theirs``."""
+        self.hands += 1
+        self.total += ours - theirs
+
+    def learn(self, view: View) -> bool:
+        """Count the finished hand of ``view`` (``view.shown`` set), unless an accepted órdago ended it; returns
+        whether it was counted. A hand that ended the game counts the stones the winner needed and the dejes
+        the loser took (the count stops at the target)."""
+        games = view.match.game_wins
+        over = view.match.stones == (0, 0)  # every hand scores at least a stone: back to 0-0 is a new game
+        won = self.wins
+        self.wins = games
+        if any(o.type == "ordago_accepted" for o in view.outcomes.values()):
+            return False
+        me = view.team
+        them = "B" if me == "A" else "A"
+        if not over:
+            after = view.match.score
+            got = {t: after[t] - view.score[t] for t in (me, them)}
+        else:
+            winner = "A" if games[0] > won[0] else "B" if games[1] > won[1] else None
+            if winner is None:
+                return False
+            got = {t: view.rules.target - view.score[t] if t == winner else view.live_score[t] - view.score[t] for t in (me, them)}
+        self.add(got[me], got[them])
+        return True
+
+
 class Opponents:
     """Per seat, a :class:`SeatRecord` learnt from finished hands (:meth:`learn`), and what it says: the type
     posterior (:meth:`p_value`) and the mixed action probabilities of a seat at a node (:meth:`probs`)."""
 
     def __init__(self) -> None:
         self.seats: dict[int, SeatRecord] = {}
+        self.stones = Drift()
         self._done: set[tuple[int, int]] = set()
         self._cache: dict[tuple[object, ...], tuple[float, ...]] = {}
         self._mix: dict[tuple[object, ...], tuple[float, ...]] = {}
@@ -295,6 +366,11 @@ class Opponents:
             rec = self.seats[seat] = SeatRecord()
         return rec
 
+    @property
+    def drift(self) -> float:
+        """The stones a hand our team is expected to take more than the other (:class:`Drift`; 0 before any hand)."""
+        return self.stones.value
+
     def p_value(self, seat: int) -> float:
         """The posterior probability that ``seat`` is a value bettor (:data:`PRIOR_VALUE` before any evidence)."""
         hit = self._pv.get(seat)
@@ -305,7 +381,8 @@ class Opponents:
 
     def learn(self, view: View, table: StrategyTable | None = None) -> int:
         """Weigh the betting actions of the seats of the other team in the finished hand of ``view`` (``view.shown``
-        set; each hand once); returns how many actions were weighed. ``table``: the strategy (default the shipped one)."""
+        set; each hand once), and count its stones in the :attr:`drift`; returns how many actions were weighed.
+        ``table``: the strategy (default the shipped one)."""
         from .strategy.table import shipped_table
 
         if view.shown is None:
@@ -314,6 +391,7 @@ class Opponents:
         if key in self._done:
             return 0
         self._done.add(key)
+        self.stones.learn(view)
         table = table or shipped_table()
         kings = view.rules.kings
         facts = rank_facts(kings)
