@@ -21,8 +21,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from musteach.play.bots import play_match
-from musteach.play.policy import Bot
 from musteach.play.levels import LEGACY, STRONG_TABLE, make_bot
+from musteach.play.policy import Bot
 from musteach.play.strategy.table import TABLE_ENV
 
 #: The opponents by --pair name: "table" is the strong level without its adaptation (the bluffing equilibrium it

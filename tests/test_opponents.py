@@ -309,13 +309,12 @@ def _finished_hands(seed: int, hands: int) -> list[tuple[View, dict[str, int], b
 
 def test_the_drift_counts_each_hands_stones_from_the_view_at_its_end() -> None:
     d = Drift()
-    counted = 0
-    for v, got, _ordago in _finished_hands(5, 12):
-        assert d.learn(v)
+    counted = expected = 0
+    for v, got, ordago in _finished_hands(5, 12):
+        assert not ordago and d.learn(v)
         counted += 1
-        assert d.hands == counted
-    expected = sum(got["A"] - got["B"] for _v, got, _o in _finished_hands(5, 12))
-    assert d.total == expected  # seat 0 is team A; in this match no hand ended the game early
+        expected += got["A"] - got["B"]
+        assert d.hands == counted and d.total == expected  # seat 0 is team A; in this match no hand ended the game early
     assert d.value == pytest.approx(expected / (counted + PRIOR_HANDS))
 
 
