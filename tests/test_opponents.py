@@ -30,6 +30,7 @@ from musteach.play.opponents import (
     branch_probs,
     bucket_strength,
     strength_of,
+    threshold_key,
     value_probs,
 )
 from musteach.play.policy import LANCE_INDEX, match_equity
@@ -314,7 +315,7 @@ def test_the_drift_counts_each_hands_stones_from_the_view_at_its_end() -> None:
         assert not ordago and d.learn(v)
         counted += 1
         expected += got["A"] - got["B"]
-        assert d.hands == counted and d.total == expected  # seat 0 is team A; in this match no hand ended the game early
+        assert d.hands == counted and d.total == expected  # seat 0 is team A; hand 8 ends the first game (the stones the winner needed)
     assert d.value == pytest.approx(expected / (counted + PRIOR_HANDS))
 
 
@@ -401,3 +402,17 @@ def test_with_a_big_edge_the_bot_avoids_an_ordago_it_would_bet_without_one() -> 
     assert ahead.adapting(v) and ahead.high_stakes(v, policy(v))
     assert ahead.decide(v) == max(at_two, key=lambda a: at_two[a]) != Action("ordago")
     assert at_two[Action("quiero")] > at_two[Action("ordago")]  # with the edge, the sure stones are worth more
+
+
+def test_the_value_bettors_thresholds_are_learnt_per_lance() -> None:
+    m = Opponents()
+    for i in range(60):  # calls órdagos at grande only with the very top hands, at juego with most
+        s = (i + 0.5) / 60
+        m.weigh(1, CALL, "Q" if s > 0.95 else "N", s, 0.5, li=0)
+        m.weigh(1, CALL, "Q" if s > 0.55 else "N", s, 0.5, li=3)
+    grande, juego = m.value_mix(1, CALL, 0.8, li=0), m.value_mix(1, CALL, 0.8, li=3)
+    assert grande[CALL.index("Q")] < 0.1 < 0.9 < juego[CALL.index("Q")]
+    post = m.record(1).theta_posterior(threshold_key("call", 0))
+    assert THETAS[max(range(len(THETAS)), key=lambda i: post[i])] >= 0.9
+    shared = m.value_mix(1, CALL, 0.8)  # no lance: the shared threshold, which saw nothing (its prior)
+    assert 0.1 < shared[CALL.index("Q")] < 0.9

@@ -10,7 +10,8 @@ The two types:
   strength in the lance, ``s`` = the hand's percentile among the hands that play the lance
   (:func:`strength_of`). In each decision class (:data:`CLASSES`) it takes the
   stronger branch with probability ``ε + (1 - 2 ε) / (1 + exp(-(s - θ) / WIDTH))``, with its own unknown
-  threshold θ per class (a uniform prior over :data:`THETAS`) and one mistake rate ε for all its decisions
+  threshold θ per class and lance (a uniform prior over :data:`THETAS`: a player calls an órdago at grande with
+  other hands than at juego) and one mistake rate ε for all its decisions
   (a uniform prior over :data:`EPSILONS`: a careful player never bets a weak hand; a careless one sometimes
   does):
 
@@ -71,6 +72,7 @@ __all__ = [
     "bucket_strength",
     "signed_strength",
     "strength_of",
+    "threshold_key",
     "decision_class",
     "is_big",
     "value_probs",
@@ -238,11 +240,26 @@ def signed_strength(li: int, k: int, kings: int = 8) -> float:
     return sum(got) / len(got) if got else 1.0
 
 
+def threshold_key(cls: str, li: int | None) -> str:
+    """The key of the value bettor's threshold for class ``cls`` in lance ``li`` (None: any lance, shared).
+
+    >>> threshold_key("call", 0), threshold_key("open", None)
+    ('call@0', 'open')
+    """
+    return cls if li is None else f"{cls}@{li}"
+
+
+def _fresh_logs() -> list[list[float]]:
+    return [[0.0] * len(THETAS) for _ in EPSILONS]
+
+
 @dataclass
 class SeatRecord:
     """What one opponent seat's actions say: ``log_eq`` the log-likelihood of its actions under the equilibrium;
-    ``log_value[class][e][i]`` under the value bettor with mistake rate :data:`EPSILONS` ``[e]`` and threshold
-    :data:`THETAS` ``[i]`` for that class; ``actions`` how many actions were weighed."""
+    ``log_value[key][e][i]`` under the value bettor with mistake rate :data:`EPSILONS` ``[e]`` and threshold
+    :data:`THETAS` ``[i]`` for that key: a class of :data:`CLASSES` in lance ``li`` (:func:`threshold_key`,
+    ``"call@0"``), or the class alone for actions weighed without their lance; ``actions`` how many actions
+    were weighed."""
 
     log_eq: float = 0.0
     log_value: dict[str, list[list[float]]] = field(
@@ -281,15 +298,15 @@ class SeatRecord:
         return _sig(math.log(PRIOR_VALUE / (1 - PRIOR_VALUE)) + self.log_odds())
 
     def theta_posterior(self, cls: str, e: int | None = None) -> list[float]:
-        """The posterior over :data:`THETAS` of class ``cls``'s threshold under the value bettor with mistake rate
-        :data:`EPSILONS` ``[e]`` (None: ε integrated out)."""
+        """The posterior over :data:`THETAS` of the threshold of ``cls`` (a class, or a :func:`threshold_key`)
+        under the value bettor with mistake rate :data:`EPSILONS` ``[e]`` (None: ε integrated out)."""
         if e is None:
             post = [0.0] * len(THETAS)
             for pe, ei in zip(self.eps_posterior(), range(len(EPSILONS)), strict=True):
                 for i, x in enumerate(self.theta_posterior(cls, ei)):
                     post[i] += pe * x
             return post
-        ls = self.log_value[cls][e]
+        ls = self.log_value.get(cls, _fresh_logs())[e]
         top = max(ls)
         w = [math.exp(x - top) for x in ls]
         t = sum(w)
@@ -424,18 +441,19 @@ class Opponents:
                 st = strength_of(li, kings)[pct]
                 if sign:  # its partner's seña said "strong here": it bets its team's strength
                     st = max(st, strength_of(li, kings)[facts.pct[li][ids[(seat + 2) % 4]]])
-                self.weigh(seat, nd.actions, sym, st, p, is_big(nd.actions, sym, step.action))
+                self.weigh(seat, nd.actions, sym, st, p, is_big(nd.actions, sym, step.action), li)
                 n += 1
         return n
 
-    def weigh(self, seat: int, actions: tuple[str, ...], sym: str, s: float, p_eq: float, big: bool = False) -> None:
+    def weigh(self, seat: int, actions: tuple[str, ...], sym: str, s: float, p_eq: float, big: bool = False, li: int | None = None) -> None:
         """Weigh one action: ``seat`` played abstract action ``sym`` at a node with ``actions`` holding a hand of
         strength ``s`` (0..1) to which the strategy gives probability ``p_eq`` (before the tremble); ``big``: it
-        opened with an envido of 3 stones or more (the abstraction's ``E``)."""
+        opened with an envido of 3 stones or more (the abstraction's ``E``); ``li``: the lance (0..4), whose
+        thresholds it tells (None: the thresholds shared by every lance)."""
         rec = self.record(seat)
         rec.log_eq += math.log((1 - TREMBLE) * p_eq + TREMBLE / len(actions))
         for cls, ls in _value_logs(actions, sym, s, big).items():
-            for acc, row in zip(rec.log_value[cls], ls, strict=True):
+            for acc, row in zip(rec.log_value.setdefault(threshold_key(cls, li), _fresh_logs()), ls, strict=True):
                 for i, x in enumerate(row):
                     acc[i] += x
         rec.actions += 1
@@ -444,11 +462,12 @@ class Opponents:
         self._pv.clear()
         self._posts.clear()
 
-    def value_mix(self, seat: int, actions: tuple[str, ...], s: float, envido: str = "any") -> tuple[float, ...]:
+    def value_mix(self, seat: int, actions: tuple[str, ...], s: float, envido: str = "any", li: int | None = None) -> tuple[float, ...]:
         """The value bettor's action probabilities at a node with ``actions`` and strength ``s``, its thresholds
         and mistake rate integrated over their posterior (given ε the classes' thresholds are independent: each
-        branch's probability is its posterior mean)."""
-        key = (seat, actions, s, envido)
+        branch's probability is its posterior mean). ``li``: the lance, whose own thresholds it takes where that
+        lance's actions were weighed (else the shared ones)."""
+        key = (seat, actions, s, envido, li)
         hit = self._mix.get(key)
         if hit is not None:
             return hit
@@ -457,7 +476,8 @@ class Opponents:
         for ei, (pe, eps) in enumerate(zip(eps_post, EPSILONS, strict=True)):
             if pe < 1e-4:
                 continue
-            br = {c: sum(w * _branch(s, t, eps) for w, t in zip(theta_post[c][ei], THETAS, strict=True) if w > 1e-6) for c in CLASSES}
+            posts = {c: theta_post.get(threshold_key(c, li)) or theta_post[c] for c in CLASSES}
+            br = {c: sum(w * _branch(s, t, eps) for w, t in zip(posts[c][ei], THETAS, strict=True) if w > 1e-6) for c in CLASSES}
             for i, p in enumerate(branch_probs(actions, br, envido)):
                 out[i] += pe * p
         res = tuple(out)
@@ -470,7 +490,7 @@ class Opponents:
         hit = self._posts.get(seat)
         if hit is None:
             rec = self.record(seat)
-            hit = self._posts[seat] = (rec.eps_posterior(), {c: [rec.theta_posterior(c, e) for e in range(len(EPSILONS))] for c in CLASSES})
+            hit = self._posts[seat] = (rec.eps_posterior(), {c: [rec.theta_posterior(c, e) for e in range(len(EPSILONS))] for c in rec.log_value})
         return hit
 
     def probs(
@@ -509,7 +529,7 @@ class Opponents:
             s = bucket_strength(li, k, kings)[bkt]
             if sign:
                 s = max(s, signed_strength(li, k, kings) if partner_bkt is None else bucket_strength(li, k, kings)[partner_bkt])
-            val = self.value_mix(seat, nd.actions, s, envido)
+            val = self.value_mix(seat, nd.actions, s, envido, li)
             out = tuple((1 - pv) * a + pv * b for a, b in zip(eq, val, strict=True))
         self._cache[key] = out
         return out
