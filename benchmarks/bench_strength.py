@@ -56,8 +56,10 @@ def _tuned(bot: Bot) -> Bot:
 
 def one_match(args: tuple[str, str, int]) -> tuple[int, int, Tally]:
     """(games the first level won, games played, tally) in one match with seed ``seed``; the tally counts the
-    first level's net stones per lance (``net:grande`` ...) and the games an accepted órdago decided, by who
-    bet it and who won (``ordago:grande:own:won`` ...)."""
+    first level's net stones per lance (``net:grande`` ...), the games an accepted órdago decided, by who
+    bet it and who won (``ordago:grande:own:won`` ...), and over the hands ended neither by an accepted órdago
+    nor by the game's end (the hands the strong level's drift counts) their number (``edge:hands``) and the
+    sum and sum of squares of the first level's stones minus the other's (``edge:sum``, ``edge:sq``)."""
     better, worse, seed = args
     side = seed % 2
     bots = [_tuned(make_bot(better, seed=seed)) if s % 2 == side else make_bot(worse, seed=seed + 7919) for s in range(4)]
@@ -71,6 +73,10 @@ def one_match(args: tuple[str, str, int]) -> tuple[int, int, Tally]:
         for lance, st in r.stones.items():
             key = f"net:{lance}"
             tally[key] = tally.get(key, 0) + st[me] - st[them]
+        if not r.game_over and not (r.ended_at is not None and r.ended_at.is_ordago):
+            d = r.hand_total[me] - r.hand_total[them]
+            for key, x in (("edge:hands", 1), ("edge:sum", d), ("edge:sq", d * d)):
+                tally[key] = tally.get(key, 0) + x
         if r.game_over and r.ended_at is not None and r.ended_at.is_ordago:
             lance = r.ended_at.lance
             b = h.bettings[str(lance)]
@@ -129,6 +135,11 @@ def main() -> None:
         if args.detail:
             nets = ", ".join(f"{k[4:]} {tally[k] / played:+.2f}" for k in sorted(tally) if k.startswith("net:"))
             print(f"  net stones a game by lance: {nets}")
+            h = tally.get("edge:hands", 0)
+            if h > 1:
+                mean = tally["edge:sum"] / h
+                sd = math.sqrt(max(tally["edge:sq"] / h - mean * mean, 0.0))
+                print(f"  edge in stones a hand (hands ended by neither an órdago nor the game): {mean:+.2f} ± {1.96 * sd / math.sqrt(h):.2f} (sd {sd:.2f}, {int(h)} hands)")
             decided = {k: int(v) for k, v in sorted(tally.items()) if k.startswith("ordago:")}
             print(f"  games decided by an accepted órdago: {sum(decided.values())} ({decided})", flush=True)
 
