@@ -1,7 +1,13 @@
 """Benchmark of the strong level's strength (issue 25): the strong level (the computed strategy) against the
 strong level as it was (``make_bot("legacy")``, OddsBot) and against the club level.
 
-Run:  .venv/bin/python benchmarks/bench_strength.py [--games 2000] [--workers 2] [--pair all|legacy|club|beginner]
+Run:  .venv/bin/python benchmarks/bench_strength.py [--games 2000] [--workers 2] [--pair all|legacy|club|beginner|table|self]
+      [--seed 0] [--detail] [--drift-at 0.5|off]
+
+The same ``--seed`` plays the same deals and matches: compare two versions of the code with paired seeds.
+``--detail`` adds the net stones per lance, the games an accepted órdago decided and the measured level's edge
+in stones a hand (what the strong level's drift estimates); ``--drift-at`` sets the edge from which the strong
+level values its high-stakes decisions whatever its opponents' type (``off``: never).
 
 For each opponent it plays whole matches (best of 3 games to 40 stones, musteach.play.bots.play_match) until at
 least ``--games`` games are finished, the strong level at seats 0 and 2 in even matches and at seats 1 and 3
