@@ -426,3 +426,41 @@ def test_a_class_visitors_kernel_is_held_for_their_next_lesson_unless_a_page_wai
     assert not gate.hold_for_renewal("k2", 12)
     gate.waiting_for_room = 1
     assert not gate.hold_for_renewal("k1", 12)
+
+
+def test_the_last_pages_beacon_does_not_stop_the_kernel_renewed_for_the_next(tmp_path):
+    """The beacon a page posts as it unloads may arrive after its kernel was renewed for the visitor's next page
+    (a fresh-clone run: the next page hung on a dead kernel). A beacon only comes from a page that connected: one
+    naming a kernel that waits for its page is refused, and the new page works."""
+    d = tmp_path / "lessons"
+    d.mkdir()
+    quiz = "from musteach_widgets import LanceQuiz\nLanceQuiz('grande', n=5, seed=7)"
+    (d / LANCE).write_text(lesson_notebook("Lesson 1: Who wins Grande", "x = 1", quiz))
+    (d / TOTAL).write_text(lesson_notebook("Lesson 2: Count", "y = 2", quiz))
+
+    async def go(server):
+        v = Visitor(server.base_url)
+        assert (await v.open(LANCE)).code == 200
+        first = v.kernel_id
+        await v.disconnect()  # the page unloads: its websocket closes first, its beacon comes later
+        nxt = Visitor(server.base_url)
+        nxt.cookies = v.cookies
+        r = await nxt.get_page(TOTAL)  # renewed for this page, which has not connected yet
+        late = await v.close_page()  # the old page's beacon, late
+        await nxt.connect()
+        await nxt.kernel_info()
+        await nxt.load_widgets()
+        quiz = nxt.quizzes()[0]
+        answer = next(a for a in nxt.find(quiz, "musteach-answer") if not nxt.states[a].get("disabled"))
+        _, latency = await nxt.click(answer, watch=nxt.find(quiz, "musteach-feedback")[0])
+        closed = await nxt.close_page()  # the new page's own beacon, once connected, stops it
+        return first, r.code, nxt.kernel_id, late, latency, closed
+
+    with running_server("--lessons", str(d), "--pool-size", "0", "--max-kernels", "4",
+                        log_path=tmp_path / "serve.log", cwd=ROOT) as server:
+        first, code, second, late, latency, closed = run(go(server))
+        log = server.log()
+    assert code == 200 and second == first and "renewed for its visitor's next page" in log
+    assert late == 403, "the late beacon is refused"
+    assert latency is not None, "the renewed kernel still answers the new page"
+    assert closed == 204
