@@ -254,6 +254,9 @@ class Sessions:
     #: kernel id -> the session it had before its page claimed it, which keeps it until its page connects
     #: its websocket (that may have been opened before the claim landed)
     before_claim: dict[str, str] = field(default_factory=dict)
+    #: kernels renewed for their visitor's next page whose page has not connected yet: a shutdown beacon naming
+    #: one is the last page's, late (:meth:`stale_beacon`)
+    renewed: set[str] = field(default_factory=set)
 
     def bind(self, kernel_id: str, session: str, address: str) -> None:
         """The page request of ``session`` from ``address`` got kernel ``kernel_id`` (waiting for its page)."""
@@ -270,6 +273,18 @@ class Sessions:
         self.waiting.pop(kernel_id, None)
         self.gone.pop(kernel_id, None)
         self.before_claim.pop(kernel_id, None)
+        self.renewed.discard(kernel_id)
+
+    def mark_renewed(self, kernel_id: str) -> None:
+        """The kernel was renewed for its visitor's next page (bound to it, waiting for it to connect)."""
+        if kernel_id in self.waiting:
+            self.renewed.add(kernel_id)
+
+    def stale_beacon(self, kernel_id: str | None) -> bool:
+        """True when a shutdown beacon naming ``kernel_id`` can only be the last page's: the kernel was renewed
+        for the visitor's next page, which has not connected yet (the beacon would stop the kernel that page is
+        being rendered on)."""
+        return kernel_id in self.renewed and kernel_id in self.waiting
 
     def claim(self, kernel_id: str, session: str | None, owned: str) -> bool:
         """The page of ``kernel_id``, sent to ``session``, claims it for the owned session ``owned``
@@ -328,6 +343,7 @@ class Sessions:
         self.waiting.pop(kernel_id, None)
         self.gone.pop(kernel_id, None)
         self.before_claim.pop(kernel_id, None)
+        self.renewed.discard(kernel_id)
         if owner is not None:
             self.ended[kernel_id] = owner[0]
             while len(self.ended) > 10_000:

@@ -106,6 +106,8 @@ class LessonHandler(NotFoundPage, TornadoVoilaHandler):  # type: ignore[misc]  #
         self._admitted = False
         gate.seat(kernel_id, self._lesson)
         gate.sessions.bind(kernel_id, self._session, self._address)
+        if kernel_id == self._renew_taken:
+            gate.sessions.mark_renewed(kernel_id)
         gate.admission.bind(kernel_id, self._session, self._address, self._token)
         self._seated, self._preheated = kernel_id, preheated
         seat_learner(self, kernel_id)  # classes: the kernel's records go to the page's learner

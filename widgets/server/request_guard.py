@@ -89,11 +89,10 @@ class GuardedApplication(tornado.web.Application):
         gate = self.musteach.gate_or_none
         if gate is None:
             return False
-        if route is KernelRoute.SHUTDOWN and kernel_id in gate.sessions.waiting:
-            # a beacon only comes from a page that connected; this kernel waits for a new page: it was renewed
-            # for the visitor's next page, and the beacon is the last page's, sent as it unloaded (it stopped the
-            # kernel the new page was being rendered on: a fresh-clone run saw that page hang). A page that never
-            # connects is released by --connect-timeout.
+        if route is KernelRoute.SHUTDOWN and gate.sessions.stale_beacon(kernel_id):
+            # the kernel was renewed for the visitor's next page, which has not connected yet: the beacon is the
+            # last page's, sent as it unloaded (it stopped the kernel the new page was being rendered on: a
+            # fresh-clone run saw that page hang). A page that never connects is released by --connect-timeout.
             return False
         return gate.sessions.owns(session_of(request, self.musteach.secret,
                                              self.musteach.trusted), kernel_id)
