@@ -1,13 +1,7 @@
 """Benchmark of the strong level's strength (issue 25): the strong level (the computed strategy) against the
 strong level as it was (``make_bot("legacy")``, OddsBot) and against the club level.
 
-Run:  .venv/bin/python benchmarks/bench_strength.py [--games 2000] [--workers 2] [--pair all|legacy|club|beginner|table|self]
-      [--seed 0] [--detail] [--drift-at 0.5|off]
-
-The same ``--seed`` plays the same deals and matches: compare two versions of the code with paired seeds.
-``--detail`` adds the net stones per lance, the games an accepted órdago decided and the measured level's edge
-in stones a hand (what the strong level's drift estimates); ``--drift-at`` sets the edge from which the strong
-level values its high-stakes decisions whatever its opponents' type (``off``: never).
+Run:  .venv/bin/python benchmarks/bench_strength.py [--games 2000] [--workers 2] [--pair all|legacy|club|beginner]
 
 For each opponent it plays whole matches (best of 3 games to 40 stones, musteach.play.bots.play_match) until at
 least ``--games`` games are finished, the strong level at seats 0 and 2 in even matches and at seats 1 and 3
@@ -28,7 +22,6 @@ from pathlib import Path
 
 from musteach.play.bots import play_match
 from musteach.play.levels import LEGACY, STRONG_TABLE, make_bot
-from musteach.play.policy import Bot
 from musteach.play.strategy.table import TABLE_ENV
 
 #: The opponents by --pair name: "table" is the strong level without its adaptation (the bluffing equilibrium it
@@ -47,28 +40,13 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 Tally = dict[str, float]
 
 
-#: Set by --drift-at: the measured level's StrategyBot.drift_at (None: the level's own; "off": never).
-DRIFT_AT: str | None = None
-
-
-def _tuned(bot: Bot) -> Bot:
-    """``bot`` with :data:`DRIFT_AT` applied (a StrategyBot only)."""
-    from musteach.play.strategy.bot import StrategyBot
-
-    if DRIFT_AT is not None and isinstance(bot, StrategyBot):
-        bot.drift_at = None if DRIFT_AT == "off" else float(DRIFT_AT)
-    return bot
-
-
 def one_match(args: tuple[str, str, int]) -> tuple[int, int, Tally]:
     """(games the first level won, games played, tally) in one match with seed ``seed``; the tally counts the
-    first level's net stones per lance (``net:grande`` ...), the games an accepted órdago decided, by who
-    bet it and who won (``ordago:grande:own:won`` ...), and over the hands ended neither by an accepted órdago
-    nor by the game's end (the hands the strong level's drift counts) their number (``edge:hands``) and the
-    sum and sum of squares of the first level's stones minus the other's (``edge:sum``, ``edge:sq``)."""
+    first level's net stones per lance (``net:grande`` ...) and the games an accepted órdago decided, by who
+    bet it and who won (``ordago:grande:own:won`` ...)."""
     better, worse, seed = args
     side = seed % 2
-    bots = [_tuned(make_bot(better, seed=seed)) if s % 2 == side else make_bot(worse, seed=seed + 7919) for s in range(4)]
+    bots = [make_bot(better, seed=seed) if s % 2 == side else make_bot(worse, seed=seed + 7919) for s in range(4)]
     g = play_match(bots, seed=seed)
     me, them = "AB"[side], "AB"[1 - side]
     tally: Tally = {}
@@ -79,10 +57,6 @@ def one_match(args: tuple[str, str, int]) -> tuple[int, int, Tally]:
         for lance, st in r.stones.items():
             key = f"net:{lance}"
             tally[key] = tally.get(key, 0) + st[me] - st[them]
-        if not r.game_over and not (r.ended_at is not None and r.ended_at.is_ordago):
-            d = r.hand_total[me] - r.hand_total[them]
-            for key, x in (("edge:hands", 1), ("edge:sum", d), ("edge:sq", d * d)):
-                tally[key] = tally.get(key, 0) + x
         if r.game_over and r.ended_at is not None and r.ended_at.is_ordago:
             lance = r.ended_at.lance
             b = h.bettings[str(lance)]
@@ -122,11 +96,8 @@ def main() -> None:
     ap.add_argument("--level", default="strong", help="the level measured (default strong)")
     ap.add_argument("--table", default=None, help="a strategy file to play instead of the shipped one")
     ap.add_argument("--seed", type=int, default=0, help="the first match's seed")
-    ap.add_argument("--drift-at", default=None, help="the measured level's StrategyBot.drift_at (a number, or off)")
     ap.add_argument("--detail", action="store_true", help="also print net stones per lance and the games órdagos decided")
     args = ap.parse_args()
-    global DRIFT_AT
-    DRIFT_AT = args.drift_at
     if args.table:
         os.environ[TABLE_ENV] = str(Path(args.table).resolve())
     names = ["legacy", "club", "beginner"] if args.pair == "all" else [args.pair]
@@ -141,11 +112,6 @@ def main() -> None:
         if args.detail:
             nets = ", ".join(f"{k[4:]} {tally[k] / played:+.2f}" for k in sorted(tally) if k.startswith("net:"))
             print(f"  net stones a game by lance: {nets}")
-            h = tally.get("edge:hands", 0)
-            if h > 1:
-                mean = tally["edge:sum"] / h
-                sd = math.sqrt(max(tally["edge:sq"] / h - mean * mean, 0.0))
-                print(f"  edge in stones a hand (hands ended by neither an órdago nor the game): {mean:+.2f} ± {1.96 * sd / math.sqrt(h):.2f} (sd {sd:.2f}, {int(h)} hands)")
             decided = {k: int(v) for k, v in sorted(tally.items()) if k.startswith("ordago:")}
             print(f"  games decided by an accepted órdago: {sum(decided.values())} ({decided})", flush=True)
 

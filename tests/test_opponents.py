@@ -1,6 +1,5 @@
 """The strong level's model of its opponents (issue 25): a posterior over two types (the computed strategy, which
-bluffs, and a value bettor) learnt by Bayes from the hands shown, used where the stakes are high, and the drift (the
-stones a hand its team takes more than the other) with which it values the score (RULES.md §4, §6, §7)."""
+bluffs, and a value bettor) learnt by Bayes from the hands shown, used where the stakes are high (RULES.md §4, §6)."""
 
 from __future__ import annotations
 
@@ -18,22 +17,17 @@ from musteach.play.odds_bot import sample_deals
 from musteach.play.opponents import (
     CLASSES,
     EPSILONS,
-    HAND_SPREAD,
-    PRIOR_EDGE,
-    PRIOR_HANDS,
     PRIOR_VALUE,
     THETAS,
     TREMBLE,
     WIDTH,
-    Drift,
     Opponents,
     branch_probs,
     bucket_strength,
     strength_of,
-    threshold_key,
     value_probs,
 )
-from musteach.play.policy import LANCE_INDEX, match_equity
+from musteach.play.policy import LANCE_INDEX
 from musteach.play.strategy import policy
 from musteach.play.strategy.bot import StrategyBot
 from musteach.play.strategy.search import action_values
@@ -269,150 +263,3 @@ def test_the_seats_own_later_decisions_are_its_best() -> None:
                 differs += any(abs(best[a] - table[a]) > 1e-6 for a in best)
         g.act(turn.seat, club.decide(v))
     assert checked >= 6 and differs >= 1  # its later choices change what an action now is worth
-
-
-# ----------------------------------------------------------------------------------------------
-# The drift: the stones a hand our team takes more than the other
-# ----------------------------------------------------------------------------------------------
-
-
-def test_the_drift_is_the_mean_difference_shrunk_by_a_prior_of_some_hands() -> None:
-    assert PRIOR_HANDS == pytest.approx((HAND_SPREAD / PRIOR_EDGE) ** 2) == pytest.approx(16.0)
-    d = Drift()
-    assert d.value == 0.0
-    for ours, theirs in [(8, 0), (4, 6), (9, 1), (5, 5)]:
-        d.add(ours, theirs)
-    assert d.hands == 4 and d.total == 14
-    assert d.value == pytest.approx(14 / (4 + PRIOR_HANDS))  # not the raw mean 3.5: four hands say little
-    for _ in range(400):
-        d.add(5, 3)
-    assert d.value == pytest.approx((14 + 800) / (404 + PRIOR_HANDS)) and 1.9 < d.value < 2.0  # many hands: near the mean
-
-
-def _finished_hands(seed: int, hands: int) -> list[tuple[View, dict[str, int], bool]]:
-    """Club players play ``hands`` hands of a match; per hand, seat 0's view once it is over, the stones each
-    team took in it (the count's own record) and whether an accepted órdago ended it."""
-    g = Game(seed=seed)
-    club = {s: make_bot("club") for s in range(4)}
-    out = []
-    from musteach.play.bots import run
-
-    for _ in range(hands):
-        run(g, club, hands=1)
-        r = g.hand.result
-        assert r is not None
-        out.append((g.view(0), dict(r.hand_total), bool(r.ended_at is not None and r.ended_at.is_ordago)))
-        if g.is_over:
-            break
-        g.next_hand()
-    return out
-
-
-def test_the_drift_counts_each_hands_stones_from_the_view_at_its_end() -> None:
-    d = Drift()
-    counted = expected = 0
-    for v, got, ordago in _finished_hands(5, 12):
-        assert not ordago and d.learn(v)
-        counted += 1
-        expected += got["A"] - got["B"]
-        assert d.hands == counted and d.total == expected  # seat 0 is team A; hand 8 ends the first game (the stones the winner needed)
-    assert d.value == pytest.approx(expected / (counted + PRIOR_HANDS))
-
-
-def test_a_hand_ended_by_an_accepted_ordago_is_left_out_of_the_drift() -> None:
-    from dataclasses import replace
-
-    from musteach.rules.betting_outcome import BettingOutcome
-
-    v, _got, _ = _finished_hands(5, 1)[0]
-    ordago = BettingOutcome.from_dict({"type": "ordago_accepted"})
-    d = Drift()
-    assert not d.learn(replace(v, outcomes={**v.outcomes, "grande": ordago}))
-    assert d.hands == 0 and d.total == 0 and d.value == 0.0
-    assert d.learn(v) and d.hands == 1
-
-
-def test_the_model_learns_the_drift_with_each_hand_once() -> None:
-    m = Opponents()
-    hands = _finished_hands(5, 4)
-    for v, _got, _o in hands:
-        m.learn(v)
-        m.learn(v)  # the same hand again: not counted twice
-    assert m.stones.hands == len(hands)
-    assert m.drift == pytest.approx(sum(g["A"] - g["B"] for _v, g, _o in hands) / (len(hands) + PRIOR_HANDS))
-
-
-def test_equal_players_read_a_drift_near_zero() -> None:
-    drifts = []
-    for seed in range(8):  # the strategy against itself, learning as the strong level does
-        bots = [StrategyBot(seed=seed, adapt=True) for _ in range(4)]
-        play_match(bots, seed=seed)
-        assert bots[0].opponents.stones.hands >= 3 and bots[1].opponents.drift == pytest.approx(-bots[0].opponents.drift)
-        drifts.append(bots[0].opponents.drift)
-    assert all(abs(d) < 1.5 for d in drifts)  # a match's few hands, shrunk: about 0.75 stone of noise at most
-    assert abs(sum(drifts) / len(drifts)) < 0.3
-
-
-def test_match_equity_takes_a_drift() -> None:
-    for us, them in [(0, 0), (10, 25), (30, 12), (38, 38)]:
-        assert match_equity(us, them, drift=0.0) == match_equity(us, them)
-        a, b = 40 - us, 40 - them
-        h = max((a + b) / 10, 0.5)
-        assert match_equity(us, them) == pytest.approx(0.5 * (1 + math.erf((b - a) / (6 * math.sqrt(2 * h)) / math.sqrt(2))))
-        values = [match_equity(us, them, drift=d) for d in (-3.0, -1.0, 0.0, 0.5, 1.0, 3.0)]
-        assert values == sorted(values) and values[0] < values[-1]  # increasing in the drift
-        assert match_equity(us, them, drift=1.5) == pytest.approx(1 - match_equity(them, us, drift=-1.5))
-    assert match_equity(0, 0, drift=2.0) == pytest.approx(0.75, abs=0.01)
-    assert match_equity(40, 0, drift=-5.0) == 1.0 and match_equity(0, 40, drift=5.0) == 0.0
-
-
-def _ordago_decisions(seed: int) -> list[View]:
-    """The betting decisions of seats 0 and 2 in a game of club players where the strategy puts at least 0.3 of
-    its weight on an órdago."""
-    g = Game(seed=seed)
-    club = make_bot("club")
-    out = []
-    while not g.is_over:
-        if g.hand.is_over:
-            g.next_hand()
-            continue
-        turn = g.to_act
-        assert turn is not None
-        v = g.view(turn.seat)
-        if turn.seat % 2 == 0 and v.betting is not None and turn.seat in v.betting.to_act:
-            try:
-                if policy(v).get(Action("ordago"), 0.0) >= 0.3:
-                    out.append(v)
-            except MusError:
-                pass
-        g.act(turn.seat, club.decide(v))
-    return out
-
-
-def test_with_a_big_edge_the_bot_avoids_an_ordago_it_would_bet_without_one() -> None:
-    v = _ordago_decisions(1)[1]  # 20-3 up, facing the other team's bet at grande
-    assert v.betting is not None and v.betting.stakes and v.score == {"A": 20, "B": 3}
-    even, ahead = StrategyBot(seed=5, adapt=True), StrategyBot(seed=5, adapt=True)
-    even.opponents.stones = Drift(hands=60, total=0.0)
-    ahead.opponents.stones = Drift(hands=60, total=2.0 * (60 + PRIOR_HANDS))  # 2 stones a hand more than them
-    assert even.opponents.drift == 0.0 and ahead.opponents.drift == pytest.approx(2.0)
-    at_zero, at_two = even.values(v), ahead.values(v)
-    assert max(at_zero, key=lambda a: at_zero[a]) == Action("ordago")  # valued at drift 0, the órdago is best
-    assert not even.adapting(v)  # (and the bot, with no edge and opponents read as the strategy, plays the table)
-    assert ahead.adapting(v) and ahead.high_stakes(v, policy(v))
-    assert ahead.decide(v) == max(at_two, key=lambda a: at_two[a]) != Action("ordago")
-    assert at_two[Action("quiero")] > at_two[Action("ordago")]  # with the edge, the sure stones are worth more
-
-
-def test_the_value_bettors_thresholds_are_learnt_per_lance() -> None:
-    m = Opponents()
-    for i in range(60):  # calls órdagos at grande only with the very top hands, at juego with most
-        s = (i + 0.5) / 60
-        m.weigh(1, CALL, "Q" if s > 0.95 else "N", s, 0.5, li=0)
-        m.weigh(1, CALL, "Q" if s > 0.55 else "N", s, 0.5, li=3)
-    grande, juego = m.value_mix(1, CALL, 0.8, li=0), m.value_mix(1, CALL, 0.8, li=3)
-    assert grande[CALL.index("Q")] < 0.1 < 0.9 < juego[CALL.index("Q")]
-    post = m.record(1).theta_posterior(threshold_key("call", 0))
-    assert THETAS[max(range(len(THETAS)), key=lambda i: post[i])] >= 0.9
-    shared = m.value_mix(1, CALL, 0.8)  # no lance: the shared threshold, which saw nothing (its prior)
-    assert 0.1 < shared[CALL.index("Q")] < 0.9

@@ -10,8 +10,7 @@ The two types:
   strength in the lance, ``s`` = the hand's percentile among the hands that play the lance
   (:func:`strength_of`). In each decision class (:data:`CLASSES`) it takes the
   stronger branch with probability ``ε + (1 - 2 ε) / (1 + exp(-(s - θ) / WIDTH))``, with its own unknown
-  threshold θ per class and lance (a uniform prior over :data:`THETAS`: a player calls an órdago at grande with
-  other hands than at juego) and one mistake rate ε for all its decisions
+  threshold θ per class (a uniform prior over :data:`THETAS`) and one mistake rate ε for all its decisions
   (a uniform prior over :data:`EPSILONS`: a careful player never bets a weak hand; a careless one sometimes
   does):
 
@@ -25,15 +24,6 @@ Evidence is every betting action of an opponent seat in the lances of a finished
 (``View.shown``). The likelihood of a seat's actions under each type is kept as running sums, so learning a
 hand costs a few hundred additions. The prior leans to the equilibrium (:data:`PRIOR_VALUE`): with little
 evidence the seat is read as the strategy reads it.
-
-**The drift** (:attr:`Opponents.drift`): how many stones a hand our team takes more than the other, on
-average, in the hands seen (the stones of the count and the dejes, RULES.md §6, §7; a hand ended by an
-accepted órdago is left out: it says who held the best hand once, not who plays better). The mean of those
-differences is shrunk towards 0 as a normal prior asks: the difference of one hand has a spread of about
-:data:`HAND_SPREAD` stones, and the edges players have over each other are rarely more than
-:data:`PRIOR_EDGE` stones a hand, so the prior weighs as ``(HAND_SPREAD / PRIOR_EDGE) ** 2`` =
-:data:`PRIOR_HANDS` hands (the posterior mean ``sum / (hands + PRIOR_HANDS)``). Two equal teams read a drift
-near 0; after 20 hands its noise is about ``6 * sqrt(20) / 36`` = 0.75 stone.
 
 >>> m = Opponents()
 >>> round(m.p_value(1), 2)
@@ -56,12 +46,8 @@ from .view import View
 
 __all__ = [
     "CLASSES",
-    "Drift",
     "EPSILONS",
     "EQUILIBRIUM",
-    "HAND_SPREAD",
-    "PRIOR_EDGE",
-    "PRIOR_HANDS",
     "PRIOR_VALUE",
     "THETAS",
     "VALUE",
@@ -72,7 +58,6 @@ __all__ = [
     "bucket_strength",
     "signed_strength",
     "strength_of",
-    "threshold_key",
     "decision_class",
     "is_big",
     "value_probs",
@@ -93,13 +78,6 @@ PRIOR_VALUE = 0.25
 #: The equilibrium type's tremble (as :data:`musteach.play.beliefs.TREMBLE`).
 TREMBLE = 0.05
 _AGGRESSIVE = frozenset("ERO")
-#: The spread (standard deviation) of the difference of the stones the two teams take in one hand: about 6
-#: (measured 5.7 in club self-play, hands not ended by an órdago nor by the game's end).
-HAND_SPREAD = 6.0
-#: The prior's spread of the true drift: edges between players of more than about this many stones a hand are rare.
-PRIOR_EDGE = 1.5
-#: The weight of the drift's prior (of 0), in hands: ``(HAND_SPREAD / PRIOR_EDGE) ** 2``.
-PRIOR_HANDS = (HAND_SPREAD / PRIOR_EDGE) ** 2
 
 
 def _sig(x: float) -> float:
@@ -240,26 +218,11 @@ def signed_strength(li: int, k: int, kings: int = 8) -> float:
     return sum(got) / len(got) if got else 1.0
 
 
-def threshold_key(cls: str, li: int | None) -> str:
-    """The key of the value bettor's threshold for class ``cls`` in lance ``li`` (None: any lance, shared).
-
-    >>> threshold_key("call", 0), threshold_key("open", None)
-    ('call@0', 'open')
-    """
-    return cls if li is None else f"{cls}@{li}"
-
-
-def _fresh_logs() -> list[list[float]]:
-    return [[0.0] * len(THETAS) for _ in EPSILONS]
-
-
 @dataclass
 class SeatRecord:
     """What one opponent seat's actions say: ``log_eq`` the log-likelihood of its actions under the equilibrium;
-    ``log_value[key][e][i]`` under the value bettor with mistake rate :data:`EPSILONS` ``[e]`` and threshold
-    :data:`THETAS` ``[i]`` for that key: a class of :data:`CLASSES` in lance ``li`` (:func:`threshold_key`,
-    ``"call@0"``), or the class alone for actions weighed without their lance; ``actions`` how many actions
-    were weighed."""
+    ``log_value[class][e][i]`` under the value bettor with mistake rate :data:`EPSILONS` ``[e]`` and threshold
+    :data:`THETAS` ``[i]`` for that class; ``actions`` how many actions were weighed."""
 
     log_eq: float = 0.0
     log_value: dict[str, list[list[float]]] = field(
@@ -298,69 +261,19 @@ class SeatRecord:
         return _sig(math.log(PRIOR_VALUE / (1 - PRIOR_VALUE)) + self.log_odds())
 
     def theta_posterior(self, cls: str, e: int | None = None) -> list[float]:
-        """The posterior over :data:`THETAS` of the threshold of ``cls`` (a class, or a :func:`threshold_key`)
-        under the value bettor with mistake rate :data:`EPSILONS` ``[e]`` (None: ε integrated out)."""
+        """The posterior over :data:`THETAS` of class ``cls``'s threshold under the value bettor with mistake rate
+        :data:`EPSILONS` ``[e]`` (None: ε integrated out)."""
         if e is None:
             post = [0.0] * len(THETAS)
             for pe, ei in zip(self.eps_posterior(), range(len(EPSILONS)), strict=True):
                 for i, x in enumerate(self.theta_posterior(cls, ei)):
                     post[i] += pe * x
             return post
-        ls = self.log_value.get(cls, _fresh_logs())[e]
+        ls = self.log_value[cls][e]
         top = max(ls)
         w = [math.exp(x - top) for x in ls]
         t = sum(w)
         return [x / t for x in w]
-
-
-@dataclass
-class Drift:
-    """The stones a hand our team takes more than the other, learnt from the hands seen (see the module
-    docstring): ``hands`` counted, ``total`` the sum of their differences (ours minus theirs), ``wins`` the
-    games won by each team (A, B) when last seen (to tell who won the game a hand ended).
-
-    >>> d = Drift()
-    >>> d.add(6, 0); d.add(4, 2)
-    >>> d.hands, d.total, round(d.value, 3)
-    (2, 8.0, 0.444)
-    """
-
-    hands: int = 0
-    total: float = 0.0
-    wins: tuple[int, int] = (0, 0)
-
-    @property
-    def value(self) -> float:
-        """The drift in stones a hand (posterior mean: ``total / (hands + PRIOR_HANDS)``; 0 before any hand)."""
-        return self.total / (self.hands + PRIOR_HANDS)
-
-    def add(self, ours: int, theirs: int) -> None:
-        """Count one hand in which our team took ``ours`` stones and the other ``theirs``."""
-        self.hands += 1
-        self.total += ours - theirs
-
-    def learn(self, view: View) -> bool:
-        """Count the finished hand of ``view`` (``view.shown`` set), unless an accepted órdago ended it; returns
-        whether it was counted. A hand that ended the game counts the stones the winner needed and the dejes
-        the loser took (the count stops at the target)."""
-        games = view.match.game_wins
-        over = view.match.stones == (0, 0)  # every hand scores at least a stone: back to 0-0 is a new game
-        won = self.wins
-        self.wins = games
-        if any(o.type == "ordago_accepted" for o in view.outcomes.values()):
-            return False
-        me = view.team
-        them = "B" if me == "A" else "A"
-        if not over:
-            after = view.match.score
-            got = {t: after[t] - view.score[t] for t in (me, them)}
-        else:
-            winner = "A" if games[0] > won[0] else "B" if games[1] > won[1] else None
-            if winner is None:
-                return False
-            got = {t: view.rules.target - view.score[t] if t == winner else view.live_score[t] - view.score[t] for t in (me, them)}
-        self.add(got[me], got[them])
-        return True
 
 
 class Opponents:
@@ -369,7 +282,6 @@ class Opponents:
 
     def __init__(self) -> None:
         self.seats: dict[int, SeatRecord] = {}
-        self.stones = Drift()
         self._done: set[tuple[int, int]] = set()
         self._cache: dict[tuple[object, ...], tuple[float, ...]] = {}
         self._mix: dict[tuple[object, ...], tuple[float, ...]] = {}
@@ -383,11 +295,6 @@ class Opponents:
             rec = self.seats[seat] = SeatRecord()
         return rec
 
-    @property
-    def drift(self) -> float:
-        """The stones a hand our team is expected to take more than the other (:class:`Drift`; 0 before any hand)."""
-        return self.stones.value
-
     def p_value(self, seat: int) -> float:
         """The posterior probability that ``seat`` is a value bettor (:data:`PRIOR_VALUE` before any evidence)."""
         hit = self._pv.get(seat)
@@ -398,8 +305,7 @@ class Opponents:
 
     def learn(self, view: View, table: StrategyTable | None = None) -> int:
         """Weigh the betting actions of the seats of the other team in the finished hand of ``view`` (``view.shown``
-        set; each hand once), and count its stones in the :attr:`drift`; returns how many actions were weighed.
-        ``table``: the strategy (default the shipped one)."""
+        set; each hand once); returns how many actions were weighed. ``table``: the strategy (default the shipped one)."""
         from .strategy.table import shipped_table
 
         if view.shown is None:
@@ -408,7 +314,6 @@ class Opponents:
         if key in self._done:
             return 0
         self._done.add(key)
-        self.stones.learn(view)
         table = table or shipped_table()
         kings = view.rules.kings
         facts = rank_facts(kings)
@@ -441,19 +346,18 @@ class Opponents:
                 st = strength_of(li, kings)[pct]
                 if sign:  # its partner's seña said "strong here": it bets its team's strength
                     st = max(st, strength_of(li, kings)[facts.pct[li][ids[(seat + 2) % 4]]])
-                self.weigh(seat, nd.actions, sym, st, p, is_big(nd.actions, sym, step.action), li)
+                self.weigh(seat, nd.actions, sym, st, p, is_big(nd.actions, sym, step.action))
                 n += 1
         return n
 
-    def weigh(self, seat: int, actions: tuple[str, ...], sym: str, s: float, p_eq: float, big: bool = False, li: int | None = None) -> None:
+    def weigh(self, seat: int, actions: tuple[str, ...], sym: str, s: float, p_eq: float, big: bool = False) -> None:
         """Weigh one action: ``seat`` played abstract action ``sym`` at a node with ``actions`` holding a hand of
         strength ``s`` (0..1) to which the strategy gives probability ``p_eq`` (before the tremble); ``big``: it
-        opened with an envido of 3 stones or more (the abstraction's ``E``); ``li``: the lance (0..4), whose
-        thresholds it tells (None: the thresholds shared by every lance)."""
+        opened with an envido of 3 stones or more (the abstraction's ``E``)."""
         rec = self.record(seat)
         rec.log_eq += math.log((1 - TREMBLE) * p_eq + TREMBLE / len(actions))
         for cls, ls in _value_logs(actions, sym, s, big).items():
-            for acc, row in zip(rec.log_value.setdefault(threshold_key(cls, li), _fresh_logs()), ls, strict=True):
+            for acc, row in zip(rec.log_value[cls], ls, strict=True):
                 for i, x in enumerate(row):
                     acc[i] += x
         rec.actions += 1
@@ -462,12 +366,11 @@ class Opponents:
         self._pv.clear()
         self._posts.clear()
 
-    def value_mix(self, seat: int, actions: tuple[str, ...], s: float, envido: str = "any", li: int | None = None) -> tuple[float, ...]:
+    def value_mix(self, seat: int, actions: tuple[str, ...], s: float, envido: str = "any") -> tuple[float, ...]:
         """The value bettor's action probabilities at a node with ``actions`` and strength ``s``, its thresholds
         and mistake rate integrated over their posterior (given ε the classes' thresholds are independent: each
-        branch's probability is its posterior mean). ``li``: the lance, whose own thresholds it takes where that
-        lance's actions were weighed (else the shared ones)."""
-        key = (seat, actions, s, envido, li)
+        branch's probability is its posterior mean)."""
+        key = (seat, actions, s, envido)
         hit = self._mix.get(key)
         if hit is not None:
             return hit
@@ -476,8 +379,7 @@ class Opponents:
         for ei, (pe, eps) in enumerate(zip(eps_post, EPSILONS, strict=True)):
             if pe < 1e-4:
                 continue
-            posts = {c: theta_post.get(threshold_key(c, li)) or theta_post[c] for c in CLASSES}
-            br = {c: sum(w * _branch(s, t, eps) for w, t in zip(posts[c][ei], THETAS, strict=True) if w > 1e-6) for c in CLASSES}
+            br = {c: sum(w * _branch(s, t, eps) for w, t in zip(theta_post[c][ei], THETAS, strict=True) if w > 1e-6) for c in CLASSES}
             for i, p in enumerate(branch_probs(actions, br, envido)):
                 out[i] += pe * p
         res = tuple(out)
@@ -490,7 +392,7 @@ class Opponents:
         hit = self._posts.get(seat)
         if hit is None:
             rec = self.record(seat)
-            hit = self._posts[seat] = (rec.eps_posterior(), {c: [rec.theta_posterior(c, e) for e in range(len(EPSILONS))] for c in rec.log_value})
+            hit = self._posts[seat] = (rec.eps_posterior(), {c: [rec.theta_posterior(c, e) for e in range(len(EPSILONS))] for c in CLASSES})
         return hit
 
     def probs(
@@ -529,7 +431,7 @@ class Opponents:
             s = bucket_strength(li, k, kings)[bkt]
             if sign:
                 s = max(s, signed_strength(li, k, kings) if partner_bkt is None else bucket_strength(li, k, kings)[partner_bkt])
-            val = self.value_mix(seat, nd.actions, s, envido, li)
+            val = self.value_mix(seat, nd.actions, s, envido)
             out = tuple((1 - pv) * a + pv * b for a, b in zip(eq, val, strict=True))
         self._cache[key] = out
         return out

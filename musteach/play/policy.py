@@ -58,21 +58,14 @@ def effective_ranks(cards: Iterable[Card], rules: Rules) -> list[int]:
     return [effective_rank(c.rank, rules.kings) for c in cards]
 
 
-def match_equity(us: int, them: int, target: int = 40, *, drift: float = 0.0) -> float:
+def match_equity(us: int, them: int, target: int = 40) -> float:
     """A rough chance that a team with ``us`` stones beats one with ``them`` (both below ``target``).
 
     A model for bots only, not a rule: both teams score about 5 stones a hand on average with a spread
     of about 6, so the chance is a normal tail on the difference of the stones each still needs.
-    ``drift``: the stones a hand the first team is expected to take more than the other (its edge in play,
-    RULES.md §7 counts them; 0, the default, for equal teams): over the ``h`` hands left (the stones both
-    still need over 10), the difference moves by ``drift * h``, so ``z = (b - a + drift * h) / (6 sqrt(2 h))``
-    where ``a`` and ``b`` are the stones each still needs. Increasing in ``us`` and in ``drift``,
-    decreasing in ``them``; ``match_equity(x, y, drift=d) == 1 - match_equity(y, x, drift=-d)``.
 
     >>> round(match_equity(0, 0), 2), match_equity(35, 10) > 0.9
     (0.5, True)
-    >>> round(match_equity(0, 0, drift=2.0), 2)  # a team taking 2 stones a hand more wins 3 games in 4
-    0.75
     """
     a, b = max(target - us, 0), max(target - them, 0)
     if a == 0:
@@ -80,7 +73,7 @@ def match_equity(us: int, them: int, target: int = 40, *, drift: float = 0.0) ->
     if b == 0:
         return 0.0
     hands = max((a + b) / 10.0, 0.5)
-    z = (b - a + drift * hands) / (6.0 * math.sqrt(2 * hands))
+    z = (b - a) / (6.0 * math.sqrt(2 * hands))
     return 0.5 * (1 + math.erf(z / math.sqrt(2)))
 
 

@@ -13,11 +13,7 @@ stakes are high (:meth:`StrategyBot.high_stakes`: the strategy puts weight on an
 órdago or a raised bet) and the opponents in the lance are more likely value bettors than not
 (:data:`ADAPT_AT`), it plays the action :func:`~musteach.play.strategy.search.action_values` values most
 (its team's chance of winning the game) with the opponents acting, and their earlier bets weighing their
-hands, by that posterior. It also counts the stones each team took in the hands not ended by an órdago
-(:attr:`~musteach.play.opponents.Opponents.drift`): the search values the score with that edge (a team that
-outplays the other avoids staking the game on a near coin-flip), and where its team's edge is at least
-:data:`DRIFT_AT` stones a hand it values the high-stakes decisions even against opponents read as the
-strategy. Elsewhere, and against an opponent read as the strategy with no edge, it plays the table.
+hands, by that posterior. Elsewhere, and against an opponent read as the strategy, it plays the table.
 """
 
 from __future__ import annotations
@@ -37,16 +33,13 @@ from ..opponents import Opponents
 from ..policy import Advice
 from . import policy
 
-__all__ = ["ADAPT_AT", "ADAPT_DEALS", "DRIFT_AT", "PURIFY", "StrategyBot"]
+__all__ = ["ADAPT_AT", "ADAPT_DEALS", "PURIFY", "StrategyBot"]
 
 #: Actions the strategy plays less often than this are not played.
 PURIFY = 0.05
 #: The adapting bot leaves the table where the opponents in the lance are value bettors with at least this
 #: posterior probability (their mean).
 ADAPT_AT = 0.5
-#: The adapting bot also values the high-stakes decisions where its team takes at least this many stones a hand
-#: more than the other (:attr:`~musteach.play.opponents.Opponents.drift`), whatever the opponents' type.
-DRIFT_AT = 0.5
 #: Deals sampled to value the actions when adapting.
 ADAPT_DEALS = 200
 
@@ -60,8 +53,7 @@ class StrategyBot(OddsBot):
     ``benchmarks/bench_strength.py``-style matches, off for the strong level (see the report of issue 25).
     adapt: learn the opponents' types and play a best response to them where the stakes are high (see the
     module docstring; on for the strong level, off for ``"strong-table"``). scope: where it adapts,
-    ``"stakes"`` (see :meth:`high_stakes`) or ``"all"`` (every betting decision). drift_at: the edge (stones a
-    hand) from which it values the high-stakes decisions whatever the opponents' type (None: never)."""
+    ``"stakes"`` (see :meth:`high_stakes`) or ``"all"`` (every betting decision)."""
 
     def __init__(
         self,
@@ -73,14 +65,12 @@ class StrategyBot(OddsBot):
         ordago_within: int | None = None,
         adapt: bool = False,
         scope: str = "stakes",
-        drift_at: float | None = DRIFT_AT,
     ):
         super().__init__(seed=seed, name=name, n=n)
         self.search = search
         self.ordago_within = ordago_within
         self.adapt = adapt
         self.scope = scope
-        self.drift_at = drift_at
         self.opponents = Opponents()
 
     def observe(self, view: View) -> None:
@@ -108,13 +98,6 @@ class StrategyBot(OddsBot):
         seats = [s for s in b.participants if s % 2 != view.seat % 2]
         return sum(self.opponents.p_value(s) for s in seats) / len(seats) if seats else 0.0
 
-    def adapting(self, view: View) -> bool:
-        """True where a high-stakes decision is valued against the model: the opponents in the lance read as
-        value bettors (:data:`ADAPT_AT`), or its team's edge (the model's drift) is at least :attr:`drift_at`."""
-        if self.opponents_value(view) >= ADAPT_AT:
-            return True
-        return self.drift_at is not None and self.opponents.drift >= self.drift_at
-
     def decide(self, view: View) -> GameAction:
         """The action for ``view``'s phase."""
         return self.advise(view).action
@@ -129,7 +112,7 @@ class StrategyBot(OddsBot):
             return super().advise(view)
         if self.search:
             return self._searched(view)
-        if self.adapt and self.high_stakes(view, dist) and self.adapting(view):
+        if self.adapt and self.high_stakes(view, dist) and self.opponents_value(view) >= ADAPT_AT:
             return self._searched(view, self.opponents)
         if self.ordago_within is not None and min(view.to_go.values()) > self.ordago_within:
             dist = _without_ordago(view, dist)

@@ -8,10 +8,7 @@ the rest of the lance's abstract betting with every seat following the strategy 
 (the probabilities, not a sample; with a model of the opponents, the other team plays by the model and the
 seat's own later decisions in the lance are its best over the deals). A terminal is worth the chance of winning the game for the seat's team
 (:func:`~musteach.play.policy.match_equity` after the lance's stones, RULES.md §7, with each deal's real winner
-and pares or juego values; an accepted órdago is the lance's winner's game). With a model, the stones are
-valued with its :attr:`~musteach.play.opponents.Opponents.drift` (the stones a hand the seat's team takes more
-than the other): a team that wins more hands than it loses has more to lose in an órdago than a coin-flip's
-half, and less to gain from the stones of a folded one. Standard library only.
+and pares or juego values; an accepted órdago is the lance's winner's game). Standard library only.
 
 >>> from musteach.play.game import Game
 >>> g = Game(seed=3)
@@ -51,16 +48,12 @@ def _ess(weights: list[float]) -> float:
     return sum(weights) ** 2 / sq if sq > 0 else 0.0
 
 
-def action_values(
-    view: View, n: int = 200, seed: int = 0, model: Opponents | None = None, own_best: bool = True, drift: float | None = None
-) -> dict[Action, float]:
+def action_values(view: View, n: int = 200, seed: int = 0, model: Opponents | None = None, own_best: bool = True) -> dict[Action, float]:
     """Per legal abstract action of ``view``'s seat now, its team's chance of winning the game (0..1) once the
     lance is played out (see the module docstring); ``n`` sampled deals (with a model, up to :data:`POOL` times n while few of them are likely). With a ``model``
     (:class:`~musteach.play.opponents.Opponents`), the other team's seats act, and their earlier actions weigh
     the deals, by its type mixture, and (``own_best``) the seat's own later decisions in the lance are the
-    action worth most over the deals (else the strategy's). ``drift``: the stones a hand the seat's team is
-    expected to take more than the other, for :func:`~musteach.play.policy.match_equity` (None: the model's
-    :attr:`~musteach.play.opponents.Opponents.drift`, 0 without a model). Raises :class:`~musteach.rules.errors.MusError` when the seat has no
+    action worth most over the deals (else the strategy's). Raises :class:`~musteach.rules.errors.MusError` when the seat has no
     betting decision now."""
     from ..beliefs import log_weights
     from ..odds_bot import sample_deals
@@ -112,7 +105,6 @@ def action_values(
     us, them = go[view.team], go["B" if view.team == "A" else "A"]
     target = view.rules.target
     ev = _Evaluator(tree, table, ix.li, ix.participants, ix.ctx, me, us, them, target)
-    ev.drift = drift if drift is not None else model.drift if model is not None else 0.0
     if model is not None:
         ev.model, ev.mano, ev.kings = model, mano, kings
     node = tree.nodes[ix.node]
@@ -143,7 +135,6 @@ class _Evaluator:
         self.mano, self.kings = 0, 8
         self.own = -1  # the deciding seat's position: in vector(), its later decisions are its best
         self.vmemo: dict[int, list[float]] = {}
-        self.drift = 0.0  # stones a hand our team takes more than theirs (match_equity's drift)
 
     def vector(self, n: int, keys: list[tuple[object, ...]], ws: list[float]) -> list[float]:
         """The value of node ``n`` for every group of deals ``keys`` (weights ``ws``): as :meth:`value`, except
@@ -194,7 +185,7 @@ class _Evaluator:
             return 1.0
         if theirs >= self.them:
             return 0.0
-        return match_equity(self.target - self.us + round(mine), self.target - self.them + round(theirs), self.target, drift=self.drift)
+        return match_equity(self.target - self.us + round(mine), self.target - self.them + round(theirs), self.target)
 
     def terminal(self, kind: str, amount: int, team: int, key: tuple[object, ...]) -> float:
         _cells, win_team, vals = key
