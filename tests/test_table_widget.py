@@ -431,7 +431,9 @@ def test_finished_games_are_kept_in_the_progress_store_with_the_best_one():
     kept = store.load().games
     assert len(kept) == 1 and kept[0].decisions == len(review.decisions)
     assert kept[0].stones_lost == pytest.approx(review.stones_lost) and kept[0].level == "beginner"
-    assert "Your best game so far" in text_of(t.review_view.value)
+    assert "Your best game so far" in text_of(t.best_view.value)
+    said = text_of(t.review_view.value) + text_of(t.best_view.value)
+    assert said.count("Your best game so far") == 1, "said once, above the table (a cold reader saw it twice)"
     # what is kept survives a reload: the JSON document reads back the same games
     again = Progress.from_json(store.load().to_json())
     assert again.games == kept and again.best_game() == kept[0]

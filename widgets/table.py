@@ -844,8 +844,7 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
             f'<div class="musteach-review-box" role="status" aria-live="polite">'
             f'<div class="musteach-game-over">{escape(review.banner)}</div>'
             + (f'<div class="musteach-match-over">{escape(match)}</div>' if match else "")
-            + f'<div class="musteach-review-summary">{escape(review.summary())} '
-            f"{escape(best_game_sentence(self.best_game))}</div>"
+            + f'<div class="musteach-review-summary">{escape(review.summary())}</div>'
             f"<details open><summary>{escape(translator()(labels.DECISIONS_WORST_FIRST))}</summary>"
             f'<ol class="musteach-review-list">{items}</ol></details></div>'
         )
