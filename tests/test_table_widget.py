@@ -658,10 +658,14 @@ def test_the_browser_store_resumes_the_match_once_it_has_loaded(monkeypatch):
     from musteach_widgets.storage import BrowserStore
 
     from musteach.teach.progress import MemoryStore
+    from musteach.teach.table import TABLE_GAME
 
-    store = MemoryStore()
-    t = mw.PlayTable(bot="club", background=False, store=store)
-    _decide(t, 5)
+    for _ in range(30):  # a random deal: five decisions may end a game, and a hand that ends one is not kept
+        store = MemoryStore()
+        t = mw.PlayTable(bot="club", background=False, store=store)
+        _decide(t, 5)
+        if store.load().setting(TABLE_GAME) is not None:
+            break
     kept = [r.to_json() for r in store.load().records()]
     browser = BrowserStore()
     monkeypatch.setattr(browser, "send", lambda msg, buffers=None: None)
@@ -683,3 +687,9 @@ def test_a_kept_match_dropped_is_said_in_spanish_too():
     store.save(bad)
     again = mw.PlayTable(bot="club", background=False, store=store, lang="es")
     assert "No se ha podido recuperar la partida" in text_of(again.message.value) and not again.errors
+
+
+def test_the_raise_button_says_the_amount_typed():
+    t = mw.PlayTable(seed=3, bot="club", background=False)
+    t.raise_amount.value = 5
+    assert t.buttons["reenvido"].description.startswith("5")

@@ -243,8 +243,9 @@ class PlayTable(Guarded, widgets.VBox):  # type: ignore[misc]  # ipywidgets has 
             value=2, min=2, max=_MAX_STAKE, step=1, description="", tooltip=_(labels.RAISE_AMOUNT_TIP),
             layout=widgets.Layout(width="64px"),
         )  # fmt: skip
-        self.raise_amount.add_class("musteach-amount")
-        self.raise_amount.add_class("musteach-raise-amount")
+        self.raise_amount.add_class("musteach-amount").add_class("musteach-raise-amount")
+        self.raise_amount.observe(lambda _c: setattr(  # the raise button says the amount typed ("3 más")
+            self.buttons["reenvido"], "description", _(labels.RAISE_BY, n=self.raise_amount.value)), names="value")
         self.buttons: dict[str, widgets.Button] = {}
         for kind, (label, tip) in labels.ACTIONS.items():
             b = widgets.Button(description=_(label), tooltip=_(tip), layout=widgets.Layout(width="auto"))
