@@ -33,6 +33,7 @@ that failed, a lesson folder without lessons.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import hashlib
 import json
 import os
@@ -281,6 +282,8 @@ def kernel_wheels() -> list[Path]:
 def build_wheel(project: Path, cache: Path, python: str = sys.executable) -> Path:
     """The musteach wheel built from ``project`` (a fresh build each time, into ``cache/dist``)."""
     dist = cache / "dist"
+    if dist.is_file():  # a wheel moved onto the folder's name by a build that ran at the same time (before the lock)
+        dist.unlink()
     shutil.rmtree(dist, ignore_errors=True)
     _run([python, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", dist, project],
          "building the musteach wheel")
@@ -605,7 +608,16 @@ def _sys_extensions() -> list[Path]:
 def build_site(output: Path, *, lessons: Path, project: Path, cache: Path) -> dict[str, Any]:
     """Build the static site into ``output`` (replaced) from the lessons in ``lessons`` (and its language
     sub-folders), the musteach project at ``project`` and the downloads kept in ``cache``. Returns a summary:
-    the lessons, the wheels and the site's size in bytes. Raises SiteError."""
+    the lessons, the wheels and the site's size in bytes. Raises SiteError. Builds sharing a cache take turns
+    (a lock file in it): each rebuilds the cache's wheel and work folders, and two at once broke each other's
+    (a fresh-clone run: pip's wheel moved onto the folder's name the other build had just removed)."""
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build_site(output, lessons=lessons, project=project, cache=cache)
+
+
+def _build_site(output: Path, *, lessons: Path, project: Path, cache: Path) -> dict[str, Any]:
     source = list_lessons(lessons)
     if not source:
         raise SiteError(f"no lessons in {lessons}")
