@@ -49,6 +49,7 @@ __all__ = [
     "OnKernel",
     "SeatingKernelManager",
     "VisitorKernelManager",
+    "stopping",
 ]
 
 log = logging.getLogger("musteach.serve")
@@ -109,6 +110,13 @@ class VisitorKernelManager(ServerKernelManager):
 RENEW_CODE = "import ipywidgets as _w\n_w.Widget.close_all()\ndel _w\nget_ipython().reset(new_session=False)\n"
 #: Longest a renewal may take before the page starts a kernel of its own instead.
 RENEW_TIMEOUT_SECONDS = 5.0
+
+
+def stopping(kernel: object) -> bool:
+    """True once a shutdown of ``kernel`` (a jupyter_client kernel manager) has begun: its last page's beacon
+    may start one just before the kernel is renewed for the next page, which then hung on a dead kernel (seen in
+    fresh-clone runs: "renewed", then "stopped" a second later)."""
+    return bool(getattr(kernel, "shutting_down", False))
 
 
 class MusteachKernelManager(KernelDeathHook, AsyncMappingKernelManager):
@@ -198,7 +206,7 @@ class MusteachKernelManager(KernelDeathHook, AsyncMappingKernelManager):
         limits and activity clock reset; the modules it imported stay, which is what makes it quick. True when
         done; False when the kernel is gone, dead or did not answer within ``timeout`` seconds."""
         kernel = self.kernel_or_none(kernel_id)
-        if kernel is None or getattr(kernel, "execution_state", "") == "dead":
+        if kernel is None or getattr(kernel, "execution_state", "") == "dead" or stopping(kernel):
             return False
         client = kernel.client()
         client.start_channels()
@@ -218,6 +226,8 @@ class MusteachKernelManager(KernelDeathHook, AsyncMappingKernelManager):
             return False
         finally:
             client.stop_channels()
+        if stopping(kernel):  # its page's beacon came while it was renewed: the page gets a kernel of its own
+            return False
         self.page_limits.forget(kernel_id)
         self.hand_over(kernel_id)
         log.info("kernel %s renewed for its visitor's next page", short_id(kernel_id))
